@@ -1,0 +1,95 @@
+/**
+ * The operator's command: `library serve` runs the service locally;
+ * `library keys create|list|rotate|revoke` manages API keys (they work with
+ * the server running or not: both open the same SQLite file in WAL mode).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../lambdas/adapters/local/database.js';
+import { SqliteTenantStore } from '../lambdas/adapters/local/sqlite-tenant-store.js';
+import { systemClock } from '../lambdas/core/dates.js';
+import { KeyService } from '../lambdas/core/keys.js';
+import { createLocalHandlers } from '../lambdas/local/handlers.js';
+import { openLocalStack } from '../lambdas/local/local-stack.js';
+import { startLocalServer } from '../lambdas/local/server.js';
+import { readLocalConfig } from './config.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const USAGE = `usage:
+  library serve                         run the service on $HOST:$PORT (default 127.0.0.1:8787), data in $LIBRARY_DATA_DIR
+  library keys create --tenant NAME     create the tenant if new, and a key for it
+  library keys list                     every key (prefix, tenant, state); never the secret
+  library keys rotate --tenant NAME     a new key for the tenant; its old keys stop working
+  library keys revoke --key KEY_ID      revoke one key
+  library keys revoke --tenant NAME     revoke every key of a tenant`;
+
+async function serve() {
+  const config = readLocalConfig();
+  const stack = await openLocalStack({ dataDir: config.dataDir });
+  if ((await stack.ports.tenants.countTenants()) === 0) {
+    const issued = await stack.services.keys.create('default');
+    console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);
+  }
+  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: VERSION });
+  const server = await startLocalServer({ handlers, authorizer, rateLimit: config.rateLimit, host: config.host, port: config.port });
+  console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir})`);
+  const stop = async () => {
+    await server.close();
+    stack.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function keys(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { tenant: { type: 'string' }, key: { type: 'string' } },
+  });
+  const config = readLocalConfig();
+  const db = openDatabase(join(config.dataDir, 'library.db'));
+  const service = new KeyService({ tenants: new SqliteTenantStore(db), clock: systemClock() });
+  try {
+    switch (positionals[0]) {
+      case 'create':
+      case 'rotate': {
+        if (!values.tenant) throw new Error(`keys ${positionals[0]} needs --tenant NAME`);
+        const issued = positionals[0] === 'create' ? await service.create(values.tenant) : await service.rotate(values.tenant);
+        console.log(JSON.stringify({ tenant_id: issued.tenant_id, api_key: issued.api_key }));
+        return;
+      }
+      case 'list':
+        for (const k of await service.list()) {
+          console.log(JSON.stringify({ key_id: k.keyId, tenant: k.tenantName, tenant_id: k.tenantId, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt }));
+        }
+        return;
+      case 'revoke': {
+        const target = values.key ? { keyId: values.key } : values.tenant ? { tenant: values.tenant } : null;
+        if (!target) throw new Error('keys revoke needs --key KEY_ID or --tenant NAME');
+        console.log(JSON.stringify({ revoked: await service.revoke(target) }));
+        return;
+      }
+      default:
+        throw new Error(USAGE);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve();
+  if (command === 'keys') return keys(rest);
+  console.error(USAGE);
+  process.exit(command ? 2 : 0);
+}
+
+main(process.argv.slice(2)).catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as sqliteVec from 'sqlite-vec';
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Opens the embedded database: one SQLite file in WAL mode, so readers never
+ * block the writer and a crash never leaves half a transaction. Every write
+ * that must be atomic runs in one transaction.
+ */
+export function openDatabase(file: string): SqliteDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  sqliteVec.load(db);
+  return db;
+}

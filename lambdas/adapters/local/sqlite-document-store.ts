@@ -1,0 +1,170 @@
+import type { DocumentStore, NewestFirstKey } from '../../ports.js';
+import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import type { SqliteDatabase } from './database.js';
+
+/** The shared library is stored under this end-user id: real ids are at least 1 character. */
+const SHARED = '';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS libraries (
+  tenant_id TEXT NOT NULL,
+  end_user_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_active_at TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, end_user_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS documents (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  end_user_id TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  title TEXT NOT NULL,
+  filename TEXT,
+  content_type TEXT NOT NULL,
+  source_ref TEXT,
+  size_bytes INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  storage TEXT NOT NULL,
+  line_count INTEGER NOT NULL,
+  page_count INTEGER,
+  blob_key TEXT,
+  UNIQUE (tenant_id, end_user_id, sha256),
+  FOREIGN KEY (tenant_id, end_user_id) REFERENCES libraries(tenant_id, end_user_id)
+);
+CREATE INDEX IF NOT EXISTS documents_newest ON documents(tenant_id, end_user_id, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS documents_source_ref ON documents(tenant_id, end_user_id, source_ref, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS documents_status ON documents(status, created_at);
+`;
+
+interface DocumentRow {
+  id: string; tenant_id: string; end_user_id: string; sha256: string; title: string; filename: string | null;
+  content_type: string; source_ref: string | null; size_bytes: number; kind: DocumentRecord['kind'];
+  status: DocumentRecord['status']; created_at: string; storage: DocumentRecord['storage']; line_count: number;
+  page_count: number | null; blob_key: string | null;
+}
+
+const toRecord = (r: DocumentRow): DocumentRecord => ({
+  id: r.id, tenantId: r.tenant_id, endUserId: r.end_user_id === SHARED ? null : r.end_user_id, sha256: r.sha256,
+  title: r.title, filename: r.filename, contentType: r.content_type, sourceRef: r.source_ref, sizeBytes: r.size_bytes,
+  kind: r.kind, status: r.status, createdAt: r.created_at, storage: r.storage, lineCount: r.line_count,
+  pageCount: r.page_count, blobKey: r.blob_key,
+});
+
+const lib = (ref: LibraryRef) => [ref.tenantId, ref.endUserId ?? SHARED] as const;
+
+export class SqliteDocumentStore implements DocumentStore {
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(SCHEMA);
+  }
+
+  async touchLibrary(ref: LibraryRef, at: string): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO libraries (tenant_id, end_user_id, created_at, last_active_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (tenant_id, end_user_id) DO UPDATE SET last_active_at = max(last_active_at, excluded.last_active_at)`,
+      )
+      .run(...lib(ref), at, at);
+  }
+
+  async libraryExists(ref: LibraryRef): Promise<boolean> {
+    return !!this.db.prepare('SELECT 1 FROM libraries WHERE tenant_id = ? AND end_user_id = ?').get(...lib(ref));
+  }
+
+  async findBySha256(ref: LibraryRef, sha256: string): Promise<DocumentRecord | null> {
+    const row = this.db
+      .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ? AND sha256 = ?')
+      .get(...lib(ref), sha256) as DocumentRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  async claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
+    const claim = this.db.transaction(() => {
+      const inserted = this.db
+        .prepare(
+          `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
+             size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
+        )
+        .run(
+          doc.id, doc.tenantId, doc.endUserId ?? SHARED, doc.sha256, doc.title, doc.filename, doc.contentType,
+          doc.sourceRef, doc.sizeBytes, doc.kind, doc.status, doc.createdAt, doc.storage, doc.lineCount,
+          doc.pageCount, doc.blobKey,
+        );
+      if (inserted.changes === 1) return { claimed: true as const };
+      const existing = this.db
+        .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ? AND sha256 = ?')
+        .get(doc.tenantId, doc.endUserId ?? SHARED, doc.sha256) as DocumentRow;
+      return { claimed: false as const, existing: toRecord(existing) };
+    });
+    return claim.immediate();
+  }
+
+  async setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']): Promise<void> {
+    this.db.prepare('UPDATE documents SET status = ? WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(status, id, ...lib(ref));
+  }
+
+  async get(ref: LibraryRef, id: string): Promise<DocumentRecord | null> {
+    const row = this.db
+      .prepare('SELECT * FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?')
+      .get(id, ...lib(ref)) as DocumentRow | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }): Promise<DocumentRecord[]> {
+    const where = ['tenant_id = ?', 'end_user_id = ?'];
+    const params: unknown[] = [...lib(ref)];
+    if (options.sourceRef !== undefined) {
+      where.push('source_ref = ?');
+      params.push(options.sourceRef);
+    }
+    if (options.after) {
+      where.push('(created_at, id) < (?, ?)');
+      params.push(options.after.createdAt, options.after.id);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`)
+      .all(...params, options.limit) as DocumentRow[];
+    return rows.map(toRecord);
+  }
+
+  async listAll(ref: LibraryRef): Promise<DocumentRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?').all(...lib(ref)) as DocumentRow[];
+    return rows.map(toRecord);
+  }
+
+  async delete(ref: LibraryRef, id: string): Promise<void> {
+    this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(id, ...lib(ref));
+  }
+
+  async deleteLibrary(ref: LibraryRef): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM documents WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
+      this.db.prepare('DELETE FROM libraries WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
+    })();
+  }
+
+  async listStaleProcessing(olderThan: string): Promise<DocumentRecord[]> {
+    const rows = this.db
+      .prepare(`SELECT * FROM documents WHERE status = 'processing' AND created_at < ?`)
+      .all(olderThan) as DocumentRow[];
+    return rows.map(toRecord);
+  }
+
+  async listEndUsers(tenantId: string, options: { limit: number; after?: string }): Promise<EndUserRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT l.end_user_id AS id, l.created_at, l.last_active_at,
+           (SELECT count(*) FROM documents d WHERE d.tenant_id = l.tenant_id AND d.end_user_id = l.end_user_id) AS document_count
+         FROM libraries l
+         WHERE l.tenant_id = ? AND l.end_user_id <> '' AND l.end_user_id > ?
+         ORDER BY l.end_user_id LIMIT ?`,
+      )
+      .all(tenantId, options.after ?? SHARED, options.limit) as Array<{
+      id: string; created_at: string; last_active_at: string; document_count: number;
+    }>;
+    return rows.map((r) => ({ id: r.id, createdAt: r.created_at, lastActiveAt: r.last_active_at, documentCount: r.document_count }));
+  }
+}

@@ -1,0 +1,83 @@
+import type { Passage } from './model.js';
+
+/**
+ * Splits text into passages that remember their 1-based line range. Passages
+ * are built from whole lines, and a line longer than the target is split at
+ * sentence or word boundaries, so every passage stays within `maxChars`
+ * (search snippets are passages, and a snippet is at most 500 characters).
+ */
+export interface ChunkingOptions {
+  /** Aim for passages of about this many characters. */
+  targetChars: number;
+  /** Never exceed this many characters. */
+  maxChars: number;
+}
+
+export const DEFAULT_CHUNKING: ChunkingOptions = { targetChars: 400, maxChars: 500 };
+
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+export function chunkText(text: string, options: ChunkingOptions = DEFAULT_CHUNKING): Passage[] {
+  const lines = splitLines(text);
+  const passages: Passage[] = [];
+  let buffer: string[] = [];
+  let bufferLength = 0;
+  let startLine = 0;
+  let endLine = 0;
+
+  const flush = () => {
+    const joined = buffer.join('\n').trim();
+    if (joined) passages.push({ ordinal: passages.length, lineStart: startLine, lineEnd: endLine, text: joined });
+    buffer = [];
+    bufferLength = 0;
+  };
+
+  lines.forEach((rawLine, index) => {
+    const lineNumber = index + 1;
+    const line = rawLine.trimEnd();
+    if (!line.trim()) {
+      // A blank line ends a paragraph: close the passage if it is long enough.
+      if (bufferLength >= options.targetChars / 2) flush();
+      return;
+    }
+    for (const piece of splitLongLine(line, options.maxChars)) {
+      if (bufferLength > 0 && bufferLength + 1 + piece.length > options.targetChars) flush();
+      if (bufferLength === 0) startLine = lineNumber;
+      buffer.push(piece);
+      bufferLength += piece.length + (buffer.length > 1 ? 1 : 0);
+      endLine = lineNumber;
+      if (bufferLength >= options.targetChars) flush();
+    }
+  });
+  flush();
+  return passages;
+}
+
+/** Cuts a line into pieces of at most maxChars, preferring sentence then word boundaries. */
+function splitLongLine(line: string, maxChars: number): string[] {
+  if (line.length <= maxChars) return [line];
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest.length > maxChars) {
+    const window = rest.slice(0, maxChars);
+    let cut = Math.max(window.lastIndexOf('. '), window.lastIndexOf('? '), window.lastIndexOf('! '));
+    if (cut < maxChars / 3) cut = window.lastIndexOf(' ');
+    if (cut < maxChars / 3) cut = maxChars - 1;
+    pieces.push(rest.slice(0, cut + 1).trim());
+    rest = rest.slice(cut + 1).trimStart();
+  }
+  if (rest.trim()) pieces.push(rest);
+  return pieces;
+}
+
+/** Cuts a text to at most `max` characters around position `at`, marking cuts with an ellipsis. */
+export function excerptAround(text: string, at: number, length: number, max: number): string {
+  if (text.length <= max) return text;
+  const room = max - 2; // two ellipses at most
+  let start = Math.max(0, Math.min(at - Math.floor((room - length) / 2), text.length - room));
+  const end = Math.min(text.length, start + room);
+  start = Math.max(0, end - room);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}

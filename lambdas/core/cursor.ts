@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { invalidRequest } from './errors.js';
+
+/**
+ * Opaque page cursors. A cursor carries the position after the last item of a
+ * page and a fingerprint of the query and library it came from; a cursor used
+ * with another query or library is refused (422), as API.md requires.
+ */
+export function fingerprint(parts: readonly unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
+}
+
+export function encodeCursor<P>(scope: string, position: P): string {
+  return Buffer.from(JSON.stringify({ s: scope, p: position }), 'utf8').toString('base64url');
+}
+
+export function decodeCursor<P>(
+  cursor: string | undefined,
+  scope: string,
+  isPosition: (value: unknown) => value is P,
+): P | undefined {
+  if (cursor === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidRequest('cursor: not a cursor this API issued');
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw invalidRequest('cursor: not a cursor this API issued');
+  const { s, p } = parsed as { s?: unknown; p?: unknown };
+  if (s !== scope) throw invalidRequest('cursor: it belongs to another query or library');
+  if (!isPosition(p)) throw invalidRequest('cursor: not a cursor this API issued');
+  return p;
+}
+
+export const isNewestFirstKey = (v: unknown): v is { createdAt: string; id: string } =>
+  typeof v === 'object' && v !== null &&
+  typeof (v as Record<string, unknown>).createdAt === 'string' &&
+  typeof (v as Record<string, unknown>).id === 'string';
+
+export const isOffset = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+
+/** One page of a list, in the contract's shape. */
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}

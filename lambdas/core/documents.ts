@@ -1,0 +1,73 @@
+import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
+import { decodeCursor, encodeCursor, fingerprint, isNewestFirstKey, type Page } from './cursor.js';
+import { notFound } from './errors.js';
+import type { DocumentRecord, LibraryRef } from './model.js';
+
+/** A document as API.md publishes it. */
+export interface DocumentView {
+  id: string;
+  file_id: string;
+  title: string;
+  filename: string | null;
+  content_type: string;
+  source_ref: string | null;
+  size_bytes: number;
+  sha256: string;
+  kind: DocumentRecord['kind'];
+  status: DocumentRecord['status'];
+  created_at: string;
+  storage: DocumentRecord['storage'];
+  line_count: number;
+  page_count: number | null;
+}
+
+export const documentView = (doc: DocumentRecord): DocumentView => ({
+  id: doc.id,
+  file_id: doc.id,
+  title: doc.title,
+  filename: doc.filename,
+  content_type: doc.contentType,
+  source_ref: doc.sourceRef,
+  size_bytes: doc.sizeBytes,
+  sha256: doc.sha256,
+  kind: doc.kind,
+  status: doc.status,
+  created_at: doc.createdAt,
+  storage: doc.storage,
+  line_count: doc.lineCount,
+  page_count: doc.pageCount,
+});
+
+export class DocumentService {
+  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore }) {}
+
+  async list(ref: LibraryRef, request: { limit: number; cursor?: string; sourceRef?: string }): Promise<Page<DocumentView>> {
+    const scope = fingerprint(['documents', ref.tenantId, ref.endUserId, request.sourceRef ?? null]);
+    const after = decodeCursor(request.cursor, scope, isNewestFirstKey);
+    const docs = await this.deps.documents.list(ref, { limit: request.limit + 1, after, sourceRef: request.sourceRef });
+    const hasMore = docs.length > request.limit;
+    const page = docs.slice(0, request.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(documentView),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor(scope, { createdAt: last.createdAt, id: last.id }) : null,
+    };
+  }
+
+  async get(ref: LibraryRef, id: string): Promise<DocumentView> {
+    const doc = await this.deps.documents.get(ref, id);
+    if (!doc) throw notFound(`document ${id} not found`);
+    return documentView(doc);
+  }
+
+  /** Removes the document everywhere: index entries first, then the bytes, then the record. */
+  async delete(ref: LibraryRef, id: string): Promise<{ id: string; deleted: true }> {
+    const doc = await this.deps.documents.get(ref, id);
+    if (!doc) throw notFound(`document ${id} not found`);
+    await this.deps.index.remove(ref, id);
+    if (doc.blobKey) await this.deps.blobs.delete(doc.blobKey);
+    await this.deps.documents.delete(ref, id);
+    return { id, deleted: true };
+  }
+}

@@ -1,0 +1,18 @@
+/** The contract's limits (API.md, "Limits"), in one place. */
+export const LIMITS = {
+  batchItems: 20,
+  requestBodyBytes: 6 * 1024 * 1024,
+  fileBytes: 4 * 1024 * 1024,
+  textBytes: 2 * 1024 * 1024,
+  titleChars: 512,
+  sourceRefChars: 2048,
+  filenameChars: 255,
+  endUserIdChars: 256,
+  queryChars: 1000,
+  grepPatternChars: 512,
+  snippetChars: 500,
+  search: { min: 1, max: 50, default: 10 },
+  grep: { min: 1, max: 200, default: 50 },
+  documents: { min: 1, max: 100, default: 20 },
+  endUsers: { min: 1, max: 100, default: 20 },
+} as const;

@@ -1,0 +1,99 @@
+/** Domain types shared by the core, the ports and the adapters. No I/O here. */
+
+/** A library: the tenant's shared one (endUserId null) or one end user's. */
+export interface LibraryRef {
+  readonly tenantId: string;
+  readonly endUserId: string | null;
+}
+
+export type DocumentKind = 'text' | 'file' | 'image';
+export type DocumentStatus = 'ready' | 'processing' | 'failed';
+export type Storage = 'service' | 'bucket';
+
+export interface DocumentRecord {
+  id: string;
+  tenantId: string;
+  endUserId: string | null;
+  title: string;
+  filename: string | null;
+  contentType: string;
+  sourceRef: string | null;
+  sizeBytes: number;
+  sha256: string;
+  kind: DocumentKind;
+  status: DocumentStatus;
+  createdAt: string;
+  storage: Storage;
+  lineCount: number;
+  pageCount: number | null;
+  /** Where the raw bytes live in blob storage; null for text pushes (the text is kept by the index). */
+  blobKey: string | null;
+}
+
+/** Kinds of searchable items. Documents are file_excerpt or image; chat and creation come from chats. */
+export type ItemKind = 'file_excerpt' | 'image' | 'chat' | 'creation';
+export const ITEM_KINDS: readonly ItemKind[] = ['file_excerpt', 'image', 'chat', 'creation'];
+
+/** A passage of an item's text, with the 1-based line range it covers. */
+export interface Passage {
+  ordinal: number;
+  lineStart: number;
+  lineEnd: number;
+  text: string;
+}
+
+/** What the search index stores for one item (a document, a chat message, a creation). */
+export interface IndexItem {
+  itemId: string;
+  kind: ItemKind;
+  title: string | null;
+  sourceRef: string | null;
+  contentDate: string;
+  /** The whole extracted text; grep reads it line by line. */
+  text: string;
+  passages: readonly Passage[];
+  vectors: readonly Float32Array[];
+}
+
+/** One passage found by one leg of search, best first. */
+export interface PassageHit {
+  itemId: string;
+  kind: ItemKind;
+  title: string | null;
+  sourceRef: string | null;
+  contentDate: string;
+  passage: Passage;
+  /** The leg's own score: BM25 (higher better) or cosine similarity. */
+  rawScore: number;
+}
+
+/** A document the grep scan reads, newest first. */
+export interface GrepCandidate {
+  itemId: string;
+  title: string | null;
+  sourceRef: string | null;
+  contentDate: string;
+  text: string;
+}
+
+export interface EndUserRecord {
+  id: string;
+  createdAt: string;
+  lastActiveAt: string;
+  documentCount: number;
+}
+
+export interface TenantRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  tenantId: string;
+  tenantName: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}

@@ -1,0 +1,75 @@
+import type { Embedder, SearchIndex } from '../ports.js';
+import { excerptAround } from './chunking.js';
+import { decodeCursor, encodeCursor, fingerprint, isOffset, type Page } from './cursor.js';
+import { LIMITS } from './limits.js';
+import type { ItemKind, LibraryRef } from './model.js';
+import { DEFAULT_FUSION, fuse, type FusionWeights } from './ranking.js';
+
+export interface SearchRequest {
+  q: string;
+  limit: number;
+  cursor?: string;
+  kinds?: readonly ItemKind[];
+}
+
+export interface SearchResult {
+  id: string;
+  kind: ItemKind;
+  snippet: string;
+  score: number;
+  from_keyword: boolean;
+  content_date: string;
+  title: string | null;
+  source_ref: string | null;
+}
+
+export interface SearchOptions {
+  /** Passages each leg returns; results beyond the fused top are not paged. */
+  candidatesPerLeg: number;
+  fusion: FusionWeights;
+}
+
+export const DEFAULT_SEARCH: SearchOptions = { candidatesPerLeg: 200, fusion: DEFAULT_FUSION };
+
+export class SearchService {
+  constructor(
+    private readonly deps: { index: SearchIndex; embedder: Embedder },
+    private readonly options: SearchOptions = DEFAULT_SEARCH,
+  ) {}
+
+  async search(ref: LibraryRef, request: SearchRequest): Promise<Page<SearchResult>> {
+    const kinds = request.kinds && request.kinds.length ? [...new Set(request.kinds)].sort() : undefined;
+    const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null]);
+    const offset = decodeCursor(request.cursor, scope, isOffset) ?? 0;
+
+    const ranked = await this.rank(ref, request.q, kinds);
+    const page = ranked.slice(offset, offset + request.limit);
+    const hasMore = offset + request.limit < ranked.length;
+    return {
+      items: page.map((item) => ({
+        id: item.itemId,
+        kind: item.kind,
+        snippet: excerptAround(item.passageText, 0, 0, LIMITS.snippetChars),
+        score: item.score,
+        from_keyword: item.fromKeyword,
+        content_date: item.contentDate,
+        title: item.title,
+        source_ref: item.sourceRef,
+      })),
+      hasMore,
+      nextCursor: hasMore ? encodeCursor(scope, offset + request.limit) : null,
+    };
+  }
+
+  /** Both legs, run together, both restricted to the caller's library and kinds. */
+  async rank(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]) {
+    const limit = this.options.candidatesPerLeg;
+    const [keywordHits, vectorHits] = await Promise.all([
+      this.deps.index.keywordSearch(ref, { text: q, limit, kinds }),
+      this.deps.embedder
+        .embed([q], 'query')
+        .then(([vector]) => this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds })),
+    ]);
+    return fuse(keywordHits, vectorHits, this.options.fusion);
+  }
+}

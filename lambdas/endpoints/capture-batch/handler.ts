@@ -1,0 +1,18 @@
+import type { Services } from '../../core/services.js';
+import { createEndpoint } from '../../http/endpoint.js';
+import { CaptureBatchRequest } from '../../http/schemas.js';
+import { captureRawItem } from '../capture/receipts.js';
+
+/** Items are captured in request order, so two identical items give created then deduped. */
+export const createHandler = (deps: Pick<Services, 'capture'>) =>
+  createEndpoint({
+    auth: true,
+    body: CaptureBatchRequest,
+    async run({ tenantId, body }) {
+      const results = [];
+      for (const [index, raw] of body.items.entries()) {
+        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, body.end_user_id)) });
+      }
+      return { status: 200, body: { total: results.length, succeeded: results.filter((r) => r.ok).length, results } };
+    },
+  });

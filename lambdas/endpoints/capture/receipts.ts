@@ -1,0 +1,33 @@
+import type { CaptureItem, CaptureReceipt, CaptureService } from '../../core/capture.js';
+import { rejectedReceipt } from '../../core/capture.js';
+import { describeIssue } from '../../http/endpoint.js';
+import { libraryOf } from '../../http/library.js';
+import { CaptureItem as CaptureItemSchema } from '../../http/schemas.js';
+
+/** HTTP status of a receipt (API.md: 201 created, 200 deduped, 422 or 503 rejected). */
+export function receiptStatus(receipt: CaptureReceipt): number {
+  if (receipt.status === 'created') return 201;
+  if (receipt.status === 'deduped') return 200;
+  return receipt.retryable ? 503 : 422;
+}
+
+/**
+ * Validates one raw item against the CaptureItem schema and captures it. A
+ * shape problem is a rejected receipt (invalid_item, missing_content, ...),
+ * never an exception: the other items of a batch go on.
+ */
+export async function captureRawItem(
+  capture: CaptureService,
+  tenantId: string,
+  raw: unknown,
+  defaultEndUserId?: string,
+): Promise<CaptureReceipt> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return rejectedReceipt('invalid_item', 'item: must be a JSON object');
+  }
+  const parsed = CaptureItemSchema.safeParse(raw);
+  if (!parsed.success) return rejectedReceipt('invalid_item', describeIssue(parsed.error));
+  const { text, content_base64, filename, content_type, title, source_ref, end_user_id } = parsed.data;
+  const item: CaptureItem = { text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref };
+  return capture.capture(libraryOf(tenantId, end_user_id ?? defaultEndUserId), item);
+}

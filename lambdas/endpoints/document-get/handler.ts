@@ -1,0 +1,14 @@
+import type { Services } from '../../core/services.js';
+import { createEndpoint } from '../../http/endpoint.js';
+import { libraryOf } from '../../http/library.js';
+import { IdPath, LibraryQuery } from '../../http/schemas.js';
+
+export const createHandler = (deps: Pick<Services, 'documents'>) =>
+  createEndpoint({
+    auth: true,
+    query: LibraryQuery,
+    path: IdPath,
+    async run({ tenantId, query, path }) {
+      return { status: 200, body: await deps.documents.get(libraryOf(tenantId, query.end_user_id), path.id) };
+    },
+  });

@@ -1,0 +1,19 @@
+import type { Services } from '../../core/services.js';
+import { createEndpoint } from '../../http/endpoint.js';
+import { libraryOf } from '../../http/library.js';
+import { DocumentsQuery } from '../../http/schemas.js';
+
+export const createHandler = (deps: Pick<Services, 'documents'>) =>
+  createEndpoint({
+    auth: true,
+    query: DocumentsQuery,
+    async run({ tenantId, query }) {
+      const page = await deps.documents.list(libraryOf(tenantId, query.end_user_id), {
+        limit: query.limit, cursor: query.cursor, sourceRef: query.source_ref,
+      });
+      return {
+        status: 200,
+        body: { count: page.items.length, documents: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
+      };
+    },
+  });

@@ -1,0 +1,16 @@
+import type { Services } from '../../core/services.js';
+import { createEndpoint } from '../../http/endpoint.js';
+import { EndUsersQuery } from '../../http/schemas.js';
+
+export const createHandler = (deps: Pick<Services, 'endUsers'>) =>
+  createEndpoint({
+    auth: true,
+    query: EndUsersQuery,
+    async run({ tenantId, query }) {
+      const page = await deps.endUsers.list(tenantId, { limit: query.limit, cursor: query.cursor });
+      return {
+        status: 200,
+        body: { count: page.items.length, end_users: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
+      };
+    },
+  });

@@ -1,0 +1,19 @@
+import type { Services } from '../../core/services.js';
+import { createEndpoint } from '../../http/endpoint.js';
+import { libraryOf } from '../../http/library.js';
+import { GrepQuery } from '../../http/schemas.js';
+
+export const createHandler = (deps: Pick<Services, 'grep'>) =>
+  createEndpoint({
+    auth: true,
+    query: GrepQuery,
+    async run({ tenantId, query }) {
+      const page = await deps.grep.grep(libraryOf(tenantId, query.end_user_id), {
+        pattern: query.pattern, caseSensitive: query.case_sensitive, fileId: query.file_id, limit: query.limit, cursor: query.cursor,
+      });
+      return {
+        status: 200,
+        body: { pattern: query.pattern, count: page.items.length, results: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
+      };
+    },
+  });

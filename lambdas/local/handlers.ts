@@ -1,0 +1,33 @@
+import type { Services } from '../core/services.js';
+import type { ApiHandler } from '../http/endpoint.js';
+import type { RouteName } from '../routes.js';
+import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
+import { createHandler as capture } from '../endpoints/capture/handler.js';
+import { createHandler as captureBatch } from '../endpoints/capture-batch/handler.js';
+import { createHandler as documentDelete } from '../endpoints/document-delete/handler.js';
+import { createHandler as documentGet } from '../endpoints/document-get/handler.js';
+import { createHandler as documentsList } from '../endpoints/documents-list/handler.js';
+import { createHandler as endUserDelete } from '../endpoints/end-user-delete/handler.js';
+import { createHandler as endUsersList } from '../endpoints/end-users-list/handler.js';
+import { createHandler as grep } from '../endpoints/grep/handler.js';
+import { createHandler as health } from '../endpoints/health/handler.js';
+import { createHandler as openapi } from '../endpoints/openapi/handler.js';
+import { createHandler as search } from '../endpoints/search/handler.js';
+
+/** Every endpoint's handler, made by the same factories the Lambda entries call. */
+export function createLocalHandlers(services: Services, info: { version: string }) {
+  const handlers: Record<RouteName, ApiHandler> = {
+    health: health({ embedder: services.embedder, backend: 'local', version: info.version }),
+    openapi: openapi({ version: info.version }),
+    capture: capture(services),
+    'capture-batch': captureBatch(services),
+    search: search(services),
+    grep: grep(services),
+    'documents-list': documentsList(services),
+    'document-get': documentGet(services),
+    'document-delete': documentDelete(services),
+    'end-users-list': endUsersList(services),
+    'end-user-delete': endUserDelete(services),
+  };
+  return { handlers, authorizer: authorizer(services) };
+}

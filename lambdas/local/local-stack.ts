@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { BatchingEmbedder } from '../adapters/local/batching-embedder.js';
+import { openDatabase, type SqliteDatabase } from '../adapters/local/database.js';
+import { FolderBlobStore } from '../adapters/local/folder-blob-store.js';
+import { SqliteDocumentStore } from '../adapters/local/sqlite-document-store.js';
+import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index.js';
+import { SqliteTenantStore } from '../adapters/local/sqlite-tenant-store.js';
+import { TextLikeExtractor } from '../adapters/local/text-extractor.js';
+import { UniversalSentenceEncoder } from '../adapters/local/use-embedder.js';
+import { systemClock } from '../core/dates.js';
+import { buildServices, type Ports, type Services } from '../core/services.js';
+import type { Embedder } from '../ports.js';
+
+export interface LocalStack {
+  ports: Ports;
+  services: Services;
+  db: SqliteDatabase;
+  close(): void;
+}
+
+/** Wires the embedded adapters over one data folder: `library.db` (SQLite) and `blobs/`. */
+export async function openLocalStack(options: { dataDir: string; embedder?: Embedder }): Promise<LocalStack> {
+  const db = openDatabase(join(options.dataDir, 'library.db'));
+  const embedder = options.embedder ?? new BatchingEmbedder(await UniversalSentenceEncoder.load());
+  const ports: Ports = {
+    documents: new SqliteDocumentStore(db),
+    blobs: new FolderBlobStore(join(options.dataDir, 'blobs')),
+    index: new SqliteSearchIndex(db, embedder.dimensions, embedder.name),
+    embedder,
+    extractor: new TextLikeExtractor(),
+    tenants: new SqliteTenantStore(db),
+    clock: systemClock(),
+  };
+  await rollBackInterruptedCaptures(ports);
+  return { ports, services: buildServices(ports), db, close: () => db.close() };
+}
+
+/**
+ * Locally a capture runs start to finish in one process, so a document still
+ * `processing` when the process starts was cut off by a crash: remove what it
+ * left (index entries, bytes, record), as a failed capture would have.
+ */
+async function rollBackInterruptedCaptures(ports: Ports): Promise<void> {
+  const stale = await ports.documents.listStaleProcessing(ports.clock.now());
+  for (const doc of stale) {
+    const ref = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+    await ports.index.remove(ref, doc.id);
+    if (doc.blobKey) await ports.blobs.delete(doc.blobKey);
+    await ports.documents.delete(ref, doc.id);
+  }
+}

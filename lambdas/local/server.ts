@@ -1,0 +1,180 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import { newId } from '../core/ids.js';
+import { LIMITS } from '../core/limits.js';
+import type { ApiHandler } from '../http/endpoint.js';
+import { errorResponse } from '../http/endpoint.js';
+import { HttpError } from '../http/errors.js';
+import { ROUTES, type RouteDefinition, type RouteName } from '../routes.js';
+import { RateLimiter, type RateLimit } from './rate-limiter.js';
+
+/**
+ * The local server: plays API Gateway in front of the very handlers Lambda
+ * runs. It matches the route table, runs the TOKEN authorizer, throttles per
+ * key, turns the HTTP request into a REST proxy event and the handler's
+ * result back into HTTP.
+ */
+export interface LocalServerOptions {
+  handlers: Record<RouteName, ApiHandler>;
+  authorizer: (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+  rateLimit: RateLimit;
+  host?: string;
+  port?: number;
+}
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  params: string[];
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const params: string[] = [];
+  const source = route.path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}$`), params };
+}
+
+const COMPILED = ROUTES.map(compile);
+
+/** Reads at most the contract's body limit; null when the body is larger. */
+async function readBody(request: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > LIMITS.requestBodyBytes) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(response: ServerResponse, result: APIGatewayProxyResult) {
+  response.writeHead(result.statusCode, result.headers as Record<string, string>);
+  response.end(result.body);
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/local/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export async function startLocalServer(options: LocalServerOptions) {
+  const limiter = new RateLimiter(options.rateLimit);
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const requestId = newId('req');
+    const fail = (error: HttpError, extraHeaders: Record<string, string> = {}) => {
+      const result = errorResponse(error, requestId);
+      send(response, { ...result, headers: { ...result.headers, ...extraHeaders } });
+    };
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = (request.method ?? 'GET').toUpperCase();
+
+    const onPath = COMPILED.map((c) => ({ c, match: c.pattern.exec(url.pathname) })).filter((m) => m.match);
+    if (!onPath.length) return fail(new HttpError('not_found', `no route ${url.pathname}`));
+    const hit = onPath.find((m) => m.c.route.method === method);
+    if (!hit) {
+      const allowed = onPath.map((m) => m.c.route.method).join(', ');
+      return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${allowed}`), { allow: allowed });
+    }
+    const { route, params } = hit.c;
+
+    const body = await readBody(request);
+    if (body === null) {
+      response.setHeader('connection', 'close');
+      return fail(new HttpError('payload_too_large', `request body over ${LIMITS.requestBodyBytes} bytes`));
+    }
+
+    let authorizerContext: Record<string, unknown> | undefined;
+    if (route.auth) {
+      const token = request.headers.authorization;
+      if (!token) return fail(new HttpError('unauthorized', 'missing Authorization: Bearer <API_KEY>'));
+      try {
+        const decision = await options.authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:library/v1/${method}${route.path}` });
+        authorizerContext = { ...decision.context, principalId: decision.principalId };
+      } catch {
+        return fail(new HttpError('unauthorized', 'unknown, malformed or revoked API key'));
+      }
+      const wait = limiter.take(token);
+      if (wait > 0) return fail(new HttpError('rate_limited', `over the rate of ${options.rateLimit.ratePerSecond} requests/s for this key`, wait));
+    }
+
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      const values = Array.isArray(value) ? value : [value];
+      headers[name] = values[values.length - 1]!;
+      multiValueHeaders[name] = values;
+    }
+    const query: Record<string, string> = {};
+    const multiQuery: Record<string, string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      query[name] = value;
+      (multiQuery[name] ??= []).push(value);
+    }
+    const match = hit.match!;
+    const pathParameters = Object.fromEntries(params.map((name, i) => [name, match[i + 1]!]));
+    const event = {
+      resource: route.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: Object.keys(query).length ? query : null,
+      multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
+      pathParameters: params.length ? pathParameters : null,
+      stageVariables: null,
+      requestContext: {
+        requestId,
+        authorizer: authorizerContext ?? null,
+        resourcePath: route.path,
+        httpMethod: method,
+        path: url.pathname,
+        stage: 'local',
+        identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+      },
+      body: body.length ? body.toString('utf8') : null,
+      isBase64Encoded: false,
+    } as unknown as APIGatewayProxyEvent;
+
+    try {
+      send(response, await options.handlers[route.name as RouteName](event, lambdaContext(route.name, requestId)));
+    } catch {
+      fail(new HttpError('internal_error', 'internal error'));
+    }
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), newId('req')));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.address}:${address.port}`,
+    port: address.port,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

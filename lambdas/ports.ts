@@ -1,0 +1,143 @@
+/**
+ * The ports: what the core needs from the world. Each has a local adapter
+ * (lambdas/adapters/local) and an AWS adapter (lambdas/adapters/aws), and one
+ * contract test suite that both pass (test/contract).
+ */
+import type {
+  ApiKeyRecord,
+  DocumentRecord,
+  EndUserRecord,
+  GrepCandidate,
+  IndexItem,
+  ItemKind,
+  LibraryRef,
+  PassageHit,
+  TenantRecord,
+} from './core/model.js';
+
+/** Position in a newest-first list: the last item seen. */
+export interface NewestFirstKey {
+  createdAt: string;
+  id: string;
+}
+
+/** Documents, libraries (end users) and the dedup receipts. */
+export interface DocumentStore {
+  /** Records activity in a library, creating it (and so the end user) on first use. */
+  touchLibrary(ref: LibraryRef, at: string): Promise<void>;
+  libraryExists(ref: LibraryRef): Promise<boolean>;
+  findBySha256(ref: LibraryRef, sha256: string): Promise<DocumentRecord | null>;
+  /**
+   * Claims the (library, sha256) identity for this document. Exactly one of any
+   * number of concurrent claims for the same identity wins; the others get the winner.
+   */
+  claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
+  setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']): Promise<void>;
+  get(ref: LibraryRef, id: string): Promise<DocumentRecord | null>;
+  /** Newest first, strictly after `after` when given. */
+  list(
+    ref: LibraryRef,
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string },
+  ): Promise<DocumentRecord[]>;
+  /** Every document of a library, for erasure. */
+  listAll(ref: LibraryRef): Promise<DocumentRecord[]>;
+  delete(ref: LibraryRef, id: string): Promise<void>;
+  /** Removes the library and every document record in it. */
+  deleteLibrary(ref: LibraryRef): Promise<void>;
+  /** Documents left `processing` by a crash of the process that was capturing them. */
+  listStaleProcessing(olderThan: string): Promise<DocumentRecord[]>;
+  listEndUsers(
+    tenantId: string,
+    options: { limit: number; after?: string },
+  ): Promise<EndUserRecord[]>;
+}
+
+/** Raw bytes. Keys are chosen by the core and never contain user input. */
+export interface BlobStore {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array | null>;
+  delete(key: string): Promise<void>;
+}
+
+export interface KeywordQuery {
+  text: string;
+  limit: number;
+  kinds?: readonly ItemKind[];
+}
+
+export interface VectorQuery {
+  vector: Float32Array;
+  limit: number;
+  kinds?: readonly ItemKind[];
+}
+
+export interface GrepScan {
+  pattern: string;
+  caseSensitive: boolean;
+  itemId?: string;
+  /** Resume at this document (inclusive) in newest-first order. */
+  startAt?: NewestFirstKey;
+}
+
+/** Passages, their vectors, the keyword index and the literal text for grep. */
+export interface SearchIndex {
+  /** Adds or replaces one item, all of its passages at once. */
+  put(ref: LibraryRef, item: IndexItem): Promise<void>;
+  remove(ref: LibraryRef, itemId: string): Promise<void>;
+  /** Removes everything of a library; returns how many items of each kind were removed. */
+  removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>>;
+  keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]>;
+  vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]>;
+  /**
+   * Documents (kind file_excerpt or image) that may contain the pattern, newest
+   * first: every document that contains it must be yielded (a superset is fine;
+   * the core checks each line).
+   */
+  grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
+}
+
+export interface Embedder {
+  readonly name: string;
+  readonly dimensions: number;
+  /** Unit-length vectors, one per text, in order. */
+  embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Float32Array[]>;
+}
+
+export interface ExtractionInput {
+  bytes: Uint8Array;
+  declaredContentType: string;
+  filename: string;
+}
+
+export interface ExtractedText {
+  text: string;
+  kind: 'file' | 'image';
+  /** The type the bytes really are (magic numbers win over the declared type). */
+  contentType: string;
+  pageCount: number | null;
+  ocrPages: number;
+}
+
+/** Turns file bytes into text; throws CaptureRejected for bad or unsupported files. */
+export interface TextExtractor {
+  extract(input: ExtractionInput): Promise<ExtractedText>;
+}
+
+/** Tenants and their API keys. Keys are stored only as hashes. */
+export interface TenantStore {
+  createTenant(name: string, at: string): Promise<TenantRecord>;
+  findTenantByName(name: string): Promise<TenantRecord | null>;
+  countTenants(): Promise<number>;
+  addKey(key: { keyId: string; tenantId: string; hash: string; prefix: string; createdAt: string }): Promise<void>;
+  /** The tenant id of an active key with this hash, or null. */
+  tenantForKeyHash(hash: string): Promise<string | null>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  revokeKey(keyId: string, at: string): Promise<boolean>;
+  /** Revokes every active key of the tenant except `keep`; returns how many. */
+  revokeTenantKeys(tenantId: string, at: string, keep?: string): Promise<number>;
+}
+
+export interface Clock {
+  /** UTC ISO 8601 with six fractional digits and no zone designator. */
+  now(): string;
+}

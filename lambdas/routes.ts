@@ -1,0 +1,35 @@
+/**
+ * The route table: one entry per endpoint. The CDK stack makes one Lambda
+ * and one API Gateway method from each entry; the local server routes with
+ * the same table. Pure data: importing it pulls in no handler code.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteDefinition {
+  /** Also the endpoint's folder under lambdas/endpoints/. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** API Gateway resource path; `{id}` is a path parameter. */
+  readonly path: string;
+  /** Whether the Bearer-key authorizer guards it. */
+  readonly auth: boolean;
+  readonly summary: string;
+}
+
+export const ROUTES = [
+  { name: 'health', method: 'GET', path: '/v1/health', auth: false, summary: 'Service health, version and embedder' },
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', auth: false, summary: 'This API as OpenAPI 3.1' },
+  { name: 'capture', method: 'POST', path: '/v1/capture', auth: true, summary: 'Capture one text or file' },
+  { name: 'capture-batch', method: 'POST', path: '/v1/capture/batch', auth: true, summary: 'Capture up to 20 items' },
+  { name: 'search', method: 'GET', path: '/v1/search', auth: true, summary: 'Hybrid search by meaning and words' },
+  { name: 'grep', method: 'GET', path: '/v1/grep', auth: true, summary: 'Literal, exhaustive line matching' },
+  { name: 'documents-list', method: 'GET', path: '/v1/documents', auth: true, summary: 'List documents, newest first' },
+  { name: 'document-get', method: 'GET', path: '/v1/documents/{id}', auth: true, summary: 'One document' },
+  { name: 'document-delete', method: 'DELETE', path: '/v1/documents/{id}', auth: true, summary: 'Delete a document everywhere' },
+  { name: 'end-users-list', method: 'GET', path: '/v1/end-users', auth: true, summary: "The tenant's end users" },
+  { name: 'end-user-delete', method: 'DELETE', path: '/v1/end-users/{id}', auth: true, summary: "Erase an end user's library" },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteName = (typeof ROUTES)[number]['name'];
+
+export const routeByName = (name: RouteName): RouteDefinition => ROUTES.find((r) => r.name === name)!;
