@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalHandlers } from '../../lambdas/local/handlers.js';
+import { openLocalStack, type LocalStack } from '../../lambdas/local/local-stack.js';
+import { startLocalServer } from '../../lambdas/local/server.js';
+import type { Embedder } from '../../lambdas/ports.js';
+
+export interface TestServer {
+  url: string;
+  stack: LocalStack;
+  dataDir: string;
+  /** Creates a tenant (or a new key for it) and returns its key. */
+  newKey(tenant: string): Promise<string>;
+  api(path: string, init?: { method?: string; key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{
+    status: number;
+    headers: Headers;
+    body: any;
+  }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real local server (real SQLite, real blob folder, the real
+ * embedder unless one is given) on a free port over a fresh data folder.
+ */
+export async function startTestServer(options: { embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number } } = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'library-test-'));
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder });
+  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test' });
+  const server = await startLocalServer({
+    handlers,
+    authorizer,
+    port: 0,
+    rateLimit: options.rateLimit ?? { ratePerSecond: 10_000, burst: 10_000 },
+  });
+  return {
+    url: server.url,
+    stack,
+    dataDir,
+    async newKey(tenant) {
+      return (await stack.services.keys.create(tenant)).api_key;
+    },
+    async api(path, init = {}) {
+      const headers: Record<string, string> = { ...(init.headers ?? {}) };
+      if (init.key) headers.authorization = `Bearer ${init.key}`;
+      let body: string | undefined = init.rawBody;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(server.url + path, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await server.close();
+      stack.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
