@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { DocumentStore } from '../../lambdas/ports.js';
+import type { LibraryRef } from '../../lambdas/core/model.js';
+import { documentRecord, timestamp } from './fixtures.js';
+
+/** The DocumentStore contract: every adapter (SQLite, DynamoDB) passes these. */
+export function documentStoreContract(name: string, makeStore: () => Promise<DocumentStore>) {
+  describe(`DocumentStore contract: ${name}`, () => {
+    const unique = () => `t-${Math.random().toString(36).slice(2)}`;
+
+    it('claims an identity exactly once under concurrency and hands the losers the winner', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      await store.touchLibrary(ref, timestamp());
+      const sha256 = 'a'.repeat(64);
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, () => store.claim(documentRecord(ref, { sha256 }))),
+      );
+      const winners = claims.filter((c) => c.claimed);
+      expect(winners).toHaveLength(1);
+      const found = await store.findBySha256(ref, sha256);
+      for (const c of claims) if (!c.claimed) expect(c.existing.id).toBe(found!.id);
+    });
+
+    it('keeps the same payload apart in different libraries', async () => {
+      const store = await makeStore();
+      const tenantId = unique();
+      const shared: LibraryRef = { tenantId, endUserId: null };
+      const alice: LibraryRef = { tenantId, endUserId: 'alice' };
+      const sha256 = 'b'.repeat(64);
+      for (const ref of [shared, alice]) {
+        await store.touchLibrary(ref, timestamp());
+        expect((await store.claim(documentRecord(ref, { sha256 }))).claimed).toBe(true);
+      }
+      const inShared = await store.findBySha256(shared, sha256);
+      const inAlice = await store.findBySha256(alice, sha256);
+      expect(inShared!.id).not.toBe(inAlice!.id);
+      expect(await store.get(shared, inAlice!.id)).toBeNull();
+      expect(await store.get({ tenantId: unique(), endUserId: 'alice' }, inAlice!.id)).toBeNull();
+    });
+
+    it('lists newest first, pages by key, and filters by source_ref', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'bob' };
+      await store.touchLibrary(ref, timestamp());
+      const docs = [];
+      for (let i = 0; i < 5; i++) {
+        const doc = documentRecord(ref, { sourceRef: i % 2 ? 'odd' : 'even' });
+        await store.claim(doc);
+        docs.push(doc);
+      }
+      const first = await store.list(ref, { limit: 2 });
+      expect(first.map((d) => d.id)).toEqual([docs[4]!.id, docs[3]!.id]);
+      const next = await store.list(ref, { limit: 10, after: { createdAt: first[1]!.createdAt, id: first[1]!.id } });
+      expect(next.map((d) => d.id)).toEqual([docs[2]!.id, docs[1]!.id, docs[0]!.id]);
+      const odd = await store.list(ref, { limit: 10, sourceRef: 'odd' });
+      expect(odd.map((d) => d.id)).toEqual([docs[3]!.id, docs[1]!.id]);
+    });
+
+    it('round-trips every field and updates status', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'carol' };
+      await store.touchLibrary(ref, timestamp());
+      const doc = documentRecord(ref, {
+        title: 'Ünïcode title', filename: 'notes.md', contentType: 'text/markdown', sourceRef: 's3://x/y',
+        sizeBytes: 1234, kind: 'file', status: 'processing', lineCount: 7, pageCount: 3, blobKey: `blobs/${ref.tenantId}/x`,
+      });
+      await store.claim(doc);
+      expect(await store.get(ref, doc.id)).toEqual(doc);
+      await store.setStatus(ref, doc.id, 'ready');
+      expect((await store.get(ref, doc.id))!.status).toBe('ready');
+    });
+
+    it('deletes a document so the same payload can be claimed again', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      await store.touchLibrary(ref, timestamp());
+      const doc = documentRecord(ref);
+      await store.claim(doc);
+      await store.delete(ref, doc.id);
+      expect(await store.get(ref, doc.id)).toBeNull();
+      expect((await store.claim(documentRecord(ref, { sha256: doc.sha256 }))).claimed).toBe(true);
+    });
+
+    it("lists a tenant's end users with counts, never another tenant's, and erases a library", async () => {
+      const store = await makeStore();
+      const tenantId = unique();
+      const other = unique();
+      for (const endUserId of ['zed', 'amy', 'kim']) {
+        const ref = { tenantId, endUserId };
+        await store.touchLibrary(ref, timestamp());
+        await store.claim(documentRecord(ref));
+      }
+      await store.touchLibrary({ tenantId, endUserId: null }, timestamp());
+      await store.touchLibrary({ tenantId: other, endUserId: 'intruder' }, timestamp());
+      const users = await store.listEndUsers(tenantId, { limit: 10 });
+      expect(users.map((u) => u.id)).toEqual(['amy', 'kim', 'zed']);
+      expect(users.every((u) => u.documentCount === 1)).toBe(true);
+      const page2 = await store.listEndUsers(tenantId, { limit: 10, after: 'amy' });
+      expect(page2.map((u) => u.id)).toEqual(['kim', 'zed']);
+
+      const kim = { tenantId, endUserId: 'kim' };
+      expect(await store.listAll(kim)).toHaveLength(1);
+      await store.deleteLibrary(kim);
+      expect(await store.libraryExists(kim)).toBe(false);
+      expect(await store.listAll(kim)).toHaveLength(0);
+      expect((await store.listEndUsers(tenantId, { limit: 10 })).map((u) => u.id)).toEqual(['amy', 'zed']);
+    });
+
+    it('reports documents left processing before a point in time', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      await store.touchLibrary(ref, timestamp());
+      const stuck = documentRecord(ref, { status: 'processing' });
+      await store.claim(stuck);
+      await store.claim(documentRecord(ref, { status: 'ready' }));
+      const stale = await store.listStaleProcessing(timestamp());
+      expect(stale.map((d) => d.id)).toContain(stuck.id);
+      expect(stale.every((d) => d.status === 'processing')).toBe(true);
+    });
+  });
+}

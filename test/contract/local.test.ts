@@ -1,0 +1,21 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../lambdas/adapters/local/database.js';
+import { FolderBlobStore } from '../../lambdas/adapters/local/folder-blob-store.js';
+import { SqliteDocumentStore } from '../../lambdas/adapters/local/sqlite-document-store.js';
+import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
+import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
+import { blobStoreContract } from './blob-store.contract.js';
+import { documentStoreContract } from './document-store.contract.js';
+import { searchIndexContract } from './search-index.contract.js';
+import { tenantStoreContract } from './tenant-store.contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'library-contract-'));
+let n = 0;
+const freshDb = () => openDatabase(join(dir, `db-${++n}.sqlite`));
+
+documentStoreContract('SQLite', async () => new SqliteDocumentStore(freshDb()));
+tenantStoreContract('SQLite', async () => new SqliteTenantStore(freshDb()));
+searchIndexContract('SQLite (FTS5 + sqlite-vec)', async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'));
+blobStoreContract('folder', async () => new FolderBlobStore(join(dir, `blobs-${++n}`)));

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchIndex } from '../../lambdas/ports.js';
+import type { GrepCandidate, LibraryRef } from '../../lambdas/core/model.js';
+import { axisVector, indexItem } from './fixtures.js';
+
+const DIMENSIONS = 16;
+
+async function collect(iterable: AsyncIterable<GrepCandidate>): Promise<GrepCandidate[]> {
+  const out: GrepCandidate[] = [];
+  for await (const c of iterable) out.push(c);
+  return out;
+}
+
+/** The SearchIndex contract: every adapter (SQLite, OpenSearch) passes these. */
+export function searchIndexContract(name: string, makeIndex: (dimensions: number) => Promise<SearchIndex>) {
+  describe(`SearchIndex contract: ${name}`, () => {
+    const unique = () => `t-${Math.random().toString(36).slice(2)}`;
+
+    it('finds by words and by vector, only inside the caller library', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const tenantId = unique();
+      const mine: LibraryRef = { tenantId, endUserId: 'alice' };
+      const others: LibraryRef[] = [{ tenantId, endUserId: null }, { tenantId, endUserId: 'bob' }, { tenantId: unique(), endUserId: 'alice' }];
+      const target = indexItem('The zebra migration crosses the river', axisVector(DIMENSIONS, 3));
+      await index.put(mine, target);
+      await index.put(mine, indexItem('Quarterly revenue grew', axisVector(DIMENSIONS, 9)));
+      for (const ref of others) await index.put(ref, indexItem('The zebra migration crosses the river', axisVector(DIMENSIONS, 3)));
+
+      const byWord = await index.keywordSearch(mine, { text: 'zebra migrations', limit: 10 });
+      expect(byWord.map((h) => h.itemId)).toEqual([target.itemId]);
+      expect(byWord[0]!.rawScore).toBeGreaterThan(0);
+
+      const byVector = await index.vectorSearch(mine, { vector: axisVector(DIMENSIONS, 3, 0.2), limit: 10 });
+      expect(byVector[0]!.itemId).toBe(target.itemId);
+      expect(byVector).toHaveLength(2);
+      expect(byVector[0]!.rawScore).toBeGreaterThan(byVector[1]!.rawScore);
+
+      expect(await index.keywordSearch({ tenantId, endUserId: 'nobody' }, { text: 'zebra', limit: 10 })).toEqual([]);
+      expect(await index.vectorSearch({ tenantId: unique(), endUserId: null }, { vector: axisVector(DIMENSIONS, 3), limit: 10 })).toEqual([]);
+    });
+
+    it('filters both legs by kind', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      const doc = indexItem('apples and pears', axisVector(DIMENSIONS, 1));
+      const chat = indexItem('apples and pears', axisVector(DIMENSIONS, 1), { kind: 'chat' });
+      await index.put(ref, doc);
+      await index.put(ref, chat);
+      const kw = await index.keywordSearch(ref, { text: 'apples', limit: 10, kinds: ['chat'] });
+      expect(kw.map((h) => [h.itemId, h.kind])).toEqual([[chat.itemId, 'chat']]);
+      const vec = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 1), limit: 10, kinds: ['file_excerpt', 'image'] });
+      expect(vec.map((h) => h.itemId)).toEqual([doc.itemId]);
+    });
+
+    it('returns passages with their line ranges and item details', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      const item = indexItem('first line\nsecond line about otters', axisVector(DIMENSIONS, 2), {
+        title: 'Otters', sourceRef: 'notes/otters.md',
+        passages: [
+          { ordinal: 0, lineStart: 1, lineEnd: 1, text: 'first line' },
+          { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'second line about otters' },
+        ],
+        vectors: [axisVector(DIMENSIONS, 5), axisVector(DIMENSIONS, 2)],
+      });
+      await index.put(ref, item);
+      const [hit] = await index.keywordSearch(ref, { text: 'otters', limit: 1 });
+      expect(hit).toMatchObject({
+        itemId: item.itemId, kind: 'file_excerpt', title: 'Otters', sourceRef: 'notes/otters.md', contentDate: item.contentDate,
+        passage: { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'second line about otters' },
+      });
+    });
+
+    it('removes an item from both legs and from grep; re-putting an item replaces it', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      const item = indexItem('walrus tusks', axisVector(DIMENSIONS, 4));
+      await index.put(ref, item);
+      await index.put(ref, { ...item, text: 'walrus whiskers', passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'walrus whiskers' }] });
+      expect(await index.keywordSearch(ref, { text: 'tusks', limit: 10 })).toEqual([]);
+      expect(await index.keywordSearch(ref, { text: 'whiskers', limit: 10 })).toHaveLength(1);
+      await index.remove(ref, item.itemId);
+      expect(await index.keywordSearch(ref, { text: 'walrus', limit: 10 })).toEqual([]);
+      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 4), limit: 10 })).toEqual([]);
+      expect(await collect(index.grepCandidates(ref, { pattern: 'walrus', caseSensitive: false }))).toEqual([]);
+    });
+
+    it('removes a whole library and counts what it removed by kind', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const tenantId = unique();
+      const ref: LibraryRef = { tenantId, endUserId: 'erase-me' };
+      const keep: LibraryRef = { tenantId, endUserId: 'keep-me' };
+      await index.put(ref, indexItem('one', axisVector(DIMENSIONS, 1)));
+      await index.put(ref, indexItem('two', axisVector(DIMENSIONS, 2), { kind: 'chat' }));
+      await index.put(ref, indexItem('three', axisVector(DIMENSIONS, 3), { kind: 'chat' }));
+      await index.put(keep, indexItem('one', axisVector(DIMENSIONS, 1)));
+      expect(await index.removeLibrary(ref)).toEqual({ file_excerpt: 1, image: 0, chat: 2, creation: 0 });
+      expect(await index.keywordSearch(ref, { text: 'one two three', limit: 10 })).toEqual([]);
+      expect(await index.keywordSearch(keep, { text: 'one', limit: 10 })).toHaveLength(1);
+    });
+
+    it('grep candidates: every document containing the pattern, newest first, library only, documents only', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      const older = indexItem('the code is a.b*c(1) here', axisVector(DIMENSIONS, 1));
+      const newer = indexItem('x\nA.B*C(1) shouted', axisVector(DIMENSIONS, 1), { kind: 'image' });
+      const without = indexItem('abc1 nothing literal', axisVector(DIMENSIONS, 1));
+      const chat = indexItem('chat says a.b*c(1)', axisVector(DIMENSIONS, 1), { kind: 'chat' });
+      for (const item of [older, newer, without, chat]) await index.put(ref, item);
+      await index.put({ tenantId: unique(), endUserId: null }, indexItem('a.b*c(1)', axisVector(DIMENSIONS, 1)));
+
+      const found = await collect(index.grepCandidates(ref, { pattern: 'a.b*c(1)', caseSensitive: false }));
+      const ids = found.map((c) => c.itemId);
+      expect(ids).toContain(older.itemId);
+      expect(ids).toContain(newer.itemId);
+      expect(ids).not.toContain(chat.itemId);
+      expect(ids.indexOf(newer.itemId)).toBeLessThan(ids.indexOf(older.itemId));
+      expect(found.find((c) => c.itemId === older.itemId)!.text).toBe(older.text);
+
+      const sensitive = (await collect(index.grepCandidates(ref, { pattern: 'a.b*c(1)', caseSensitive: true }))).map((c) => c.itemId);
+      expect(sensitive).toContain(older.itemId);
+
+      const short = (await collect(index.grepCandidates(ref, { pattern: 'x', caseSensitive: false }))).map((c) => c.itemId);
+      expect(short).toContain(newer.itemId);
+
+      const onlyOlder = await collect(index.grepCandidates(ref, { pattern: 'code', caseSensitive: false, itemId: older.itemId }));
+      expect(onlyOlder.map((c) => c.itemId)).toEqual([older.itemId]);
+
+      const resumed = await collect(index.grepCandidates(ref, {
+        pattern: 'a.b*c(1)', caseSensitive: false, startAt: { createdAt: older.contentDate, id: older.itemId },
+      }));
+      expect(resumed.map((c) => c.itemId)).toEqual([older.itemId]);
+    });
+
+    it('grep candidates walk many documents in order without repeating', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      const items = [];
+      for (let i = 0; i < 150; i++) {
+        const item = indexItem(`entry ${i} has the needle`, axisVector(DIMENSIONS, i));
+        items.push(item);
+        await index.put(ref, item);
+      }
+      const found = await collect(index.grepCandidates(ref, { pattern: 'needle', caseSensitive: false }));
+      expect(found.map((c) => c.itemId)).toEqual(items.map((i) => i.itemId).reverse());
+    });
+  });
+}
