@@ -22,13 +22,17 @@ export function splitLines(text: string): string[] {
 export function chunkText(text: string, options: ChunkingOptions = DEFAULT_CHUNKING): Passage[] {
   const lines = splitLines(text);
   const passages: Passage[] = [];
-  let buffer: string[] = [];
+  // Pieces of one long line are joined by a space, separate lines by a newline.
+  let buffer: Array<{ line: number; text: string }> = [];
   let bufferLength = 0;
   let startLine = 0;
   let endLine = 0;
 
   const flush = () => {
-    const joined = buffer.join('\n').trim();
+    const joined = buffer
+      .map((piece, i) => (i === 0 ? '' : piece.line === buffer[i - 1]!.line ? ' ' : '\n') + piece.text)
+      .join('')
+      .trim();
     if (joined) passages.push({ ordinal: passages.length, lineStart: startLine, lineEnd: endLine, text: joined });
     buffer = [];
     bufferLength = 0;
@@ -45,7 +49,7 @@ export function chunkText(text: string, options: ChunkingOptions = DEFAULT_CHUNK
     for (const piece of splitLongLine(line, options.maxChars)) {
       if (bufferLength > 0 && bufferLength + 1 + piece.length > options.targetChars) flush();
       if (bufferLength === 0) startLine = lineNumber;
-      buffer.push(piece);
+      buffer.push({ line: lineNumber, text: piece });
       bufferLength += piece.length + (buffer.length > 1 ? 1 : 0);
       endLine = lineNumber;
       if (bufferLength >= options.targetChars) flush();

@@ -1,0 +1,7 @@
+import { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
+import { blobStoreContract } from './blob-store.contract.js';
+import { documentStoreContract } from './document-store.contract.js';
+
+// The unit tests' fakes must behave like the real adapters.
+documentStoreContract('in-memory fake', async () => new InMemoryDocumentStore());
+blobStoreContract('in-memory fake', async () => new InMemoryBlobStore());

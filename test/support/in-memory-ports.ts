@@ -1,0 +1,100 @@
+import type { BlobStore, DocumentStore, NewestFirstKey } from '../../lambdas/ports.js';
+import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
+
+/**
+ * In-memory fakes of the storage ports for unit tests of the core. They pass
+ * the same contract suites as the real adapters (test/contract/fakes.test.ts),
+ * so the core tests run against faithful stand-ins.
+ */
+const libKey = (ref: LibraryRef) => JSON.stringify([ref.tenantId, ref.endUserId]);
+const newestFirst = (a: DocumentRecord, b: DocumentRecord) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+
+export class InMemoryDocumentStore implements DocumentStore {
+  readonly docs = new Map<string, DocumentRecord>();
+  readonly libraries = new Map<string, { ref: LibraryRef; createdAt: string; lastActiveAt: string }>();
+
+  async touchLibrary(ref: LibraryRef, at: string) {
+    const existing = this.libraries.get(libKey(ref));
+    if (existing) existing.lastActiveAt = at > existing.lastActiveAt ? at : existing.lastActiveAt;
+    else this.libraries.set(libKey(ref), { ref, createdAt: at, lastActiveAt: at });
+  }
+  async libraryExists(ref: LibraryRef) {
+    return this.libraries.has(libKey(ref));
+  }
+  private inLibrary(ref: LibraryRef) {
+    return [...this.docs.values()].filter((d) => d.tenantId === ref.tenantId && d.endUserId === ref.endUserId);
+  }
+  async findBySha256(ref: LibraryRef, sha256: string) {
+    return structuredClone(this.inLibrary(ref).find((d) => d.sha256 === sha256) ?? null);
+  }
+  async claim(doc: DocumentRecord) {
+    const existing = this.inLibrary(doc).find((d) => d.sha256 === doc.sha256);
+    if (existing) return { claimed: false as const, existing: structuredClone(existing) };
+    this.docs.set(doc.id, structuredClone(doc));
+    return { claimed: true as const };
+  }
+  async setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']) {
+    const doc = this.docs.get(id);
+    if (doc && libKey(doc) === libKey(ref)) doc.status = status;
+  }
+  async get(ref: LibraryRef, id: string) {
+    const doc = this.docs.get(id);
+    return doc && libKey(doc) === libKey(ref) ? structuredClone(doc) : null;
+  }
+  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }) {
+    return this.inLibrary(ref)
+      .filter((d) => options.sourceRef === undefined || d.sourceRef === options.sourceRef)
+      .filter((d) => !options.after || newestFirst(d, { ...d, createdAt: options.after.createdAt, id: options.after.id }) > 0)
+      .sort(newestFirst)
+      .slice(0, options.limit)
+      .map((d) => structuredClone(d));
+  }
+  async listAll(ref: LibraryRef) {
+    return this.inLibrary(ref).map((d) => structuredClone(d));
+  }
+  async delete(ref: LibraryRef, id: string) {
+    const doc = this.docs.get(id);
+    if (doc && libKey(doc) === libKey(ref)) this.docs.delete(id);
+  }
+  async deleteLibrary(ref: LibraryRef) {
+    for (const doc of this.inLibrary(ref)) this.docs.delete(doc.id);
+    this.libraries.delete(libKey(ref));
+  }
+  async listStaleProcessing(olderThan: string) {
+    return [...this.docs.values()].filter((d) => d.status === 'processing' && d.createdAt < olderThan);
+  }
+  async listEndUsers(tenantId: string, options: { limit: number; after?: string }): Promise<EndUserRecord[]> {
+    return [...this.libraries.values()]
+      .filter((l) => l.ref.tenantId === tenantId && l.ref.endUserId !== null && l.ref.endUserId > (options.after ?? ''))
+      .sort((a, b) => (a.ref.endUserId! < b.ref.endUserId! ? -1 : 1))
+      .slice(0, options.limit)
+      .map((l) => ({ id: l.ref.endUserId!, createdAt: l.createdAt, lastActiveAt: l.lastActiveAt, documentCount: this.inLibrary(l.ref).length }));
+  }
+}
+
+export class InMemoryBlobStore implements BlobStore {
+  readonly blobs = new Map<string, Uint8Array>();
+  async put(key: string, bytes: Uint8Array) {
+    this.blobs.set(key, Uint8Array.from(bytes));
+  }
+  async get(key: string) {
+    const bytes = this.blobs.get(key);
+    return bytes ? Uint8Array.from(bytes) : null;
+  }
+  async delete(key: string) {
+    this.blobs.delete(key);
+  }
+}
+
+/** Wraps a port so a chosen method fails while `failing` is true (fault injection). */
+export function withFault<T extends object>(target: T, method: keyof T, error: () => Error): T & { failing: boolean } {
+  const wrapper = Object.create(target) as T & { failing: boolean };
+  wrapper.failing = false;
+  const original = (target[method] as unknown as (...args: unknown[]) => unknown).bind(target);
+  (wrapper as Record<keyof T, unknown>)[method] = (...args: unknown[]) => {
+    if (wrapper.failing) return Promise.reject(error());
+    return original(...args);
+  };
+  return wrapper;
+}
