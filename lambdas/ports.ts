@@ -141,3 +141,56 @@ export interface Clock {
   /** UTC ISO 8601 with six fractional digits and no zone designator. */
   now(): string;
 }
+
+/** One retrieved passage handed to a chat model, numbered for citation as [number]. */
+export interface GroundingPassage {
+  /** 1-based; the model cites it as [number]. */
+  number: number;
+  title: string | null;
+  /** The document line the passage's first line is. */
+  lineStart: number;
+  /** The passage's lines, in order (lineStart, lineStart + 1, ...). */
+  lines: readonly string[];
+}
+
+export interface ChatModelRequest {
+  question: string;
+  passages: readonly GroundingPassage[];
+}
+
+export interface ChatModelAnswer {
+  /** The reply, citing passages as [n]; null when the passages do not answer the question. */
+  reply: string | null;
+  /** Passages the reply rests on; `lines` narrows to the document lines used, when the model knows them. */
+  citations: ReadonlyArray<{ passage: number; lines?: readonly number[] }>;
+  usage: { promptTokens: number; completionTokens: number };
+}
+
+/**
+ * Answers a question from the supplied passages only. Throws
+ * BackendUnavailableError when the model is down or throttling.
+ */
+export interface ChatModel {
+  readonly name: string;
+  answer(request: ChatModelRequest): Promise<ChatModelAnswer>;
+}
+
+/** What one event adds to a tenant's spend on one day. */
+export interface UsageDelta {
+  tokensUsed: number;
+  chatCalls: number;
+  ocrPages: number;
+  captures: number;
+}
+
+export interface UsageDay extends UsageDelta {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+}
+
+/** Spend per tenant per day (never per end user). Increments are atomic. */
+export interface UsageLedger {
+  add(tenantId: string, date: string, delta: UsageDelta): Promise<void>;
+  /** Days with any recorded spend between from and to (YYYY-MM-DD, inclusive), oldest first. */
+  days(tenantId: string, from: string, to: string): Promise<UsageDay[]>;
+}
