@@ -64,7 +64,15 @@ export interface CaptureDeps {
   onCaptured?: (event: { tenantId: string; at: string; ocrPages: number; embeddingTexts: readonly string[] }) => Promise<void>;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+/** Standard base64 (RFC 4648, section 4), padding optional, no whitespace. Linear: safe on megabytes. */
+function isBase64(encoded: string): boolean {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return false;
+  const unpadded = encoded.replace(/=+$/, '');
+  if (unpadded.length % 4 === 1) return false;
+  return encoded.length === unpadded.length || encoded.length % 4 === 0;
+}
+
+const decodedLength = (encoded: string) => Math.floor((encoded.replace(/=+$/, '').length * 3) / 4);
 
 /** What a payload becomes before it is stored: its identity and its text. */
 interface Prepared {
@@ -239,15 +247,12 @@ function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean 
   if (item.filename === undefined) throw new CaptureRejected('invalid_item', 'filename: required with content_base64');
   if (item.contentType === undefined) throw new CaptureRejected('invalid_item', 'content_type: required with content_base64');
   const encoded = item.contentBase64!;
-  // Refuse before decoding when even the shortest reading would be too large.
-  if (Math.floor((encoded.length * 3) / 4) - 2 > LIMITS.fileBytes) {
-    throw new CaptureRejected('too_large', `content_base64: decoded size over ${LIMITS.fileBytes} bytes`);
+  if (!isBase64(encoded)) throw new CaptureRejected('invalid_base64', 'content_base64: not valid base64');
+  // Refuse before decoding: the decoded size follows from the encoded length.
+  if (decodedLength(encoded) > LIMITS.fileBytes) {
+    throw new CaptureRejected('too_large', `content_base64: decoded size over ${LIMITS.fileBytes} bytes (4 MiB)`);
   }
-  if (!BASE64.test(encoded)) throw new CaptureRejected('invalid_base64', 'content_base64: not valid base64');
   const bytes = Buffer.from(encoded, 'base64');
-  if (bytes.byteLength > LIMITS.fileBytes) {
-    throw new CaptureRejected('too_large', `content_base64: decoded size over ${LIMITS.fileBytes} bytes`);
-  }
   if (bytes.byteLength === 0) throw new CaptureRejected('empty_content', 'content_base64: the file is empty');
   return { bytes, isText: false };
 }
