@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TextExtractor } from '../ports.js';
-import { chunkText, splitLines } from './chunking.js';
+import { chunkText, countLines, splitLines } from './chunking.js';
 import { BackendUnavailableError, CaptureRejected, type RejectCode } from './errors.js';
 import { newId } from './ids.js';
 import { LIMITS } from './limits.js';
@@ -182,7 +182,7 @@ export class CaptureService {
       status: 'processing',
       createdAt: now,
       storage: 'service',
-      lineCount: splitLines(prepared.text).length,
+      lineCount: countLines(prepared.text),
       pageCount: prepared.pageCount,
       blobKey,
     };

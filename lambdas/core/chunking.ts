@@ -19,6 +19,12 @@ export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
+/** Lines of a text as editors count them: a final newline ends the last line rather than starting one. */
+export function countLines(text: string): number {
+  const lines = splitLines(text);
+  return lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+}
+
 export function chunkText(text: string, options: ChunkingOptions = DEFAULT_CHUNKING): Passage[] {
   const lines = splitLines(text);
   const passages: Passage[] = [];
