@@ -166,7 +166,8 @@ export async function startLocalServer(options: LocalServerOptions) {
       if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), newId('req')));
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than clients' own idle timeouts, so a client never reuses a socket the server just closed.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   return {

@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunkText } from '../../lambdas/core/chunking.js';
+import { newId } from '../../lambdas/core/ids.js';
+import { openLocalStack } from '../../lambdas/local/local-stack.js';
+import { HashingEmbedder } from '../support/hashing-embedder.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'library-crash-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('a crash in the middle of a capture', () => {
+  it('leaves nothing visible after restart: the half-written capture is rolled back', async () => {
+    const embedder = new HashingEmbedder();
+    const ref = { tenantId: 'ten_crash', endUserId: 'u' };
+    const first = await openLocalStack({ dataDir, embedder });
+    const kept = await first.services.capture.capture(ref, { text: 'a finished capture survives' });
+    // Replay the steps of a capture and stop before it is marked ready, as a crash would.
+    const id = newId('file');
+    const blobKey = `blobs/${ref.tenantId}/${id}`;
+    const text = 'interrupted capture text';
+    const now = first.ports.clock.now();
+    await first.ports.blobs.put(blobKey, Buffer.from(text), 'text/plain');
+    await first.ports.documents.touchLibrary(ref, now);
+    await first.ports.documents.claim({
+      id, tenantId: ref.tenantId, endUserId: ref.endUserId, title: 't', filename: 't.txt', contentType: 'text/plain', sourceRef: null,
+      sizeBytes: text.length, sha256: 'c'.repeat(64), kind: 'file', status: 'processing', createdAt: now, storage: 'service',
+      lineCount: 1, pageCount: null, blobKey,
+    });
+    const passages = chunkText(text);
+    await first.ports.index.put(ref, {
+      itemId: id, kind: 'file_excerpt', title: 't', sourceRef: null, contentDate: now, text, passages, vectors: await embedder.embed(passages.map((p) => p.text)),
+    });
+    first.close(); // the process dies here
+
+    const second = await openLocalStack({ dataDir, embedder });
+    try {
+      expect((await second.services.documents.list(ref, { limit: 10 })).items.map((d) => d.id)).toEqual([kept.id]);
+      expect((await second.services.grep.grep(ref, { pattern: 'interrupted', caseSensitive: false, limit: 5 })).items).toEqual([]);
+      expect(existsSync(join(dataDir, blobKey))).toBe(false);
+      expect((await second.services.search.search(ref, { q: 'finished capture', limit: 5 })).items[0]!.id).toBe(kept.id);
+    } finally {
+      second.close();
+    }
+  });
+});
