@@ -1,0 +1,75 @@
+import { InvokeModelCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { Embedder } from '../../ports.js';
+import { callAws } from './errors.js';
+
+/** Titan Text Embeddings v2 accepts 256, 512 or 1024 dimensions. */
+export const TITAN_V2_DIMENSIONS = [256, 512, 1024] as const;
+export type TitanDimensions = (typeof TITAN_V2_DIMENSIONS)[number];
+
+/** Titan v2 reads at most 8,192 tokens (about 50,000 characters) per call. */
+const MAX_INPUT_CHARS = 50_000;
+
+export interface BedrockEmbedderOptions {
+  modelId: string;
+  dimensions: TitanDimensions;
+  /** Calls in flight at once for one embed(); Titan v2 embeds one text per call. */
+  concurrency?: number;
+  /** Told the input tokens Bedrock counted, for spend accounting. */
+  onTokens?: (tokens: number) => void;
+}
+
+/**
+ * The Embedder port on Amazon Bedrock, Titan Text Embeddings v2 with
+ * normalized output (unit vectors, so inner product is cosine). Throttling
+ * and transient faults become BackendUnavailableError.
+ */
+export class BedrockEmbedder implements Embedder {
+  readonly name: string;
+  readonly dimensions: number;
+  private readonly concurrency: number;
+
+  constructor(
+    private readonly client: BedrockRuntimeClient,
+    private readonly options: BedrockEmbedderOptions,
+  ) {
+    if (!TITAN_V2_DIMENSIONS.includes(options.dimensions)) {
+      throw new Error(`Titan v2 dimensions must be one of ${TITAN_V2_DIMENSIONS.join(', ')}, not ${options.dimensions}`);
+    }
+    this.name = options.modelId;
+    this.dimensions = options.dimensions;
+    this.concurrency = Math.max(1, options.concurrency ?? 8);
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    const out = new Array<Float32Array>(texts.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < texts.length) {
+        const i = next++;
+        out[i] = await this.embedOne(texts[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, texts.length) }, worker));
+    return out;
+  }
+
+  private async embedOne(text: string): Promise<Float32Array> {
+    const input = text.trim() ? text.slice(0, MAX_INPUT_CHARS) : '.';
+    const response = await callAws('embedder.embed', () =>
+      this.client.send(
+        new InvokeModelCommand({
+          modelId: this.options.modelId,
+          contentType: 'application/json',
+          accept: 'application/json',
+          body: JSON.stringify({ inputText: input, dimensions: this.options.dimensions, normalize: true }),
+        }),
+      ),
+    );
+    const parsed = JSON.parse(new TextDecoder().decode(response.body)) as { embedding?: number[]; inputTextTokenCount?: number };
+    if (!Array.isArray(parsed.embedding) || parsed.embedding.length !== this.dimensions) {
+      throw new Error(`embedder.embed: ${this.options.modelId} returned no ${this.dimensions}-dimension embedding`);
+    }
+    if (parsed.inputTextTokenCount) this.options.onTokens?.(parsed.inputTextTokenCount);
+    return Float32Array.from(parsed.embedding);
+  }
+}

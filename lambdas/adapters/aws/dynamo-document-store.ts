@@ -1,0 +1,352 @@
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { DocumentStore, NewestFirstKey } from '../../ports.js';
+import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import { callAws } from './errors.js';
+import { DOCUMENTS_TABLE } from './table-schemas.js';
+
+/**
+ * Libraries, documents and dedup claims in one DynamoDB table. Every write
+ * that decides something is a single conditional write (no transactions), so
+ * the store also runs on DynamoDB-compatible local servers.
+ *
+ * | item             | pk                         | sk            | notes                                         |
+ * |------------------|----------------------------|---------------|-----------------------------------------------|
+ * | library          | LIBS#<tenant>              | S or U#<user> | createdAt, lastActiveAt, documentCount        |
+ * | document (claim) | LIB#<tenant>#S or #U#<user>| SHA#<sha256>  | the whole record; `newestKey` for the LSI     |
+ * | id pointer       | same                       | ID#<docId>    | sha256 of the claim it belongs to             |
+ *
+ * The claim is one `PutItem ... attribute_not_exists(pk)` on the
+ * (library, sha256) key: exactly one concurrent capture wins, the others read
+ * the winner. Tenant ids never contain '#', so keys cannot collide across
+ * tenants; every key starts with the tenant.
+ */
+const libPk = (ref: LibraryRef) => `LIB#${ref.tenantId}#${ref.endUserId === null ? 'S' : `U#${ref.endUserId}`}`;
+const librariesPk = (tenantId: string) => `LIBS#${tenantId}`;
+const librarySk = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
+const newestKey = (createdAt: string, id: string) => `${createdAt}|${id}`;
+const PROCESSING = 'processing';
+const BATCH_WRITE_MAX = 25;
+
+type DocumentItem = DocumentRecord & { pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string };
+
+const toRecord = (item: Record<string, unknown>): DocumentRecord => {
+  const i = item as unknown as DocumentItem;
+  return {
+    id: i.id, tenantId: i.tenantId, endUserId: i.endUserId ?? null, title: i.title, filename: i.filename ?? null,
+    contentType: i.contentType, sourceRef: i.sourceRef ?? null, sizeBytes: i.sizeBytes, sha256: i.sha256, kind: i.kind,
+    status: i.status, createdAt: i.createdAt, storage: i.storage, lineCount: i.lineCount, pageCount: i.pageCount ?? null,
+    blobKey: i.blobKey ?? null,
+  };
+};
+
+/** Fields the queued ingest learns only after extraction. */
+export type IngestResult = Pick<DocumentRecord, 'status' | 'kind' | 'contentType' | 'lineCount' | 'pageCount'>;
+
+export class DynamoDocumentStore implements DocumentStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async touchLibrary(ref: LibraryRef, at: string): Promise<void> {
+    try {
+      await callAws('documents.touchLibrary', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
+            UpdateExpression:
+              'SET tenantId = :tenant, endUserId = :endUser, createdAt = if_not_exists(createdAt, :at), lastActiveAt = :at, documentCount = if_not_exists(documentCount, :zero)',
+            ConditionExpression: 'attribute_not_exists(lastActiveAt) OR lastActiveAt < :at',
+            ExpressionAttributeValues: { ':tenant': ref.tenantId, ':endUser': ref.endUserId, ':at': at, ':zero': 0 },
+          }),
+        ),
+      );
+    } catch (error) {
+      // A later activity is already recorded: nothing to do.
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+
+  async libraryExists(ref: LibraryRef): Promise<boolean> {
+    const result = await callAws('documents.libraryExists', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) }, ConsistentRead: true })),
+    );
+    return !!result.Item;
+  }
+
+  async findBySha256(ref: LibraryRef, sha256: string): Promise<DocumentRecord | null> {
+    const result = await callAws('documents.findBySha256', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: libPk(ref), sk: `SHA#${sha256}` }, ConsistentRead: true })),
+    );
+    return result.Item ? toRecord(result.Item) : null;
+  }
+
+  async claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
+    const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+    // The pointer first: a crash after it leaves only a pointer that `get` ignores.
+    await callAws('documents.claim', () =>
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: libPk(ref), sk: `ID#${doc.id}`, sha256: doc.sha256 } })),
+    );
+    try {
+      await callAws('documents.claim', () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: this.toItem(ref, doc),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        ),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      await this.deletePointer(ref, doc.id);
+      const existing = await this.findBySha256(ref, doc.sha256);
+      // The winner was deleted between our write and this read: claim again.
+      return existing ? { claimed: false, existing } : this.claim(doc);
+    }
+    await this.addToCount(ref, 1);
+    return { claimed: true };
+  }
+
+  private toItem(ref: LibraryRef, doc: DocumentRecord): DocumentItem {
+    return {
+      ...doc,
+      pk: libPk(ref),
+      sk: `SHA#${doc.sha256}`,
+      newestKey: newestKey(doc.createdAt, doc.id),
+      ...(doc.status === 'processing' ? { processingPk: PROCESSING, processingSince: doc.createdAt } : {}),
+    };
+  }
+
+  private async addToCount(ref: LibraryRef, delta: number): Promise<void> {
+    try {
+      await callAws('documents.count', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
+            UpdateExpression: 'ADD documentCount :delta',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':delta': delta },
+          }),
+        ),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+
+  private async deletePointer(ref: LibraryRef, id: string): Promise<void> {
+    await callAws('documents.deletePointer', () =>
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: libPk(ref), sk: `ID#${id}` } })),
+    );
+  }
+
+  /** The sha256 key of a document id, or null when the id is unknown in this library. */
+  private async shaOf(ref: LibraryRef, id: string): Promise<string | null> {
+    const pointer = await callAws('documents.get', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: libPk(ref), sk: `ID#${id}` }, ConsistentRead: true })),
+    );
+    return (pointer.Item?.sha256 as string | undefined) ?? null;
+  }
+
+  async get(ref: LibraryRef, id: string): Promise<DocumentRecord | null> {
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return null;
+    const doc = await this.findBySha256(ref, sha);
+    return doc && doc.id === id ? doc : null;
+  }
+
+  async setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']): Promise<void> {
+    const doc = await this.get(ref, id);
+    if (!doc) return;
+    await this.update(ref, doc, { status });
+  }
+
+  /** Records what the queued ingest found, and its final status. */
+  async finishIngest(ref: LibraryRef, id: string, result: IngestResult): Promise<void> {
+    const doc = await this.get(ref, id);
+    if (!doc) return;
+    await this.update(ref, doc, result);
+  }
+
+  private async update(ref: LibraryRef, doc: DocumentRecord, fields: Partial<IngestResult>): Promise<void> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':id': doc.id };
+    const sets: string[] = [];
+    for (const [name, value] of Object.entries(fields)) {
+      names[`#${name}`] = name;
+      values[`:${name}`] = value;
+      sets.push(`#${name} = :${name}`);
+    }
+    const processing = fields.status === undefined ? null : fields.status === 'processing';
+    if (processing) {
+      values[':processingPk'] = PROCESSING;
+      values[':processingSince'] = doc.createdAt;
+      sets.push('processingPk = :processingPk', 'processingSince = :processingSince');
+    }
+    try {
+      await callAws('documents.update', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` },
+            UpdateExpression: `SET ${sets.join(', ')}${processing === false ? ' REMOVE processingPk, processingSince' : ''}`,
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      );
+    } catch (error) {
+      // Deleted meanwhile: nothing to update.
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+
+  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }): Promise<DocumentRecord[]> {
+    const out: DocumentRecord[] = [];
+    const values: Record<string, unknown> = { ':pk': libPk(ref) };
+    let condition = 'pk = :pk';
+    if (options.after) {
+      condition += ' AND newestKey < :after';
+      values[':after'] = newestKey(options.after.createdAt, options.after.id);
+    }
+    let filter: string | undefined;
+    if (options.sourceRef !== undefined) {
+      filter = 'sourceRef = :sourceRef';
+      values[':sourceRef'] = options.sourceRef;
+    }
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.query({
+        IndexName: DOCUMENTS_TABLE.localIndexes[0].name,
+        KeyConditionExpression: condition,
+        FilterExpression: filter,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        Limit: filter ? Math.max(options.limit, 100) : options.limit,
+        ExclusiveStartKey: start,
+      });
+      for (const item of page.items) {
+        if (out.length < options.limit) out.push(toRecord(item));
+      }
+      start = page.next;
+    } while (start && out.length < options.limit);
+    return out;
+  }
+
+  async listAll(ref: LibraryRef): Promise<DocumentRecord[]> {
+    const items = await this.queryAll(libPk(ref), 'SHA#');
+    return items.map(toRecord);
+  }
+
+  async delete(ref: LibraryRef, id: string): Promise<void> {
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return;
+    let deleted = false;
+    try {
+      await callAws('documents.delete', () =>
+        this.client.send(
+          new DeleteCommand({
+            TableName: this.tableName,
+            Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeValues: { ':id': id },
+          }),
+        ),
+      );
+      deleted = true;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+    await this.deletePointer(ref, id);
+    if (deleted) await this.addToCount(ref, -1);
+  }
+
+  async deleteLibrary(ref: LibraryRef): Promise<void> {
+    const items = await this.queryAll(libPk(ref));
+    const keys = items.map((item) => ({ pk: item.pk, sk: item.sk }));
+    for (let i = 0; i < keys.length; i += BATCH_WRITE_MAX) {
+      await this.batchDelete(keys.slice(i, i + BATCH_WRITE_MAX));
+    }
+    await callAws('documents.deleteLibrary', () =>
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) } })),
+    );
+  }
+
+  private async batchDelete(keys: Array<Record<string, unknown>>): Promise<void> {
+    let pending = keys.map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+      if (attempt > 8) throw new Error('documents.deleteLibrary: DynamoDB kept items unprocessed');
+      const result = await callAws('documents.deleteLibrary', () =>
+        this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } })),
+      );
+      pending = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+    }
+  }
+
+  async listStaleProcessing(olderThan: string): Promise<DocumentRecord[]> {
+    const out: DocumentRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.query({
+        IndexName: DOCUMENTS_TABLE.globalIndexes[0].name,
+        KeyConditionExpression: 'processingPk = :processing AND processingSince < :olderThan',
+        ExpressionAttributeValues: { ':processing': PROCESSING, ':olderThan': olderThan },
+        ExclusiveStartKey: start,
+      });
+      out.push(...page.items.map(toRecord).filter((d) => d.status === 'processing'));
+      start = page.next;
+    } while (start);
+    return out;
+  }
+
+  async listEndUsers(tenantId: string, options: { limit: number; after?: string }): Promise<EndUserRecord[]> {
+    const page = await this.query({
+      KeyConditionExpression: 'pk = :pk AND sk > :after',
+      ExpressionAttributeValues: { ':pk': librariesPk(tenantId), ':after': `U#${options.after ?? ''}` },
+      ConsistentRead: true,
+      Limit: options.limit,
+    });
+    return page.items.map((item) => ({
+      id: item.endUserId as string,
+      createdAt: item.createdAt as string,
+      lastActiveAt: item.lastActiveAt as string,
+      documentCount: Math.max(0, Number(item.documentCount ?? 0)),
+    }));
+  }
+
+  private async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Array<Record<string, unknown>>; next?: Record<string, unknown> }> {
+    const result = await callAws('documents.query', () => this.client.send(new QueryCommand({ TableName: this.tableName, ...input })));
+    return { items: (result.Items ?? []) as Array<Record<string, unknown>>, next: result.LastEvaluatedKey };
+  }
+
+  private async queryAll(pk: string, skPrefix?: string): Promise<Array<Record<string, unknown>>> {
+    const items: Array<Record<string, unknown>> = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.query({
+        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      });
+      items.push(...page.items);
+      start = page.next;
+    } while (start);
+    return items;
+  }
+}

@@ -1,0 +1,209 @@
+import { GetCommand, ScanCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TenantStore } from '../../ports.js';
+import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
+import { newId } from '../../core/ids.js';
+import { callAws } from './errors.js';
+
+/**
+ * Tenants and API keys in one DynamoDB table (pk, sk), with no secondary index
+ * so every read on the request path is strongly consistent:
+ *
+ * | item            | pk                 | sk        | attributes                              |
+ * |-----------------|--------------------|-----------|-----------------------------------------|
+ * | tenant          | TENANT#<id>        | TENANT    | tenantId, name, createdAt               |
+ * | tenant name     | TENANTNAME#<name>  | TENANT    | tenantId (makes names unique)           |
+ * | key (by hash)   | KEYHASH#<sha256>   | KEY       | keyId, tenantId, prefix, createdAt, revokedAt |
+ * | key (by id)     | KEYID#<keyId>      | KEY       | keyHash                                 |
+ * | key of a tenant | TENANT#<id>        | KEY#<keyId> | keyHash                               |
+ *
+ * Only the SHA-256 of a key is stored; the authorizer reads one item by it.
+ */
+interface KeyItem {
+  keyId: string;
+  tenantId: string;
+  keyHash: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export class DynamoTenantStore implements TenantStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async createTenant(name: string, at: string): Promise<TenantRecord> {
+    const tenant: TenantRecord = { id: newId('ten'), name, createdAt: at };
+    await callAws('tenants.createTenant', () =>
+      this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { pk: `TENANT#${tenant.id}`, sk: 'TENANT', tenantId: tenant.id, name, createdAt: at },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      ),
+    ).catch((error: Error) => {
+      if (error.name === 'TransactionCanceledException') throw new Error(`a tenant named ${name} already exists`);
+      throw error;
+    });
+    return tenant;
+  }
+
+  async findTenantByName(name: string): Promise<TenantRecord | null> {
+    const byName = await callAws('tenants.findTenantByName', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `TENANTNAME#${name}`, sk: 'TENANT' }, ConsistentRead: true })),
+    );
+    const tenantId = byName.Item?.tenantId as string | undefined;
+    if (!tenantId) return null;
+    const tenant = await this.getTenant(tenantId);
+    return tenant;
+  }
+
+  private async getTenant(tenantId: string): Promise<TenantRecord | null> {
+    const result = await callAws('tenants.getTenant', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenantId}`, sk: 'TENANT' }, ConsistentRead: true })),
+    );
+    const item = result.Item;
+    return item ? { id: item.tenantId as string, name: item.name as string, createdAt: item.createdAt as string } : null;
+  }
+
+  async countTenants(): Promise<number> {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await callAws('tenants.countTenants', () =>
+        this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            FilterExpression: 'sk = :tenant AND begins_with(pk, :prefix)',
+            ExpressionAttributeValues: { ':tenant': 'TENANT', ':prefix': 'TENANT#' },
+            Select: 'COUNT',
+            ExclusiveStartKey: start,
+          }),
+        ),
+      );
+      count += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return count;
+  }
+
+  async addKey(key: { keyId: string; tenantId: string; hash: string; prefix: string; createdAt: string }): Promise<void> {
+    const item: KeyItem = { keyId: key.keyId, tenantId: key.tenantId, keyHash: key.hash, prefix: key.prefix, createdAt: key.createdAt, revokedAt: null };
+    await callAws('tenants.addKey', () =>
+      this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.tableName, Item: { pk: `KEYHASH#${key.hash}`, sk: 'KEY', ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.tableName, Item: { pk: `KEYID#${key.keyId}`, sk: 'KEY', keyHash: key.hash }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.tableName, Item: { pk: `TENANT#${key.tenantId}`, sk: `KEY#${key.keyId}`, keyHash: key.hash } } },
+          ],
+        }),
+      ),
+    );
+  }
+
+  async tenantForKeyHash(hash: string): Promise<string | null> {
+    const result = await callAws('tenants.tenantForKeyHash', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `KEYHASH#${hash}`, sk: 'KEY' }, ConsistentRead: true })),
+    );
+    const item = result.Item as KeyItem | undefined;
+    return item && !item.revokedAt ? item.tenantId : null;
+  }
+
+  async listKeys(): Promise<ApiKeyRecord[]> {
+    const keys: KeyItem[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await callAws('tenants.listKeys', () =>
+        this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            FilterExpression: 'begins_with(pk, :prefix)',
+            ExpressionAttributeValues: { ':prefix': 'KEYHASH#' },
+            ExclusiveStartKey: start,
+          }),
+        ),
+      );
+      keys.push(...((page.Items ?? []) as KeyItem[]));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const names = new Map<string, string>();
+    for (const tenantId of new Set(keys.map((k) => k.tenantId))) {
+      names.set(tenantId, (await this.getTenant(tenantId))?.name ?? '');
+    }
+    return keys
+      .map((k) => ({
+        keyId: k.keyId, tenantId: k.tenantId, tenantName: names.get(k.tenantId) ?? '', prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt ?? null,
+      }))
+      .sort((a, b) => (a.tenantName === b.tenantName ? a.createdAt.localeCompare(b.createdAt) : a.tenantName < b.tenantName ? -1 : 1));
+  }
+
+  async revokeKey(keyId: string, at: string): Promise<boolean> {
+    const pointer = await callAws('tenants.revokeKey', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `KEYID#${keyId}`, sk: 'KEY' }, ConsistentRead: true })),
+    );
+    const hash = pointer.Item?.keyHash as string | undefined;
+    return hash ? this.revokeHash(hash, at) : false;
+  }
+
+  /** Marks the key revoked unless it already is; true when this call revoked it. */
+  private async revokeHash(hash: string, at: string): Promise<boolean> {
+    try {
+      await callAws('tenants.revokeKey', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: `KEYHASH#${hash}`, sk: 'KEY' },
+            UpdateExpression: 'SET revokedAt = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
+            ExpressionAttributeValues: { ':at': at, ':null': null },
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async revokeTenantKeys(tenantId: string, at: string, keep?: string): Promise<number> {
+    let revoked = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await callAws('tenants.revokeTenantKeys', () =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :key)',
+            ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}`, ':key': 'KEY#' },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) {
+        if (item.sk === `KEY#${keep}`) continue;
+        if (await this.revokeHash(item.keyHash as string, at)) revoked += 1;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return revoked;
+  }
+}
+

@@ -1,0 +1,62 @@
+import { BackendUnavailableError } from '../../core/errors.js';
+
+/** Error names AWS services use for throttling and for their own transient faults. */
+const TRANSIENT_NAMES = new Set([
+  'ThrottlingException',
+  'Throttling',
+  'TooManyRequestsException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'InternalServerError',
+  'InternalServerException',
+  'InternalError',
+  'ModelNotReadyException',
+  'ModelTimeoutException',
+  'TransactionConflictException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+interface SdkLikeError {
+  name?: string;
+  code?: string;
+  $retryable?: unknown;
+  $metadata?: { httpStatusCode?: number };
+}
+
+/** Whether an AWS SDK (or network) error is a throttle or a transient fault: safe to retry later. */
+export function isTransientAwsError(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as SdkLikeError;
+  if (e.$retryable) return true;
+  if ((e.name && TRANSIENT_NAMES.has(e.name)) || (e.code && TRANSIENT_NAMES.has(e.code))) return true;
+  const status = e.$metadata?.httpStatusCode;
+  return status === 429 || (status !== undefined && status >= 500);
+}
+
+/**
+ * Runs one call to an AWS service: a throttle, a transient fault or a network
+ * failure becomes BackendUnavailableError (retryable `backend_unavailable`);
+ * anything else is a bug or a misconfiguration and is rethrown as it is.
+ */
+export async function callAws<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof BackendUnavailableError) throw error;
+    if (isTransientAwsError(error)) throw new BackendUnavailableError(`${what}: ${(error as Error).name ?? 'unavailable'}`, 1, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,370 @@
+import type { GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
+import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
+import { ITEM_KINDS } from '../../core/model.js';
+import { splitLines } from '../../core/chunking.js';
+import { LIMITS } from '../../core/limits.js';
+import { BackendUnavailableError } from '../../core/errors.js';
+
+/**
+ * The SearchIndex port on Amazon OpenSearch Service, two indices:
+ *
+ * - passages: one document per passage, with BM25 text fields (`title`,
+ *   `text`) and a `knn_vector` (faiss HNSW, inner product on unit vectors =
+ *   cosine). Both search legs run here.
+ * - items: one document per item with its whole text (returned to grep) and
+ *   `grep`, a `wildcard` field holding the text in line-aligned segments, which
+ *   narrows literal grep to the documents that can match.
+ *
+ * Isolation: every document carries `tenant_id` and `library`; every query
+ * and every delete filters on both (on both search legs: the k-NN filter and
+ * the outer bool filter).
+ */
+export interface OpenSearchRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+  path: string;
+  body?: unknown;
+  bulkBody?: unknown[];
+  querystring?: Record<string, unknown>;
+}
+
+/** The one call the adapter makes: the client's transport (`client.transport`), or a fake in tests. */
+export interface OpenSearchTransport {
+  request(params: OpenSearchRequest, options?: { ignore?: number[] }): Promise<{ body: unknown; statusCode?: number | null }>;
+}
+
+export interface OpenSearchIndexOptions {
+  /** Index names start with this (e.g. `library`). */
+  prefix: string;
+  dimensions: number;
+  shards?: number;
+  replicas?: number;
+}
+
+const DOCUMENT_KINDS: readonly ItemKind[] = ['file_excerpt', 'image'];
+/** Grep segments are at most this long; a longer line is cut into pieces overlapping by the longest pattern. */
+const SEGMENT_CHARS = 4096;
+const GREP_BATCH = 16;
+const TITLE_BOOST = 2;
+
+export const libraryValue = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
+
+/** Filters that confine a query to one library of one tenant. */
+export const libraryFilter = (ref: LibraryRef) => [{ term: { tenant_id: ref.tenantId } }, { term: { library: libraryValue(ref) } }];
+
+export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
+  return {
+    settings: { index: { knn: true, number_of_shards: shards, number_of_replicas: replicas } },
+    mappings: {
+      dynamic: 'strict',
+      properties: {
+        tenant_id: { type: 'keyword' },
+        library: { type: 'keyword' },
+        item_id: { type: 'keyword' },
+        kind: { type: 'keyword' },
+        title: { type: 'text', analyzer: 'english' },
+        text: { type: 'text', analyzer: 'english' },
+        source_ref: { type: 'keyword', index: false },
+        content_date: { type: 'keyword' },
+        ordinal: { type: 'integer' },
+        line_start: { type: 'integer', index: false },
+        line_end: { type: 'integer', index: false },
+        embedding: {
+          type: 'knn_vector',
+          dimension: dimensions,
+          method: { name: 'hnsw', engine: 'faiss', space_type: 'innerproduct', parameters: { m: 16, ef_construction: 128 } },
+        },
+      },
+    },
+  };
+}
+
+export function itemsMapping(shards = 1, replicas = 0) {
+  return {
+    settings: { index: { number_of_shards: shards, number_of_replicas: replicas } },
+    mappings: {
+      dynamic: 'strict',
+      properties: {
+        tenant_id: { type: 'keyword' },
+        library: { type: 'keyword' },
+        item_id: { type: 'keyword' },
+        kind: { type: 'keyword' },
+        title: { type: 'keyword', index: false },
+        source_ref: { type: 'keyword', index: false },
+        content_date: { type: 'keyword' },
+        text: { type: 'text', index: false },
+        grep: { type: 'wildcard' },
+      },
+    },
+  };
+}
+
+/** Line-aligned segments of at most SEGMENT_CHARS; every line (so every match) lies whole in one segment. */
+export function grepSegments(text: string): string[] {
+  const segments: string[] = [];
+  let current = '';
+  const overlap = LIMITS.grepPatternChars - 1;
+  for (const line of splitLines(text)) {
+    if (line.length > SEGMENT_CHARS) {
+      if (current) segments.push(current);
+      current = '';
+      for (let at = 0; at < line.length; at += SEGMENT_CHARS - overlap) {
+        segments.push(line.slice(at, at + SEGMENT_CHARS));
+        if (at + SEGMENT_CHARS >= line.length) break;
+      }
+      continue;
+    }
+    if (current && current.length + 1 + line.length > SEGMENT_CHARS) {
+      segments.push(current);
+      current = line;
+    } else {
+      current = current ? `${current}\n${line}` : line;
+    }
+  }
+  if (current) segments.push(current);
+  return segments;
+}
+
+const escapeWildcard = (pattern: string) => pattern.replace(/[\\*?]/g, (c) => `\\${c}`);
+
+/** The wildcard field folds case like Java; outside ASCII that may differ from JavaScript, so scan instead. */
+const canNarrowGrep = (scan: GrepScan) => scan.caseSensitive || /^[\x20-\x7e]*$/.test(scan.pattern);
+
+/** Inner-product score of OpenSearch's faiss engine back to the cosine of unit vectors. */
+export const cosineFromScore = (score: number) => (score >= 1 ? score - 1 : 1 - 1 / score);
+
+interface PassageSource {
+  item_id: string; kind: ItemKind; title: string | null; source_ref: string | null; content_date: string;
+  ordinal: number; line_start: number; line_end: number; text: string;
+}
+
+interface Hit<S> {
+  _id: string;
+  _score: number;
+  _source: S;
+  sort?: unknown[];
+}
+
+/** OpenSearch throttling (429), its transient 5xx and connection failures become BackendUnavailableError. */
+export function mapOpenSearchError(what: string, error: unknown): unknown {
+  if (error instanceof BackendUnavailableError) return error;
+  const e = error as { name?: string; statusCode?: number; meta?: { statusCode?: number } };
+  const status = e?.statusCode ?? e?.meta?.statusCode;
+  const transientName = ['ConnectionError', 'TimeoutError', 'NoLivingConnectionsError'].includes(e?.name ?? '');
+  if (transientName || status === 429 || status === 502 || status === 503 || status === 504) {
+    return new BackendUnavailableError(`${what}: search backend unavailable`, 1, { cause: error });
+  }
+  return error;
+}
+
+export class OpenSearchSearchIndex implements SearchIndex {
+  readonly passagesIndex: string;
+  readonly itemsIndex: string;
+  private ready: Promise<void> | null = null;
+
+  constructor(
+    private readonly transport: OpenSearchTransport,
+    private readonly options: OpenSearchIndexOptions,
+  ) {
+    // The dimension is in the name: another embedder size needs (and gets) a new index.
+    this.passagesIndex = `${options.prefix}-passages-d${options.dimensions}`;
+    this.itemsIndex = `${options.prefix}-items`;
+  }
+
+  private async call<T>(what: string, request: OpenSearchRequest, ignore?: number[]): Promise<T> {
+    try {
+      const response = await this.transport.request(request, ignore ? { ignore } : undefined);
+      return response.body as T;
+    } catch (error) {
+      throw mapOpenSearchError(what, error);
+    }
+  }
+
+  /** Creates both indices with their mappings on first use (idempotent, once per process). */
+  ensureIndices(): Promise<void> {
+    this.ready ??= (async () => {
+      const { shards, replicas } = this.options;
+      for (const [index, definition] of [
+        [this.passagesIndex, passagesMapping(this.options.dimensions, shards, replicas)],
+        [this.itemsIndex, itemsMapping(shards, replicas)],
+      ] as const) {
+        const body = await this.call<{ error?: { type?: string } }>('index.create', { method: 'PUT', path: `/${index}`, body: definition }, [400]);
+        if (body?.error && body.error.type !== 'resource_already_exists_exception') {
+          throw new Error(`index.create ${index}: ${body.error.type ?? 'failed'}`);
+        }
+      }
+    })().catch((error) => {
+      this.ready = null;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  async put(ref: LibraryRef, item: IndexItem): Promise<void> {
+    if (item.vectors.length !== item.passages.length) throw new Error('one vector per passage');
+    await this.ensureIndices();
+    const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind };
+    const bulkBody: unknown[] = [
+      { index: { _index: this.itemsIndex, _id: item.itemId } },
+      {
+        ...common, title: item.title, source_ref: item.sourceRef, content_date: item.contentDate, text: item.text,
+        grep: DOCUMENT_KINDS.includes(item.kind) ? grepSegments(item.text) : [],
+      },
+    ];
+    item.passages.forEach((passage, i) => {
+      bulkBody.push(
+        { index: { _index: this.passagesIndex, _id: `${item.itemId}#${passage.ordinal}` } },
+        {
+          ...common, title: item.title, source_ref: item.sourceRef, content_date: item.contentDate, text: passage.text,
+          ordinal: passage.ordinal, line_start: passage.lineStart, line_end: passage.lineEnd, embedding: Array.from(item.vectors[i]!),
+        },
+      );
+    });
+    // A replaced item may have had more passages than it has now.
+    await this.deleteWhere('index.put', [this.passagesIndex], [
+      ...libraryFilter(ref), { term: { item_id: item.itemId } }, { range: { ordinal: { gte: item.passages.length } } },
+    ]);
+    const result = await this.call<{ errors?: boolean; items?: Array<Record<string, { status?: number; error?: { type?: string } }>> }>(
+      'index.put',
+      { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } },
+    );
+    if (result?.errors) {
+      const failures = (result.items ?? []).map((entry) => Object.values(entry)[0]).filter((r) => r?.error);
+      if (failures.some((f) => f?.status === 429)) throw new BackendUnavailableError('index.put: search backend throttled');
+      throw new Error(`index.put: ${failures.length} documents refused (${failures[0]?.error?.type ?? 'unknown'})`);
+    }
+  }
+
+  private async deleteWhere(what: string, indices: string[], filter: unknown[]): Promise<void> {
+    await this.call(what, {
+      method: 'POST',
+      path: `/${indices.join(',')}/_delete_by_query`,
+      body: { query: { bool: { filter } } },
+      querystring: { refresh: true, conflicts: 'proceed' },
+    });
+  }
+
+  async remove(ref: LibraryRef, itemId: string): Promise<void> {
+    await this.ensureIndices();
+    await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
+  }
+
+  async removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>> {
+    await this.ensureIndices();
+    const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
+    const result = await this.call<{ aggregations?: { kinds?: { buckets?: Array<{ key: string; doc_count: number }> } } }>('index.removeLibrary', {
+      method: 'POST',
+      path: `/${this.itemsIndex}/_search`,
+      body: { size: 0, query: { bool: { filter: libraryFilter(ref) } }, aggs: { kinds: { terms: { field: 'kind', size: ITEM_KINDS.length } } } },
+    });
+    for (const bucket of result?.aggregations?.kinds?.buckets ?? []) {
+      if ((ITEM_KINDS as readonly string[]).includes(bucket.key)) counts[bucket.key as ItemKind] = bucket.doc_count;
+    }
+    await this.deleteWhere('index.removeLibrary', [this.passagesIndex, this.itemsIndex], libraryFilter(ref));
+    return counts;
+  }
+
+  /** Erases everything of a tenant (every library), for offboarding. */
+  async removeTenant(tenantId: string): Promise<void> {
+    await this.ensureIndices();
+    await this.deleteWhere('index.removeTenant', [this.passagesIndex, this.itemsIndex], [{ term: { tenant_id: tenantId } }]);
+  }
+
+  private kindFilter(kinds?: readonly ItemKind[]) {
+    return kinds?.length ? [{ terms: { kind: [...kinds] } }] : [];
+  }
+
+  async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
+    if (!query.text.trim()) return [];
+    await this.ensureIndices();
+    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+    const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>('index.keywordSearch', {
+      method: 'POST',
+      path: `/${this.passagesIndex}/_search`,
+      body: {
+        size: query.limit,
+        _source: { excludes: ['embedding'] },
+        query: { bool: { filter, must: [{ multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields' } }] } },
+      },
+    });
+    return (body?.hits?.hits ?? []).map((hit) => toHit(hit, hit._score));
+  }
+
+  async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
+    await this.ensureIndices();
+    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+    const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>('index.vectorSearch', {
+      method: 'POST',
+      path: `/${this.passagesIndex}/_search`,
+      body: {
+        size: query.limit,
+        _source: { excludes: ['embedding'] },
+        query: {
+          bool: {
+            // The k-NN filter restricts the graph walk itself; the outer filter is a second lock.
+            must: [{ knn: { embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter } } } } }],
+            filter,
+          },
+        },
+      },
+    });
+    return (body?.hits?.hits ?? []).map((hit) => toHit(hit, cosineFromScore(hit._score)));
+  }
+
+  async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
+    await this.ensureIndices();
+    const filter: unknown[] = [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }];
+    if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
+    if (canNarrowGrep(scan)) {
+      filter.push({ wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } } });
+    }
+    if (scan.startAt) {
+      const { createdAt, id } = scan.startAt;
+      filter.push({
+        bool: {
+          should: [
+            { range: { content_date: { lt: createdAt } } },
+            { bool: { filter: [{ term: { content_date: createdAt } }, { range: { item_id: { lte: id } } }] } },
+          ],
+          minimum_should_match: 1,
+        },
+      });
+    }
+    let after: unknown[] | undefined;
+    for (;;) {
+      const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string }>> } }>(
+        'index.grep',
+        {
+          method: 'POST',
+          path: `/${this.itemsIndex}/_search`,
+          body: {
+            size: GREP_BATCH,
+            _source: ['item_id', 'title', 'source_ref', 'content_date', 'text'],
+            query: { bool: { filter } },
+            sort: [{ content_date: 'desc' }, { item_id: 'desc' }],
+            ...(after ? { search_after: after } : {}),
+          },
+        },
+      );
+      const hits = body?.hits?.hits ?? [];
+      for (const hit of hits) {
+        const s = hit._source;
+        yield { itemId: s.item_id, title: s.title ?? null, sourceRef: s.source_ref ?? null, contentDate: s.content_date, text: s.text };
+      }
+      if (hits.length < GREP_BATCH) return;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+}
+
+function toHit(hit: Hit<PassageSource>, rawScore: number): PassageHit {
+  const s = hit._source;
+  return {
+    itemId: s.item_id,
+    kind: s.kind,
+    title: s.title ?? null,
+    sourceRef: s.source_ref ?? null,
+    contentDate: s.content_date,
+    passage: { ordinal: s.ordinal, lineStart: s.line_start, lineEnd: s.line_end, text: s.text },
+    rawScore,
+  };
+}

@@ -1,0 +1,35 @@
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { BlobStore } from '../../ports.js';
+import { callAws } from './errors.js';
+
+/**
+ * Raw bytes in one S3 bucket (encrypted at rest by the bucket's default
+ * encryption). Keys are chosen by the core and start with the tenant id.
+ */
+export class S3BlobStore implements BlobStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly prefix = '',
+  ) {}
+
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    await callAws('blobs.put', () =>
+      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: bytes, ContentType: contentType })),
+    );
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    try {
+      const result = await callAws('blobs.get', () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })));
+      return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
+    } catch (error) {
+      if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await callAws('blobs.delete', () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })));
+  }
+}

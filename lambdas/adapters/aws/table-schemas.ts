@@ -1,0 +1,33 @@
+/**
+ * The DynamoDB tables' key schemas, in one place: the adapters read and write
+ * them, the CDK constructs create them, the adapter tests create them in
+ * dynalite. Pure data, no SDK.
+ */
+export interface IndexSchema {
+  readonly name: string;
+  readonly partitionKey?: string;
+  readonly sortKey: string;
+}
+
+export interface TableSchema {
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  readonly localIndexes: readonly IndexSchema[];
+  readonly globalIndexes: readonly Required<IndexSchema>[];
+}
+
+/** Tenants and hashed API keys (see dynamo-tenant-store.ts). */
+export const TENANTS_TABLE: TableSchema = { partitionKey: 'pk', sortKey: 'sk', localIndexes: [], globalIndexes: [] };
+
+/** Libraries, documents and dedup claims (see dynamo-document-store.ts). */
+export const DOCUMENTS_TABLE = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Documents of one library, newest first; strongly consistent. */
+  localIndexes: [{ name: 'newest', sortKey: 'newestKey' }],
+  /** Documents still `processing` (sparse: the attributes exist only while processing). */
+  globalIndexes: [{ name: 'processing', partitionKey: 'processingPk', sortKey: 'processingSince' }],
+} as const satisfies TableSchema;
+
+/** Usage counters per tenant and day. */
+export const USAGE_TABLE: TableSchema = { partitionKey: 'pk', sortKey: 'sk', localIndexes: [], globalIndexes: [] };
