@@ -1,5 +1,6 @@
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';
 import { DocumentsQuery } from '../../http/schemas.js';
 
@@ -11,9 +12,6 @@ export const createHandler = (deps: Pick<Services, 'documents'>) =>
       const page = await deps.documents.list(libraryOf(tenantId, query.end_user_id), {
         limit: query.limit, cursor: query.cursor, sourceRef: query.source_ref,
       });
-      return {
-        status: 200,
-        body: { count: page.items.length, documents: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
-      };
+      return { status: 200, body: pageBody('documents', page) };
     },
   });

@@ -1,5 +1,6 @@
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { pageBody } from '../../http/page.js';
 import { EndUsersQuery } from '../../http/schemas.js';
 
 export const createHandler = (deps: Pick<Services, 'endUsers'>) =>
@@ -8,9 +9,6 @@ export const createHandler = (deps: Pick<Services, 'endUsers'>) =>
     query: EndUsersQuery,
     async run({ tenantId, query }) {
       const page = await deps.endUsers.list(tenantId, { limit: query.limit, cursor: query.cursor });
-      return {
-        status: 200,
-        body: { count: page.items.length, end_users: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
-      };
+      return { status: 200, body: pageBody('end_users', page) };
     },
   });

@@ -1,5 +1,6 @@
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';
 import { GrepQuery } from '../../http/schemas.js';
 
@@ -11,9 +12,6 @@ export const createHandler = (deps: Pick<Services, 'grep'>) =>
       const page = await deps.grep.grep(libraryOf(tenantId, query.end_user_id), {
         pattern: query.pattern, caseSensitive: query.case_sensitive, fileId: query.file_id, limit: query.limit, cursor: query.cursor,
       });
-      return {
-        status: 200,
-        body: { pattern: query.pattern, count: page.items.length, results: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
-      };
+      return { status: 200, body: pageBody('results', page, { pattern: query.pattern }) };
     },
   });

@@ -1,5 +1,6 @@
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';
 import { SearchQuery } from '../../http/schemas.js';
 
@@ -11,9 +12,6 @@ export const createHandler = (deps: Pick<Services, 'search'>) =>
       const page = await deps.search.search(libraryOf(tenantId, query.end_user_id), {
         q: query.q, limit: query.limit, cursor: query.cursor, kinds: query.kind,
       });
-      return {
-        status: 200,
-        body: { query: query.q, count: page.items.length, results: page.items, has_more: page.hasMore, next_cursor: page.nextCursor },
-      };
+      return { status: 200, body: pageBody('results', page, { query: query.q }) };
     },
   });
