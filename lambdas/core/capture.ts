@@ -124,7 +124,10 @@ export class CaptureService {
   ): Promise<CaptureReceipt> {
     try {
       const existing = await this.deps.documents.findBySha256(ref, sha256);
-      if (existing) return acceptedReceipt('deduped', existing, 'the same content is already in this library');
+      if (existing) {
+        await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
+        return acceptedReceipt('deduped', existing, 'the same content is already in this library');
+      }
 
       const prepared = await this.prepare(item, payload, sha256);
       const passages = chunkText(prepared.text);
