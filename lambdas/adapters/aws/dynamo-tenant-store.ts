@@ -1,4 +1,4 @@
-import { GetCommand, ScanCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TenantStore } from '../../ports.js';
 import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
 import { newId } from '../../core/ids.js';
@@ -6,7 +6,8 @@ import { callAws } from './errors.js';
 
 /**
  * Tenants and API keys in one DynamoDB table (pk, sk), with no secondary index
- * so every read on the request path is strongly consistent:
+ * so every read on the request path is strongly consistent, and no
+ * transaction: each decision is one conditional write.
  *
  * | item            | pk                 | sk        | attributes                              |
  * |-----------------|--------------------|-----------|-----------------------------------------|
@@ -35,32 +36,26 @@ export class DynamoTenantStore implements TenantStore {
 
   async createTenant(name: string, at: string): Promise<TenantRecord> {
     const tenant: TenantRecord = { id: newId('ten'), name, createdAt: at };
-    await callAws('tenants.createTenant', () =>
-      this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { pk: `TENANT#${tenant.id}`, sk: 'TENANT', tenantId: tenant.id, name, createdAt: at },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      ),
-    ).catch((error: Error) => {
-      if (error.name === 'TransactionCanceledException') throw new Error(`a tenant named ${name} already exists`);
+    // The record first, then the name claim (one conditional write decides uniqueness).
+    await this.put('tenants.createTenant', { pk: `TENANT#${tenant.id}`, sk: 'TENANT', tenantId: tenant.id, name, createdAt: at });
+    try {
+      await this.put('tenants.createTenant', { pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id }, true);
+    } catch (error) {
+      await callAws('tenants.createTenant', () =>
+        this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenant.id}`, sk: 'TENANT' } })),
+      );
+      if ((error as Error).name === 'ConditionalCheckFailedException') throw new Error(`a tenant named ${name} already exists`);
       throw error;
-    });
+    }
     return tenant;
+  }
+
+  private async put(what: string, item: Record<string, unknown>, onlyIfNew = false): Promise<void> {
+    await callAws(what, () =>
+      this.client.send(
+        new PutCommand({ TableName: this.tableName, Item: item, ...(onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) }),
+      ),
+    );
   }
 
   async findTenantByName(name: string): Promise<TenantRecord | null> {
@@ -103,18 +98,11 @@ export class DynamoTenantStore implements TenantStore {
   }
 
   async addKey(key: { keyId: string; tenantId: string; hash: string; prefix: string; createdAt: string }): Promise<void> {
+    // Pointers first, the item that grants access last: a crash part-way never leaves a usable key unlisted.
+    await this.put('tenants.addKey', { pk: `KEYID#${key.keyId}`, sk: 'KEY', keyHash: key.hash }, true);
+    await this.put('tenants.addKey', { pk: `TENANT#${key.tenantId}`, sk: `KEY#${key.keyId}`, keyHash: key.hash });
     const item: KeyItem = { keyId: key.keyId, tenantId: key.tenantId, keyHash: key.hash, prefix: key.prefix, createdAt: key.createdAt, revokedAt: null };
-    await callAws('tenants.addKey', () =>
-      this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.tableName, Item: { pk: `KEYHASH#${key.hash}`, sk: 'KEY', ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: this.tableName, Item: { pk: `KEYID#${key.keyId}`, sk: 'KEY', keyHash: key.hash }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: this.tableName, Item: { pk: `TENANT#${key.tenantId}`, sk: `KEY#${key.keyId}`, keyHash: key.hash } } },
-          ],
-        }),
-      ),
-    );
+    await this.put('tenants.addKey', { pk: `KEYHASH#${key.hash}`, sk: 'KEY', ...item }, true);
   }
 
   async tenantForKeyHash(hash: string): Promise<string | null> {
