@@ -6,6 +6,8 @@ export interface LocalConfig {
   port: number;
   dataDir: string;
   rateLimit: { ratePerSecond: number; burst: number };
+  /** An OpenAI-compatible chat model; null: the offline extractive answerer. */
+  chat: { url: string; model: string; apiKey?: string } | null;
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -14,6 +16,16 @@ function positiveNumber(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not "${raw}"`);
   return value;
+}
+
+/** LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL together select an OpenAI-compatible chat model. */
+function chatConfig(): LocalConfig['chat'] {
+  const url = process.env.LIBRARY_CHAT_URL || '';
+  const model = process.env.LIBRARY_CHAT_MODEL || '';
+  if (!url && !model) return null;
+  if (!url || !model) throw new Error('set both LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL, or neither');
+  if (!/^https?:\/\//.test(url)) throw new Error(`LIBRARY_CHAT_URL must be an http(s) URL, not "${url}"`);
+  return { url, model, ...(process.env.LIBRARY_CHAT_API_KEY ? { apiKey: process.env.LIBRARY_CHAT_API_KEY } : {}) };
 }
 
 export function readLocalConfig(): LocalConfig {
@@ -25,5 +37,6 @@ export function readLocalConfig(): LocalConfig {
       ratePerSecond: positiveNumber('LIBRARY_RATE_LIMIT_RPS', 20),
       burst: positiveNumber('LIBRARY_RATE_LIMIT_BURST', 40),
     },
+    chat: chatConfig(),
   };
 }

@@ -14,6 +14,7 @@ import { createLocalHandlers } from '../lambdas/local/handlers.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local/server.js';
 import { readLocalConfig } from './config.js';
+import { pushFolder } from './push.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -23,11 +24,14 @@ const USAGE = `usage:
   library keys list                     every key (prefix, tenant, state); never the secret
   library keys rotate --tenant NAME     a new key for the tenant; its old keys stop working
   library keys revoke --key KEY_ID      revoke one key
-  library keys revoke --tenant NAME     revoke every key of a tenant`;
+  library keys revoke --tenant NAME     revoke every key of a tenant
+  library push FOLDER [--key KEY] [--url URL] [--end-user ID]
+                                        capture every file under FOLDER (key also from $LIBRARY_API_KEY,
+                                        url default http://127.0.0.1:$PORT)`;
 
 async function serve() {
   const config = readLocalConfig();
-  const stack = await openLocalStack({ dataDir: config.dataDir });
+  const stack = await openLocalStack({ dataDir: config.dataDir, chat: config.chat });
   if ((await stack.ports.tenants.countTenants()) === 0) {
     const issued = await stack.services.keys.create('default');
     console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);
@@ -81,10 +85,29 @@ async function keys(args: string[]) {
   }
 }
 
+async function push(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { key: { type: 'string' }, url: { type: 'string' }, 'end-user': { type: 'string' } },
+  });
+  const config = readLocalConfig();
+  const apiKey = values.key ?? process.env.LIBRARY_API_KEY;
+  if (!positionals[0] || !apiKey) throw new Error('push needs a FOLDER and --key KEY (or $LIBRARY_API_KEY)');
+  const summary = await pushFolder({
+    folder: positionals[0],
+    url: values.url ?? `http://${config.host}:${config.port}`,
+    apiKey,
+    endUserId: values['end-user'],
+  });
+  console.log(JSON.stringify({ files: summary.files, created: summary.created, deduped: summary.deduped, rejected: summary.rejected.length }));
+}
+
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve();
   if (command === 'keys') return keys(rest);
+  if (command === 'push') return push(rest);
   console.error(USAGE);
   process.exit(command ? 2 : 0);
 }

@@ -201,13 +201,23 @@ export interface GroundingPassage {
 export interface ChatModelRequest {
   question: string;
   passages: readonly GroundingPassage[];
+  /** The caller wants several facts (a list, table or chart follows), not a short answer. */
+  itemize: boolean;
+}
+
+export interface Citation {
+  passage: number;
+  /** The document lines relied on, when the model knows them (else the whole passage). */
+  lines?: readonly number[];
+  /** The exact text relied on, when the model quotes. */
+  quote?: string;
 }
 
 export interface ChatModelAnswer {
   /** The reply, citing passages as [n]; null when the passages do not answer the question. */
   reply: string | null;
-  /** Passages the reply rests on; `lines` narrows to the document lines used, when the model knows them. */
-  citations: ReadonlyArray<{ passage: number; lines?: readonly number[] }>;
+  /** Passages the reply rests on, in the order the reply cites them. */
+  citations: readonly Citation[];
   usage: { promptTokens: number; completionTokens: number };
 }
 

@@ -28,6 +28,8 @@ export const ROUTES = [
   { name: 'document-delete', method: 'DELETE', path: '/v1/documents/{id}', auth: true, summary: 'Delete a document everywhere' },
   { name: 'end-users-list', method: 'GET', path: '/v1/end-users', auth: true, summary: "The tenant's end users" },
   { name: 'end-user-delete', method: 'DELETE', path: '/v1/end-users/{id}', auth: true, summary: "Erase an end user's library" },
+  { name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it' },
+  { name: 'usage', method: 'GET', path: '/v1/usage', auth: true, summary: "The tenant's spend per day" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

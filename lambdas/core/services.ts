@@ -1,10 +1,14 @@
-import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor } from '../ports.js';
+import type {
+  BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, UsageLedger,
+} from '../ports.js';
 import { CaptureService, type CaptureDeps } from './capture.js';
+import { ChatService } from './chat/chat-service.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
 import { KeyService } from './keys.js';
 import { SearchService, type SearchOptions } from './search.js';
+import { UsageService } from './usage.js';
 
 /** Every port the core needs, whichever stack provides them. */
 export interface Ports {
@@ -15,6 +19,8 @@ export interface Ports {
   extractor: TextExtractor;
   tenants: TenantStore;
   clock: Clock;
+  chatModel: ChatModel;
+  usage: UsageLedger;
 }
 
 export interface Services {
@@ -25,19 +31,29 @@ export interface Services {
   endUsers: EndUserService;
   keys: KeyService;
   embedder: Embedder;
+  chat: ChatService;
+  usage: UsageService;
 }
 
 export function buildServices(
   ports: Ports,
   options: { search?: SearchOptions; onCaptured?: CaptureDeps['onCaptured'] } = {},
 ): Services {
+  const usage = new UsageService(ports);
+  // Every accepted capture is charged to its tenant; a caller's own hook runs too.
+  const onCaptured: NonNullable<CaptureDeps['onCaptured']> = async (event) => {
+    await usage.recordCapture(event);
+    await options.onCaptured?.(event);
+  };
   return {
-    capture: new CaptureService({ ...ports, onCaptured: options.onCaptured }),
+    capture: new CaptureService({ ...ports, onCaptured }),
     search: new SearchService(ports, options.search),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),
     endUsers: new EndUserService(ports),
     keys: new KeyService(ports),
     embedder: ports.embedder,
+    chat: new ChatService({ ...ports, usage }, options.search),
+    usage,
   };
 }

@@ -26,6 +26,8 @@ const ROUTE_SCHEMAS: Record<RouteName, RouteSchemas> = {
   'document-delete': { query: s.LibraryQuery, path: s.IdPath, response: s.DeletedDocument },
   'end-users-list': { query: s.EndUsersQuery, response: s.EndUsersResponse },
   'end-user-delete': { path: s.IdPath, response: s.ErasureResponse },
+  chat: { body: s.ChatRequest, response: s.ChatResponse },
+  usage: { query: s.UsageQuery, response: s.UsageResponse },
 };
 
 const errorResponse = { description: 'Error', content: { 'application/json': { schema: s.ErrorResponse } } };

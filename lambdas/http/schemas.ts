@@ -2,6 +2,8 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
+import { isCalendarDate } from '../core/usage.js';
+import { CHAT_LIMITS } from '../core/chat/limits.js';
 
 /**
  * Request and response schemas: the one source for request validation (the
@@ -218,3 +220,73 @@ export const ErrorResponse = z
     error: z.object({ code: z.string(), message: z.string(), request_id: z.string(), retry_after: z.number().int().optional() }),
   })
   .meta({ id: 'Error' });
+
+// ---- chat
+
+export const ChatRequest = z
+  .strictObject({
+    question: z
+      .string()
+      .min(1)
+      .max(CHAT_LIMITS.questionChars)
+      .refine((q) => q.trim().length > 0, 'must not be blank')
+      .meta({ description: 'Answered only from the selected library.' }),
+    end_user_id: EndUserId.optional(),
+  })
+  .meta({ id: 'ChatRequest' });
+
+export const ChatResponse = z
+  .object({
+    reply: z.string(),
+    artifacts: z.array(
+      z.object({
+        id: z.string().meta({ description: 'crt_ + ULID' }),
+        type: z.enum(['table', 'chart', 'document', 'app']),
+        title: z.string(),
+        content_type: z.string(),
+        content: z.string(),
+      }),
+    ),
+    sources: z.array(
+      z.object({
+        kind: z.literal('file'),
+        title: z.string(),
+        snippet: z.string().meta({ description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
+        file_id: z.string(),
+      }),
+    ),
+    tokens_used: z.number().int().min(0),
+    run_id: z.string().meta({ description: 'run_ + ULID' }),
+  })
+  .meta({ id: 'ChatResponse' });
+
+// ---- usage
+
+const usageDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine(isCalendarDate, 'must be a real calendar date');
+
+export const UsageQuery = z
+  .object({
+    from: usageDate.optional().meta({ description: 'First day (UTC), inclusive; default: the first day of the month.' }),
+    to: usageDate.optional().meta({ description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after to', path: ['from'] });
+
+const usageCounts = {
+  tokens_used: z.number().int(),
+  chat_calls: z.number().int(),
+  ocr_pages: z.number().int(),
+  captures: z.number().int(),
+};
+
+export const UsageResponse = z
+  .object({
+    tenant_id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    ...usageCounts,
+    days: z.array(z.object({ date: z.string(), ...usageCounts })).meta({ description: 'Days with any spend, oldest first.' }),
+  })
+  .meta({ id: 'UsageResponse' });

@@ -4,6 +4,7 @@ import type { RouteName } from '../routes.js';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
 import { createHandler as capture } from '../endpoints/capture/handler.js';
 import { createHandler as captureBatch } from '../endpoints/capture-batch/handler.js';
+import { createHandler as chat } from '../endpoints/chat/handler.js';
 import { createHandler as documentDelete } from '../endpoints/document-delete/handler.js';
 import { createHandler as documentGet } from '../endpoints/document-get/handler.js';
 import { createHandler as documentsList } from '../endpoints/documents-list/handler.js';
@@ -13,6 +14,7 @@ import { createHandler as grep } from '../endpoints/grep/handler.js';
 import { createHandler as health } from '../endpoints/health/handler.js';
 import { createHandler as openapi } from '../endpoints/openapi/handler.js';
 import { createHandler as search } from '../endpoints/search/handler.js';
+import { createHandler as usage } from '../endpoints/usage/handler.js';
 
 /** Every endpoint's handler, made by the same factories the Lambda entries call. */
 export function createLocalHandlers(services: Services, info: { version: string }) {
@@ -28,6 +30,8 @@ export function createLocalHandlers(services: Services, info: { version: string 
     'document-delete': documentDelete(services),
     'end-users-list': endUsersList(services),
     'end-user-delete': endUserDelete(services),
+    chat: chat(services),
+    usage: usage(services),
   };
   return { handlers, authorizer: authorizer(services) };
 }

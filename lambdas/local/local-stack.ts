@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import { BatchingEmbedder } from '../adapters/local/batching-embedder.js';
 import { openDatabase, type SqliteDatabase } from '../adapters/local/database.js';
+import { ExtractiveAnswerer } from '../adapters/local/extractive-answerer.js';
 import { FolderBlobStore } from '../adapters/local/folder-blob-store.js';
+import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../adapters/local/openai-compatible-chat.js';
 import { SqliteDocumentStore } from '../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../adapters/local/sqlite-tenant-store.js';
-import { TextLikeExtractor } from '../adapters/local/text-extractor.js';
+import { SqliteUsageLedger } from '../adapters/local/sqlite-usage-ledger.js';
+import { TesseractOcr } from '../adapters/local/tesseract-ocr.js';
 import { UniversalSentenceEncoder } from '../adapters/local/use-embedder.js';
 import { systemClock } from '../core/dates.js';
+import { FileExtractor } from '../extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../core/services.js';
-import type { Embedder } from '../ports.js';
+import type { ChatModel, Embedder } from '../ports.js';
 
 export interface LocalStack {
   ports: Ports;
@@ -19,20 +23,34 @@ export interface LocalStack {
 }
 
 /** Wires the embedded adapters over one data folder: `library.db` (SQLite) and `blobs/`. */
-export async function openLocalStack(options: { dataDir: string; embedder?: Embedder }): Promise<LocalStack> {
+export async function openLocalStack(options: {
+  dataDir: string;
+  embedder?: Embedder;
+  /** An OpenAI-compatible chat model; absent: the offline extractive answerer. */
+  chat?: OpenAiCompatibleConfig | null;
+  /** Any chat model (tests); wins over `chat`. */
+  chatModel?: ChatModel;
+}): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   const embedder = options.embedder ?? new BatchingEmbedder(await UniversalSentenceEncoder.load());
+  // One OCR worker pool per process, shared by every capture.
+  const ocr = new TesseractOcr();
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
     blobs: new FolderBlobStore(join(options.dataDir, 'blobs')),
     index: new SqliteSearchIndex(db, embedder.dimensions, embedder.name),
     embedder,
-    extractor: new TextLikeExtractor(),
+    extractor: new FileExtractor({ ocr }),
     tenants: new SqliteTenantStore(db),
     clock: systemClock(),
+    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
+    usage: new SqliteUsageLedger(db),
   };
   await rollBackInterruptedCaptures(ports);
-  return { ports, services: buildServices(ports), db, close: () => db.close() };
+  return { ports, services: buildServices(ports), db, close: () => {
+    void ocr.close();
+    db.close();
+  } };
 }
 
 /**

@@ -1,4 +1,6 @@
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
+import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
+import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
 import { CaptureRejected } from '../../lambdas/core/errors.js';
@@ -28,6 +30,8 @@ export function coreHarness(overrides: Partial<Ports> = {}) {
     extractor: utf8Extractor,
     tenants: new SqliteTenantStore(db),
     clock: systemClock(),
+    chatModel: new ExtractiveAnswerer(),
+    usage: new SqliteUsageLedger(db),
     ...overrides,
   };
   return { ports, services: buildServices(ports), db };

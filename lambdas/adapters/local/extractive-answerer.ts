@@ -1,0 +1,184 @@
+import { split } from 'sentence-splitter';
+import { contentTerms } from '../../core/chat/terms.js';
+import { countTokens } from '../../core/tokens.js';
+import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../ports.js';
+
+/**
+ * The offline default chat model: no weights, no network. It splits the
+ * retrieved passages into sentences (sentence-splitter), scores each by the
+ * question's content words it contains (weighted by how rare each word is
+ * among the candidates, so the distinctive words count most), favours the
+ * passages the hybrid search ranked higher, and composes a short reply from
+ * the best sentences, verbatim, each followed by its [n] citation, without
+ * repeating itself. It never writes a word that is not in a passage.
+ */
+export interface ExtractiveOptions {
+  /** Sentences in a short answer, and in an itemized one (for lists, tables and charts). */
+  maxSentences: number;
+  maxItemized: number;
+  /** A sentence joins the reply only if it scores at least this share of the best one. */
+  relativeCutoff: number;
+  /** Longest sentence quoted whole; longer ones are cut around their matching words. */
+  maxSentenceChars: number;
+}
+
+export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
+  maxSentences: 3,
+  maxItemized: 8,
+  relativeCutoff: 0.55,
+  maxSentenceChars: 400,
+};
+
+interface Block {
+  text: string;
+  firstLine: number;
+  lastLine: number;
+  /** A short line that names what follows (no closing punctuation): it answers nothing itself. */
+  heading: boolean;
+}
+
+interface Sentence {
+  passage: GroundingPassage;
+  /** The passage's blocks and this sentence's block, to read what follows a heading. */
+  blocks: Block[];
+  block: number;
+  text: string;
+  lines: number[];
+  terms: Set<string>;
+  score: number;
+}
+
+const TERMINAL = /[.!?:;]["')\]]?$/;
+
+/** Lines joined into blocks where prose was wrapped; a new block where a line ends a sentence or starts a new item. */
+function blocks(passage: GroundingPassage): Block[] {
+  const out: Block[] = [];
+  passage.lines.forEach((raw, i) => {
+    const line = raw.trim();
+    const number = passage.lineStart + i;
+    if (!line) return;
+    const previous = out[out.length - 1];
+    const continues = previous && previous.lastLine === number - 1 && !TERMINAL.test(previous.text) && /^[\p{Ll}(]/u.test(line);
+    if (continues) {
+      previous.text += `\n${line}`;
+      previous.lastLine = number;
+    } else {
+      out.push({ text: line, firstLine: number, lastLine: number, heading: false });
+    }
+  });
+  for (const block of out) {
+    block.heading = block.firstLine === block.lastLine && block.text.length <= 60 && !/[.!?;,]$/.test(block.text) &&
+      block.text.split(/\s+/).length <= 8 && !/:\s+\S/.test(block.text);
+  }
+  return out;
+}
+
+function sentencesOf(passage: GroundingPassage): Array<Omit<Sentence, 'score'>> {
+  const sentences: Array<Omit<Sentence, 'score'>> = [];
+  const all = blocks(passage);
+  all.forEach((block, blockIndex) => {
+    for (const node of split(block.text)) {
+      if (node.type !== 'Sentence') continue;
+      const text = node.raw.replace(/\s+/g, ' ').trim();
+      if (text.length < 3) continue;
+      const lines: number[] = [];
+      for (let l = node.loc.start.line; l <= node.loc.end.line; l++) lines.push(block.firstLine + l - 1);
+      sentences.push({ passage, blocks: all, block: blockIndex, text, lines, terms: new Set(contentTerms(text)) });
+    }
+  });
+  return sentences;
+}
+
+/** The lines right under a heading (up to a blank line or the next heading), as sentences of their own. */
+function underHeading(heading: Sentence): Sentence[] {
+  const out: Sentence[] = [];
+  let previous = heading.blocks[heading.block]!;
+  for (let i = heading.block + 1; i < heading.blocks.length; i++) {
+    const block = heading.blocks[i]!;
+    if (block.heading || block.firstLine !== previous.lastLine + 1) break;
+    const lines: number[] = [];
+    for (let l = block.firstLine; l <= block.lastLine; l++) lines.push(l);
+    const text = block.text.replace(/\s+/g, ' ').trim();
+    out.push({ ...heading, block: i, text, lines, terms: new Set(contentTerms(text)) });
+    previous = block;
+  }
+  return out;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared += 1;
+  const union = a.size + b.size - shared;
+  return union ? shared / union : 0;
+}
+
+export class ExtractiveAnswerer implements ChatModel {
+  readonly name = 'extractive';
+
+  constructor(private readonly options: ExtractiveOptions = DEFAULT_EXTRACTIVE) {}
+
+  async answer(request: ChatModelRequest): Promise<ChatModelAnswer> {
+    const promptTokens =
+      countTokens(request.question) + request.passages.reduce((sum, p) => sum + countTokens(p.lines.join('\n')), 0);
+    const selected = this.select(request);
+    if (!selected.length) return { reply: null, citations: [], usage: { promptTokens, completionTokens: 0 } };
+
+    const quoted = selected.map((s) => ({ sentence: s, quote: this.quote(s.text) }));
+    const reply = request.itemize
+      ? ['From your library:', ...quoted.map(({ sentence, quote }) => `- ${quote} [${sentence.passage.number}]`)].join('\n')
+      : `From your library: ${quoted.map(({ sentence, quote }) => `${quote} [${sentence.passage.number}]`).join(' ')}`;
+    const citations: Citation[] = quoted.map(({ sentence, quote }) => ({
+      passage: sentence.passage.number,
+      lines: sentence.lines,
+      quote: quote.replace(/…/g, '').trim(),
+    }));
+    return { reply, citations, usage: { promptTokens, completionTokens: countTokens(reply) } };
+  }
+
+  /** The best sentences, most relevant first, none repeating another. */
+  private select(request: ChatModelRequest): Sentence[] {
+    const question = new Set(contentTerms(request.question));
+    const sentences = request.passages.flatMap(sentencesOf);
+    if (!question.size || !sentences.length) return [];
+
+    // Rarer words among the candidates say more about which sentence answers.
+    const df = new Map<string, number>();
+    for (const s of sentences) for (const t of question) if (s.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    const weight = (t: string) => Math.log(1 + (sentences.length + 1) / ((df.get(t) ?? 0) + 0.5));
+    const total = [...question].reduce((sum, t) => sum + weight(t), 0);
+
+    const scored: Sentence[] = sentences.map((s) => {
+      let matched = 0;
+      for (const t of question) if (s.terms.has(t)) matched += weight(t);
+      const coverage = matched / total;
+      // Earlier passages were ranked higher by the hybrid search.
+      const prior = 1 / (1 + 0.08 * (s.passage.number - 1));
+      // Very long sentences say many things; prefer the focused one among equals.
+      const focus = 1 / (1 + Math.max(0, s.text.length - 250) / 1000);
+      return { ...s, score: coverage * prior * focus };
+    });
+
+    const ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
+    const best = ranked[0];
+    if (!best) return [];
+    const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
+    const chosen: Sentence[] = [];
+    const take = (s: Sentence) => {
+      if (chosen.length === limit) return;
+      if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
+      chosen.push(s);
+    };
+    for (const s of ranked) {
+      if (chosen.length === limit || s.score < best.score * this.options.relativeCutoff) break;
+      // A matching heading answers with what it heads.
+      if (s.blocks[s.block]!.heading) underHeading(s).forEach(take);
+      else take(s);
+    }
+    return chosen;
+  }
+
+  private quote(text: string): string {
+    const max = this.options.maxSentenceChars;
+    return text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+  }
+}

@@ -1,0 +1,137 @@
+import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
+import { chunkText } from '../chunking.js';
+import { newId } from '../ids.js';
+import type { IndexItem, LibraryRef } from '../model.js';
+import type { SearchOptions } from '../search.js';
+import { countAllTokens, countTokens } from '../tokens.js';
+import type { UsageService } from '../usage.js';
+import { buildArtifact } from './artifacts.js';
+import { artifactIntent } from './intent.js';
+import { passageLines, readDocumentLines } from './lines.js';
+import { ChatRetriever, DEFAULT_RETRIEVAL, type RetrievalOptions, type RetrievedPassage } from './retrieval.js';
+import { buildSources, citedFacts, type ChatSource, type GroundedPassage } from './sources.js';
+
+export interface ChatArtifact {
+  id: string;
+  type: 'table' | 'chart' | 'document' | 'app';
+  title: string;
+  content_type: string;
+  content: string;
+}
+
+/** The chat response, exactly as API.md publishes it. */
+export interface ChatResponse {
+  reply: string;
+  artifacts: ChatArtifact[];
+  sources: ChatSource[];
+  tokens_used: number;
+  run_id: string;
+}
+
+export interface ChatDeps {
+  index: SearchIndex;
+  embedder: Embedder;
+  documents: DocumentStore;
+  chatModel: ChatModel;
+  clock: Clock;
+  usage: UsageService;
+}
+
+export const NO_ANSWER_REPLY =
+  'Your library does not hold the answer to this question: nothing in it is relevant enough to cite, so I will not guess.';
+
+/**
+ * POST /v1/chat: answers only from the caller's library. Retrieves with the
+ * hybrid search, keeps the passages that support an answer, lets the chat
+ * model answer from them alone, cites the lines it used, builds the creation
+ * the question asks for, remembers the exchange in the library (kind chat and
+ * creation), and charges the tokens to the tenant.
+ */
+export class ChatService {
+  private readonly retriever: ChatRetriever;
+
+  constructor(
+    private readonly deps: ChatDeps,
+    search?: SearchOptions,
+    private readonly retrieval: RetrievalOptions = DEFAULT_RETRIEVAL,
+  ) {
+    this.retriever = new ChatRetriever(deps, search, retrieval);
+  }
+
+  async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {
+    const runId = newId('run');
+    const intent = artifactIntent(question);
+    const retrieved = await this.retriever.retrieve(ref, question);
+    const passages = await this.ground(ref, retrieved);
+
+    let answer: ChatModelAnswer = { reply: null, citations: [], usage: { promptTokens: 0, completionTokens: 0 } };
+    if (passages.length) {
+      answer = await this.deps.chatModel.answer({ question, passages, itemize: intent !== null });
+    }
+    // A reply that cites nothing rests on everything it was given, and only on that.
+    const citations = answer.reply && !answer.citations.length ? passages.map((p) => ({ passage: p.number })) : answer.citations;
+    const sources = answer.reply ? buildSources(passages, citations) : [];
+    let reply = answer.reply && sources.length ? answer.reply : NO_ANSWER_REPLY;
+
+    const artifacts: ChatArtifact[] = [];
+    const creations: IndexItem[] = [];
+    const now = this.deps.clock.now();
+    if (intent && sources.length) {
+      const built = buildArtifact(intent, question, citedFacts(passages, citations));
+      if (built) {
+        const id = newId('crt');
+        const { searchText, ...artifact } = built.draft;
+        artifacts.push({ id, ...artifact });
+        creations.push(this.item(id, 'creation', artifact.title, runId, now, searchText));
+        if (built.note) reply = `${reply}\n\n${built.note}`;
+      }
+    }
+
+    const messages = [
+      this.item(newId('msg'), 'chat', null, runId, now, question),
+      this.item(newId('msg'), 'chat', null, runId, this.deps.clock.now(), reply),
+      ...creations,
+    ];
+    const storedTexts = await this.remember(ref, messages, now);
+
+    const tokensUsed =
+      countTokens(question) + // the query embedding
+      answer.usage.promptTokens +
+      answer.usage.completionTokens +
+      countAllTokens(storedTexts);
+    await this.deps.usage.recordChat(ref.tenantId, now, tokensUsed);
+    return { reply, artifacts, sources, tokens_used: tokensUsed, run_id: runId };
+  }
+
+  /** Numbers the supported passages and gives each its document lines. */
+  private async ground(ref: LibraryRef, retrieved: readonly RetrievedPassage[]): Promise<GroundedPassage[]> {
+    const documentLines = new Map<string, Promise<string[] | null>>();
+    for (const r of retrieved) {
+      if (!documentLines.has(r.itemId)) documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId, r.passage));
+    }
+    return Promise.all(
+      retrieved.map(async (r, i) => {
+        const { lineStart, lines } = passageLines(await documentLines.get(r.itemId)!, r.passage);
+        return { number: i + 1, title: r.title, lineStart, lines, retrieved: r };
+      }),
+    );
+  }
+
+  private item(itemId: string, kind: 'chat' | 'creation', title: string | null, runId: string, at: string, text: string): IndexItem {
+    return { itemId, kind, title, sourceRef: runId, contentDate: at, text, passages: chunkText(text), vectors: [] };
+  }
+
+  /** Stores the exchange in the library (creating it, and so the end user, on first use); returns the texts embedded. */
+  private async remember(ref: LibraryRef, items: IndexItem[], at: string): Promise<string[]> {
+    const texts = items.flatMap((item) => item.passages.map((p) => p.text));
+    const vectors = await this.deps.embedder.embed(texts, 'passage');
+    await this.deps.documents.touchLibrary(ref, at);
+    let offset = 0;
+    for (const item of items) {
+      const count = item.passages.length;
+      await this.deps.index.put(ref, { ...item, vectors: vectors.slice(offset, offset + count) });
+      offset += count;
+    }
+    return texts;
+  }
+}

@@ -1,0 +1,24 @@
+/** Whether a question asks for a creation, and which. */
+export type ArtifactIntent = 'chart' | 'table' | 'list';
+
+const CHART = /\b(chart|charts|graph|graphs|plot|plots|visuali[sz]e|visuali[sz]ation|diagram|histogram)\b/i;
+const TABLE = /\b(table|tables|tabulate|spreadsheet|csv)\b/i;
+const LIST = /\b(list|lists|enumerate|bullet|bullets|bulleted|itemi[sz]e)\b/i;
+
+export function artifactIntent(question: string): ArtifactIntent | null {
+  if (CHART.test(question)) return 'chart';
+  if (TABLE.test(question)) return 'table';
+  if (LIST.test(question)) return 'list';
+  return null;
+}
+
+const REQUEST_PREFIX =
+  /^\s*(please\s+)?((can|could|would)\s+you\s+)?(make|create|build|draw|give|show|produce|prepare|generate|plot|chart|graph|list|tabulate|put)(\s+me)?(\s+(a|an|the))?(\s+(bar|line|pie))?(\s+(chart|graph|plot|table|list|diagram|spreadsheet))?(\s+(of|with|for|about|showing|comparing|listing))?\s+/i;
+
+/** A short title for a creation, from the question. */
+export function artifactTitle(question: string, fallback: string): string {
+  const stripped = question.replace(REQUEST_PREFIX, '').replace(/^(the|a|an)\s+/i, '').replace(/[?.!\s]+$/, '').trim();
+  const subject = stripped || question.trim();
+  const title = subject.charAt(0).toUpperCase() + subject.slice(1);
+  return (title.length > 80 ? `${title.slice(0, 79)}…` : title) || fallback;
+}

@@ -1,0 +1,106 @@
+import type { Clock, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
+import { dayOf } from './dates.js';
+import { invalidRequest } from './errors.js';
+import { countAllTokens } from './tokens.js';
+
+/**
+ * Spend per tenant per day: tokens (chat prompt + completion + embeddings),
+ * chat calls, OCR pages and captures. Always charged to the tenant, never to
+ * an end user: no method here takes one.
+ */
+export interface UsageReport {
+  tenant_id: string;
+  from: string;
+  to: string;
+  tokens_used: number;
+  chat_calls: number;
+  ocr_pages: number;
+  captures: number;
+  days: Array<{ date: string; tokens_used: number; chat_calls: number; ocr_pages: number; captures: number }>;
+}
+
+export interface CaptureSpend {
+  tenantId: string;
+  at: string;
+  ocrPages: number;
+  embeddingTexts: readonly string[];
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
+function monthEnd(date: string): string {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
+/**
+ * The report's range: both given, or the month of the one given, or the
+ * current month (UTC) when neither is.
+ */
+export function resolveRange(today: string, from?: string, to?: string): { from: string; to: string } {
+  for (const [name, value] of [['from', from], ['to', to]] as const) {
+    if (value !== undefined && !isCalendarDate(value)) throw invalidRequest(`${name}: must be a date written YYYY-MM-DD`);
+  }
+  const anchor = from ?? to ?? today;
+  const range = { from: from ?? monthStart(anchor), to: to ?? monthEnd(anchor) };
+  if (range.from > range.to) throw invalidRequest('from: must not be after to');
+  return range;
+}
+
+const EMPTY: UsageDelta = { tokensUsed: 0, chatCalls: 0, ocrPages: 0, captures: 0 };
+
+export class UsageService {
+  constructor(private readonly deps: { usage: UsageLedger; clock: Clock }) {}
+
+  /** A capture that stored a document: one capture, its OCR pages, its embedding tokens. */
+  async recordCapture(event: CaptureSpend): Promise<void> {
+    await this.deps.usage.add(event.tenantId, dayOf(event.at), {
+      ...EMPTY,
+      captures: 1,
+      ocrPages: event.ocrPages,
+      tokensUsed: countAllTokens(event.embeddingTexts),
+    });
+  }
+
+  /** One chat call and the tokens it consumed. */
+  async recordChat(tenantId: string, at: string, tokensUsed: number): Promise<void> {
+    await this.deps.usage.add(tenantId, dayOf(at), { ...EMPTY, chatCalls: 1, tokensUsed });
+  }
+
+  async report(tenantId: string, request: { from?: string; to?: string }): Promise<UsageReport> {
+    const range = resolveRange(dayOf(this.deps.clock.now()), request.from, request.to);
+    const days = await this.deps.usage.days(tenantId, range.from, range.to);
+    const total = days.reduce<UsageDelta>(
+      (sum, d) => ({
+        tokensUsed: sum.tokensUsed + d.tokensUsed,
+        chatCalls: sum.chatCalls + d.chatCalls,
+        ocrPages: sum.ocrPages + d.ocrPages,
+        captures: sum.captures + d.captures,
+      }),
+      EMPTY,
+    );
+    return {
+      tenant_id: tenantId,
+      from: range.from,
+      to: range.to,
+      tokens_used: total.tokensUsed,
+      chat_calls: total.chatCalls,
+      ocr_pages: total.ocrPages,
+      captures: total.captures,
+      days: days.map(toView),
+    };
+  }
+}
+
+const toView = (d: UsageDay) => ({
+  date: d.date, tokens_used: d.tokensUsed, chat_calls: d.chatCalls, ocr_pages: d.ocrPages, captures: d.captures,
+});
