@@ -1,0 +1,89 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import mime from 'mime-types';
+
+/**
+ * `library push FOLDER`: captures every file under a folder through the API,
+ * 20 per batch (the contract's limit), each with its relative path as
+ * source_ref. The server decides each file's real type from its bytes.
+ */
+export interface PushOptions {
+  folder: string;
+  url: string;
+  apiKey: string;
+  endUserId?: string;
+}
+
+export interface PushSummary {
+  files: number;
+  created: number;
+  deduped: number;
+  rejected: Array<{ path: string; code: string | null; detail: string }>;
+}
+
+const BATCH = 20;
+/** Keep each request under the contract's 6 MB body, with room for the JSON around the items. */
+const MAX_BATCH_BODY = 5_500_000;
+/** Files larger than the contract's per-item limit are reported, not sent. */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+async function* walk(folder: string): AsyncGenerator<string> {
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue; // hidden files and folders (.git, .DS_Store)
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+export async function pushFolder(options: PushOptions, log: (line: string) => void = console.log): Promise<PushSummary> {
+  const summary: PushSummary = { files: 0, created: 0, deduped: 0, rejected: [] };
+  let batch: Array<{ path: string; item: Record<string, string> }> = [];
+  let batchBytes = 0;
+
+  const send = async () => {
+    if (!batch.length) return;
+    const response = await fetch(`${options.url.replace(/\/$/, '')}/v1/capture/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: batch.map((b) => b.item), ...(options.endUserId ? { end_user_id: options.endUserId } : {}) }),
+    });
+    const body = (await response.json()) as {
+      results?: Array<{ status: string; reject_code: string | null; detail: string }>;
+      error?: { message: string };
+    };
+    if (!response.ok || !body.results) throw new Error(`capture failed (${response.status}): ${body.error?.message ?? 'unknown error'}`);
+    body.results.forEach((receipt, i) => {
+      const path = batch[i]!.path;
+      if (receipt.status === 'created') summary.created += 1;
+      else if (receipt.status === 'deduped') summary.deduped += 1;
+      else summary.rejected.push({ path, code: receipt.reject_code, detail: receipt.detail });
+      log(`${receipt.status.padEnd(8)} ${path}${receipt.reject_code ? ` (${receipt.reject_code}: ${receipt.detail})` : ''}`);
+    });
+    batch = [];
+    batchBytes = 0;
+  };
+
+  for await (const path of walk(options.folder)) {
+    summary.files += 1;
+    const sourceRef = relative(options.folder, path);
+    if ((await stat(path)).size > MAX_FILE_BYTES) {
+      summary.rejected.push({ path: sourceRef, code: 'too_large', detail: 'over 4 MiB; not sent' });
+      log(`rejected ${sourceRef} (too_large: over 4 MiB; not sent)`);
+      continue;
+    }
+    const item = {
+      content_base64: (await readFile(path)).toString('base64'),
+      filename: sourceRef.split(/[\\/]/).pop()!,
+      content_type: mime.lookup(path) || 'application/octet-stream',
+      source_ref: sourceRef,
+    };
+    const itemBytes = item.content_base64.length + sourceRef.length * 2 + 200;
+    if (batchBytes + itemBytes > MAX_BATCH_BODY) await send();
+    batch.push({ path: sourceRef, item });
+    batchBytes += itemBytes;
+    if (batch.length === BATCH) await send();
+  }
+  await send();
+  return summary;
+}
