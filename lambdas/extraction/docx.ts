@@ -1,0 +1,23 @@
+import mammoth from 'mammoth';
+import { CaptureRejected } from '../core/errors.js';
+import type { Deadline } from './deadline.js';
+import { htmlToText } from './html.js';
+import type { ExtractionLimits } from './limits.js';
+import { checkZip } from './zip-guard.js';
+
+/**
+ * DOCX body text: mammoth maps the document to semantic HTML (headings,
+ * paragraphs, lists, tables; footnotes and endnotes at the end), which the
+ * HTML reader turns into lines. The zip is checked for bombs before mammoth inflates it.
+ */
+export async function extractDocx(bytes: Uint8Array, limits: ExtractionLimits, deadline: Deadline): Promise<string> {
+  checkZip(bytes, limits);
+  let html: string;
+  try {
+    html = (await deadline.race(mammoth.convertToHtml({ buffer: Buffer.from(bytes) }, { ignoreEmptyParagraphs: true }))).value;
+  } catch (error) {
+    if (error instanceof CaptureRejected) throw error;
+    throw new CaptureRejected('extraction_failed', 'the DOCX is corrupt or malformed');
+  }
+  return htmlToText(html);
+}

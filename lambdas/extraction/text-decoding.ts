@@ -1,0 +1,38 @@
+import { CaptureRejected } from '../core/errors.js';
+
+/**
+ * Decodes a text file: a byte order mark decides (UTF-8, UTF-16 LE/BE);
+ * without one, valid UTF-8 is UTF-8 and anything else is read as Latin-1
+ * (windows-1252, the WHATWG reading of "latin1"). The BOM is dropped.
+ */
+export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
+  const encoding = bomEncoding(bytes) ?? (isUtf8(bytes) ? 'utf-8' : 'windows-1252');
+  const text = new TextDecoder(encoding).decode(bytes);
+  if (looksBinary(text)) throw new CaptureRejected('unsupported_type', 'the file is binary data of an unknown type, not text');
+  return { text, encoding };
+}
+
+/** The encoding a byte order mark announces, or null without one. */
+export function bomEncoding(bytes: Uint8Array): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return null;
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** NUL characters, or many other control characters, mean the bytes are not text in this encoding. */
+function looksBinary(text: string): boolean {
+  const sample = text.slice(0, 64 * 1024);
+  if (sample.includes('\u0000')) return true;
+  const controls = sample.match(/[\u0001-\u0008\u000e-\u001a\u001c-\u001f\u007f]/g)?.length ?? 0;
+  return controls > sample.length * 0.05;
+}
