@@ -50,6 +50,30 @@ export interface DocumentStore {
     tenantId: string,
     options: { limit: number; after?: string },
   ): Promise<EndUserRecord[]>;
+  /**
+   * Records what a queued ingest found and its final status. Optional: only
+   * stores used with an IngestQueue need it (else setStatus is used).
+   */
+  finishIngest?(ref: LibraryRef, id: string, result: IngestResult): Promise<void>;
+}
+
+/** What the queued ingest learns only after extraction. */
+export type IngestResult = Pick<DocumentRecord, 'status' | 'kind' | 'contentType' | 'lineCount' | 'pageCount'>;
+
+/** One claimed document whose extraction, indexing and status are left to the ingest worker. */
+export interface IngestJob {
+  tenantId: string;
+  endUserId: string | null;
+  documentId: string;
+}
+
+/**
+ * Slow work (OCR, large PDFs) handed from the capture request to a worker:
+ * SQS on AWS. Optional: absent locally, where every capture completes in the
+ * request. Throws BackendUnavailableError when the queue cannot take the job.
+ */
+export interface IngestQueue {
+  enqueue(job: IngestJob): Promise<void>;
 }
 
 /** Raw bytes. Keys are chosen by the core and never contain user input. */

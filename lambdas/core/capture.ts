@@ -5,6 +5,7 @@ import { BackendUnavailableError, CaptureRejected, type RejectCode } from './err
 import { newId } from './ids.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import type { IngestService } from './ingest.js';
 
 /** One capture item after its shape was validated (types and lengths; see http/schemas.ts). */
 export interface CaptureItem {
@@ -62,6 +63,8 @@ export interface CaptureDeps {
   clock: Clock;
   /** Told of every accepted capture, for spend accounting. */
   onCaptured?: (event: { tenantId: string; at: string; ocrPages: number; embeddingTexts: readonly string[] }) => Promise<void>;
+  /** The queued ingest (AWS): slow files are claimed `processing` and finished by a worker. Absent locally. */
+  ingest?: IngestService;
 }
 
 /** Standard base64 (RFC 4648, section 4), padding optional, no whitespace. Linear: safe on megabytes. */
@@ -129,6 +132,9 @@ export class CaptureService {
         return acceptedReceipt('deduped', existing, 'the same content is already in this library');
       }
 
+      if (!payload.isText && this.deps.ingest?.isSlowWork(payload.bytes)) {
+        return await this.queueForIngest(ref, item, payload.bytes, sha256);
+      }
       const prepared = await this.prepare(item, payload, sha256);
       const passages = chunkText(prepared.text);
       const vectors = await this.deps.embedder.embed(passages.map((p) => p.text), 'passage');
@@ -224,6 +230,33 @@ export class CaptureService {
       tenantId: ref.tenantId, at: now, ocrPages: prepared.ocrPages, embeddingTexts: passages.map((p) => p.text),
     });
     return acceptedReceipt('created', doc, 'stored and indexed');
+  }
+
+  /** Slow work: store and claim now (status processing), extract and index in the ingest worker. */
+  private async queueForIngest(ref: LibraryRef, item: CaptureItem, bytes: Uint8Array, sha256: string): Promise<CaptureReceipt> {
+    const id = newId('file');
+    const contentType = item.contentType ?? 'application/octet-stream';
+    const doc: DocumentRecord = {
+      id,
+      tenantId: ref.tenantId,
+      endUserId: ref.endUserId,
+      title: defaultTitle(item, ''),
+      filename: item.filename ?? null,
+      contentType,
+      sourceRef: item.sourceRef ?? null,
+      sizeBytes: bytes.byteLength,
+      sha256,
+      kind: 'file',
+      status: 'processing',
+      createdAt: this.deps.clock.now(),
+      storage: 'service',
+      lineCount: 0,
+      pageCount: null,
+      blobKey: `blobs/${ref.tenantId}/${id}`,
+    };
+    const claim = await this.deps.ingest!.queue(ref, doc, bytes);
+    if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
+    return acceptedReceipt('created', doc, 'stored; extraction and indexing continue in the background (document status processing)');
   }
 
   /** Best-effort compensation: a failed capture must leave nothing behind. */

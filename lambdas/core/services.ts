@@ -6,6 +6,7 @@ import { ChatService } from './chat/chat-service.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
+import { IngestService, type IngestSettings } from './ingest.js';
 import { KeyService } from './keys.js';
 import { SearchService, type SearchOptions } from './search.js';
 import { UsageService } from './usage.js';
@@ -33,11 +34,13 @@ export interface Services {
   embedder: Embedder;
   chat: ChatService;
   usage: UsageService;
+  /** The queued ingest's use cases; present only when an ingest queue was given (AWS). */
+  ingest?: IngestService;
 }
 
 export function buildServices(
   ports: Ports,
-  options: { search?: SearchOptions; onCaptured?: CaptureDeps['onCaptured'] } = {},
+  options: { search?: SearchOptions; onCaptured?: CaptureDeps['onCaptured']; ingest?: IngestSettings } = {},
 ): Services {
   const usage = new UsageService(ports);
   // Every accepted capture is charged to its tenant; a caller's own hook runs too.
@@ -45,8 +48,9 @@ export function buildServices(
     await usage.recordCapture(event);
     await options.onCaptured?.(event);
   };
+  const ingest = options.ingest ? new IngestService({ ...ports, onCaptured }, options.ingest) : undefined;
   return {
-    capture: new CaptureService({ ...ports, onCaptured }),
+    capture: new CaptureService({ ...ports, onCaptured, ingest }),
     search: new SearchService(ports, options.search),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),
@@ -55,5 +59,6 @@ export function buildServices(
     embedder: ports.embedder,
     chat: new ChatService({ ...ports, usage }, options.search),
     usage,
+    ...(ingest ? { ingest } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
@@ -7,6 +7,7 @@ import { DOCUMENTS_TABLE, TENANTS_TABLE } from '../../../lambdas/adapters/aws/ta
 import { blobStoreContract } from '../../contract/blob-store.contract.js';
 import { documentStoreContract } from '../../contract/document-store.contract.js';
 import { tenantStoreContract } from '../../contract/tenant-store.contract.js';
+import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { startDynalite, startS3rver } from './local-aws.js';
 
 /**
@@ -32,4 +33,18 @@ blobStoreContract('S3 (s3rver)', async () => {
   const bucket = `blobs-${++buckets}`;
   await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
   return new S3BlobStore(s3.client, bucket);
+});
+
+describe('DynamoDocumentStore.finishIngest (the queued ingest)', () => {
+  it('records what extraction found and leaves the processing index', async () => {
+    const store = new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE));
+    const ref = { tenantId: 'ten_ingest', endUserId: null };
+    await store.touchLibrary(ref, timestamp());
+    const doc = documentRecord(ref, { status: 'processing', lineCount: 0, pageCount: null, kind: 'file', contentType: 'application/octet-stream' });
+    await store.claim(doc);
+    expect((await store.listStaleProcessing('9999')).map((d) => d.id)).toContain(doc.id);
+    await store.finishIngest(ref, doc.id, { status: 'ready', kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 1 });
+    expect(await store.get(ref, doc.id)).toMatchObject({ status: 'ready', kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 1 });
+    expect((await store.listStaleProcessing('9999')).map((d) => d.id)).not.toContain(doc.id);
+  });
 });
