@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLocalHandlers } from '../../lambdas/local/handlers.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/local/local-stack.js';
 import { startLocalServer } from '../../lambdas/local/server.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 
 export interface TestServer {
   url: string;
@@ -24,9 +24,9 @@ export interface TestServer {
  * Starts the real local server (real SQLite, real blob folder, the real
  * embedder unless one is given) on a free port over a fresh data folder.
  */
-export async function startTestServer(options: { embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number } } = {}): Promise<TestServer> {
+export async function startTestServer(options: { embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder });
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel });
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test' });
   const server = await startLocalServer({
     handlers,
