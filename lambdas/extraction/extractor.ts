@@ -1,5 +1,5 @@
 import { BackendUnavailableError, CaptureRejected } from '../core/errors.js';
-import type { ExtractedText, ExtractionInput, OcrEngine, TextExtractor } from '../ports.js';
+import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, TextExtractor } from '../ports.js';
 import { Deadline } from './deadline.js';
 import { extractDocx } from './docx.js';
 import { imagePageCount, imagePageForOcr } from './images.js';
@@ -67,10 +67,8 @@ export class FileExtractor implements TextExtractor {
       const pages = await pdf.textLayer(deadline);
       const scanned = pages.filter((page) => page.needsOcr);
       this.checkOcrPages(scanned.length);
-      for (const page of scanned) {
-        const image = await pdf.renderForOcr(page.pageNumber, deadline);
-        page.text = await this.recognize(image, deadline);
-      }
+      const texts = await this.recognizePages(scanned.length, (i) => pdf.renderForOcr(scanned[i]!.pageNumber, deadline), deadline);
+      scanned.forEach((page, i) => (page.text = texts[i]!));
       return {
         text: joinPages(pages.map((page) => page.text)),
         kind: 'file',
@@ -87,10 +85,7 @@ export class FileExtractor implements TextExtractor {
   private async image(bytes: Uint8Array, contentType: string, deadline: Deadline): Promise<ExtractedText> {
     const pageCount = await imagePageCount(bytes, contentType, this.limits);
     this.checkOcrPages(pageCount);
-    const texts: string[] = [];
-    for (let page = 0; page < pageCount; page += 1) {
-      texts.push(await this.recognize(await imagePageForOcr(bytes, page, this.limits, deadline), deadline));
-    }
+    const texts = await this.recognizePages(pageCount, (page) => imagePageForOcr(bytes, page, this.limits, deadline), deadline);
     return { text: joinPages(texts), kind: 'image', contentType, pageCount: contentType === 'image/tiff' ? pageCount : null, ocrPages: pageCount };
   }
 
@@ -100,8 +95,27 @@ export class FileExtractor implements TextExtractor {
     }
   }
 
-  private async recognize(image: Parameters<OcrEngine['recognize']>[0], deadline: Deadline): Promise<string> {
-    const result = await deadline.race(this.ocr.recognize(image, { signal: deadline.signal }));
-    return tidyLines(result.text);
+  /**
+   * Prepares page images one after another (rendering runs here) while the
+   * OCR engine reads the ones already handed over, in parallel as far as its
+   * pool allows. The first failure cancels pages still waiting.
+   */
+  private async recognizePages(count: number, prepare: (index: number) => Promise<OcrImage>, deadline: Deadline): Promise<string[]> {
+    const stop = new AbortController();
+    const signal = AbortSignal.any([deadline.signal, stop.signal]);
+    const pending: Promise<string>[] = [];
+    try {
+      for (let index = 0; index < count; index += 1) {
+        const image = await prepare(index);
+        const text = deadline.race(this.ocr.recognize(image, { signal })).then((result) => tidyLines(result.text));
+        text.catch(() => stop.abort());
+        pending.push(text);
+      }
+      return await Promise.all(pending);
+    } catch (error) {
+      stop.abort();
+      await Promise.allSettled(pending);
+      throw error;
+    }
   }
 }
