@@ -192,6 +192,15 @@ export interface DocumentOcrJobs {
   result(jobId: string): Promise<DocumentOcrJobResult>;
 }
 
+/**
+ * OCR of a whole PDF in one job, for engines that read documents rather than
+ * page images (Textract's asynchronous API). Every page is read and billed.
+ */
+export interface PdfOcr {
+  /** Text per page, index 0 is page 1. */
+  readPdf(pdf: Uint8Array, options?: { signal?: AbortSignal }): Promise<{ pages: string[] }>;
+}
+
 /** Tenants and their API keys. Keys are stored only as hashes. */
 export interface TenantStore {
   createTenant(name: string, at: string): Promise<TenantRecord>;

@@ -1,5 +1,5 @@
 import { BackendUnavailableError, CaptureRejected } from '../core/errors.js';
-import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, TextExtractor } from '../ports.js';
+import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, PdfOcr, TextExtractor } from '../ports.js';
 import { Deadline } from './deadline.js';
 import { extractDocx } from './docx.js';
 import { imagePageCount, imagePageForOcr } from './images.js';
@@ -11,6 +11,8 @@ import { extractTextFile } from './text-formats.js';
 
 export interface FileExtractorOptions {
   ocr: OcrEngine;
+  /** Reads PDFs with several scanned pages in one job instead of page by page (Textract's asynchronous API on AWS). */
+  pdfOcr?: PdfOcr;
   limits?: Partial<ExtractionLimits>;
 }
 
@@ -22,9 +24,11 @@ export interface FileExtractorOptions {
 export class FileExtractor implements TextExtractor {
   readonly limits: ExtractionLimits;
   private readonly ocr: OcrEngine;
+  private readonly pdfOcr: PdfOcr | undefined;
 
   constructor(options: FileExtractorOptions) {
     this.ocr = options.ocr;
+    this.pdfOcr = options.pdfOcr;
     this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...options.limits };
   }
 
@@ -67,14 +71,22 @@ export class FileExtractor implements TextExtractor {
       const pages = await pdf.textLayer(deadline);
       const scanned = pages.filter((page) => page.needsOcr);
       this.checkOcrPages(scanned.length);
-      const texts = await this.recognizePages(scanned.length, (i) => pdf.renderForOcr(scanned[i]!.pageNumber, deadline), deadline);
-      scanned.forEach((page, i) => (page.text = texts[i]!));
+      let ocrPages = scanned.length;
+      if (this.pdfOcr && scanned.length > 1) {
+        // The whole document is read (and billed) in one job.
+        const { pages: read } = await deadline.race(this.pdfOcr.readPdf(bytes, { signal: deadline.signal }));
+        for (const page of scanned) page.text = tidyLines(read[page.pageNumber - 1] ?? '');
+        ocrPages = pdf.pageCount;
+      } else {
+        const texts = await this.recognizePages(scanned.length, (i) => pdf.renderForOcr(scanned[i]!.pageNumber, deadline), deadline);
+        scanned.forEach((page, i) => (page.text = texts[i]!));
+      }
       return {
         text: joinPages(pages.map((page) => page.text)),
         kind: 'file',
         contentType: 'application/pdf',
         pageCount: pdf.pageCount,
-        ocrPages: scanned.length,
+        ocrPages,
       };
     } finally {
       await pdf.close();

@@ -31,6 +31,26 @@ describe('PDF', () => {
     expect(meta.height).toBeGreaterThan(2000);
   });
 
+  it('hands a PDF with several scanned pages to a whole-document OCR job when one is configured, billing every page', async () => {
+    const scan = await renderTextPng(['scan']);
+    const pdf = await makePdf([{ text: 'Typed page' }, { image: scan }, { image: scan }]);
+    const jobs: Uint8Array[] = [];
+    const pdfOcr = { readPdf: async (bytes: Uint8Array) => (jobs.push(bytes), { pages: ['typed (ignored)', 'job page two', 'job page three'] }) };
+    const ocr = new RecordingOcr();
+    const out = await new FileExtractor({ ocr, pdfOcr }).extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
+    expect(out).toMatchObject({ text: 'Typed page\n\njob page two\n\njob page three', pageCount: 3, ocrPages: 3 });
+    expect(jobs).toHaveLength(1);
+    expect(ocr.images).toHaveLength(0);
+  });
+
+  it('reads a single scanned page page-by-page even when a whole-document OCR job is configured', async () => {
+    const pdf = await makePdf([{ text: 'Typed page' }, { image: await renderTextPng(['scan']) }]);
+    const pdfOcr = { readPdf: async () => expect.fail('no job for one page') };
+    const ocr = new RecordingOcr('page words');
+    const out = await new FileExtractor({ ocr, pdfOcr }).extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
+    expect(out).toMatchObject({ text: 'Typed page\n\npage words', ocrPages: 1 });
+  });
+
   it('refuses a PDF needing more OCR pages than the cap', async () => {
     const scan = await renderTextPng(['scan']);
     const pdf = await makePdf([{ image: scan }, { image: scan }, { image: scan }]);
