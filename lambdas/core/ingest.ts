@@ -31,8 +31,13 @@ export interface IngestDeps {
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   bytes.length >= at + signature.length && signature.every((b, i) => bytes[at + i] === b);
 
+/** A DOCX is a ZIP whose entry names start with `word/`; other archives stay inline (and are refused there at once). */
+function isWordZip(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('word/');
+}
+
 /**
- * Whether a file is slow work: its bytes are a PDF, a ZIP container (DOCX),
+ * Whether a file is slow work: its bytes are a PDF, a DOCX,
  * an image (OCR), or it is over the inline size. Decided by the bytes, never
  * by the declared type.
  */
@@ -40,7 +45,7 @@ export function isSlowWork(bytes: Uint8Array, inlineMaxBytes: number): boolean {
   if (bytes.byteLength > inlineMaxBytes) return true;
   return (
     startsWith(bytes, [0x25, 0x50, 0x44, 0x46]) || // %PDF
-    startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || // ZIP (DOCX)
+    (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) && isWordZip(bytes)) || // DOCX
     startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) || // PNG
     startsWith(bytes, [0xff, 0xd8, 0xff]) || // JPEG
     startsWith(bytes, [0x47, 0x49, 0x46, 0x38]) || // GIF

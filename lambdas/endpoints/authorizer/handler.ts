@@ -1,9 +1,10 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
-import type { KeyService } from '../../core/keys.js';
+import { hashKey, type KeyService } from '../../core/keys.js';
 
 /**
  * The Bearer-key authorizer (API Gateway TOKEN authorizer). It allows the
- * call and hands the tenant id to the endpoint, or throws 'Unauthorized',
+ * call, hands the tenant id to the endpoint and names the key's usage plan
+ * entry (usageIdentifierKey), or throws 'Unauthorized',
  * which API Gateway (and the local server) turns into 401.
  */
 export const createHandler =
@@ -21,5 +22,7 @@ export const createHandler =
         Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: apiArn }],
       },
       context: { tenantId },
+      // The usage plan throttles per key: API Gateway's API key whose value is this key's SHA-256 (never the key itself).
+      usageIdentifierKey: hashKey(match![1]!),
     };
   };

@@ -1,0 +1,32 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { IngestJob, IngestQueue } from '../../ports.js';
+import { callAws } from './errors.js';
+
+/** The ingest queue on SQS: one message per job, the job as JSON. */
+export class SqsIngestQueue implements IngestQueue {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly queueUrl: string,
+  ) {}
+
+  async enqueue(job: IngestJob): Promise<void> {
+    await callAws('ingest.enqueue', () =>
+      this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job) })),
+    );
+  }
+}
+
+/** Reads a job back from a message body; null when the body is not one. */
+export function parseIngestJob(body: string): IngestJob | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const job = value as Partial<IngestJob>;
+  if (typeof job !== 'object' || job === null) return null;
+  if (typeof job.tenantId !== 'string' || !job.tenantId || typeof job.documentId !== 'string' || !job.documentId) return null;
+  if (job.endUserId !== null && typeof job.endUserId !== 'string') return null;
+  return { tenantId: job.tenantId, endUserId: job.endUserId, documentId: job.documentId };
+}

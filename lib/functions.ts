@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROUTES, type RouteDefinition } from '../lambdas/routes.js';
+
+/** The repository root (lib/ is one level down). */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Packages the ingest function loads from node_modules instead of the bundle: native code, or files read at run time. */
+export const INGEST_NODE_MODULES = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'] as const;
+
+export interface FunctionSpec {
+  /** Also the construct id and the endpoint folder name. */
+  readonly name: string;
+  readonly entry: string;
+  readonly kind: 'endpoint' | 'authorizer' | 'ingest';
+  readonly route?: RouteDefinition;
+}
+
+const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints', name, 'index.ts');
+
+/** Every Lambda function of the service, derived from the route table: one per route, the authorizer, the ingest worker. */
+export function functionSpecs(): FunctionSpec[] {
+  return [
+    ...ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
+    { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer' },
+    { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'aws', 'ingest-worker', 'index.ts'), kind: 'ingest' },
+  ];
+}
+
+/** Routes whose endpoint folder has no Lambda entry (index.ts) yet: synth refuses to deploy half an API. */
+export function missingEntries(): string[] {
+  return functionSpecs().filter((f) => !existsSync(f.entry)).map((f) => f.entry);
+}
