@@ -14,7 +14,7 @@ export type Sniffed =
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const IMAGE_TYPES = new Set(['image/png', 'image/apng', 'image/jpeg', 'image/tiff', 'image/webp', 'image/gif']);
 /** Text formats file-type recognizes by their opening characters; they stay text. */
-const TEXT_MAGIC = new Set(['application/xml', 'text/xml', 'image/svg+xml', 'text/calendar', 'text/vcard', 'application/rtf']);
+const TEXT_MAGIC = new Set(['application/xml', 'text/xml', 'image/svg+xml', 'text/calendar', 'text/vcard']);
 
 export async function sniff(bytes: Uint8Array): Promise<Sniffed> {
   // A byte order mark is text's own magic number (FF FE would otherwise pass for an MPEG audio frame).

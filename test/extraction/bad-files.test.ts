@@ -1,3 +1,4 @@
+import CFB from 'cfb';
 import { gzipSync, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { FileExtractor } from '../../lambdas/extraction/extractor.js';
@@ -43,6 +44,18 @@ describe('bad files', () => {
     ['a gzip archive', Buffer.from(gzipSync(Buffer.from('hello gzip')))],
   ])('refuses %s as unsupported_type', async (_name, bytes) => {
     await expectReject(extract(bytes, 'text/plain', 'file.txt'), 'unsupported_type');
+  });
+
+  it('refuses a legacy Office compound file that is not encrypted, and RTF, as unsupported_type', async () => {
+    const container = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(container, 'WordDocument', Buffer.from('legacy word binary'));
+    await expectReject(extract(Buffer.from(CFB.write(container, { type: 'buffer' })), 'application/msword', 'old.doc'), 'unsupported_type');
+    await expectReject(extract(Buffer.from('{\\rtf1\\ansi Hello}'), 'application/rtf', 'a.rtf'), 'unsupported_type');
+  });
+
+  it('reads a PDF that has only an owner password (opens without one)', async () => {
+    const pdf = await makePdf([{ text: 'open to read' }], { ownerPassword: 'owner', permissions: { printing: 'lowResolution' } });
+    expect((await extract(pdf, 'application/pdf')).text).toBe('open to read');
   });
 
   it('refuses a password-protected DOCX as encrypted_document', async () => {
