@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encryptDocx, makeDocx, makePdf, renderTextPng } from '../extraction/fixtures.js';
+import { convertImage, encryptDocx, makeDocx, makePdf, renderTextPng } from '../extraction/fixtures.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
@@ -79,6 +79,13 @@ const cases: Case[] = [
     name: 'PNG photo of text', filename: 'whiteboard.png', contentType: 'image/png', word: 'Kangaroo', line: 1, kind: 'image', realType: 'image/png',
     bytes: () => renderTextPng(['Kangaroo meeting at noon'], { fontPx: 40, width: 1000 }),
   },
+  ...(['jpeg', 'tiff', 'webp', 'gif'] as const).map((format, i): Case => {
+    const word = ['Pelican', 'Tortoise', 'Flamingo', 'Hedgehog'][i]!;
+    return {
+      name: `${format.toUpperCase()} photo of text`, filename: `photo.${format}`, contentType: `image/${format}`, word, line: 1, kind: 'image', realType: `image/${format}`,
+      bytes: async () => convertImage(await renderTextPng([`${word} seen at dawn`], { fontPx: 40, width: 1000 }), format),
+    };
+  }),
 ];
 
 describe('capture of every format, then search and grep', () => {
@@ -116,9 +123,9 @@ describe('capture of every format, then search and grep', () => {
     expect(scan.body).toMatchObject({ line_count: 3, page_count: 2 });
     const text = await server.api(`/v1/documents/${ids.get('PDF with a text layer')!}`, { key });
     expect(text.body).toMatchObject({ page_count: 2 });
-    // One scanned PDF page and one photo were OCRed.
+    // One scanned PDF page and five photos were OCRed.
     const usage = await server.api('/v1/usage', { key });
-    expect(usage.body.ocr_pages).toBe(2);
+    expect(usage.body.ocr_pages).toBe(6);
   });
 });
 

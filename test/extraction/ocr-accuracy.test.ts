@@ -1,24 +1,9 @@
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TesseractOcr } from '../../lambdas/adapters/local/tesseract-ocr.js';
 import { FileExtractor } from '../../lambdas/extraction/extractor.js';
-import { renderTextPng } from './fixtures.js';
-
-/** Share of reference words found, in order, in the recognized text (longest common subsequence of words). */
-export function wordAccuracy(reference: string, recognized: string): number {
-  const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const ref = words(reference);
-  const hyp = words(recognized);
-  const row = new Array<number>(hyp.length + 1).fill(0);
-  for (const r of ref) {
-    let diagonal = 0;
-    for (let j = 1; j <= hyp.length; j += 1) {
-      const above = row[j]!;
-      row[j] = r === hyp[j - 1] ? diagonal + 1 : Math.max(row[j]!, row[j - 1]!);
-      diagonal = above;
-    }
-  }
-  return row[hyp.length]! / ref.length;
-}
+import { makePdf, renderTextPng } from './fixtures.js';
+import { wordAccuracy } from './word-accuracy.js';
 
 const PARAGRAPH = [
   'Our quarterly review found that shipping times fell by twelve percent',
@@ -39,6 +24,26 @@ describe('tesseract.js OCR (local, English data from node_modules)', () => {
     console.info(`OCR word accuracy: ${(accuracy * 100).toFixed(1)}%`);
     expect(accuracy).toBeGreaterThanOrEqual(0.95);
     expect(out).toMatchObject({ kind: 'image', ocrPages: 1 });
+  });
+
+  it('reads a photo-like picture (tilted 2.5°, low contrast, blurred, JPEG q45) with at least 95% of words right', async () => {
+    const png = await renderTextPng(PARAGRAPH, { fontPx: 30, width: 1400 });
+    const photo = await sharp(png).rotate(2.5, { background: '#dddddd' }).linear(0.75, 40).blur(0.8).jpeg({ quality: 45 }).toBuffer();
+    const out = await new FileExtractor({ ocr }).extract({ bytes: photo, declaredContentType: 'image/jpeg', filename: 'photo.jpg' });
+    const accuracy = wordAccuracy(PARAGRAPH.join(' '), out.text);
+    console.info(`OCR word accuracy, photo-like JPEG: ${(accuracy * 100).toFixed(1)}%`);
+    expect(accuracy).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('reads a scanned PDF page (rendered at the OCR resolution) with at least 95% of words right', async () => {
+    // A page-wide scan: the picture is fitted to an A4 page, text about 11 pt once printed.
+    const scan = await renderTextPng(PARAGRAPH, { fontPx: 30, width: 1400 });
+    const pdf = await makePdf([{ image: scan }]);
+    const out = await new FileExtractor({ ocr }).extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
+    const accuracy = wordAccuracy(PARAGRAPH.join(' '), out.text);
+    console.info(`OCR word accuracy, scanned PDF page: ${(accuracy * 100).toFixed(1)}%`);
+    expect(accuracy).toBeGreaterThanOrEqual(0.95);
+    expect(out).toMatchObject({ kind: 'file', pageCount: 1, ocrPages: 1 });
   });
 
   it('queues work on a busy pool and drops a job whose signal fired while it waited', async () => {

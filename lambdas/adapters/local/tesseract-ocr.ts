@@ -72,7 +72,8 @@ export class TesseractOcr implements OcrEngine {
       const { data } = await worker.recognize(Buffer.from(job.image.png));
       job.resolve({ text: data.text, confidence: typeof data.confidence === 'number' ? data.confidence / 100 : null });
     } catch (error) {
-      job.reject(error);
+      // The pipeline hands over PNGs it made itself: a failure here is the engine's, not the file's.
+      job.reject(new BackendUnavailableError('OCR engine failed', 1, { cause: error }));
     } finally {
       if (!this.closed) {
         this.idle.push(worker);
