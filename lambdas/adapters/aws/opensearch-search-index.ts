@@ -45,6 +45,8 @@ const DOCUMENT_KINDS: readonly ItemKind[] = ['file_excerpt', 'image'];
 const SEGMENT_CHARS = 4096;
 const GREP_BATCH = 16;
 const TITLE_BOOST = 2;
+/** Reads and deletes never create an index: before the first write there is simply nothing. */
+const SEARCH_QS = { ignore_unavailable: true };
 
 export const libraryValue = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
 
@@ -239,21 +241,20 @@ export class OpenSearchSearchIndex implements SearchIndex {
       method: 'POST',
       path: `/${indices.join(',')}/_delete_by_query`,
       body: { query: { bool: { filter } } },
-      querystring: { refresh: true, conflicts: 'proceed' },
+      querystring: { refresh: true, conflicts: 'proceed', ignore_unavailable: true },
     });
   }
 
   async remove(ref: LibraryRef, itemId: string): Promise<void> {
-    await this.ensureIndices();
-    await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
+        await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
   }
 
   async removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>> {
-    await this.ensureIndices();
-    const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
+        const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
     const result = await this.call<{ aggregations?: { kinds?: { buckets?: Array<{ key: string; doc_count: number }> } } }>('index.removeLibrary', {
       method: 'POST',
       path: `/${this.itemsIndex}/_search`,
+      querystring: SEARCH_QS,
       body: { size: 0, query: { bool: { filter: libraryFilter(ref) } }, aggs: { kinds: { terms: { field: 'kind', size: ITEM_KINDS.length } } } },
     });
     for (const bucket of result?.aggregations?.kinds?.buckets ?? []) {
@@ -265,8 +266,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   /** Erases everything of a tenant (every library), for offboarding. */
   async removeTenant(tenantId: string): Promise<void> {
-    await this.ensureIndices();
-    await this.deleteWhere('index.removeTenant', [this.passagesIndex, this.itemsIndex], [{ term: { tenant_id: tenantId } }]);
+        await this.deleteWhere('index.removeTenant', [this.passagesIndex, this.itemsIndex], [{ term: { tenant_id: tenantId } }]);
   }
 
   private kindFilter(kinds?: readonly ItemKind[]) {
@@ -275,11 +275,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     if (!query.text.trim()) return [];
-    await this.ensureIndices();
-    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+        const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
     const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>('index.keywordSearch', {
       method: 'POST',
       path: `/${this.passagesIndex}/_search`,
+      querystring: SEARCH_QS,
       body: {
         size: query.limit,
         _source: { excludes: ['embedding'] },
@@ -290,11 +290,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
-    await this.ensureIndices();
-    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+        const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
     const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>('index.vectorSearch', {
       method: 'POST',
       path: `/${this.passagesIndex}/_search`,
+      querystring: SEARCH_QS,
       body: {
         size: query.limit,
         _source: { excludes: ['embedding'] },
@@ -311,8 +311,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
-    await this.ensureIndices();
-    const filter: unknown[] = [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }];
+        const filter: unknown[] = [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }];
     if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
     if (canNarrowGrep(scan)) {
       filter.push({ wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } } });
@@ -336,6 +335,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
         {
           method: 'POST',
           path: `/${this.itemsIndex}/_search`,
+          querystring: SEARCH_QS,
           body: {
             size: GREP_BATCH,
             _source: ['item_id', 'title', 'source_ref', 'content_date', 'text'],

@@ -1,0 +1,116 @@
+import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { ENV } from '../lambdas/aws/config.js';
+import { ROUTES } from '../lambdas/routes.js';
+import type { LibraryConfig } from './config.js';
+import { IngestPipeline } from './constructs/ingest-pipeline.js';
+import { LibraryApi } from './constructs/library-api.js';
+import { LibraryFunction } from './constructs/library-function.js';
+import { functionSpecs, INGEST_NODE_MODULES, missingEntries, type FunctionSpec } from './functions.js';
+import { ACCESS, FULL_ACCESS, type Access } from './route-access.js';
+import type { StatefulStack } from './stateful-stack.js';
+
+export interface ApiStackProps extends StackProps {
+  readonly config: LibraryConfig;
+  readonly data: StatefulStack;
+  /** The service version reported by /v1/health. */
+  readonly version: string;
+}
+
+/**
+ * The stateless half: one function per route (plus the authorizer and the
+ * ingest worker), the REST API and the ingest queue. It only composes; it
+ * gets the data resources by props and grants each function the access its
+ * line in route-access.ts names.
+ */
+export class ApiStack extends Stack {
+  readonly api: LibraryApi;
+  readonly ingest: IngestPipeline;
+  readonly functions = new Map<string, LibraryFunction>();
+  private readonly settings: ApiStackProps;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    this.settings = props;
+    const { config, data } = props;
+    const missing = missingEntries();
+    if (missing.length) throw new Error(`routes without a Lambda entry (index.ts): ${missing.join(', ')}`);
+
+    this.ingest = new IngestPipeline(this, 'Ingest', {
+      workerTimeoutSeconds: config.ingest.timeoutSeconds,
+      maxReceiveCount: config.ingest.maxReceiveCount,
+    });
+    const environment: Record<string, string> = {
+      [ENV.version]: props.version,
+      [ENV.tenantsTable]: data.tables.tenants.tableName,
+      [ENV.documentsTable]: data.tables.documents.tableName,
+      [ENV.usageTable]: data.tables.usage.tableName,
+      [ENV.blobBucket]: data.blobs.bucket.bucketName,
+      [ENV.searchEndpoint]: `https://${data.search.domain.domainEndpoint}`,
+      [ENV.searchIndexPrefix]: config.search.indexPrefix,
+      [ENV.embeddingModelId]: config.models.embeddingModelId,
+      [ENV.embeddingDimensions]: String(config.models.embeddingDimensions),
+      [ENV.chatModelId]: config.models.chatModelId,
+      [ENV.ingestQueueUrl]: this.ingest.queue.queueUrl,
+      [ENV.inlineMaxBytes]: String(config.ingest.inlineMaxBytes),
+    };
+
+    for (const spec of functionSpecs()) {
+      const fn = this.makeFunction(spec, environment);
+      this.grant(fn, spec.name);
+      this.functions.set(spec.name, fn);
+    }
+    this.ingest.attachWorker(this.functions.get('ingest')!);
+
+    this.api = new LibraryApi(this, 'Http', {
+      routes: ROUTES,
+      handlers: new Map(ROUTES.map((r) => [r.name, this.functions.get(r.name)!.fn])),
+      authorizer: this.functions.get('authorizer')!.fn,
+      stageName: config.stageName,
+      throttling: config.throttling,
+      authorizerCacheSeconds: config.authorizerCacheSeconds,
+      logRetentionDays: config.logRetentionDays,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.api.url}v1/`, description: 'Base URL of the API' });
+    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of the API keys (library-aws keys)' });
+    new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
+    new CfnOutput(this, 'TenantsTableName', { value: data.tables.tenants.tableName });
+    new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingest.deadLetters.queueUrl });
+  }
+
+  private makeFunction(spec: FunctionSpec, environment: Record<string, string>): LibraryFunction {
+    const { config } = this.settings;
+    const ingest = spec.kind === 'ingest';
+    return new LibraryFunction(this, fnId(spec.name), {
+      entry: spec.entry,
+      description: spec.route ? `Library ${spec.route.method} ${spec.route.path}` : `Library ${spec.name}`,
+      memoryMiB: ingest ? config.ingest.memoryMiB : config.lambda.memoryMiB,
+      timeoutSeconds: ingest ? config.ingest.timeoutSeconds : config.lambda.timeoutSeconds,
+      logRetentionDays: config.logRetentionDays,
+      environment: ingest ? { ...environment, [ENV.ingestMaxReceiveCount]: String(config.ingest.maxReceiveCount) } : environment,
+      nodeModules: ingest ? INGEST_NODE_MODULES : undefined,
+    });
+  }
+
+  private grant(fn: LibraryFunction, name: string): void {
+    const { data, config } = this.settings;
+    let access: Access | undefined = ACCESS[name];
+    if (!access) {
+      Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
+      access = FULL_ACCESS;
+    }
+    if (access.documents) fn.bindTable(data.tables.documents, access.documents);
+    if (access.tenants) fn.bindTable(data.tables.tenants, access.tenants);
+    if (access.usage) fn.bindTable(data.tables.usage, access.usage);
+    if (access.blobs) fn.bindBucket(data.blobs.bucket, access.blobs);
+    if (access.search) fn.bindSearch(data.search.domain, access.search);
+    const models = [...(access.embed ? [config.models.embeddingModelId] : []), ...(access.chat ? [config.models.chatModelId] : [])];
+    if (models.length) fn.bindModels(models);
+    if (access.ingestQueue) fn.bindQueue(this.ingest.queue);
+    if (access.textract) fn.bindTextract();
+  }
+}
+
+/** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */
+const fnId = (name: string) => `${name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Function`;

@@ -1,0 +1,43 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export interface BlobStorageProps {
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The service's bucket for raw file bytes: private (Block Public Access,
+ * bucket-owner objects), encrypted (SSE-S3), TLS only, access-logged. Not
+ * versioned, on purpose: erasing an end user must really delete its bytes,
+ * and a noncurrent version would keep them.
+ */
+export class BlobStorage extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly accessLogs: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: BlobStorageProps) {
+    super(scope, id);
+    this.accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: props.removalPolicy,
+    });
+    this.bucket = new s3.Bucket(this, 'Blobs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: false,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'blobs/',
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: props.removalPolicy,
+    });
+    (this.bucket.node.defaultChild as s3.CfnBucket).overrideLogicalId('BlobBucket');
+    (this.accessLogs.node.defaultChild as s3.CfnBucket).overrideLogicalId('BlobAccessLogsBucket');
+  }
+}

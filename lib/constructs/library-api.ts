@@ -1,0 +1,123 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from '../../lambdas/routes.js';
+import { errorTemplate, GatewayResponses } from './gateway-responses.js';
+
+export interface LibraryApiProps {
+  readonly routes: readonly RouteDefinition[];
+  /** The function of each route, by route name. */
+  readonly handlers: ReadonlyMap<string, lambda.IFunction>;
+  readonly authorizer: lambda.IFunction;
+  readonly stageName: string;
+  readonly throttling: { readonly ratePerSecond: number; readonly burst: number };
+  readonly authorizerCacheSeconds: number;
+  readonly logRetentionDays: number;
+}
+
+/** What API Gateway lets through to the authorizer: the contract's key shape (anything else is 401 without a call). */
+export const BEARER_KEY_PATTERN = '^Bearer lib_[0-9A-Za-z]{40}$';
+
+/**
+ * The REST API: one method per route of the route table, each proxied to its
+ * own function; the TOKEN authorizer on every keyed route, whose
+ * usageIdentifierKey selects the key's entry in the usage plan (per-key
+ * throttling, 429); a 405 for every other method on a known path; access
+ * logs, X-Ray and metrics on the stage; errors API Gateway makes itself in
+ * the contract's shape (gateway-responses.ts).
+ */
+export class LibraryApi extends Construct {
+  readonly api: apigateway.RestApi;
+  readonly usagePlan: apigateway.UsagePlan;
+
+  constructor(scope: Construct, id: string, props: LibraryApiProps) {
+    super(scope, id);
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const publicThrottle = { throttlingRateLimit: props.throttling.ratePerSecond, throttlingBurstLimit: props.throttling.burst };
+    this.api = new apigateway.RestApi(this, 'Api', {
+      description: 'Library API (v1)',
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
+      apiKeySourceType: apigateway.ApiKeySourceType.AUTHORIZER,
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: props.stageName,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
+          caller: false, httpMethod: true, ip: true, protocol: true, requestTime: true, resourcePath: true,
+          responseLength: true, status: true, user: false,
+        }),
+        // The routes without a key are throttled per route, as a whole.
+        methodOptions: Object.fromEntries(props.routes.filter((r) => !r.auth).map((r) => [`${r.path}/${r.method}`, publicThrottle])),
+      },
+    });
+    new GatewayResponses(this, 'GatewayResponses', { api: this.api });
+
+    const authorizer = new apigateway.TokenAuthorizer(this, 'KeyAuthorizer', {
+      handler: props.authorizer,
+      identitySource: apigateway.IdentitySource.header('Authorization'),
+      validationRegex: BEARER_KEY_PATTERN,
+      resultsCacheTtl: Duration.seconds(props.authorizerCacheSeconds),
+    });
+    const validator = new apigateway.RequestValidator(this, 'Validator', {
+      restApi: this.api,
+      // The functions validate bodies against the contract's schemas; no model here, so nothing is refused twice.
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+
+    const methodsByPath = new Map<string, string[]>();
+    for (const route of props.routes) {
+      const fn = props.handlers.get(route.name);
+      if (!fn) throw new Error(`no function for route ${route.name}`);
+      const resource = this.api.root.resourceForPath(route.path);
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+        operationName: route.name,
+        requestValidator: validator,
+        ...(route.auth ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true } : {}),
+      });
+      methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    }
+    for (const [path, methods] of methodsByPath) {
+      this.api.root.resourceForPath(path).addMethod('ANY', methodNotAllowed(methods.join(', ')), {
+        requestValidator: validator,
+        methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+      });
+    }
+
+    this.usagePlan = this.api.addUsagePlan('UsagePlan', {
+      description: 'Per API key: the contract rate; the authorizer names the key',
+      throttle: { rateLimit: props.throttling.ratePerSecond, burstLimit: props.throttling.burst },
+      apiStages: [{ api: this.api, stage: this.api.deploymentStage }],
+    });
+  }
+}
+
+/** A mock answer for a known path with a method it does not serve: 405 with Allow, in the contract's error body. */
+function methodNotAllowed(allowed: string): apigateway.MockIntegration {
+  const body = errorTemplate('method_not_allowed', `"$context.httpMethod is not allowed on this path; use ${allowed}"`);
+  const template = `#set($context.responseOverride.header.x-request-id = $context.requestId)\n${body}`;
+  const requestTemplate = '{"statusCode": 405}';
+  return new apigateway.MockIntegration({
+    passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
+    requestTemplates: Object.fromEntries(
+      ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/octet-stream'].map((t) => [t, requestTemplate]),
+    ),
+    integrationResponses: [
+      {
+        statusCode: '405',
+        responseParameters: { 'method.response.header.Allow': `'${allowed}'` },
+        responseTemplates: { 'application/json': template },
+      },
+    ],
+  });
+}

@@ -1,0 +1,142 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { BUNDLE_SETTINGS } from '../bundling.js';
+import { PROJECT_ROOT } from '../functions.js';
+
+export interface LibraryFunctionProps {
+  readonly entry: string;
+  readonly description: string;
+  readonly memoryMiB: number;
+  readonly timeoutSeconds: number;
+  readonly logRetentionDays: number;
+  readonly environment: Record<string, string>;
+  /** Packages installed beside the bundle instead of bundled (native code), for Linux on ARM64. */
+  readonly nodeModules?: readonly string[];
+}
+
+/**
+ * The one way this service makes a Lambda function: Node.js 22 on ARM64,
+ * bundled by esbuild (ESM, minified, source maps), X-Ray active tracing,
+ * Powertools settings, structured JSON logs in a log group with a retention.
+ * Access is granted through the bind* methods, each naming exactly the
+ * actions that function needs on exactly one resource.
+ */
+export class LibraryFunction extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: LibraryFunctionProps) {
+    super(scope, id);
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const nodeModules = props.nodeModules ? [...props.nodeModules] : undefined;
+    // Its own role: no managed policy; logs only into its own log group.
+    const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }),
+    );
+    this.fn = new NodejsFunction(this, 'Function', {
+      role,
+      entry: props.entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memoryMiB,
+      timeout: Duration.seconds(props.timeoutSeconds),
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'library',
+        POWERTOOLS_METRICS_NAMESPACE: 'Library',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        minify: BUNDLE_SETTINGS.minify,
+        sourceMap: BUNDLE_SETTINGS.sourceMap,
+        target: BUNDLE_SETTINGS.target,
+        mainFields: [...BUNDLE_SETTINGS.mainFields],
+        banner: BUNDLE_SETTINGS.banner,
+        bundleAwsSDK: BUNDLE_SETTINGS.bundleAwsSDK,
+        externalModules: [...BUNDLE_SETTINGS.externalModules],
+        nodeModules,
+        // Native packages are installed for the Lambda platform, whatever machine synthesizes.
+        environment: nodeModules ? { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' } : undefined,
+      },
+    });
+  }
+
+  bindTable(table: dynamodb.ITable, access: 'read' | 'write'): this {
+    if (access === 'read') table.grantReadData(this.fn);
+    else table.grantReadWriteData(this.fn);
+    return this;
+  }
+
+  /** Object actions on the blob keys only (`blobs/...`), each named: no wildcard action. */
+  bindBucket(bucket: s3.IBucket, access: { read?: boolean; put?: boolean; delete?: boolean }): this {
+    const actions = [...(access.read ? ['s3:GetObject'] : []), ...(access.put ? ['s3:PutObject'] : []), ...(access.delete ? ['s3:DeleteObject'] : [])];
+    if (actions.length) this.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects('blobs/*')] }));
+    return this;
+  }
+
+  /** HTTP verbs on the domain's indices: reads search (GET/HEAD/POST _search); writes also index, create and delete. */
+  bindSearch(domain: opensearch.IDomain, access: 'read' | 'write'): this {
+    const actions = access === 'read' ? ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost'] : ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost', 'es:ESHttpPut', 'es:ESHttpDelete'];
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [domain.domainArn, `${domain.domainArn}/*`] }));
+    return this;
+  }
+
+  /** bedrock:InvokeModel (which Converse also needs) on the named models only. */
+  bindModels(modelIds: readonly string[]): this {
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: modelIds.flatMap((id) => bedrockModelArns(this, id)) }));
+    return this;
+  }
+
+  bindQueue(queue: sqs.IQueue): this {
+    queue.grantSendMessages(this.fn);
+    return this;
+  }
+
+  /** Textract's text detection; Textract has no resource-level permissions, so the resource is `*`. */
+  bindTextract(): this {
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],
+        resources: ['*'],
+      }),
+    );
+    return this;
+  }
+}
+
+/**
+ * ARNs a model id needs: a foundation model in this region; or, for a
+ * cross-region inference profile (`us.`, `eu.`, `apac.`, `global.`), the
+ * profile and its foundation model in the regions it routes to.
+ */
+export function bedrockModelArns(scope: Construct, modelId: string): string[] {
+  const stack = Stack.of(scope);
+  const profile = /^(us|eu|apac|us-gov|global)\.(.+)$/.exec(modelId);
+  if (!profile) return [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`];
+  return [
+    `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${modelId}`,
+    `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`,
+  ];
+}

@@ -1,0 +1,32 @@
+import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { LibraryConfig } from './config.js';
+import { BlobStorage } from './constructs/blob-storage.js';
+import { BucketSecretsKey } from './constructs/bucket-secrets-key.js';
+import { DataTables } from './constructs/data-tables.js';
+import { SearchDomain } from './constructs/search-domain.js';
+
+export interface StatefulStackProps extends StackProps {
+  readonly config: LibraryConfig;
+}
+
+/**
+ * Everything that holds data: tables, the blob bucket, the search domain and
+ * the secrets key. It only composes; the stateless API stack receives these by
+ * props, so redeploying or renaming the API never touches data.
+ */
+export class StatefulStack extends Stack {
+  readonly tables: DataTables;
+  readonly blobs: BlobStorage;
+  readonly search: SearchDomain;
+  readonly secretsKey: BucketSecretsKey;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const removalPolicy = props.config.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
+    this.tables = new DataTables(this, 'Tables', { removalPolicy });
+    this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy });
+    this.search = new SearchDomain(this, 'Search', { ...props.config.search, removalPolicy, logRetentionDays: props.config.logRetentionDays });
+    this.secretsKey = new BucketSecretsKey(this, 'BucketSecrets', { removalPolicy });
+  }
+}
