@@ -13,7 +13,7 @@ import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingP
  * repeating itself. It never writes a word that is not in a passage.
  */
 export interface ExtractiveOptions {
-  /** Sentences in a short answer, and in an itemized one (for lists, tables and charts). */
+  /** Sentences in a short answer (one per passage at most), and in an itemized one (for lists, tables and charts). */
   maxSentences: number;
   maxItemized: number;
   /** A sentence joins the reply only if it scores at least this share of the best one. */
@@ -23,9 +23,9 @@ export interface ExtractiveOptions {
 }
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
-  maxSentences: 3,
+  maxSentences: 4,
   maxItemized: 8,
-  relativeCutoff: 0.55,
+  relativeCutoff: 0.4,
   maxSentenceChars: 400,
 };
 
@@ -163,15 +163,17 @@ export class ExtractiveAnswerer implements ChatModel {
     if (!best) return [];
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
     const chosen: Sentence[] = [];
-    const take = (s: Sentence) => {
+    const take = (s: Sentence, underAHeading = false) => {
       if (chosen.length === limit) return;
       if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
+      // A short answer gathers the best evidence of several passages rather than all of one.
+      if (!request.itemize && !underAHeading && chosen.some((c) => c.passage.number === s.passage.number)) return;
       chosen.push(s);
     };
     for (const s of ranked) {
       if (chosen.length === limit || s.score < best.score * this.options.relativeCutoff) break;
       // A matching heading answers with what it heads.
-      if (s.blocks[s.block]!.heading) underHeading(s).forEach(take);
+      if (s.blocks[s.block]!.heading) underHeading(s).forEach((line) => take(line, true));
       else take(s);
     }
     return chosen;

@@ -61,7 +61,7 @@ export class ChatService {
   async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {
     const runId = newId('run');
     const intent = artifactIntent(question);
-    const retrieved = await this.retriever.retrieve(ref, question);
+    const { passages: retrieved, questionVector } = await this.retriever.retrieve(ref, question);
     const passages = await this.ground(ref, retrieved);
 
     let answer: ChatModelAnswer = { reply: null, citations: [], usage: { promptTokens: 0, completionTokens: 0 } };
@@ -92,7 +92,7 @@ export class ChatService {
       this.item(newId('msg'), 'chat', null, runId, this.deps.clock.now(), reply),
       ...creations,
     ];
-    const storedTexts = await this.remember(ref, messages, now);
+    const storedTexts = await this.remember(ref, messages, now, { text: question, vector: questionVector });
 
     const tokensUsed =
       countTokens(question) + // the query embedding
@@ -121,10 +121,16 @@ export class ChatService {
     return { itemId, kind, title, sourceRef: runId, contentDate: at, text, passages: chunkText(text), vectors: [] };
   }
 
-  /** Stores the exchange in the library (creating it, and so the end user, on first use); returns the texts embedded. */
-  private async remember(ref: LibraryRef, items: IndexItem[], at: string): Promise<string[]> {
+  /**
+   * Stores the exchange in the library (creating it, and so the end user, on
+   * first use); returns the texts it embedded. A question that is one passage
+   * keeps the vector it was searched with: a stored question is query text.
+   */
+  private async remember(ref: LibraryRef, items: IndexItem[], at: string, known: { text: string; vector: Float32Array }): Promise<string[]> {
     const texts = items.flatMap((item) => item.passages.map((p) => p.text));
-    const vectors = await this.deps.embedder.embed(texts, 'passage');
+    const reuse = known.vector.length > 0 ? texts.indexOf(known.text) : -1;
+    const fresh = await this.deps.embedder.embed(texts.filter((_, i) => i !== reuse), 'passage');
+    const vectors = texts.map((_, i) => (i === reuse ? known.vector : fresh[i < reuse || reuse < 0 ? i : i - 1]!));
     await this.deps.documents.touchLibrary(ref, at);
     let offset = 0;
     for (const item of items) {
@@ -132,6 +138,6 @@ export class ChatService {
       await this.deps.index.put(ref, { ...item, vectors: vectors.slice(offset, offset + count) });
       offset += count;
     }
-    return texts;
+    return texts.filter((_, i) => i !== reuse);
   }
 }

@@ -1,22 +1,30 @@
 /**
  * When does a retrieved passage support an answer? Hybrid ranking is by rank,
  * so the best of an unrelated library still ranks first; this gate asks for
- * absolute evidence instead: the passage shares most of the question's
- * content words, or it is very close in meaning. A question that no passage
- * clears gets the "not in your library" reply and no sources.
+ * absolute evidence instead: the passage holds most of what is distinctive in
+ * the question (its content words weighted by how rare they are among the
+ * passages the search turned up, so "water" counts little in a library where
+ * every passage has it and "cactus" counts a lot), or it is very close in
+ * meaning. A question that no passage clears gets the "not in your library"
+ * reply and no sources.
  *
- * The thresholds were tuned on BEIR SciFact (bench/chat.ts): claims against
- * their relevant abstracts, and questions about things the corpus does not hold.
+ * The thresholds were tuned on BEIR SciFact (bench/chat.ts): train claims
+ * against their relevant abstracts, and questions the corpus does not hold.
  */
 export interface SupportThresholds {
-  /** Share of the question's content terms the passage must contain... */
+  /** Share of the question's term weight the passage must hold... */
   minCoverage: number;
-  /** ...and of them at least this many distinct terms (when the question has that many). */
+  /** ...with at least this many distinct question terms (when the question has that many). */
   minMatchedTerms: number;
-  /** Or: cosine similarity at which meaning alone is enough. */
+  /** Or: cosine similarity at which meaning alone is enough... */
   minCosine: number;
-  /** With some shared terms (coverage over half of minCoverage), a lower cosine is enough. */
+  /** ...or a lower cosine together with this much term weight. */
   minCosineWithTerms: number;
+  minCoverageWithCosine: number;
+  /** Or: at least two terms and this share of the question's distinct terms (a paraphrase in a small library)... */
+  minShare: number;
+  /** ...holding at least this much of the term weight. */
+  minCoverageWithShare: number;
 }
 
 export const DEFAULT_SUPPORT: SupportThresholds = {
@@ -24,10 +32,24 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minMatchedTerms: 2,
   minCosine: 0.6,
   minCosineWithTerms: 0.45,
+  minCoverageWithCosine: 0.3,
+  minShare: 0.6,
+  minCoverageWithShare: 0.4,
+};
+
+/** Once one passage supports an answer, the other passages that may be cited beside it. */
+export const DEFAULT_ADMIT: SupportThresholds = {
+  minCoverage: 0.3,
+  minMatchedTerms: 2,
+  minCosine: 0.5,
+  minCosineWithTerms: 0.4,
+  minCoverageWithCosine: 0.2,
+  minShare: 0.5,
+  minCoverageWithShare: 0.25,
 };
 
 export interface SupportSignals {
-  /** Distinct question terms found in the passage / distinct question terms. */
+  /** Weight of the question terms found in the passage / weight of all question terms. */
   coverage: number;
   matchedTerms: number;
   questionTerms: number;
@@ -35,11 +57,35 @@ export interface SupportSignals {
   cosine: number | null;
 }
 
-export function termCoverage(questionTerms: ReadonlySet<string>, passageTerms: ReadonlySet<string>): { coverage: number; matched: number } {
+/** Inverse document frequency of each question term over a pool of passages' term sets. */
+export function termWeights(questionTerms: ReadonlySet<string>, pool: ReadonlyArray<ReadonlySet<string>>): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const term of questionTerms) {
+    let df = 0;
+    for (const terms of pool) if (terms.has(term)) df += 1;
+    weights.set(term, Math.log((pool.length + 1) / (df + 0.5)));
+  }
+  return weights;
+}
+
+export function termCoverage(
+  questionTerms: ReadonlySet<string>,
+  passageTerms: ReadonlySet<string>,
+  weights?: ReadonlyMap<string, number>,
+): { coverage: number; matched: number } {
   if (!questionTerms.size) return { coverage: 0, matched: 0 };
   let matched = 0;
-  for (const term of questionTerms) if (passageTerms.has(term)) matched += 1;
-  return { coverage: matched / questionTerms.size, matched };
+  let have = 0;
+  let total = 0;
+  for (const term of questionTerms) {
+    const w = weights?.get(term) ?? 1;
+    total += w;
+    if (passageTerms.has(term)) {
+      matched += 1;
+      have += w;
+    }
+  }
+  return { coverage: total > 0 ? have / total : 0, matched };
 }
 
 export function isSupported(signals: SupportSignals, thresholds: SupportThresholds = DEFAULT_SUPPORT): boolean {
@@ -47,5 +93,7 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   if (signals.coverage >= thresholds.minCoverage && enoughTerms) return true;
   const cosine = signals.cosine ?? 0;
   if (cosine >= thresholds.minCosine) return true;
-  return signals.coverage >= thresholds.minCoverage / 2 && signals.matchedTerms > 0 && cosine >= thresholds.minCosineWithTerms;
+  const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
+  if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare) return true;
+  return signals.matchedTerms > 0 && signals.coverage >= thresholds.minCoverageWithCosine && cosine >= thresholds.minCosineWithTerms;
 }

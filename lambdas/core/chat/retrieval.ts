@@ -2,7 +2,7 @@ import type { Embedder, SearchIndex } from '../../ports.js';
 import type { ItemKind, LibraryRef, Passage, PassageHit } from '../model.js';
 import { fuse } from '../ranking.js';
 import { DEFAULT_SEARCH, type SearchOptions } from '../search.js';
-import { DEFAULT_SUPPORT, isSupported, termCoverage, type SupportSignals, type SupportThresholds } from './relevance.js';
+import { DEFAULT_ADMIT, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
 import { termSet } from './terms.js';
 
 /** What answers are built from: documents only (never past chats or creations, which are not evidence). */
@@ -22,12 +22,23 @@ export interface RetrievedPassage {
 export interface RetrievalOptions {
   /** Items of the hybrid ranking whose passages are considered. */
   maxItems: number;
+  /** Items whose passages go to the chat model. */
+  maxGroundedItems: number;
   /** Passages kept per item (its best by keyword and by meaning). */
   passagesPerItem: number;
+  /** What one passage must clear for the question to be answered at all. */
   support: SupportThresholds;
+  /** Once it is, what other passages must clear to be given to the model too. */
+  admit: SupportThresholds;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalOptions = { maxItems: 8, passagesPerItem: 2, support: DEFAULT_SUPPORT };
+export const DEFAULT_RETRIEVAL: RetrievalOptions = {
+  maxItems: 10,
+  maxGroundedItems: 5,
+  passagesPerItem: 2,
+  support: DEFAULT_SUPPORT,
+  admit: DEFAULT_ADMIT,
+};
 
 const key = (hit: PassageHit) => `${hit.itemId}#${hit.passage.ordinal}`;
 
@@ -43,45 +54,72 @@ export class ChatRetriever {
     private readonly options: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {}
 
-  /** Supported passages, best item first; empty when the library holds nothing relevant. */
-  async retrieve(ref: LibraryRef, question: string): Promise<RetrievedPassage[]> {
+  /**
+   * The passages to answer from, best item first, and the question's vector;
+   * no passages when none clears the support gate (the library holds nothing relevant).
+   * Items are reordered by their hybrid rank and how much of the question
+   * their best passage holds, which puts the document that answers first more often.
+   */
+  async retrieve(ref: LibraryRef, question: string): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array }> {
+    const { candidates, questionVector } = await this.candidates(ref, question);
+    if (!candidates.some((c) => isSupported(c.signals, this.options.support))) return { passages: [], questionVector };
+    const admitted = candidates.filter((c) => isSupported(c.signals, this.options.admit));
+    const byItem = new Map<string, RetrievedPassage[]>();
+    for (const c of admitted) byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), c]);
+    const itemScore = (passages: RetrievedPassage[]) =>
+      RANK_K / (RANK_K + passages[0]!.itemRank) + Math.max(...passages.map((p) => p.signals.coverage));
+    const passages = [...byItem.values()]
+      .sort((a, b) => itemScore(b) - itemScore(a) || a[0]!.itemRank - b[0]!.itemRank)
+      .slice(0, this.options.maxGroundedItems)
+      .flatMap((item) =>
+        item
+          .sort((a, b) => strength(b) - strength(a))
+          .slice(0, this.options.passagesPerItem)
+          .sort((a, b) => a.passage.ordinal - b.passage.ordinal),
+      );
+    return { passages, questionVector };
+  }
+
+  /** Every candidate passage of the top items with its support signals, before the gate. */
+  async candidates(ref: LibraryRef, question: string): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array }> {
     const limit = this.search.candidatesPerLeg;
     const kinds = EVIDENCE_KINDS;
+    let questionVector: Float32Array = new Float32Array(0);
     const [keywordHits, vectorHits] = await Promise.all([
       this.deps.index.keywordSearch(ref, { text: question, limit, kinds }),
-      this.deps.embedder
-        .embed([question], 'query')
-        .then(([vector]) => this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds })),
+      this.deps.embedder.embed([question], 'query').then(([vector]) => {
+        questionVector = vector!;
+        return this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds });
+      }),
     ]);
     const items = fuse(keywordHits, vectorHits, this.search.fusion).slice(0, this.options.maxItems);
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), hit.rawScore]));
     const questionTerms = termSet(question);
+    // How rare each question word is among everything the two legs turned up.
+    const pool = new Map<string, Set<string>>();
+    for (const hit of [...keywordHits, ...vectorHits]) {
+      if (!pool.has(key(hit))) pool.set(key(hit), termSet(`${hit.title ?? ''}\n${hit.passage.text}`));
+    }
+    const weights = termWeights(questionTerms, [...pool.values()]);
 
-    const retrieved: RetrievedPassage[] = [];
+    const out: RetrievedPassage[] = [];
     items.forEach((item, itemRank) => {
-      const candidates = new Map<string, PassageHit>();
+      const seen = new Set<string>();
       for (const hit of [...keywordHits.filter((h) => h.itemId === item.itemId).slice(0, 2),
         ...vectorHits.filter((h) => h.itemId === item.itemId).slice(0, 2)]) {
-        if (!candidates.has(key(hit))) candidates.set(key(hit), hit);
+        if (seen.has(key(hit))) continue;
+        seen.add(key(hit));
+        const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
+        out.push({
+          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, passage: hit.passage,
+          signals: { coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null },
+        });
       }
-      const scored = [...candidates.values()].map((hit) => {
-        const { coverage, matched } = termCoverage(questionTerms, termSet(`${hit.title ?? ''}\n${hit.passage.text}`));
-        const signals: SupportSignals = {
-          coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null,
-        };
-        return { hit, signals, strength: coverage + (signals.cosine ?? 0) };
-      });
-      scored
-        .filter((s) => isSupported(s.signals, this.options.support))
-        .sort((a, b) => b.strength - a.strength)
-        .slice(0, this.options.passagesPerItem)
-        .sort((a, b) => a.hit.passage.ordinal - b.hit.passage.ordinal)
-        .forEach(({ hit, signals }) =>
-          retrieved.push({
-            itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, passage: hit.passage, signals,
-          }),
-        );
     });
-    return retrieved;
+    return { candidates: out, questionVector };
   }
 }
+
+/** The reciprocal-rank constant of the item reordering (as in the fusion). */
+const RANK_K = 60;
+const strength = (c: RetrievedPassage) => c.signals.coverage + (c.signals.cosine ?? 0);

@@ -17,11 +17,23 @@ also may might must shall s t ll re ve d m o y etc e g i.e via per upon whether`
 const ASKING_WORDS = `tell show give list lists table tables chart charts graph graphs plot plots make create build draw
 please summarize summarise summary explain describe know find according library libraries document documents doc docs
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
-question answer`;
+question answer now often usually ever exactly really`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
 
 const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Stemming is the costly step and words repeat: remember recent stems. */
+const stems = new Map<string, string>();
+function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size > 100_000) stems.clear();
+    s = stemmer(word);
+    stems.set(word, s);
+  }
+  return s;
+}
 
 /** Stemmed content terms of a text, in order, repeats kept. */
 export function contentTerms(text: string): string[] {
@@ -30,7 +42,7 @@ export function contentTerms(text: string): string[] {
     const word = match[0];
     if (STOPWORDS.has(word)) continue;
     if (word.length === 1 && !/\p{N}/u.test(word)) continue;
-    terms.push(/^\p{N}+$/u.test(word) ? word : stemmer(word));
+    terms.push(/^\p{N}+$/u.test(word) ? word : stem(word));
   }
   return terms;
 }

@@ -1,0 +1,139 @@
+/**
+ * npm run bench:chat — the grounded chat on BEIR SciFact (read in place from
+ * ../shared/data/beir/scifact, never copied):
+ *
+ *   - supported: for each test claim asked as a question, whether the reply's
+ *     sources include a document judged relevant to it        (goal >= 0.80)
+ *   - absent: on 50 questions about things the corpus does not hold, the
+ *     share answered with empty sources                         (goal >= 0.95)
+ *   - latency: p50 of one chat with the offline default (extractive
+ *     answerer, the real sentence encoder embedding the question and the
+ *     stored exchange, SQLite hybrid search over the whole corpus) (goal <= 150 ms)
+ *
+ * The corpus is captured through the capture use case with its passage
+ * vectors read from the embedding cache in .cache/ (bench/lib/warm-cache.ts
+ * fills it; misses are embedded by the real model and kept); the chats
+ * themselves embed live.
+ *
+ * Options: --split test|train (default test), --questions N (first N claims),
+ *          --docs N (only the first N abstracts and the claims they answer: quick runs while developing)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BatchingEmbedder } from '../lambdas/adapters/local/batching-embedder.js';
+import { UniversalSentenceEncoder } from '../lambdas/adapters/local/use-embedder.js';
+import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
+import type { LibraryRef } from '../lambdas/core/model.js';
+import { openLocalStack } from '../lambdas/local/local-stack.js';
+import type { Embedder } from '../lambdas/ports.js';
+import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
+import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
+import { mean, percentile } from './lib/metrics.js';
+import { documentText, loadScifact } from './lib/scifact.js';
+
+const { values: args } = parseArgs({
+  options: {
+    split: { type: 'string', default: 'test' },
+    questions: { type: 'string' },
+    docs: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const split = args.split === 'train' ? 'train' : 'test';
+
+/** Serves the corpus from the cache while loading, then the live model for the chats. */
+class PhasedEmbedder implements Embedder {
+  readonly name: string;
+  readonly dimensions: number;
+  current: Embedder;
+  constructor(readonly loading: Embedder, private readonly live: Promise<Embedder>) {
+    this.name = loading.name;
+    this.dimensions = loading.dimensions;
+    this.current = loading;
+  }
+  async goLive() {
+    this.current = await this.live;
+  }
+  embed(texts: readonly string[], purpose: 'query' | 'passage') {
+    return this.current.embed(texts, purpose);
+  }
+}
+
+const { corpus: fullCorpus, queries, qrels } = loadScifact(split);
+const corpus = args.docs ? fullCorpus.slice(0, Number(args.docs)) : fullCorpus;
+const inCorpus = new Set(corpus.map((d) => d.id));
+let claims = queries.filter((q) => [...(qrels.get(q.id)?.keys() ?? [])].some((id) => inCorpus.has(id)));
+if (args.questions) claims = claims.slice(0, Number(args.questions));
+
+const cache = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
+const live = UniversalSentenceEncoder.load().then((m) => new BatchingEmbedder(m));
+const embedder = new PhasedEmbedder(cache, live);
+const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-chat-'));
+const stack = await openLocalStack({ dataDir, embedder });
+const ref: LibraryRef = { tenantId: 'ten_scifact', endUserId: null };
+
+try {
+  let started = performance.now();
+  const docOfFile = new Map<string, string>();
+  for (const doc of corpus) {
+    const receipt = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title, sourceRef: doc.id });
+    if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
+    docOfFile.set(receipt.id, doc.id);
+  }
+  console.log(
+    `library: ${corpus.length} abstracts captured in ${((performance.now() - started) / 1000).toFixed(0)} s ` +
+      `(cache hits ${cache.stats.hits}, misses ${cache.stats.misses})`,
+  );
+  await embedder.goLive();
+  await stack.services.chat.chat({ tenantId: 'ten_warmup', endUserId: null }, 'warm up the model'); // load, JIT
+
+  const latencies: number[] = [];
+  const ask = async (question: string) => {
+    const t = performance.now();
+    const response = await stack.services.chat.chat(ref, question);
+    latencies.push(performance.now() - t);
+    return response;
+  };
+
+  started = performance.now();
+  let supported = 0;
+  let answered = 0;
+  const sourceCounts: number[] = [];
+  for (const claim of claims) {
+    const response = await ask(claim.text);
+    const cited = response.sources.map((s) => docOfFile.get(s.file_id));
+    const relevant = qrels.get(claim.id)!;
+    const hit = cited.some((id) => id !== undefined && (relevant.get(id) ?? 0) > 0);
+    if (hit) supported += 1;
+    if (cited.length) answered += 1;
+    sourceCounts.push(cited.length);
+    if (args.verbose && !hit) console.log(`MISS ${claim.id}: ${claim.text}\n  cited ${cited.join(', ') || '-'}; relevant ${[...relevant.keys()].join(', ')}`);
+  }
+
+  let empty = 0;
+  for (const question of ABSENT_QUESTIONS) {
+    const response = await ask(question);
+    if (!response.sources.length) empty += 1;
+    else if (args.verbose) console.log(`ANSWERED ABSENT: ${question}\n  ${response.reply.slice(0, 200)}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  const p50 = percentile(latencies, 50);
+  const rows: Array<[string, string, string, boolean]> = [
+    [`supported: sources include a relevant document (${claims.length} ${split} claims)`, (supported / claims.length).toFixed(3), '>= 0.80', supported / claims.length >= 0.8],
+    [`absent: empty sources (${ABSENT_QUESTIONS.length} questions)`, (empty / ABSENT_QUESTIONS.length).toFixed(3), '>= 0.95', empty / ABSENT_QUESTIONS.length >= 0.95],
+    ['latency p50 of one chat, offline default (ms)', p50.toFixed(1), '<= 150', p50 <= 150],
+  ];
+  console.log(`\nbench:chat on BEIR SciFact (${split}), chat model: ${stack.ports.chatModel.name}, embedder: ${embedder.name}`);
+  console.log('| measure | value | goal | met |\n| --- | --- | --- | --- |');
+  for (const [name, value, goal, met] of rows) console.log(`| ${name} | ${value} | ${goal} | ${met ? 'yes' : 'NO'} |`);
+  console.log(
+    `\nclaims answered with sources: ${(answered / claims.length).toFixed(3)}; mean sources per answer: ${mean(sourceCounts.filter((n) => n > 0)).toFixed(2)}; ` +
+      `latency p95 ${percentile(latencies, 95).toFixed(1)} ms; ${latencies.length} chats in ${seconds.toFixed(0)} s`,
+  );
+} finally {
+  stack.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
