@@ -8,11 +8,12 @@ import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { functionSpecs, INGEST_NODE_MODULES, missingEntries, type FunctionSpec } from './functions.js';
 import { ACCESS, FULL_ACCESS, type Access } from './route-access.js';
-import type { StatefulStack } from './stateful-stack.js';
+import { ImportedData, type DataRefs } from './data-refs.js';
 
 export interface ApiStackProps extends StackProps {
   readonly config: LibraryConfig;
-  readonly data: StatefulStack;
+  /** The stateful stack's exported values (StatefulStack.refs). */
+  readonly data: DataRefs;
   /** The service version reported by /v1/health. */
   readonly version: string;
 }
@@ -27,12 +28,14 @@ export class ApiStack extends Stack {
   readonly api: LibraryApi;
   readonly ingest: IngestPipeline;
   readonly functions = new Map<string, LibraryFunction>();
+  readonly data: ImportedData;
   private readonly settings: ApiStackProps;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     this.settings = props;
-    const { config, data } = props;
+    const { config } = props;
+    const data = (this.data = new ImportedData(this, 'Data', props.data));
     const missing = missingEntries();
     if (missing.length) throw new Error(`routes without a Lambda entry (index.ts): ${missing.join(', ')}`);
 
@@ -42,11 +45,11 @@ export class ApiStack extends Stack {
     });
     const environment: Record<string, string> = {
       [ENV.version]: props.version,
-      [ENV.tenantsTable]: data.tables.tenants.tableName,
-      [ENV.documentsTable]: data.tables.documents.tableName,
-      [ENV.usageTable]: data.tables.usage.tableName,
-      [ENV.blobBucket]: data.blobs.bucket.bucketName,
-      [ENV.searchEndpoint]: `https://${data.search.domain.domainEndpoint}`,
+      [ENV.tenantsTable]: data.tenants.tableName,
+      [ENV.documentsTable]: data.documents.tableName,
+      [ENV.usageTable]: data.usage.tableName,
+      [ENV.blobBucket]: data.bucket.bucketName,
+      [ENV.searchEndpoint]: `https://${data.domain.domainEndpoint}`,
       [ENV.searchIndexPrefix]: config.search.indexPrefix,
       [ENV.embeddingModelId]: config.models.embeddingModelId,
       [ENV.embeddingDimensions]: String(config.models.embeddingDimensions),
@@ -75,7 +78,7 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.api.url}v1/`, description: 'Base URL of the API' });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of the API keys (library-aws keys)' });
     new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
-    new CfnOutput(this, 'TenantsTableName', { value: data.tables.tenants.tableName });
+    new CfnOutput(this, 'TenantsTableName', { value: data.tenants.tableName });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingest.deadLetters.queueUrl });
   }
 
@@ -94,17 +97,18 @@ export class ApiStack extends Stack {
   }
 
   private grant(fn: LibraryFunction, name: string): void {
-    const { data, config } = this.settings;
+    const { config } = this.settings;
+    const data = this.data;
     let access: Access | undefined = ACCESS[name];
     if (!access) {
       Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
       access = FULL_ACCESS;
     }
-    if (access.documents) fn.bindTable(data.tables.documents, access.documents);
-    if (access.tenants) fn.bindTable(data.tables.tenants, access.tenants);
-    if (access.usage) fn.bindTable(data.tables.usage, access.usage);
-    if (access.blobs) fn.bindBucket(data.blobs.bucket, access.blobs);
-    if (access.search) fn.bindSearch(data.search.domain, access.search);
+    if (access.documents) fn.bindTable(data.documents, access.documents);
+    if (access.tenants) fn.bindTable(data.tenants, access.tenants);
+    if (access.usage) fn.bindTable(data.usage, access.usage);
+    if (access.blobs) fn.bindBucket(data.bucket, access.blobs);
+    if (access.search) fn.bindSearch(data.domain, access.search);
     const models = [...(access.embed ? [config.models.embeddingModelId] : []), ...(access.chat ? [config.models.chatModelId] : [])];
     if (models.length) fn.bindModels(models);
     if (access.ingestQueue) fn.bindQueue(this.ingest.queue);

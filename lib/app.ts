@@ -12,7 +12,8 @@ export function buildApp(app: App, options: { config?: unknown; version: string 
     region: config.region ?? process.env.CDK_DEFAULT_REGION,
   };
   const data = new StatefulStack(app, `${config.stackPrefix}-Data`, { env, config, description: 'Library: tables, blob bucket, search domain, secrets key' });
-  const api = new ApiStack(app, `${config.stackPrefix}-Api`, { env, config, data, version: options.version, description: 'Library: REST API, functions, ingest queue' });
+  const api = new ApiStack(app, `${config.stackPrefix}-Api`, { env, config, data: data.refs, version: options.version, description: 'Library: REST API, functions, ingest queue' });
+  api.addStackDependency(data, 'imports the data exports');
   applyNagSuppressions(config, data, api);
   return { config, data, api };
 }

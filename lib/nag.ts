@@ -22,6 +22,7 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
     accept(domain, 'AwsSolutions-OS7', 'Zone awareness needs two or more nodes; the default is one cheap node. Set search.zoneAwareness with an even instanceCount for production.');
   }
 
+  const exported = (name: string) => `${data.stackName}-${name}`;
   for (const [name, fn] of api.functions) {
     const access = ACCESS[name] ?? FULL_ACCESS;
     accept(fn, 'AwsSolutions-L1', 'Node.js 22 is the runtime the service is built and tested for (target node22); it moves to the next LTS deliberately, not automatically.');
@@ -33,13 +34,13 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
         : 'X-Ray (PutTraceSegments, PutTelemetryRecords) has no resource-level permissions; `*` is the only form AWS accepts.',
     );
     if (access.documents) {
-      accept(fn, 'AwsSolutions-IAM5[Resource::<DocumentsTable.Arn>/index/*]', "Queries the documents table's own indexes (newest LSI, processing GSI), and nothing else.");
+      accept(fn, `AwsSolutions-IAM5[Resource::${exported('DocumentsTableArn')}/index/*]`, "Queries the documents table's own indexes (newest LSI, processing GSI), and nothing else.");
     }
     if (access.blobs) {
-      accept(fn, 'AwsSolutions-IAM5[Resource::<BlobBucket.Arn>/blobs/*]', 'Object keys are per tenant and document (blobs/<tenant>/<id>), chosen at run time; the actions are named one by one.');
+      accept(fn, `AwsSolutions-IAM5[Resource::${exported('BlobBucketArn')}/blobs/*]`, 'Object keys are per tenant and document (blobs/<tenant>/<id>), chosen at run time; the actions are named one by one.');
     }
     if (access.search) {
-      accept(fn, 'AwsSolutions-IAM5[Resource::<SearchDomain.Arn>/*]', "Index paths of the service's own domain; the HTTP verbs are named one by one (reads: GET, HEAD, POST).");
+      accept(fn, `AwsSolutions-IAM5[Resource::${exported('SearchDomainArn')}/*]`, "Index paths of the service's own domain; the HTTP verbs are named one by one (reads: GET, HEAD, POST).");
     }
   }
 

@@ -4,6 +4,7 @@ import type { LibraryConfig } from './config.js';
 import { BlobStorage } from './constructs/blob-storage.js';
 import { BucketSecretsKey } from './constructs/bucket-secrets-key.js';
 import { DataTables } from './constructs/data-tables.js';
+import type { DataRefs } from './data-refs.js';
 import { SearchDomain } from './constructs/search-domain.js';
 
 export interface StatefulStackProps extends StackProps {
@@ -20,6 +21,8 @@ export class StatefulStack extends Stack {
   readonly blobs: BlobStorage;
   readonly search: SearchDomain;
   readonly secretsKey: BucketSecretsKey;
+  /** The values the API stack imports, exported under fixed names. */
+  readonly refs: DataRefs;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -28,5 +31,15 @@ export class StatefulStack extends Stack {
     this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy });
     this.search = new SearchDomain(this, 'Search', { ...props.config.search, removalPolicy, logRetentionDays: props.config.logRetentionDays });
     this.secretsKey = new BucketSecretsKey(this, 'BucketSecrets', { removalPolicy });
+    const out = (value: string, name: string) => this.exportValue(value, { name: `${this.stackName}-${name}` });
+    this.refs = {
+      tenantsTableArn: out(this.tables.tenants.tableArn, 'TenantsTableArn'),
+      documentsTableArn: out(this.tables.documents.tableArn, 'DocumentsTableArn'),
+      usageTableArn: out(this.tables.usage.tableArn, 'UsageTableArn'),
+      blobBucketArn: out(this.blobs.bucket.bucketArn, 'BlobBucketArn'),
+      blobBucketName: out(this.blobs.bucket.bucketName, 'BlobBucketName'),
+      searchDomainArn: out(this.search.domain.domainArn, 'SearchDomainArn'),
+      searchDomainEndpoint: out(this.search.domain.domainEndpoint, 'SearchDomainEndpoint'),
+    };
   }
 }

@@ -78,7 +78,7 @@ export class LibraryFunction extends Construct {
         externalModules: [...BUNDLE_SETTINGS.externalModules],
         nodeModules,
         // Native packages are installed for the Lambda platform, whatever machine synthesizes.
-        environment: nodeModules ? { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' } : undefined,
+        environment: nodeModules ? { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' } : undefined,
       },
     });
   }
