@@ -1,0 +1,331 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENV } from '../../lambdas/aws/config.js';
+import { ROUTES } from '../../lambdas/routes.js';
+import type { ApiStack } from '../../lib/api-stack.js';
+import { buildApp } from '../../lib/app.js';
+import { DEFAULT_CONFIG, resolveConfig } from '../../lib/config.js';
+import { BEARER_KEY_PATTERN } from '../../lib/constructs/library-api.js';
+import { missingEntries } from '../../lib/functions.js';
+import { ACCESS } from '../../lib/route-access.js';
+import type { StatefulStack } from '../../lib/stateful-stack.js';
+
+/**
+ * CDK assertions on the synthesized templates. Bundling is skipped (the
+ * `aws:cdk:bundling-stacks` context CDK itself uses for that), so the whole
+ * file runs in seconds; `npm run bench:bundles` and `npx cdk synth` bundle.
+ */
+const ENVIRONMENT = { account: '123456789012', region: 'eu-west-1' };
+
+function synth(config: Record<string, unknown> = {}) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const built = buildApp(app, { config: { ...ENVIRONMENT, ...config }, version: '9.9.9' });
+  return { app, ...built, dataTemplate: Template.fromStack(built.data), apiTemplate: Template.fromStack(built.api) };
+}
+
+let app: App;
+let data: StatefulStack;
+let api: ApiStack;
+let dataTemplate: Template;
+let apiTemplate: Template;
+
+beforeAll(() => {
+  ({ app, data, api, dataTemplate, apiTemplate } = synth());
+});
+
+const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
+
+/** Every IAM statement attached to one function's role. */
+function statementsOf(name: string): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
+  const fn = api.functions.get(name)!;
+  const roleId = api.getLogicalId(fn.fn.role!.node.defaultChild as never);
+  const policies = apiTemplate.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } });
+  return Object.values(policies).flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: never[] } } }).Properties.PolicyDocument.Statement);
+}
+const actionsOf = (name: string) => new Set(statementsOf(name).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])));
+const importName = (name: string) => `${data.stackName}-${name}`;
+const resourcesFor = (name: string, action: string) =>
+  JSON.stringify(statementsOf(name).filter((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).includes(action)).map((s) => s.Resource));
+
+describe('routes and functions', () => {
+  it('has a Lambda entry for every route of the route table', () => {
+    expect(missingEntries()).toEqual([]);
+  });
+
+  it('makes one function per route, plus the authorizer and the ingest worker, all on Node.js 22 ARM64 with X-Ray', () => {
+    const functions = apiTemplate.findResources('AWS::Lambda::Function');
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2);
+    for (const fn of Object.values(functions) as Array<{ Properties: Record<string, any> }>) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
+      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(Object.values(ENV).filter((v) => v !== ENV.ingestMaxReceiveCount)));
+      expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
+    }
+    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ROUTES.length + 2 + 1);
+    apiTemplate.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: DEFAULT_CONFIG.logRetentionDays });
+  });
+
+  it('maps each route to one API Gateway method on its own function, keyed routes behind the authorizer and the usage plan', () => {
+    const restApi = api.api.api;
+    for (const route of ROUTES) {
+      const method = restApi.methods.find((m) => m.resource.path === route.path && m.httpMethod === route.method);
+      expect(method, `${route.method} ${route.path}`).toBeDefined();
+      const fnId = api.getLogicalId(api.functions.get(route.name)!.fn.node.defaultChild as never);
+      apiTemplate.hasResource('AWS::ApiGateway::Method', {
+        Properties: Match.objectLike({
+          HttpMethod: route.method,
+          ResourceId: { Ref: api.getLogicalId(method!.resource.node.defaultChild as never) },
+          AuthorizationType: route.auth ? 'CUSTOM' : 'NONE',
+          ...(route.auth ? { ApiKeyRequired: true } : {}),
+          Integration: Match.objectLike({
+            Type: 'AWS_PROXY',
+            Uri: { 'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [fnId, 'Arn'] }])] },
+          }),
+        }),
+      });
+    }
+  });
+
+  it('answers other methods on a known path with a 405 mock carrying Allow', () => {
+    const paths = new Set(ROUTES.map((r) => r.path));
+    const anys = api.api.api.methods.filter((m) => m.httpMethod === 'ANY');
+    expect(new Set(anys.map((m) => m.resource.path))).toEqual(paths);
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::Method', {
+      HttpMethod: 'ANY',
+      Integration: Match.objectLike({
+        Type: 'MOCK',
+        IntegrationResponses: [Match.objectLike({ StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': "'GET, DELETE'" } })],
+      }),
+    });
+  });
+
+  it('gives every route an explicit access line (no function falls back to full access)', () => {
+    for (const name of api.functions.keys()) expect(ACCESS[name], name).toBeDefined();
+  });
+});
+
+describe('authorizer, usage plan and gateway responses', () => {
+  it('uses a TOKEN authorizer on the Authorization header, checking the key shape before any call', () => {
+    apiTemplate.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'TOKEN',
+      IdentitySource: 'method.request.header.Authorization',
+      IdentityValidationExpression: BEARER_KEY_PATTERN,
+      AuthorizerResultTtlInSeconds: DEFAULT_CONFIG.authorizerCacheSeconds,
+    });
+    expect(new RegExp(BEARER_KEY_PATTERN).test(`Bearer lib_${'a'.repeat(40)}`)).toBe(true);
+    expect(new RegExp(BEARER_KEY_PATTERN).test('Bearer nope')).toBe(false);
+  });
+
+  it('takes API keys from the authorizer and throttles each key by the usage plan', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER', EndpointConfiguration: { Types: ['REGIONAL'] } });
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 20, BurstLimit: 40 },
+      ApiStages: [Match.objectLike({ Stage: Match.anyValue() })],
+    });
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      TracingEnabled: true,
+      AccessLogSetting: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+  });
+
+  it.each([
+    ['UNAUTHORIZED', '401', 'unauthorized'],
+    ['ACCESS_DENIED', '401', 'unauthorized'],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', 'not_found'],
+    ['REQUEST_TOO_LARGE', '413', 'payload_too_large'],
+    ['UNSUPPORTED_MEDIA_TYPE', '415', 'unsupported_media_type'],
+    ['THROTTLED', '429', 'rate_limited'],
+    ['QUOTA_EXCEEDED', '429', 'rate_limited'],
+    ['AUTHORIZER_FAILURE', '503', 'unavailable'],
+    ['INTEGRATION_TIMEOUT', '503', 'unavailable'],
+    ['DEFAULT_5XX', '500', 'internal_error'],
+  ])('rewrites the %s gateway response to %s %s in the contract body', (type, status, code) => {
+    const responses = apiTemplate.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
+    const [response] = Object.values(responses) as Array<{ Properties: Record<string, any> }>;
+    expect(response, type).toBeDefined();
+    expect(response!.Properties.StatusCode).toBe(status);
+    const body = response!.Properties.ResponseTemplates['application/json'] as string;
+    expect(body).toContain(`"code":"${code}"`);
+    expect(body).toContain('"request_id":"$context.requestId"');
+    // The template is valid JSON once API Gateway substitutes its variables.
+    expect(() => JSON.parse(body.replace('$context.requestId', 'req').replace('$context.error.messageString', '"m"'))).not.toThrow();
+    if (status === '429' || status === '503') {
+      expect(response!.Properties.ResponseParameters['gatewayresponse.header.Retry-After']).toMatch(/^'\d+'$/);
+      expect(JSON.parse(body.replace('$context.requestId', 'req')).error.retry_after).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the status API Gateway chose for other 4XX, with the contract body', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'DEFAULT_4XX',
+      StatusCode: Match.absent(),
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"message":\\$context.error.messageString') },
+    });
+  });
+});
+
+describe('stateful resources', () => {
+  it('pins the logical ids of every stateful resource and retains them by default', () => {
+    for (const [id, type] of [
+      ['TenantsTable', 'AWS::DynamoDB::Table'],
+      ['DocumentsTable', 'AWS::DynamoDB::Table'],
+      ['UsageTable', 'AWS::DynamoDB::Table'],
+      ['BlobBucket', 'AWS::S3::Bucket'],
+      ['BlobAccessLogsBucket', 'AWS::S3::Bucket'],
+      ['SearchDomain', 'AWS::OpenSearchService::Domain'],
+      ['BucketSecretsKey', 'AWS::KMS::Key'],
+    ] as const) {
+      const resource = dataTemplate.toJSON().Resources[id];
+      expect(resource?.Type, id).toBe(type);
+      expect(resource.DeletionPolicy, id).toBe('Retain');
+    }
+  });
+
+  it('makes the tables on demand, with point-in-time recovery, encryption and deletion protection', () => {
+    dataTemplate.resourceCountIs('AWS::DynamoDB::Table', 3);
+    dataTemplate.allResourcesProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+    dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', {
+      LocalSecondaryIndexes: [Match.objectLike({ IndexName: 'newest' })],
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'processing' })],
+    });
+  });
+
+  it('keeps the blob bucket private, encrypted, TLS-only, logged and unversioned', () => {
+    dataTemplate.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'blobs/' }),
+      VersioningConfiguration: Match.absent(),
+    });
+    dataTemplate.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: 'BlobBucket' },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('encrypts the search domain at rest and in transit, HTTPS only, sized by config, reached by IAM', () => {
+    dataTemplate.hasResourceProperties('AWS::OpenSearchService::Domain', {
+      EngineVersion: 'OpenSearch_2.19',
+      EncryptionAtRestOptions: { Enabled: true },
+      NodeToNodeEncryptionOptions: { Enabled: true },
+      DomainEndpointOptions: { EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07' },
+      ClusterConfig: Match.objectLike({ InstanceType: 't3.small.search', InstanceCount: 1 }),
+      AccessPolicies: { Statement: [Match.objectLike({ Principal: { AWS: Match.anyValue() }, Action: 'es:ESHttp*' })] },
+    });
+    const bigger = synth({ search: { instanceType: 'r7g.large.search', instanceCount: 2, zoneAwareness: true } });
+    bigger.dataTemplate.hasResourceProperties('AWS::OpenSearchService::Domain', {
+      ClusterConfig: Match.objectLike({ InstanceType: 'r7g.large.search', InstanceCount: 2, ZoneAwarenessEnabled: true }),
+    });
+  });
+
+  it('rotates the caller-bucket secrets key', () => {
+    dataTemplate.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+});
+
+describe('ingest queue', () => {
+  it('sends failed jobs to a dead-letter queue and feeds the ingest function with partial batch failures', () => {
+    const queueId = logicalId(api, api.ingest.queue);
+    const dlqId = logicalId(api, api.ingest.deadLetters);
+    apiTemplate.hasResourceProperties('AWS::SQS::Queue', {
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: DEFAULT_CONFIG.ingest.timeoutSeconds * 6,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: DEFAULT_CONFIG.ingest.maxReceiveCount },
+    });
+    apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: logicalId(api, api.functions.get('ingest')!.fn) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 1,
+    });
+    apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 1, MetricName: 'ApproximateNumberOfMessagesVisible' });
+    apiTemplate.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ [ENV.ingestMaxReceiveCount]: String(DEFAULT_CONFIG.ingest.maxReceiveCount) }) },
+    });
+  });
+});
+
+describe('least privilege per function', () => {
+  const data = (actions: Set<string>) => [...actions].filter((a) => /^(dynamodb|s3|es|bedrock|sqs|textract):/.test(a));
+
+  it('lets the public routes touch no data at all', () => {
+    expect(data(actionsOf('health'))).toEqual([]);
+    expect(data(actionsOf('openapi'))).toEqual([]);
+  });
+
+  it('lets the authorizer only read the tenants table', () => {
+    const actions = data(actionsOf('authorizer'));
+    expect(actions.every((a) => a.startsWith('dynamodb:') && !/Put|Update|Delete|Write/.test(a))).toBe(true);
+    expect(resourcesFor('authorizer', 'dynamodb:GetItem')).toContain(importName('TenantsTableArn'));
+    expect(resourcesFor('authorizer', 'dynamodb:GetItem')).not.toContain(importName('DocumentsTableArn'));
+  });
+
+  it('lets document reads read only the documents table', () => {
+    for (const name of ['documents-list', 'document-get', 'end-users-list']) {
+      const actions = data(actionsOf(name));
+      expect(actions.length, name).toBeGreaterThan(0);
+      expect(actions.every((a) => a.startsWith('dynamodb:') && !/Put|Update|Delete|Write/.test(a)), name).toBe(true);
+    }
+  });
+
+  it('lets search read the index with GET/HEAD/POST only and embed with the embedding model only', () => {
+    const actions = actionsOf('search');
+    expect(data(actions).sort()).toEqual(['bedrock:InvokeModel', 'es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost']);
+    expect(resourcesFor('search', 'bedrock:InvokeModel')).toContain(`foundation-model/${DEFAULT_CONFIG.models.embeddingModelId}`);
+    expect(resourcesFor('search', 'bedrock:InvokeModel')).not.toContain(DEFAULT_CONFIG.models.chatModelId);
+    expect(data(actionsOf('grep')).sort()).toEqual(['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost']);
+  });
+
+  it('lets capture write documents, put and delete blob objects, index, embed and enqueue, but not read blobs', () => {
+    const actions = actionsOf('capture');
+    for (const a of ['dynamodb:PutItem', 's3:PutObject', 's3:DeleteObject', 'es:ESHttpPut', 'bedrock:InvokeModel', 'sqs:SendMessage']) expect(actions.has(a), a).toBe(true);
+    expect(actions.has('s3:GetObject')).toBe(false);
+    expect(resourcesFor('capture', 's3:PutObject')).toContain('/blobs/*');
+    expect([...actions].some((a) => a.startsWith('textract:'))).toBe(false);
+  });
+
+  it('gives the chat model only to chat, and Textract only to the ingest function', () => {
+    expect(resourcesFor('chat', 'bedrock:InvokeModel')).toContain(DEFAULT_CONFIG.models.chatModelId);
+    for (const [name] of api.functions) {
+      const hasTextract = [...actionsOf(name)].some((a) => a.startsWith('textract:'));
+      expect(hasTextract, name).toBe(name === 'ingest');
+      if (name !== 'chat') expect(resourcesFor(name, 'bedrock:InvokeModel'), name).not.toContain(DEFAULT_CONFIG.models.chatModelId);
+    }
+    expect(actionsOf('ingest').has('sqs:SendMessage')).toBe(false);
+  });
+
+  it('uses no AWS managed policy on any function role', () => {
+    for (const [name, fn] of api.functions) {
+      const roleId = api.getLogicalId(fn.fn.role!.node.defaultChild as never);
+      expect(apiTemplate.toJSON().Resources[roleId].Properties.ManagedPolicyArns, name).toBeUndefined();
+    }
+  });
+});
+
+describe('cdk-nag and configuration', () => {
+  it('passes the AwsSolutions checks with every finding either fixed or acknowledged with a reason', () => {
+    const report = new AwsSolutionsChecks(app).validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('rejects a bad setting by name and applies overrides', () => {
+    expect(() => resolveConfig({ throttling: { ratePerSecond: 0 } })).toThrow(/throttling.ratePerSecond/);
+    expect(() => resolveConfig({ models: { embeddingDimensions: 768 } })).toThrow(/embeddingDimensions/);
+    expect(() => resolveConfig({ search: { zoneAwareness: true, instanceCount: 1 } })).toThrow(/zoneAwareness/);
+    expect(() => resolveConfig({ nonsense: 1 })).toThrow(/unknown setting nonsense/);
+    expect(resolveConfig('{"throttling":{"ratePerSecond":5,"burst":10}}').throttling).toEqual({ ratePerSecond: 5, burst: 10 });
+    const destroyable = synth({ removalPolicy: 'destroy', stackPrefix: 'Dev' });
+    expect(destroyable.data.stackName).toBe('Dev-Data');
+    expect(destroyable.dataTemplate.toJSON().Resources.DocumentsTable.DeletionPolicy).toBe('Delete');
+  });
+});
