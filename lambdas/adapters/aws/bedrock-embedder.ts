@@ -40,7 +40,8 @@ export class BedrockEmbedder implements Embedder {
     this.concurrency = Math.max(1, options.concurrency ?? 8);
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  /** Titan v2 embeds queries and passages alike; the purpose is accepted and not needed. */
+  async embed(texts: readonly string[], _purpose?: 'query' | 'passage'): Promise<Float32Array[]> {
     const out = new Array<Float32Array>(texts.length);
     let next = 0;
     const worker = async () => {

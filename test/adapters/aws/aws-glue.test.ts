@@ -1,0 +1,90 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
+import { parseIngestJob, SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
+import { readAwsConfig } from '../../../lambdas/aws/config.js';
+import { createHandler as ingestWorker } from '../../../lambdas/aws/ingest-worker/handler.js';
+import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
+import { hashKey, KeyService } from '../../../lambdas/core/keys.js';
+import { createHandler as authorizer } from '../../../lambdas/endpoints/authorizer/handler.js';
+
+const sqs = mockClient(SQSClient);
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+const VALID_ENV = {
+  AWS_REGION: 'eu-west-1', LIBRARY_VERSION: '1.0.0', LIBRARY_TENANTS_TABLE: 't', LIBRARY_DOCUMENTS_TABLE: 'd', LIBRARY_USAGE_TABLE: 'u',
+  LIBRARY_BLOB_BUCKET: 'b', LIBRARY_SEARCH_ENDPOINT: 'https://search.example.com', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
+  LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '1024', LIBRARY_CHAT_MODEL_ID: 'm',
+  LIBRARY_INGEST_QUEUE_URL: 'https://sqs/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
+};
+
+describe('AWS composition: config, queue, authorizer, ingest worker', () => {
+  beforeEach(() => {
+    sqs.reset();
+    dynamo.reset();
+  });
+
+  it('reads the config once, typed, and names every missing or malformed variable', () => {
+    expect(readAwsConfig(VALID_ENV)).toMatchObject({ embedding: { dimensions: 1024 }, inlineMaxBytes: 1048576, search: { endpoint: 'https://search.example.com' } });
+    expect(() => readAwsConfig({ ...VALID_ENV, LIBRARY_BLOB_BUCKET: '', LIBRARY_USAGE_TABLE: undefined })).toThrow('missing environment variables: LIBRARY_USAGE_TABLE, LIBRARY_BLOB_BUCKET');
+    expect(() => readAwsConfig({ ...VALID_ENV, LIBRARY_EMBEDDING_DIMENSIONS: '768' })).toThrow(/LIBRARY_EMBEDDING_DIMENSIONS/);
+    expect(() => readAwsConfig({ ...VALID_ENV, LIBRARY_SEARCH_ENDPOINT: 'http://search' })).toThrow(/https/);
+  });
+
+  it('enqueues a job as one SQS message, and a throttled queue is backend_unavailable', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
+    const queue = new SqsIngestQueue(new SQSClient({ region: 'eu-west-1' }), 'https://sqs/q');
+    const job = { tenantId: 'ten_1', endUserId: 'alice', documentId: 'file_1' };
+    await queue.enqueue(job);
+    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs/q', MessageBody: JSON.stringify(job) });
+    expect(parseIngestJob(JSON.stringify(job))).toEqual(job);
+    expect(parseIngestJob('{"tenantId":"t"}')).toBeNull();
+    sqs.on(SendMessageCommand).rejects(Object.assign(new Error('throttled'), { name: 'RequestThrottled', $metadata: { httpStatusCode: 400 } }));
+    await expect(queue.enqueue(job)).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it('authorizes a live key by its hash, hands the tenant over and names its usage plan key (the hash, not the key)', async () => {
+    const key = `lib_${'A'.repeat(40)}`;
+    dynamo.on(GetCommand).resolves({});
+    dynamo.on(GetCommand, { Key: { pk: `KEYHASH#${hashKey(key)}`, sk: 'KEY' } }).resolves({ Item: { tenantId: 'ten_1', revokedAt: null } });
+    const keys = new KeyService({ tenants: new DynamoTenantStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'eu-west-1' })), 'tenants'), clock: { now: () => 'now' } });
+    const handler = authorizer({ keys });
+    const methodArn = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/v1/search';
+    const result = await handler({ type: 'TOKEN', authorizationToken: `Bearer ${key}`, methodArn });
+    expect(result).toMatchObject({ principalId: 'ten_1', context: { tenantId: 'ten_1' }, usageIdentifierKey: hashKey(key) });
+    expect(result.usageIdentifierKey).not.toContain(key);
+    expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' });
+    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer lib_${'B'.repeat(40)}`, methodArn })).rejects.toThrow('Unauthorized');
+    // A throttled table is not a wrong key: the authorizer fails (API Gateway answers 503), it does not deny.
+    dynamo.on(GetCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow', $metadata: {} }));
+    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer ${key}`, methodArn })).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it('reports failed jobs for redelivery, ends them failed on the final attempt, and drops malformed messages', async () => {
+    const seen: Array<{ id: string; finalAttempt: boolean }> = [];
+    const handler = ingestWorker({
+      maxReceiveCount: 3,
+      ingest: {
+        async complete(job, options) {
+          seen.push({ id: job.documentId, finalAttempt: options.finalAttempt });
+          if (job.documentId === 'file_flaky' && !options.finalAttempt) throw new BackendUnavailableError('ocr throttled');
+          return { outcome: 'ready', documentId: job.documentId };
+        },
+      },
+    });
+    const record = (id: string, body: string, receiveCount: string) => ({ messageId: id, body, attributes: { ApproximateReceiveCount: receiveCount } });
+    const job = (documentId: string) => JSON.stringify({ tenantId: 't', endUserId: null, documentId });
+    const event = { Records: [record('m1', job('file_ok'), '1'), record('m2', job('file_flaky'), '1'), record('m3', 'not json', '1'), record('m4', job('file_flaky'), '3')] } as unknown as SQSEvent;
+    const response = await handler(event);
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }]);
+    expect(seen).toEqual([
+      { id: 'file_ok', finalAttempt: false },
+      { id: 'file_flaky', finalAttempt: false },
+      { id: 'file_flaky', finalAttempt: true },
+    ]);
+  });
+});
