@@ -2,7 +2,8 @@
 export type ArtifactIntent = 'chart' | 'table' | 'list';
 
 const CHART = /\b(chart|charts|graph|graphs|plot|plots|visuali[sz]e|visuali[sz]ation|diagram|histogram)\b/i;
-const TABLE = /\b(table|tables|tabulate|spreadsheet|csv)\b/i;
+/** "table" the furniture or the salt is not a request for one. */
+const TABLE = /\b(table(?!\s+(salt|tennis|spoons?|cloth|manners|wine|top))|tables|tabulate|spreadsheet|csv)\b/i;
 const LIST = /\b(list|lists|enumerate|bullet|bullets|bulleted|itemi[sz]e)\b/i;
 
 export function artifactIntent(question: string): ArtifactIntent | null {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
+import type { GroundingPassage } from '../../lambdas/ports.js';
+
+const falcon: GroundingPassage = {
+  number: 1,
+  title: 'Falcon status',
+  lineStart: 1,
+  lines: [
+    'Project Falcon status report',
+    '',
+    'The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.',
+    'Budget: 2.4 million euros. The team lead is Ingrid Solberg, who reports',
+    'to the CTO every Friday.',
+    '',
+    'Risks',
+    'The main risk is the battery supplier in Gdansk.',
+    'A second risk is the certification in Japan.',
+  ],
+};
+const heron: GroundingPassage = { number: 2, title: 'Heron', lineStart: 10, lines: ['The grey heron nests near the lake from February to June.'] };
+
+const answerer = new ExtractiveAnswerer();
+const quotedFrom = (passages: GroundingPassage[]) => passages.flatMap((p) => p.lines).join(' ').replace(/\s+/g, ' ');
+
+describe('ExtractiveAnswerer', () => {
+  it('answers with the sentence that holds the question, verbatim, citing its passage and exact lines', async () => {
+    const answer = await answerer.answer({ question: 'When is the Falcon launch?', passages: [falcon, heron], itemize: false });
+    expect(answer.reply).toMatch(/^From your library: The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells\. \[1\]/);
+    expect(answer.citations[0]).toEqual({
+      passage: 1,
+      lines: [3],
+      quote: 'The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.',
+    });
+    expect(answer.reply).not.toContain('heron');
+    expect(answer.usage.promptTokens).toBeGreaterThan(40);
+    expect(answer.usage.completionTokens).toBeGreaterThan(10);
+  });
+
+  it('follows a sentence across a wrapped line and cites both lines', async () => {
+    const answer = await answerer.answer({ question: 'Who is the team lead and whom does she report to?', passages: [falcon], itemize: false });
+    expect(answer.citations[0]).toMatchObject({ passage: 1, lines: [4, 5], quote: 'The team lead is Ingrid Solberg, who reports to the CTO every Friday.' });
+  });
+
+  it('answers a heading with the lines under it, and itemizes for lists', async () => {
+    const answer = await answerer.answer({ question: 'List the risks', passages: [falcon, heron], itemize: true });
+    expect(answer.reply).toBe(
+      'From your library:\n- The main risk is the battery supplier in Gdansk. [1]\n- A second risk is the certification in Japan. [1]',
+    );
+    expect(answer.citations.map((c) => c.lines)).toEqual([[8], [9]]);
+  });
+
+  it('gathers evidence from several passages for a short answer, never writing words that are not in them', async () => {
+    const answer = await answerer.answer({ question: 'battery supplier Gdansk and heron nests', passages: [falcon, heron], itemize: false });
+    expect(new Set(answer.citations.map((c) => c.passage))).toEqual(new Set([1, 2]));
+    const text = quotedFrom([falcon, heron]);
+    for (const c of answer.citations) expect(text).toContain(c.quote);
+  });
+
+  it('has no answer when no sentence holds any of the question', async () => {
+    const answer = await answerer.answer({ question: 'What is the capital of Peru?', passages: [falcon, heron], itemize: false });
+    expect(answer).toMatchObject({ reply: null, citations: [] });
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { NOT_IN_LIBRARY, parseCitedReply, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
+import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
+import type { RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
+import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
+import { contentTerms, termSet } from '../../lambdas/core/chat/terms.js';
+
+describe('content terms', () => {
+  it('keeps the words a question is about, stemmed, without function or asking words', () => {
+    expect(contentTerms('Can you tell me which risks the Falcon projects have?')).toEqual(['risk', 'falcon', 'project']);
+    expect(contentTerms('Make a table of 2026 revenue')).toEqual(['2026', 'revenu']);
+  });
+});
+
+describe('the support gate', () => {
+  const pool = [termSet('water tank water supply'), termSet('water quality'), termSet('winter water'), termSet('rainfall water')];
+  const question = termSet('How often should I water a cactus in winter?');
+
+  it('weights a word by how rare it is among the passages found, so a common word proves little', () => {
+    const weights = termWeights(question, pool);
+    expect(weights.get('cactu')!).toBeGreaterThan(weights.get('winter')!);
+    expect(weights.get('winter')!).toBeGreaterThan(weights.get('water')!);
+    const { coverage, matched } = termCoverage(question, pool[2]!, weights);
+    expect(matched).toBe(2);
+    expect(coverage).toBeLessThan(0.5);
+    expect(isSupported({ coverage, matchedTerms: matched, questionTerms: question.size, cosine: 0.3 })).toBe(false);
+  });
+
+  it('passes a passage that holds most of the question, or is very close in meaning', () => {
+    expect(isSupported({ coverage: 0.8, matchedTerms: 3, questionTerms: 4, cosine: null })).toBe(true);
+    expect(isSupported({ coverage: 0.8, matchedTerms: 1, questionTerms: 4, cosine: null })).toBe(false);
+    expect(isSupported({ coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null })).toBe(true);
+    expect(isSupported({ coverage: 0, matchedTerms: 0, questionTerms: 4, cosine: DEFAULT_SUPPORT.minCosine })).toBe(true);
+    expect(isSupported({ coverage: 0.35, matchedTerms: 1, questionTerms: 4, cosine: 0.5 })).toBe(true);
+    expect(isSupported({ coverage: 0.35, matchedTerms: 1, questionTerms: 4, cosine: 0.4 })).toBe(false);
+  });
+});
+
+describe('the grounding prompt', () => {
+  it('numbers passages and their lines, and forbids going beyond them', () => {
+    const prompt = userPrompt({ question: 'Q?', itemize: false, passages: [{ number: 1, title: null, lineStart: 7, lines: ['a', 'b'] }] });
+    expect(prompt).toBe('Passages:\n\n[1] Untitled\n7: a\n8: b\n\nQuestion: Q?');
+    expect(systemPrompt(false)).toMatch(/Never add outside knowledge/);
+    expect(systemPrompt(true)).toMatch(/list of facts/);
+  });
+
+  it('reads citations in order, ignoring numbers it was not given, and NOT_IN_LIBRARY as no answer', () => {
+    expect(parseCitedReply('A [2]. B [1, 3]. C [9] [2]', 3)).toEqual({ reply: 'A [2]. B [1, 3]. C [9] [2]', citations: [{ passage: 2 }, { passage: 1 }, { passage: 3 }] });
+    expect(parseCitedReply(`  ${NOT_IN_LIBRARY}\n`, 3)).toEqual({ reply: null, citations: [] });
+    expect(parseCitedReply('', 3)).toEqual({ reply: null, citations: [] });
+  });
+});
+
+describe('sources', () => {
+  const retrieved = (itemId: string, title: string): RetrievedPassage => ({
+    itemId, kind: 'file_excerpt', title, sourceRef: null, itemRank: 0,
+    passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
+    signals: { coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null },
+  });
+  const passages: GroundedPassage[] = [
+    { number: 1, title: 'A', lineStart: 10, lines: ['ten', 'eleven', '', 'thirteen'], retrieved: retrieved('file_a', 'A') },
+    { number: 2, title: 'B', lineStart: 1, lines: ['one'], retrieved: retrieved('file_b', 'B') },
+    { number: 3, title: 'A', lineStart: 40, lines: ['forty'], retrieved: retrieved('file_a', 'A') },
+  ];
+
+  it('one source per cited document, first cited first, its cited lines numbered as in the document', () => {
+    const sources = buildSources(passages, [{ passage: 2 }, { passage: 1, lines: [11] }, { passage: 3 }, { passage: 7 }]);
+    expect(sources).toEqual([
+      { kind: 'file', title: 'B', snippet: '1: one', file_id: 'file_b' },
+      { kind: 'file', title: 'A', snippet: '11: eleven\n40: forty', file_id: 'file_a' },
+    ]);
+  });
+
+  it('a citation without lines, or with lines outside its passage, stands for the whole passage (blank lines left out)', () => {
+    expect(buildSources(passages, [{ passage: 1, lines: [99] }])[0]!.snippet).toBe('10: ten\n11: eleven\n13: thirteen');
+  });
+
+  it('cuts a long cited line around the quote, within 500 characters', () => {
+    const long = `${'x'.repeat(900)} the needle sentence. ${'y'.repeat(900)}`;
+    const [source] = buildSources(
+      [{ number: 1, title: 'L', lineStart: 5, lines: [long], retrieved: retrieved('file_l', 'L') }],
+      [{ passage: 1, lines: [5], quote: 'the needle sentence.' }],
+    );
+    expect(source!.snippet.length).toBeLessThanOrEqual(500);
+    expect(source!.snippet).toMatch(/^5: …x+ the needle sentence\. y+…$/);
+  });
+
+  it('facts are the quotes, or the cited lines', () => {
+    expect(citedFacts(passages, [{ passage: 2 }, { passage: 1, lines: [10], quote: 'ten' }, { passage: 3 }])).toEqual([
+      { text: 'one', title: 'B', fileId: 'file_b', lines: [1] },
+      { text: 'ten', title: 'A', fileId: 'file_a', lines: [10] },
+      { text: 'forty', title: 'A', fileId: 'file_a', lines: [40] },
+    ]);
+  });
+});
