@@ -105,7 +105,6 @@ export class LibraryApi extends Construct {
 /** A mock answer for a known path with a method it does not serve: 405 with Allow, in the contract's error body. */
 function methodNotAllowed(allowed: string): apigateway.MockIntegration {
   const body = errorTemplate('method_not_allowed', `"$context.httpMethod is not allowed on this path; use ${allowed}"`);
-  const template = `#set($context.responseOverride.header.x-request-id = $context.requestId)\n${body}`;
   const requestTemplate = '{"statusCode": 405}';
   return new apigateway.MockIntegration({
     passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
@@ -116,7 +115,7 @@ function methodNotAllowed(allowed: string): apigateway.MockIntegration {
       {
         statusCode: '405',
         responseParameters: { 'method.response.header.Allow': `'${allowed}'` },
-        responseTemplates: { 'application/json': template },
+        responseTemplates: { 'application/json': body },
       },
     ],
   });

@@ -23,6 +23,9 @@ export async function startDynalite() {
   let n = 0;
   return {
     client,
+    async endpoint() {
+      return `http://127.0.0.1:${port}`;
+    },
     /** Creates a fresh table with the given schema, as the CDK stack defines it. */
     async createTable(schema: TableSchema): Promise<string> {
       const name = `t${++n}-${Math.random().toString(36).slice(2, 8)}`;

@@ -1,0 +1,74 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
+import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
+import { DOCUMENTS_TABLE, TENANTS_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { systemClock } from '../../../lambdas/core/dates.js';
+import { KeyService } from '../../../lambdas/core/keys.js';
+import { documentRecord, timestamp } from '../../contract/fixtures.js';
+import { startDynalite } from './local-aws.js';
+
+/**
+ * The Lambda entries themselves (index.ts), wired by the AWS composition root
+ * from the environment the stack sets, against dynalite: proves the
+ * variables, the clients and the adapters fit together.
+ */
+let dynamo: Awaited<ReturnType<typeof startDynalite>>;
+let tenantsTable: string;
+let documentsTable: string;
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+  tenantsTable = await dynamo.createTable(TENANTS_TABLE);
+  documentsTable = await dynamo.createTable(DOCUMENTS_TABLE);
+  const endpoint = await dynamo.endpoint();
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+    LIBRARY_VERSION: '1.2.3', LIBRARY_TENANTS_TABLE: tenantsTable, LIBRARY_DOCUMENTS_TABLE: documentsTable, LIBRARY_USAGE_TABLE: 'usage',
+    LIBRARY_BLOB_BUCKET: 'blobs', LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
+    LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '512', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
+    LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
+  });
+});
+afterAll(async () => {
+  await dynamo?.close();
+});
+
+const context = { awsRequestId: 'r', functionName: 'f', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
+const event = (over: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent =>
+  ({ headers: {}, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'req_1' }, ...over }) as never;
+
+describe('Lambda entries on the AWS composition root', () => {
+  it('health reports the AWS backend and the configured embedder', async () => {
+    const { handler } = await import('../../../lambdas/endpoints/health/index.js');
+    const response = await handler(event({}), context);
+    expect(JSON.parse(response.body)).toEqual({ status: 'ok', version: '1.2.3', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512 } });
+    expect(response.headers?.['x-request-id']).toBe('req_1');
+  });
+
+  it('the authorizer accepts a key created in the tenants table and refuses another', async () => {
+    const keys = new KeyService({ tenants: new DynamoTenantStore(dynamo.client, tenantsTable), clock: systemClock() });
+    const issued = await keys.create('acme');
+    const { handler } = await import('../../../lambdas/endpoints/authorizer/index.js');
+    const methodArn = 'arn:aws:execute-api:us-east-1:123456789012:api/prod/GET/v1/documents';
+    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer ${issued.api_key}`, methodArn })).resolves.toMatchObject({ context: { tenantId: issued.tenant_id } });
+    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer lib_${'x'.repeat(40)}`, methodArn })).rejects.toThrow('Unauthorized');
+  });
+
+  it('documents-list reads the caller tenant library from DynamoDB, and only it', async () => {
+    const store = new DynamoDocumentStore(dynamo.client, documentsTable);
+    const mine = { tenantId: 'ten_mine', endUserId: null };
+    await store.touchLibrary(mine, timestamp());
+    const doc = documentRecord(mine, { status: 'ready' });
+    await store.claim(doc);
+    await store.touchLibrary({ tenantId: 'ten_other', endUserId: null }, timestamp());
+    await store.claim(documentRecord({ tenantId: 'ten_other', endUserId: null }, { status: 'ready' }));
+
+    const { handler } = await import('../../../lambdas/endpoints/documents-list/index.js');
+    const response = await handler(event({ requestContext: { requestId: 'req_2', authorizer: { tenantId: 'ten_mine' } } as never }), context);
+    expect(response.statusCode).toBe(200);
+    const body = JSON.parse(response.body);
+    expect(body.documents.map((d: { id: string }) => d.id)).toEqual([doc.id]);
+  });
+});
