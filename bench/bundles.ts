@@ -40,7 +40,7 @@ const FAKE_ENV = {
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   POWERTOOLS_TRACE_ENABLED: 'false',
   POWERTOOLS_METRICS_DISABLED: 'true',
-  AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
 // Inside the project, so the ingest bundle resolves its node_modules as on Lambda.

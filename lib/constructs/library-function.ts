@@ -64,7 +64,6 @@ export class LibraryFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: 'library',
         POWERTOOLS_METRICS_NAMESPACE: 'Library',
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
         ...props.environment,
       },
       bundling: {

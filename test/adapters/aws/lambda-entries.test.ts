@@ -24,7 +24,7 @@ beforeAll(async () => {
   const endpoint = await dynamo.endpoint();
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint,
-    POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1',
+    POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LIBRARY_VERSION: '1.2.3', LIBRARY_TENANTS_TABLE: tenantsTable, LIBRARY_DOCUMENTS_TABLE: documentsTable, LIBRARY_USAGE_TABLE: 'usage',
     LIBRARY_BLOB_BUCKET: 'blobs', LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
     LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '512', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
