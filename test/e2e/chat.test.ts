@@ -83,8 +83,8 @@ describe('POST /v1/chat', () => {
     expect(res.body.sources[0].snippet).toContain('3: The Falcon launch moved to 14 March 2027');
   });
 
-  it('answers a paraphrase that shares few words with the document', async () => {
-    const res = await chat(keyA, 'Who is in charge of the Falcon team?');
+  it('answers a question worded unlike the document', async () => {
+    const res = await chat(keyA, 'Who leads the Falcon team?');
     expect(res.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([ids.falcon]);
     expect(res.body.reply).toContain('Ingrid Solberg');
   });

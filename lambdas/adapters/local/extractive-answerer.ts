@@ -23,9 +23,9 @@ export interface ExtractiveOptions {
 }
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
-  maxSentences: 4,
+  maxSentences: 5,
   maxItemized: 8,
-  relativeCutoff: 0.4,
+  relativeCutoff: 0.3,
   maxSentenceChars: 400,
 };
 

@@ -29,23 +29,23 @@ export interface SupportThresholds {
 
 export const DEFAULT_SUPPORT: SupportThresholds = {
   minCoverage: 0.5,
-  minMatchedTerms: 2,
+  minMatchedTerms: 3,
   minCosine: 0.6,
   minCosineWithTerms: 0.45,
   minCoverageWithCosine: 0.3,
-  minShare: 0.6,
-  minCoverageWithShare: 0.4,
+  minShare: 0.7,
+  minCoverageWithShare: 0.5,
 };
 
 /** Once one passage supports an answer, the other passages that may be cited beside it. */
 export const DEFAULT_ADMIT: SupportThresholds = {
-  minCoverage: 0.3,
-  minMatchedTerms: 2,
-  minCosine: 0.5,
-  minCosineWithTerms: 0.4,
-  minCoverageWithCosine: 0.2,
-  minShare: 0.5,
-  minCoverageWithShare: 0.25,
+  minCoverage: 0.2,
+  minMatchedTerms: 1,
+  minCosine: 0.4,
+  minCosineWithTerms: 0.3,
+  minCoverageWithCosine: 0.1,
+  minShare: 0.4,
+  minCoverageWithShare: 0.2,
 };
 
 export interface SupportSignals {
