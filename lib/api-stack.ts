@@ -1,4 +1,6 @@
-import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ENV } from '../lambdas/aws/config.js';
 import { ROUTES } from '../lambdas/routes.js';
@@ -19,8 +21,8 @@ export interface ApiStackProps extends StackProps {
 }
 
 /**
- * The stateless half: one function per route (plus the authorizer and the
- * ingest worker), the REST API and the ingest queue. It only composes; it
+ * The stateless half: one function per route (plus the authorizer, the
+ * ingest worker and the sweeper), the REST API and the ingest queue. It only composes; it
  * gets the data resources by props and grants each function the access its
  * line in route-access.ts names.
  */
@@ -64,6 +66,11 @@ export class ApiStack extends Stack {
       this.functions.set(spec.name, fn);
     }
     this.ingest.attachWorker(this.functions.get('ingest')!);
+    new events.Rule(this, 'SweepSchedule', {
+      description: 'Library: roll back captures left processing',
+      schedule: events.Schedule.rate(Duration.minutes(15)),
+      targets: [new targets.LambdaFunction(this.functions.get('sweeper')!.fn, { retryAttempts: 0 })],
+    });
 
     this.api = new LibraryApi(this, 'Http', {
       routes: ROUTES,
@@ -85,13 +92,16 @@ export class ApiStack extends Stack {
   private makeFunction(spec: FunctionSpec, environment: Record<string, string>): LibraryFunction {
     const { config } = this.settings;
     const ingest = spec.kind === 'ingest';
+    const extra: Record<string, string> = {};
+    if (ingest) extra[ENV.ingestMaxReceiveCount] = String(config.ingest.maxReceiveCount);
+    if (spec.kind === 'sweeper') extra[ENV.staleAfterSeconds] = String(staleAfterSeconds(config));
     return new LibraryFunction(this, fnId(spec.name), {
       entry: spec.entry,
       description: spec.route ? `Library ${spec.route.method} ${spec.route.path}` : `Library ${spec.name}`,
       memoryMiB: ingest ? config.ingest.memoryMiB : config.lambda.memoryMiB,
-      timeoutSeconds: ingest ? config.ingest.timeoutSeconds : config.lambda.timeoutSeconds,
+      timeoutSeconds: ingest ? config.ingest.timeoutSeconds : spec.kind === 'sweeper' ? 300 : config.lambda.timeoutSeconds,
       logRetentionDays: config.logRetentionDays,
-      environment: ingest ? { ...environment, [ENV.ingestMaxReceiveCount]: String(config.ingest.maxReceiveCount) } : environment,
+      environment: { ...environment, ...extra },
       nodeModules: ingest ? INGEST_NODE_MODULES : undefined,
     });
   }
@@ -115,6 +125,13 @@ export class ApiStack extends Stack {
     if (access.textract) fn.bindTextract();
   }
 }
+
+/**
+ * When a processing document counts as abandoned: after the last delivery of
+ * its ingest job could have ended (each delivery hides the job for six worker
+ * timeouts), plus an hour. Inline captures finish within seconds.
+ */
+export const staleAfterSeconds = (config: LibraryConfig) => config.ingest.timeoutSeconds * 6 * config.ingest.maxReceiveCount + 3600;
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */
 const fnId = (name: string) => `${name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Function`;

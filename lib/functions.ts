@@ -13,18 +13,19 @@ export interface FunctionSpec {
   /** Also the construct id and the endpoint folder name. */
   readonly name: string;
   readonly entry: string;
-  readonly kind: 'endpoint' | 'authorizer' | 'ingest';
+  readonly kind: 'endpoint' | 'authorizer' | 'ingest' | 'sweeper';
   readonly route?: RouteDefinition;
 }
 
 const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints', name, 'index.ts');
 
-/** Every Lambda function of the service, derived from the route table: one per route, the authorizer, the ingest worker. */
+/** Every Lambda function of the service, derived from the route table: one per route, the authorizer, the ingest worker, the sweeper. */
 export function functionSpecs(): FunctionSpec[] {
   return [
     ...ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
     { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer' },
     { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'aws', 'ingest-worker', 'index.ts'), kind: 'ingest' },
+    { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'aws', 'sweeper', 'index.ts'), kind: 'sweeper' },
   ];
 }
 

@@ -38,4 +38,5 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   usage: { usage: 'read' },
   authorizer: { tenants: 'read' },
   ingest: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, textract: true },
+  sweeper: { documents: 'write', blobs: { delete: true }, search: 'write' },
 };

@@ -33,6 +33,8 @@ export const ENV = {
   inlineMaxBytes: 'LIBRARY_INLINE_MAX_BYTES',
   /** Set on the ingest function only: the queue's maxReceiveCount. */
   ingestMaxReceiveCount: 'LIBRARY_INGEST_MAX_RECEIVE_COUNT',
+  /** Set on the sweeper only: after how long a processing document counts as abandoned. */
+  staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
 } as const;
 
 export class ConfigError extends Error {

@@ -149,6 +149,24 @@ export class IngestService {
     }
   }
 
+  /**
+   * Removes what captures left `processing` before `olderThan` (a function
+   * stopped mid-capture, or a job lost beyond its retries): index entries,
+   * bytes and record, as a failed capture would have; the payload can then be
+   * captured again. Returns how many were rolled back.
+   */
+  async recoverStale(olderThan: string): Promise<number> {
+    const { documents, blobs, index } = this.deps;
+    const stale = await documents.listStaleProcessing(olderThan);
+    for (const doc of stale) {
+      const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+      await index.remove(ref, doc.id);
+      if (doc.blobKey) await blobs.delete(doc.blobKey);
+      await documents.delete(ref, doc.id);
+    }
+    return stale.length;
+  }
+
   private async finish(ref: LibraryRef, doc: DocumentRecord, result: Parameters<NonNullable<DocumentStore['finishIngest']>>[2]) {
     if (this.deps.documents.finishIngest) await this.deps.documents.finishIngest(ref, doc.id, result);
     else await this.deps.documents.setStatus(ref, doc.id, result.status);

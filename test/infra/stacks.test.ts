@@ -55,15 +55,17 @@ describe('routes and functions', () => {
     expect(missingEntries()).toEqual([]);
   });
 
-  it('makes one function per route, plus the authorizer and the ingest worker, all on Node.js 22 ARM64 with X-Ray', () => {
+  it('makes one function per route, plus the authorizer, the ingest worker and the sweeper, all on Node.js 22 ARM64 with X-Ray', () => {
     const functions = apiTemplate.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 2);
+    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 3);
     for (const fn of Object.values(functions) as Array<{ Properties: Record<string, any> }>) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
-      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(Object.values(ENV).filter((v) => v !== ENV.ingestMaxReceiveCount)));
+      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
+        expect.arrayContaining(Object.values(ENV).filter((v) => v !== ENV.ingestMaxReceiveCount && v !== ENV.staleAfterSeconds)),
+      );
       expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
     }
-    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ROUTES.length + 2 + 1);
+    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ROUTES.length + 3 + 1);
     apiTemplate.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: DEFAULT_CONFIG.logRetentionDays });
   });
 
@@ -251,6 +253,23 @@ describe('ingest queue', () => {
     apiTemplate.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ [ENV.ingestMaxReceiveCount]: String(DEFAULT_CONFIG.ingest.maxReceiveCount) }) },
     });
+  });
+});
+
+describe('sweeper', () => {
+  it('runs every 15 minutes and rolls back only what outlived every ingest retry', () => {
+    const sweeperId = logicalId(api, api.functions.get('sweeper')!.fn);
+    apiTemplate.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] } })],
+    });
+    const stale = DEFAULT_CONFIG.ingest.timeoutSeconds * 6 * DEFAULT_CONFIG.ingest.maxReceiveCount + 3600;
+    apiTemplate.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ [ENV.staleAfterSeconds]: String(stale) }) },
+    });
+    const actions = actionsOf('sweeper');
+    expect(actions.has('s3:DeleteObject')).toBe(true);
+    expect(actions.has('s3:GetObject') || actions.has('s3:PutObject') || actions.has('bedrock:InvokeModel')).toBe(false);
   });
 });
 

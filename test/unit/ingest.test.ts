@@ -104,4 +104,23 @@ describe('queued ingest (the AWS capture path for slow work)', () => {
     expect(queue.jobs).toHaveLength(0);
     expect((await services.documents.get(ref, receipt.id!)).status).toBe('ready');
   });
+
+  it('recovers what was left processing before a point in time, so the payload can be captured again', async () => {
+    const { services, queue, ports } = harness();
+    const receipt = await capturePdf(services);
+    expect(queue.jobs).toHaveLength(1);
+    expect(await services.ingest!.recoverStale('2000-01-01T00:00:00.000000')).toBe(0);
+    expect(await services.ingest!.recoverStale('9999-01-01T00:00:00.000000')).toBe(1);
+    expect(await ports.documents.get(ref, receipt.id!)).toBeNull();
+    expect(await ports.blobs.get(`blobs/${ref.tenantId}/${receipt.id}`)).toBeNull();
+    expect((await capturePdf(services)).status).toBe('created');
+  });
+
+  it('the sweeper asks to recover what is older than its threshold', async () => {
+    const { createHandler } = await import('../../lambdas/aws/sweeper/handler.js');
+    const seen: string[] = [];
+    const handler = createHandler({ ingest: { recoverStale: async (olderThan) => (seen.push(olderThan), 2) }, staleAfterSeconds: 3600, now: () => new Date('2026-11-22T10:00:00Z') });
+    expect(await handler()).toEqual({ rolledBack: 2 });
+    expect(seen).toEqual(['2026-11-22T09:00:00.000000']);
+  });
 });
