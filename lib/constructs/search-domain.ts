@@ -28,7 +28,7 @@ export class SearchDomain extends Construct {
     const stack = Stack.of(this);
     const slowSearch = new logs.LogGroup(this, 'SlowSearchLogs', { retention: props.logRetentionDays as logs.RetentionDays, removalPolicy: RemovalPolicy.DESTROY });
     const slowIndex = new logs.LogGroup(this, 'SlowIndexLogs', { retention: props.logRetentionDays as logs.RetentionDays, removalPolicy: RemovalPolicy.DESTROY });
-    new logs.ResourcePolicy(this, 'LogDelivery', {
+    const logDelivery = new logs.ResourcePolicy(this, 'LogDelivery', {
       policyStatements: [
         new iam.PolicyStatement({
           principals: [new iam.ServicePrincipal('es.amazonaws.com')],
@@ -56,6 +56,8 @@ export class SearchDomain extends Construct {
       // The log delivery policy is the plain resource below, not the construct's custom resource.
       suppressLogsResourcePolicy: true,
     });
+    // The domain checks, when it is created, that it may write its slow logs.
+    this.domain.node.addDependency(logDelivery);
     const cfn = this.domain.node.defaultChild as opensearch.CfnDomain;
     cfn.overrideLogicalId('SearchDomain');
     // Set on the resource itself (not through the construct's custom resource): this account's principals, by IAM.

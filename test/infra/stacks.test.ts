@@ -229,6 +229,14 @@ describe('stateful resources', () => {
     });
   });
 
+  it('publishes slow logs through a plain log resource policy that exists before the domain', () => {
+    const domain = dataTemplate.toJSON().Resources.SearchDomain;
+    const policyId = Object.keys(dataTemplate.findResources('AWS::Logs::ResourcePolicy'))[0]!;
+    expect(domain.DependsOn).toContain(policyId);
+    expect(domain.Properties.LogPublishingOptions).toMatchObject({ SEARCH_SLOW_LOGS: { Enabled: true }, INDEX_SLOW_LOGS: { Enabled: true } });
+    dataTemplate.resourceCountIs('AWS::Lambda::Function', 0);
+  });
+
   it('rotates the caller-bucket secrets key', () => {
     dataTemplate.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
   });
