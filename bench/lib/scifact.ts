@@ -1,0 +1,74 @@
+/**
+ * BEIR SciFact, read in place (never copied into the repo).
+ *
+ *   loadScifact(split)       -> { corpus, queries, qrels } for 'train' or 'test':
+ *     corpus   every abstract: { id, title, text }
+ *     queries  only the queries judged in that split: { id, text }
+ *     qrels    query id -> (document id -> relevance grade)
+ *   documentText(doc)        -> the text the benchmarks capture: title line, blank line, abstract
+ *                               (a document's own text starts with its title, as a real file would)
+ *   SCIFACT_DIR              -> where the data is read from ($SCIFACT_DIR, else ../shared/data/beir/scifact)
+ *
+ * Tune on 'train', report on 'test'.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const SCIFACT_DIR = process.env.SCIFACT_DIR ?? resolve(import.meta.dirname, '../../../shared/data/beir/scifact');
+
+export interface ScifactDoc {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface ScifactQuery {
+  id: string;
+  text: string;
+}
+
+/** query id -> (document id -> grade). */
+export type Qrels = Map<string, Map<string, number>>;
+
+export interface Scifact {
+  corpus: ScifactDoc[];
+  queries: ScifactQuery[];
+  qrels: Qrels;
+}
+
+const readJsonl = <T>(file: string): T[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);
+
+export function loadQrels(split: 'train' | 'test', dir = SCIFACT_DIR): Qrels {
+  const qrels: Qrels = new Map();
+  const lines = readFileSync(join(dir, 'qrels', `${split}.tsv`), 'utf8').split('\n').slice(1);
+  for (const line of lines) {
+    const [qid, docId, grade] = line.trim().split('\t');
+    if (!qid || !docId) continue;
+    const judged = qrels.get(qid) ?? new Map<string, number>();
+    judged.set(docId, Number(grade));
+    qrels.set(qid, judged);
+  }
+  return qrels;
+}
+
+export function loadCorpus(dir = SCIFACT_DIR): ScifactDoc[] {
+  return readJsonl<{ _id: string; title?: string; text?: string }>(join(dir, 'corpus.jsonl')).map((d) => ({
+    id: d._id,
+    title: (d.title ?? '').trim(),
+    text: (d.text ?? '').trim(),
+  }));
+}
+
+export function loadScifact(split: 'train' | 'test', dir = SCIFACT_DIR): Scifact {
+  const qrels = loadQrels(split, dir);
+  const queries = readJsonl<{ _id: string; text: string }>(join(dir, 'queries.jsonl'))
+    .filter((q) => qrels.has(q._id))
+    .map((q) => ({ id: q._id, text: q.text }));
+  return { corpus: loadCorpus(dir), queries, qrels };
+}
+
+export const documentText = (doc: ScifactDoc): string => (doc.title ? `${doc.title}\n\n${doc.text}` : doc.text);
