@@ -183,6 +183,18 @@ describe('POST /v1/chat', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('describes chat and usage from the schemas that validate them', async () => {
+    const doc = (await server.api('/v1/openapi.json')).body;
+    const chatOp = doc.paths['/v1/chat'].post;
+    expect(chatOp.requestBody.content['application/json'].schema).toBeTruthy();
+    expect(JSON.stringify(doc.components.schemas.ChatRequest)).toContain('4000');
+    expect(doc.components.schemas.ChatResponse.required).toEqual(expect.arrayContaining(['reply', 'artifacts', 'sources', 'tokens_used', 'run_id']));
+    const usageParams = doc.paths['/v1/usage'].get.parameters.map((p: { name: string }) => p.name);
+    expect(usageParams).toEqual(['from', 'to']);
+  });
+});
+
 describe('erasing an end user', () => {
   it('erases its chats and creations too', async () => {
     await capture(keyA, REVENUE, 'Revenue 2026', 'user-2');
