@@ -25,7 +25,7 @@ export interface ExtractiveOptions {
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
   maxSentences: 5,
   maxItemized: 8,
-  relativeCutoff: 0.3,
+  relativeCutoff: 0.15,
   maxSentenceChars: 400,
 };
 
