@@ -229,6 +229,8 @@ export interface GroundingPassage {
   lineStart: number;
   /** The passage's lines, in order (lineStart, lineStart + 1, ...). */
   lines: readonly string[];
+  /** Opaque: passages with the same key come from the same document. */
+  document?: string;
 }
 
 export interface ChatModelRequest {

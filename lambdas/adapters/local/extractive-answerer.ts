@@ -166,8 +166,9 @@ export class ExtractiveAnswerer implements ChatModel {
     const take = (s: Sentence, underAHeading = false) => {
       if (chosen.length === limit) return;
       if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
-      // A short answer gathers the best evidence of several passages rather than all of one.
-      if (!request.itemize && !underAHeading && chosen.some((c) => c.passage.number === s.passage.number)) return;
+      // A short answer gathers the best evidence of several documents rather than all of one.
+      const documentOf = (x: Sentence) => x.passage.document ?? `#${x.passage.number}`;
+      if (!request.itemize && !underAHeading && chosen.some((c) => documentOf(c) === documentOf(s))) return;
       chosen.push(s);
     };
     for (const s of ranked) {
