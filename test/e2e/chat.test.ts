@@ -142,9 +142,9 @@ describe('POST /v1/chat', () => {
   });
 
   it('remembers each question and reply: later searches find them as kind chat', async () => {
-    const res = await chat(keyA, 'What does the sourdough starter get fed?');
+    const res = await chat(keyA, 'How often do I feed the sourdough starter?');
     expect(res.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([ids.sourdough]);
-    const search = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter fed')}&kind=chat`, { key: keyA });
+    const search = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter feed')}&kind=chat`, { key: keyA });
     const chats = search.body.results.filter((r: { source_ref: string }) => r.source_ref === res.body.run_id);
     expect(chats).toHaveLength(2);
     for (const hit of chats) {
@@ -153,12 +153,12 @@ describe('POST /v1/chat', () => {
       expect(hit.content_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
     }
     expect(chats.map((c: { snippet: string }) => c.snippet)).toEqual(
-      expect.arrayContaining(['What does the sourdough starter get fed?', res.body.reply]),
+      expect.arrayContaining(['How often do I feed the sourdough starter?', res.body.reply]),
     );
     // Another tenant's search never sees them.
-    const other = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter fed')}&kind=chat`, { key: keyB });
+    const other = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter feed')}&kind=chat`, { key: keyB });
     expect(other.body.results.filter((r: { source_ref: string }) => r.source_ref === res.body.run_id)).toEqual([]);
-    expect(other.body.results.map((r: { snippet: string }) => r.snippet)).not.toContain('What does the sourdough starter get fed?');
+    expect(other.body.results.map((r: { snippet: string }) => r.snippet)).not.toContain('How often do I feed the sourdough starter?');
   });
 
   it('validates the request', async () => {

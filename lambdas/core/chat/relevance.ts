@@ -30,9 +30,9 @@ export interface SupportThresholds {
 export const DEFAULT_SUPPORT: SupportThresholds = {
   minCoverage: 0.5,
   minMatchedTerms: 3,
-  minCosine: 0.6,
-  minCosineWithTerms: 0.45,
-  minCoverageWithCosine: 0.3,
+  minCosine: 0.62,
+  minCosineWithTerms: 0.5,
+  minCoverageWithCosine: 0.35,
   minShare: 0.7,
   minCoverageWithShare: 0.5,
 };

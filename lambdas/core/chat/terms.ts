@@ -17,7 +17,7 @@ also may might must shall s t ll re ve d m o y etc e g i.e via per upon whether`
 const ASKING_WORDS = `tell show give list lists table tables chart charts graph graphs plot plots make create build draw
 please summarize summarise summary explain describe know find according library libraries document documents doc docs
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
-question answer now often usually ever exactly really bar pie`;
+question answer now often usually ever exactly really bar pie get gets got`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
 
