@@ -81,7 +81,7 @@ const fused = (weights: FusionWeights): Ranker => (q) => {
 };
 
 const row = (name: string, r: { ndcg: number; recall: number }) =>
-  console.log(`${name.padEnd(44)} ${r.ndcg.toFixed(4).padStart(9)} ${r.recall.toFixed(4).padStart(11)}`);
+  console.log(`${name.padEnd(60)} ${r.ndcg.toFixed(4).padStart(9)} ${r.recall.toFixed(4).padStart(11)}`);
 
 if (args.sweep) {
   await sweep();
@@ -100,9 +100,9 @@ async function report() {
   console.log(`BEIR SciFact, ${split} split: ${queries.length} queries, ${corpus.length} documents`);
   console.log(`captured through CaptureService in ${captureSeconds.toFixed(1)} s (embedder: ${embedder.name}, cache ${embedder.stats.hits} hits / ${embedder.stats.misses} misses)`);
   console.log(`fusion: ${JSON.stringify(DEFAULT_FUSION)}; ${limit} passages per leg; results collapsed to documents`);
-  console.log(`${'ranking'.padEnd(44)} ${'nDCG@10'.padStart(9)} ${'Recall@100'.padStart(11)}`);
+  console.log(`${'ranking'.padEnd(60)} ${'nDCG@10'.padStart(9)} ${'Recall@100'.padStart(11)}`);
   row('keyword only (FTS5 BM25, Porter, title field)', await evaluate((q) => collapse(legs.get(q.id)!.keyword)));
-  row('meaning only (USE-lite cosine, exact k-NN)', await evaluate((q) => collapse(legs.get(q.id)!.vector)));
+  row('meaning only (USE-lite cosine, passages)', await evaluate((q) => collapse(legs.get(q.id)!.vector)));
   row('hybrid (SearchService)', await evaluate(async (q) => (await search.rank(ref, q.text)).map((i) => fileToDoc.get(i.itemId)!)));
   row('peer: MiniSearch 7 (BM25+, defaults, title^2)', await evaluate((q) => mini.search(q.text, { boost: { title: 2 } }).map((r) => String(r.id))));
 }
@@ -113,12 +113,17 @@ async function sweep() {
   row('meaning only', await evaluate((q) => collapse(legs.get(q.id)!.vector)));
   row(`default ${JSON.stringify(DEFAULT_FUSION)}`, await evaluate(fused(DEFAULT_FUSION)));
   const results: Array<{ weights: FusionWeights; ndcg: number; recall: number }> = [];
+  const grid: FusionWeights[] = [];
   for (const k of [1, 5, 10, 20, 40, 60, 100]) {
-    for (const vector of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1]) {
-      const weights: FusionWeights = { ...DEFAULT_FUSION, keyword: 1, vector, k };
-      results.push({ weights, ...(await evaluate(fused(weights))) });
-    }
+    for (const vector of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1]) grid.push({ method: 'rrf', keyword: 1, vector, k });
   }
+  for (let vector = 0.05; vector < 0.61; vector += 0.05) {
+    grid.push({ method: 'convex', keyword: Number((1 - vector).toFixed(2)), vector: Number(vector.toFixed(2)), k: 60 });
+  }
+  for (const weights of grid) results.push({ weights, ...(await evaluate(fused(weights))) });
   results.sort((a, b) => b.ndcg - a.ndcg);
-  for (const r of results.slice(0, 10)) row(JSON.stringify(r.weights), r);
+  for (const r of results.slice(0, 12)) row(JSON.stringify(r.weights), r);
+  const best = (method: string) => results.find((r) => r.weights.method === method)!;
+  row(`best rrf ${JSON.stringify(best('rrf').weights)}`, best('rrf'));
+  row(`best convex ${JSON.stringify(best('convex').weights)}`, best('convex'));
 }
