@@ -26,3 +26,13 @@ export function systemClock(): Clock {
 
 /** `YYYY-MM-DD` of a timestamp. */
 export const dayOf = (timestamp: string): string => timestamp.slice(0, 10);
+
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const m = CALENDAR_DATE.exec(value);
+  if (!m) return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === value;
+}

@@ -1,5 +1,5 @@
 import type { Clock, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
-import { dayOf } from './dates.js';
+import { dayOf, isCalendarDate } from './dates.js';
 import { invalidRequest } from './errors.js';
 import { countAllTokens } from './tokens.js';
 
@@ -26,15 +26,6 @@ export interface CaptureSpend {
   embeddingTexts: readonly string[];
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return date.toISOString().slice(0, 10) === value;
-}
 
 const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
 function monthEnd(date: string): string {

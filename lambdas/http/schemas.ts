@@ -2,7 +2,7 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
-import { isCalendarDate } from '../core/usage.js';
+import { isCalendarDate } from '../core/dates.js';
 import { CHAT_LIMITS } from '../core/chat/limits.js';
 
 /**

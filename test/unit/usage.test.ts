@@ -3,7 +3,8 @@ import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
 import { DomainError } from '../../lambdas/core/errors.js';
 import { countAllTokens } from '../../lambdas/core/tokens.js';
-import { isCalendarDate, resolveRange, UsageService } from '../../lambdas/core/usage.js';
+import { isCalendarDate } from '../../lambdas/core/dates.js';
+import { resolveRange, UsageService } from '../../lambdas/core/usage.js';
 
 describe('usage dates', () => {
   it('knows a real calendar date', () => {
