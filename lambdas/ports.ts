@@ -120,6 +120,12 @@ export interface SearchIndex {
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
 }
 
+/** Counts the tokens a model consumed for texts, for spend accounting. */
+export interface TokenCounter {
+  readonly name: string;
+  count(texts: readonly string[]): number;
+}
+
 export interface Embedder {
   readonly name: string;
   readonly dimensions: number;

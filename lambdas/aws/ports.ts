@@ -1,5 +1,6 @@
 import { BedrockChat } from '../adapters/aws/bedrock-chat.js';
 import { BedrockEmbedder } from '../adapters/aws/bedrock-embedder.js';
+import { ReportedTokenCounter } from '../adapters/aws/reported-token-counter.js';
 import { DynamoDocumentStore } from '../adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../adapters/aws/dynamo-tenant-store.js';
 import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.js';
@@ -17,7 +18,13 @@ import type { AwsConfig } from './config.js';
  * pipeline (so native modules stay out of the API bundles).
  */
 export function buildAwsPorts(config: AwsConfig, clients: AwsClients, extractor: TextExtractor): Ports {
-  const embedder = new BedrockEmbedder(clients.bedrock, { modelId: config.embedding.modelId, dimensions: config.embedding.dimensions });
+  // Spend counts the tokens Titan itself reports for each text it embeds.
+  const tokens = new ReportedTokenCounter();
+  const embedder = new BedrockEmbedder(clients.bedrock, {
+    modelId: config.embedding.modelId,
+    dimensions: config.embedding.dimensions,
+    onTokens: (text, count) => tokens.record(text, count),
+  });
   return {
     documents: new DynamoDocumentStore(clients.dynamo, config.tables.documents),
     blobs: new S3BlobStore(clients.s3, config.blobBucket),
@@ -26,6 +33,7 @@ export function buildAwsPorts(config: AwsConfig, clients: AwsClients, extractor:
       dimensions: config.embedding.dimensions,
     }),
     embedder,
+    tokens,
     extractor,
     tenants: new DynamoTenantStore(clients.dynamo, config.tables.tenants),
     clock: systemClock(),

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, UsageLedger,
+  BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
 import { CaptureService, type CaptureDeps } from './capture.js';
 import { ChatService } from './chat/chat-service.js';
@@ -22,6 +22,8 @@ export interface Ports {
   clock: Clock;
   chatModel: ChatModel;
   usage: UsageLedger;
+  /** Counts embedding tokens for spend: a tokenizer locally, the model's own reports on AWS. */
+  tokens: TokenCounter;
 }
 
 export interface Services {

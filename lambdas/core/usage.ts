@@ -1,7 +1,6 @@
-import type { Clock, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
+import type { Clock, TokenCounter, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
 import { dayOf, isCalendarDate } from './dates.js';
 import { invalidRequest } from './errors.js';
-import { countAllTokens } from './tokens.js';
 
 /**
  * Spend per tenant per day: tokens (chat prompt + completion + embeddings),
@@ -50,7 +49,7 @@ export function resolveRange(today: string, from?: string, to?: string): { from:
 const EMPTY: UsageDelta = { tokensUsed: 0, chatCalls: 0, ocrPages: 0, captures: 0 };
 
 export class UsageService {
-  constructor(private readonly deps: { usage: UsageLedger; clock: Clock }) {}
+  constructor(private readonly deps: { usage: UsageLedger; clock: Clock; tokens: TokenCounter }) {}
 
   /** A capture that stored a document: one capture, its OCR pages, its embedding tokens. */
   async recordCapture(event: CaptureSpend): Promise<void> {
@@ -58,7 +57,7 @@ export class UsageService {
       ...EMPTY,
       captures: 1,
       ocrPages: event.ocrPages,
-      tokensUsed: countAllTokens(event.embeddingTexts),
+      tokensUsed: this.deps.tokens.count(event.embeddingTexts),
     });
   }
 

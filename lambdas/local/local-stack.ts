@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { BatchingEmbedder } from '../adapters/local/batching-embedder.js';
 import { openDatabase, type SqliteDatabase } from '../adapters/local/database.js';
 import { ExtractiveAnswerer } from '../adapters/local/extractive-answerer.js';
+import { O200kTokenCounter } from '../adapters/local/o200k-tokens.js';
 import { FolderBlobStore } from '../adapters/local/folder-blob-store.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../adapters/local/openai-compatible-chat.js';
 import { SqliteDocumentStore } from '../adapters/local/sqlite-document-store.js';
@@ -43,6 +44,7 @@ export async function openLocalStack(options: {
     extractor: new FileExtractor({ ocr }),
     tenants: new SqliteTenantStore(db),
     clock: systemClock(),
+    tokens: new O200kTokenCounter(),
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
     usage: new SqliteUsageLedger(db),
   };

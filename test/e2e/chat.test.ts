@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import { countAllTokens } from '../../lambdas/core/tokens.js';
+import { O200kTokenCounter } from '../../lambdas/adapters/local/o200k-tokens.js';
+
+const countAllTokens = (texts: readonly string[]) => new O200kTokenCounter().count(texts);
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 

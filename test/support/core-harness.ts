@@ -1,3 +1,4 @@
+import { O200kTokenCounter } from '../../lambdas/adapters/local/o200k-tokens.js';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
@@ -32,6 +33,7 @@ export function coreHarness(overrides: Partial<Ports> = {}) {
     clock: systemClock(),
     chatModel: new ExtractiveAnswerer(),
     usage: new SqliteUsageLedger(db),
+    tokens: new O200kTokenCounter(),
     ...overrides,
   };
   return { ports, services: buildServices(ports), db };

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
 import { DomainError } from '../../lambdas/core/errors.js';
-import { countAllTokens } from '../../lambdas/core/tokens.js';
+import { O200kTokenCounter } from '../../lambdas/adapters/local/o200k-tokens.js';
+
+const countAllTokens = (texts: readonly string[]) => new O200kTokenCounter().count(texts);
 import { isCalendarDate } from '../../lambdas/core/dates.js';
 import { resolveRange, UsageService } from '../../lambdas/core/usage.js';
 
@@ -38,7 +40,7 @@ describe('usage dates', () => {
 describe('UsageService over the SQLite ledger', () => {
   it('adds captures, OCR pages, chat calls and tokens per tenant per day', async () => {
     let now = '2026-11-21T23:59:59.000000';
-    const usage = new UsageService({ usage: new SqliteUsageLedger(openDatabase(':memory:')), clock: { now: () => now } });
+    const usage = new UsageService({ usage: new SqliteUsageLedger(openDatabase(':memory:')), clock: { now: () => now }, tokens: new O200kTokenCounter() });
     await usage.recordCapture({ tenantId: 'ten_a', at: '2026-11-21T10:00:00.000000', ocrPages: 3, embeddingTexts: ['hello world', 'more text'] });
     await usage.recordChat('ten_a', '2026-11-21T11:00:00.000000', 100);
     await usage.recordChat('ten_a', '2026-11-22T00:00:01.000000', 50);

@@ -1,7 +1,6 @@
 import { ConverseCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { parseCitedReply, systemPrompt, userPrompt } from '../../core/chat/prompt.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import { countTokens } from '../../core/tokens.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest } from '../../ports.js';
 import { isTransientAwsError } from './errors.js';
 
@@ -52,8 +51,9 @@ export class BedrockChat implements ChatModel {
     return {
       ...(blocked ? { reply: null, citations: [] } : parseCitedReply(text, request.passages.length)),
       usage: {
-        promptTokens: output.usage?.inputTokens ?? countTokens(system) + countTokens(user),
-        completionTokens: output.usage?.outputTokens ?? countTokens(text),
+        // Converse always reports usage; Bedrock's count is the model's own tokenizer.
+        promptTokens: output.usage?.inputTokens ?? 0,
+        completionTokens: output.usage?.outputTokens ?? 0,
       },
     };
   }

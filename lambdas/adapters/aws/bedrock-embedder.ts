@@ -14,8 +14,8 @@ export interface BedrockEmbedderOptions {
   dimensions: TitanDimensions;
   /** Calls in flight at once for one embed(); Titan v2 embeds one text per call. */
   concurrency?: number;
-  /** Told the input tokens Bedrock counted, for spend accounting. */
-  onTokens?: (tokens: number) => void;
+  /** Told the input tokens Bedrock counted for each text, for spend accounting. */
+  onTokens?: (text: string, tokens: number) => void;
 }
 
 /**
@@ -70,7 +70,7 @@ export class BedrockEmbedder implements Embedder {
     if (!Array.isArray(parsed.embedding) || parsed.embedding.length !== this.dimensions) {
       throw new Error(`embedder.embed: ${this.options.modelId} returned no ${this.dimensions}-dimension embedding`);
     }
-    if (parsed.inputTextTokenCount) this.options.onTokens?.(parsed.inputTextTokenCount);
+    if (parsed.inputTextTokenCount) this.options.onTokens?.(text, parsed.inputTextTokenCount);
     return Float32Array.from(parsed.embedding);
   }
 }

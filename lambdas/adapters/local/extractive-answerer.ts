@@ -1,6 +1,6 @@
 import { split } from 'sentence-splitter';
 import { contentTerms } from '../../core/chat/terms.js';
-import { countTokens } from '../../core/tokens.js';
+import { countTokens } from './o200k-tokens.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../ports.js';
 
 /**

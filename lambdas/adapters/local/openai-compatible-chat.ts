@@ -1,6 +1,6 @@
 import { parseCitedReply, systemPrompt, userPrompt } from '../../core/chat/prompt.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import { countTokens } from '../../core/tokens.js';
+import { countTokens } from './o200k-tokens.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest } from '../../ports.js';
 
 export interface OpenAiCompatibleConfig {

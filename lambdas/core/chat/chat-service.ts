@@ -1,9 +1,8 @@
-import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex, TokenCounter } from '../../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
 import type { SearchOptions } from '../search.js';
-import { countAllTokens, countTokens } from '../tokens.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import { artifactIntent } from './intent.js';
@@ -35,6 +34,7 @@ export interface ChatDeps {
   chatModel: ChatModel;
   clock: Clock;
   usage: UsageService;
+  tokens: TokenCounter;
 }
 
 export const NO_ANSWER_REPLY =
@@ -95,10 +95,10 @@ export class ChatService {
     const storedTexts = await this.remember(ref, messages, now, { text: question, vector: questionVector });
 
     const tokensUsed =
-      countTokens(question) + // the query embedding
+      this.deps.tokens.count([question]) + // the query embedding
       answer.usage.promptTokens +
       answer.usage.completionTokens +
-      countAllTokens(storedTexts);
+      this.deps.tokens.count(storedTexts);
     await this.deps.usage.recordChat(ref.tenantId, now, tokensUsed);
     return { reply, artifacts, sources, tokens_used: tokensUsed, run_id: runId };
   }

@@ -18,7 +18,7 @@ describe('BedrockEmbedder (Titan Text Embeddings v2)', () => {
       return reply(Array.from({ length: 256 }, (_, i) => (i === inputText.length ? 1 : 0)));
     });
     let tokens = 0;
-    const embedder = new BedrockEmbedder(new BedrockRuntimeClient({ region: 'eu-west-1' }), { modelId: MODEL, dimensions: 256, concurrency: 3, onTokens: (n) => (tokens += n) });
+    const embedder = new BedrockEmbedder(new BedrockRuntimeClient({ region: 'eu-west-1' }), { modelId: MODEL, dimensions: 256, concurrency: 3, onTokens: (_text, n) => (tokens += n) });
     const vectors = await embedder.embed(['a', 'bb', 'ccc', 'dddd', 'eeeee'], 'passage');
     expect(vectors.map((v) => v.indexOf(1))).toEqual([1, 2, 3, 4, 5]);
     expect(vectors[0]).toBeInstanceOf(Float32Array);
