@@ -24,6 +24,7 @@ import { chunkText, DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { createLocalHandlers } from '../lambdas/local/handlers.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local/server.js';
+import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 import { loadCorpus } from './lib/scifact.js';
 
@@ -112,6 +113,7 @@ console.log(`bench:capture on ${new Date().toISOString()}: ${DOC_BYTES}-byte tex
 console.log(`embedder alone (the document's passages, one model call): ${aloneRate.toFixed(2)} docs/s, p50 ${ms(percentile(alone, 50))}, p99 ${ms(percentile(alone, 99))} per document`);
 console.log(`capture over HTTP, 1 client:        ${sequentialRate.toFixed(2)} docs/s, p50 ${ms(percentile(captured, 50))}, p99 ${ms(percentile(captured, 99))} (${docCount} docs)`);
 console.log(`capture over HTTP, ${concurrency} clients:       ${concurrentRate.toFixed(2)} docs/s, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))} (${concurrent.length} docs)`);
+console.log(machineLine());
 console.log(`throughput: capture ${Math.max(sequentialRate, concurrentRate).toFixed(2)} docs/s = ${((100 * Math.max(sequentialRate, concurrentRate)) / aloneRate).toFixed(0)}% of the embedder alone (goal >= 80%)`);
 console.log(`latency: capture p50 / embedder-alone p50 = ${(percentile(captured, 50) / percentile(alone, 50)).toFixed(2)} (goal <= 1.25)`);
 

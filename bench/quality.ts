@@ -23,6 +23,7 @@ import { DEFAULT_FUSION, fuse, type FusionWeights } from '../lambdas/core/rankin
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
+import { machineLine } from './lib/machine.js';
 import { mean, ndcgAt, recallAt } from './lib/metrics.js';
 import { documentText, loadScifact, type Qrels } from './lib/scifact.js';
 
@@ -97,6 +98,7 @@ async function report() {
   mini.addAll(corpus);
   const search = new SearchService({ index: stack.ports.index, embedder });
 
+  console.log(machineLine());
   console.log(`BEIR SciFact, ${split} split: ${queries.length} queries, ${corpus.length} documents`);
   console.log(`captured through CaptureService in ${captureSeconds.toFixed(1)} s (embedder: ${embedder.name}, cache ${embedder.stats.hits} hits / ${embedder.stats.misses} misses)`);
   console.log(`fusion: ${JSON.stringify(DEFAULT_FUSION)}; ${limit} passages per leg; results collapsed to documents`);

@@ -19,6 +19,7 @@ import { chunkText } from '../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
 import { openLocalStack, type LocalStack } from '../lambdas/local/local-stack.js';
 import type { Embedder } from '../lambdas/ports.js';
+import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 import { documentText, loadCorpus, loadScifact } from './lib/scifact.js';
 
@@ -136,5 +137,7 @@ async function grepBench() {
 }
 
 console.log(`bench:search on ${new Date().toISOString()}`);
+console.log(machineLine());
 await searchBench();
 await grepBench();
+console.log(`${machineLine()} (at the end)`);

@@ -248,8 +248,10 @@ export class SqliteSearchIndex implements SearchIndex {
     const libraryId = this.libraryId(ref, false);
     const terms = keywordMatchExpression(query.text);
     if (libraryId === null || !terms) return [];
-    const kinds = query.kinds?.length ? query.kinds : ITEM_KINDS;
-    const match = `library : ${quoteTerm(`lib${libraryId}`)} AND kind : (${kinds.map((k) => KIND_TOKEN[k]).join(' OR ')}) AND ${terms}`;
+    // Every item has one of the kinds: without a filter the kind clause would only cost time.
+    const kinds = query.kinds?.length && ITEM_KINDS.some((k) => !query.kinds!.includes(k)) ? query.kinds : null;
+    const kindClause = kinds ? `kind : (${kinds.map((k) => KIND_TOKEN[k]).join(' OR ')}) AND ` : '';
+    const match = `library : ${quoteTerm(`lib${libraryId}`)} AND ${kindClause}${terms}`;
     const items = this.db
       .prepare(
         `WITH ranked AS (
