@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import { safeParse } from 'zod/mini';
+import type { $ZodError, $ZodType } from 'zod/v4/core';
 import { LIMITS } from '../core/limits.js';
 import { newId } from '../core/ids.js';
 import { HttpError, errorBody, toHttpError } from './errors.js';
@@ -25,10 +26,10 @@ export interface EndpointResult {
 export interface EndpointSpec<Q, B, P> {
   /** Whether the route is behind the authorizer. */
   auth: boolean;
-  query?: z.ZodType<Q, unknown>;
+  query?: $ZodType<Q>;
   /** A schema, or 'object' to accept any JSON object and validate it in `run`. */
-  body?: z.ZodType<B, unknown> | 'object';
-  path?: z.ZodType<P, unknown>;
+  body?: $ZodType<B> | 'object';
+  path?: $ZodType<P>;
   run(request: EndpointRequest<Q, B, P>): Promise<EndpointResult>;
 }
 
@@ -49,7 +50,7 @@ export function errorResponse(error: HttpError, requestId: string): APIGatewayPr
 }
 
 /** "field: problem" for the first problem zod found. */
-export function describeIssue(error: z.ZodError, prefix = ''): string {
+export function describeIssue(error: $ZodError, prefix = ''): string {
   const issue = error.issues[0];
   if (!issue) return `${prefix || 'request'}: invalid`;
   const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
@@ -84,8 +85,8 @@ function parseBody(event: APIGatewayProxyEvent): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function validate<T>(schema: z.ZodType<T, unknown>, value: unknown, prefix = ''): T {
-  const result = schema.safeParse(value);
+function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
+  const result = safeParse(schema, value);
   if (!result.success) throw new HttpError('invalid_request', describeIssue(result.error, prefix));
   return result.data;
 }

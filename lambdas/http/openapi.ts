@@ -1,14 +1,14 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import type { z } from 'zod';
+import type { $ZodObject, $ZodType } from 'zod/v4/core';
 import { ROUTES, type RouteName } from '../routes.js';
 import * as s from './schemas.js';
 
 interface RouteSchemas {
-  query?: z.ZodObject;
-  path?: z.ZodObject;
-  body?: z.ZodType;
+  query?: $ZodObject;
+  path?: $ZodObject;
+  body?: $ZodType;
   /** The success body; absent for the OpenAPI document itself. */
-  response?: z.ZodType;
+  response?: $ZodType;
   /** The success status, when not 200. */
   status?: string;
 }
@@ -25,7 +25,7 @@ const ROUTE_SCHEMAS: Record<RouteName, RouteSchemas> = {
   'document-get': { query: s.LibraryQuery, path: s.IdPath, response: s.Document },
   'document-delete': { query: s.LibraryQuery, path: s.IdPath, response: s.DeletedDocument },
   'end-users-list': { query: s.EndUsersQuery, response: s.EndUsersResponse },
-  'end-user-delete': { path: s.IdPath, response: s.ErasureResponse },
+  'end-user-delete': { path: s.EndUserPath, response: s.ErasureResponse },
   chat: { body: s.ChatRequest, response: s.ChatResponse },
   usage: { query: s.UsageQuery, response: s.UsageResponse },
 };

@@ -1,246 +1,289 @@
-import { z } from 'zod';
-import 'zod-openapi';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+import { CHAT_LIMITS } from '../core/chat/limits.js';
+import { isCalendarDate } from '../core/dates.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
-import { isCalendarDate } from '../core/dates.js';
-import { CHAT_LIMITS } from '../core/chat/limits.js';
 
 /**
  * Request and response schemas: the one source for request validation (the
- * endpoints parse with them) and for GET /v1/openapi.json (generated from them).
+ * endpoints parse with them) and for GET /v1/openapi.json (generated from
+ * them). Written with zod/mini, whose schemas tree-shake: every Lambda
+ * carries these, and the classic API would add 450 KB to each.
  */
+
+// English messages for the issues zod reports ("Too big: expected number to be <=50").
+z.config(en());
+
+/** Attaches OpenAPI metadata (an `id` makes the schema a named component). */
+const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta): T => {
+  z.globalRegistry.add(schema, data);
+  return schema;
+};
 
 const noControlCharacters = /^[^\p{Cc}]*$/u;
 
-export const EndUserId = z
-  .string()
-  .min(1)
-  .max(LIMITS.endUserIdChars)
-  .regex(noControlCharacters, 'must not contain control characters')
-  .meta({ description: "Selects that end user's library; omitted: the tenant's shared library." });
+const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const integer = () => z.int();
+
+export const EndUserId = meta(
+  z.string().check(
+    z.minLength(1),
+    z.maxLength(LIMITS.endUserIdChars),
+    z.regex(noControlCharacters, 'must not contain control characters'),
+  ),
+  { description: "Selects that end user's library; omitted: the tenant's shared library." },
+);
 
 const limitParam = (range: { min: number; max: number; default: number }) =>
-  z.coerce.number().int().min(range.min).max(range.max).default(range.default);
+  z._default(z.coerce.number().check(z.int(), z.minimum(range.min), z.maximum(range.max)), range.default);
 
-const cursorParam = z.string().min(1).optional().meta({ description: 'The next_cursor of the previous page.' });
+const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
 
 // ---- capture
 
-export const CaptureItem = z
-  .strictObject({
-    text: z.string().optional().meta({ description: 'Text push: 1 byte to 2 MiB of UTF-8.' }),
-    content_base64: z.string().optional().meta({ description: 'Bytes push: base64; decoded at most 4 MiB.' }),
-    filename: z.string().min(1).max(LIMITS.filenameChars).optional(),
-    content_type: z
-      .string()
-      .regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, 'must be a media type such as text/plain')
-      .optional(),
-    title: z.string().max(LIMITS.titleChars).optional(),
-    source_ref: z.string().max(LIMITS.sourceRefChars).optional(),
-    end_user_id: EndUserId.optional(),
-  })
-  .meta({ id: 'CaptureItem' });
+export const CaptureItem = meta(
+  z.strictObject({
+    text: meta(z.optional(z.string()), { description: 'Text push: 1 byte to 2 MiB of UTF-8.' }),
+    content_base64: meta(z.optional(z.string()), { description: 'Bytes push: base64; decoded at most 4 MiB.' }),
+    filename: z.optional(text(1, LIMITS.filenameChars)),
+    content_type: z.optional(z.string().check(z.regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, 'must be a media type such as text/plain'))),
+    title: z.optional(z.string().check(z.maxLength(LIMITS.titleChars))),
+    source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
+    end_user_id: z.optional(EndUserId),
+  }),
+  { id: 'CaptureItem' },
+);
 
-export const CaptureBatchRequest = z
-  .strictObject({
-    items: z.array(z.unknown()).min(1).max(LIMITS.batchItems).meta({
+export const CaptureBatchRequest = meta(
+  z.strictObject({
+    items: meta(z.array(z.unknown()).check(z.minLength(1), z.maxLength(LIMITS.batchItems)), {
       description: 'Capture items (see CaptureItem); each is validated on its own receipt.',
     }),
-    end_user_id: EndUserId.optional(),
-  })
-  .meta({ id: 'CaptureBatchRequest' });
+    end_user_id: z.optional(EndUserId),
+  }),
+  { id: 'CaptureBatchRequest' },
+);
 
-export const Receipt = z
-  .object({
-    ok: z.boolean(),
-    status: z.enum(['created', 'deduped', 'rejected']),
-    dedup: z.boolean(),
-    detail: z.string(),
-    id: z.string().nullable(),
-    file_id: z.string().nullable(),
-    reject_code: z.string().nullable(),
-    retryable: z.boolean().nullable(),
-    source_ref: z.string().nullable(),
-  })
-  .meta({ id: 'Receipt' });
+const receiptShape = {
+  ok: z.boolean(),
+  status: z.enum(['created', 'deduped', 'rejected']),
+  dedup: z.boolean(),
+  detail: z.string(),
+  id: z.nullable(z.string()),
+  file_id: z.nullable(z.string()),
+  reject_code: z.nullable(z.string()),
+  retryable: z.nullable(z.boolean()),
+  source_ref: z.nullable(z.string()),
+};
 
-export const CaptureBatchResponse = z
-  .object({
-    total: z.number().int(),
-    succeeded: z.number().int(),
-    results: z.array(Receipt.extend({ index: z.number().int() })),
-  })
-  .meta({ id: 'CaptureBatchResponse' });
+export const Receipt = meta(z.object(receiptShape), { id: 'Receipt' });
+
+export const CaptureBatchResponse = meta(
+  z.object({
+    total: integer(),
+    succeeded: integer(),
+    results: z.array(z.object({ ...receiptShape, index: integer() })),
+  }),
+  { id: 'CaptureBatchResponse' },
+);
 
 // ---- reading
 
-const pageFields = { has_more: z.boolean(), next_cursor: z.string().nullable() };
+const pageFields = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
+
+const kindList = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined, ctx) => {
+    if (value === undefined) return undefined;
+    const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
+    const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
+    if (!kinds.length || unknown.length) {
+      ctx.issues.push({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}`, input: value });
+      return z.NEVER;
+    }
+    return kinds as Array<(typeof ITEM_KINDS)[number]>;
+  }),
+);
 
 export const SearchQuery = z.object({
-  q: z.string().min(1).max(LIMITS.queryChars),
+  q: text(1, LIMITS.queryChars),
   limit: limitParam(LIMITS.search),
   cursor: cursorParam,
-  end_user_id: EndUserId.optional(),
-  kind: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined) return undefined;
-      const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
-      const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
-      if (!kinds.length || unknown.length) {
-        ctx.addIssue({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}` });
-        return z.NEVER;
-      }
-      return kinds as Array<(typeof ITEM_KINDS)[number]>;
-    })
-    .meta({ description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
+  end_user_id: z.optional(EndUserId),
+  kind: meta(kindList, { description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
 });
 
-export const SearchResponse = z
-  .object({
+export const SearchResponse = meta(
+  z.object({
     query: z.string(),
-    count: z.number().int(),
+    count: integer(),
     results: z.array(
       z.object({
         id: z.string(),
         kind: z.enum(ITEM_KINDS),
         snippet: z.string(),
-        score: z.number().min(0).max(1),
+        score: z.number().check(z.minimum(0), z.maximum(1)),
         from_keyword: z.boolean(),
         content_date: z.string(),
-        title: z.string().nullable(),
-        source_ref: z.string().nullable(),
+        title: z.nullable(z.string()),
+        source_ref: z.nullable(z.string()),
       }),
     ),
     ...pageFields,
-  })
-  .meta({ id: 'SearchResponse' });
+  }),
+  { id: 'SearchResponse' },
+);
 
 export const GrepQuery = z.object({
-  pattern: z.string().min(1).max(LIMITS.grepPatternChars),
-  case_sensitive: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  file_id: z.string().min(1).optional(),
+  pattern: text(1, LIMITS.grepPatternChars),
+  case_sensitive: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((v: 'true' | 'false') => v === 'true')),
+  file_id: z.optional(z.string().check(z.minLength(1))),
   limit: limitParam(LIMITS.grep),
   cursor: cursorParam,
-  end_user_id: EndUserId.optional(),
+  end_user_id: z.optional(EndUserId),
 });
 
-export const GrepResponse = z
-  .object({
+export const GrepResponse = meta(
+  z.object({
     pattern: z.string(),
-    count: z.number().int(),
+    count: integer(),
     results: z.array(
       z.object({
         file_id: z.string(),
-        title: z.string().nullable(),
-        source_ref: z.string().nullable(),
-        line: z.number().int().min(1),
+        title: z.nullable(z.string()),
+        source_ref: z.nullable(z.string()),
+        line: integer().check(z.minimum(1)),
         snippet: z.string(),
         content_date: z.string(),
       }),
     ),
     ...pageFields,
-  })
-  .meta({ id: 'GrepResponse' });
+  }),
+  { id: 'GrepResponse' },
+);
 
-export const Document = z
-  .object({
+export const Document = meta(
+  z.object({
     id: z.string(),
     file_id: z.string(),
     title: z.string(),
-    filename: z.string().nullable(),
+    filename: z.nullable(z.string()),
     content_type: z.string(),
-    source_ref: z.string().nullable(),
-    size_bytes: z.number().int(),
+    source_ref: z.nullable(z.string()),
+    size_bytes: integer(),
     sha256: z.string(),
     kind: z.enum(['text', 'file', 'image']),
     status: z.enum(['ready', 'processing', 'failed']),
     created_at: z.string(),
     storage: z.enum(['service', 'bucket']),
-    line_count: z.number().int(),
-    page_count: z.number().int().nullable(),
-  })
-  .meta({ id: 'Document' });
+    line_count: integer(),
+    page_count: z.nullable(integer()),
+  }),
+  { id: 'Document' },
+);
 
 export const DocumentsQuery = z.object({
   limit: limitParam(LIMITS.documents),
   cursor: cursorParam,
-  end_user_id: EndUserId.optional(),
-  source_ref: z.string().max(LIMITS.sourceRefChars).optional(),
+  end_user_id: z.optional(EndUserId),
+  source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
 });
 
-export const DocumentsResponse = z
-  .object({ count: z.number().int(), documents: z.array(Document), ...pageFields })
-  .meta({ id: 'DocumentsResponse' });
+export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.array(Document), ...pageFields }), {
+  id: 'DocumentsResponse',
+});
 
-export const LibraryQuery = z.object({ end_user_id: EndUserId.optional() });
+export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
-export const IdPath = z.object({ id: z.string().min(1) });
+export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
 
-export const DeletedDocument = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedDocument' });
+export const DeletedDocument = meta(z.object({ id: z.string(), deleted: z.literal(true) }), { id: 'DeletedDocument' });
 
 // ---- end users
 
 export const EndUsersQuery = z.object({ limit: limitParam(LIMITS.endUsers), cursor: cursorParam });
 
-export const EndUsersResponse = z
-  .object({
-    count: z.number().int(),
-    end_users: z.array(
-      z.object({ id: z.string(), created_at: z.string(), last_active_at: z.string(), document_count: z.number().int() }),
+/** API Gateway passes a path parameter still URL-encoded; it is decoded once, then checked. */
+export const EndUserPath = z.object({
+  id: z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((raw: string, ctx) => {
+        try {
+          return decodeURIComponent(raw);
+        } catch {
+          ctx.issues.push({ code: 'custom', message: 'must be URL-encoded', input: raw });
+          return z.NEVER;
+        }
+      }),
     ),
-    ...pageFields,
-  })
-  .meta({ id: 'EndUsersResponse' });
+    EndUserId,
+  ),
+});
 
-export const ErasureResponse = z
-  .object({
+export const EndUsersResponse = meta(
+  z.object({
+    count: integer(),
+    end_users: z.array(z.object({ id: z.string(), created_at: z.string(), last_active_at: z.string(), document_count: integer() })),
+    ...pageFields,
+  }),
+  { id: 'EndUsersResponse' },
+);
+
+export const ErasureResponse = meta(
+  z.object({
     id: z.string(),
     deleted: z.literal(true),
-    documents_deleted: z.number().int(),
-    blobs_deleted: z.number().int(),
-    messages_deleted: z.number().int(),
-  })
-  .meta({ id: 'ErasureResponse' });
+    documents_deleted: integer(),
+    blobs_deleted: integer(),
+    messages_deleted: integer(),
+  }),
+  { id: 'ErasureResponse' },
+);
 
 // ---- service
 
-export const HealthResponse = z
-  .object({
+export const HealthResponse = meta(
+  z.object({
     status: z.literal('ok'),
     version: z.string(),
     backend: z.enum(['local', 'aws']),
-    embedder: z.object({ name: z.string(), dimensions: z.number().int() }),
-  })
-  .meta({ id: 'HealthResponse' });
+    embedder: z.object({ name: z.string(), dimensions: integer() }),
+  }),
+  { id: 'HealthResponse' },
+);
 
-export const ErrorResponse = z
-  .object({
-    error: z.object({ code: z.string(), message: z.string(), request_id: z.string(), retry_after: z.number().int().optional() }),
-  })
-  .meta({ id: 'Error' });
+export const ErrorResponse = meta(
+  z.object({
+    error: z.object({ code: z.string(), message: z.string(), request_id: z.string(), retry_after: z.optional(integer()) }),
+  }),
+  { id: 'Error' },
+);
 
 // ---- chat
 
-export const ChatRequest = z
-  .strictObject({
-    question: z
-      .string()
-      .min(1)
-      .max(CHAT_LIMITS.questionChars)
-      .refine((q) => q.trim().length > 0, 'must not be blank')
-      .meta({ description: 'Answered only from the selected library.' }),
-    end_user_id: EndUserId.optional(),
-  })
-  .meta({ id: 'ChatRequest' });
+export const ChatRequest = meta(
+  z.strictObject({
+    question: meta(
+      z.string().check(
+        z.minLength(1),
+        z.maxLength(CHAT_LIMITS.questionChars),
+        z.refine((q: string) => q.trim().length > 0, 'must not be blank'),
+      ),
+      { description: 'Answered only from the selected library.' },
+    ),
+    end_user_id: z.optional(EndUserId),
+  }),
+  { id: 'ChatRequest' },
+);
 
-export const ChatResponse = z
-  .object({
+export const ChatResponse = meta(
+  z.object({
     reply: z.string(),
     artifacts: z.array(
       z.object({
-        id: z.string().meta({ description: 'crt_ + ULID' }),
+        id: meta(z.string(), { description: 'crt_ + ULID' }),
         type: z.enum(['table', 'chart', 'document', 'app']),
         title: z.string(),
         content_type: z.string(),
@@ -251,42 +294,44 @@ export const ChatResponse = z
       z.object({
         kind: z.literal('file'),
         title: z.string(),
-        snippet: z.string().meta({ description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
+        snippet: meta(z.string(), { description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
         file_id: z.string(),
       }),
     ),
-    tokens_used: z.number().int().min(0),
-    run_id: z.string().meta({ description: 'run_ + ULID' }),
-  })
-  .meta({ id: 'ChatResponse' });
+    tokens_used: integer().check(z.minimum(0)),
+    run_id: meta(z.string(), { description: 'run_ + ULID' }),
+  }),
+  { id: 'ChatResponse' },
+);
 
 // ---- usage
 
-const usageDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
-  .refine(isCalendarDate, 'must be a real calendar date');
+const usageDate = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
+  z.refine(isCalendarDate, 'must be a real calendar date'),
+);
 
 export const UsageQuery = z
   .object({
-    from: usageDate.optional().meta({ description: 'First day (UTC), inclusive; default: the first day of the month.' }),
-    to: usageDate.optional().meta({ description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
+    from: meta(z.optional(usageDate), { description: 'First day (UTC), inclusive; default: the first day of the month.' }),
+    to: meta(z.optional(usageDate), { description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
   })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after to', path: ['from'] });
+  .check(z.refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after to', path: ['from'] }));
 
 const usageCounts = {
-  tokens_used: z.number().int(),
-  chat_calls: z.number().int(),
-  ocr_pages: z.number().int(),
-  captures: z.number().int(),
+  tokens_used: integer(),
+  chat_calls: integer(),
+  ocr_pages: integer(),
+  captures: integer(),
 };
 
-export const UsageResponse = z
-  .object({
+export const UsageResponse = meta(
+  z.object({
     tenant_id: z.string(),
     from: z.string(),
     to: z.string(),
     ...usageCounts,
-    days: z.array(z.object({ date: z.string(), ...usageCounts })).meta({ description: 'Days with any spend, oldest first.' }),
-  })
-  .meta({ id: 'UsageResponse' });
+    days: meta(z.array(z.object({ date: z.string(), ...usageCounts })), { description: 'Days with any spend, oldest first.' }),
+  }),
+  { id: 'UsageResponse' },
+);
