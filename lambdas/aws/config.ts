@@ -44,6 +44,13 @@ export class ConfigError extends Error {
   }
 }
 
+let config: AwsConfig | undefined;
+
+/** The configuration of this Lambda environment, read (and checked) on the first call. */
+export function awsConfig(): AwsConfig {
+  return (config ??= readAwsConfig());
+}
+
 export function readAwsConfig(env: Record<string, string | undefined> = process.env): AwsConfig {
   const missing: string[] = [];
   const required = (name: string): string => {

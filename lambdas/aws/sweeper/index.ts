@@ -1,20 +1,19 @@
-import { SqsIngestQueue } from '../../adapters/aws/sqs-ingest-queue.js';
-import { buildServices } from '../../core/services.js';
-import { createAwsClients } from '../clients.js';
-import { ConfigError, ENV, readAwsConfig } from '../config.js';
-import { InlineTextExtractor } from '../inline-extractor.js';
-import { buildAwsPorts } from '../ports.js';
+import { awsConfig, ConfigError, ENV } from '../config.js';
+import { documentStore } from '../dynamo.js';
+import { searchIndex } from '../opensearch.js';
+import { blobStore } from '../s3.js';
+import { awsServices, unwired } from '../services.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry of the sweeper (EventBridge schedule). */
-const config = readAwsConfig();
+/** Lambda entry of the sweeper (EventBridge schedule): rolls back abandoned captures (index entries, bytes, records); it enqueues nothing. */
+const config = awsConfig();
 const staleAfterSeconds = Number(process.env[ENV.staleAfterSeconds]);
 if (!Number.isInteger(staleAfterSeconds) || staleAfterSeconds < 60) {
   throw new ConfigError(`${ENV.staleAfterSeconds} must be a whole number of seconds, at least 60`);
 }
-const clients = createAwsClients(config);
-const services = buildServices(buildAwsPorts(config, clients, new InlineTextExtractor()), {
-  ingest: { queue: new SqsIngestQueue(clients.sqs, config.ingestQueueUrl), inlineMaxBytes: config.inlineMaxBytes },
-});
+const services = awsServices(
+  { documents: documentStore(), blobs: blobStore(), index: searchIndex() },
+  { ingest: { queue: unwired('ingestQueue'), inlineMaxBytes: config.inlineMaxBytes } },
+);
 
 export const handler = createHandler({ ingest: services.ingest!, staleAfterSeconds });

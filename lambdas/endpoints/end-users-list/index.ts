@@ -1,5 +1,6 @@
-import { apiRoot } from '../../aws/api.js';
+import { documentStore } from '../../aws/dynamo.js';
+import { awsServices } from '../../aws/services.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry: the handler factory wired to the AWS adapters. */
-export const handler = createHandler(apiRoot().services);
+/** Lambda entry: reads the document store only. */
+export const handler = createHandler(awsServices({ documents: documentStore() }));

@@ -1,5 +1,6 @@
-import { apiRoot } from '../../aws/api.js';
+import { searchIndex } from '../../aws/opensearch.js';
+import { awsServices } from '../../aws/services.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry: the handler factory wired to the AWS adapters. */
-export const handler = createHandler(apiRoot().services);
+/** Lambda entry: literal search reads the search index only. */
+export const handler = createHandler(awsServices({ index: searchIndex() }));

@@ -1,5 +1,7 @@
-import { apiRoot } from '../../aws/api.js';
+import { embedder } from '../../aws/bedrock.js';
+import { searchIndex } from '../../aws/opensearch.js';
+import { awsServices } from '../../aws/services.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry: the handler factory wired to the AWS adapters. */
-export const handler = createHandler(apiRoot().services);
+/** Lambda entry: hybrid search on the index, the question embedded by Bedrock. */
+export const handler = createHandler(awsServices({ index: searchIndex(), embedder: embedder() }));

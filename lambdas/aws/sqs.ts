@@ -1,0 +1,12 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsIngestQueue } from '../adapters/aws/sqs-ingest-queue.js';
+import { awsConfig } from './config.js';
+import { tracer } from './observability.js';
+import { sdkOptions } from './sdk.js';
+
+/** The ingest queue, its SQS client made on the first call. */
+let queue: SqsIngestQueue | undefined;
+
+export function ingestQueue(): SqsIngestQueue {
+  return (queue ??= new SqsIngestQueue(tracer.captureAWSv3Client(new SQSClient(sdkOptions())), awsConfig().ingestQueueUrl));
+}
