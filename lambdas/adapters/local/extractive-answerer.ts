@@ -8,13 +8,17 @@ import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingP
  * retrieved passages into sentences (sentence-splitter), scores each by the
  * question's content words it contains (weighted by how rare each word is
  * among the candidates, so the distinctive words count most), favours the
- * passages the hybrid search ranked higher, and composes a short reply from
- * the best sentences, verbatim, each followed by its [n] citation, without
- * repeating itself. It never writes a word that is not in a passage.
+ * passages the hybrid search ranked higher, and composes a short reply: the
+ * best sentences of the best documents, verbatim, each followed by its [n]
+ * citation, then the other documents that hold evidence ("Also relevant:
+ * [3], [4]", their sentences are in the sources' snippets). It never writes
+ * a word that is not in a passage.
  */
 export interface ExtractiveOptions {
   /** Sentences in a short answer (one per passage at most), and in an itemized one (for lists, tables and charts). */
   maxSentences: number;
+  /** Of a short answer's sentences, how many are quoted in the reply; the rest are cited as further evidence. */
+  quotedInShortAnswer: number;
   maxItemized: number;
   /** A sentence joins the reply only if it scores at least this share of the best one. */
   relativeCutoff: number;
@@ -24,6 +28,7 @@ export interface ExtractiveOptions {
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
   maxSentences: 5,
+  quotedInShortAnswer: 2,
   maxItemized: 8,
   relativeCutoff: 0.15,
   maxSentenceChars: 400,
@@ -124,9 +129,12 @@ export class ExtractiveAnswerer implements ChatModel {
     if (!selected.length) return { reply: null, citations: [], usage: { promptTokens, completionTokens: 0 } };
 
     const quoted = selected.map((s) => ({ sentence: s, quote: this.quote(s.text) }));
+    const lead = quoted.slice(0, this.options.quotedInShortAnswer);
+    const further = [...new Set(quoted.slice(this.options.quotedInShortAnswer).map(({ sentence }) => `[${sentence.passage.number}]`))];
     const reply = request.itemize
       ? ['From your library:', ...quoted.map(({ sentence, quote }) => `- ${quote} [${sentence.passage.number}]`)].join('\n')
-      : `From your library: ${quoted.map(({ sentence, quote }) => `${quote} [${sentence.passage.number}]`).join(' ')}`;
+      : `From your library: ${lead.map(({ sentence, quote }) => `${quote} [${sentence.passage.number}]`).join(' ')}` +
+        (further.length ? ` Also relevant: ${further.join(', ')}.` : '');
     const citations: Citation[] = quoted.map(({ sentence, quote }) => ({
       passage: sentence.passage.number,
       lines: sentence.lines,
