@@ -3,7 +3,11 @@ import type { Embedder } from '../../ports.js';
 /**
  * Coalesces concurrent embed calls into one model call: a model computes a
  * batch faster than the same texts one call at a time, and concurrent
- * captures and searches otherwise queue behind each other anyway.
+ * captures and searches otherwise queue behind each other anyway. Queued
+ * queries go before queued passages, so a search during a burst of captures
+ * waits for at most the model call already running. (USE lite's cost is
+ * about linear in characters, so merging passages saves little for it;
+ * batching pays more for remote models.)
  */
 export class BatchingEmbedder implements Embedder {
   private queue: Array<{ texts: readonly string[]; purpose: 'query' | 'passage'; resolve: (v: Float32Array[]) => void; reject: (e: unknown) => void }> = [];
@@ -37,18 +41,17 @@ export class BatchingEmbedder implements Embedder {
   private async flush(): Promise<void> {
     this.scheduled = false;
     while (this.queue.length) {
+      // Queries first: a search waits for one short model call, never behind queued documents.
+      const purpose = this.queue.some((entry) => entry.purpose === 'query') ? 'query' : 'passage';
       const batch: typeof this.queue = [];
       let size = 0;
-      const purpose = this.queue[0]!.purpose;
-      while (
-        this.queue.length &&
-        this.queue[0]!.purpose === purpose &&
-        (size === 0 || size + this.queue[0]!.texts.length <= this.maxBatch)
-      ) {
-        const next = this.queue.shift()!;
-        batch.push(next);
-        size += next.texts.length;
+      for (const entry of [...this.queue]) {
+        if (entry.purpose !== purpose) continue;
+        if (size > 0 && size + entry.texts.length > this.maxBatch) break;
+        batch.push(entry);
+        size += entry.texts.length;
       }
+      this.queue = this.queue.filter((entry) => !batch.includes(entry));
       try {
         const vectors = await this.inner.embed(batch.flatMap((b) => b.texts), purpose);
         let offset = 0;
