@@ -34,7 +34,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write' },
   'end-users-list': { documents: 'read' },
   'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write' },
-  chat: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, chat: true },
+  chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true },
   usage: { usage: 'read' },
   authorizer: { tenants: 'read' },
   ingest: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, textract: true },

@@ -1,46 +1,45 @@
-import { systemClock } from '../core/dates.js';
-import { buildServices, type Ports, type Services } from '../core/services.js';
-import type { IngestSettings } from '../core/ingest.js';
-import { tokenCounter } from './tokens.js';
+import { CaptureService, type CaptureDeps } from '../core/capture.js';
+import { IngestService, type IngestSettings } from '../core/ingest.js';
+import type { Ports } from '../core/services.js';
+import { UsageService } from '../core/usage.js';
 
 /**
- * The core's services for one function, composed by the core's own
- * buildServices (so the rules that tie services together, such as charging
- * every accepted capture, stay in one place), on only the ports that
- * function's entry wires. Each entry imports just the factories it needs
- * (dynamo.ts, s3.ts, opensearch.ts, bedrock.ts, sqs.ts), so esbuild leaves
- * every other SDK client and adapter out of its bundle. The clock and the
- * token counter cost nothing and are always wired.
- *
- * A port the entry does not wire is `unwired`: the services that would use it
- * exist but any call to it throws, naming the port. lib/route-access.ts grants
- * the function no access to it either.
+ * What the Lambda entries share to build their services. Each entry
+ * (lambdas/endpoints/<route>/index.ts, ingest-worker/, sweeper/) makes the
+ * core's services it calls on only the ports its use case needs, from the
+ * per-client factories (dynamo.ts, s3.ts, opensearch.ts, bedrock.ts, sqs.ts),
+ * so esbuild leaves every other SDK client, adapter and use case out of its
+ * bundle. lib/route-access.ts grants each function the same ports.
  */
-export function awsServices(wired: Partial<Ports>, options: { ingest?: IngestSettings } = {}): Services {
-  const ports: Ports = {
-    documents: unwired('documents'),
-    blobs: unwired('blobs'),
-    index: unwired('index'),
-    embedder: unwired('embedder'),
-    extractor: unwired('extractor'),
-    tenants: unwired('tenants'),
-    chatModel: unwired('chatModel'),
-    usage: unwired('usage'),
-    clock: systemClock(),
-    tokens: tokenCounter(),
-    ...wired,
-  };
-  return buildServices(ports, options);
+
+type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'tokens'>;
+
+/**
+ * Capture and the queued ingest, composed as buildServices composes them
+ * (core/services.ts): every accepted capture, inline or finished by the
+ * ingest worker, is charged to its tenant. For the capture functions, the
+ * ingest worker and the sweeper, without the other use cases (chat alone
+ * weighs more than the margin capture has under 1 MB).
+ */
+export function captureWithIngest(ports: CapturePorts, settings: IngestSettings): { capture: CaptureService; ingest: IngestService } {
+  const usage = new UsageService(ports);
+  const onCaptured: NonNullable<CaptureDeps['onCaptured']> = (event) => usage.recordCapture(event);
+  const ingest = new IngestService({ ...ports, onCaptured }, settings);
+  return { capture: new CaptureService({ ...ports, onCaptured, ingest }), ingest };
 }
 
 export class UnwiredPortError extends Error {
   constructor(readonly port: string) {
-    super(`the ${port} port is not wired in this function: wire it in its index.ts (lambdas/aws/services.ts) and grant it in lib/route-access.ts`);
+    super(`the ${port} port is not wired in this function: wire it in its index.ts and grant it in lib/route-access.ts`);
     this.name = 'UnwiredPortError';
   }
 }
 
-/** A stand-in for a port this function never uses: reading any of its members throws UnwiredPortError. */
+/**
+ * A stand-in for a port a service's constructor asks for but this function's
+ * use case never calls (document-get's DocumentService has no use for the
+ * search index): any use of it throws UnwiredPortError, naming the port.
+ */
 export function unwired<T extends object>(port: keyof Ports | 'ingestQueue'): T {
   return new Proxy({} as T, {
     get(_target, member) {

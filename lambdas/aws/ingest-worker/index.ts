@@ -8,8 +8,10 @@ import { tracer } from '../observability.js';
 import { searchIndex } from '../opensearch.js';
 import { blobStore } from '../s3.js';
 import { sdkOptions } from '../sdk.js';
-import { awsServices } from '../services.js';
+import { captureWithIngest } from '../services.js';
 import { ingestQueue } from '../sqs.js';
+import { tokenCounter } from '../tokens.js';
+import { systemClock } from '../../core/dates.js';
 import { createHandler } from './handler.js';
 
 /**
@@ -22,12 +24,12 @@ if (!Number.isInteger(maxReceiveCount) || maxReceiveCount < 1) {
   throw new ConfigError(`${ENV.ingestMaxReceiveCount} must be a whole number of at least 1`);
 }
 const textract = tracer.captureAWSv3Client(new TextractClient(sdkOptions()));
-const services = awsServices(
+const { ingest } = captureWithIngest(
   {
     documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(),
-    extractor: new FileExtractor({ ocr: new TextractOcr(textract) }), usage: usageLedger(),
+    extractor: new FileExtractor({ ocr: new TextractOcr(textract) }), clock: systemClock(), usage: usageLedger(), tokens: tokenCounter(),
   },
-  { ingest: { queue: ingestQueue(), inlineMaxBytes: config.inlineMaxBytes } },
+  { queue: ingestQueue(), inlineMaxBytes: config.inlineMaxBytes },
 );
 
-export const handler = createHandler({ ingest: services.ingest!, maxReceiveCount });
+export const handler = createHandler({ ingest, maxReceiveCount });

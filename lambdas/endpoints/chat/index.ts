@@ -1,10 +1,18 @@
 import { chatModel, embedder } from '../../aws/bedrock.js';
 import { documentStore, usageLedger } from '../../aws/dynamo.js';
 import { searchIndex } from '../../aws/opensearch.js';
-import { awsServices } from '../../aws/services.js';
+import { tokenCounter } from '../../aws/tokens.js';
+import { ChatService } from '../../core/chat/chat-service.js';
+import { systemClock } from '../../core/dates.js';
+import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';
 
 /** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged. */
-export const handler = createHandler(
-  awsServices({ documents: documentStore(), index: searchIndex(), embedder: embedder(), chatModel: chatModel(), usage: usageLedger() }),
-);
+const clock = systemClock();
+const tokens = tokenCounter();
+export const handler = createHandler({
+  chat: new ChatService({
+    index: searchIndex(), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock, tokens,
+    usage: new UsageService({ usage: usageLedger(), clock, tokens }),
+  }),
+});

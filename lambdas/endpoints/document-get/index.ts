@@ -1,6 +1,7 @@
 import { documentStore } from '../../aws/dynamo.js';
-import { awsServices } from '../../aws/services.js';
+import { unwired } from '../../aws/services.js';
+import { DocumentService } from '../../core/documents.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry: reads the document store only. */
-export const handler = createHandler(awsServices({ documents: documentStore() }));
+/** Lambda entry: reads the document store only (the search index and the blobs are for delete). */
+export const handler = createHandler({ documents: new DocumentService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) });

@@ -1,8 +1,8 @@
 import { documentStore } from '../../aws/dynamo.js';
 import { searchIndex } from '../../aws/opensearch.js';
 import { blobStore } from '../../aws/s3.js';
-import { awsServices } from '../../aws/services.js';
+import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry: removal everywhere (index entries, bytes, records). */
-export const handler = createHandler(awsServices({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }));
+/** Lambda entry: erases the end user's library everywhere (index entries, bytes, records). */
+export const handler = createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }) });

@@ -1,6 +1,7 @@
 import { documentStore } from '../../aws/dynamo.js';
-import { awsServices } from '../../aws/services.js';
+import { unwired } from '../../aws/services.js';
+import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
 
-/** Lambda entry: reads the document store only. */
-export const handler = createHandler(awsServices({ documents: documentStore() }));
+/** Lambda entry: reads the document store only (the search index and the blobs are for erasure). */
+export const handler = createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) });

@@ -1,6 +1,6 @@
 import { searchIndex } from '../../aws/opensearch.js';
-import { awsServices } from '../../aws/services.js';
+import { GrepService } from '../../core/grep.js';
 import { createHandler } from './handler.js';
 
 /** Lambda entry: literal search reads the search index only. */
-export const handler = createHandler(awsServices({ index: searchIndex() }));
+export const handler = createHandler({ grep: new GrepService({ index: searchIndex() }) });

@@ -1,6 +1,8 @@
 import { usageLedger } from '../../aws/dynamo.js';
-import { awsServices } from '../../aws/services.js';
+import { tokenCounter } from '../../aws/tokens.js';
+import { systemClock } from '../../core/dates.js';
+import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';
 
 /** Lambda entry: reads the usage ledger only. */
-export const handler = createHandler(awsServices({ usage: usageLedger() }));
+export const handler = createHandler({ usage: new UsageService({ usage: usageLedger(), clock: systemClock(), tokens: tokenCounter() }) });

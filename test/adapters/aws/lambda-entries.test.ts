@@ -2,33 +2,38 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
-import { DOCUMENTS_TABLE, TENANTS_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
+import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
 import { systemClock } from '../../../lambdas/core/dates.js';
 import { KeyService } from '../../../lambdas/core/keys.js';
+import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { startDynalite } from './local-aws.js';
 
 /**
- * The Lambda entries themselves (index.ts), wired by the AWS composition root
- * from the environment the stack sets, against dynalite: proves the
- * variables, the clients and the adapters fit together.
+ * The Lambda entries themselves (index.ts), each wiring its own ports from
+ * the environment the stack sets, against dynalite: proves the variables,
+ * the clients and the adapters fit together, and that every entry starts.
  */
 let dynamo: Awaited<ReturnType<typeof startDynalite>>;
 let tenantsTable: string;
 let documentsTable: string;
+let usageTable: string;
 
 beforeAll(async () => {
   dynamo = await startDynalite();
   tenantsTable = await dynamo.createTable(TENANTS_TABLE);
   documentsTable = await dynamo.createTable(DOCUMENTS_TABLE);
+  usageTable = await dynamo.createTable(USAGE_TABLE);
   const endpoint = await dynamo.endpoint();
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    LIBRARY_VERSION: '1.2.3', LIBRARY_TENANTS_TABLE: tenantsTable, LIBRARY_DOCUMENTS_TABLE: documentsTable, LIBRARY_USAGE_TABLE: 'usage',
+    LIBRARY_VERSION: '1.2.3', LIBRARY_TENANTS_TABLE: tenantsTable, LIBRARY_DOCUMENTS_TABLE: documentsTable, LIBRARY_USAGE_TABLE: usageTable,
     LIBRARY_BLOB_BUCKET: 'blobs', LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
     LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '512', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
     LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
+    LIBRARY_INGEST_MAX_RECEIVE_COUNT: '3', LIBRARY_STALE_AFTER_SECONDS: '14400',
   });
 });
 afterAll(async () => {
@@ -71,4 +76,36 @@ describe('Lambda entries on the AWS composition root', () => {
     const body = JSON.parse(response.body);
     expect(body.documents.map((d: { id: string }) => d.id)).toEqual([doc.id]);
   });
+
+  it('document-get reads one document of the caller tenant library, and not another tenant one', async () => {
+    const store = new DynamoDocumentStore(dynamo.client, documentsTable);
+    const mine = { tenantId: 'ten_get', endUserId: null };
+    await store.touchLibrary(mine, timestamp());
+    const doc = documentRecord(mine, { status: 'ready' });
+    await store.claim(doc);
+
+    const { handler } = await import('../../../lambdas/endpoints/document-get/index.js');
+    const get = (tenantId: string) =>
+      handler(event({ pathParameters: { id: doc.id }, requestContext: { requestId: 'req_3', authorizer: { tenantId } } as never }), context);
+    const response = await get('ten_get');
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ id: doc.id });
+    expect((await get('ten_other')).statusCode).toBe(404);
+  });
+
+  it('usage reports the caller tenant ledger from DynamoDB', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    await new DynamoUsageLedger(dynamo.client, usageTable).add('ten_usage', day, { captures: 2, ocrPages: 0, chatCalls: 1, tokensUsed: 40 });
+    const { handler } = await import('../../../lambdas/endpoints/usage/index.js');
+    const response = await handler(event({ requestContext: { requestId: 'req_4', authorizer: { tenantId: 'ten_usage' } } as never }), context);
+    expect(response.statusCode).toBe(200);
+    expect(JSON.stringify(JSON.parse(response.body))).toContain('40');
+  });
+
+  it('every function entry starts on the stack environment (clients made, nothing called)', async () => {
+    for (const spec of functionSpecs()) {
+      const entry = (await import(spec.entry)) as { handler?: unknown };
+      expect(typeof entry.handler, spec.name).toBe('function');
+    }
+  }, 60_000);
 });
