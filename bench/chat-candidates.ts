@@ -3,7 +3,7 @@
  * captures the first N SciFact abstracts (vectors from the embedding cache),
  * runs the chat retrieval for every claim of a split and for the 50 absent
  * questions, and writes every candidate passage's signals (item rank,
- * relevant or not, term coverage, matched terms, cosine, item coverage) to
+ * relevant or not, term coverage, matched terms, cosine) to
  * .cache/chat-candidates-<split>-<N>.json, from which thresholds are chosen.
  * Tune on train only.
  *
@@ -39,11 +39,11 @@ const out: unknown[] = [];
 for (const c of claims) {
   const { candidates: cands } = await retriever.candidates(ref, c.text);
   const rel = qrels.get(c.id)!;
-  out.push({ type: 'claim', q: c.text, cands: cands.map((x) => ({ rank: x.itemRank, rel: (rel.get(docOf.get(x.itemId)!) ?? 0) > 0, ic: x.itemCoverage, ...x.signals })) });
+  out.push({ type: 'claim', q: c.text, cands: cands.map((x) => ({ rank: x.itemRank, rel: (rel.get(docOf.get(x.itemId)!) ?? 0) > 0, ...x.signals })) });
 }
 for (const q of ABSENT_QUESTIONS) {
   const { candidates: cands } = await retriever.candidates(ref, q);
-  out.push({ type: 'absent', q, cands: cands.map((x) => ({ rank: x.itemRank, rel: false, ic: x.itemCoverage, ...x.signals })) });
+  out.push({ type: 'absent', q, cands: cands.map((x) => ({ rank: x.itemRank, rel: false, ...x.signals })) });
 }
 const file = join(import.meta.dirname, `../.cache/chat-candidates-${split}-${ndocs}.json`);
 writeFileSync(file, JSON.stringify(out));

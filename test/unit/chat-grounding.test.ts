@@ -53,7 +53,7 @@ describe('the grounding prompt', () => {
 
 describe('sources', () => {
   const retrieved = (itemId: string, title: string): RetrievedPassage => ({
-    itemId, kind: 'file_excerpt', title, sourceRef: null, itemRank: 0, itemCoverage: 1,
+    itemId, kind: 'file_excerpt', title, sourceRef: null, itemRank: 0,
     passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
     signals: { coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null },
   });

@@ -3,7 +3,6 @@ import type { ItemKind, LibraryRef, Passage, PassageHit } from '../model.js';
 import { fuse } from '../ranking.js';
 import { DEFAULT_SEARCH, type SearchOptions } from '../search.js';
 import { DEFAULT_ADMIT, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
-import { readDocumentLines } from './lines.js';
 import { termSet } from './terms.js';
 
 /** What answers are built from: documents only (never past chats or creations, which are not evidence). */
@@ -16,8 +15,6 @@ export interface RetrievedPassage {
   sourceRef: string | null;
   /** 0 for the best item of the hybrid ranking. */
   itemRank: number;
-  /** Share of the question's term weight the whole item holds (it ranks items; passages are gated on their own). */
-  itemCoverage: number;
   passage: Passage;
   signals: SupportSignals;
 }
@@ -60,9 +57,9 @@ export class ChatRetriever {
   /**
    * The passages to answer from, best item first, and the question's vector;
    * no passages when none clears the support gate (the library holds nothing relevant).
-   * Items are reordered by their hybrid rank and how much of the question
-   * their best passage and their whole text hold, which puts the document
-   * that answers first more often (tuned on SciFact train, bench/chat.ts).
+   * Items keep their hybrid order. (Reordering them by how much of the
+   * question they hold helped under the earlier rank fusion, +5 points on
+   * SciFact train; under the score fusion it no longer did, so it went.)
    */
   async retrieve(ref: LibraryRef, question: string): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array }> {
     const { candidates, questionVector } = await this.candidates(ref, question);
@@ -70,12 +67,8 @@ export class ChatRetriever {
     const admitted = candidates.filter((c) => isSupported(c.signals, this.options.admit));
     const byItem = new Map<string, RetrievedPassage[]>();
     for (const c of admitted) byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), c]);
-    const itemScore = (passages: RetrievedPassage[]) =>
-      RANK_K / (RANK_K + passages[0]!.itemRank) +
-      0.5 * Math.max(...passages.map((p) => p.signals.coverage)) +
-      0.5 * passages[0]!.itemCoverage;
     const passages = [...byItem.values()]
-      .sort((a, b) => itemScore(b) - itemScore(a) || a[0]!.itemRank - b[0]!.itemRank)
+      .sort((a, b) => a[0]!.itemRank - b[0]!.itemRank)
       .slice(0, this.options.maxGroundedItems)
       .flatMap((item) =>
         item
@@ -108,20 +101,8 @@ export class ChatRetriever {
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
 
-    // The whole text of each item, to rank items by how much of the question they hold.
-    const itemTerms = await Promise.all(
-      items.map(async (item) => {
-        const hit = keywordHits.find((h) => h.itemId === item.itemId) ?? vectorHits.find((h) => h.itemId === item.itemId)!;
-        const lines = await readDocumentLines(this.deps.index, ref, item.itemId, hit.passage);
-        const text = lines ? lines.join('\n') : '';
-        // A long document holds every word somewhere: judge it by the passages found instead.
-        const found = [...keywordHits, ...vectorHits].filter((h) => h.itemId === item.itemId).map((h) => h.passage.text);
-        return termSet(`${item.title ?? ''}\n${text && text.length <= ITEM_TEXT_CHARS ? text : found.join('\n')}`);
-      }),
-    );
     const out: RetrievedPassage[] = [];
     items.forEach((item, itemRank) => {
-      const itemCoverage = termCoverage(questionTerms, itemTerms[itemRank]!, weights).coverage;
       const seen = new Set<string>();
       for (const hit of [...keywordHits.filter((h) => h.itemId === item.itemId).slice(0, 2),
         ...vectorHits.filter((h) => h.itemId === item.itemId).slice(0, 2)]) {
@@ -129,7 +110,7 @@ export class ChatRetriever {
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
         out.push({
-          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, itemCoverage, passage: hit.passage,
+          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, passage: hit.passage,
           signals: { coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null },
         });
       }
@@ -138,8 +119,4 @@ export class ChatRetriever {
   }
 }
 
-/** Items longer than this are judged by their passages found rather than their whole text. */
-const ITEM_TEXT_CHARS = 20_000;
-/** The reciprocal-rank constant of the item reordering (as in the fusion). */
-const RANK_K = 60;
 const strength = (c: RetrievedPassage) => c.signals.coverage + (c.signals.cosine ?? 0);
