@@ -30,6 +30,7 @@ import { openLocalStack } from '../lambdas/local/local-stack.js';
 import type { Embedder } from '../lambdas/ports.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
+import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { documentText, loadScifact } from './lib/scifact.js';
 
@@ -127,6 +128,7 @@ try {
     ['latency p50 of one chat, offline default (ms)', p50.toFixed(1), '<= 150', p50 <= 150],
   ];
   console.log(`\nbench:chat on BEIR SciFact (${split}), chat model: ${stack.ports.chatModel.name}, embedder: ${embedder.name}`);
+  console.log(machineLine());
   console.log('| measure | value | goal | met |\n| --- | --- | --- | --- |');
   for (const [name, value, goal, met] of rows) console.log(`| ${name} | ${value} | ${goal} | ${met ? 'yes' : 'NO'} |`);
   console.log(
