@@ -60,6 +60,7 @@ async function bundle(spec: FunctionSpec) {
     minify: BUNDLE_SETTINGS.minify,
     sourcemap: BUNDLE_SETTINGS.sourceMap ? 'external' : false,
     mainFields: [...BUNDLE_SETTINGS.mainFields],
+    charset: BUNDLE_SETTINGS.charset,
     banner: { js: BUNDLE_SETTINGS.banner },
     external,
     metafile: true,

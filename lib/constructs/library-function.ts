@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Charset, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -72,6 +72,7 @@ export class LibraryFunction extends Construct {
         sourceMap: BUNDLE_SETTINGS.sourceMap,
         target: BUNDLE_SETTINGS.target,
         mainFields: [...BUNDLE_SETTINGS.mainFields],
+        charset: BUNDLE_SETTINGS.charset === 'utf8' ? Charset.UTF8 : Charset.ASCII,
         banner: BUNDLE_SETTINGS.banner,
         bundleAwsSDK: BUNDLE_SETTINGS.bundleAwsSDK,
         externalModules: [...BUNDLE_SETTINGS.externalModules],
