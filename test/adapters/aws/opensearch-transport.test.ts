@@ -108,10 +108,13 @@ describe('signed OpenSearch transport', () => {
     await expectSignedAsSent(request!);
   });
 
-  it('signs a request without a body (GET, DELETE)', async () => {
+  it('signs a request without a body, and a path naming several indices', async () => {
     await transport().request({ method: 'DELETE', path: '/library-items/_doc/doc_1' });
     expect(seen[0]!.body).toBe('');
     await expectSignedAsSent(seen[0]!);
+    await transport().request({ method: 'POST', path: '/library-passages-d16,library-items/_delete_by_query', body: { query: {} }, querystring: { refresh: true, conflicts: 'proceed' } });
+    expect(seen[1]!.url).toBe('/library-passages-d16,library-items/_delete_by_query?refresh=true&conflicts=proceed');
+    await expectSignedAsSent(seen[1]!);
   });
 
   it('returns an ignored status, and HEAD as true or false', async () => {
