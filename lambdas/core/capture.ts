@@ -221,14 +221,15 @@ export class CaptureService {
         passages,
         vectors,
       });
+      // Charged before it becomes visible: a capture the ledger cannot record is undone, never free.
+      await this.deps.onCaptured?.({
+        tenantId: ref.tenantId, at: now, ocrPages: prepared.ocrPages, embeddingTexts: passages.map((p) => p.text),
+      });
       await documents.setStatus(ref, id, 'ready');
     } catch (error) {
       await this.undo(ref, id, blobKey, blobWritten, claimed);
       throw error;
     }
-    await this.deps.onCaptured?.({
-      tenantId: ref.tenantId, at: now, ocrPages: prepared.ocrPages, embeddingTexts: passages.map((p) => p.text),
-    });
     return acceptedReceipt('created', doc, 'stored and indexed');
   }
 

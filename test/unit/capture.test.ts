@@ -98,6 +98,17 @@ describe('CaptureService', () => {
     expect((await services.capture.capture(shared, item)).status).toBe('created');
   });
 
+  it('rejects backend_unavailable when the usage ledger cannot record the capture, leaving nothing', async () => {
+    const base = coreHarness();
+    const usage = withFault(base.ports.usage, 'add', () => new BackendUnavailableError('ledger throttled'));
+    usage.failing = true;
+    const { services, ports } = coreHarness({ usage });
+    const receipt = await services.capture.capture(shared, { text: 'charged or not stored' });
+    expect(receipt).toMatchObject({ status: 'rejected', reject_code: 'backend_unavailable', retryable: true });
+    expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
+    expect(await ports.index.keywordSearch(shared, { text: 'charged', limit: 5 })).toEqual([]);
+  });
+
   it('rejects backend_unavailable when the embedder fails', async () => {
     const base = coreHarness();
     const embedder = withFault(base.ports.embedder, 'embed', () => new BackendUnavailableError('model throttled'));
