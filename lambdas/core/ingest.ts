@@ -127,12 +127,13 @@ export class IngestService {
         passages,
         vectors,
       });
+      // Charged before it becomes ready, as an inline capture is.
+      await this.deps.onCaptured?.({
+        tenantId: ref.tenantId, at: this.deps.clock.now(), ocrPages: extracted.ocrPages, embeddingTexts: passages.map((p) => p.text),
+      });
       await this.finish(ref, doc, {
         status: 'ready', kind: extracted.kind, contentType: extracted.contentType,
         lineCount: countLines(extracted.text), pageCount: extracted.pageCount,
-      });
-      await this.deps.onCaptured?.({
-        tenantId: ref.tenantId, at: this.deps.clock.now(), ocrPages: extracted.ocrPages, embeddingTexts: passages.map((p) => p.text),
       });
       return { outcome: 'ready', documentId: doc.id };
     } catch (error) {
