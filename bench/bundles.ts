@@ -59,6 +59,7 @@ async function bundle(spec: FunctionSpec) {
     target: BUNDLE_SETTINGS.target,
     minify: BUNDLE_SETTINGS.minify,
     sourcemap: BUNDLE_SETTINGS.sourceMap ? 'external' : false,
+    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
     mainFields: [...BUNDLE_SETTINGS.mainFields],
     charset: BUNDLE_SETTINGS.charset,
     banner: { js: BUNDLE_SETTINGS.banner },

@@ -11,6 +11,13 @@ export const ESM_REQUIRE_BANNER = "import { createRequire as __libraryCreateRequ
 export const BUNDLE_SETTINGS = {
   minify: true,
   sourceMap: true,
+  /**
+   * Source maps without the sources' text: stack traces still name the
+   * original file and line, and the map the runtime parses at every cold start
+   * (NODE_OPTIONS=--enable-source-maps) is a third of the size (capture: 4.4 MB
+   * to 1.6 MB, about 25 ms less to parse).
+   */
+  sourcesContent: false,
   target: NODE_TARGET,
   mainFields: ['module', 'main'],
   /**

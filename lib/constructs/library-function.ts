@@ -70,6 +70,7 @@ export class LibraryFunction extends Construct {
         format: OutputFormat.ESM,
         minify: BUNDLE_SETTINGS.minify,
         sourceMap: BUNDLE_SETTINGS.sourceMap,
+        sourcesContent: BUNDLE_SETTINGS.sourcesContent,
         target: BUNDLE_SETTINGS.target,
         mainFields: [...BUNDLE_SETTINGS.mainFields],
         charset: BUNDLE_SETTINGS.charset === 'utf8' ? Charset.UTF8 : Charset.ASCII,
