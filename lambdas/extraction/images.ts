@@ -1,8 +1,12 @@
-import sharp from 'sharp';
+import type sharpType from 'sharp';
 import { CaptureRejected } from '../core/errors.js';
 import type { OcrImage } from '../ports.js';
 import type { Deadline } from './deadline.js';
 import type { ExtractionLimits } from './limits.js';
+
+/** sharp (native) loads with the first image, not with the module: the ingest Lambda's cold start does not pay for it. */
+let sharpModule: Promise<typeof sharpType> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 /** Small images are enlarged before OCR: Tesseract reads text best at 20 px or more per line. */
 const MIN_SIDE_PX = 1_000;
@@ -10,6 +14,7 @@ const MIN_SIDE_PX = 1_000;
 /** How many pages an image holds: TIFF pages are pages; GIF and WebP animations count only their first frame. */
 export async function imagePageCount(bytes: Uint8Array, contentType: string, limits: ExtractionLimits): Promise<number> {
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(bytes, { limitInputPixels: limits.maxImagePixels }).metadata();
     return contentType === 'image/tiff' ? Math.max(1, meta.pages ?? 1) : 1;
   } catch (error) {
@@ -24,6 +29,7 @@ export async function imagePageCount(bytes: Uint8Array, contentType: string, lim
  */
 export async function imagePageForOcr(bytes: Uint8Array, page: number, limits: ExtractionLimits, deadline: Deadline): Promise<OcrImage> {
   try {
+    const sharp = await loadSharp();
     const source = sharp(bytes, { limitInputPixels: limits.maxImagePixels, page, failOn: 'error' });
     const meta = await deadline.race(source.metadata());
     const width = meta.autoOrient?.width ?? meta.width ?? 0;

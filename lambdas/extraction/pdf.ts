@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
-import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { CaptureRejected } from '../core/errors.js';
 import type { OcrImage } from '../ports.js';
@@ -19,20 +18,40 @@ export interface PdfPageText {
   needsOcr: boolean;
 }
 
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
 /** Operators that put ink on a page: a page without text that uses none of them is blank. */
-const PAINTING = new Set<number>([
-  OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat,
-  OPS.paintImageMaskXObjectRepeat, OPS.paintImageMaskXObjectGroup, OPS.paintInlineImageXObjectGroup,
-  OPS.paintSolidColorImageMask, OPS.constructPath, OPS.fill, OPS.eoFill, OPS.stroke, OPS.fillStroke,
-  OPS.eoFillStroke, OPS.shadingFill, OPS.rectangle,
-].filter((op): op is number => typeof op === 'number'));
+const paintingOperators = (OPS: PdfJs['OPS']) =>
+  new Set<number>([
+    OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat,
+    OPS.paintImageMaskXObjectRepeat, OPS.paintImageMaskXObjectGroup, OPS.paintInlineImageXObjectGroup,
+    OPS.paintSolidColorImageMask, OPS.constructPath, OPS.fill, OPS.eoFill, OPS.stroke, OPS.fillStroke,
+    OPS.eoFillStroke, OPS.shadingFill, OPS.rectangle,
+  ].filter((op): op is number => typeof op === 'number'));
+
+/**
+ * pdf.js, and the canvas pages are rendered on for OCR, load with the first
+ * PDF rather than with this module: they are the bulk of the ingest Lambda's
+ * cold start (pdf.js alone 150 ms, 350 ms with its source map), which the
+ * function then pays only when a PDF comes.
+ */
+let pdfjs: Promise<{ getDocument: PdfJs['getDocument']; painting: Set<number> }> | undefined;
+const loadPdfjs = () =>
+  (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((lib) => ({ getDocument: lib.getDocument, painting: paintingOperators(lib.OPS) })));
+let canvas: Promise<typeof import('@napi-rs/canvas')> | undefined;
+const loadCanvas = () => (canvas ??= import('@napi-rs/canvas'));
 
 /** An open PDF: its pages' text layers, and page rendering for OCR. */
 export class PdfFile {
-  private constructor(private readonly doc: PDFDocumentProxy, private readonly limits: ExtractionLimits) {}
+  private constructor(
+    private readonly doc: PDFDocumentProxy,
+    private readonly limits: ExtractionLimits,
+    private readonly painting: Set<number>,
+  ) {}
 
   /** Opens the PDF (a copy of the bytes: pdf.js may detach the buffer it is given). */
   static async open(bytes: Uint8Array, limits: ExtractionLimits, deadline: Deadline): Promise<PdfFile> {
+    const { getDocument, painting } = await loadPdfjs();
     const task = getDocument({
       data: new Uint8Array(bytes),
       isEvalSupported: false,
@@ -45,7 +64,7 @@ export class PdfFile {
       cMapPacked: true,
     });
     try {
-      return new PdfFile(await deadline.race(task.promise), limits);
+      return new PdfFile(await deadline.race(task.promise), limits, painting);
     } catch (error) {
       void task.destroy();
       throw pdfReject(error);
@@ -87,6 +106,7 @@ export class PdfFile {
         Math.sqrt(this.limits.maxImagePixels / area),
       );
       const viewport = page.getViewport({ scale });
+      const { createCanvas } = await loadCanvas();
       const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
       const context = canvas.getContext('2d');
       context.fillStyle = '#ffffff';
@@ -107,7 +127,7 @@ export class PdfFile {
 
   private async paints(page: PDFPageProxy, deadline: Deadline): Promise<boolean> {
     const operators = await deadline.race(page.getOperatorList());
-    return operators.fnArray.some((op) => PAINTING.has(op));
+    return operators.fnArray.some((op) => this.painting.has(op));
   }
 }
 
