@@ -64,12 +64,12 @@ export class SearchService {
   /** Both legs, run together, both restricted to the caller's library and kinds. */
   async rank(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]) {
     const limit = this.options.candidatesPerLeg;
-    const [keywordHits, vectorHits] = await Promise.all([
-      this.deps.index.keywordSearch(ref, { text: q, limit, kinds }),
-      this.deps.embedder
-        .embed([q], 'query')
-        .then(([vector]) => this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds })),
-    ]);
+    // The query embedding starts first, so a model that runs off the main
+    // thread works while the keyword leg does.
+    const vectorLeg = this.deps.embedder
+      .embed([q], 'query')
+      .then(([vector]) => this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds }));
+    const [keywordHits, vectorHits] = await Promise.all([this.deps.index.keywordSearch(ref, { text: q, limit, kinds }), vectorLeg]);
     return fuse(keywordHits, vectorHits, this.options.fusion);
   }
 }

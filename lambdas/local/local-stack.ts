@@ -33,7 +33,9 @@ export async function openLocalStack(options: {
   chatModel?: ChatModel;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
-  const embedder = options.embedder ?? new BatchingEmbedder(await UniversalSentenceEncoder.load());
+  // The model's worker thread is ours to stop only when we started it.
+  const ownEmbedder = options.embedder ? null : new BatchingEmbedder(await UniversalSentenceEncoder.load());
+  const embedder = options.embedder ?? ownEmbedder!;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
   const ports: Ports = {
@@ -51,6 +53,7 @@ export async function openLocalStack(options: {
   await rollBackInterruptedCaptures(ports);
   return { ports, services: buildServices(ports), db, close: () => {
     void ocr.close();
+    void ownEmbedder?.close();
     db.close();
   } };
 }

@@ -11,8 +11,8 @@ import type { Embedder } from '../../ports.js';
  */
 export class BatchingEmbedder implements Embedder {
   private queue: Array<{ texts: readonly string[]; purpose: 'query' | 'passage'; resolve: (v: Float32Array[]) => void; reject: (e: unknown) => void }> = [];
-  private scheduled = false;
-  private running: Promise<void> = Promise.resolve();
+  /** A model call is under way; calls arriving meanwhile wait and go together in the next one. */
+  private busy = false;
 
   constructor(
     private readonly inner: Embedder,
@@ -30,16 +30,14 @@ export class BatchingEmbedder implements Embedder {
     if (!texts.length) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       this.queue.push({ texts, purpose, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        // Run after the current model call ends, taking everything queued meanwhile.
-        this.running = this.running.then(() => new Promise((r) => setImmediate(r))).then(() => this.flush());
-      }
+      // An idle model starts at once (a search's query embedding then runs while
+      // its keyword leg does); a busy one takes everything queued when it is done.
+      if (!this.busy) void this.flush();
     });
   }
 
   private async flush(): Promise<void> {
-    this.scheduled = false;
+    this.busy = true;
     while (this.queue.length) {
       // Queries first: a search waits for one short model call, never behind queued documents.
       const purpose = this.queue.some((entry) => entry.purpose === 'query') ? 'query' : 'passage';
@@ -63,5 +61,10 @@ export class BatchingEmbedder implements Embedder {
         for (const entry of batch) entry.reject(error);
       }
     }
+    this.busy = false;
+  }
+
+  close(): Promise<void> {
+    return (this.inner as Embedder & { close?: () => Promise<void> }).close?.() ?? Promise.resolve();
   }
 }
