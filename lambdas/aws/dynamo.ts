@@ -1,19 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDocumentStore } from '../adapters/aws/dynamo-document-store.js';
-import { DynamoTenantStore } from '../adapters/aws/dynamo-tenant-store.js';
 import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';
 
-/** The DynamoDB ports (documents, tenants, usage), on one client made on the first call. */
+/** The DynamoDB ports (documents, usage), on one client made on the first call. The authorizer has its own (authorizer.ts). */
 let client: DynamoDBDocumentClient | undefined;
 let documents: DynamoDocumentStore | undefined;
-let tenants: DynamoTenantStore | undefined;
 let usage: DynamoUsageLedger | undefined;
 
-export function dynamoClient(): DynamoDBDocumentClient {
+function dynamoClient(): DynamoDBDocumentClient {
   return (client ??= DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient(sdkOptions())), {
     marshallOptions: { removeUndefinedValues: true },
   }));
@@ -21,10 +19,6 @@ export function dynamoClient(): DynamoDBDocumentClient {
 
 export function documentStore(): DynamoDocumentStore {
   return (documents ??= new DynamoDocumentStore(dynamoClient(), awsConfig().tables.documents));
-}
-
-export function tenantStore(): DynamoTenantStore {
-  return (tenants ??= new DynamoTenantStore(dynamoClient(), awsConfig().tables.tenants));
 }
 
 export function usageLedger(): DynamoUsageLedger {
