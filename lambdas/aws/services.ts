@@ -1,7 +1,7 @@
-import { CaptureService, type CaptureDeps } from '../core/capture.js';
-import { IngestService, type IngestSettings } from '../core/ingest.js';
+import type { CaptureService } from '../core/capture.js';
+import { buildCaptureServices, type CapturePorts } from '../core/capture-services.js';
+import type { IngestService, IngestSettings } from '../core/ingest.js';
 import type { Ports } from '../core/services.js';
-import { UsageService } from '../core/usage.js';
 
 /**
  * What the Lambda entries share to build their services. Each entry
@@ -12,20 +12,15 @@ import { UsageService } from '../core/usage.js';
  * bundle. lib/route-access.ts grants each function the same ports.
  */
 
-type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'tokens'>;
-
 /**
- * Capture and the queued ingest, composed as buildServices composes them
- * (core/services.ts): every accepted capture, inline or finished by the
- * ingest worker, is charged to its tenant. For the capture functions, the
- * ingest worker and the sweeper, without the other use cases (chat alone
- * weighs more than the margin capture has under 1 MB).
+ * Capture and the queued ingest, composed by the core exactly as the local
+ * stack's buildServices composes them (every accepted capture is charged),
+ * without the other use cases (chat alone weighs more than the margin
+ * capture has under 1 MB).
  */
 export function captureWithIngest(ports: CapturePorts, settings: IngestSettings): { capture: CaptureService; ingest: IngestService } {
-  const usage = new UsageService(ports);
-  const onCaptured: NonNullable<CaptureDeps['onCaptured']> = (event) => usage.recordCapture(event);
-  const ingest = new IngestService({ ...ports, onCaptured }, settings);
-  return { capture: new CaptureService({ ...ports, onCaptured, ingest }), ingest };
+  const { capture, ingest } = buildCaptureServices(ports, { ingest: settings });
+  return { capture, ingest: ingest! };
 }
 
 export class UnwiredPortError extends Error {

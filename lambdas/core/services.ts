@@ -1,15 +1,16 @@
 import type {
   BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
-import { CaptureService, type CaptureDeps } from './capture.js';
+import type { CaptureDeps, CaptureService } from './capture.js';
+import { buildCaptureServices } from './capture-services.js';
 import { ChatService } from './chat/chat-service.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
-import { IngestService, type IngestSettings } from './ingest.js';
+import type { IngestService, IngestSettings } from './ingest.js';
 import { KeyService } from './keys.js';
 import { SearchService, type SearchOptions } from './search.js';
-import { UsageService } from './usage.js';
+import type { UsageService } from './usage.js';
 
 /** Every port the core needs, whichever stack provides them. */
 export interface Ports {
@@ -44,15 +45,10 @@ export function buildServices(
   ports: Ports,
   options: { search?: SearchOptions; onCaptured?: CaptureDeps['onCaptured']; ingest?: IngestSettings } = {},
 ): Services {
-  const usage = new UsageService(ports);
   // Every accepted capture is charged to its tenant; a caller's own hook runs too.
-  const onCaptured: NonNullable<CaptureDeps['onCaptured']> = async (event) => {
-    await usage.recordCapture(event);
-    await options.onCaptured?.(event);
-  };
-  const ingest = options.ingest ? new IngestService({ ...ports, onCaptured }, options.ingest) : undefined;
+  const { capture, usage, ingest } = buildCaptureServices(ports, options);
   return {
-    capture: new CaptureService({ ...ports, onCaptured, ingest }),
+    capture,
     search: new SearchService(ports, options.search),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),

@@ -1,0 +1,34 @@
+import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TextExtractor, TokenCounter, UsageLedger } from '../ports.js';
+import { CaptureService, type CaptureDeps } from './capture.js';
+import { IngestService, type IngestSettings } from './ingest.js';
+import { UsageService } from './usage.js';
+
+export interface CapturePorts {
+  documents: DocumentStore;
+  blobs: BlobStore;
+  index: SearchIndex;
+  embedder: Embedder;
+  extractor: TextExtractor;
+  clock: Clock;
+  usage: UsageLedger;
+  tokens: TokenCounter;
+}
+
+/**
+ * Capture, the queued ingest (when settings are given) and spend, composed
+ * once: every accepted capture, inline or finished by the ingest worker, is
+ * charged to its tenant. Its own module, free of the other use cases, so a
+ * capture Lambda bundles only what capturing needs.
+ */
+export function buildCaptureServices(
+  ports: CapturePorts,
+  options: { ingest?: IngestSettings; onCaptured?: CaptureDeps['onCaptured'] } = {},
+): { capture: CaptureService; usage: UsageService; ingest?: IngestService } {
+  const usage = new UsageService(ports);
+  const onCaptured: NonNullable<CaptureDeps['onCaptured']> = async (event) => {
+    await usage.recordCapture(event);
+    await options.onCaptured?.(event);
+  };
+  const ingest = options.ingest ? new IngestService({ ...ports, onCaptured }, options.ingest) : undefined;
+  return { capture: new CaptureService({ ...ports, onCaptured, ingest }), usage, ...(ingest ? { ingest } : {}) };
+}
