@@ -1,18 +1,10 @@
-import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TextExtractor, TokenCounter, UsageLedger } from '../ports.js';
 import { CaptureService, type CaptureDeps } from './capture.js';
 import { IngestService, type IngestSettings } from './ingest.js';
+import type { Ports } from './services.js';
 import { UsageService } from './usage.js';
 
-export interface CapturePorts {
-  documents: DocumentStore;
-  blobs: BlobStore;
-  index: SearchIndex;
-  embedder: Embedder;
-  extractor: TextExtractor;
-  clock: Clock;
-  usage: UsageLedger;
-  tokens: TokenCounter;
-}
+/** The ports capturing needs: a subset of every port, so a capture Lambda wires only these. */
+export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'tokens'>;
 
 /**
  * Capture, the queued ingest (when settings are given) and spend, composed

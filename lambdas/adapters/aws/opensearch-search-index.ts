@@ -246,11 +246,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async remove(ref: LibraryRef, itemId: string): Promise<void> {
-        await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
+    await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
   }
 
   async removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>> {
-        const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
+    const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
     const result = await this.call<{ aggregations?: { kinds?: { buckets?: Array<{ key: string; doc_count: number }> } } }>('index.removeLibrary', {
       method: 'POST',
       path: `/${this.itemsIndex}/_search`,
@@ -275,43 +275,38 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     if (!query.text.trim()) return [];
-        const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
-    const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>('index.keywordSearch', {
-      method: 'POST',
-      path: `/${this.passagesIndex}/_search`,
-      querystring: SEARCH_QS,
-      body: {
-        size: query.limit,
-        _source: { excludes: ['embedding'] },
-        query: { bool: { filter, must: [{ multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields' } }] } },
-      },
+    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+    const hits = await this.searchPassages('index.keywordSearch', query.limit, {
+      bool: { filter, must: [{ multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields' } }] },
     });
-    return (body?.hits?.hits ?? []).map((hit) => toHit(hit, hit._score));
+    return hits.map((hit) => toHit(hit, hit._score));
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
-        const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
-    const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>('index.vectorSearch', {
+    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+    const hits = await this.searchPassages('index.vectorSearch', query.limit, {
+      bool: {
+        // The k-NN filter restricts the graph walk itself; the outer filter is a second lock.
+        must: [{ knn: { embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter } } } } }],
+        filter,
+      },
+    });
+    return hits.map((hit) => toHit(hit, cosineFromScore(hit._score)));
+  }
+
+  /** One search over the passages index, vectors left out of the response. */
+  private async searchPassages(operation: string, size: number, query: unknown): Promise<Array<Hit<PassageSource>>> {
+    const body = await this.call<{ hits: { hits: Array<Hit<PassageSource>> } }>(operation, {
       method: 'POST',
       path: `/${this.passagesIndex}/_search`,
       querystring: SEARCH_QS,
-      body: {
-        size: query.limit,
-        _source: { excludes: ['embedding'] },
-        query: {
-          bool: {
-            // The k-NN filter restricts the graph walk itself; the outer filter is a second lock.
-            must: [{ knn: { embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter } } } } }],
-            filter,
-          },
-        },
-      },
+      body: { size, _source: { excludes: ['embedding'] }, query },
     });
-    return (body?.hits?.hits ?? []).map((hit) => toHit(hit, cosineFromScore(hit._score)));
+    return body?.hits?.hits ?? [];
   }
 
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
-        const filter: unknown[] = [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }];
+    const filter: unknown[] = [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }];
     if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
     if (canNarrowGrep(scan)) {
       filter.push({ wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } } });
