@@ -1,7 +1,8 @@
 import { CaptureRejected } from '../core/errors.js';
-import { sniff } from '../extraction/sniff.js';
-import { extractTextFile } from '../extraction/text-formats.js';
 import type { ExtractedText, ExtractionInput, TextExtractor } from '../ports.js';
+
+/** Loaded on the first bytes push, not at cold start: most captures are text pushes. */
+const readers = () => Promise.all([import('../extraction/sniff.js'), import('../extraction/text-formats.js')]);
 
 /**
  * The extractor of the API functions on AWS: text formats only (plain,
@@ -13,6 +14,7 @@ import type { ExtractedText, ExtractionInput, TextExtractor } from '../ports.js'
  */
 export class InlineTextExtractor implements TextExtractor {
   async extract(input: ExtractionInput): Promise<ExtractedText> {
+    const [{ sniff }, { extractTextFile }] = await readers();
     const sniffed = await sniff(input.bytes);
     if (sniffed.family !== 'text') {
       throw new CaptureRejected('unsupported_type', `${sniffed.contentType} files are read by the ingest queue, not inline`);

@@ -109,6 +109,17 @@ describe('CaptureService', () => {
     expect(await ports.index.keywordSearch(shared, { text: 'charged', limit: 5 })).toEqual([]);
   });
 
+  it('treats sending again the payload of a failed document as a retry: created, with a new id', async () => {
+    const { services, ports } = coreHarness();
+    const first = await services.capture.capture(shared, { text: 'ingest once failed' });
+    await ports.documents.setStatus(shared, first.id!, 'failed');
+    const again = await services.capture.capture(shared, { text: 'ingest once failed' });
+    expect(again.status).toBe('created');
+    expect(again.id).not.toBe(first.id);
+    expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(1);
+    expect((await services.documents.get(shared, again.id!)).status).toBe('ready');
+  });
+
   it('rejects backend_unavailable when the embedder fails', async () => {
     const base = coreHarness();
     const embedder = withFault(base.ports.embedder, 'embed', () => new BackendUnavailableError('model throttled'));
