@@ -3,6 +3,7 @@ import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TextExtrac
 import { chunkText, countLines, splitLines } from './chunking.js';
 import { BackendUnavailableError, CaptureRejected, type RejectCode } from './errors.js';
 import { newId } from './ids.js';
+import { removeDocument } from './removal.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 import type { IngestService } from './ingest.js';
@@ -129,7 +130,7 @@ export class CaptureService {
       const existing = await this.deps.documents.findBySha256(ref, sha256);
       if (existing?.status === 'failed') {
         // A document whose queued ingest failed holds no text: sending it again is a retry, not a duplicate.
-        await this.removeFailed(ref, existing);
+        await removeDocument(this.deps, existing);
       } else if (existing) {
         await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
         return acceptedReceipt('deduped', existing, 'the same content is already in this library');
@@ -261,12 +262,6 @@ export class CaptureService {
     const claim = await this.deps.ingest!.queue(ref, doc, bytes);
     if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
     return acceptedReceipt('created', doc, 'stored; extraction and indexing continue in the background (document status processing)');
-  }
-
-  private async removeFailed(ref: LibraryRef, doc: DocumentRecord): Promise<void> {
-    await this.deps.index.remove(ref, doc.id);
-    if (doc.blobKey) await this.deps.blobs.delete(doc.blobKey);
-    await this.deps.documents.delete(ref, doc.id);
   }
 
   /** Best-effort compensation: a failed capture must leave nothing behind. */

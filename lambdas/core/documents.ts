@@ -1,6 +1,7 @@
 import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
 import { decodeCursor, encodeCursor, fingerprint, isNewestFirstKey, type Page } from './cursor.js';
 import { notFound } from './errors.js';
+import { removeDocument } from './removal.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 
 /** A document as API.md publishes it. */
@@ -61,13 +62,11 @@ export class DocumentService {
     return documentView(doc);
   }
 
-  /** Removes the document everywhere: index entries first, then the bytes, then the record. */
+  /** Removes the document everywhere (see removeDocument). */
   async delete(ref: LibraryRef, id: string): Promise<{ id: string; deleted: true }> {
     const doc = await this.deps.documents.get(ref, id);
     if (!doc) throw notFound(`document ${id} not found`);
-    await this.deps.index.remove(ref, id);
-    if (doc.blobKey) await this.deps.blobs.delete(doc.blobKey);
-    await this.deps.documents.delete(ref, id);
+    await removeDocument(this.deps, doc);
     return { id, deleted: true };
   }
 }

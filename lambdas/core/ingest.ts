@@ -1,8 +1,9 @@
-import type { BlobStore, Clock, DocumentStore, Embedder, IngestJob, IngestQueue, SearchIndex, TextExtractor } from '../ports.js';
+import type { DocumentStore, IngestJob, IngestQueue } from '../ports.js';
 import type { CaptureDeps } from './capture.js';
 import { chunkText, countLines } from './chunking.js';
 import { BackendUnavailableError, CaptureRejected } from './errors.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import { removeStaleCaptures } from './removal.js';
 
 /**
  * The queued ingest, for stacks that have an IngestQueue (AWS): a capture of
@@ -18,15 +19,8 @@ export interface IngestSettings {
   inlineMaxBytes: number;
 }
 
-export interface IngestDeps {
-  documents: DocumentStore;
-  blobs: BlobStore;
-  index: SearchIndex;
-  embedder: Embedder;
-  extractor: TextExtractor;
-  clock: Clock;
-  onCaptured?: CaptureDeps['onCaptured'];
-}
+/** What capture needs, but the queue: the worker finishes what capture started. */
+export type IngestDeps = Omit<CaptureDeps, 'ingest'>;
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   bytes.length >= at + signature.length && signature.every((b, i) => bytes[at + i] === b);
@@ -156,16 +150,8 @@ export class IngestService {
    * bytes and record, as a failed capture would have; the payload can then be
    * captured again. Returns how many were rolled back.
    */
-  async recoverStale(olderThan: string): Promise<number> {
-    const { documents, blobs, index } = this.deps;
-    const stale = await documents.listStaleProcessing(olderThan);
-    for (const doc of stale) {
-      const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-      await index.remove(ref, doc.id);
-      if (doc.blobKey) await blobs.delete(doc.blobKey);
-      await documents.delete(ref, doc.id);
-    }
-    return stale.length;
+  recoverStale(olderThan: string): Promise<number> {
+    return removeStaleCaptures(this.deps, olderThan);
   }
 
   private async finish(ref: LibraryRef, doc: DocumentRecord, result: Parameters<NonNullable<DocumentStore['finishIngest']>>[2]) {

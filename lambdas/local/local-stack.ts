@@ -12,6 +12,7 @@ import { SqliteUsageLedger } from '../adapters/local/sqlite-usage-ledger.js';
 import { TesseractOcr } from '../adapters/local/tesseract-ocr.js';
 import { UniversalSentenceEncoder } from '../adapters/local/use-embedder.js';
 import { systemClock } from '../core/dates.js';
+import { removeStaleCaptures } from '../core/removal.js';
 import { FileExtractor } from '../extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../core/services.js';
 import type { ChatModel, Embedder } from '../ports.js';
@@ -50,25 +51,12 @@ export async function openLocalStack(options: {
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
     usage: new SqliteUsageLedger(db),
   };
-  await rollBackInterruptedCaptures(ports);
+  // Locally a capture runs start to finish in one process, so one still
+  // `processing` at start-up was cut off by a crash: roll it back.
+  await removeStaleCaptures(ports, ports.clock.now());
   return { ports, services: buildServices(ports), db, close: () => {
     void ocr.close();
     void ownEmbedder?.close();
     db.close();
   } };
-}
-
-/**
- * Locally a capture runs start to finish in one process, so a document still
- * `processing` when the process starts was cut off by a crash: remove what it
- * left (index entries, bytes, record), as a failed capture would have.
- */
-async function rollBackInterruptedCaptures(ports: Ports): Promise<void> {
-  const stale = await ports.documents.listStaleProcessing(ports.clock.now());
-  for (const doc of stale) {
-    const ref = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-    await ports.index.remove(ref, doc.id);
-    if (doc.blobKey) await ports.blobs.delete(doc.blobKey);
-    await ports.documents.delete(ref, doc.id);
-  }
 }

@@ -21,7 +21,7 @@ export class IngestPipeline extends Construct {
   readonly deadLetters: sqs.Queue;
   readonly deadLetterAlarm: cloudwatch.Alarm;
 
-  constructor(scope: Construct, id: string, private readonly props: IngestPipelineProps) {
+  constructor(scope: Construct, id: string, props: IngestPipelineProps) {
     super(scope, id);
     this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,

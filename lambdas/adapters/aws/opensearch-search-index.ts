@@ -53,16 +53,21 @@ export const libraryValue = (ref: LibraryRef) => (ref.endUserId === null ? 'S' :
 /** Filters that confine a query to one library of one tenant. */
 export const libraryFilter = (ref: LibraryRef) => [{ term: { tenant_id: ref.tenantId } }, { term: { library: libraryValue(ref) } }];
 
+/** The fields every query filters on (tenant, library, item, kind), alike in both indices. */
+const LIBRARY_ITEM_FIELDS = {
+  tenant_id: { type: 'keyword' },
+  library: { type: 'keyword' },
+  item_id: { type: 'keyword' },
+  kind: { type: 'keyword' },
+} as const;
+
 export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
   return {
     settings: { index: { knn: true, number_of_shards: shards, number_of_replicas: replicas } },
     mappings: {
       dynamic: 'strict',
       properties: {
-        tenant_id: { type: 'keyword' },
-        library: { type: 'keyword' },
-        item_id: { type: 'keyword' },
-        kind: { type: 'keyword' },
+        ...LIBRARY_ITEM_FIELDS,
         title: { type: 'text', analyzer: 'english' },
         text: { type: 'text', analyzer: 'english' },
         source_ref: { type: 'keyword', index: false },
@@ -86,10 +91,7 @@ export function itemsMapping(shards = 1, replicas = 0) {
     mappings: {
       dynamic: 'strict',
       properties: {
-        tenant_id: { type: 'keyword' },
-        library: { type: 'keyword' },
-        item_id: { type: 'keyword' },
-        kind: { type: 'keyword' },
+        ...LIBRARY_ITEM_FIELDS,
         title: { type: 'keyword', index: false },
         source_ref: { type: 'keyword', index: false },
         content_date: { type: 'keyword' },

@@ -53,7 +53,7 @@ export class ChatService {
   constructor(
     private readonly deps: ChatDeps,
     search?: SearchOptions,
-    private readonly retrieval: RetrievalOptions = DEFAULT_RETRIEVAL,
+    retrieval: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {
     this.retriever = new ChatRetriever(deps, search, retrieval);
   }
