@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { DynamoTenantStore } from '../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { UsagePlanKeys } from '../lambdas/adapters/aws/usage-plan-keys.js';
 import { systemClock } from '../lambdas/core/dates.js';
-import { hashKey, KeyService, type IssuedKey } from '../lambdas/core/keys.js';
+import { hashKey, KeyService } from '../lambdas/core/keys.js';
+import { runKeysCommand } from './keys-command.js';
 
 const USAGE = `usage: npm run aws:keys -- <command> [--stack Library-Api]
   create --tenant NAME     create the tenant if new, and a key for it (shown once)
@@ -41,43 +42,13 @@ async function main(argv: string[]) {
   const tenants = new DynamoTenantStore(DynamoDBDocumentClient.from(new DynamoDBClient({})), table);
   const keys = new KeyService({ tenants, clock: systemClock() });
   const plan = new UsagePlanKeys(new APIGatewayClient({}), usagePlanId);
-  const register = async (issued: IssuedKey) => {
-    await plan.register({ keyId: issued.key_id, hash: hashKey(issued.api_key), tenantName: issued.tenant });
-    console.log(JSON.stringify({ tenant_id: issued.tenant_id, key_id: issued.key_id, api_key: issued.api_key }));
-  };
-
-  switch (positionals[0]) {
-    case 'create':
-    case 'rotate': {
-      if (!values.tenant) throw new Error(`${positionals[0]} needs --tenant NAME`);
-      const before = (await keys.list()).filter((k) => k.tenantName === values.tenant && !k.revokedAt);
-      const issued = positionals[0] === 'create' ? await keys.create(values.tenant) : await keys.rotate(values.tenant);
-      await register(issued);
-      if (positionals[0] === 'rotate') for (const old of before) await plan.remove(old.keyId);
-      return;
-    }
-    case 'list':
-      for (const k of await keys.list()) {
-        console.log(JSON.stringify({ key_id: k.keyId, tenant: k.tenantName, tenant_id: k.tenantId, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt }));
-      }
-      return;
-    case 'revoke': {
-      if (values.key) {
-        const revoked = await keys.revoke({ keyId: values.key });
-        await plan.remove(values.key);
-        console.log(JSON.stringify({ revoked }));
-        return;
-      }
-      if (!values.tenant) throw new Error('revoke needs --key KEY_ID or --tenant NAME');
-      const live = (await keys.list()).filter((k) => k.tenantName === values.tenant && !k.revokedAt);
-      const revoked = await keys.revoke({ tenant: values.tenant });
-      for (const k of live) await plan.remove(k.keyId);
-      console.log(JSON.stringify({ revoked }));
-      return;
-    }
-    default:
-      throw new Error(USAGE);
-  }
+  await runKeysCommand(positionals[0], values, keys, {
+    show: (k) => ({ tenant_id: k.tenant_id, key_id: k.key_id, api_key: k.api_key }),
+    issued: (k) => plan.register({ keyId: k.key_id, hash: hashKey(k.api_key), tenantName: k.tenant }),
+    revoked: async (keyIds) => {
+      for (const keyId of keyIds) await plan.remove(keyId);
+    },
+  }, USAGE);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -14,6 +14,7 @@ import { createLocalHandlers } from '../lambdas/local/handlers.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local/server.js';
 import { readLocalConfig } from './config.js';
+import { runKeysCommand } from './keys-command.js';
 import { pushFolder } from './push.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -58,28 +59,7 @@ async function keys(args: string[]) {
   const db = openDatabase(join(config.dataDir, 'library.db'));
   const service = new KeyService({ tenants: new SqliteTenantStore(db), clock: systemClock() });
   try {
-    switch (positionals[0]) {
-      case 'create':
-      case 'rotate': {
-        if (!values.tenant) throw new Error(`keys ${positionals[0]} needs --tenant NAME`);
-        const issued = positionals[0] === 'create' ? await service.create(values.tenant) : await service.rotate(values.tenant);
-        console.log(JSON.stringify({ tenant_id: issued.tenant_id, api_key: issued.api_key }));
-        return;
-      }
-      case 'list':
-        for (const k of await service.list()) {
-          console.log(JSON.stringify({ key_id: k.keyId, tenant: k.tenantName, tenant_id: k.tenantId, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt }));
-        }
-        return;
-      case 'revoke': {
-        const target = values.key ? { keyId: values.key } : values.tenant ? { tenant: values.tenant } : null;
-        if (!target) throw new Error('keys revoke needs --key KEY_ID or --tenant NAME');
-        console.log(JSON.stringify({ revoked: await service.revoke(target) }));
-        return;
-      }
-      default:
-        throw new Error(USAGE);
-    }
+    await runKeysCommand(positionals[0], values, service, { show: (k) => ({ tenant_id: k.tenant_id, api_key: k.api_key }) }, USAGE);
   } finally {
     db.close();
   }
