@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { ChatRetriever, DEFAULT_RETRIEVAL } from '../lambdas/core/chat/retrieval.js';
+import { SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
@@ -34,7 +35,7 @@ for (const doc of corpus) {
   const r = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title, sourceRef: doc.id });
   docOf.set(r.id!, doc.id);
 }
-const retriever = new ChatRetriever(stack.ports, undefined, { ...DEFAULT_RETRIEVAL, maxItems: 20 });
+const retriever = new ChatRetriever(new SearchService(stack.ports), { ...DEFAULT_RETRIEVAL, maxItems: 20 });
 const out: unknown[] = [];
 for (const c of claims) {
   const { candidates: cands } = await retriever.candidates(ref, c.text);

@@ -2,7 +2,7 @@ import type { Embedder, SearchIndex } from '../ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, isOffset, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
-import type { ItemKind, LibraryRef } from './model.js';
+import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import { DEFAULT_FUSION, fuse, type FusionWeights } from './ranking.js';
 
 export interface SearchRequest {
@@ -21,6 +21,12 @@ export interface SearchResult {
   content_date: string;
   title: string | null;
   source_ref: string | null;
+}
+
+export interface SearchLegs {
+  keywordHits: PassageHit[];
+  vectorHits: PassageHit[];
+  queryVector: Float32Array;
 }
 
 export interface SearchOptions {
@@ -61,15 +67,31 @@ export class SearchService {
     };
   }
 
-  /** Both legs, run together, both restricted to the caller's library and kinds. */
+  /** The hybrid ranking of items for a query. */
   async rank(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]) {
+    const { keywordHits, vectorHits } = await this.legs(ref, q, kinds);
+    return this.fuse(keywordHits, vectorHits);
+  }
+
+  /**
+   * Both legs, run together, both restricted to the caller's library and
+   * kinds, at passage level (chat cites passages), with the query's vector.
+   */
+  async legs(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]): Promise<SearchLegs> {
     const limit = this.options.candidatesPerLeg;
     // The query embedding starts first, so a model that runs off the main
     // thread works while the keyword leg does.
-    const vectorLeg = this.deps.embedder
-      .embed([q], 'query')
-      .then(([vector]) => this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds }));
+    let queryVector: Float32Array = new Float32Array(0);
+    const vectorLeg = this.deps.embedder.embed([q], 'query').then(([vector]) => {
+      queryVector = vector!;
+      return this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds });
+    });
     const [keywordHits, vectorHits] = await Promise.all([this.deps.index.keywordSearch(ref, { text: q, limit, kinds }), vectorLeg]);
+    return { keywordHits, vectorHits, queryVector };
+  }
+
+  /** Fuses the two legs with this service's weights. */
+  fuse(keywordHits: readonly PassageHit[], vectorHits: readonly PassageHit[]) {
     return fuse(keywordHits, vectorHits, this.options.fusion);
   }
 }

@@ -2,7 +2,7 @@ import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, Search
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
-import type { SearchOptions } from '../search.js';
+import { SearchService, type SearchOptions } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import { artifactIntent } from './intent.js';
@@ -55,7 +55,7 @@ export class ChatService {
     search?: SearchOptions,
     retrieval: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {
-    this.retriever = new ChatRetriever(deps, search, retrieval);
+    this.retriever = new ChatRetriever(new SearchService(deps, search), retrieval);
   }
 
   async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {

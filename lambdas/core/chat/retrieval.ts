@@ -1,7 +1,5 @@
-import type { Embedder, SearchIndex } from '../../ports.js';
 import type { ItemKind, LibraryRef, Passage, PassageHit } from '../model.js';
-import { fuse } from '../ranking.js';
-import { DEFAULT_SEARCH, type SearchOptions } from '../search.js';
+import type { SearchService } from '../search.js';
 import { DEFAULT_ADMIT, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
 import { termSet } from './terms.js';
 
@@ -49,8 +47,7 @@ const key = (hit: PassageHit) => `${hit.itemId}#${hit.passage.ordinal}`;
  */
 export class ChatRetriever {
   constructor(
-    private readonly deps: { index: SearchIndex; embedder: Embedder },
-    private readonly search: SearchOptions = DEFAULT_SEARCH,
+    private readonly search: SearchService,
     private readonly options: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {}
 
@@ -81,17 +78,8 @@ export class ChatRetriever {
 
   /** Every candidate passage of the top items with its support signals, before the gate. */
   async candidates(ref: LibraryRef, question: string): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array }> {
-    const limit = this.search.candidatesPerLeg;
-    const kinds = EVIDENCE_KINDS;
-    let questionVector: Float32Array = new Float32Array(0);
-    const [keywordHits, vectorHits] = await Promise.all([
-      this.deps.index.keywordSearch(ref, { text: question, limit, kinds }),
-      this.deps.embedder.embed([question], 'query').then(([vector]) => {
-        questionVector = vector!;
-        return this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds });
-      }),
-    ]);
-    const items = fuse(keywordHits, vectorHits, this.search.fusion).slice(0, this.options.maxItems);
+    const { keywordHits, vectorHits, queryVector: questionVector } = await this.search.legs(ref, question, EVIDENCE_KINDS);
+    const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), hit.rawScore]));
     const questionTerms = termSet(question);
     // How rare each question word is among everything the two legs turned up.
