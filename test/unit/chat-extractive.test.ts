@@ -62,3 +62,12 @@ describe('ExtractiveAnswerer', () => {
     expect(answer).toMatchObject({ reply: null, citations: [] });
   });
 });
+
+describe('ExtractiveAnswerer and document titles', () => {
+  it('quotes a matching title that heads nothing (a blank line below it) rather than dropping its document', async () => {
+    const chicken: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: ['Somatic sex identity is cell-autonomous in the chicken', ''] };
+    const other: GroundingPassage = { number: 2, title: null, lineStart: 4, lines: ['Stem cells were transplanted in patients with autonomic neuropathy.'] };
+    const answer = await answerer.answer({ question: 'Is somatic sex identity cell-autonomous in birds?', passages: [chicken, other], itemize: false });
+    expect(answer.citations[0]).toMatchObject({ passage: 1, lines: [1], quote: 'Somatic sex identity is cell-autonomous in the chicken' });
+  });
+});

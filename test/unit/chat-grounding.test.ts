@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_IN_LIBRARY, parseCitedReply, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
 import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
-import type { RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
+import { DEFAULT_RETRIEVAL, selectGrounding, type RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
 import { contentTerms, termSet } from '../../lambdas/core/chat/terms.js';
 
@@ -53,7 +53,7 @@ describe('the grounding prompt', () => {
 
 describe('sources', () => {
   const retrieved = (itemId: string, title: string): RetrievedPassage => ({
-    itemId, kind: 'file_excerpt', title, sourceRef: null, itemRank: 0,
+    itemId, kind: 'file_excerpt', title, sourceRef: null, itemRank: 0, itemScore: 1,
     passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
     signals: { coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null },
   });
@@ -91,5 +91,29 @@ describe('sources', () => {
       { text: 'ten', title: 'A', fileId: 'file_a', lines: [10] },
       { text: 'forty', title: 'A', fileId: 'file_a', lines: [40] },
     ]);
+  });
+});
+
+describe('choosing the passages to answer from', () => {
+  const candidate = (itemRank: number, itemScore: number, coverage = 0.8): RetrievedPassage => ({
+    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, itemRank, itemScore,
+    passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
+    signals: { coverage, matchedTerms: 3, questionTerms: 4, cosine: null },
+  });
+  const options = { ...DEFAULT_RETRIEVAL, grounding: { minItems: 2, maxItems: 4, relativeScore: 0.5 } };
+  const chosen = (candidates: RetrievedPassage[]) => selectGrounding(candidates, options).map((p) => p.itemRank);
+
+  it('keeps the contenders of a close race, up to the most it may give', () => {
+    expect(chosen([0.9, 0.8, 0.7, 0.6, 0.5, 0.45].map((score, rank) => candidate(rank, score)))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('gives a clear winner the fewest items, not the weaker ones beyond', () => {
+    expect(chosen([0.9, 0.3, 0.3, 0.2].map((score, rank) => candidate(rank, score)))).toEqual([0, 1]);
+    expect(chosen([0.9, 0.8, 0.5, 0.2].map((score, rank) => candidate(rank, score)))).toEqual([0, 1, 2]);
+  });
+
+  it('answers from nothing when no passage clears the support gate, and never from one the admit bar refuses', () => {
+    expect(chosen([0.9, 0.8].map((score, rank) => candidate(rank, score, 0.1)))).toEqual([]);
+    expect(chosen([candidate(0, 0.9), candidate(1, 0.85, 0), candidate(2, 0.8)])).toEqual([0, 2]);
   });
 });

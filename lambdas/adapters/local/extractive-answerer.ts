@@ -27,7 +27,7 @@ export interface ExtractiveOptions {
 }
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
-  maxSentences: 5,
+  maxSentences: 8,
   quotedInShortAnswer: 2,
   maxItemized: 8,
   relativeCutoff: 0.15,
@@ -181,8 +181,10 @@ export class ExtractiveAnswerer implements ChatModel {
     };
     for (const s of ranked) {
       if (chosen.length === limit || s.score < best.score * this.options.relativeCutoff) break;
-      // A matching heading answers with what it heads.
-      if (s.blocks[s.block]!.heading) underHeading(s).forEach((line) => take(line, true));
+      // A matching heading answers with what it heads; one that heads nothing
+      // (a document's title above a blank line) is itself the evidence.
+      const headed = s.blocks[s.block]!.heading ? underHeading(s) : [];
+      if (headed.length) headed.forEach((line) => take(line, true));
       else take(s);
     }
     return chosen;

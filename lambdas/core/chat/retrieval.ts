@@ -13,6 +13,8 @@ export interface RetrievedPassage {
   sourceRef: string | null;
   /** 0 for the best item of the hybrid ranking. */
   itemRank: number;
+  /** The item's hybrid score (0..1). */
+  itemScore: number;
   passage: Passage;
   signals: SupportSignals;
 }
@@ -20,8 +22,14 @@ export interface RetrievedPassage {
 export interface RetrievalOptions {
   /** Items of the hybrid ranking whose passages are considered. */
   maxItems: number;
-  /** Items whose passages go to the chat model. */
-  maxGroundedItems: number;
+  /**
+   * Items whose passages go to the chat model: the best `minItems` admitted
+   * items, and beyond them those scoring at least `relativeScore` of the
+   * best one's hybrid score, up to `maxItems`. A close race keeps its
+   * contenders, since there the relevant document is as likely the sixth as
+   * the first; a clear winner is not padded with weaker ones.
+   */
+  grounding: { minItems: number; maxItems: number; relativeScore: number };
   /** Passages kept per item (its best by keyword and by meaning). */
   passagesPerItem: number;
   /** What one passage must clear for the question to be answered at all. */
@@ -32,7 +40,7 @@ export interface RetrievalOptions {
 
 export const DEFAULT_RETRIEVAL: RetrievalOptions = {
   maxItems: 15,
-  maxGroundedItems: 5,
+  grounding: { minItems: 5, maxItems: 8, relativeScore: 0.5 },
   passagesPerItem: 2,
   support: DEFAULT_SUPPORT,
   admit: DEFAULT_ADMIT,
@@ -51,29 +59,10 @@ export class ChatRetriever {
     private readonly options: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {}
 
-  /**
-   * The passages to answer from, best item first, and the question's vector;
-   * no passages when none clears the support gate (the library holds nothing relevant).
-   * Items keep their hybrid order. (Reordering them by how much of the
-   * question they hold helped under the earlier rank fusion, +5 points on
-   * SciFact train; under the score fusion it no longer did, so it went.)
-   */
+  /** The passages to answer from (see selectGrounding) and the question's vector. */
   async retrieve(ref: LibraryRef, question: string): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array }> {
     const { candidates, questionVector } = await this.candidates(ref, question);
-    if (!candidates.some((c) => isSupported(c.signals, this.options.support))) return { passages: [], questionVector };
-    const admitted = candidates.filter((c) => isSupported(c.signals, this.options.admit));
-    const byItem = new Map<string, RetrievedPassage[]>();
-    for (const c of admitted) byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), c]);
-    const passages = [...byItem.values()]
-      .sort((a, b) => a[0]!.itemRank - b[0]!.itemRank)
-      .slice(0, this.options.maxGroundedItems)
-      .flatMap((item) =>
-        item
-          .sort((a, b) => strength(b) - strength(a))
-          .slice(0, this.options.passagesPerItem)
-          .sort((a, b) => a.passage.ordinal - b.passage.ordinal),
-      );
-    return { passages, questionVector };
+    return { passages: selectGrounding(candidates, this.options), questionVector };
   }
 
   /** Every candidate passage of the top items with its support signals, before the gate. */
@@ -98,7 +87,7 @@ export class ChatRetriever {
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
         out.push({
-          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, passage: hit.passage,
+          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, itemScore: item.score, passage: hit.passage,
           signals: { coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null },
         });
       }
@@ -108,3 +97,30 @@ export class ChatRetriever {
 }
 
 const strength = (c: RetrievedPassage) => c.signals.coverage + (c.signals.cosine ?? 0);
+
+/**
+ * From the candidates, the passages to answer from, best item first; none
+ * when no passage clears the support gate (the library holds nothing
+ * relevant). Items keep their hybrid order. (Reordering them by how much of
+ * the question they hold helped under the earlier rank fusion, +5 points on
+ * SciFact train; under the score fusion it no longer did, so it went.)
+ */
+export function selectGrounding(candidates: readonly RetrievedPassage[], options: RetrievalOptions = DEFAULT_RETRIEVAL): RetrievedPassage[] {
+  if (!candidates.some((c) => isSupported(c.signals, options.support))) return [];
+  const byItem = new Map<string, RetrievedPassage[]>();
+  for (const c of candidates.filter((c) => isSupported(c.signals, options.admit))) {
+    byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), c]);
+  }
+  const { minItems, maxItems, relativeScore } = options.grounding;
+  const items = [...byItem.values()].sort((a, b) => a[0]!.itemRank - b[0]!.itemRank);
+  const bar = relativeScore * (items[0]?.[0]!.itemScore ?? 0);
+  return items
+    .filter((item, i) => i < minItems || item[0]!.itemScore >= bar)
+    .slice(0, maxItems)
+    .flatMap((item) =>
+      item
+        .sort((a, b) => strength(b) - strength(a))
+        .slice(0, options.passagesPerItem)
+        .sort((a, b) => a.passage.ordinal - b.passage.ordinal),
+    );
+}
