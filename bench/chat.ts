@@ -7,8 +7,11 @@
  *   - absent: on 50 questions about things the corpus does not hold, the
  *     share answered with empty sources                         (goal >= 0.95)
  *   - latency: p50 of one chat with the offline default (extractive
- *     answerer, the real sentence encoder embedding the question and the
- *     stored exchange, SQLite hybrid search over the whole corpus) (goal <= 150 ms)
+ *     answerer, the real sentence encoder embedding the question, SQLite
+ *     hybrid search over the whole corpus), until the answer is returned
+ *     (goal <= 150 ms). The reply's vectors are computed after that, in the
+ *     background; each question waits for them before it is asked, and the
+ *     time until they land is printed too.
  *
  * The corpus is captured through the capture use case with its passage
  * vectors read from the embedding cache in .cache/ (bench/lib/warm-cache.ts
@@ -91,10 +94,15 @@ try {
   await stack.services.chat.chat({ tenantId: 'ten_warmup', endUserId: null }, 'warm up the model'); // load, JIT
 
   const latencies: number[] = [];
+  const untilRemembered: number[] = [];
   const ask = async (question: string) => {
     const t = performance.now();
     const response = await stack.services.chat.chat(ref, question);
     latencies.push(performance.now() - t);
+    // The reply's vectors are computed after the answer; like a person
+    // reading it, the next question waits until they have landed.
+    await stack.settled();
+    untilRemembered.push(performance.now() - t);
     return response;
   };
 
@@ -134,6 +142,10 @@ try {
   console.log(
     `\nclaims answered with sources: ${(answered / claims.length).toFixed(3)}; mean sources per answer: ${mean(sourceCounts.filter((n) => n > 0)).toFixed(2)}; ` +
       `latency p95 ${percentile(latencies, 95).toFixed(1)} ms; ${latencies.length} chats in ${seconds.toFixed(0)} s`,
+  );
+  console.log(
+    `until the exchange is remembered (the reply's vectors attached in the background): p50 ${percentile(untilRemembered, 50).toFixed(1)} ms, ` +
+      `p95 ${percentile(untilRemembered, 95).toFixed(1)} ms`,
   );
 } finally {
   stack.close();

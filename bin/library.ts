@@ -42,6 +42,7 @@ async function serve() {
   console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir})`);
   const stop = async () => {
     await server.close();
+    await stack.settled(); // replies' vectors still being computed
     stack.close();
     process.exit(0);
   };

@@ -105,8 +105,14 @@ export interface GrepScan {
 
 /** Passages, their vectors, the keyword index and the literal text for grep. */
 export interface SearchIndex {
-  /** Adds or replaces one item, all of its passages at once. */
+  /** Adds or replaces one item, all of its passages at once (with their vectors, or with none yet). */
   put(ref: LibraryRef, item: IndexItem): Promise<void>;
+  /**
+   * Gives the passages of an item that was put without vectors their
+   * vectors (one per passage, in order). Returns false and writes nothing
+   * when the item is no longer there: an erasure that came first stays done.
+   */
+  attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean>;
   remove(ref: LibraryRef, itemId: string): Promise<void>;
   /** Removes everything of a library; returns how many items of each kind were removed. */
   removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>>;
@@ -118,6 +124,16 @@ export interface SearchIndex {
    * the core checks each line).
    */
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
+}
+
+/**
+ * Work a request starts but need not wait for (embedding a chat's reply so
+ * later searches find it by meaning). Locally it runs after the response; a
+ * Lambda is frozen once it has answered, so there it runs before.
+ */
+export interface BackgroundWork {
+  /** Runs the task now or later; a failure is the runner's to report, never the request's. */
+  run(what: string, task: () => Promise<void>): Promise<void>;
 }
 
 /** Counts the tokens a model consumed for texts, for spend accounting. */

@@ -52,6 +52,7 @@ export interface IndexItem {
   /** The whole extracted text; grep reads it line by line. */
   text: string;
   passages: readonly Passage[];
+  /** One per passage; or none yet (SearchIndex.attachVectors gives them later: until then only words find the item). */
   vectors: readonly Float32Array[];
 }
 

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
+  BackgroundWork, BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
 import type { CaptureDeps, CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -25,6 +25,8 @@ export interface Ports {
   usage: UsageLedger;
   /** Counts embedding tokens for spend: a tokenizer locally, the model's own reports on AWS. */
   tokens: TokenCounter;
+  /** Work a request need not wait for (a chat reply's vectors). */
+  background: BackgroundWork;
 }
 
 export interface Services {

@@ -4,6 +4,7 @@ import { openDatabase, type SqliteDatabase } from '../adapters/local/database.js
 import { ExtractiveAnswerer } from '../adapters/local/extractive-answerer.js';
 import { O200kTokenCounter } from '../adapters/local/o200k-tokens.js';
 import { FolderBlobStore } from '../adapters/local/folder-blob-store.js';
+import { InProcessBackgroundWork } from '../adapters/local/in-process-background-work.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../adapters/local/openai-compatible-chat.js';
 import { SqliteDocumentStore } from '../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index.js';
@@ -15,12 +16,15 @@ import { systemClock } from '../core/dates.js';
 import { removeStaleCaptures } from '../core/removal.js';
 import { FileExtractor } from '../extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../core/services.js';
+import { logger } from '../http/observability.js';
 import type { ChatModel, Embedder } from '../ports.js';
 
 export interface LocalStack {
   ports: Ports;
   services: Services;
   db: SqliteDatabase;
+  /** Resolves once the background work started so far (chat replies' vectors) is done. */
+  settled(): Promise<void>;
   close(): void;
 }
 
@@ -39,6 +43,7 @@ export async function openLocalStack(options: {
   const embedder = options.embedder ?? ownEmbedder!;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
+  const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
     blobs: new FolderBlobStore(join(options.dataDir, 'blobs')),
@@ -50,11 +55,13 @@ export async function openLocalStack(options: {
     tokens: new O200kTokenCounter(),
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
     usage: new SqliteUsageLedger(db),
+    background,
   };
   // Locally a capture runs start to finish in one process, so one still
   // `processing` at start-up was cut off by a crash: roll it back.
   await removeStaleCaptures(ports, ports.clock.now());
-  return { ports, services: buildServices(ports), db, close: () => {
+  return { ports, services: buildServices(ports), db, settled: () => background.settled(), close: () => {
+    background.close();
     void ocr.close();
     void ownEmbedder?.close();
     db.close();

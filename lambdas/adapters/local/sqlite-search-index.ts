@@ -173,7 +173,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async put(ref: LibraryRef, item: IndexItem): Promise<void> {
-    if (item.vectors.length !== item.passages.length) throw new Error('one vector per passage');
+    if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none yet');
     this.write((changes) => {
       const libraryId = this.libraryId(ref, true)!;
       this.removeItem(libraryId, item.itemId, changes);
@@ -196,9 +196,32 @@ export class SqliteSearchIndex implements SearchIndex {
       item.passages.forEach((passage, i) => {
         const rowid = insertPassage.run(itemRowid, passage.ordinal, passage.lineStart, passage.lineEnd, passage.text).lastInsertRowid;
         insertFts.run(rowid, `lib${libraryId}`, KIND_TOKEN[item.kind], item.title ?? '', passage.text);
-        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(item.vectors[i]!));
-        changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector: item.vectors[i]! });
+        const vector = item.vectors[i];
+        if (!vector) return;
+        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
+        changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
       });
+    });
+  }
+
+  async attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean> {
+    const libraryId = this.libraryId(ref, false);
+    if (libraryId === null) return false;
+    return this.write((changes) => {
+      const item = this.db.prepare('SELECT rowid, kind FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
+        | { rowid: number; kind: ItemKind }
+        | undefined;
+      if (!item) return false;
+      const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ? ORDER BY ordinal').pluck().all(item.rowid) as number[];
+      if (passageRowids.length !== vectors.length) throw new Error('one vector per passage');
+      const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
+      const insertVector = this.db.prepare('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)');
+      passageRowids.forEach((rowid, i) => {
+        deleteVector.run(BigInt(rowid)); // attaching twice replaces
+        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vectors[i]!));
+        changes.added.push({ libraryId, rowid, kind: item.kind, vector: vectors[i]! }); // the scan replaces the slot
+      });
+      return true;
     });
   }
 

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex, TokenCounter } from '../../ports.js';
+import type { BackgroundWork, ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex, TokenCounter } from '../../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
@@ -35,6 +35,8 @@ export interface ChatDeps {
   clock: Clock;
   usage: UsageService;
   tokens: TokenCounter;
+  /** Where the reply's vectors are computed: after the response locally, before it on a Lambda. */
+  background: BackgroundWork;
 }
 
 export const NO_ANSWER_REPLY =
@@ -123,21 +125,31 @@ export class ChatService {
 
   /**
    * Stores the exchange in the library (creating it, and so the end user, on
-   * first use); returns the texts it embedded. A question that is one passage
-   * keeps the vector it was searched with: a stored question is query text.
+   * first use) and returns the texts to embed. Words find it at once. The
+   * question keeps the vector it was searched with (a stored question is
+   * query text); the reply's and creations' vectors are computed in the
+   * background and attached if the items are still there, so the answer
+   * does not wait for them and an erasure in between stays done.
    */
   private async remember(ref: LibraryRef, items: IndexItem[], at: string, known: { text: string; vector: Float32Array }): Promise<string[]> {
-    const texts = items.flatMap((item) => item.passages.map((p) => p.text));
-    const reuse = known.vector.length > 0 ? texts.indexOf(known.text) : -1;
-    const fresh = await this.deps.embedder.embed(texts.filter((_, i) => i !== reuse), 'passage');
-    const vectors = texts.map((_, i) => (i === reuse ? known.vector : fresh[i < reuse || reuse < 0 ? i : i - 1]!));
+    const reusable = (item: IndexItem) => known.vector.length > 0 && item.passages.length === 1 && item.passages[0]!.text === known.text;
     await this.deps.documents.touchLibrary(ref, at);
-    let offset = 0;
+    const later: IndexItem[] = [];
     for (const item of items) {
-      const count = item.passages.length;
-      await this.deps.index.put(ref, { ...item, vectors: vectors.slice(offset, offset + count) });
-      offset += count;
+      const vectors = reusable(item) ? [known.vector] : [];
+      if (!vectors.length) later.push(item);
+      await this.deps.index.put(ref, { ...item, vectors });
     }
-    return texts.filter((_, i) => i !== reuse);
+    const texts = later.flatMap((item) => item.passages.map((p) => p.text));
+    await this.deps.background.run('chat memory vectors', async () => {
+      const vectors = await this.deps.embedder.embed(texts, 'passage');
+      let offset = 0;
+      for (const item of later) {
+        const count = item.passages.length;
+        await this.deps.index.attachVectors(ref, item.itemId, vectors.slice(offset, offset + count));
+        offset += count;
+      }
+    });
+    return texts;
   }
 }
