@@ -127,6 +127,16 @@ export interface SearchIndex {
 }
 
 /**
+ * An index that can list the items it holds without vectors (written by a
+ * chat whose background embedding never finished), to mend them at start-up.
+ * Only the local index needs it: on AWS the vectors are attached before the
+ * chat answers.
+ */
+export interface UnembeddedItems {
+  itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>>;
+}
+
+/**
  * Work a request starts but need not wait for (embedding a chat's reply so
  * later searches find it by meaning). Locally it runs after the response; a
  * Lambda is frozen once it has answered, so there it runs before.

@@ -13,6 +13,7 @@ import { SqliteUsageLedger } from '../adapters/local/sqlite-usage-ledger.js';
 import { TesseractOcr } from '../adapters/local/tesseract-ocr.js';
 import { UniversalSentenceEncoder } from '../adapters/local/use-embedder.js';
 import { systemClock } from '../core/dates.js';
+import { attachMissingVectors } from '../core/chat/memory-vectors.js';
 import { removeStaleCaptures } from '../core/removal.js';
 import { FileExtractor } from '../extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../core/services.js';
@@ -44,10 +45,11 @@ export async function openLocalStack(options: {
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
+  const index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
     blobs: new FolderBlobStore(join(options.dataDir, 'blobs')),
-    index: new SqliteSearchIndex(db, embedder.dimensions, embedder.name),
+    index,
     embedder,
     extractor: new FileExtractor({ ocr }),
     tenants: new SqliteTenantStore(db),
@@ -60,6 +62,8 @@ export async function openLocalStack(options: {
   // Locally a capture runs start to finish in one process, so one still
   // `processing` at start-up was cut off by a crash: roll it back.
   await removeStaleCaptures(ports, ports.clock.now());
+  // A chat answered just before a crash may lack its reply's vectors: embed them now.
+  await attachMissingVectors({ index, embedder });
   return { ports, services: buildServices(ports), db, settled: () => background.settled(), close: () => {
     background.close();
     void ocr.close();

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import { newId } from '../../lambdas/core/ids.js';
-import { openLocalStack } from '../../lambdas/local/local-stack.js';
+import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
+import { openLocalStack, type LocalStack } from '../../lambdas/local/local-stack.js';
+import type { Embedder } from '../../lambdas/ports.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'library-crash-'));
@@ -42,6 +44,44 @@ describe('a crash in the middle of a capture', () => {
       expect((await second.services.search.search(ref, { q: 'finished capture', limit: 5 })).items[0]!.id).toBe(kept.id);
     } finally {
       second.close();
+    }
+  });
+});
+
+describe('a crash between a chat answer and its reply vectors', () => {
+  it('the next start-up embeds the reply, so it is found by meaning again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'library-crash-chat-'));
+    const embedder = new HashingEmbedder();
+    /** Embeds queries; passage embeddings never finish (the process dies first). */
+    const dying: Embedder = {
+      name: embedder.name, dimensions: embedder.dimensions,
+      embed: (texts, purpose) => (purpose === 'query' ? embedder.embed(texts) : new Promise<Float32Array[]>(() => {})),
+    };
+    const ref = { tenantId: 'ten_crash', endUserId: 'u' };
+    try {
+      const seed = await openLocalStack({ dataDir: dir, embedder });
+      await seed.services.capture.capture(ref, { text: 'The grey heron nests by the lake from February to June.' });
+      seed.close();
+
+      const first = await openLocalStack({ dataDir: dir, embedder: dying });
+      const answer = await first.services.chat.chat(ref, 'When does the grey heron nest by the lake?');
+      expect(answer.sources).toHaveLength(1);
+      first.close(); // the process dies before the reply's vectors are attached
+
+      const [replyVector] = await embedder.embed([answer.reply]);
+      const replyByMeaning = async (stack: LocalStack) =>
+        (await stack.ports.index.vectorSearch(ref, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === answer.reply);
+      const second = await openLocalStack({ dataDir: dir, embedder });
+      try {
+        const found = await replyByMeaning(second);
+        expect(found).toHaveLength(1);
+        expect(found[0]!.rawScore).toBeGreaterThan(0.99);
+        expect(await (second.ports.index as SqliteSearchIndex).itemsWithoutVectors()).toEqual([]);
+      } finally {
+        second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
+import type { GrepScan, KeywordQuery, SearchIndex, UnembeddedItems, VectorQuery } from '../../ports.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
 import { ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
@@ -92,7 +92,7 @@ interface VectorChanges {
   removed: Array<{ libraryId: number; rowid: number }>;
 }
 
-export class SqliteSearchIndex implements SearchIndex {
+export class SqliteSearchIndex implements SearchIndex, UnembeddedItems {
   private readonly scans = new Map<number, VectorScan>();
   private dataVersion = -1;
 
@@ -202,6 +202,28 @@ export class SqliteSearchIndex implements SearchIndex {
         changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
       });
     });
+  }
+
+  async itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>> {
+    // Only memory (chat, creation) is ever written without vectors.
+    const rows = this.db
+      .prepare(
+        `SELECT i.item_id, l.tenant_id, l.end_user_id, p.text FROM items i
+         JOIN index_libraries l ON l.id = i.library_id
+         JOIN passages p ON p.item_rowid = i.rowid
+         WHERE i.kind IN ('chat', 'creation')
+           AND EXISTS (SELECT 1 FROM passages q WHERE q.item_rowid = i.rowid
+                       AND NOT EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = q.rowid))
+         ORDER BY i.rowid, p.ordinal`,
+      )
+      .all() as Array<{ item_id: string; tenant_id: string; end_user_id: string; text: string }>;
+    const items = new Map<string, { ref: LibraryRef; itemId: string; texts: string[] }>();
+    for (const row of rows) {
+      const item = items.get(row.item_id) ?? { ref: { tenantId: row.tenant_id, endUserId: row.end_user_id || null }, itemId: row.item_id, texts: [] };
+      item.texts.push(row.text);
+      items.set(row.item_id, item);
+    }
+    return [...items.values()];
   }
 
   async attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean> {

@@ -7,6 +7,7 @@ import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import { artifactIntent } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
+import { attachPendingVectors } from './memory-vectors.js';
 import { ChatRetriever, DEFAULT_RETRIEVAL, type RetrievalOptions, type RetrievedPassage } from './retrieval.js';
 import { buildSources, citedFacts, type ChatSource, type GroundedPassage } from './sources.js';
 
@@ -140,16 +141,9 @@ export class ChatService {
       if (!vectors.length) later.push(item);
       await this.deps.index.put(ref, { ...item, vectors });
     }
-    const texts = later.flatMap((item) => item.passages.map((p) => p.text));
-    await this.deps.background.run('chat memory vectors', async () => {
-      const vectors = await this.deps.embedder.embed(texts, 'passage');
-      let offset = 0;
-      for (const item of later) {
-        const count = item.passages.length;
-        await this.deps.index.attachVectors(ref, item.itemId, vectors.slice(offset, offset + count));
-        offset += count;
-      }
-    });
+    const pending = later.map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
+    await this.deps.background.run('chat memory vectors', () => attachPendingVectors(this.deps, pending));
+    const texts = pending.flatMap((item) => item.texts);
     return texts;
   }
 }

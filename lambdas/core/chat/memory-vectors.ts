@@ -1,0 +1,35 @@
+import type { Embedder, SearchIndex, UnembeddedItems } from '../../ports.js';
+import type { LibraryRef } from '../model.js';
+
+/** An item written without vectors: its passages' texts, in order. */
+export interface PendingVectors {
+  ref: LibraryRef;
+  itemId: string;
+  texts: readonly string[];
+}
+
+/**
+ * Embeds items written without vectors (a chat's reply and creations) and
+ * attaches the vectors to those still there. An item erased meanwhile gets
+ * nothing (attachVectors writes nothing for it).
+ */
+export async function attachPendingVectors(deps: { index: SearchIndex; embedder: Embedder }, items: readonly PendingVectors[]): Promise<void> {
+  const vectors = await deps.embedder.embed(items.flatMap((item) => item.texts), 'passage');
+  let offset = 0;
+  for (const item of items) {
+    await deps.index.attachVectors(item.ref, item.itemId, vectors.slice(offset, offset + item.texts.length));
+    offset += item.texts.length;
+  }
+}
+
+/**
+ * Gives vectors to the items whose background embedding never finished (the
+ * process stopped between a chat's answer and its reply's vectors), so they
+ * are found by meaning again. Run at start-up; returns how many it mended.
+ */
+export async function attachMissingVectors(deps: { index: SearchIndex & UnembeddedItems; embedder: Embedder }): Promise<number> {
+  const pending = await deps.index.itemsWithoutVectors();
+  // In modest batches: a long-stopped process may have left many.
+  for (let i = 0; i < pending.length; i += 32) await attachPendingVectors(deps, pending.slice(i, i + 32));
+  return pending.length;
+}
