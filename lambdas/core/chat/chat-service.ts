@@ -126,7 +126,7 @@ export class ChatService {
 
   /**
    * Stores the exchange in the library (creating it, and so the end user, on
-   * first use) and returns the texts to embed. Words find it at once. The
+   * first use) and returns the texts it embeds for it. Words find it at once. The
    * question keeps the vector it was searched with (a stored question is
    * query text); the reply's and creations' vectors are computed in the
    * background and attached if the items are still there, so the answer
@@ -143,7 +143,6 @@ export class ChatService {
     }
     const pending = later.map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
     await this.deps.background.run('chat memory vectors', () => attachPendingVectors(this.deps, pending));
-    const texts = pending.flatMap((item) => item.texts);
-    return texts;
+    return pending.flatMap((item) => item.texts);
   }
 }
