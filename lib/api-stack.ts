@@ -44,6 +44,7 @@ export class ApiStack extends Stack {
     this.ingest = new IngestPipeline(this, 'Ingest', {
       workerTimeoutSeconds: config.ingest.timeoutSeconds,
       maxReceiveCount: config.ingest.maxReceiveCount,
+      alarmEmail: config.alarms.email || undefined,
     });
     const environment: Record<string, string> = {
       [ENV.version]: props.version,

@@ -34,6 +34,8 @@ export interface LibraryConfig {
   readonly removalPolicy: RemovalChoice;
   readonly lambda: { readonly memoryMiB: number; readonly timeoutSeconds: number };
   readonly ingest: { readonly memoryMiB: number; readonly timeoutSeconds: number; readonly maxReceiveCount: number; readonly inlineMaxBytes: number };
+  /** Where alarms go: an email address subscribed to the alarm topic ('' for none). */
+  readonly alarms: { readonly email: string };
 }
 
 export const DEFAULT_CONFIG: LibraryConfig = {
@@ -51,6 +53,7 @@ export const DEFAULT_CONFIG: LibraryConfig = {
   removalPolicy: 'retain',
   lambda: { memoryMiB: 1024, timeoutSeconds: 29 },
   ingest: { memoryMiB: 3008, timeoutSeconds: 600, maxReceiveCount: 3, inlineMaxBytes: 1024 * 1024 },
+  alarms: { email: '' },
 };
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -100,5 +103,8 @@ export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   positiveInt(config.ingest.timeoutSeconds, 'ingest.timeoutSeconds', 900);
   positiveInt(config.ingest.maxReceiveCount, 'ingest.maxReceiveCount', 100);
   positiveInt(config.ingest.inlineMaxBytes, 'ingest.inlineMaxBytes', 4 * 1024 * 1024);
+  if (config.alarms.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.alarms.email)) {
+    throw new Error('library config: alarms.email must be an email address (or empty)');
+  }
   return config;
 }

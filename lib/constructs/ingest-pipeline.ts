@@ -1,5 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -9,17 +14,22 @@ export interface IngestPipelineProps {
   /** The function's timeout: the queue hides a message six times as long while it is worked on. */
   readonly workerTimeoutSeconds: number;
   readonly maxReceiveCount: number;
+  /** Subscribed to the alarm topic by email (AWS asks the address to confirm); none: subscribe yourself. */
+  readonly alarmEmail?: string;
 }
 
 /**
  * The queue for slow work (OCR, large PDFs): SQS, encrypted, TLS only, with a
- * dead-letter queue after maxReceiveCount deliveries and an alarm on it. The
+ * dead-letter queue after maxReceiveCount deliveries and an alarm on it that
+ * notifies an SNS topic (encrypted with its own key, which CloudWatch may
+ * use: alarms cannot publish to a topic under the AWS managed SNS key). The
  * worker is attached with `attachWorker` (partial batch failures on).
  */
 export class IngestPipeline extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
   readonly deadLetterAlarm: cloudwatch.Alarm;
+  readonly alarmTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: IngestPipelineProps) {
     super(scope, id);
@@ -43,6 +53,11 @@ export class IngestPipeline extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    const topicKey = new kms.Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Library: alarm topic encryption' });
+    topicKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Library alarms', masterKey: topicKey, enforceSSL: true });
+    if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.deadLetterAlarm.addAlarmAction(new actions.SnsAction(this.alarmTopic));
   }
 
   attachWorker(worker: LibraryFunction): void {

@@ -264,6 +264,36 @@ describe('ingest queue', () => {
   });
 });
 
+describe('alarms', () => {
+  it('sends the dead-letter alarm to an SNS topic under its own rotating key, which CloudWatch may use', () => {
+    const topicId = logicalId(api, api.ingest.alarmTopic);
+    apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    const keyId = Object.keys(apiTemplate.findResources('AWS::KMS::Key', { Properties: { Description: 'Library: alarm topic encryption' } }))[0]!;
+    apiTemplate.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    apiTemplate.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({
+        Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'], Effect: 'Allow',
+      })]) },
+    });
+    apiTemplate.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    apiTemplate.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('subscribes the configured email address, and refuses one that is not an address', () => {
+    const { apiTemplate: withEmail, api: stack } = synth({ alarms: { email: 'ops@example.com' } });
+    withEmail.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: logicalId(stack, stack.ingest.alarmTopic) },
+    });
+    expect(() => resolveConfig({ alarms: { email: 'not an address' } })).toThrow(/alarms.email/);
+  });
+});
+
 describe('sweeper', () => {
   it('runs every 15 minutes and rolls back only what outlived every ingest retry', () => {
     const sweeperId = logicalId(api, api.functions.get('sweeper')!.fn);
