@@ -42,12 +42,14 @@ async function serve() {
   console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir})`);
   const stop = async () => {
     await server.close();
-    await stack.settled(); // replies' vectors still being computed
+    // Replies' vectors still being computed get a few seconds; what is cut
+    // off is mended at the next start.
+    await Promise.race([stack.settled(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     stack.close();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 async function keys(args: string[]) {

@@ -105,14 +105,8 @@ export interface GrepScan {
 
 /** Passages, their vectors, the keyword index and the literal text for grep. */
 export interface SearchIndex {
-  /** Adds or replaces one item, all of its passages at once (with their vectors, or with none yet). */
+  /** Adds or replaces one item, all of its passages at once. */
   put(ref: LibraryRef, item: IndexItem): Promise<void>;
-  /**
-   * Gives the passages of an item that was put without vectors their
-   * vectors (one per passage, in order). Returns false and writes nothing
-   * when the item is no longer there: an erasure that came first stays done.
-   */
-  attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean>;
   remove(ref: LibraryRef, itemId: string): Promise<void>;
   /** Removes everything of a library; returns how many items of each kind were removed. */
   removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>>;
@@ -127,22 +121,29 @@ export interface SearchIndex {
 }
 
 /**
- * An index that can list the items it holds without vectors (written by a
- * chat whose background embedding never finished), to mend them at start-up.
- * Only the local index needs it: on AWS the vectors are attached before the
- * chat answers.
+ * An index that also takes an item before its vectors (`put` with
+ * `vectors: []`: words find it at once, meaning once they are attached), so a
+ * chat can answer before its reply is embedded. The local index offers it;
+ * on AWS a chat embeds first and writes each item once.
  */
-export interface UnembeddedItems {
+export interface DeferredVectorIndex {
+  /**
+   * Gives the passages of an item put without vectors their vectors (one per
+   * passage, in order). Returns false and writes nothing when the item is no
+   * longer there: an erasure that came first stays done.
+   */
+  attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean>;
+  /** The items still without vectors (their embedding failed, or the process stopped first), with their passages' texts. */
   itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>>;
 }
 
 /**
- * Work a request starts but need not wait for (embedding a chat's reply so
- * later searches find it by meaning). Locally it runs after the response; a
- * Lambda is frozen once it has answered, so there it runs before.
+ * Work a request starts but does not wait for (embedding a chat's reply so
+ * later searches find it by meaning). Only where the process outlives the
+ * response: not on a Lambda, which is frozen once it has answered.
  */
 export interface BackgroundWork {
-  /** Runs the task now or later; a failure is the runner's to report, never the request's. */
+  /** Starts the task; a failure is the runner's to report, never the request's. */
   run(what: string, task: () => Promise<void>): Promise<void>;
 }
 

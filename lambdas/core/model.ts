@@ -52,7 +52,7 @@ export interface IndexItem {
   /** The whole extracted text; grep reads it line by line. */
   text: string;
   passages: readonly Passage[];
-  /** One per passage; or none yet (SearchIndex.attachVectors gives them later: until then only words find the item). */
+  /** One per passage; or none yet, for an index that takes them later (DeferredVectorIndex). */
   vectors: readonly Float32Array[];
 }
 

@@ -1,9 +1,10 @@
 import type {
-  BackgroundWork, BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
+  BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
 import type { CaptureDeps, CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
 import { ChatService } from './chat/chat-service.js';
+import type { DeferredVectors } from './chat/memory-vectors.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
@@ -25,8 +26,8 @@ export interface Ports {
   usage: UsageLedger;
   /** Counts embedding tokens for spend: a tokenizer locally, the model's own reports on AWS. */
   tokens: TokenCounter;
-  /** Work a request need not wait for (a chat reply's vectors). */
-  background: BackgroundWork;
+  /** Where present (the local stack), a chat answers before its reply is embedded. */
+  deferVectors?: DeferredVectors;
 }
 
 export interface Services {

@@ -57,13 +57,16 @@ export async function openLocalStack(options: {
     tokens: new O200kTokenCounter(),
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
     usage: new SqliteUsageLedger(db),
-    background,
+    deferVectors: { index, background },
   };
   // Locally a capture runs start to finish in one process, so one still
   // `processing` at start-up was cut off by a crash: roll it back.
   await removeStaleCaptures(ports, ports.clock.now());
-  // A chat answered just before a crash may lack its reply's vectors: embed them now.
-  await attachMissingVectors({ index, embedder });
+  // A chat answered just before a crash may lack its reply's vectors: embed
+  // them, in the background so a failing embedder cannot stop the start.
+  await background.run('vectors missing at start-up', async () => {
+    await attachMissingVectors({ index, embedder });
+  });
   return { ports, services: buildServices(ports), db, settled: () => background.settled(), close: () => {
     background.close();
     void ocr.close();

@@ -85,34 +85,6 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await collect(index.grepCandidates(ref, { pattern: 'walrus', caseSensitive: false }))).toEqual([]);
     });
 
-    it('an item put without vectors is found by words at once, and by meaning once its vectors are attached', async () => {
-      const index = await makeIndex(DIMENSIONS);
-      const ref: LibraryRef = { tenantId: unique(), endUserId: 'alice' };
-      const other: LibraryRef = { ...ref, endUserId: 'bob' };
-      const item = indexItem('The heron nests by the lake', axisVector(DIMENSIONS, 6), { kind: 'chat', vectors: [] });
-      await index.put(ref, item);
-      expect((await index.keywordSearch(ref, { text: 'heron', limit: 10 })).map((h) => h.itemId)).toEqual([item.itemId]);
-      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10 })).toEqual([]);
-
-      expect(await index.attachVectors(other, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(false);
-      expect(await index.vectorSearch(other, { vector: axisVector(DIMENSIONS, 6), limit: 10 })).toEqual([]);
-      expect(await index.attachVectors(ref, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(true);
-      const byVector = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10 });
-      expect(byVector.map((h) => [h.itemId, h.kind])).toEqual([[item.itemId, 'chat']]);
-      expect(byVector[0]!.rawScore).toBeGreaterThan(0.99);
-    });
-
-    it('attaching vectors to an item erased meanwhile writes nothing: the erasure stays done', async () => {
-      const index = await makeIndex(DIMENSIONS);
-      const ref: LibraryRef = { tenantId: unique(), endUserId: 'alice' };
-      const item = indexItem('The heron nests by the lake', axisVector(DIMENSIONS, 6), { kind: 'chat', vectors: [] });
-      await index.put(ref, item);
-      await index.removeLibrary(ref);
-      expect(await index.attachVectors(ref, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(false);
-      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10 })).toEqual([]);
-      expect(await index.keywordSearch(ref, { text: 'heron', limit: 10 })).toEqual([]);
-    });
-
     it('removes a whole library and counts what it removed by kind', async () => {
       const index = await makeIndex(DIMENSIONS);
       const tenantId = unique();

@@ -73,6 +73,7 @@ describe('a crash between a chat answer and its reply vectors', () => {
         (await stack.ports.index.vectorSearch(ref, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === answer.reply);
       const second = await openLocalStack({ dataDir: dir, embedder });
       try {
+        await second.settled(); // the start-up mending runs in the background
         const found = await replyByMeaning(second);
         expect(found).toHaveLength(1);
         expect(found[0]!.rawScore).toBeGreaterThan(0.99);

@@ -4,7 +4,6 @@ import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answ
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
-import { inlineBackgroundWork } from '../../lambdas/core/background.js';
 import { CaptureRejected } from '../../lambdas/core/errors.js';
 import { systemClock } from '../../lambdas/core/dates.js';
 import { buildServices, type Ports } from '../../lambdas/core/services.js';
@@ -35,9 +34,6 @@ export function coreHarness(overrides: Partial<Ports> = {}) {
     chatModel: new ExtractiveAnswerer(),
     usage: new SqliteUsageLedger(db),
     tokens: new O200kTokenCounter(),
-    background: inlineBackgroundWork((what, error) => {
-      throw new Error(`background work failed: ${what}: ${String(error)}`);
-    }),
     ...overrides,
   };
   return { ports, services: buildServices(ports), db };

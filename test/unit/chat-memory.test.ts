@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { InProcessBackgroundWork } from '../../lambdas/adapters/local/in-process-background-work.js';
+import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
 import type { Embedder } from '../../lambdas/ports.js';
 import { coreHarness } from '../support/core-harness.js';
@@ -26,7 +28,10 @@ async function chatWhileHeld() {
   const reports: unknown[] = [];
   const background = new InProcessBackgroundWork((_what, error) => reports.push(error));
   const embedder = new HeldEmbedder();
-  const { services, ports } = coreHarness({ embedder, background });
+  const db = openDatabase(':memory:');
+  const index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
+  const { services, ports } = coreHarness({ embedder, index, deferVectors: { index, background } });
+  const rows = (table: 'items' | 'passage_vectors') => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
   await services.capture.capture(alice, { text: 'The grey heron nests by the lake from February to June.' });
   embedder.holding = true;
@@ -34,7 +39,7 @@ async function chatWhileHeld() {
   const [replyVector] = await embedder.embed([response.reply], 'query');
   const replyByMeaning = async () =>
     (await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === response.reply);
-  return { services, ports, embedder, background, reports, alice, response, replyByMeaning };
+  return { services, ports, embedder, background, reports, alice, response, replyByMeaning, rows };
 }
 
 describe('chat memory', () => {
@@ -54,7 +59,7 @@ describe('chat memory', () => {
   });
 
   it('an end user erased before the reply is embedded stays erased: the late vectors write nothing', async () => {
-    const { services, ports, embedder, background, reports, alice, replyByMeaning } = await chatWhileHeld();
+    const { services, ports, embedder, background, reports, alice, replyByMeaning, rows } = await chatWhileHeld();
     const report = await services.endUsers.erase('t', 'alice');
     expect(report.messages_deleted).toBe(2);
 
@@ -63,6 +68,8 @@ describe('chat memory', () => {
     expect(await replyByMeaning()).toEqual([]);
     expect(await ports.index.keywordSearch(alice, { text: 'heron', limit: 10 })).toEqual([]);
     expect((await services.endUsers.list('t', { limit: 10 })).items).toEqual([]);
+    expect(rows('items')).toBe(0);
+    expect(rows('passage_vectors')).toBe(0);
     expect(reports).toEqual([]);
   });
 });

@@ -204,7 +204,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async put(ref: LibraryRef, item: IndexItem): Promise<void> {
-    if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none yet');
+    if (item.vectors.length !== item.passages.length) throw new Error('one vector per passage');
     await this.ensureIndices();
     const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind };
     const bulkBody: unknown[] = [
@@ -219,8 +219,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
         { index: { _index: this.passagesIndex, _id: `${item.itemId}#${passage.ordinal}` } },
         {
           ...common, title: item.title, source_ref: item.sourceRef, content_date: item.contentDate, text: passage.text,
-          ordinal: passage.ordinal, line_start: passage.lineStart, line_end: passage.lineEnd,
-          ...(item.vectors[i] ? { embedding: Array.from(item.vectors[i]!) } : {}),
+          ordinal: passage.ordinal, line_start: passage.lineStart, line_end: passage.lineEnd, embedding: Array.from(item.vectors[i]!),
         },
       );
     });
@@ -237,21 +236,6 @@ export class OpenSearchSearchIndex implements SearchIndex {
       if (failures.some((f) => f?.status === 429)) throw new BackendUnavailableError('index.put: search backend throttled');
       throw new Error(`index.put: ${failures.length} documents refused (${failures[0]?.error?.type ?? 'unknown'})`);
     }
-  }
-
-  async attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean> {
-    await this.ensureIndices();
-    // One library-scoped update: a passage erased meanwhile is simply not matched, never re-created.
-    const result = await this.call<{ updated?: number }>('index.attachVectors', {
-      method: 'POST',
-      path: `/${this.passagesIndex}/_update_by_query`,
-      body: {
-        query: { bool: { filter: [...libraryFilter(ref), { term: { item_id: itemId } }] } },
-        script: { lang: 'painless', source: 'ctx._source.embedding = params.vectors[(int) ctx._source.ordinal]', params: { vectors: vectors.map((v) => Array.from(v)) } },
-      },
-      querystring: { refresh: true, conflicts: 'proceed' },
-    });
-    return (result?.updated ?? 0) > 0;
   }
 
   private async deleteWhere(what: string, indices: string[], filter: unknown[]): Promise<void> {

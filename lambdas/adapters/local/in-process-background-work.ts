@@ -16,7 +16,12 @@ export class InProcessBackgroundWork implements BackgroundWork {
   async run(what: string, task: () => Promise<void>): Promise<void> {
     const done: Promise<void> = task()
       .catch((error: unknown) => {
-        if (!this.closed) this.report(what, error);
+        if (this.closed) return;
+        try {
+          this.report(what, error);
+        } catch {
+          // A reporter that fails must not take the process down with an unhandled rejection.
+        }
       })
       .finally(() => this.running.delete(done));
     this.running.add(done);

@@ -1,4 +1,4 @@
-import type { GrepScan, KeywordQuery, SearchIndex, UnembeddedItems, VectorQuery } from '../../ports.js';
+import type { DeferredVectorIndex, GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
 import { ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
@@ -92,7 +92,7 @@ interface VectorChanges {
   removed: Array<{ libraryId: number; rowid: number }>;
 }
 
-export class SqliteSearchIndex implements SearchIndex, UnembeddedItems {
+export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private readonly scans = new Map<number, VectorScan>();
   private dataVersion = -1;
 

@@ -1,4 +1,4 @@
-import type { BackgroundWork, ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex, TokenCounter } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex, TokenCounter } from '../../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
@@ -7,7 +7,7 @@ import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import { artifactIntent } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
-import { attachPendingVectors } from './memory-vectors.js';
+import { attachPendingVectors, type DeferredVectors } from './memory-vectors.js';
 import { ChatRetriever, DEFAULT_RETRIEVAL, type RetrievalOptions, type RetrievedPassage } from './retrieval.js';
 import { buildSources, citedFacts, type ChatSource, type GroundedPassage } from './sources.js';
 
@@ -36,8 +36,8 @@ export interface ChatDeps {
   clock: Clock;
   usage: UsageService;
   tokens: TokenCounter;
-  /** Where the reply's vectors are computed: after the response locally, before it on a Lambda. */
-  background: BackgroundWork;
+  /** Where present, the reply's and creations' vectors are attached after the answer (see remember). */
+  deferVectors?: DeferredVectors;
 }
 
 export const NO_ANSWER_REPLY =
@@ -126,23 +126,34 @@ export class ChatService {
 
   /**
    * Stores the exchange in the library (creating it, and so the end user, on
-   * first use) and returns the texts it embeds for it. Words find it at once. The
-   * question keeps the vector it was searched with (a stored question is
-   * query text); the reply's and creations' vectors are computed in the
-   * background and attached if the items are still there, so the answer
-   * does not wait for them and an erasure in between stays done.
+   * first use) and returns the texts it embeds for it. The question keeps the
+   * vector it was searched with (a stored question is query text). With
+   * `deferVectors` (the local stack) the items are written at once, found by
+   * words, and the reply's and creations' vectors are attached in the
+   * background if the items are still there: the answer does not wait for
+   * them, and an erasure in between stays done. Without it (a Lambda, frozen
+   * once it answers) they are embedded first and each item is written once.
    */
   private async remember(ref: LibraryRef, items: IndexItem[], at: string, known: { text: string; vector: Float32Array }): Promise<string[]> {
     const reusable = (item: IndexItem) => known.vector.length > 0 && item.passages.length === 1 && item.passages[0]!.text === known.text;
+    const pending = items.filter((item) => !reusable(item)).map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
+    const texts = pending.flatMap((item) => item.texts);
+    const deferred = this.deps.deferVectors;
+    const vectors = deferred ? [] : await this.deps.embedder.embed(texts, 'passage');
     await this.deps.documents.touchLibrary(ref, at);
-    const later: IndexItem[] = [];
+    let offset = 0;
     for (const item of items) {
-      const vectors = reusable(item) ? [known.vector] : [];
-      if (!vectors.length) later.push(item);
-      await this.deps.index.put(ref, { ...item, vectors });
+      if (reusable(item)) {
+        await this.deps.index.put(ref, { ...item, vectors: [known.vector] });
+        continue;
+      }
+      const count = item.passages.length;
+      await this.deps.index.put(ref, { ...item, vectors: deferred ? [] : vectors.slice(offset, offset + count) });
+      offset += count;
     }
-    const pending = later.map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
-    await this.deps.background.run('chat memory vectors', () => attachPendingVectors(this.deps, pending));
-    return pending.flatMap((item) => item.texts);
+    if (deferred) {
+      await deferred.background.run('chat memory vectors', () => attachPendingVectors({ index: deferred.index, embedder: this.deps.embedder }, pending));
+    }
+    return texts;
   }
 }

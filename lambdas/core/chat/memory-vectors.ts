@@ -1,5 +1,11 @@
-import type { Embedder, SearchIndex, UnembeddedItems } from '../../ports.js';
+import type { BackgroundWork, DeferredVectorIndex, Embedder } from '../../ports.js';
 import type { LibraryRef } from '../model.js';
+
+/** How a chat answers before its reply is embedded: an index that takes vectors later, and a runner for the work. */
+export interface DeferredVectors {
+  index: DeferredVectorIndex;
+  background: BackgroundWork;
+}
 
 /** An item written without vectors: its passages' texts, in order. */
 export interface PendingVectors {
@@ -13,7 +19,8 @@ export interface PendingVectors {
  * attaches the vectors to those still there. An item erased meanwhile gets
  * nothing (attachVectors writes nothing for it).
  */
-export async function attachPendingVectors(deps: { index: SearchIndex; embedder: Embedder }, items: readonly PendingVectors[]): Promise<void> {
+export async function attachPendingVectors(deps: { index: DeferredVectorIndex; embedder: Embedder }, items: readonly PendingVectors[]): Promise<void> {
+  if (!items.length) return;
   const vectors = await deps.embedder.embed(items.flatMap((item) => item.texts), 'passage');
   let offset = 0;
   for (const item of items) {
@@ -23,11 +30,12 @@ export async function attachPendingVectors(deps: { index: SearchIndex; embedder:
 }
 
 /**
- * Gives vectors to the items whose background embedding never finished (the
- * process stopped between a chat's answer and its reply's vectors), so they
- * are found by meaning again. Run at start-up; returns how many it mended.
+ * Gives vectors to the items whose background embedding never finished (it
+ * failed, or the process stopped between a chat's answer and its reply's
+ * vectors), so they are found by meaning again. Run at start-up; returns how
+ * many it mended.
  */
-export async function attachMissingVectors(deps: { index: SearchIndex & UnembeddedItems; embedder: Embedder }): Promise<number> {
+export async function attachMissingVectors(deps: { index: DeferredVectorIndex; embedder: Embedder }): Promise<number> {
   const pending = await deps.index.itemsWithoutVectors();
   // In modest batches: a long-stopped process may have left many.
   for (let i = 0; i < pending.length; i += 32) await attachPendingVectors(deps, pending.slice(i, i + 32));

@@ -2,11 +2,9 @@ import { chatModel, embedder } from '../../aws/bedrock.js';
 import { documentStore, usageLedger } from '../../aws/dynamo.js';
 import { searchIndex } from '../../aws/opensearch.js';
 import { tokenCounter } from '../../aws/tokens.js';
-import { inlineBackgroundWork } from '../../core/background.js';
 import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';
-import { logger } from '../../http/observability.js';
 import { createHandler } from './handler.js';
 
 /** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged. */
@@ -16,7 +14,5 @@ export const handler = createHandler({
   chat: new ChatService({
     index: searchIndex(), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock, tokens,
     usage: new UsageService({ usage: usageLedger(), clock, tokens }),
-    // A Lambda is frozen once it answers: the reply's vectors are computed before.
-    background: inlineBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error })),
   }),
 });

@@ -139,29 +139,6 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(del.querystring).toMatchObject({ refresh: true, conflicts: 'proceed', ignore_unavailable: true });
   });
 
-  it('puts an item without vectors with no embedding field, and attaches them later by a library-scoped update', async () => {
-    let updated = 1;
-    const transport = new RecordingTransport([
-      [/_bulk/, () => ({ errors: false, items: [] })],
-      [/_update_by_query/, () => ({ updated })],
-    ]);
-    const index = make(transport);
-    const item = indexItem('a reply', axisVector(16, 2), { kind: 'chat', vectors: [] });
-    await index.put(alice, item);
-    const passage = (transport.requests.find((r) => r.path === '/_bulk')!.bulkBody as any[])[3];
-    expect(passage).toMatchObject({ item_id: item.itemId, kind: 'chat', text: 'a reply' });
-    expect(passage).not.toHaveProperty('embedding');
-
-    expect(await index.attachVectors(alice, item.itemId, [axisVector(16, 2)])).toBe(true);
-    const update = transport.requests.find((r) => r.path.endsWith('_update_by_query'))!;
-    expect(update.path).toBe('/lib-passages-d16/_update_by_query');
-    expect((update.body as any).query.bool.filter).toEqual([...libraryFilter(alice), { term: { item_id: item.itemId } }]);
-    expect((update.body as any).script.params.vectors).toEqual([Array.from(axisVector(16, 2))]);
-    expect(update.querystring).toMatchObject({ refresh: true, conflicts: 'proceed' });
-    updated = 0;
-    expect(await index.attachVectors(alice, item.itemId, [axisVector(16, 2)])).toBe(false);
-  });
-
   it('turns throttling, 5xx and connection failures into BackendUnavailableError, and leaves other errors alone', async () => {
     const failWith = (error: unknown) => make(new RecordingTransport([[/_search/, () => error]]));
     const responseError = (status: number) => Object.assign(new Error('response'), { name: 'ResponseError', statusCode: status, meta: { statusCode: status } });
