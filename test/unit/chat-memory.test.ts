@@ -73,3 +73,16 @@ describe('chat memory', () => {
     expect(reports).toEqual([]);
   });
 });
+
+describe('chat memory without background work (a Lambda)', () => {
+  it('embeds first and writes once: the reply is found by meaning as soon as the chat answers', async () => {
+    const embedder = new HashingEmbedder();
+    const { services, ports } = coreHarness({ embedder });
+    const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
+    await services.capture.capture(alice, { text: 'The grey heron nests by the lake from February to June.' });
+    const response = await services.chat.chat(alice, 'When does the grey heron nest by the lake?');
+    const [replyVector] = await embedder.embed([response.reply]);
+    const hits = await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] });
+    expect(hits.find((h) => h.passage.text === response.reply)?.rawScore).toBeGreaterThan(0.99);
+  });
+});
