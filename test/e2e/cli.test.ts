@@ -11,8 +11,15 @@ const dataDir = mkdtempSync(join(tmpdir(), 'library-cli-'));
 const env = { ...process.env, LIBRARY_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'SILENT' };
 let serverProcess: ChildProcess | undefined;
 
-afterAll(() => {
-  serverProcess?.kill('SIGTERM');
+afterAll(async () => {
+  // npm start runs npm, a shell, tsx and node: stop the whole process group,
+  // or the server outlives the test run.
+  const server = serverProcess;
+  if (server?.pid && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    process.kill(-server.pid, 'SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -32,7 +39,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(port: number): Promise<{ firstKey: string }> {
-  serverProcess = spawn('npm', ['start'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  serverProcess = spawn('npm', ['start'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
