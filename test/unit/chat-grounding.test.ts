@@ -4,11 +4,22 @@ import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../l
 import { DEFAULT_RETRIEVAL, selectGrounding, type RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
 import { contentTerms, termSet } from '../../lambdas/core/chat/terms.js';
+import { coreHarness } from '../support/core-harness.js';
 
 describe('content terms', () => {
   it('keeps the words a question is about, stemmed, without function or asking words', () => {
     expect(contentTerms('Can you tell me which risks the Falcon projects have?')).toEqual(['risk', 'falcon', 'project']);
     expect(contentTerms('Make a table of 2026 revenue')).toEqual(['2026', 'revenu']);
+    expect(contentTerms('What did we decide about hiring?')).toEqual(['hire']);
+  });
+
+  it('answers "what did we decide about X" from the note that says what was agreed about X', async () => {
+    const { services } = coreHarness();
+    const ref = { tenantId: 't', endUserId: null };
+    await services.capture.capture(ref, { text: 'Meeting notes 3 Nov: we agreed to hire two backend engineers in Q1.' });
+    await services.capture.capture(ref, { text: 'Grocery list: oat milk, sourdough bread, three lemons.' });
+    const answer = await services.chat.chat(ref, 'What did we decide about hiring?');
+    expect(answer.sources.map((s) => s.snippet)).toEqual(['1: Meeting notes 3 Nov: we agreed to hire two backend engineers in Q1.']);
   });
 });
 

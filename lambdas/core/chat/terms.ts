@@ -3,8 +3,9 @@ import { stemmer } from 'stemmer';
 /**
  * The words of a text that carry its meaning: lower-cased, Porter-stemmed,
  * without English function words or the words people use to ask ("what",
- * "tell me", "make a table"), so a question and a passage can be compared by
- * what they are about.
+ * "tell me", "make a table", "what did we decide about"), so a question and
+ * a passage can be compared by what they are about: "what did we decide
+ * about hiring?" is about hiring, whether the note says decided or agreed.
  */
 const FUNCTION_WORDS = `a about above after again against all am an and any are aren as at be because been before being
 below between both but by can cannot could did didn do does doesn doing don down during each few for from further had
@@ -17,7 +18,8 @@ also may might must shall s t ll re ve d m o y etc e g i.e via per upon whether`
 const ASKING_WORDS = `tell show give list lists table tables chart charts graph graphs plot plots make create build draw
 please summarize summarise summary explain describe know find according library libraries document documents doc docs
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
-question answer now often usually ever exactly really bar pie get gets got`;
+question answer now often usually ever exactly really bar pie get gets got
+decide decided decision decisions agree agreed conclude concluded`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
 
