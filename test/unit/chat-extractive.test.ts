@@ -71,3 +71,21 @@ describe('ExtractiveAnswerer and document titles', () => {
     expect(answer.citations[0]).toMatchObject({ passage: 1, lines: [1], quote: 'Somatic sex identity is cell-autonomous in the chicken' });
   });
 });
+
+describe('ExtractiveAnswerer: what it quotes', () => {
+  it('quotes a second sentence only when it is nearly as strong as the best; a weak one is cited as further evidence', async () => {
+    const launch: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: ['Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells.'] };
+    const office: GroundingPassage = { number: 2, title: null, lineStart: 1, lines: ['Meeting notes: we agreed to move the office to Lisbon in June.'] };
+    const answer = await answerer.answer({ question: 'When is the Falcon launch and why did it move?', passages: [launch, office], itemize: false });
+    expect(answer.reply).toBe(
+      'From your library: Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells. [1] Also relevant: [2].',
+    );
+    expect(answer.citations.map((c) => c.passage)).toEqual([1, 2]);
+
+    const both = await answerer.answer({ question: 'Where do herons and egrets nest?', passages: [
+      { number: 1, title: null, lineStart: 1, lines: ['Herons nest in tall reed beds near the lake.'] },
+      { number: 2, title: null, lineStart: 1, lines: ['Egrets nest in colonies on the river islands.'] },
+    ], itemize: false });
+    expect(both.reply).toBe('From your library: Herons nest in tall reed beds near the lake. [1] Egrets nest in colonies on the river islands. [2]');
+  });
+});

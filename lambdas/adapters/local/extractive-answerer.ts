@@ -19,6 +19,8 @@ export interface ExtractiveOptions {
   maxSentences: number;
   /** Of a short answer's sentences, how many are quoted in the reply; the rest are cited as further evidence. */
   quotedInShortAnswer: number;
+  /** A sentence after the first is quoted only if it scores at least this share of the best one (else it is further evidence). */
+  quoteCutoff: number;
   maxItemized: number;
   /** A sentence joins the reply only if it scores at least this share of the best one. */
   relativeCutoff: number;
@@ -29,6 +31,7 @@ export interface ExtractiveOptions {
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
   maxSentences: 8,
   quotedInShortAnswer: 2,
+  quoteCutoff: 0.5,
   maxItemized: 8,
   relativeCutoff: 0.15,
   maxSentenceChars: 400,
@@ -129,8 +132,11 @@ export class ExtractiveAnswerer implements ChatModel {
     if (!selected.length) return { reply: null, citations: [], usage: { promptTokens, completionTokens: 0 } };
 
     const quoted = selected.map((s) => ({ sentence: s, quote: this.quote(s.text) }));
-    const lead = quoted.slice(0, this.options.quotedInShortAnswer);
-    const further = [...new Set(quoted.slice(this.options.quotedInShortAnswer).map(({ sentence }) => `[${sentence.passage.number}]`))];
+    const best = selected[0]!.score;
+    const isLead = ({ sentence }: { sentence: Sentence }, i: number) =>
+      i === 0 || (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff);
+    const lead = quoted.filter(isLead);
+    const further = [...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`))];
     const reply = request.itemize
       ? ['From your library:', ...quoted.map(({ sentence, quote }) => `- ${quote} [${sentence.passage.number}]`)].join('\n')
       : `From your library: ${lead.map(({ sentence, quote }) => `${quote} [${sentence.passage.number}]`).join(' ')}` +
