@@ -58,14 +58,12 @@ CREATE TABLE IF NOT EXISTS passages (
   text TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS passages_item ON passages(item_rowid);
-CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
-  library, kind, title, body, content='', contentless_delete=1,
-  tokenize='porter unicode61 remove_diacritics 2'
-);
 CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
   library, kind, title, body, content='', contentless_delete=1,
   tokenize='porter unicode61 remove_diacritics 2'
 );
+-- A per-passage keyword table of early versions: never read since search ranks items.
+DROP TABLE IF EXISTS passages_fts;
 CREATE VIRTUAL TABLE IF NOT EXISTS items_trigram USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
 CREATE VIRTUAL TABLE IF NOT EXISTS passage_vectors USING vec0(
   library_id INTEGER PARTITION KEY,
@@ -191,11 +189,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       const insertPassage = this.db.prepare(
         'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
       );
-      const insertFts = this.db.prepare('INSERT INTO passages_fts (rowid, library, kind, title, body) VALUES (?, ?, ?, ?, ?)');
       const insertVector = this.db.prepare('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)');
       item.passages.forEach((passage, i) => {
         const rowid = insertPassage.run(itemRowid, passage.ordinal, passage.lineStart, passage.lineEnd, passage.text).lastInsertRowid;
-        insertFts.run(rowid, `lib${libraryId}`, KIND_TOKEN[item.kind], item.title ?? '', passage.text);
         const vector = item.vectors[i];
         if (!vector) return;
         insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
@@ -254,10 +250,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       | undefined;
     if (!item) return false;
     const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ?').pluck().all(item.rowid) as number[];
-    const deleteFts = this.db.prepare('DELETE FROM passages_fts WHERE rowid = ?');
     const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
     for (const rowid of passageRowids) {
-      deleteFts.run(rowid);
       deleteVector.run(BigInt(rowid));
       changes.removed.push({ libraryId, rowid });
     }
