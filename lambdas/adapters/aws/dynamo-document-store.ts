@@ -8,9 +8,10 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { DocumentStore, NewestFirstKey } from '../../ports.js';
+import type { DocumentStore, IngestResult, NewestFirstKey } from '../../ports.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
-import { callAws } from './errors.js';
+import { pages } from './dynamo-pages.js';
+import { callAws, ifCondition } from './errors.js';
 import { DOCUMENTS_TABLE } from './table-schemas.js';
 
 /**
@@ -29,9 +30,9 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * the winner. Tenant ids never contain '#', so keys cannot collide across
  * tenants; every key starts with the tenant.
  */
-const libPk = (ref: LibraryRef) => `LIB#${ref.tenantId}#${ref.endUserId === null ? 'S' : `U#${ref.endUserId}`}`;
 const librariesPk = (tenantId: string) => `LIBS#${tenantId}`;
 const librarySk = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
+const libPk = (ref: LibraryRef) => `LIB#${ref.tenantId}#${librarySk(ref)}`;
 const newestKey = (createdAt: string, id: string) => `${createdAt}|${id}`;
 const PROCESSING = 'processing';
 const BATCH_WRITE_MAX = 25;
@@ -48,9 +49,6 @@ const toRecord = (item: Record<string, unknown>): DocumentRecord => {
   };
 };
 
-/** Fields the queued ingest learns only after extraction. */
-export type IngestResult = Pick<DocumentRecord, 'status' | 'kind' | 'contentType' | 'lineCount' | 'pageCount'>;
-
 export class DynamoDocumentStore implements DocumentStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -58,23 +56,19 @@ export class DynamoDocumentStore implements DocumentStore {
   ) {}
 
   async touchLibrary(ref: LibraryRef, at: string): Promise<void> {
-    try {
-      await callAws('documents.touchLibrary', () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
-            UpdateExpression:
-              'SET tenantId = :tenant, endUserId = :endUser, createdAt = if_not_exists(createdAt, :at), lastActiveAt = :at, documentCount = if_not_exists(documentCount, :zero)',
-            ConditionExpression: 'attribute_not_exists(lastActiveAt) OR lastActiveAt < :at',
-            ExpressionAttributeValues: { ':tenant': ref.tenantId, ':endUser': ref.endUserId, ':at': at, ':zero': 0 },
-          }),
-        ),
-      );
-    } catch (error) {
-      // A later activity is already recorded: nothing to do.
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    // Not written when a later activity is already recorded: nothing to do then.
+    await ifCondition('documents.touchLibrary', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
+          UpdateExpression:
+            'SET tenantId = :tenant, endUserId = :endUser, createdAt = if_not_exists(createdAt, :at), lastActiveAt = :at, documentCount = if_not_exists(documentCount, :zero)',
+          ConditionExpression: 'attribute_not_exists(lastActiveAt) OR lastActiveAt < :at',
+          ExpressionAttributeValues: { ':tenant': ref.tenantId, ':endUser': ref.endUserId, ':at': at, ':zero': 0 },
+        }),
+      ),
+    );
   }
 
   async libraryExists(ref: LibraryRef): Promise<boolean> {
@@ -97,18 +91,10 @@ export class DynamoDocumentStore implements DocumentStore {
     await callAws('documents.claim', () =>
       this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: libPk(ref), sk: `ID#${doc.id}`, sha256: doc.sha256 } })),
     );
-    try {
-      await callAws('documents.claim', () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: this.toItem(ref, doc),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
-      );
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const claimed = await ifCondition('documents.claim', () =>
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: this.toItem(ref, doc), ConditionExpression: 'attribute_not_exists(pk)' })),
+    );
+    if (!claimed) {
       await this.deletePointer(ref, doc.id);
       const existing = await this.findBySha256(ref, doc.sha256);
       // The winner was deleted between our write and this read: claim again.
@@ -129,21 +115,18 @@ export class DynamoDocumentStore implements DocumentStore {
   }
 
   private async addToCount(ref: LibraryRef, delta: number): Promise<void> {
-    try {
-      await callAws('documents.count', () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
-            UpdateExpression: 'ADD documentCount :delta',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':delta': delta },
-          }),
-        ),
-      );
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    // Not written when the library record is gone.
+    await ifCondition('documents.count', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
+          UpdateExpression: 'ADD documentCount :delta',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':delta': delta },
+        }),
+      ),
+    );
   }
 
   private async deletePointer(ref: LibraryRef, id: string): Promise<void> {
@@ -195,23 +178,19 @@ export class DynamoDocumentStore implements DocumentStore {
       values[':processingSince'] = doc.createdAt;
       sets.push('processingPk = :processingPk', 'processingSince = :processingSince');
     }
-    try {
-      await callAws('documents.update', () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` },
-            UpdateExpression: `SET ${sets.join(', ')}${processing === false ? ' REMOVE processingPk, processingSince' : ''}`,
-            ConditionExpression: 'id = :id',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          }),
-        ),
-      );
-    } catch (error) {
-      // Deleted meanwhile: nothing to update.
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    // Not written when the document was deleted meanwhile: nothing to update then.
+    await ifCondition('documents.update', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` },
+          UpdateExpression: `SET ${sets.join(', ')}${processing === false ? ' REMOVE processingPk, processingSince' : ''}`,
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      ),
+    );
   }
 
   async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }): Promise<DocumentRecord[]> {
@@ -227,23 +206,21 @@ export class DynamoDocumentStore implements DocumentStore {
       filter = 'sourceRef = :sourceRef';
       values[':sourceRef'] = options.sourceRef;
     }
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.query({
-        IndexName: DOCUMENTS_TABLE.localIndexes[0].name,
-        KeyConditionExpression: condition,
-        FilterExpression: filter,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        Limit: filter ? Math.max(options.limit, 100) : options.limit,
-        ExclusiveStartKey: start,
-      });
-      for (const item of page.items) {
+    const newest = this.queryPages({
+      IndexName: DOCUMENTS_TABLE.localIndexes[0].name,
+      KeyConditionExpression: condition,
+      FilterExpression: filter,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      Limit: filter ? Math.max(options.limit, 100) : options.limit,
+    });
+    for await (const items of newest) {
+      for (const item of items) {
         if (out.length < options.limit) out.push(toRecord(item));
       }
-      start = page.next;
-    } while (start && out.length < options.limit);
+      if (out.length >= options.limit) break;
+    }
     return out;
   }
 
@@ -255,22 +232,16 @@ export class DynamoDocumentStore implements DocumentStore {
   async delete(ref: LibraryRef, id: string): Promise<void> {
     const sha = await this.shaOf(ref, id);
     if (!sha) return;
-    let deleted = false;
-    try {
-      await callAws('documents.delete', () =>
-        this.client.send(
-          new DeleteCommand({
-            TableName: this.tableName,
-            Key: { pk: libPk(ref), sk: `SHA#${sha}` },
-            ConditionExpression: 'id = :id',
-            ExpressionAttributeValues: { ':id': id },
-          }),
-        ),
-      );
-      deleted = true;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    const deleted = await ifCondition('documents.delete', () =>
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': id },
+        }),
+      ),
+    );
     await this.deletePointer(ref, id);
     if (deleted) await this.addToCount(ref, -1);
   }
@@ -300,28 +271,28 @@ export class DynamoDocumentStore implements DocumentStore {
 
   async listStaleProcessing(olderThan: string): Promise<DocumentRecord[]> {
     const out: DocumentRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.query({
-        IndexName: DOCUMENTS_TABLE.globalIndexes[0].name,
-        KeyConditionExpression: 'processingPk = :processing AND processingSince < :olderThan',
-        ExpressionAttributeValues: { ':processing': PROCESSING, ':olderThan': olderThan },
-        ExclusiveStartKey: start,
-      });
-      out.push(...page.items.map(toRecord).filter((d) => d.status === 'processing'));
-      start = page.next;
-    } while (start);
+    const stale = this.queryPages({
+      IndexName: DOCUMENTS_TABLE.globalIndexes[0].name,
+      KeyConditionExpression: 'processingPk = :processing AND processingSince < :olderThan',
+      ExpressionAttributeValues: { ':processing': PROCESSING, ':olderThan': olderThan },
+    });
+    for await (const items of stale) out.push(...items.map(toRecord).filter((d) => d.status === 'processing'));
     return out;
   }
 
   async listEndUsers(tenantId: string, options: { limit: number; after?: string }): Promise<EndUserRecord[]> {
-    const page = await this.query({
-      KeyConditionExpression: 'pk = :pk AND sk > :after',
-      ExpressionAttributeValues: { ':pk': librariesPk(tenantId), ':after': `U#${options.after ?? ''}` },
-      ConsistentRead: true,
-      Limit: options.limit,
-    });
-    return page.items.map((item) => ({
+    const page = await callAws('documents.query', () =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk > :after',
+          ExpressionAttributeValues: { ':pk': librariesPk(tenantId), ':after': `U#${options.after ?? ''}` },
+          ConsistentRead: true,
+          Limit: options.limit,
+        }),
+      ),
+    );
+    return (page.Items ?? []).map((item) => ({
       id: item.endUserId as string,
       createdAt: item.createdAt as string,
       lastActiveAt: item.lastActiveAt as string,
@@ -329,24 +300,20 @@ export class DynamoDocumentStore implements DocumentStore {
     }));
   }
 
-  private async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Array<Record<string, unknown>>; next?: Record<string, unknown> }> {
-    const result = await callAws('documents.query', () => this.client.send(new QueryCommand({ TableName: this.tableName, ...input })));
-    return { items: (result.Items ?? []) as Array<Record<string, unknown>>, next: result.LastEvaluatedKey };
+  /** The items of each page of a query, page after page. */
+  private async *queryPages(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncGenerator<Array<Record<string, unknown>>> {
+    const query = pages('documents.query', (start) => this.client.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: start })));
+    for await (const page of query) yield (page.Items ?? []) as Array<Record<string, unknown>>;
   }
 
   private async queryAll(pk: string, skPrefix?: string): Promise<Array<Record<string, unknown>>> {
-    const items: Array<Record<string, unknown>> = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.query({
-        KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
-        ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      });
-      items.push(...page.items);
-      start = page.next;
-    } while (start);
-    return items;
+    const all: Array<Record<string, unknown>> = [];
+    const query = this.queryPages({
+      KeyConditionExpression: skPrefix ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk',
+      ExpressionAttributeValues: skPrefix ? { ':pk': pk, ':prefix': skPrefix } : { ':pk': pk },
+      ConsistentRead: true,
+    });
+    for await (const items of query) all.push(...items);
+    return all;
   }
 }

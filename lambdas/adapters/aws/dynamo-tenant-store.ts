@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand, ScanCommand, QueryCommand, Updat
 import type { TenantStore } from '../../ports.js';
 import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
 import { newId } from '../../core/ids.js';
-import { callAws } from './errors.js';
+import { pages } from './dynamo-pages.js';
+import { callAws, ifCondition } from './errors.js';
 
 /**
  * Tenants and API keys in one DynamoDB table (pk, sk), with no secondary index
@@ -38,23 +39,28 @@ export class DynamoTenantStore implements TenantStore {
     const tenant: TenantRecord = { id: newId('ten'), name, createdAt: at };
     // The record first, then the name claim (one conditional write decides uniqueness).
     await this.put('tenants.createTenant', { pk: `TENANT#${tenant.id}`, sk: 'TENANT', tenantId: tenant.id, name, createdAt: at });
+    let named = false;
     try {
-      await this.put('tenants.createTenant', { pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id }, true);
-    } catch (error) {
-      await callAws('tenants.createTenant', () =>
-        this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenant.id}`, sk: 'TENANT' } })),
-      );
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw new Error(`a tenant named ${name} already exists`);
-      throw error;
+      named = await ifCondition('tenants.createTenant', () => this.putItem({ pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id }, true));
+    } finally {
+      // The name is taken (or the claim failed): the record goes.
+      if (!named) {
+        await callAws('tenants.createTenant', () =>
+          this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenant.id}`, sk: 'TENANT' } })),
+        );
+      }
     }
+    if (!named) throw new Error(`a tenant named ${name} already exists`);
     return tenant;
   }
 
   private async put(what: string, item: Record<string, unknown>, onlyIfNew = false): Promise<void> {
-    await callAws(what, () =>
-      this.client.send(
-        new PutCommand({ TableName: this.tableName, Item: item, ...(onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) }),
-      ),
+    await callAws(what, () => this.putItem(item, onlyIfNew));
+  }
+
+  private putItem(item: Record<string, unknown>, onlyIfNew: boolean): Promise<unknown> {
+    return this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: item, ...(onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) }),
     );
   }
 
@@ -78,22 +84,18 @@ export class DynamoTenantStore implements TenantStore {
 
   async countTenants(): Promise<number> {
     let count = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await callAws('tenants.countTenants', () =>
-        this.client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            FilterExpression: 'sk = :tenant AND begins_with(pk, :prefix)',
-            ExpressionAttributeValues: { ':tenant': 'TENANT', ':prefix': 'TENANT#' },
-            Select: 'COUNT',
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
-      count += page.Count ?? 0;
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const scan = pages('tenants.countTenants', (start) =>
+      this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'sk = :tenant AND begins_with(pk, :prefix)',
+          ExpressionAttributeValues: { ':tenant': 'TENANT', ':prefix': 'TENANT#' },
+          Select: 'COUNT',
+          ExclusiveStartKey: start,
+        }),
+      ),
+    );
+    for await (const page of scan) count += page.Count ?? 0;
     return count;
   }
 
@@ -113,32 +115,26 @@ export class DynamoTenantStore implements TenantStore {
     return item && !item.revokedAt ? item.tenantId : null;
   }
 
+  /** Every key, in no particular order (KeyService orders them). */
   async listKeys(): Promise<ApiKeyRecord[]> {
     const keys: KeyItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await callAws('tenants.listKeys', () =>
-        this.client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            FilterExpression: 'begins_with(pk, :prefix)',
-            ExpressionAttributeValues: { ':prefix': 'KEYHASH#' },
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
-      keys.push(...((page.Items ?? []) as KeyItem[]));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    const names = new Map<string, string>();
-    for (const tenantId of new Set(keys.map((k) => k.tenantId))) {
-      names.set(tenantId, (await this.getTenant(tenantId))?.name ?? '');
-    }
-    return keys
-      .map((k) => ({
-        keyId: k.keyId, tenantId: k.tenantId, tenantName: names.get(k.tenantId) ?? '', prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt ?? null,
-      }))
-      .sort((a, b) => (a.tenantName === b.tenantName ? a.createdAt.localeCompare(b.createdAt) : a.tenantName < b.tenantName ? -1 : 1));
+    const scan = pages('tenants.listKeys', (start) =>
+      this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: 'begins_with(pk, :prefix)',
+          ExpressionAttributeValues: { ':prefix': 'KEYHASH#' },
+          ExclusiveStartKey: start,
+        }),
+      ),
+    );
+    for await (const page of scan) keys.push(...((page.Items ?? []) as KeyItem[]));
+    const tenantIds = [...new Set(keys.map((k) => k.tenantId))];
+    const tenants = await Promise.all(tenantIds.map((id) => this.getTenant(id)));
+    const names = new Map(tenantIds.map((id, i) => [id, tenants[i]?.name ?? '']));
+    return keys.map((k) => ({
+      keyId: k.keyId, tenantId: k.tenantId, tenantName: names.get(k.tenantId) ?? '', prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt ?? null,
+    }));
   }
 
   async revokeKey(keyId: string, at: string): Promise<boolean> {
@@ -150,47 +146,39 @@ export class DynamoTenantStore implements TenantStore {
   }
 
   /** Marks the key revoked unless it already is; true when this call revoked it. */
-  private async revokeHash(hash: string, at: string): Promise<boolean> {
-    try {
-      await callAws('tenants.revokeKey', () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: `KEYHASH#${hash}`, sk: 'KEY' },
-            UpdateExpression: 'SET revokedAt = :at',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
-            ExpressionAttributeValues: { ':at': at, ':null': null },
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+  private revokeHash(hash: string, at: string): Promise<boolean> {
+    return ifCondition('tenants.revokeKey', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: `KEYHASH#${hash}`, sk: 'KEY' },
+          UpdateExpression: 'SET revokedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revokedAt) OR revokedAt = :null)',
+          ExpressionAttributeValues: { ':at': at, ':null': null },
+        }),
+      ),
+    );
   }
 
   async revokeTenantKeys(tenantId: string, at: string, keep?: string): Promise<number> {
     let revoked = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await callAws('tenants.revokeTenantKeys', () =>
-        this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :key)',
-            ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}`, ':key': 'KEY#' },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
+    const keys = pages('tenants.revokeTenantKeys', (start) =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :key)',
+          ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}`, ':key': 'KEY#' },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      ),
+    );
+    for await (const page of keys) {
       for (const item of page.Items ?? []) {
         if (item.sk === `KEY#${keep}`) continue;
         if (await this.revokeHash(item.keyHash as string, at)) revoked += 1;
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return revoked;
   }
 }

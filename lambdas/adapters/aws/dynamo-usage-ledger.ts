@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { UsageDay, UsageDelta, UsageLedger } from '../../ports.js';
+import { pages } from './dynamo-pages.js';
 import { callAws } from './errors.js';
 
 /**
@@ -30,19 +31,18 @@ export class DynamoUsageLedger implements UsageLedger {
 
   async days(tenantId: string, from: string, to: string): Promise<UsageDay[]> {
     const out: UsageDay[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await callAws('usage.days', () =>
-        this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': `USAGE#${tenantId}`, ':from': from, ':to': to },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        ),
-      );
+    const query = pages('usage.days', (start) =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': `USAGE#${tenantId}`, ':from': from, ':to': to },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      ),
+    );
+    for await (const page of query) {
       for (const item of page.Items ?? []) {
         out.push({
           date: item.sk as string,
@@ -52,8 +52,7 @@ export class DynamoUsageLedger implements UsageLedger {
           captures: Number(item.captures ?? 0),
         });
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return out;
   }
 }

@@ -60,3 +60,18 @@ export async function callAws<T>(what: string, call: () => Promise<T>): Promise<
     throw error;
   }
 }
+
+/**
+ * Runs one DynamoDB conditional write through callAws: true when it was
+ * written, false when its condition did not hold (ConditionalCheckFailedException);
+ * any other failure is callAws's.
+ */
+export async function ifCondition(what: string, call: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await callAws(what, call);
+    return true;
+  } catch (error) {
+    if ((error as { name?: string } | null)?.name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
