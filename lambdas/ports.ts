@@ -118,6 +118,8 @@ export interface SearchIndex {
    * the core checks each line).
    */
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
+  /** One document's text, exactly as grep reads it; null when the library holds no such document. */
+  documentText(ref: LibraryRef, itemId: string): Promise<string | null>;
 }
 
 /**

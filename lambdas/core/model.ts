@@ -33,6 +33,8 @@ export interface DocumentRecord {
 /** Kinds of searchable items. Documents are file_excerpt or image; chat and creation come from chats. */
 export type ItemKind = 'file_excerpt' | 'image' | 'chat' | 'creation';
 export const ITEM_KINDS: readonly ItemKind[] = ['file_excerpt', 'image', 'chat', 'creation'];
+/** The kinds that are documents: what grep reads, and what chats answer from (past chats and creations are memory, not evidence). */
+export const DOCUMENT_KINDS: readonly ItemKind[] = ['file_excerpt', 'image'];
 
 /** A passage of an item's text, with the 1-based line range it covers. */
 export interface Passage {

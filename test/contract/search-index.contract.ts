@@ -99,6 +99,22 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await index.keywordSearch(keep, { text: 'one', limit: 10 })).toHaveLength(1);
     });
 
+    it('reads one document\'s text as grep reads it, in its own library only, and never a chat', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const tenantId = unique();
+      const mine: LibraryRef = { tenantId, endUserId: 'alice' };
+      const doc = indexItem('first line\nsecond line', axisVector(DIMENSIONS, 1));
+      const chat = indexItem('a remembered reply', axisVector(DIMENSIONS, 2), { kind: 'chat' });
+      await index.put(mine, doc);
+      await index.put(mine, chat);
+      expect(await index.documentText(mine, doc.itemId)).toBe('first line\nsecond line');
+      expect(await index.documentText(mine, chat.itemId)).toBeNull();
+      expect(await index.documentText(mine, 'file_missing')).toBeNull();
+      for (const other of [{ tenantId, endUserId: null }, { tenantId, endUserId: 'bob' }, { tenantId: unique(), endUserId: 'alice' }]) {
+        expect(await index.documentText(other, doc.itemId)).toBeNull();
+      }
+    });
+
     it('grep candidates: every document containing the pattern, newest first, library only, documents only', async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: null };

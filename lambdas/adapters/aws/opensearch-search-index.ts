@@ -1,6 +1,6 @@
 import type { GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
-import { ITEM_KINDS } from '../../core/model.js';
+import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
@@ -40,7 +40,6 @@ export interface OpenSearchIndexOptions {
   replicas?: number;
 }
 
-const DOCUMENT_KINDS: readonly ItemKind[] = ['file_excerpt', 'image'];
 /** Grep segments are at most this long; a longer line is cut into pieces overlapping by the longest pattern. */
 const SEGMENT_CHARS = 4096;
 const GREP_BATCH = 16;
@@ -305,6 +304,20 @@ export class OpenSearchSearchIndex implements SearchIndex {
       body: { size, _source: { excludes: ['embedding'] }, query },
     });
     return body?.hits?.hits ?? [];
+  }
+
+  async documentText(ref: LibraryRef, itemId: string): Promise<string | null> {
+    const body = await this.call<{ hits: { hits: Array<Hit<{ text: string }>> } }>('index.documentText', {
+      method: 'POST',
+      path: `/${this.itemsIndex}/_search`,
+      querystring: SEARCH_QS,
+      body: {
+        size: 1,
+        _source: ['text'],
+        query: { bool: { filter: [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }, { term: { item_id: itemId } }] } },
+      },
+    });
+    return body?.hits?.hits?.[0]?._source.text ?? null;
   }
 
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {

@@ -1,6 +1,6 @@
 import type { DeferredVectorIndex, GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
-import { ITEM_KINDS } from '../../core/model.js';
+import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
@@ -22,13 +22,15 @@ import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './ft
  * the library's own vectors.
  */
 const KIND_TOKEN: Record<ItemKind, string> = { file_excerpt: 'kfile', image: 'kimage', chat: 'kchat', creation: 'kcreation' };
-const DOCUMENT_KINDS: readonly ItemKind[] = ['file_excerpt', 'image'];
 /** Title matches count this much more than body matches in BM25 (tuned on SciFact train: 1-5 within 0.005). */
 const TITLE_WEIGHT = 3;
 /** Keyword hits whose best passage is looked for; deeper ones show their first passage. */
 const BEST_PASSAGE_ITEMS = 40;
 /** Documents read per step of a grep scan. */
 const GREP_BATCH = 64;
+
+/** SQL condition: the item is a document (DOCUMENT_KINDS). */
+const DOCUMENTS_ONLY = `kind IN (${DOCUMENT_KINDS.map((k) => `'${k}'`).join(', ')})`;
 
 const schema = (dimensions: number) => `
 CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -358,10 +360,19 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     });
   }
 
+  async documentText(ref: LibraryRef, itemId: string): Promise<string | null> {
+    const libraryId = this.libraryId(ref, false);
+    if (libraryId === null) return null;
+    const row = this.db.prepare(`SELECT text FROM items WHERE library_id = ? AND item_id = ? AND ${DOCUMENTS_ONLY}`).get(libraryId, itemId) as
+      | { text: string }
+      | undefined;
+    return row?.text ?? null;
+  }
+
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return;
-    const where = ['library_id = ?', `kind IN ('file_excerpt', 'image')`];
+    const where = ['library_id = ?', DOCUMENTS_ONLY];
     const params: unknown[] = [libraryId];
     if (scan.itemId) {
       where.push('item_id = ?');

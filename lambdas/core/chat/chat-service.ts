@@ -110,7 +110,7 @@ export class ChatService {
   private async ground(ref: LibraryRef, retrieved: readonly RetrievedPassage[]): Promise<GroundedPassage[]> {
     const documentLines = new Map<string, Promise<string[] | null>>();
     for (const r of retrieved) {
-      if (!documentLines.has(r.itemId)) documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId, r.passage));
+      if (!documentLines.has(r.itemId)) documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId));
     }
     return Promise.all(
       retrieved.map(async (r, i) => {

@@ -1,10 +1,7 @@
-import type { ItemKind, LibraryRef, Passage, PassageHit } from '../model.js';
+import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
 import type { SearchService } from '../search.js';
 import { DEFAULT_ADMIT, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
 import { termSet } from './terms.js';
-
-/** What answers are built from: documents only (never past chats or creations, which are not evidence). */
-export const EVIDENCE_KINDS: readonly ItemKind[] = ['file_excerpt', 'image'];
 
 export interface RetrievedPassage {
   itemId: string;
@@ -67,7 +64,7 @@ export class ChatRetriever {
 
   /** Every candidate passage of the top items with its support signals, before the gate. */
   async candidates(ref: LibraryRef, question: string): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array }> {
-    const { keywordHits, vectorHits, queryVector: questionVector } = await this.search.legs(ref, question, EVIDENCE_KINDS);
+    const { keywordHits, vectorHits, queryVector: questionVector } = await this.search.legs(ref, question, DOCUMENT_KINDS);
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), hit.rawScore]));
     const questionTerms = termSet(question);

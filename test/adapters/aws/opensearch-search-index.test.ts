@@ -99,6 +99,16 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(hits.map((h) => h.rawScore)).toEqual([expect.closeTo(0.8, 6), expect.closeTo(-1, 6)]);
   });
 
+  it('reads one document\'s text with a library-, kind- and id-filtered search', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [hit({ text: 'line one\nline two' })] } })]]);
+    expect(await make(transport).documentText(alice, 'file_1')).toBe('line one\nline two');
+    const [request] = transport.requests;
+    expect(request!.path).toBe('/lib-items/_search');
+    expect((request!.body as any).query.bool.filter).toEqual([...libraryFilter(alice), { terms: { kind: ['file_excerpt', 'image'] } }, { term: { item_id: 'file_1' } }]);
+    const empty = new RecordingTransport([[/_search/, () => ({ hits: { hits: [] } })]]);
+    expect(await make(empty).documentText(alice, 'file_2')).toBeNull();
+  });
+
   it('narrows grep with an escaped wildcard query, resumes inclusively, and pages with search_after', async () => {
     let page = 0;
     const doc = (n: number) => hit({ item_id: `file_${n}`, title: null, source_ref: null, content_date: `2026-01-0${n % 9}`, text: 'a*b' }, 1, [`d${n}`, `file_${n}`]);
