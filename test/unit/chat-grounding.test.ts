@@ -63,15 +63,10 @@ describe('the grounding prompt', () => {
 });
 
 describe('sources', () => {
-  const retrieved = (itemId: string, title: string): RetrievedPassage => ({
-    itemId, kind: 'file_excerpt', title, sourceRef: null, itemRank: 0, itemScore: 1,
-    passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
-    signals: { coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null },
-  });
   const passages: GroundedPassage[] = [
-    { number: 1, title: 'A', lineStart: 10, lines: ['ten', 'eleven', '', 'thirteen'], retrieved: retrieved('file_a', 'A') },
-    { number: 2, title: 'B', lineStart: 1, lines: ['one'], retrieved: retrieved('file_b', 'B') },
-    { number: 3, title: 'A', lineStart: 40, lines: ['forty'], retrieved: retrieved('file_a', 'A') },
+    { number: 1, title: 'A', lineStart: 10, lines: ['ten', 'eleven', '', 'thirteen'], document: 'file_a' },
+    { number: 2, title: 'B', lineStart: 1, lines: ['one'], document: 'file_b' },
+    { number: 3, title: 'A', lineStart: 40, lines: ['forty'], document: 'file_a' },
   ];
 
   it('one source per cited document, first cited first, its cited lines numbered as in the document', () => {
@@ -89,7 +84,7 @@ describe('sources', () => {
   it('cuts a long cited line around the quote, within 500 characters', () => {
     const long = `${'x'.repeat(900)} the needle sentence. ${'y'.repeat(900)}`;
     const [source] = buildSources(
-      [{ number: 1, title: 'L', lineStart: 5, lines: [long], retrieved: retrieved('file_l', 'L') }],
+      [{ number: 1, title: 'L', lineStart: 5, lines: [long], document: 'file_l' }],
       [{ passage: 1, lines: [5], quote: 'the needle sentence.' }],
     );
     expect(source!.snippet.length).toBeLessThanOrEqual(500);

@@ -2,11 +2,9 @@ import type { Citation, GroundingPassage } from '../../ports.js';
 import { LIMITS } from '../limits.js';
 import type { CitedFact } from './artifacts.js';
 import { numberedSnippet } from './lines.js';
-import type { RetrievedPassage } from './retrieval.js';
-
-/** A passage as handed to the model, with the document it came from. */
+/** A passage as handed to the model, with the id of the document it came from. */
 export interface GroundedPassage extends GroundingPassage {
-  retrieved: RetrievedPassage;
+  document: string;
 }
 
 export interface ChatSource {
@@ -42,8 +40,8 @@ function resolve(passages: readonly GroundedPassage[], citations: readonly Citat
 export function buildSources(passages: readonly GroundedPassage[], citations: readonly Citation[]): ChatSource[] {
   const byDocument = new Map<string, { title: string; lines: Map<number, string>; focus?: string }>();
   for (const { passage, lines, quote } of resolve(passages, citations)) {
-    const itemId = passage.retrieved.itemId;
-    const entry = byDocument.get(itemId) ?? { title: passage.retrieved.title ?? '', lines: new Map<number, string>() };
+    const itemId = passage.document;
+    const entry = byDocument.get(itemId) ?? { title: passage.title ?? '', lines: new Map<number, string>() };
     for (const n of lines) entry.lines.set(n, passage.lines[n - passage.lineStart]!);
     entry.focus ??= quote;
     byDocument.set(itemId, entry);
@@ -66,7 +64,7 @@ export function citedFacts(passages: readonly GroundedPassage[], citations: read
   for (const { passage, lines, quote } of resolve(passages, citations)) {
     const text = (quote ?? lines.map((n) => passage.lines[n - passage.lineStart]!).join(' ')).replace(/\s+/g, ' ').trim();
     if (!text || facts.some((f) => f.text === text)) continue;
-    facts.push({ text, title: passage.retrieved.title ?? '', fileId: passage.retrieved.itemId, lines });
+    facts.push({ text, title: passage.title ?? '', fileId: passage.document, lines });
   }
   return facts;
 }
