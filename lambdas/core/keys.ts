@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock, TenantStore } from '../ports.js';
+import type { ApiKeyRecord } from './model.js';
 import { newId } from './ids.js';
 
 /**
@@ -21,6 +22,10 @@ function generateKey(): string {
   }
   return out;
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byTenantThenCreated = (a: ApiKeyRecord, b: ApiKeyRecord) =>
+  compare(a.tenantName, b.tenantName) || compare(a.createdAt, b.createdAt) || compare(a.keyId, b.keyId);
 
 export interface IssuedKey {
   tenant_id: string;
@@ -57,8 +62,9 @@ export class KeyService {
     return this.deps.tenants.revokeTenantKeys(tenant.id, now);
   }
 
-  list() {
-    return this.deps.tenants.listKeys();
+  /** Every key, by tenant name then creation time (then id); the stores return them in any order. */
+  async list(): Promise<ApiKeyRecord[]> {
+    return (await this.deps.tenants.listKeys()).sort(byTenantThenCreated);
   }
 
   /** The tenant of an active key, or null. */

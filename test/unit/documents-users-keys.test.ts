@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../lambdas/core/errors.js';
-import { hashKey } from '../../lambdas/core/keys.js';
+import { hashKey, KeyService } from '../../lambdas/core/keys.js';
+import type { ApiKeyRecord } from '../../lambdas/core/model.js';
+import type { TenantStore } from '../../lambdas/ports.js';
 import { coreHarness } from '../support/core-harness.js';
 import type { InMemoryBlobStore } from '../support/in-memory-ports.js';
 
@@ -76,5 +78,22 @@ describe('KeyService', () => {
     expect(await services.keys.authenticate(other.api_key)).toBeNull();
     expect(await services.keys.authenticate('lib_' + 'x'.repeat(40))).toBeNull();
     expect(await services.keys.authenticate('not a key')).toBeNull();
+  });
+
+  it('lists keys by tenant name, then creation time, whatever order the store returns them in', async () => {
+    const key = (tenantName: string, createdAt: string, keyId: string): ApiKeyRecord => ({
+      keyId, tenantId: `ten_${tenantName}`, tenantName, prefix: 'lib_x', createdAt, revokedAt: null,
+    });
+    const stored = [key('globex', '2025-01-02', 'key_4'), key('acme', '2025-01-03', 'key_2'), key('globex', '2025-01-01', 'key_3'), key('acme', '2025-01-01', 'key_1')];
+    const tenants = { listKeys: async () => [...stored] } as unknown as TenantStore;
+    const keys = new KeyService({ tenants, clock: { now: () => 'now' } });
+    expect((await keys.list()).map((k) => k.keyId)).toEqual(['key_1', 'key_2', 'key_3', 'key_4']);
+
+    // The same order from the SQLite store, whose query no longer orders.
+    const { services } = coreHarness();
+    const globex = await services.keys.create('globex');
+    const acme1 = await services.keys.create('acme');
+    const acme2 = await services.keys.create('acme');
+    expect((await services.keys.list()).map((k) => k.keyId)).toEqual([acme1.key_id, acme2.key_id, globex.key_id]);
   });
 });

@@ -55,11 +55,12 @@ export class SqliteTenantStore implements TenantStore {
     return row?.tenant_id ?? null;
   }
 
+  /** Every key, in no particular order (KeyService orders them). */
   async listKeys(): Promise<ApiKeyRecord[]> {
     const rows = this.db
       .prepare(
         `SELECT k.key_id, k.tenant_id, t.name, k.prefix, k.created_at, k.revoked_at
-         FROM api_keys k JOIN tenants t ON t.id = k.tenant_id ORDER BY t.name, k.created_at`,
+         FROM api_keys k JOIN tenants t ON t.id = k.tenant_id`,
       )
       .all() as Array<{ key_id: string; tenant_id: string; name: string; prefix: string; created_at: string; revoked_at: string | null }>;
     return rows.map((r) => ({
