@@ -33,7 +33,10 @@ function isWordZip(bytes: Uint8Array): boolean {
 /**
  * Whether a file is slow work: its bytes are a PDF, a DOCX,
  * an image (OCR), or it is over the inline size. Decided by the bytes, never
- * by the declared type.
+ * by the declared type. The signatures are those of the types the extractor's
+ * sniff (lambdas/extraction/sniff.ts) reads as pdf, docx or image, repeated
+ * here so the core imports no extraction code;
+ * test/extraction/slow-work.test.ts keeps the two in agreement.
  */
 export function isSlowWork(bytes: Uint8Array, inlineMaxBytes: number): boolean {
   if (bytes.byteLength > inlineMaxBytes) return true;
@@ -45,6 +48,8 @@ export function isSlowWork(bytes: Uint8Array, inlineMaxBytes: number): boolean {
     startsWith(bytes, [0x47, 0x49, 0x46, 0x38]) || // GIF
     startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || // TIFF (little-endian)
     startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a]) || // TIFF (big-endian)
+    startsWith(bytes, [0x49, 0x49, 0x2b, 0x00]) || // BigTIFF (little-endian)
+    startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2b]) || // BigTIFF (big-endian)
     (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) // RIFF....WEBP
   );
 }

@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertImage, encryptDocx, makeDocx, makePdf, renderTextPng } from '../extraction/fixtures.js';
+import { convertImage, elf, encryptDocx, makeDocx, makePdf, mp4, renderTextPng, wav } from '../extraction/fixtures.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
@@ -142,10 +142,10 @@ describe('bad files over HTTP', () => {
     ['a password-protected DOCX', async () => encryptDocx(await makeDocx()), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'encrypted_document'],
     ['a PDF of blank pages', () => makePdf([{ blank: true }]), 'application/pdf', 'empty_content'],
     ['a blank image', async () => renderTextPng([''], { width: 400 }), 'image/png', 'empty_content'],
-    ['an executable', async () => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(120)]), 'application/octet-stream', 'unsupported_type'],
+    ['an executable', async () => elf(), 'application/octet-stream', 'unsupported_type'],
     ['a zip archive', async () => zipSync({ 'a.txt': Buffer.from('zipped words') }), 'application/zip', 'unsupported_type'],
-    ['audio', async () => { const b = Buffer.alloc(64); b.write('RIFF', 0, 'latin1'); b.writeUInt32LE(56, 4); b.write('WAVEfmt ', 8, 'latin1'); return b; }, 'audio/wav', 'unsupported_type'],
-    ['video', async () => { const b = Buffer.alloc(64); b.writeUInt32BE(24, 0); b.write('ftypisom', 4, 'latin1'); b.write('isomiso2mp41', 12, 'latin1'); return b; }, 'video/mp4', 'unsupported_type'],
+    ['audio', async () => wav(), 'audio/wav', 'unsupported_type'],
+    ['video', async () => mp4(), 'video/mp4', 'unsupported_type'],
     ['a file over 4 MiB', async () => Buffer.alloc(4 * 1024 * 1024 + 1, 0x61), 'text/plain', 'too_large'],
   ];
 

@@ -3,36 +3,12 @@ import { gzipSync, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { FileExtractor } from '../../lambdas/extraction/extractor.js';
 import { RecordingOcr } from './fake-ocr.js';
-import { encryptDocx, makeDocx, makePdf, renderTextPng } from './fixtures.js';
+import { elf, encryptDocx, makeDocx, makePdf, mp4, renderTextPng, wav, windowsExe } from './fixtures.js';
 import { expectReject } from './reject.js';
 
 const extractor = new FileExtractor({ ocr: new RecordingOcr() });
 const extract = (bytes: Uint8Array, declaredContentType = 'application/octet-stream', filename = 'file') =>
   extractor.extract({ bytes, declaredContentType, filename });
-
-/** Minimal headers of formats that carry no text: enough for their magic numbers. */
-const elf = () => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(120)]);
-const windowsExe = () => {
-  const bytes = Buffer.alloc(256);
-  bytes.write('MZ', 0, 'latin1');
-  bytes.writeUInt32LE(0x80, 0x3c);
-  bytes.write('PE\0\0', 0x80, 'latin1');
-  return bytes;
-};
-const wav = () => {
-  const bytes = Buffer.alloc(64);
-  bytes.write('RIFF', 0, 'latin1');
-  bytes.writeUInt32LE(56, 4);
-  bytes.write('WAVEfmt ', 8, 'latin1');
-  return bytes;
-};
-const mp4 = () => {
-  const bytes = Buffer.alloc(64);
-  bytes.writeUInt32BE(24, 0);
-  bytes.write('ftypisom', 4, 'latin1');
-  bytes.write('isomiso2mp41', 12, 'latin1');
-  return bytes;
-};
 
 describe('bad files', () => {
   it.each([

@@ -1,6 +1,7 @@
 /**
  * Fixtures made in code, never downloaded: PDFs (pdfkit), DOCX (docx),
- * encrypted Office files (officecrypto-tool), images of text (@napi-rs/canvas, sharp).
+ * encrypted Office files (officecrypto-tool), images of text (@napi-rs/canvas, sharp),
+ * and minimal headers of formats that carry no text or that sharp does not write.
  */
 import { createCanvas } from '@napi-rs/canvas';
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
@@ -67,3 +68,84 @@ export async function makeDocx(): Promise<Buffer> {
 export async function encryptDocx(docx: Buffer, password = 'secret'): Promise<Buffer> {
   return officeCrypto.encrypt(docx, { password });
 }
+
+/* Minimal headers: enough bytes for a format's magic number, nothing more. */
+
+/** A 64-bit ELF executable. */
+export const elf = (): Buffer => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(120)]);
+
+/** A Windows PE executable: MZ, and the PE signature where e_lfanew points. */
+export const windowsExe = (): Buffer => {
+  const bytes = Buffer.alloc(256);
+  bytes.write('MZ', 0, 'latin1');
+  bytes.writeUInt32LE(0x80, 0x3c);
+  bytes.write('PE\0\0', 0x80, 'latin1');
+  return bytes;
+};
+
+/** A WAV recording (RIFF....WAVEfmt ). */
+export const wav = (): Buffer => {
+  const bytes = Buffer.alloc(64);
+  bytes.write('RIFF', 0, 'latin1');
+  bytes.writeUInt32LE(56, 4);
+  bytes.write('WAVEfmt ', 8, 'latin1');
+  return bytes;
+};
+
+/** An MP4 video (an ftyp box of brand isom). */
+export const mp4 = (): Buffer => {
+  const bytes = Buffer.alloc(64);
+  bytes.writeUInt32BE(24, 0);
+  bytes.write('ftypisom', 4, 'latin1');
+  bytes.write('isomiso2mp41', 12, 'latin1');
+  return bytes;
+};
+
+/** A HEIC photo (an ftyp box of brand heic). */
+export const heic = (): Buffer => {
+  const bytes = Buffer.alloc(64);
+  bytes.writeUInt32BE(24, 0);
+  bytes.write('ftypheic', 4, 'latin1');
+  bytes.write('mif1heic', 16, 'latin1');
+  return bytes;
+};
+
+/** A Windows bitmap: the BM file header and a BITMAPINFOHEADER of a 1x1 picture. */
+export const bmp = (): Buffer => {
+  const bytes = Buffer.alloc(58);
+  bytes.write('BM', 0, 'latin1');
+  bytes.writeUInt32LE(58, 2);
+  bytes.writeUInt32LE(54, 10);
+  bytes.writeUInt32LE(40, 14);
+  bytes.writeInt32LE(1, 18);
+  bytes.writeInt32LE(1, 22);
+  bytes.writeUInt16LE(1, 26);
+  bytes.writeUInt16LE(24, 28);
+  return bytes;
+};
+
+/** A big-endian classic TIFF header (MM 00 2A) with an empty first IFD (sharp writes little-endian only). */
+export const tiffBigEndian = (): Buffer => {
+  const bytes = Buffer.alloc(64);
+  bytes.write('MM', 0, 'latin1');
+  bytes.writeUInt16BE(42, 2);
+  bytes.writeUInt32BE(8, 4);
+  return bytes;
+};
+
+/** A BigTIFF header (version 43, 8-byte offsets), little-endian (II 2B 00) or big-endian (MM 00 2B). */
+export const bigTiff = (endian: 'le' | 'be'): Buffer => {
+  const bytes = Buffer.alloc(64);
+  const le = endian === 'le';
+  bytes.write(le ? 'II' : 'MM', 0, 'latin1');
+  if (le) {
+    bytes.writeUInt16LE(43, 2);
+    bytes.writeUInt16LE(8, 4);
+    bytes.writeBigUInt64LE(16n, 8);
+  } else {
+    bytes.writeUInt16BE(43, 2);
+    bytes.writeUInt16BE(8, 4);
+    bytes.writeBigUInt64BE(16n, 8);
+  }
+  return bytes;
+};
