@@ -13,10 +13,12 @@ const MIN_SIDE_PX = 1_000;
 
 /** How many pages an image holds: TIFF pages are pages; GIF and WebP animations count only their first frame. */
 export async function imagePageCount(bytes: Uint8Array, contentType: string, limits: ExtractionLimits): Promise<number> {
+  // Only a TIFF's header is read here; any other image is one page, and a bad one is refused when its page is prepared for OCR.
+  if (contentType !== 'image/tiff') return 1;
   try {
     const sharp = await loadSharp();
     const meta = await sharp(bytes, { limitInputPixels: limits.maxImagePixels }).metadata();
-    return contentType === 'image/tiff' ? Math.max(1, meta.pages ?? 1) : 1;
+    return Math.max(1, meta.pages ?? 1);
   } catch (error) {
     throw imageReject(error);
   }

@@ -5,11 +5,21 @@ import { CaptureRejected } from '../core/errors.js';
  * without one, valid UTF-8 is UTF-8 and anything else is read as Latin-1
  * (windows-1252, the WHATWG reading of "latin1"). The BOM is dropped.
  */
-export function decodeText(bytes: Uint8Array): { text: string; encoding: string } {
-  const encoding = bomEncoding(bytes) ?? (isUtf8(bytes) ? 'utf-8' : 'windows-1252');
-  const text = new TextDecoder(encoding).decode(bytes);
+export function decodeText(bytes: Uint8Array): string {
+  const text = decode(bytes);
   if (looksBinary(text)) throw new CaptureRejected('unsupported_type', 'the file is binary data of an unknown type, not text');
-  return { text, encoding };
+  return text;
+}
+
+/** One pass over valid UTF-8: the strict decoder's result is the text, and only its failure falls back to windows-1252. */
+function decode(bytes: Uint8Array): string {
+  const bom = bomEncoding(bytes);
+  if (bom) return new TextDecoder(bom).decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
 }
 
 /** The encoding a byte order mark announces, or null without one. */
@@ -18,15 +28,6 @@ export function bomEncoding(bytes: Uint8Array): string | null {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   return null;
-}
-
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** NUL characters, or many other control characters, mean the bytes are not text in this encoding. */

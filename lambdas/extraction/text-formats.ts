@@ -41,7 +41,7 @@ const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\
  * Markdown, CSV or plain text. Text formats keep the file's own lines.
  */
 export function extractTextFile(bytes: Uint8Array, declaredContentType: string, filename: string): { text: string; contentType: string } {
-  const { text } = decodeText(bytes);
+  const text = decodeText(bytes);
   const format = HTML_START.test(text) ? 'html' : declaredFormat(declaredContentType, filename) ?? 'plain';
   if (format === 'html') return { text: htmlToText(text), contentType: CONTENT_TYPES.html };
   if (format === 'json') {
