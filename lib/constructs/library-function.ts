@@ -62,7 +62,6 @@ export class LibraryFunction extends Construct {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'library',
-        POWERTOOLS_METRICS_NAMESPACE: 'Library',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
       },
