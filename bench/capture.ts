@@ -25,7 +25,7 @@ import { createLocalHandlers } from '../lambdas/local/handlers.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local/server.js';
 import { machineLine } from './lib/machine.js';
-import { percentile } from './lib/metrics.js';
+import { mean, percentile } from './lib/metrics.js';
 import { loadCorpus } from './lib/scifact.js';
 
 const { values: args } = parseArgs({
@@ -117,7 +117,7 @@ const aloneConcurrentRate = concurrent.length / (aloneConcurrentMs / 1000);
 const aloneRate = docCount / (aloneTotal / 1000);
 const sequentialRate = docCount / (capturedTotal / 1000);
 const concurrentRate = concurrent.length / concurrentSeconds;
-const meanPassages = passages.reduce((a, b) => a + b, 0) / passages.length;
+const meanPassages = mean(passages);
 console.log(`bench:capture on ${new Date().toISOString()}: ${DOC_BYTES}-byte text documents, ${meanPassages.toFixed(1)} passages each (chunking ${JSON.stringify(DEFAULT_CHUNKING)})`);
 console.log(`embedder alone (the document's passages, one model call): ${aloneRate.toFixed(2)} docs/s, p50 ${ms(percentile(alone, 50))}, p99 ${ms(percentile(alone, 99))} per document`);
 console.log(`capture over HTTP, 1 client:        ${sequentialRate.toFixed(2)} docs/s, p50 ${ms(percentile(captured, 50))}, p99 ${ms(percentile(captured, 99))} (${docCount} docs)`);

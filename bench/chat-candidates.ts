@@ -18,23 +18,18 @@ import { SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
-import { documentText, loadScifact } from './lib/scifact.js';
+import { captureCorpus, claimsIn, loadScifact } from './lib/scifact.js';
 
 const split = (process.argv[2] ?? 'train') as 'train' | 'test';
 const ndocs = Number(process.argv[3] ?? 800);
 const { corpus: full, queries, qrels } = loadScifact(split);
 const corpus = full.slice(0, ndocs);
-const inCorpus = new Set(corpus.map((d) => d.id));
-const claims = queries.filter((q) => [...qrels.get(q.id)!.keys()].some((id) => inCorpus.has(id)));
+const claims = claimsIn(corpus, queries, qrels);
 const cache = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
 const dataDir = mkdtempSync(join(tmpdir(), 'chat-candidates-'));
 const stack = await openLocalStack({ dataDir, embedder: cache });
 const ref = { tenantId: 't', endUserId: null };
-const docOf = new Map<string, string>();
-for (const doc of corpus) {
-  const r = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title, sourceRef: doc.id });
-  docOf.set(r.id!, doc.id);
-}
+const docOf = await captureCorpus(stack, ref, corpus);
 const retriever = new ChatRetriever(new SearchService(stack.ports), { ...DEFAULT_RETRIEVAL, maxItems: 20 });
 const out: unknown[] = [];
 for (const c of claims) {

@@ -35,7 +35,7 @@ import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
-import { documentText, loadScifact } from './lib/scifact.js';
+import { captureCorpus, claimsIn, loadScifact } from './lib/scifact.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,8 +67,7 @@ class PhasedEmbedder implements Embedder {
 
 const { corpus: fullCorpus, queries, qrels } = loadScifact(split);
 const corpus = args.docs ? fullCorpus.slice(0, Number(args.docs)) : fullCorpus;
-const inCorpus = new Set(corpus.map((d) => d.id));
-let claims = queries.filter((q) => [...(qrels.get(q.id)?.keys() ?? [])].some((id) => inCorpus.has(id)));
+let claims = claimsIn(corpus, queries, qrels);
 if (args.questions) claims = claims.slice(0, Number(args.questions));
 
 const cache = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
@@ -80,12 +79,7 @@ const ref: LibraryRef = { tenantId: 'ten_scifact', endUserId: null };
 
 try {
   let started = performance.now();
-  const docOfFile = new Map<string, string>();
-  for (const doc of corpus) {
-    const receipt = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title, sourceRef: doc.id });
-    if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
-    docOfFile.set(receipt.id, doc.id);
-  }
+  const docOfFile = await captureCorpus(stack, ref, corpus);
   console.log(
     `library: ${corpus.length} abstracts captured in ${((performance.now() - started) / 1000).toFixed(0)} s ` +
       `(cache hits ${cache.stats.hits}, misses ${cache.stats.misses})`,

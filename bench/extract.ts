@@ -3,10 +3,10 @@
  * seconds per OCR page (scanned PDF pages and photos through the tesseract.js
  * pool). Fixtures are made here in code. Run: npm run bench:extract
  */
-import { availableParallelism } from 'node:os';
 import { TesseractOcr } from '../lambdas/adapters/local/tesseract-ocr.js';
 import { FileExtractor } from '../lambdas/extraction/extractor.js';
 import { makeDocx, makePdf, renderTextPng } from '../test/extraction/fixtures.js';
+import { machineLine } from './lib/machine.js';
 
 const SENTENCES = [
   'The quarterly review found that shipping times fell after the new scanning system went live.',
@@ -26,7 +26,8 @@ const ocr = new TesseractOcr();
 const extractor = new FileExtractor({ ocr });
 const extract = (bytes: Uint8Array, type: string) => extractor.extract({ bytes, declaredContentType: type, filename: 'bench' });
 
-console.log(`extraction benchmark: node ${process.version}, ${availableParallelism()} cores, ${ocr.size} OCR workers`);
+console.log(`extraction benchmark: ${ocr.size} OCR workers`);
+console.log(machineLine());
 
 // Text-layer PDF: 100 pages of 40 lines, best of 3 runs.
 const textPdf = await makePdf(Array.from({ length: 100 }, (_, i) => ({ text: pageText(i + 1) })));

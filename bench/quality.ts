@@ -25,7 +25,7 @@ import { openLocalStack } from '../lambdas/local/local-stack.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, ndcgAt, recallAt } from './lib/metrics.js';
-import { documentText, loadScifact, type Qrels } from './lib/scifact.js';
+import { captureCorpus, loadScifact, type Qrels } from './lib/scifact.js';
 
 const { values: args } = parseArgs({
   options: { split: { type: 'string', default: 'test' }, sweep: { type: 'boolean', default: false } },
@@ -41,12 +41,7 @@ const ref: LibraryRef = { tenantId: 'bench', endUserId: null };
 
 // Capture: title + abstract, as a user pushing each paper would.
 const started = performance.now();
-const fileToDoc = new Map<string, string>();
-for (const doc of corpus) {
-  const receipt = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title || undefined });
-  if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
-  fileToDoc.set(receipt.id, doc.id);
-}
+const fileToDoc = await captureCorpus(stack, ref, corpus);
 const captureSeconds = (performance.now() - started) / 1000;
 
 // The two legs, exactly as SearchService.rank asks the index for them.

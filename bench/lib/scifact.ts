@@ -7,12 +7,19 @@
  *     qrels    query id -> (document id -> relevance grade)
  *   documentText(doc)        -> the text the benchmarks capture: title line, blank line, abstract
  *                               (a document's own text starts with its title, as a real file would)
+ *   captureCorpus(stack, ref, corpus)
+ *                            -> captures every abstract (documentText, its title, its id as source_ref),
+ *                               throws on any refusal; returns file id -> SciFact document id
+ *   claimsIn(corpus, queries, qrels)
+ *                            -> the queries (claims) with at least one judged document in the corpus
  *   SCIFACT_DIR              -> where the data is read from ($SCIFACT_DIR, else ../shared/data/beir/scifact)
  *
  * Tune on 'train', report on 'test'.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { CaptureService } from '../../lambdas/core/capture.js';
+import type { LibraryRef } from '../../lambdas/core/model.js';
 
 export const SCIFACT_DIR = process.env.SCIFACT_DIR ?? resolve(import.meta.dirname, '../../../shared/data/beir/scifact');
 
@@ -72,3 +79,29 @@ export function loadScifact(split: 'train' | 'test', dir = SCIFACT_DIR): Scifact
 }
 
 export const documentText = (doc: ScifactDoc): string => (doc.title ? `${doc.title}\n\n${doc.text}` : doc.text);
+
+/**
+ * Captures every abstract through the capture use case, one after another, as
+ * a user pushing each paper would: documentText(doc) as the text, the title as
+ * the title, the SciFact id as source_ref. Any capture that is not ok throws.
+ * Returns file id -> SciFact document id, to score what search and chat return.
+ */
+export async function captureCorpus(
+  stack: { services: { capture: Pick<CaptureService, 'capture'> } },
+  ref: LibraryRef,
+  corpus: readonly ScifactDoc[],
+): Promise<Map<string, string>> {
+  const docOfFile = new Map<string, string>();
+  for (const doc of corpus) {
+    const receipt = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title || undefined, sourceRef: doc.id });
+    if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
+    docOfFile.set(receipt.id, doc.id);
+  }
+  return docOfFile;
+}
+
+/** The queries (claims) with at least one judged document in the corpus: on part of the corpus, the others cannot be answered. */
+export function claimsIn(corpus: readonly ScifactDoc[], queries: readonly ScifactQuery[], qrels: Qrels): ScifactQuery[] {
+  const inCorpus = new Set(corpus.map((d) => d.id));
+  return queries.filter((q) => [...(qrels.get(q.id)?.keys() ?? [])].some((id) => inCorpus.has(id)));
+}
