@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '../lambdas/aws/config.js';
 import { ROUTES } from '../lambdas/routes.js';
 import type { LibraryConfig } from './config.js';
-import { IngestPipeline } from './constructs/ingest-pipeline.js';
+import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';
 import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { functionSpecs, INGEST_NODE_MODULES, missingEntries, type FunctionSpec } from './functions.js';
@@ -129,10 +129,12 @@ export class ApiStack extends Stack {
 
 /**
  * When a processing document counts as abandoned: after the last delivery of
- * its ingest job could have ended (each delivery hides the job for six worker
- * timeouts), plus an hour. Inline captures finish within seconds.
+ * its ingest job could have ended (each delivery hides the job for
+ * WORKER_TIMEOUTS_PER_DELIVERY worker timeouts), plus an hour. Inline
+ * captures finish within seconds.
  */
-export const staleAfterSeconds = (config: LibraryConfig) => config.ingest.timeoutSeconds * 6 * config.ingest.maxReceiveCount + 3600;
+const staleAfterSeconds = (config: LibraryConfig) =>
+  config.ingest.timeoutSeconds * WORKER_TIMEOUTS_PER_DELIVERY * config.ingest.maxReceiveCount + 3600;
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */
 const fnId = (name: string) => `${name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Function`;

@@ -10,8 +10,16 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { LibraryFunction } from './library-function.js';
 
+/**
+ * How many worker timeouts the queue hides a message for while it is worked
+ * on (AWS advises at least six for a Lambda event source, so that Lambda can
+ * retry a throttled invocation before the message reappears). The sweeper's
+ * patience derives from it (lib/api-stack.ts).
+ */
+export const WORKER_TIMEOUTS_PER_DELIVERY = 6;
+
 export interface IngestPipelineProps {
-  /** The function's timeout: the queue hides a message six times as long while it is worked on. */
+  /** The function's timeout: the queue hides a message WORKER_TIMEOUTS_PER_DELIVERY times as long while it is worked on. */
   readonly workerTimeoutSeconds: number;
   readonly maxReceiveCount: number;
   /** Subscribed to the alarm topic by email (AWS asks the address to confirm); none: subscribe yourself. */
@@ -41,7 +49,7 @@ export class IngestPipeline extends Construct {
     this.queue = new sqs.Queue(this, 'Queue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: Duration.seconds(props.workerTimeoutSeconds * 6),
+      visibilityTimeout: Duration.seconds(props.workerTimeoutSeconds * WORKER_TIMEOUTS_PER_DELIVERY),
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: props.maxReceiveCount },
     });

@@ -7,6 +7,7 @@ import { ROUTES } from '../../lambdas/routes.js';
 import type { ApiStack } from '../../lib/api-stack.js';
 import { buildApp } from '../../lib/app.js';
 import { DEFAULT_CONFIG, resolveConfig } from '../../lib/config.js';
+import { WORKER_TIMEOUTS_PER_DELIVERY } from '../../lib/constructs/ingest-pipeline.js';
 import { BEARER_KEY_PATTERN } from '../../lib/constructs/library-api.js';
 import { missingEntries } from '../../lib/functions.js';
 import { ACCESS } from '../../lib/route-access.js';
@@ -246,9 +247,11 @@ describe('ingest queue', () => {
   it('sends failed jobs to a dead-letter queue and feeds the ingest function with partial batch failures', () => {
     const queueId = logicalId(api, api.ingest.queue);
     const dlqId = logicalId(api, api.ingest.deadLetters);
+    // AWS advises a visibility timeout of at least six times the function's timeout for a Lambda event source.
+    expect(WORKER_TIMEOUTS_PER_DELIVERY).toBeGreaterThanOrEqual(6);
     apiTemplate.hasResourceProperties('AWS::SQS::Queue', {
       SqsManagedSseEnabled: true,
-      VisibilityTimeout: DEFAULT_CONFIG.ingest.timeoutSeconds * 6,
+      VisibilityTimeout: DEFAULT_CONFIG.ingest.timeoutSeconds * WORKER_TIMEOUTS_PER_DELIVERY,
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: DEFAULT_CONFIG.ingest.maxReceiveCount },
     });
     apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -301,7 +304,7 @@ describe('sweeper', () => {
       ScheduleExpression: 'rate(15 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] } })],
     });
-    const stale = DEFAULT_CONFIG.ingest.timeoutSeconds * 6 * DEFAULT_CONFIG.ingest.maxReceiveCount + 3600;
+    const stale = DEFAULT_CONFIG.ingest.timeoutSeconds * WORKER_TIMEOUTS_PER_DELIVERY * DEFAULT_CONFIG.ingest.maxReceiveCount + 3600;
     apiTemplate.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ [ENV.staleAfterSeconds]: String(stale) }) },
     });
