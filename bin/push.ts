@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import mime from 'mime-types';
+import { LIMITS } from '../lambdas/core/limits.js';
 
 /**
  * `library push FOLDER`: captures every file under a folder through the API,
@@ -21,11 +22,11 @@ export interface PushSummary {
   rejected: Array<{ path: string; code: string | null; detail: string }>;
 }
 
-const BATCH = 20;
-/** Keep each request under the contract's 6 MB body, with room for the JSON around the items. */
-const MAX_BATCH_BODY = 5_500_000;
+const BATCH = LIMITS.batchItems;
+/** Keep each request under the contract's body limit, with room for the JSON around the items. */
+const MAX_BATCH_BODY = Math.floor(LIMITS.requestBodyBytes * 0.875);
 /** Files larger than the contract's per-item limit are reported, not sent. */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_FILE_BYTES = LIMITS.fileBytes;
 
 async function* walk(folder: string): AsyncGenerator<string> {
   for (const entry of await readdir(folder, { withFileTypes: true })) {

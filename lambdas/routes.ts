@@ -34,4 +34,3 @@ export const ROUTES = [
 
 export type RouteName = (typeof ROUTES)[number]['name'];
 
-export const routeByName = (name: RouteName): RouteDefinition => ROUTES.find((r) => r.name === name)!;

@@ -14,13 +14,10 @@ export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedd
  */
 export function buildCaptureServices(
   ports: CapturePorts,
-  options: { ingest?: IngestSettings; onCaptured?: CaptureDeps['onCaptured'] } = {},
+  options: { ingest?: IngestSettings } = {},
 ): { capture: CaptureService; usage: UsageService; ingest?: IngestService } {
   const usage = new UsageService(ports);
-  const onCaptured: NonNullable<CaptureDeps['onCaptured']> = async (event) => {
-    await usage.recordCapture(event);
-    await options.onCaptured?.(event);
-  };
+  const onCaptured: CaptureDeps['onCaptured'] = (event) => usage.recordCapture(event);
   const ingest = options.ingest ? new IngestService({ ...ports, onCaptured }, options.ingest) : undefined;
   return { capture: new CaptureService({ ...ports, onCaptured, ingest }), usage, ...(ingest ? { ingest } : {}) };
 }

@@ -7,6 +7,7 @@ import { removeDocument } from './removal.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 import type { IngestService } from './ingest.js';
+import type { CaptureSpend } from './usage.js';
 
 /** One capture item after its shape was validated (types and lengths; see http/schemas.ts). */
 export interface CaptureItem {
@@ -63,7 +64,7 @@ export interface CaptureDeps {
   extractor: TextExtractor;
   clock: Clock;
   /** Told of every accepted capture, for spend accounting. */
-  onCaptured?: (event: { tenantId: string; at: string; ocrPages: number; embeddingTexts: readonly string[] }) => Promise<void>;
+  onCaptured?: (event: CaptureSpend) => Promise<void>;
   /** The queued ingest (AWS): slow files are claimed `processing` and finished by a worker. Absent locally. */
   ingest?: IngestService;
 }

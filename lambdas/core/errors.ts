@@ -61,7 +61,4 @@ export class CaptureRejected extends Error {
     super(detail);
     this.name = 'CaptureRejected';
   }
-  get retryable(): boolean {
-    return this.rejectCode === 'backend_unavailable';
-  }
 }

@@ -5,7 +5,3 @@ const nextUlid = monotonicFactory();
 /** Prefixed ULIDs: sortable by creation time, 26 characters after the prefix. */
 export const newId = (prefix: 'file' | 'msg' | 'crt' | 'run' | 'req' | 'ten' | 'key'): string =>
   `${prefix}_${nextUlid()}`;
-
-export const ID_PATTERN = {
-  file: /^file_[0-9A-HJKMNP-TV-Z]{26}$/,
-} as const;

@@ -1,7 +1,7 @@
 import type {
   BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
-import type { CaptureDeps, CaptureService } from './capture.js';
+import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
 import { ChatService } from './chat/chat-service.js';
 import type { DeferredVectors } from './chat/memory-vectors.js';
@@ -10,7 +10,7 @@ import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
 import type { IngestService, IngestSettings } from './ingest.js';
 import { KeyService } from './keys.js';
-import { SearchService, type SearchOptions } from './search.js';
+import { SearchService } from './search.js';
 import type { UsageService } from './usage.js';
 
 /** Every port the core needs, whichever stack provides them. */
@@ -46,19 +46,19 @@ export interface Services {
 
 export function buildServices(
   ports: Ports,
-  options: { search?: SearchOptions; onCaptured?: CaptureDeps['onCaptured']; ingest?: IngestSettings } = {},
+  options: { ingest?: IngestSettings } = {},
 ): Services {
-  // Every accepted capture is charged to its tenant; a caller's own hook runs too.
+  // Every accepted capture is charged to its tenant.
   const { capture, usage, ingest } = buildCaptureServices(ports, options);
   return {
     capture,
-    search: new SearchService(ports, options.search),
+    search: new SearchService(ports),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),
     endUsers: new EndUserService(ports),
     keys: new KeyService(ports),
     embedder: ports.embedder,
-    chat: new ChatService({ ...ports, usage }, options.search),
+    chat: new ChatService({ ...ports, usage }),
     usage,
     ...(ingest ? { ingest } : {}),
   };

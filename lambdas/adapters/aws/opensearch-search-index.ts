@@ -265,11 +265,6 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return counts;
   }
 
-  /** Erases everything of a tenant (every library), for offboarding. */
-  async removeTenant(tenantId: string): Promise<void> {
-        await this.deleteWhere('index.removeTenant', [this.passagesIndex, this.itemsIndex], [{ term: { tenant_id: tenantId } }]);
-  }
-
   private kindFilter(kinds?: readonly ItemKind[]) {
     return kinds?.length ? [{ terms: { kind: [...kinds] } }] : [];
   }

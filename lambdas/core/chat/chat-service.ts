@@ -2,13 +2,13 @@ import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, Search
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
-import { SearchService, type SearchOptions } from '../search.js';
+import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import { artifactIntent } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
 import { attachPendingVectors, type DeferredVectors } from './memory-vectors.js';
-import { ChatRetriever, DEFAULT_RETRIEVAL, type RetrievalOptions, type RetrievedPassage } from './retrieval.js';
+import { ChatRetriever, type RetrievedPassage } from './retrieval.js';
 import { buildSources, citedFacts, type ChatSource, type GroundedPassage } from './sources.js';
 
 export interface ChatArtifact {
@@ -53,12 +53,8 @@ export const NO_ANSWER_REPLY =
 export class ChatService {
   private readonly retriever: ChatRetriever;
 
-  constructor(
-    private readonly deps: ChatDeps,
-    search?: SearchOptions,
-    retrieval: RetrievalOptions = DEFAULT_RETRIEVAL,
-  ) {
-    this.retriever = new ChatRetriever(new SearchService(deps, search), retrieval);
+  constructor(private readonly deps: ChatDeps) {
+    this.retriever = new ChatRetriever(new SearchService(deps));
   }
 
   async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {
