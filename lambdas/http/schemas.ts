@@ -315,8 +315,8 @@ export const UsageQuery = z
   .object({
     from: meta(z.optional(usageDate), { description: 'First day (UTC), inclusive; default: the first day of the month.' }),
     to: meta(z.optional(usageDate), { description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
-  })
-  .check(z.refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be after to', path: ['from'] }));
+  });
+// (from after to is the core's rule: resolveRange in core/usage.ts.)
 
 const usageCounts = {
   tokens_used: integer(),
