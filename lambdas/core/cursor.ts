@@ -46,3 +46,14 @@ export interface Page<T> {
   hasMore: boolean;
   nextCursor: string | null;
 }
+
+/**
+ * A page from rows fetched with one more than the limit (keyset paging):
+ * the extra row only says there is more; the cursor is the last shown row's position.
+ */
+export function keysetPage<R, T, P>(rows: readonly R[], limit: number, scope: string, view: (row: R) => T, positionOf: (row: R) => P): Page<T> {
+  const hasMore = rows.length > limit;
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { items: shown.map(view), hasMore, nextCursor: hasMore && last ? encodeCursor(scope, positionOf(last)) : null };
+}

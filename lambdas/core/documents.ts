@@ -1,5 +1,5 @@
 import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
-import { decodeCursor, encodeCursor, fingerprint, isNewestFirstKey, type Page } from './cursor.js';
+import { decodeCursor, fingerprint, keysetPage, isNewestFirstKey, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import { removeDocument } from './removal.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
@@ -46,14 +46,7 @@ export class DocumentService {
     const scope = fingerprint(['documents', ref.tenantId, ref.endUserId, request.sourceRef ?? null]);
     const after = decodeCursor(request.cursor, scope, isNewestFirstKey);
     const docs = await this.deps.documents.list(ref, { limit: request.limit + 1, after, sourceRef: request.sourceRef });
-    const hasMore = docs.length > request.limit;
-    const page = docs.slice(0, request.limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(documentView),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor(scope, { createdAt: last.createdAt, id: last.id }) : null,
-    };
+    return keysetPage(docs, request.limit, scope, documentView, (doc) => ({ createdAt: doc.createdAt, id: doc.id }));
   }
 
   async get(ref: LibraryRef, id: string): Promise<DocumentView> {

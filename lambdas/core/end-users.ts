@@ -1,5 +1,5 @@
 import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
-import { decodeCursor, encodeCursor, fingerprint, type Page } from './cursor.js';
+import { decodeCursor, fingerprint, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import type { LibraryRef } from './model.js';
 
@@ -28,14 +28,8 @@ export class EndUserService {
     const scope = fingerprint(['end-users', tenantId]);
     const after = decodeCursor(request.cursor, scope, isString);
     const users = await this.deps.documents.listEndUsers(tenantId, { limit: request.limit + 1, after });
-    const hasMore = users.length > request.limit;
-    const page = users.slice(0, request.limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map((u) => ({ id: u.id, created_at: u.createdAt, last_active_at: u.lastActiveAt, document_count: u.documentCount })),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor(scope, last.id) : null,
-    };
+    const view = (u: (typeof users)[number]): EndUserView => ({ id: u.id, created_at: u.createdAt, last_active_at: u.lastActiveAt, document_count: u.documentCount });
+    return keysetPage(users, request.limit, scope, view, (u) => u.id);
   }
 
   /**
