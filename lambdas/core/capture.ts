@@ -102,22 +102,32 @@ export class CaptureService {
     try {
       const payload = decodePayload(item);
       const sha256 = createHash('sha256').update(payload.bytes).digest('hex');
-      const flightKey = JSON.stringify([ref.tenantId, ref.endUserId, sha256]);
-      const running = this.inFlight.get(flightKey);
-      if (running) {
-        const first = await running;
-        // The first run stored it: this one is a duplicate. If it failed, try again ourselves.
-        if (first.ok) return this.capture(ref, item);
-      }
-      const run = this.captureOnce(ref, item, payload, sha256);
-      this.inFlight.set(flightKey, run);
-      try {
-        return await run;
-      } finally {
-        if (this.inFlight.get(flightKey) === run) this.inFlight.delete(flightKey);
-      }
+      return await this.singleFlight(ref, item, payload, sha256);
     } catch (error) {
       return receiptForFailure(error);
+    }
+  }
+
+  /** Runs the capture, or waits for the same payload's run in flight and then looks again (decoded and hashed once). */
+  private async singleFlight(
+    ref: LibraryRef,
+    item: CaptureItem,
+    payload: { bytes: Uint8Array; isText: boolean },
+    sha256: string,
+  ): Promise<CaptureReceipt> {
+    const flightKey = JSON.stringify([ref.tenantId, ref.endUserId, sha256]);
+    const running = this.inFlight.get(flightKey);
+    if (running) {
+      const first = await running;
+      // The first run stored it: this one is a duplicate. If it failed, try again ourselves.
+      if (first.ok) return this.singleFlight(ref, item, payload, sha256);
+    }
+    const run = this.captureOnce(ref, item, payload, sha256);
+    this.inFlight.set(flightKey, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inFlight.get(flightKey) === run) this.inFlight.delete(flightKey);
     }
   }
 
