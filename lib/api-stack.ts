@@ -2,7 +2,7 @@ import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cd
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
-import { ENV } from '../lambdas/aws/config.js';
+import { ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/aws/config.js';
 import { ROUTES } from '../lambdas/routes.js';
 import type { LibraryConfig } from './config.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';
@@ -123,7 +123,7 @@ export class ApiStack extends Stack {
     const models = [...(access.embed ? [config.models.embeddingModelId] : []), ...(access.chat ? [config.models.chatModelId] : [])];
     if (models.length) fn.bindModels(models);
     if (access.ingestQueue) fn.bindQueue(this.ingest.queue);
-    if (access.textract) fn.bindTextract();
+    if (access.textract) fn.bindTextract(data.bucket, TEXTRACT_STAGING_PREFIX);
   }
 }
 

@@ -3,6 +3,7 @@ import type { IConstruct } from 'constructs';
 import { ROUTES } from '../lambdas/routes.js';
 import type { ApiStack } from './api-stack.js';
 import type { LibraryConfig } from './config.js';
+import { TEXTRACT_STAGING_PREFIX } from '../lambdas/aws/config.js';
 import { ACCESS, FULL_ACCESS } from './route-access.js';
 import type { StatefulStack } from './stateful-stack.js';
 
@@ -38,6 +39,13 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
     }
     if (access.blobs) {
       accept(fn, `AwsSolutions-IAM5[Resource::${exported('BlobBucketArn')}/blobs/*]`, 'Object keys are per tenant and document (blobs/<tenant>/<id>), chosen at run time; the actions are named one by one.');
+    }
+    if (access.textract) {
+      accept(
+        fn,
+        `AwsSolutions-IAM5[Resource::${exported('BlobBucketArn')}/${TEXTRACT_STAGING_PREFIX}*]`,
+        "PDFs staged for Textract's asynchronous job are named by their SHA-256 at run time (textract-staging/<sha256>.pdf); get, put and delete are named one by one.",
+      );
     }
     if (access.search) {
       accept(fn, `AwsSolutions-IAM5[Resource::${exported('SearchDomainArn')}/*]`, "Index paths of the service's own domain; the HTTP verbs are named one by one (reads: GET, HEAD, POST).");

@@ -13,6 +13,7 @@ export interface Access {
   readonly embed?: boolean;
   readonly chat?: boolean;
   readonly ingestQueue?: boolean;
+  /** Textract's OCR, with PDFs staged for it under textract-staging/ in the blob bucket. */
   readonly textract?: boolean;
 }
 

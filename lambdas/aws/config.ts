@@ -37,6 +37,13 @@ export const ENV = {
   staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
 } as const;
 
+/**
+ * Where the ingest function stages a scanned PDF in the blob bucket for
+ * Textract's asynchronous job (textract.ts); the CDK stack grants the ingest
+ * role this prefix and expires what a stopped function leaves there (lib/).
+ */
+export const TEXTRACT_STAGING_PREFIX = 'textract-staging/';
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);

@@ -4,9 +4,15 @@ import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';
 
-/** The blob store on the service's bucket, its S3 client made on the first call. */
+/** The S3 client of this Lambda environment, made on the first call; the blob store and Textract's staging (textract.ts) share it. */
+let client: S3Client | undefined;
 let blobs: S3BlobStore | undefined;
 
+export function s3Client(): S3Client {
+  return (client ??= tracer.captureAWSv3Client(new S3Client(sdkOptions())));
+}
+
+/** The blob store on the service's bucket. */
 export function blobStore(): S3BlobStore {
-  return (blobs ??= new S3BlobStore(tracer.captureAWSv3Client(new S3Client(sdkOptions())), awsConfig().blobBucket));
+  return (blobs ??= new S3BlobStore(s3Client(), awsConfig().blobBucket));
 }

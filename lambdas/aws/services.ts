@@ -7,9 +7,10 @@ import type { Ports } from '../core/services.js';
  * What the Lambda entries share to build their services. Each entry
  * (lambdas/endpoints/<route>/index.ts, ingest-worker/, sweeper/) makes the
  * core's services it calls on only the ports its use case needs, from the
- * per-client factories (dynamo.ts, s3.ts, opensearch.ts, bedrock.ts, sqs.ts),
- * so esbuild leaves every other SDK client, adapter and use case out of its
- * bundle. lib/route-access.ts grants each function the same ports.
+ * per-client factories (dynamo.ts, s3.ts, opensearch.ts, bedrock.ts, sqs.ts,
+ * textract.ts; capture-ports.ts gathers capture's), so esbuild leaves every
+ * other SDK client, adapter and use case out of its bundle.
+ * lib/route-access.ts grants each function the same ports.
  */
 
 /**

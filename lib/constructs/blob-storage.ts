@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { TEXTRACT_STAGING_PREFIX } from '../../lambdas/aws/config.js';
 
 export interface BlobStorageProps {
   readonly removalPolicy: RemovalPolicy;
@@ -10,7 +11,9 @@ export interface BlobStorageProps {
  * The service's bucket for raw file bytes: private (Block Public Access,
  * bucket-owner objects), encrypted (SSE-S3), TLS only, access-logged. Not
  * versioned, on purpose: erasing an end user must really delete its bytes,
- * and a noncurrent version would keep them.
+ * and a noncurrent version would keep them. For the same reason a PDF staged
+ * for Textract, which the ingest function deletes when the job ends, expires
+ * after a day should the function stop before it could.
  */
 export class BlobStorage extends Construct {
   readonly bucket: s3.Bucket;
@@ -34,7 +37,10 @@ export class BlobStorage extends Construct {
       versioned: false,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'blobs/',
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'TextractStaging', prefix: TEXTRACT_STAGING_PREFIX, expiration: Duration.days(1) },
+      ],
       removalPolicy: props.removalPolicy,
     });
     (this.bucket.node.defaultChild as s3.CfnBucket).overrideLogicalId('BlobBucket');

@@ -114,12 +114,23 @@ export class LibraryFunction extends Construct {
     return this;
   }
 
-  /** Textract's text detection; Textract has no resource-level permissions, so the resource is `*`. */
-  bindTextract(): this {
+  /**
+   * Textract's text detection (no resource-level permissions, so the resource
+   * is `*`), and the staging of whole PDFs for its asynchronous job: put and
+   * delete the copy under `stagingPrefix` in the bucket, and get it, since
+   * Textract reads the object with the caller's credentials.
+   */
+  bindTextract(stagingBucket: s3.IBucket, stagingPrefix: string): this {
     this.fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],
         resources: ['*'],
+      }),
+    );
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        resources: [stagingBucket.arnForObjects(`${stagingPrefix}*`)],
       }),
     );
     return this;

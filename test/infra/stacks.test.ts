@@ -209,6 +209,10 @@ describe('stateful resources', () => {
       LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'blobs/' }),
       VersioningConfiguration: Match.absent(),
     });
+    // A PDF staged for Textract that the ingest function could not delete goes within a day.
+    expect(dataTemplate.toJSON().Resources.BlobBucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Prefix: 'textract-staging/', ExpirationInDays: 1, Status: 'Enabled' }),
+    );
     dataTemplate.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: 'BlobBucket' },
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
@@ -361,6 +365,23 @@ describe('least privilege per function', () => {
       if (name !== 'chat') expect(resourcesFor(name, 'bedrock:InvokeModel'), name).not.toContain(DEFAULT_CONFIG.models.chatModelId);
     }
     expect(actionsOf('ingest').has('sqs:SendMessage')).toBe(false);
+  });
+
+  it('lets the ingest function read blobs, and get, put and delete only its Textract staging copies', () => {
+    const staging = `${importName('BlobBucketArn')}"},"/textract-staging/*`;
+    const blobs = `${importName('BlobBucketArn')}"},"/blobs/*`;
+    const s3 = statementsOf('ingest').filter((s) => [s.Action].flat().some((a) => a.startsWith('s3:')));
+    const onStaging = s3.filter((s) => JSON.stringify(s.Resource).includes(staging));
+    expect(onStaging).toHaveLength(1);
+    expect([onStaging[0]!.Action].flat().sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    expect(JSON.stringify(onStaging[0]!.Resource)).not.toContain('/blobs/');
+    // The caller's own blobs stay read-only for it.
+    expect(resourcesFor('ingest', 's3:GetObject')).toContain(blobs);
+    expect(resourcesFor('ingest', 's3:PutObject')).not.toContain(blobs);
+    expect(resourcesFor('ingest', 's3:DeleteObject')).not.toContain(blobs);
+    for (const [name] of api.functions) {
+      if (name !== 'ingest') expect(JSON.stringify(statementsOf(name).map((s) => s.Resource)), name).not.toContain('textract-staging');
+    }
   });
 
   it('uses no AWS managed policy on any function role', () => {

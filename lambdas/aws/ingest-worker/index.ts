@@ -1,35 +1,20 @@
-import { TextractClient } from '@aws-sdk/client-textract';
-import { TextractOcr } from '../../adapters/aws/textract-ocr.js';
-import { FileExtractor } from '../../extraction/extractor.js';
-import { embedder } from '../bedrock.js';
+import { awsCapturePorts } from '../capture-ports.js';
 import { awsConfig, ConfigError, ENV } from '../config.js';
-import { documentStore, usageLedger } from '../dynamo.js';
-import { tracer } from '../observability.js';
-import { searchIndex } from '../opensearch.js';
-import { blobStore } from '../s3.js';
-import { sdkOptions } from '../sdk.js';
-import { captureWithIngest } from '../services.js';
-import { ingestQueue } from '../sqs.js';
-import { tokenCounter } from '../tokens.js';
-import { systemClock } from '../../core/dates.js';
+import { captureWithIngest, unwired } from '../services.js';
+import { ingestExtractor } from '../textract.js';
 import { createHandler } from './handler.js';
 
 /**
  * Lambda entry of the ingest function: the full extraction pipeline (PDF
  * text layer, DOCX, images) with Textract for OCR, behind the same ports.
+ * Completing a job enqueues nothing, so the queue port is unwired (no SQS
+ * client at cold start, and the role has no send grant).
  */
 const config = awsConfig();
 const maxReceiveCount = Number(process.env[ENV.ingestMaxReceiveCount]);
 if (!Number.isInteger(maxReceiveCount) || maxReceiveCount < 1) {
   throw new ConfigError(`${ENV.ingestMaxReceiveCount} must be a whole number of at least 1`);
 }
-const textract = tracer.captureAWSv3Client(new TextractClient(sdkOptions()));
-const { ingest } = captureWithIngest(
-  {
-    documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(),
-    extractor: new FileExtractor({ ocr: new TextractOcr(textract) }), clock: systemClock(), usage: usageLedger(), tokens: tokenCounter(),
-  },
-  { queue: ingestQueue(), inlineMaxBytes: config.inlineMaxBytes },
-);
+const { ingest } = captureWithIngest(awsCapturePorts(ingestExtractor()), { queue: unwired('ingestQueue'), inlineMaxBytes: config.inlineMaxBytes });
 
 export const handler = createHandler({ ingest, maxReceiveCount });

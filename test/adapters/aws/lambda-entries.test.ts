@@ -1,4 +1,8 @@
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DetectDocumentTextCommand, GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
@@ -8,6 +12,7 @@ import { systemClock } from '../../../lambdas/core/dates.js';
 import { KeyService } from '../../../lambdas/core/keys.js';
 import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
+import { makePdf, renderTextPng } from '../../extraction/fixtures.js';
 import { startDynalite } from './local-aws.js';
 
 /**
@@ -101,6 +106,38 @@ describe('Lambda entries on the AWS composition root', () => {
     expect(response.statusCode).toBe(200);
     expect(JSON.stringify(JSON.parse(response.body))).toContain('40');
   });
+
+  it('the ingest entry reads a PDF of several scanned pages with one Textract job on a copy staged in the blob bucket', async () => {
+    // The entry builds its ports on ingestExtractor(), whose whole-PDF OCR this test drives.
+    const entry = readFileSync(new URL('../../../lambdas/aws/ingest-worker/index.ts', import.meta.url), 'utf8');
+    expect(entry).toMatch(/awsCapturePorts\(ingestExtractor\(\)\)/);
+
+    const textract = mockClient(TextractClient);
+    const s3 = mockClient(S3Client);
+    try {
+      s3.on(PutObjectCommand).resolves({});
+      s3.on(DeleteObjectCommand).resolves({});
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves({
+        JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 3 },
+        Blocks: [{ BlockType: 'LINE', Text: 'scanned two', Page: 2 }, { BlockType: 'LINE', Text: 'scanned three', Page: 3 }],
+      });
+      const scan = await renderTextPng(['scan']);
+      const pdf = await makePdf([{ text: 'Typed page' }, { image: scan }, { image: scan }]);
+      const { ingestExtractor } = await import('../../../lambdas/aws/textract.js');
+      const out = await ingestExtractor().extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
+      expect(out).toMatchObject({ text: 'Typed page\n\nscanned two\n\nscanned three', pageCount: 3, ocrPages: 3 });
+      const staged = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
+      expect(staged).toMatchObject({ Bucket: 'blobs', Key: expect.stringMatching(/^textract-staging\/[0-9a-f]{64}\.pdf$/) });
+      expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(1);
+      expect(textract.commandCalls(StartDocumentTextDetectionCommand)[0]!.args[0].input.DocumentLocation?.S3Object).toEqual({ Bucket: 'blobs', Name: staged.Key });
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
+      expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input).toEqual({ Bucket: 'blobs', Key: staged.Key });
+    } finally {
+      textract.restore();
+      s3.restore();
+    }
+  }, 60_000);
 
   it('every function entry starts on the stack environment (clients made, nothing called)', async () => {
     for (const spec of functionSpecs()) {

@@ -1,0 +1,20 @@
+import type { CapturePorts } from '../core/capture-services.js';
+import { systemClock } from '../core/dates.js';
+import type { TextExtractor } from '../ports.js';
+import { embedder } from './bedrock.js';
+import { documentStore, usageLedger } from './dynamo.js';
+import { searchIndex } from './opensearch.js';
+import { blobStore } from './s3.js';
+import { tokenCounter } from './tokens.js';
+
+/**
+ * The ports capture and the queued ingest run on, from this function's
+ * clients, with the extractor the function brings: text formats read inline
+ * (capture, capture-batch) or the full pipeline (the ingest worker).
+ */
+export function awsCapturePorts(extractor: TextExtractor): CapturePorts {
+  return {
+    documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(), extractor,
+    clock: systemClock(), usage: usageLedger(), tokens: tokenCounter(),
+  };
+}
