@@ -3,6 +3,7 @@ import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TextExtrac
 import { chunkText, countLines, splitLines } from './chunking.js';
 import { BackendUnavailableError, CaptureRejected, type RejectCode } from './errors.js';
 import { newId } from './ids.js';
+import { indexAndCharge } from './document-indexing.js';
 import { removeDocument } from './removal.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
@@ -188,7 +189,7 @@ export class CaptureService {
     passages: ReturnType<typeof chunkText>,
     vectors: Float32Array[],
   ): Promise<CaptureReceipt> {
-    const { documents, blobs, index, clock } = this.deps;
+    const { documents, blobs, clock } = this.deps;
     const now = clock.now();
     const id = newId('file');
     const blobKey = prepared.bytes ? `blobs/${ref.tenantId}/${id}` : null;
@@ -226,20 +227,7 @@ export class CaptureService {
         return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
       }
       claimed = true;
-      await index.put(ref, {
-        itemId: id,
-        kind: prepared.kind === 'image' ? 'image' : 'file_excerpt',
-        title: doc.title,
-        sourceRef: doc.sourceRef,
-        contentDate: now,
-        text: prepared.text,
-        passages,
-        vectors,
-      });
-      // Charged before it becomes visible: a capture the ledger cannot record is undone, never free.
-      await this.deps.onCaptured?.({
-        tenantId: ref.tenantId, at: now, ocrPages: prepared.ocrPages, embeddingTexts: passages.map((p) => p.text),
-      });
+      await indexAndCharge(this.deps, ref, doc, { kind: prepared.kind, text: prepared.text, passages, vectors, ocrPages: prepared.ocrPages, at: now });
       await documents.setStatus(ref, id, 'ready');
     } catch (error) {
       await this.undo(ref, id, blobKey, blobWritten, claimed);

@@ -3,6 +3,7 @@ import type { CaptureDeps } from './capture.js';
 import { chunkText, countLines } from './chunking.js';
 import { BackendUnavailableError, CaptureRejected } from './errors.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import { indexAndCharge } from './document-indexing.js';
 import { removeStaleCaptures } from './removal.js';
 
 /**
@@ -116,19 +117,8 @@ export class IngestService {
       if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
       const passages = chunkText(extracted.text);
       const vectors = await embedder.embed(passages.map((p) => p.text), 'passage');
-      await index.put(ref, {
-        itemId: doc.id,
-        kind: extracted.kind === 'image' ? 'image' : 'file_excerpt',
-        title: doc.title,
-        sourceRef: doc.sourceRef,
-        contentDate: doc.createdAt,
-        text: extracted.text,
-        passages,
-        vectors,
-      });
-      // Charged before it becomes ready, as an inline capture is.
-      await this.deps.onCaptured?.({
-        tenantId: ref.tenantId, at: this.deps.clock.now(), ocrPages: extracted.ocrPages, embeddingTexts: passages.map((p) => p.text),
+      await indexAndCharge(this.deps, ref, doc, {
+        kind: extracted.kind, text: extracted.text, passages, vectors, ocrPages: extracted.ocrPages, at: this.deps.clock.now(),
       });
       await this.finish(ref, doc, {
         status: 'ready', kind: extracted.kind, contentType: extracted.contentType,
