@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { ChatRetriever, DEFAULT_RETRIEVAL } from '../lambdas/core/chat/retrieval.js';
 import { SearchService } from '../lambdas/core/search.js';
-import { openLocalStack } from '../lambdas/local/local-stack.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { captureCorpus, claimsIn, loadScifact } from './lib/scifact.js';

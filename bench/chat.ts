@@ -29,7 +29,7 @@ import { BatchingEmbedder } from '../lambdas/adapters/local/batching-embedder.js
 import { UniversalSentenceEncoder } from '../lambdas/adapters/local/use-embedder.js';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
-import { openLocalStack } from '../lambdas/local/local-stack.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../lambdas/ports.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';

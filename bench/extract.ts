@@ -4,7 +4,7 @@
  * pool). Fixtures are made here in code. Run: npm run bench:extract
  */
 import { TesseractOcr } from '../lambdas/adapters/local/tesseract-ocr.js';
-import { FileExtractor } from '../lambdas/extraction/extractor.js';
+import { FileExtractor } from '../lambdas/adapters/extraction/extractor.js';
 import { makeDocx, makePdf, renderTextPng } from '../test/extraction/fixtures.js';
 import { machineLine } from './lib/machine.js';
 

@@ -21,7 +21,7 @@ import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef, PassageHit } from '../lambdas/core/model.js';
 import { DEFAULT_FUSION, fuse, type FusionWeights } from '../lambdas/core/ranking.js';
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
-import { openLocalStack } from '../lambdas/local/local-stack.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, ndcgAt, recallAt } from './lib/metrics.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkText } from '../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
-import { openLocalStack, type LocalStack } from '../lambdas/local/local-stack.js';
+import { openLocalStack, type LocalStack } from '../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../lambdas/ports.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';

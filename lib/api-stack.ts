@@ -2,7 +2,7 @@ import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cd
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
-import { ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/aws/config.js';
+import { ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
 import { ROUTES } from '../lambdas/routes.js';
 import type { LibraryConfig } from './config.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';

@@ -24,8 +24,8 @@ export function functionSpecs(): FunctionSpec[] {
   return [
     ...ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
     { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer' },
-    { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'aws', 'ingest-worker', 'index.ts'), kind: 'ingest' },
-    { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'aws', 'sweeper', 'index.ts'), kind: 'sweeper' },
+    { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'), kind: 'ingest' },
+    { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'), kind: 'sweeper' },
   ];
 }
 

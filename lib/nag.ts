@@ -3,7 +3,7 @@ import type { IConstruct } from 'constructs';
 import { ROUTES } from '../lambdas/routes.js';
 import type { ApiStack } from './api-stack.js';
 import type { LibraryConfig } from './config.js';
-import { TEXTRACT_STAGING_PREFIX } from '../lambdas/aws/config.js';
+import { TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
 import { ACCESS, FULL_ACCESS } from './route-access.js';
 import type { StatefulStack } from './stateful-stack.js';
 

@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { TEXTRACT_STAGING_PREFIX } from '../../lambdas/aws/config.js';
+import { TEXTRACT_STAGING_PREFIX } from '../../lambdas/wiring/aws/config.js';
 
 export interface BlobStorageProps {
   readonly removalPolicy: RemovalPolicy;

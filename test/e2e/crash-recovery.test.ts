@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import { newId } from '../../lambdas/core/ids.js';
 import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/local/local-stack.js';
+import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../../lambdas/ports.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 

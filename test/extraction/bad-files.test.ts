@@ -1,7 +1,7 @@
 import CFB from 'cfb';
 import { gzipSync, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { FileExtractor } from '../../lambdas/extraction/extractor.js';
+import { FileExtractor } from '../../lambdas/adapters/extraction/extractor.js';
 import { RecordingOcr } from './fake-ocr.js';
 import { elf, encryptDocx, makeDocx, makePdf, mp4, renderTextPng, wav, windowsExe } from './fixtures.js';
 import { expectReject } from './reject.js';

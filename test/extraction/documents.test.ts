@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { FileExtractor } from '../../lambdas/extraction/extractor.js';
+import { FileExtractor } from '../../lambdas/adapters/extraction/extractor.js';
 import { RecordingOcr } from './fake-ocr.js';
 import { convertImage, makeDocx, makePdf, renderTextPng } from './fixtures.js';
 import { expectReject } from './reject.js';

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TesseractOcr } from '../../lambdas/adapters/local/tesseract-ocr.js';
-import { FileExtractor } from '../../lambdas/extraction/extractor.js';
+import { FileExtractor } from '../../lambdas/adapters/extraction/extractor.js';
 import { makePdf, renderTextPng } from './fixtures.js';
 import { wordAccuracy } from './word-accuracy.js';
 

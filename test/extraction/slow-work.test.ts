@@ -1,7 +1,7 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { isSlowWork } from '../../lambdas/core/ingest.js';
-import { sniff } from '../../lambdas/extraction/sniff.js';
+import { sniff } from '../../lambdas/adapters/extraction/sniff.js';
 import { bigTiff, bmp, convertImage, elf, heic, makeDocx, makePdf, renderTextPng, tiffBigEndian } from './fixtures.js';
 
 /**

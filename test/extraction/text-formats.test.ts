@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FileExtractor } from '../../lambdas/extraction/extractor.js';
+import { FileExtractor } from '../../lambdas/adapters/extraction/extractor.js';
 import { RecordingOcr } from './fake-ocr.js';
 import { expectReject } from './reject.js';
 

@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../lambdas/aws/config.js';
+import { ENV } from '../../lambdas/wiring/aws/config.js';
 import { ROUTES } from '../../lambdas/routes.js';
 import type { ApiStack } from '../../lib/api-stack.js';
 import { buildApp } from '../../lib/app.js';

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalHandlers } from '../../lambdas/local/handlers.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/local/local-stack.js';
-import { startLocalServer } from '../../lambdas/local/server.js';
+import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
+import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 
 export interface TestServer {

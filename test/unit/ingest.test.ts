@@ -117,7 +117,7 @@ describe('queued ingest (the AWS capture path for slow work)', () => {
   });
 
   it('the sweeper asks to recover what is older than its threshold', async () => {
-    const { createHandler } = await import('../../lambdas/aws/sweeper/handler.js');
+    const { createHandler } = await import('../../lambdas/workers/aws-sweeper/handler.js');
     const seen: string[] = [];
     const handler = createHandler({ ingest: { recoverStale: async (olderThan) => (seen.push(olderThan), 2) }, staleAfterSeconds: 3600, now: () => new Date('2026-11-22T10:00:00Z') });
     expect(await handler()).toEqual({ rolledBack: 2 });

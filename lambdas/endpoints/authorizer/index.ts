@@ -1,4 +1,4 @@
-import { authorizerKeys } from '../../aws/authorizer.js';
+import { authorizerKeys } from '../../wiring/aws/authorizer.js';
 import { createHandler } from './handler.js';
 
 /** Lambda entry: the Bearer-key TOKEN authorizer on the DynamoDB tenants table. */

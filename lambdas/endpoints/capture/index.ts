@@ -1,8 +1,8 @@
-import { awsCapturePorts } from '../../aws/capture-ports.js';
-import { awsConfig } from '../../aws/config.js';
-import { InlineTextExtractor } from '../../aws/inline-extractor.js';
-import { captureWithIngest } from '../../aws/services.js';
-import { ingestQueue } from '../../aws/sqs.js';
+import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
+import { awsConfig } from '../../wiring/aws/config.js';
+import { InlineTextExtractor } from '../../wiring/aws/inline-extractor.js';
+import { captureWithIngest } from '../../wiring/aws/services.js';
+import { ingestQueue } from '../../wiring/aws/sqs.js';
 import { createHandler } from './handler.js';
 
 /** Lambda entry: text formats read inline, slow work queued for the ingest function; every accepted capture charged. */

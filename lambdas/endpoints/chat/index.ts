@@ -1,7 +1,7 @@
-import { chatModel, embedder } from '../../aws/bedrock.js';
-import { documentStore, usageLedger } from '../../aws/dynamo.js';
-import { searchIndex } from '../../aws/opensearch.js';
-import { tokenCounter } from '../../aws/tokens.js';
+import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
+import { documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
+import { tokenCounter } from '../../wiring/aws/tokens.js';
 import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';

@@ -1,5 +1,5 @@
-import { documentStore } from '../../aws/dynamo.js';
-import { unwired } from '../../aws/services.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
+import { unwired } from '../../wiring/aws/services.js';
 import { DocumentService } from '../../core/documents.js';
 import { createHandler } from './handler.js';
 

@@ -1,6 +1,6 @@
-import { documentStore } from '../../aws/dynamo.js';
-import { searchIndex } from '../../aws/opensearch.js';
-import { blobStore } from '../../aws/s3.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
+import { blobStore } from '../../wiring/aws/s3.js';
 import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
 

@@ -1,4 +1,4 @@
-import { searchIndex } from '../../aws/opensearch.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { GrepService } from '../../core/grep.js';
 import { createHandler } from './handler.js';
 

@@ -1,4 +1,4 @@
-import { readAwsConfig } from '../../aws/config.js';
+import { readAwsConfig } from '../../wiring/aws/config.js';
 import { createHandler } from './handler.js';
 
 const config = readAwsConfig();

@@ -1,5 +1,5 @@
-import { embedder } from '../../aws/bedrock.js';
-import { searchIndex } from '../../aws/opensearch.js';
+import { embedder } from '../../wiring/aws/bedrock.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { SearchService } from '../../core/search.js';
 import { createHandler } from './handler.js';
 

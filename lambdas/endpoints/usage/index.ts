@@ -1,5 +1,5 @@
-import { usageLedger } from '../../aws/dynamo.js';
-import { tokenCounter } from '../../aws/tokens.js';
+import { usageLedger } from '../../wiring/aws/dynamo.js';
+import { tokenCounter } from '../../wiring/aws/tokens.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';

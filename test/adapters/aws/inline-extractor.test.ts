@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InlineTextExtractor } from '../../../lambdas/aws/inline-extractor.js';
+import { InlineTextExtractor } from '../../../lambdas/wiring/aws/inline-extractor.js';
 import { isSlowWork } from '../../../lambdas/core/ingest.js';
 
 const extract = (text: string | Buffer, declaredContentType = 'text/plain', filename = 'f.txt') =>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { captureWithIngest, unwired, UnwiredPortError } from '../../../lambdas/aws/services.js';
+import { captureWithIngest, unwired, UnwiredPortError } from '../../../lambdas/wiring/aws/services.js';
 import { buildServices } from '../../../lambdas/core/services.js';
 import type { IngestJob, IngestQueue, TextExtractor } from '../../../lambdas/ports.js';
 import { coreHarness } from '../../support/core-harness.js';
 
 /**
- * What the Lambda entries build their services with (lambdas/aws/services.ts):
+ * What the Lambda entries build their services with (lambdas/wiring/aws/services.ts):
  * capture and the queued ingest charge usage exactly as the core's
  * buildServices composes them, and a port an entry leaves unwired fails
  * loudly, naming itself, the moment a use case touches it.

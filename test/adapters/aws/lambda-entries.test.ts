@@ -109,7 +109,7 @@ describe('Lambda entries on the AWS composition root', () => {
 
   it('the ingest entry reads a PDF of several scanned pages with one Textract job on a copy staged in the blob bucket', async () => {
     // The entry builds its ports on ingestExtractor(), whose whole-PDF OCR this test drives.
-    const entry = readFileSync(new URL('../../../lambdas/aws/ingest-worker/index.ts', import.meta.url), 'utf8');
+    const entry = readFileSync(new URL('../../../lambdas/workers/aws-ingest/index.ts', import.meta.url), 'utf8');
     expect(entry).toMatch(/awsCapturePorts\(ingestExtractor\(\)\)/);
 
     const textract = mockClient(TextractClient);
@@ -124,7 +124,7 @@ describe('Lambda entries on the AWS composition root', () => {
       });
       const scan = await renderTextPng(['scan']);
       const pdf = await makePdf([{ text: 'Typed page' }, { image: scan }, { image: scan }]);
-      const { ingestExtractor } = await import('../../../lambdas/aws/textract.js');
+      const { ingestExtractor } = await import('../../../lambdas/wiring/aws/textract.js');
       const out = await ingestExtractor().extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
       expect(out).toMatchObject({ text: 'Typed page\n\nscanned two\n\nscanned three', pageCount: 3, ocrPages: 3 });
       const staged = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mapOpenSearchError } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
-import { createSignedTransport } from '../../../lambdas/aws/opensearch-transport.js';
+import { createSignedTransport } from '../../../lambdas/adapters/aws/opensearch-transport.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 
 /**

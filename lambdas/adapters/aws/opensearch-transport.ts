@@ -3,7 +3,7 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { stringify } from 'node:querystring';
-import type { OpenSearchRequest, OpenSearchTransport } from '../adapters/aws/opensearch-search-index.js';
+import type { OpenSearchRequest, OpenSearchTransport } from './opensearch-search-index.js';
 
 /**
  * The one call the OpenSearch adapter makes (OpenSearchTransport), over

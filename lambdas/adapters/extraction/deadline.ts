@@ -1,4 +1,4 @@
-import { CaptureRejected } from '../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 
 /** The per-file time budget: checked between steps, and an AbortSignal for steps that can be cut short. */
 export class Deadline {

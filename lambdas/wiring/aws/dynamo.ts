@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDocumentStore } from '../adapters/aws/dynamo-document-store.js';
-import { DynamoUsageLedger } from '../adapters/aws/dynamo-usage-ledger.js';
+import { DynamoDocumentStore } from '../../adapters/aws/dynamo-document-store.js';
+import { DynamoUsageLedger } from '../../adapters/aws/dynamo-usage-ledger.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';

@@ -1,10 +1,10 @@
 import { IngestService } from '../../core/ingest.js';
 import { systemClock } from '../../core/dates.js';
-import { awsConfig, ConfigError, ENV } from '../config.js';
-import { documentStore } from '../dynamo.js';
-import { searchIndex } from '../opensearch.js';
-import { blobStore } from '../s3.js';
-import { unwired } from '../services.js';
+import { awsConfig, ConfigError, ENV } from '../../wiring/aws/config.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
+import { blobStore } from '../../wiring/aws/s3.js';
+import { unwired } from '../../wiring/aws/services.js';
 import { createHandler } from './handler.js';
 
 /**

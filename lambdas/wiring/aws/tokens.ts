@@ -1,4 +1,4 @@
-import { ReportedTokenCounter } from '../adapters/aws/reported-token-counter.js';
+import { ReportedTokenCounter } from '../../adapters/aws/reported-token-counter.js';
 
 /**
  * The token counter of this Lambda environment: Titan's own counts, which the

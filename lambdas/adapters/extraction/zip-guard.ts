@@ -1,5 +1,5 @@
 import { unzipSync } from 'fflate';
-import { CaptureRejected } from '../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 
 /**
  * Decompression-bomb guard for zip containers (DOCX): reads the central

@@ -1,7 +1,7 @@
 import { TextractClient } from '@aws-sdk/client-textract';
-import { TextractOcr } from '../adapters/aws/textract-ocr.js';
-import { TextractPdfOcr } from '../adapters/aws/textract-pdf-ocr.js';
-import { FileExtractor } from '../extraction/extractor.js';
+import { TextractOcr } from '../../adapters/aws/textract-ocr.js';
+import { TextractPdfOcr } from '../../adapters/aws/textract-pdf-ocr.js';
+import { FileExtractor } from '../../adapters/extraction/extractor.js';
 import { awsConfig, TEXTRACT_STAGING_PREFIX } from './config.js';
 import { tracer } from './observability.js';
 import { s3Client } from './s3.js';

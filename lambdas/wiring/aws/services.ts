@@ -1,7 +1,7 @@
-import type { CaptureService } from '../core/capture.js';
-import { buildCaptureServices, type CapturePorts } from '../core/capture-services.js';
-import type { IngestService, IngestSettings } from '../core/ingest.js';
-import type { Ports } from '../core/services.js';
+import type { CaptureService } from '../../core/capture.js';
+import { buildCaptureServices, type CapturePorts } from '../../core/capture-services.js';
+import type { IngestService, IngestSettings } from '../../core/ingest.js';
+import type { Ports } from '../../core/services.js';
 
 /**
  * What the Lambda entries share to build their services. Each entry

@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { SqsIngestQueue } from '../adapters/aws/sqs-ingest-queue.js';
+import { SqsIngestQueue } from '../../adapters/aws/sqs-ingest-queue.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';

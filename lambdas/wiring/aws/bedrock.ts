@@ -1,6 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { BedrockChat } from '../adapters/aws/bedrock-chat.js';
-import { BedrockEmbedder } from '../adapters/aws/bedrock-embedder.js';
+import { BedrockChat } from '../../adapters/aws/bedrock-chat.js';
+import { BedrockEmbedder } from '../../adapters/aws/bedrock-embedder.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';

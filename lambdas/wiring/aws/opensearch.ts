@@ -1,7 +1,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index.js';
+import { OpenSearchSearchIndex } from '../../adapters/aws/opensearch-search-index.js';
 import { awsConfig } from './config.js';
-import { createSignedTransport } from './opensearch-transport.js';
+import { createSignedTransport } from '../../adapters/aws/opensearch-transport.js';
 
 /** The search index on the service's OpenSearch domain, its signed transport made on the first call. */
 let index: OpenSearchSearchIndex | undefined;

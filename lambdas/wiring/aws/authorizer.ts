@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoTenantStore } from '../adapters/aws/dynamo-tenant-store.js';
-import { systemClock } from '../core/dates.js';
-import { KeyService } from '../core/keys.js';
+import { DynamoTenantStore } from '../../adapters/aws/dynamo-tenant-store.js';
+import { systemClock } from '../../core/dates.js';
+import { KeyService } from '../../core/keys.js';
 import { ENV } from './config.js';
 import { tracer } from './observability.js';
 

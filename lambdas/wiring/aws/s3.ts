@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { S3BlobStore } from '../adapters/aws/s3-blob-store.js';
+import { S3BlobStore } from '../../adapters/aws/s3-blob-store.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';

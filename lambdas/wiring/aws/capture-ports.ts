@@ -1,6 +1,6 @@
-import type { CapturePorts } from '../core/capture-services.js';
-import { systemClock } from '../core/dates.js';
-import type { TextExtractor } from '../ports.js';
+import type { CapturePorts } from '../../core/capture-services.js';
+import { systemClock } from '../../core/dates.js';
+import type { TextExtractor } from '../../ports.js';
 import { embedder } from './bedrock.js';
 import { documentStore, usageLedger } from './dynamo.js';
 import { searchIndex } from './opensearch.js';

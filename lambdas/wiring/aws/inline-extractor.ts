@@ -1,8 +1,8 @@
-import { CaptureRejected } from '../core/errors.js';
-import type { ExtractedText, ExtractionInput, TextExtractor } from '../ports.js';
+import { CaptureRejected } from '../../core/errors.js';
+import type { ExtractedText, ExtractionInput, TextExtractor } from '../../ports.js';
 
 /** Loaded on the first bytes push, not at cold start: most captures are text pushes. */
-const readers = () => Promise.all([import('../extraction/sniff.js'), import('../extraction/text-formats.js')]);
+const readers = () => Promise.all([import('../../adapters/extraction/sniff.js'), import('../../adapters/extraction/text-formats.js')]);
 
 /**
  * The extractor of the API functions on AWS: text formats only (plain,

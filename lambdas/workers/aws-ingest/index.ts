@@ -1,7 +1,7 @@
-import { awsCapturePorts } from '../capture-ports.js';
-import { awsConfig, ConfigError, ENV } from '../config.js';
-import { captureWithIngest, unwired } from '../services.js';
-import { ingestExtractor } from '../textract.js';
+import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
+import { awsConfig, ConfigError, ENV } from '../../wiring/aws/config.js';
+import { captureWithIngest, unwired } from '../../wiring/aws/services.js';
+import { ingestExtractor } from '../../wiring/aws/textract.js';
 import { createHandler } from './handler.js';
 
 /**

@@ -1,5 +1,5 @@
 import mammoth from 'mammoth';
-import { CaptureRejected } from '../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 import type { Deadline } from './deadline.js';
 import { htmlToText } from './html.js';
 import type { ExtractionLimits } from './limits.js';

@@ -1,4 +1,4 @@
-import { CaptureRejected } from '../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 
 /**
  * Decodes a text file: a byte order mark decides (UTF-8, UTF-16 LE/BE);

@@ -1,6 +1,6 @@
 import CFB from 'cfb';
 import { fileTypeFromBuffer } from 'file-type';
-import { CaptureRejected } from '../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 import { bomEncoding } from './text-decoding.js';
 
 /** What the bytes really are, decided by their magic numbers (the declared type only breaks ties among text formats). */

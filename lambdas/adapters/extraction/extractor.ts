@@ -1,5 +1,5 @@
-import { BackendUnavailableError, CaptureRejected } from '../core/errors.js';
-import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, PdfOcr, TextExtractor } from '../ports.js';
+import { BackendUnavailableError, CaptureRejected } from '../../core/errors.js';
+import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, PdfOcr, TextExtractor } from '../../ports.js';
 import { Deadline } from './deadline.js';
 import { extractDocx } from './docx.js';
 import { imagePageCount, imagePageForOcr } from './images.js';

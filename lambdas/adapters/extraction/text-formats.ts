@@ -1,4 +1,4 @@
-import { CaptureRejected } from '../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 import { htmlToText } from './html.js';
 import { decodeText } from './text-decoding.js';
 
