@@ -11,6 +11,7 @@ import type {
   IndexItem,
   ItemKind,
   LibraryRef,
+  Passage,
   PassageHit,
   TenantRecord,
 } from './core/model.js';
@@ -32,7 +33,6 @@ export interface DocumentStore {
    * number of concurrent claims for the same identity wins; the others get the winner.
    */
   claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
-  setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']): Promise<void>;
   get(ref: LibraryRef, id: string): Promise<DocumentRecord | null>;
   /** Newest first, strictly after `after` when given. */
   list(
@@ -50,17 +50,18 @@ export interface DocumentStore {
     tenantId: string,
     options: { limit: number; after?: string },
   ): Promise<EndUserRecord[]>;
-  /**
-   * Records what a queued ingest found and its final status. Optional: only
-   * stores used with an IngestQueue need it (else setStatus is used).
-   */
-  finishIngest?(ref: LibraryRef, id: string, result: IngestResult): Promise<void>;
+  /** Records what extraction found (text known, passages counted): the document's text is now in the index. */
+  recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void>;
+  /** Records how many of the document's passages have their vectors (progress of `processing`). */
+  recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void>;
+  /** Ends a `processing` document: `ready`, or `failed` with its reason. Does nothing to a document that is gone. */
+  settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void>;
 }
 
-/** What the queued ingest learns only after extraction. */
-export type IngestResult = Pick<DocumentRecord, 'status' | 'kind' | 'contentType' | 'lineCount' | 'pageCount'>;
+/** What extraction learns about a document whose bytes were queued. */
+export type ExtractionResult = Pick<DocumentRecord, 'kind' | 'contentType' | 'lineCount' | 'pageCount' | 'passageCount'>;
 
-/** One claimed document whose extraction, indexing and status are left to the ingest worker. */
+/** One document whose background indexing (extraction, then embedding) is left to a worker. */
 export interface IngestJob {
   tenantId: string;
   endUserId: string | null;
@@ -68,12 +69,21 @@ export interface IngestJob {
 }
 
 /**
- * Slow work (OCR, large PDFs) handed from the capture request to a worker:
- * SQS on AWS. Optional: absent locally, where every capture completes in the
- * request. Throws BackendUnavailableError when the queue cannot take the job.
+ * The durable queue of background indexing work: SQS on AWS, a table in the
+ * same SQLite file locally. Throws BackendUnavailableError when it cannot take the job.
  */
 export interface IngestQueue {
   enqueue(job: IngestJob): Promise<void>;
+  /**
+   * True when no background work waits or runs, so a small interactive capture
+   * may be indexed within its own request without queueing behind anyone.
+   */
+  isIdle(): boolean;
+  /**
+   * Where the worker shares the process (locally): resolves true once the
+   * document has left `processing`, false after `timeoutMs`. Absent on AWS.
+   */
+  settled?(documentId: string, timeoutMs: number): Promise<boolean>;
 }
 
 /** Raw bytes. Keys are chosen by the core and never contain user input. */
@@ -120,6 +130,17 @@ export interface SearchIndex {
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
   /** One document's text, exactly as grep reads it; null when the library holds no such document. */
   documentText(ref: LibraryRef, itemId: string): Promise<string | null>;
+  /**
+   * Up to `limit` passages of an item that have no vector yet, lowest ordinal
+   * first, skipping the ordinals in `skip` (being embedded right now).
+   */
+  passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]>;
+  /**
+   * Gives passages of an item their vectors, by ordinal. Returns false and
+   * writes nothing when the item is no longer there (an erasure that came
+   * first stays done).
+   */
+  attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean>;
 }
 
 /**
@@ -180,6 +201,11 @@ export interface ExtractedText {
 /** Turns file bytes into text; throws CaptureRejected for bad or unsupported files. */
 export interface TextExtractor {
   extract(input: ExtractionInput): Promise<ExtractedText>;
+  /**
+   * Whether extracting these bytes is slow work (OCR, PDF, DOCX, or simply
+   * large), decided by the bytes: such a file is queued, never read in the request.
+   */
+  isSlowWork(bytes: Uint8Array): Promise<boolean>;
 }
 
 /** One page image to read: a PNG the extraction pipeline prepared (oriented, flattened, sized). */

@@ -1,5 +1,6 @@
-import { CaptureService, type CaptureDeps } from './capture.js';
-import { IngestService, type IngestSettings } from './ingest.js';
+import type { IngestQueue } from '../ports.js';
+import { CaptureService } from './capture.js';
+import { IngestWorker } from './ingest-worker.js';
 import type { Ports } from './services.js';
 import { UsageService } from './usage.js';
 
@@ -7,17 +8,16 @@ import { UsageService } from './usage.js';
 export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'tokens'>;
 
 /**
- * Capture, the queued ingest (when settings are given) and spend, composed
- * once: every accepted capture, inline or finished by the ingest worker, is
- * charged to its tenant. Its own module, free of the other use cases, so a
- * capture Lambda bundles only what capturing needs.
+ * Capture, the ingestion worker and spend, composed once: every capture,
+ * finished in its request or by the worker, is charged to its tenant. Its
+ * own module, free of the other use cases, so a capture Lambda bundles only
+ * what capturing needs.
  */
 export function buildCaptureServices(
   ports: CapturePorts,
-  options: { ingest?: IngestSettings } = {},
-): { capture: CaptureService; usage: UsageService; ingest?: IngestService } {
+  queue: IngestQueue,
+): { capture: CaptureService; worker: IngestWorker; usage: UsageService } {
   const usage = new UsageService(ports);
-  const onCaptured: CaptureDeps['onCaptured'] = (event) => usage.recordCapture(event);
-  const ingest = options.ingest ? new IngestService({ ...ports, onCaptured }, options.ingest) : undefined;
-  return { capture: new CaptureService({ ...ports, onCaptured, ingest }), usage, ...(ingest ? { ingest } : {}) };
+  const deps = { ...ports, spend: usage };
+  return { capture: new CaptureService({ ...deps, queue }), worker: new IngestWorker(deps), usage };
 }

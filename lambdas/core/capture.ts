@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { BlobStore, Clock, DocumentStore, Embedder, SearchIndex, TextExtractor } from '../ports.js';
-import { chunkText, countLines, splitLines } from './chunking.js';
+import type { IngestQueue } from '../ports.js';
+import { claimDocument, newDocumentRecord } from './document-record.js';
+import { indexWords, type KnownText } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, type RejectCode } from './errors.js';
-import { newId } from './ids.js';
-import { indexAndCharge } from './document-indexing.js';
+import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
-import type { IngestService } from './ingest.js';
-import type { CaptureSpend } from './usage.js';
 
 /** One capture item after its shape was validated (types and lengths; see http/schemas.ts). */
 export interface CaptureItem {
@@ -57,18 +55,20 @@ const acceptedReceipt = (status: 'created' | 'deduped', doc: DocumentRecord, det
   source_ref: doc.sourceRef,
 });
 
-export interface CaptureDeps {
-  documents: DocumentStore;
-  blobs: BlobStore;
-  index: SearchIndex;
-  embedder: Embedder;
-  extractor: TextExtractor;
-  clock: Clock;
-  /** Told of every accepted capture, for spend accounting. */
-  onCaptured?: (event: CaptureSpend) => Promise<void>;
-  /** The queued ingest (AWS): slow files are claimed `processing` and finished by a worker. Absent locally. */
-  ingest?: IngestService;
+export interface CaptureDeps extends IngestWorkerDeps {
+  queue: IngestQueue;
 }
+
+/** How a capture is asked for: alone (a person or program waiting on it) or as one item of a batch. */
+export interface CaptureOptions {
+  /** A single capture: when the machine is idle and the work small, it is finished within the request. */
+  interactive?: boolean;
+}
+
+/** A single capture of at most this many passages, on an idle machine, is findable by meaning when its receipt returns. */
+export const INLINE_EMBED_PASSAGES = 16;
+/** How long a single capture of a queued file waits, on an idle machine, for its extraction and embedding before it answers `processing`. */
+export const INTERACTIVE_SETTLE_MS = 8_000;
 
 /** Standard base64 (RFC 4648, section 4), padding optional, no whitespace. Linear: safe on megabytes. */
 function isBase64(encoded: string): boolean {
@@ -80,50 +80,49 @@ function isBase64(encoded: string): boolean {
 
 const decodedLength = (encoded: string) => Math.floor((encoded.replace(/=+$/, '').length * 3) / 4);
 
-/** What a payload becomes before it is stored: its identity and its text. */
-interface Prepared {
+interface Payload {
+  bytes: Uint8Array;
+  isText: boolean;
   sha256: string;
-  sizeBytes: number;
-  bytes: Uint8Array | null;
-  text: string;
-  kind: DocumentRecord['kind'];
-  contentType: string;
-  filename: string | null;
-  pageCount: number | null;
-  ocrPages: number;
 }
 
+/**
+ * Capture: validates and identifies the payload, claims the document, and
+ * leaves the slow work to the ingestion worker (core/ingest-worker.ts).
+ * The receipt returns once the document is durable: its text in the index
+ * (a text push, or a file read in the request) or its bytes queued for
+ * extraction. A small single capture on an idle machine is finished in the
+ * request, so it is findable by meaning when its receipt returns.
+ */
 export class CaptureService {
   /** Concurrent captures of one payload in this process share one run (single flight). */
   private readonly inFlight = new Map<string, Promise<CaptureReceipt>>();
+  private readonly worker: IngestWorker;
 
-  constructor(private readonly deps: CaptureDeps) {}
+  constructor(private readonly deps: CaptureDeps) {
+    this.worker = new IngestWorker(deps);
+  }
 
-  async capture(ref: LibraryRef, item: CaptureItem): Promise<CaptureReceipt> {
+  async capture(ref: LibraryRef, item: CaptureItem, options: CaptureOptions = {}): Promise<CaptureReceipt> {
     try {
-      const payload = decodePayload(item);
-      const sha256 = createHash('sha256').update(payload.bytes).digest('hex');
-      return await this.singleFlight(ref, item, payload, sha256);
+      const decoded = decodePayload(item);
+      const payload = { ...decoded, sha256: createHash('sha256').update(decoded.bytes).digest('hex') };
+      return await this.singleFlight(ref, item, payload, options);
     } catch (error) {
       return receiptForFailure(error);
     }
   }
 
   /** Runs the capture, or waits for the same payload's run in flight and then looks again (decoded and hashed once). */
-  private async singleFlight(
-    ref: LibraryRef,
-    item: CaptureItem,
-    payload: { bytes: Uint8Array; isText: boolean },
-    sha256: string,
-  ): Promise<CaptureReceipt> {
-    const flightKey = JSON.stringify([ref.tenantId, ref.endUserId, sha256]);
+  private async singleFlight(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
+    const flightKey = JSON.stringify([ref.tenantId, ref.endUserId, payload.sha256]);
     const running = this.inFlight.get(flightKey);
     if (running) {
       const first = await running;
       // The first run stored it: this one is a duplicate. If it failed, try again ourselves.
-      if (first.ok) return this.singleFlight(ref, item, payload, sha256);
+      if (first.ok) return this.singleFlight(ref, item, payload, options);
     }
-    const run = this.captureOnce(ref, item, payload, sha256);
+    const run = this.captureOnce(ref, item, payload, options);
     this.inFlight.set(flightKey, run);
     try {
       return await run;
@@ -132,41 +131,27 @@ export class CaptureService {
     }
   }
 
-  private async captureOnce(
-    ref: LibraryRef,
-    item: CaptureItem,
-    payload: { bytes: Uint8Array; isText: boolean },
-    sha256: string,
-  ): Promise<CaptureReceipt> {
+  private async captureOnce(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
     try {
-      const existing = await this.deps.documents.findBySha256(ref, sha256);
+      const existing = await this.deps.documents.findBySha256(ref, payload.sha256);
       if (existing?.status === 'failed') {
-        // A document whose queued ingest failed holds no text: sending it again is a retry, not a duplicate.
+        // A document that failed to index holds no text: sending it again is a retry, not a duplicate.
         await removeDocument(this.deps, existing);
       } else if (existing) {
         await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
         return acceptedReceipt('deduped', existing, 'the same content is already in this library');
       }
-
-      if (!payload.isText && this.deps.ingest?.isSlowWork(payload.bytes)) {
-        return await this.queueForIngest(ref, item, payload.bytes, sha256);
-      }
-      const prepared = await this.prepare(item, payload, sha256);
-      const passages = chunkText(prepared.text);
-      const vectors = await this.deps.embedder.embed(passages.map((p) => p.text), 'passage');
-      return await this.store(ref, item, prepared, passages, vectors);
+      if (!payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes))) return await this.queueExtraction(ref, item, payload, options);
+      return await this.captureKnownText(ref, item, payload, await this.readText(item, payload), options);
     } catch (error) {
       return receiptForFailure(error);
     }
   }
 
-  private async prepare(item: CaptureItem, payload: { bytes: Uint8Array; isText: boolean }, sha256: string): Promise<Prepared> {
+  /** The text of a text push, or of a file quick to read (text formats) in the request. */
+  private async readText(item: CaptureItem, payload: Payload): Promise<KnownText> {
     if (payload.isText) {
-      const text = item.text ?? '';
-      return {
-        sha256, sizeBytes: payload.bytes.byteLength, bytes: null, text, kind: 'text',
-        contentType: 'text/plain; charset=utf-8', filename: null, pageCount: null, ocrPages: 0,
-      };
+      return { text: item.text ?? '', kind: 'text', contentType: 'text/plain; charset=utf-8', pageCount: null, ocrPages: 0 };
     }
     const extracted = await this.deps.extractor.extract({
       bytes: payload.bytes,
@@ -174,101 +159,56 @@ export class CaptureService {
       filename: item.filename ?? '',
     });
     if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
-    return {
-      sha256, sizeBytes: payload.bytes.byteLength, bytes: payload.bytes, text: extracted.text,
-      kind: extracted.kind, contentType: extracted.contentType, filename: item.filename ?? null,
-      pageCount: extracted.pageCount, ocrPages: extracted.ocrPages,
-    };
+    return extracted;
   }
 
-  /** Writes blob, record and index entries; undoes them all if any step fails. */
-  private async store(
-    ref: LibraryRef,
-    item: CaptureItem,
-    prepared: Prepared,
-    passages: ReturnType<typeof chunkText>,
-    vectors: Float32Array[],
-  ): Promise<CaptureReceipt> {
-    const { documents, blobs, clock } = this.deps;
-    const now = clock.now();
-    const id = newId('file');
-    const blobKey = prepared.bytes ? `blobs/${ref.tenantId}/${id}` : null;
-    const doc: DocumentRecord = {
-      id,
-      tenantId: ref.tenantId,
-      endUserId: ref.endUserId,
-      title: defaultTitle(item, prepared.text),
-      filename: prepared.filename,
-      contentType: prepared.contentType,
-      sourceRef: item.sourceRef ?? null,
-      sizeBytes: prepared.sizeBytes,
-      sha256: prepared.sha256,
-      kind: prepared.kind,
-      status: 'processing',
-      createdAt: now,
-      storage: 'service',
-      lineCount: countLines(prepared.text),
-      pageCount: prepared.pageCount,
-      blobKey,
-    };
-
-    let blobWritten = false;
-    let claimed = false;
+  /**
+   * The text is known: claim, index its words, then embed now (small, single,
+   * idle) or queue the embedding. Any failure before the receipt undoes it all.
+   */
+  private async captureKnownText(ref: LibraryRef, item: CaptureItem, payload: Payload, known: KnownText, options: CaptureOptions): Promise<CaptureReceipt> {
+    const now = this.deps.clock.now();
+    const doc = newDocumentRecord(ref, item, {
+      sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: known.kind, contentType: known.contentType,
+      text: known.text, pageCount: known.pageCount, hasBytes: !payload.isText,
+    }, now);
+    const claim = await claimDocument(this.deps, doc, payload.isText ? null : payload.bytes);
+    if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
     try {
-      if (blobKey && prepared.bytes) {
-        await blobs.put(blobKey, prepared.bytes, prepared.contentType);
-        blobWritten = true;
+      const passages = await indexWords(this.deps, doc, known, now);
+      const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id };
+      if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle()) {
+        const result = await this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES });
+        if (result.outcome === 'ready') return acceptedReceipt('created', doc, 'stored and indexed: findable by words and by meaning');
+        // An erasure or a delete came first: the receipt stays true (it was stored), and it is gone now.
+        return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
       }
-      await documents.touchLibrary(ref, now);
-      const claim = await documents.claim(doc);
-      if (!claim.claimed) {
-        if (blobKey) await blobs.delete(blobKey);
-        blobWritten = false;
-        return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
-      }
-      claimed = true;
-      await indexAndCharge(this.deps, ref, doc, { kind: prepared.kind, text: prepared.text, passages, vectors, ocrPages: prepared.ocrPages, at: now });
-      await documents.setStatus(ref, id, 'ready');
+      await this.deps.queue.enqueue(job);
     } catch (error) {
-      await this.undo(ref, id, blobKey, blobWritten, claimed);
+      await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
     }
-    return acceptedReceipt('created', doc, 'stored and indexed');
+    return acceptedReceipt('created', doc, 'stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)');
   }
 
-  /** Slow work: store and claim now (status processing), extract and index in the ingest worker. */
-  private async queueForIngest(ref: LibraryRef, item: CaptureItem, bytes: Uint8Array, sha256: string): Promise<CaptureReceipt> {
-    const id = newId('file');
-    const contentType = item.contentType ?? 'application/octet-stream';
-    const doc: DocumentRecord = {
-      id,
-      tenantId: ref.tenantId,
-      endUserId: ref.endUserId,
-      title: defaultTitle(item, ''),
-      filename: item.filename ?? null,
-      contentType,
-      sourceRef: item.sourceRef ?? null,
-      sizeBytes: bytes.byteLength,
-      sha256,
-      kind: 'file',
-      status: 'processing',
-      createdAt: this.deps.clock.now(),
-      storage: 'service',
-      lineCount: 0,
-      pageCount: null,
-      blobKey: `blobs/${ref.tenantId}/${id}`,
-    };
-    const claim = await this.deps.ingest!.queue(ref, doc, bytes);
+  /** Slow work (OCR, PDF, DOCX, large files): the bytes are stored and claimed now; extraction and indexing are queued. */
+  private async queueExtraction(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
+    const wasIdle = this.deps.queue.isIdle();
+    const doc = newDocumentRecord(ref, item, {
+      sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: 'file',
+      contentType: item.contentType ?? 'application/octet-stream', text: null, pageCount: null, hasBytes: true,
+    }, this.deps.clock.now());
+    const claim = await claimDocument(this.deps, doc, payload.bytes);
     if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
-    return acceptedReceipt('created', doc, 'stored; extraction and indexing continue in the background (document status processing)');
-  }
-
-  /** Best-effort compensation: a failed capture must leave nothing behind. */
-  private async undo(ref: LibraryRef, id: string, blobKey: string | null, blobWritten: boolean, claimed: boolean) {
-    const steps: Array<() => Promise<void>> = [];
-    if (claimed) steps.push(() => this.deps.index.remove(ref, id), () => this.deps.documents.delete(ref, id));
-    if (blobWritten && blobKey) steps.push(() => this.deps.blobs.delete(blobKey));
-    for (const step of steps) await step().catch(() => undefined);
+    try {
+      await this.deps.queue.enqueue({ tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id });
+    } catch (error) {
+      await removeDocument(this.deps, doc).catch(() => undefined);
+      throw error;
+    }
+    // Where the worker shares the process, a single capture on an idle machine waits a little for it, as a person would.
+    if (options.interactive && wasIdle && this.deps.queue.settled) await this.deps.queue.settled(doc.id, INTERACTIVE_SETTLE_MS);
+    return acceptedReceipt('created', doc, 'stored; extraction and indexing continue in the background (document status processing until ready)');
   }
 }
 
@@ -295,13 +235,6 @@ function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean 
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.byteLength === 0) throw new CaptureRejected('empty_content', 'content_base64: the file is empty');
   return { bytes, isText: false };
-}
-
-function defaultTitle(item: CaptureItem, text: string): string {
-  if (item.title !== undefined && item.title.trim()) return item.title;
-  if (item.filename) return item.filename;
-  const firstLine = splitLines(text).find((line) => line.trim()) ?? '';
-  return firstLine.trim().slice(0, LIMITS.titleChars);
 }
 
 function receiptForFailure(error: unknown): CaptureReceipt {

@@ -1,28 +1,49 @@
-import type { SearchIndex } from '../ports.js';
+import type { DocumentStore, SearchIndex } from '../ports.js';
+import { chunkText, countLines } from './chunking.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
-import type { CaptureSpend } from './usage.js';
+import type { PipelineSpend } from './usage.js';
+
+/** A document's text as extraction (or the push itself) gave it. */
+export interface KnownText {
+  text: string;
+  kind: DocumentRecord['kind'];
+  contentType: string;
+  pageCount: number | null;
+  ocrPages: number;
+}
 
 /**
- * The last steps before a claimed document is marked ready, the same for an
- * inline capture and a queued ingest: its text goes into the index, then it
- * is charged to its tenant. A charge the ledger cannot record throws here,
- * so the caller undoes the capture: nothing becomes visible for free.
+ * The step every capture path takes once a claimed document's text is
+ * known: the text and its passages go into the index without vectors (words
+ * and grep find it from now on; meaning once the passages are embedded),
+ * the record learns its line and passage counts, and the capture is charged
+ * to its tenant. Returns the passages, which the embedding steps then take.
  */
-export async function indexAndCharge(
-  deps: { index: SearchIndex; onCaptured?: (event: CaptureSpend) => Promise<void> },
-  ref: LibraryRef,
-  doc: Pick<DocumentRecord, 'id' | 'title' | 'sourceRef' | 'createdAt'>,
-  content: { kind: 'text' | 'file' | 'image'; text: string; passages: readonly Passage[]; vectors: readonly Float32Array[]; ocrPages: number; at: string },
-): Promise<void> {
+export async function indexWords(
+  deps: { index: SearchIndex; documents: DocumentStore; spend: PipelineSpend },
+  doc: DocumentRecord,
+  known: KnownText,
+  at: string,
+): Promise<Passage[]> {
+  const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  const passages = chunkText(known.text);
   await deps.index.put(ref, {
     itemId: doc.id,
-    kind: content.kind === 'image' ? 'image' : 'file_excerpt',
+    kind: known.kind === 'image' ? 'image' : 'file_excerpt',
     title: doc.title,
     sourceRef: doc.sourceRef,
     contentDate: doc.createdAt,
-    text: content.text,
-    passages: content.passages,
-    vectors: content.vectors,
+    text: known.text,
+    passages,
+    vectors: [],
   });
-  await deps.onCaptured?.({ tenantId: ref.tenantId, at: content.at, ocrPages: content.ocrPages, embeddingTexts: content.passages.map((p) => p.text) });
+  await deps.documents.recordExtraction(ref, doc.id, {
+    kind: known.kind,
+    contentType: known.contentType,
+    lineCount: countLines(known.text),
+    pageCount: known.pageCount,
+    passageCount: passages.length,
+  });
+  await deps.spend.recordCapture({ tenantId: ref.tenantId, at, ocrPages: known.ocrPages });
+  return passages;
 }

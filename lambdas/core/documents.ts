@@ -16,6 +16,11 @@ export interface DocumentView {
   sha256: string;
   kind: DocumentRecord['kind'];
   status: DocumentRecord['status'];
+  failure_reason: string | null;
+  findable_by_words: boolean;
+  findable_by_meaning: boolean;
+  passages: number | null;
+  passages_embedded: number;
   created_at: string;
   storage: DocumentRecord['storage'];
   line_count: number;
@@ -33,6 +38,11 @@ export const documentView = (doc: DocumentRecord): DocumentView => ({
   sha256: doc.sha256,
   kind: doc.kind,
   status: doc.status,
+  failure_reason: doc.status === 'failed' ? doc.failureReason : null,
+  findable_by_words: doc.status !== 'failed' && doc.passageCount !== null,
+  findable_by_meaning: doc.status === 'ready' || (doc.passageCount !== null && doc.passagesEmbedded >= doc.passageCount),
+  passages: doc.passageCount,
+  passages_embedded: doc.status === 'ready' ? (doc.passageCount ?? doc.passagesEmbedded) : doc.passagesEmbedded,
   created_at: doc.createdAt,
   storage: doc.storage,
   line_count: doc.lineCount,

@@ -28,6 +28,12 @@ export interface DocumentRecord {
   pageCount: number | null;
   /** Where the raw bytes live in blob storage; null for text pushes (the text is kept by the index). */
   blobKey: string | null;
+  /** Passages of its text; null until the text is known (queued extraction). The text is findable by words from then on. */
+  passageCount: number | null;
+  /** Passages that have their vectors (findable by meaning); equals passageCount once ready. */
+  passagesEmbedded: number;
+  /** Why a `failed` document failed (`reject_code: detail`); null otherwise. */
+  failureReason: string | null;
 }
 
 /** Kinds of searchable items. Documents are file_excerpt or image; chat and creation come from chats. */

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, ChatModel, Clock, DocumentStore, Embedder, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
+  BlobStore, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
 import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -8,7 +8,7 @@ import type { DeferredVectors } from './chat/memory-vectors.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
-import type { IngestService, IngestSettings } from './ingest.js';
+import type { IngestWorker } from './ingest-worker.js';
 import { KeyService } from './keys.js';
 import { SearchService } from './search.js';
 import type { UsageService } from './usage.js';
@@ -26,6 +26,8 @@ export interface Ports {
   usage: UsageLedger;
   /** Counts embedding tokens for spend: a tokenizer locally, the model's own reports on AWS. */
   tokens: TokenCounter;
+  /** The durable queue of background indexing (extraction, embedding). */
+  queue: IngestQueue;
   /** Where present (the local stack), a chat answers before its reply is embedded. */
   deferVectors?: DeferredVectors;
 }
@@ -40,16 +42,13 @@ export interface Services {
   embedder: Embedder;
   chat: ChatService;
   usage: UsageService;
-  /** The queued ingest's use cases; present only when an ingest queue was given (AWS). */
-  ingest?: IngestService;
+  /** The ingestion worker's use case (extract, embed, settle), driven by each stack's drain. */
+  worker: IngestWorker;
 }
 
-export function buildServices(
-  ports: Ports,
-  options: { ingest?: IngestSettings } = {},
-): Services {
+export function buildServices(ports: Ports): Services {
   // Every accepted capture is charged to its tenant.
-  const { capture, usage, ingest } = buildCaptureServices(ports, options);
+  const { capture, usage, worker } = buildCaptureServices(ports, ports.queue);
   return {
     capture,
     search: new SearchService(ports),
@@ -60,6 +59,6 @@ export function buildServices(
     embedder: ports.embedder,
     chat: new ChatService({ ...ports, usage }),
     usage,
-    ...(ingest ? { ingest } : {}),
+    worker,
   };
 }

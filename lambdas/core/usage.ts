@@ -18,12 +18,22 @@ export interface UsageReport {
   days: Array<{ date: string; tokens_used: number; chat_calls: number; ocr_pages: number; captures: number }>;
 }
 
+/** A document whose text became known: one capture and the OCR pages read for it. */
 export interface CaptureSpend {
   tenantId: string;
   at: string;
   ocrPages: number;
-  embeddingTexts: readonly string[];
 }
+
+/** Passages embedded for a tenant's document (charged as they are embedded, in steps). */
+export interface EmbeddingSpend {
+  tenantId: string;
+  at: string;
+  texts: readonly string[];
+}
+
+/** What the capture pipeline charges. */
+export type PipelineSpend = Pick<UsageService, 'recordCapture' | 'recordEmbedding'>;
 
 
 const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
@@ -51,14 +61,15 @@ const EMPTY: UsageDelta = { tokensUsed: 0, chatCalls: 0, ocrPages: 0, captures: 
 export class UsageService {
   constructor(private readonly deps: { usage: UsageLedger; clock: Clock; tokens: TokenCounter }) {}
 
-  /** A capture that stored a document: one capture, its OCR pages, its embedding tokens. */
+  /** A capture whose text is known: one capture and its OCR pages. */
   async recordCapture(event: CaptureSpend): Promise<void> {
-    await this.deps.usage.add(event.tenantId, dayOf(event.at), {
-      ...EMPTY,
-      captures: 1,
-      ocrPages: event.ocrPages,
-      tokensUsed: this.deps.tokens.count(event.embeddingTexts),
-    });
+    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, captures: 1, ocrPages: event.ocrPages });
+  }
+
+  /** The embedding tokens of passages embedded for a document. */
+  async recordEmbedding(event: EmbeddingSpend): Promise<void> {
+    if (!event.texts.length) return;
+    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, tokensUsed: this.deps.tokens.count(event.texts) });
   }
 
   /** One chat call and the tokens it consumed. */

@@ -174,7 +174,14 @@ export const Document = meta(
     size_bytes: integer(),
     sha256: z.string(),
     kind: z.enum(['text', 'file', 'image']),
-    status: z.enum(['ready', 'processing', 'failed']),
+    status: meta(z.enum(['ready', 'processing', 'failed']), {
+      description: '`processing` while its text is extracted or its passages embedded; `ready` when every passage is findable by meaning; `failed` (see failure_reason) when it cannot be indexed',
+    }),
+    failure_reason: meta(z.nullable(z.string()), { description: 'why a `failed` document failed, as `reject_code: detail`; null otherwise' }),
+    findable_by_words: meta(z.boolean(), { description: 'its text is in the index: search by words and grep find it' }),
+    findable_by_meaning: meta(z.boolean(), { description: 'every passage has its vector: search by meaning finds all of it' }),
+    passages: meta(z.nullable(integer()), { description: 'passages of its text; null until the text is known' }),
+    passages_embedded: meta(integer(), { description: 'passages findable by meaning so far' }),
     created_at: z.string(),
     storage: z.enum(['service', 'bucket']),
     line_count: integer(),
@@ -246,10 +253,19 @@ export const ErasureResponse = meta(
 
 export const HealthResponse = meta(
   z.object({
-    status: z.literal('ok'),
+    status: meta(z.enum(['ok', 'degraded']), { description: '`degraded` while a dependency (the embedder) cannot work: captures are still stored and queued' }),
     version: z.string(),
     backend: z.enum(['local', 'aws']),
-    embedder: z.object({ name: z.string(), dimensions: integer() }),
+    embedder: z.object({
+      name: z.string(),
+      dimensions: integer(),
+      state: meta(z.enum(['ok', 'degraded']), { description: 'whether the embedder is embedding' }),
+      detail: z.nullable(z.string()),
+    }),
+    ingest: meta(
+      z.nullable(z.object({ backlog_documents: integer(), backlog_passages: integer() })),
+      { description: 'the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics)' },
+    ),
   }),
   { id: 'HealthResponse' },
 );

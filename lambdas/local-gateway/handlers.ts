@@ -17,9 +17,9 @@ import { createHandler as search } from '../endpoints/search/handler.js';
 import { createHandler as usage } from '../endpoints/usage/handler.js';
 
 /** Every endpoint's handler, made by the same factories the Lambda entries call. */
-export function createLocalHandlers(services: Services, info: { version: string }) {
+export function createLocalHandlers(services: Services, info: { version: string; backlog?: () => { documents: number; passages: number } }) {
   const handlers: Record<RouteName, ApiHandler> = {
-    health: health({ embedder: services.embedder, backend: 'local', version: info.version }),
+    health: health({ embedder: services.embedder, backend: 'local', version: info.version, backlog: info.backlog }),
     openapi: openapi({ version: info.version }),
     capture: capture(services),
     'capture-batch': captureBatch(services),

@@ -9,20 +9,30 @@ import { systemClock } from '../../lambdas/core/dates.js';
 import { buildServices, type Ports } from '../../lambdas/core/services.js';
 import type { TextExtractor } from '../../lambdas/ports.js';
 import { HashingEmbedder } from './hashing-embedder.js';
+import { SqliteIngestQueue } from '../../lambdas/adapters/local/sqlite-ingest-queue.js';
+import { LocalIngestDrain, type DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
 import { InMemoryBlobStore, InMemoryDocumentStore } from './in-memory-ports.js';
 
 /** Decodes UTF-8 files; refuses `application/x-unsupported`. Enough to drive the core's bytes path. */
 export const utf8Extractor: TextExtractor = {
+  // Files starting %SLOW are slow work (queued), as PDFs and images are.
+  async isSlowWork(bytes) {
+    return Buffer.from(bytes).toString('utf8').startsWith('%SLOW');
+  },
   async extract({ bytes, declaredContentType }) {
     if (declaredContentType === 'application/x-unsupported') throw new CaptureRejected('unsupported_type', 'unsupported');
     return { text: Buffer.from(bytes).toString('utf8'), kind: 'file', contentType: declaredContentType, pageCount: null, ocrPages: 0 };
   },
 };
 
-/** The core over in-memory fakes (documents, blobs), the SQLite index in memory and a hashing embedder. */
-export function coreHarness(overrides: Partial<Ports> = {}) {
+/**
+ * The core over in-memory fakes (documents, blobs), the SQLite index and
+ * ingestion queue in memory, the local drain, and a hashing embedder.
+ */
+export function coreHarness(overrides: Partial<Ports> = {}, drainOptions: Partial<DrainOptions> = {}) {
   const db = openDatabase(':memory:');
   const embedder = new HashingEmbedder();
+  const queue = new SqliteIngestQueue(db);
   const ports: Ports = {
     documents: new InMemoryDocumentStore(),
     blobs: new InMemoryBlobStore(),
@@ -34,7 +44,15 @@ export function coreHarness(overrides: Partial<Ports> = {}) {
     chatModel: new ExtractiveAnswerer(),
     usage: new SqliteUsageLedger(db),
     tokens: new O200kTokenCounter(),
+    queue,
     ...overrides,
   };
-  return { ports, services: buildServices(ports), db };
+  const services = buildServices(ports);
+  const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
+    lanes: 2,
+    retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4 },
+    ...drainOptions,
+  });
+  void drain.start();
+  return { ports, services, db, queue, drain };
 }

@@ -1,4 +1,4 @@
-import type { BlobStore, DocumentStore, NewestFirstKey } from '../../lambdas/ports.js';
+import type { BlobStore, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/ports.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
 
 /**
@@ -34,9 +34,26 @@ export class InMemoryDocumentStore implements DocumentStore {
     this.docs.set(doc.id, structuredClone(doc));
     return { claimed: true as const };
   }
-  async setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']) {
+  private own(ref: LibraryRef, id: string) {
     const doc = this.docs.get(id);
-    if (doc && libKey(doc) === libKey(ref)) doc.status = status;
+    return doc && libKey(doc) === libKey(ref) ? doc : null;
+  }
+  async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult) {
+    const doc = this.own(ref, id);
+    if (doc) Object.assign(doc, result);
+  }
+  async recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number) {
+    const doc = this.own(ref, id);
+    if (doc) doc.passagesEmbedded = Math.min(doc.passageCount ?? 0, doc.passagesEmbedded + passagesEmbedded);
+  }
+  async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }) {
+    const doc = this.own(ref, id);
+    if (!doc || doc.status !== 'processing') return;
+    doc.status = outcome.status;
+    if (outcome.status === 'ready') {
+      doc.passagesEmbedded = doc.passageCount ?? 0;
+      doc.failureReason = null;
+    } else doc.failureReason = outcome.reason;
   }
   async get(ref: LibraryRef, id: string) {
     const doc = this.docs.get(id);

@@ -5,6 +5,7 @@ import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
+import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
 
 export interface TestServer {
   url: string;
@@ -24,10 +25,12 @@ export interface TestServer {
  * Starts the real local server (real SQLite, real blob folder, the real
  * embedder unless one is given) on a free port over a fresh data folder.
  */
-export async function startTestServer(options: { embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel } = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel });
-  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test' });
+export async function startTestServer(options: {
+  embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
+} = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain });
+  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog() });
   const server = await startLocalServer({
     handlers,
     authorizer,

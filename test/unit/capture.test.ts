@@ -69,16 +69,18 @@ describe('CaptureService', () => {
   });
 
   it('accepts exactly 4 MiB of file, unpadded base64 too', async () => {
-    const { services } = coreHarness();
+    const { services, drain } = coreHarness();
     const receipt = await services.capture.capture(shared, { contentBase64: Buffer.alloc(4 * 1024 * 1024, 98).toString('base64'), ...file });
     expect(receipt.status).toBe('created');
     expect((await services.capture.capture(shared, { contentBase64: 'aGk', ...file })).status).toBe('created');
+    drain.stop(); // its thousands of passages are not this test's concern
   });
 
   it('accepts exactly 2 MiB of text', async () => {
-    const { services } = coreHarness();
+    const { services, drain } = coreHarness();
     const receipt = await services.capture.capture(shared, { text: 'ab\n'.repeat((2 * 1024 * 1024) / 3) + 'ab' });
     expect(receipt.status).toBe('created');
+    drain.stop();
   });
 
   it.each(['put', 'claim'] as const)('rejects backend_unavailable when the index fails, leaving nothing; a retry is created (%s)', async (where) => {
@@ -111,21 +113,39 @@ describe('CaptureService', () => {
 
   it('treats sending again the payload of a failed document as a retry: created, with a new id', async () => {
     const { services, ports } = coreHarness();
-    const first = await services.capture.capture(shared, { text: 'ingest once failed' });
-    await ports.documents.setStatus(shared, first.id!, 'failed');
-    const again = await services.capture.capture(shared, { text: 'ingest once failed' });
+    const first = await services.capture.capture(shared, { text: 'ingest once failed' }, { interactive: true });
+    (ports.documents as InMemoryDocumentStore).docs.get(first.id!)!.status = 'failed';
+    const again = await services.capture.capture(shared, { text: 'ingest once failed' }, { interactive: true });
     expect(again.status).toBe('created');
     expect(again.id).not.toBe(first.id);
     expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(1);
     expect((await services.documents.get(shared, again.id!)).status).toBe('ready');
   });
 
-  it('rejects backend_unavailable when the embedder fails', async () => {
+  it('rejects a single capture backend_unavailable when the embedder fails in its request, leaving nothing', async () => {
     const base = coreHarness();
     const embedder = withFault(base.ports.embedder, 'embed', () => new BackendUnavailableError('model throttled'));
     embedder.failing = true;
-    const { services } = coreHarness({ embedder });
-    expect((await services.capture.capture(shared, { text: 'x' })).reject_code).toBe('backend_unavailable');
+    const { services, ports } = coreHarness({ embedder });
+    expect((await services.capture.capture(shared, { text: 'x marks it' }, { interactive: true })).reject_code).toBe('backend_unavailable');
+    expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
+    expect(await ports.index.keywordSearch(shared, { text: 'marks', limit: 5 })).toEqual([]);
+  });
+
+  it('stores a batch item at once, findable by words, and ends it failed with a reason when the embedder never recovers', async () => {
+    const base = coreHarness();
+    const embedder = withFault(base.ports.embedder, 'embed', () => new BackendUnavailableError('model down'));
+    embedder.failing = true;
+    const { services, ports, drain } = coreHarness({ embedder });
+    const receipt = await services.capture.capture(shared, { text: 'queued words survive' });
+    expect(receipt.status).toBe('created');
+    expect((await services.documents.get(shared, receipt.id!)).status).toBe('processing');
+    expect((await ports.index.keywordSearch(shared, { text: 'survive', limit: 5 })).map((h) => h.itemId)).toEqual([receipt.id]);
+    await drain.whenIdle();
+    const doc = await services.documents.get(shared, receipt.id!);
+    expect(doc).toMatchObject({ status: 'failed', findable_by_words: false, findable_by_meaning: false });
+    expect(doc.failure_reason).toMatch(/^backend_unavailable: .*model down/);
+    expect(await ports.index.keywordSearch(shared, { text: 'survive', limit: 5 })).toEqual([]);
   });
 
   it('lets a bug surface as an error (500), after undoing what was written', async () => {
@@ -141,7 +161,7 @@ describe('CaptureService', () => {
     const { services } = coreHarness();
     const titled = await services.capture.capture(shared, { text: 'x1', title: 'Given' });
     const named = await services.capture.capture(shared, { contentBase64: b64('x2'), filename: 'named.txt', contentType: 'text/plain' });
-    const plain = await services.capture.capture(shared, { text: '\n\n  First real line  \nmore' });
+    const plain = await services.capture.capture(shared, { text: '\n\n  First real line  \nmore' }, { interactive: true });
     expect((await services.documents.get(shared, titled.id!)).title).toBe('Given');
     expect((await services.documents.get(shared, named.id!)).title).toBe('named.txt');
     const doc = await services.documents.get(shared, plain.id!);

@@ -7,6 +7,7 @@ import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits } from './limits.js';
 import { tidyLines } from './normalize.js';
 import { joinPages, PdfFile } from './pdf.js';
 import { sniff } from './sniff.js';
+import { isSlowWork } from './slow-work.js';
 import { extractTextFile } from './text-formats.js';
 
 export interface FileExtractorOptions {
@@ -30,6 +31,10 @@ export class FileExtractor implements TextExtractor {
     this.ocr = options.ocr;
     this.pdfOcr = options.pdfOcr;
     this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...options.limits };
+  }
+
+  isSlowWork(bytes: Uint8Array): Promise<boolean> {
+    return isSlowWork(bytes, this.limits.inlineMaxBytes);
   }
 
   async extract(input: ExtractionInput): Promise<ExtractedText> {

@@ -19,6 +19,8 @@ export interface ExtractionLimits {
   maxZipEntries: number;
   /** ... or above this total uncompressed size, checked before anything is inflated. */
   maxZipUncompressedBytes: number;
+  /** Text files up to this size are read in the capture request; larger ones, and every PDF, DOCX and image, are queued. */
+  inlineMaxBytes: number;
 }
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
@@ -30,4 +32,6 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   ocrRenderDpi: 200,
   maxZipEntries: 1_000,
   maxZipUncompressedBytes: 64 * 1024 * 1024,
+  // Reading a text format is fast: every allowed one (4 MiB) is read inline by default.
+  inlineMaxBytes: 4 * 1024 * 1024,
 };

@@ -1,4 +1,4 @@
-import type { DocumentStore, NewestFirstKey } from '../../ports.js';
+import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -30,6 +30,9 @@ CREATE TABLE IF NOT EXISTS documents (
   line_count INTEGER NOT NULL,
   page_count INTEGER,
   blob_key TEXT,
+  passage_count INTEGER,
+  passages_embedded INTEGER NOT NULL DEFAULT 0,
+  failure_reason TEXT,
   UNIQUE (tenant_id, end_user_id, sha256),
   FOREIGN KEY (tenant_id, end_user_id) REFERENCES libraries(tenant_id, end_user_id)
 );
@@ -42,21 +45,34 @@ interface DocumentRow {
   id: string; tenant_id: string; end_user_id: string; sha256: string; title: string; filename: string | null;
   content_type: string; source_ref: string | null; size_bytes: number; kind: DocumentRecord['kind'];
   status: DocumentRecord['status']; created_at: string; storage: DocumentRecord['storage']; line_count: number;
-  page_count: number | null; blob_key: string | null;
+  page_count: number | null; blob_key: string | null; passage_count: number | null; passages_embedded: number;
+  failure_reason: string | null;
 }
 
 const toRecord = (r: DocumentRow): DocumentRecord => ({
   id: r.id, tenantId: r.tenant_id, endUserId: r.end_user_id === SHARED ? null : r.end_user_id, sha256: r.sha256,
   title: r.title, filename: r.filename, contentType: r.content_type, sourceRef: r.source_ref, sizeBytes: r.size_bytes,
   kind: r.kind, status: r.status, createdAt: r.created_at, storage: r.storage, lineCount: r.line_count,
-  pageCount: r.page_count, blobKey: r.blob_key,
+  pageCount: r.page_count, blobKey: r.blob_key, passageCount: r.passage_count, passagesEmbedded: r.passages_embedded,
+  failureReason: r.failure_reason,
 });
+
+/** Columns added since the first data folders; a folder made before them gets them at start-up. */
+const ADDED_COLUMNS: Array<[string, string]> = [
+  ['passage_count', 'INTEGER'],
+  ['passages_embedded', 'INTEGER NOT NULL DEFAULT 0'],
+  ['failure_reason', 'TEXT'],
+];
 
 const lib = (ref: LibraryRef) => [ref.tenantId, ref.endUserId ?? SHARED] as const;
 
 export class SqliteDocumentStore implements DocumentStore {
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
+    const columns = new Set((db.prepare('PRAGMA table_info(documents)').all() as Array<{ name: string }>).map((c) => c.name));
+    for (const [name, type] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE documents ADD COLUMN ${name} ${type}`);
+    // Documents made ready before passage counts were kept: their counts are unknown, so they read as complete.
+    db.exec(`UPDATE documents SET passage_count = passages_embedded WHERE passage_count IS NULL AND status = 'ready'`);
   }
 
   async touchLibrary(ref: LibraryRef, at: string): Promise<void> {
@@ -84,14 +100,15 @@ export class SqliteDocumentStore implements DocumentStore {
       const inserted = this.db
         .prepare(
           `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
-             size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key, passage_count,
+             passages_embedded, failure_reason)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
         )
         .run(
           doc.id, doc.tenantId, doc.endUserId ?? SHARED, doc.sha256, doc.title, doc.filename, doc.contentType,
           doc.sourceRef, doc.sizeBytes, doc.kind, doc.status, doc.createdAt, doc.storage, doc.lineCount,
-          doc.pageCount, doc.blobKey,
+          doc.pageCount, doc.blobKey, doc.passageCount, doc.passagesEmbedded, doc.failureReason,
         );
       if (inserted.changes === 1) return { claimed: true as const };
       const existing = this.db
@@ -102,8 +119,37 @@ export class SqliteDocumentStore implements DocumentStore {
     return claim.immediate();
   }
 
-  async setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']): Promise<void> {
-    this.db.prepare('UPDATE documents SET status = ? WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(status, id, ...lib(ref));
+  async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void> {
+    this.db
+      .prepare(
+        `UPDATE documents SET kind = ?, content_type = ?, line_count = ?, page_count = ?, passage_count = ?
+         WHERE id = ? AND tenant_id = ? AND end_user_id = ?`,
+      )
+      .run(result.kind, result.contentType, result.lineCount, result.pageCount, result.passageCount, id, ...lib(ref));
+  }
+
+  async recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void> {
+    this.db
+      .prepare(
+        `UPDATE documents SET passages_embedded = min(coalesce(passage_count, 0), passages_embedded + ?)
+         WHERE id = ? AND tenant_id = ? AND end_user_id = ?`,
+      )
+      .run(passagesEmbedded, id, ...lib(ref));
+  }
+
+  async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void> {
+    if (outcome.status === 'ready') {
+      this.db
+        .prepare(
+          `UPDATE documents SET status = 'ready', passages_embedded = coalesce(passage_count, 0), failure_reason = NULL
+           WHERE id = ? AND tenant_id = ? AND end_user_id = ? AND status = 'processing'`,
+        )
+        .run(id, ...lib(ref));
+    } else {
+      this.db
+        .prepare(`UPDATE documents SET status = 'failed', failure_reason = ? WHERE id = ? AND tenant_id = ? AND end_user_id = ? AND status = 'processing'`)
+        .run(outcome.reason, id, ...lib(ref));
+    }
   }
 
   async get(ref: LibraryRef, id: string): Promise<DocumentRecord | null> {

@@ -1,5 +1,5 @@
 import type { DeferredVectorIndex, GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
-import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
+import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 import { VectorScan } from './vector-scan.js';
@@ -59,7 +59,9 @@ CREATE TABLE IF NOT EXISTS passages (
   line_end INTEGER NOT NULL,
   text TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS passages_item ON passages(item_rowid);
+-- By item, in order: the ingestion worker walks an item's passages without vectors lowest first.
+CREATE INDEX IF NOT EXISTS passages_item_ordinal ON passages(item_rowid, ordinal);
+DROP INDEX IF EXISTS passages_item;
 CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
   library, kind, title, body, content='', contentless_delete=1,
   tokenize='porter unicode61 remove_diacritics 2'
@@ -203,7 +205,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   }
 
   async itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>> {
-    // Only memory (chat, creation) is ever written without vectors.
+    // Memory (chat, creation) only: documents without vectors are the ingestion queue's to finish.
     const rows = this.db
       .prepare(
         `SELECT i.item_id, l.tenant_id, l.end_user_id, p.text FROM items i
@@ -241,6 +243,44 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vectors[i]!));
         changes.added.push({ libraryId, rowid, kind: item.kind, vector: vectors[i]! }); // the scan replaces the slot
       });
+      return true;
+    });
+  }
+
+  async passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
+    const libraryId = this.libraryId(ref, false);
+    if (libraryId === null) return [];
+    const skip = options.skip?.size ? [...options.skip] : [];
+    const rows = this.db
+      .prepare(
+        `SELECT p.ordinal, p.line_start, p.line_end, p.text FROM items i CROSS JOIN passages p ON p.item_rowid = i.rowid
+         WHERE i.item_id = ? AND i.library_id = ?
+           AND NOT EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.rowid)
+           AND p.ordinal NOT IN (SELECT value FROM json_each(?))
+         ORDER BY p.ordinal LIMIT ?`,
+      )
+      .all(itemId, libraryId, JSON.stringify(skip), options.limit) as Array<{ ordinal: number; line_start: number; line_end: number; text: string }>;
+    return rows.map((r) => ({ ordinal: r.ordinal, lineStart: r.line_start, lineEnd: r.line_end, text: r.text }));
+  }
+
+  async attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean> {
+    const libraryId = this.libraryId(ref, false);
+    if (libraryId === null) return false;
+    return this.write((changes) => {
+      const item = this.db.prepare('SELECT rowid, kind FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
+        | { rowid: number; kind: ItemKind }
+        | undefined;
+      if (!item) return false;
+      const passageRowid = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ? AND ordinal = ?').pluck();
+      const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
+      const insertVector = this.db.prepare('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)');
+      for (const { ordinal, vector } of vectors) {
+        const rowid = passageRowid.get(item.rowid, ordinal) as number | undefined;
+        if (rowid === undefined) throw new Error(`item ${itemId} has no passage ${ordinal}`);
+        deleteVector.run(BigInt(rowid)); // attaching twice replaces
+        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
+        changes.added.push({ libraryId, rowid, kind: item.kind, vector });
+      }
       return true;
     });
   }

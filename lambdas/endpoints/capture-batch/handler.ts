@@ -11,7 +11,8 @@ export const createHandler = (deps: Pick<Services, 'capture'>) =>
     async run({ tenantId, body }) {
       const results = [];
       for (const [index, raw] of body.items.entries()) {
-        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, body.end_user_id)) });
+        // Batch items are stored and queued: their embedding never holds up the receipts.
+        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, { defaultEndUserId: body.end_user_id, interactive: false })) });
       }
       return { status: 200, body: { total: results.length, succeeded: results.filter((r) => r.ok).length, results } };
     },

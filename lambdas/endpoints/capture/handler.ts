@@ -7,7 +7,8 @@ export const createHandler = (deps: Pick<Services, 'capture'>) =>
     auth: true,
     body: 'object',
     async run({ tenantId, body }) {
-      const receipt = await captureRawItem(deps.capture, tenantId, body);
+      // A single capture is interactive: on an idle machine a small one is findable by meaning when it answers.
+      const receipt = await captureRawItem(deps.capture, tenantId, body, { interactive: true });
       return {
         status: receiptStatus(receipt),
         body: receipt,

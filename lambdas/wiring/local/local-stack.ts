@@ -14,7 +14,8 @@ import { TesseractOcr } from '../../adapters/local/tesseract-ocr.js';
 import { UniversalSentenceEncoder } from '../../adapters/local/use-embedder.js';
 import { systemClock } from '../../core/dates.js';
 import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
-import { removeStaleCaptures } from '../../core/removal.js';
+import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
+import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/drain.js';
 import { FileExtractor } from '../../adapters/extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
 import { logger } from '../../http/observability.js';
@@ -24,7 +25,9 @@ export interface LocalStack {
   ports: Ports;
   services: Services;
   db: SqliteDatabase;
-  /** Resolves once the background work started so far (chat replies' vectors) is done. */
+  queue: SqliteIngestQueue;
+  drain: LocalIngestDrain;
+  /** Resolves once the background work started so far (chat replies' vectors, queued indexing) is done. */
   settled(): Promise<void>;
   close(): void;
 }
@@ -37,6 +40,8 @@ export async function openLocalStack(options: {
   chat?: OpenAiCompatibleConfig | null;
   /** Any chat model (tests); wins over `chat`. */
   chatModel?: ChatModel;
+  /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's threads. */
+  drain?: Partial<DrainOptions>;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The model's worker thread is ours to stop only when we started it.
@@ -46,6 +51,7 @@ export async function openLocalStack(options: {
   const ocr = new TesseractOcr();
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
   const index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
+  const queue = new SqliteIngestQueue(db);
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
     blobs: new FolderBlobStore(join(options.dataDir, 'blobs')),
@@ -57,17 +63,26 @@ export async function openLocalStack(options: {
     tokens: new O200kTokenCounter(),
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
     usage: new SqliteUsageLedger(db),
+    queue,
     deferVectors: { index, background },
   };
-  // Locally a capture runs start to finish in one process, so one still
-  // `processing` at start-up was cut off by a crash: roll it back.
-  await removeStaleCaptures(ports, ports.clock.now());
+  const services = buildServices(ports);
+  const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
+    lanes: 2,
+    log: (message, detail) => logger.warn(message, detail),
+    ...options.drain,
+  });
+  // Resumes the queue a stop or a crash left, and rolls back captures cut off before their receipt.
+  await drain.start();
   // A chat answered just before a crash may lack its reply's vectors: embed
   // them, in the background so a failing embedder cannot stop the start.
   await background.run('vectors missing at start-up', async () => {
     await attachMissingVectors({ index, embedder });
   });
-  return { ports, services: buildServices(ports), db, settled: () => background.settled(), close: () => {
+  return { ports, services, db, queue, drain, settled: async () => {
+    await Promise.all([background.settled(), drain.whenIdle()]);
+  }, close: () => {
+    drain.stop();
     background.close();
     void ocr.close();
     void ownEmbedder?.close();

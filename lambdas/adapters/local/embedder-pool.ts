@@ -1,0 +1,384 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { BackendUnavailableError } from '../../core/errors.js';
+import type { Embedder } from '../../ports.js';
+
+export interface EmbedderPoolOptions {
+  /** The worker script; default: use-worker.mjs (Universal Sentence Encoder lite, 512 dimensions). */
+  workerUrl?: URL;
+  /** Workers for passages, reniced to 19; default min(2, cores), at least 1. */
+  passageWorkers?: number;
+  /** Texts per worker call, at most; bounds memory and how long a worker stays busy. Default 8. */
+  maxBatch?: number;
+  /** Wait before replacing a failed worker; doubles (to 5 s) while replacements keep failing. Default 200. */
+  restartDelayMs?: number;
+  /** A worker call (or start-up) taking longer kills and replaces its worker; a call with no live worker to run it gives up after as long. Default 60000. */
+  callTimeoutMs?: number;
+  /** Extra data handed to every worker next to its `role` (tests steer fault workers with it). */
+  workerData?: Record<string, unknown>;
+}
+
+export interface EmbedderPoolHealth {
+  state: 'ok' | 'degraded';
+  detail: string | null;
+  restarts: number;
+  workers: { live: number; total: number };
+}
+
+type Purpose = 'query' | 'passage';
+
+/** Error messages after which a worker's runtime (the model's WebAssembly) cannot be trusted. */
+const BROKEN_RUNTIME = /memory access out of bounds|RuntimeError|\bunreachable\b|\bAborted\b|out of memory/;
+const MAX_RESTART_DELAY_MS = 5000;
+/** Calls failing in a row before health reports degraded. */
+const FAILURES_FOR_DEGRADED = 3;
+
+interface Call {
+  purpose: Purpose;
+  vectors: Float32Array[];
+  /** Sub-batches not yet answered. */
+  remaining: number;
+  settled: boolean;
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: Error) => void;
+  /** Set while no worker that could run the call is live. */
+  starvedTimer: NodeJS.Timeout | null;
+}
+
+/** At most maxBatch texts of one call: what one worker is handed at a time. */
+interface Piece {
+  id: number;
+  call: Call;
+  offset: number;
+  texts: string[];
+}
+
+interface Slot {
+  role: Purpose;
+  worker: Worker | null;
+  state: 'starting' | 'live' | 'down';
+  piece: Piece | null;
+  /** Start-up or call deadline. */
+  timer: NodeJS.Timeout | null;
+  restartTimer: NodeJS.Timeout | null;
+  /** Failures since this slot's worker last answered a call: the restart back-off's exponent. */
+  failures: number;
+  /** Why the slot's last worker was stopped. */
+  cause: string | null;
+  /** Resolves the current start attempt's promise (ready or failed). */
+  started: (() => void) | null;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The local stack's embedder: worker threads running the offline model, one
+ * for queries at normal priority and `passageWorkers` for passages reniced to
+ * 19 (nice is per thread on Linux), so a search stays fast while captures use
+ * every core. Passage calls are cut into sub-batches of at most `maxBatch`
+ * texts, spread over the passage workers and put back in order.
+ *
+ * Workers are supervised: one that dies, breaks its runtime or overruns
+ * `callTimeoutMs` is terminated, its call rejected `BackendUnavailableError`,
+ * and a replacement started. No failure escapes as an unhandled rejection.
+ */
+export class EmbedderPool implements Embedder {
+  private model: { name: string; dimensions: number } | null = null;
+  private readonly slots: Slot[];
+  private readonly queryQueue: Piece[] = [];
+  private readonly passageQueue: Piece[] = [];
+  private nextId = 0;
+  private restarts = 0;
+  private failedInARow = 0;
+  private lastFailure: string | null = null;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+  /** Keeps workers referenced while start() waits for them. */
+  private booting = true;
+
+  private constructor(
+    private readonly workerUrl: URL,
+    passageWorkers: number,
+    private readonly maxBatch: number,
+    private readonly restartDelayMs: number,
+    private readonly callTimeoutMs: number,
+    private readonly extraData: Record<string, unknown>,
+  ) {
+    const slot = (role: Purpose): Slot => ({ role, worker: null, state: 'down', piece: null, timer: null, restartTimer: null, failures: 0, cause: null, started: null });
+    this.slots = [slot('query'), ...Array.from({ length: passageWorkers }, () => slot('passage'))];
+  }
+
+  static async start(options: EmbedderPoolOptions = {}): Promise<EmbedderPool> {
+    const positive = (value: number | undefined, fallback: number, what: string) => {
+      const v = value ?? fallback;
+      if (!Number.isFinite(v) || v < 1) throw new RangeError(`${what} must be at least 1, got ${value}`);
+      return Math.floor(v);
+    };
+    const pool = new EmbedderPool(
+      options.workerUrl ?? new URL('./use-worker.mjs', import.meta.url),
+      positive(options.passageWorkers, Math.max(1, Math.min(2, os.availableParallelism())), 'passageWorkers'),
+      positive(options.maxBatch, 8, 'maxBatch'),
+      Math.max(0, options.restartDelayMs ?? 200),
+      positive(options.callTimeoutMs, 60_000, 'callTimeoutMs'),
+      options.workerData ?? {},
+    );
+    await Promise.all(pool.slots.map((slot) => pool.spawn(slot)));
+    pool.booting = false;
+    pool.updateRefs();
+    if (!pool.slots.some((slot) => slot.state === 'live')) {
+      const cause = pool.slots.find((slot) => slot.cause)?.cause ?? 'unknown';
+      await pool.close();
+      throw new BackendUnavailableError(`the embedding model could not start: ${cause}`);
+    }
+    return pool;
+  }
+
+  get name(): string {
+    return this.model!.name;
+  }
+  get dimensions(): number {
+    return this.model!.dimensions;
+  }
+
+  embed(texts: readonly string[], purpose: Purpose): Promise<Float32Array[]> {
+    if (this.closed) return Promise.reject(new BackendUnavailableError('the embedder was closed'));
+    if (!texts.length) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      const call: Call = { purpose, vectors: new Array(texts.length), remaining: 0, settled: false, resolve, reject, starvedTimer: null };
+      const queue = purpose === 'query' ? this.queryQueue : this.passageQueue;
+      for (let offset = 0; offset < texts.length; offset += this.maxBatch) {
+        queue.push({ id: this.nextId++, call, offset, texts: texts.slice(offset, offset + this.maxBatch) });
+        call.remaining += 1;
+      }
+      this.pump();
+    });
+  }
+
+  health(): EmbedderPoolHealth {
+    const live = this.slots.filter((slot) => slot.state === 'live').length;
+    const workers = { live, total: this.slots.length };
+    if (this.closed) return { state: 'degraded', detail: 'the embedder was closed', restarts: this.restarts, workers };
+    const problems: string[] = [];
+    const down = this.slots.filter((slot) => slot.state !== 'live');
+    if (down.length) {
+      const who = down.length === 1 ? 'embedding worker' : `${down.length} embedding workers`;
+      const cause = down.find((slot) => slot.cause)?.cause;
+      problems.push(cause ? `${who} restarting after: ${cause}` : `${who} starting`);
+    }
+    if (this.failedInARow >= FAILURES_FOR_DEGRADED) {
+      problems.push(`the last ${this.failedInARow} embedding calls failed, the latest with: ${this.lastFailure}`);
+    }
+    return { state: problems.length ? 'degraded' : 'ok', detail: problems.length ? problems.join('; ') : null, restarts: this.restarts, workers };
+  }
+
+  /** No passage sub-batch is queued or running. */
+  isIdle(): boolean {
+    return !this.passageQueue.length && !this.slots.some((slot) => slot.piece?.call.purpose === 'passage');
+  }
+
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closed = true;
+    const error = new BackendUnavailableError('the embedder was closed');
+    const workers: Worker[] = [];
+    for (const slot of this.slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      if (slot.restartTimer) clearTimeout(slot.restartTimer);
+      slot.timer = slot.restartTimer = null;
+      if (slot.piece) this.failCall(slot.piece.call, error, false);
+      slot.piece = null;
+      if (slot.worker) workers.push(slot.worker);
+      slot.worker = null;
+      slot.state = 'down';
+      slot.started?.();
+      slot.started = null;
+    }
+    for (const piece of [...this.queryQueue, ...this.passageQueue]) this.failCall(piece.call, error, false);
+    this.queryQueue.length = this.passageQueue.length = 0;
+    this.closing = Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined))).then(() => undefined);
+    return this.closing;
+  }
+
+  /** Starts the slot's worker; resolves once it is ready or has failed (never rejects). */
+  private spawn(slot: Slot): Promise<void> {
+    return new Promise<void>((resolve) => {
+      slot.started = resolve;
+      slot.state = 'starting';
+      let worker: Worker;
+      try {
+        worker = new Worker(this.workerUrl, { workerData: { ...this.extraData, role: slot.role } });
+      } catch (error) {
+        slot.worker = null;
+        this.stopped(slot, `could not start: ${messageOf(error)}`);
+        return;
+      }
+      slot.worker = worker;
+      slot.timer = setTimeout(() => this.fail(slot, worker, `did not start within ${this.callTimeoutMs} ms`), this.callTimeoutMs);
+      slot.timer.unref();
+      worker.on('message', (message: unknown) => {
+        if (slot.worker === worker) this.onMessage(slot, worker, message);
+      });
+      worker.on('error', (error: unknown) => this.fail(slot, worker, messageOf(error)));
+      worker.on('messageerror', (error: unknown) => this.fail(slot, worker, `unreadable message: ${messageOf(error)}`));
+      worker.on('exit', (code: number) => this.fail(slot, worker, `the worker exited with code ${code}`));
+      this.updateRefs();
+    });
+  }
+
+  private onMessage(slot: Slot, worker: Worker, raw: unknown) {
+    const message = (raw ?? {}) as { ready?: boolean; name?: unknown; dimensions?: unknown; id?: unknown; flat?: unknown; error?: unknown };
+    if (message.ready) {
+      if (slot.state !== 'starting') return;
+      const { name, dimensions } = message;
+      if (typeof name !== 'string' || !Number.isInteger(dimensions) || (dimensions as number) < 1) {
+        return this.fail(slot, worker, 'the worker announced no model name and dimensions');
+      }
+      if (!this.model) this.model = { name, dimensions: dimensions as number };
+      else if (this.model.name !== name || this.model.dimensions !== dimensions) {
+        return this.fail(slot, worker, `the worker loaded ${name} (${dimensions}), not ${this.model.name} (${this.model.dimensions})`);
+      }
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.timer = null;
+      slot.state = 'live';
+      slot.started?.();
+      slot.started = null;
+      this.pump();
+      return;
+    }
+    const piece = slot.piece;
+    if (!piece || message.id !== piece.id) return;
+    if (message.error !== undefined) {
+      const error = String(message.error);
+      if (BROKEN_RUNTIME.test(error)) return this.fail(slot, worker, error);
+      this.finishPiece(slot);
+      this.failCall(piece.call, new BackendUnavailableError(`embedding failed: ${error}`));
+      this.pump();
+      return;
+    }
+    const flat = message.flat;
+    const dimensions = this.dimensions;
+    this.finishPiece(slot);
+    if (!(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions) {
+      this.failCall(piece.call, new BackendUnavailableError(`embedding failed: the worker returned no ${piece.texts.length} x ${dimensions} vectors`));
+    } else {
+      slot.failures = 0;
+      const call = piece.call;
+      if (!call.settled) {
+        for (let i = 0; i < piece.texts.length; i++) call.vectors[piece.offset + i] = flat.subarray(i * dimensions, (i + 1) * dimensions);
+        call.remaining -= 1;
+        if (!call.remaining) {
+          call.settled = true;
+          if (call.starvedTimer) clearTimeout(call.starvedTimer);
+          this.failedInARow = 0;
+          call.resolve(call.vectors);
+        }
+      }
+    }
+    this.pump();
+  }
+
+  private finishPiece(slot: Slot) {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.piece = null;
+  }
+
+  /** Stops a worker that failed (ignored when `worker` is no longer the slot's). */
+  private fail(slot: Slot, worker: Worker, cause: string) {
+    if (slot.worker !== worker || this.closed) return;
+    slot.worker = null;
+    worker.terminate().catch(() => undefined);
+    this.stopped(slot, cause);
+  }
+
+  private stopped(slot: Slot, cause: string) {
+    slot.state = 'down';
+    slot.cause = cause;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const piece = slot.piece;
+    slot.piece = null;
+    if (piece) this.failCall(piece.call, new BackendUnavailableError(`the embedding worker failed: ${cause}`));
+    slot.started?.();
+    slot.started = null;
+    const delay = Math.min(this.restartDelayMs * 2 ** slot.failures, MAX_RESTART_DELAY_MS);
+    slot.failures += 1;
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = null;
+      if (this.closed) return;
+      this.restarts += 1;
+      void this.spawn(slot);
+    }, delay);
+    // A restart alone does not keep the process alive; a call waiting for it does (its own timer).
+    slot.restartTimer.unref();
+    this.pump();
+  }
+
+  private failCall(call: Call, error: Error, counts = true) {
+    if (call.settled) return;
+    call.settled = true;
+    if (call.starvedTimer) clearTimeout(call.starvedTimer);
+    call.starvedTimer = null;
+    const queue = call.purpose === 'query' ? this.queryQueue : this.passageQueue;
+    for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.call === call) queue.splice(i, 1);
+    if (counts) {
+      this.failedInARow += 1;
+      this.lastFailure = error.message;
+    }
+    call.reject(error);
+  }
+
+  /** Hands queued sub-batches to idle live workers. */
+  private pump() {
+    if (this.closed) return;
+    const querySlot = this.slots[0]!;
+    for (const slot of this.slots) {
+      if (slot.state !== 'live' || slot.piece || !slot.worker) continue;
+      // Queries go to the query worker; to a passage worker (before passages) only while it is down.
+      const piece =
+        (this.queryQueue.length && querySlot.state !== 'live') ? this.queryQueue.shift() : this.passageQueue.shift();
+      if (piece) this.send(slot, slot.worker, piece);
+    }
+    this.watchStarvation();
+    this.updateRefs();
+  }
+
+  private send(slot: Slot, worker: Worker, piece: Piece) {
+    slot.piece = piece;
+    slot.timer = setTimeout(() => this.fail(slot, worker, `a call took longer than ${this.callTimeoutMs} ms`), this.callTimeoutMs);
+    try {
+      worker.postMessage({ id: piece.id, texts: piece.texts });
+    } catch (error) {
+      this.fail(slot, worker, `could not send texts: ${messageOf(error)}`);
+    }
+  }
+
+  /** Queued calls with no live worker able to run them give up after callTimeoutMs. */
+  private watchStarvation() {
+    const anyLive = this.slots.some((slot) => slot.state === 'live');
+    const passageLive = this.slots.some((slot) => slot.role === 'passage' && slot.state === 'live');
+    const calls = new Set([...this.queryQueue, ...this.passageQueue].map((piece) => piece.call));
+    for (const call of calls) {
+      if (call.purpose === 'query' ? anyLive : passageLive) {
+        if (call.starvedTimer) clearTimeout(call.starvedTimer);
+        call.starvedTimer = null;
+      } else if (!call.starvedTimer) {
+        call.starvedTimer = setTimeout(() => {
+          call.starvedTimer = null;
+          const cause = this.slots.find((slot) => slot.state !== 'live' && slot.cause)?.cause ?? 'still starting';
+          this.failCall(call, new BackendUnavailableError(`no embedding worker came back within ${this.callTimeoutMs} ms (${cause})`));
+          this.updateRefs();
+        }, this.callTimeoutMs);
+      }
+    }
+  }
+
+  /** A worker keeps the process alive only while it has a call (or start() waits for it). */
+  private updateRefs() {
+    for (const slot of this.slots) {
+      if (!slot.worker) continue;
+      if (slot.piece || this.booting) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+}

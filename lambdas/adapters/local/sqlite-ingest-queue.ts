@@ -1,0 +1,88 @@
+import type { IngestJob, IngestQueue } from '../../ports.js';
+import type { SqliteDatabase } from './database.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ingest_jobs (
+  document_id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  end_user_id TEXT NOT NULL,
+  enqueued_at INTEGER NOT NULL
+);
+`;
+
+/** What drains the queue in this process: it knows whether work runs and when a document is done. */
+export interface QueueDrain {
+  /** A job was added: schedule it. */
+  wake(job: QueuedJob): void;
+  isIdle(): boolean;
+  settled(documentId: string, timeoutMs: number): Promise<boolean>;
+}
+
+export interface QueuedJob extends IngestJob {
+  /** Milliseconds since the epoch: first come, first served within a library. */
+  enqueuedAt: number;
+}
+
+/**
+ * The local ingestion queue: a table in the same SQLite file as the
+ * documents and the index, so a job is as durable as the document it is for
+ * and survives a kill -9. The drain (workers/local-ingest) takes its jobs
+ * and removes each when its document has left `processing`.
+ */
+export class SqliteIngestQueue implements IngestQueue {
+  private drain: QueueDrain | null = null;
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(SCHEMA);
+  }
+
+  /** The drain that works this queue in this process. */
+  attach(drain: QueueDrain): void {
+    this.drain = drain;
+  }
+
+  async enqueue(job: IngestJob): Promise<void> {
+    const queued: QueuedJob = { ...job, enqueuedAt: Date.now() };
+    this.db
+      .prepare('INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)')
+      .run(job.documentId, job.tenantId, job.endUserId ?? '', queued.enqueuedAt);
+    this.drain?.wake(queued);
+  }
+
+  isIdle(): boolean {
+    return this.drain ? this.drain.isIdle() : !this.db.prepare('SELECT 1 FROM ingest_jobs LIMIT 1').get();
+  }
+
+  settled(documentId: string, timeoutMs: number): Promise<boolean> {
+    return this.drain ? this.drain.settled(documentId, timeoutMs) : Promise.resolve(false);
+  }
+
+  /** Every job, oldest first (what a drain resumes at start-up). */
+  all(): QueuedJob[] {
+    const rows = this.db.prepare('SELECT * FROM ingest_jobs ORDER BY enqueued_at, document_id').all() as Array<{
+      document_id: string; tenant_id: string; end_user_id: string; enqueued_at: number;
+    }>;
+    return rows.map((r) => ({ documentId: r.document_id, tenantId: r.tenant_id, endUserId: r.end_user_id || null, enqueuedAt: r.enqueued_at }));
+  }
+
+  has(documentId: string): boolean {
+    return !!this.db.prepare('SELECT 1 FROM ingest_jobs WHERE document_id = ?').get(documentId);
+  }
+
+  remove(documentId: string): void {
+    this.db.prepare('DELETE FROM ingest_jobs WHERE document_id = ?').run(documentId);
+  }
+
+  /** Jobs and the passages still waiting for vectors, for health. */
+  backlog(): { documents: number; passages: number } {
+    const documents = (this.db.prepare('SELECT count(*) FROM ingest_jobs').pluck().get() as number) ?? 0;
+    const passages = (this.db
+      .prepare(
+        `SELECT coalesce(sum(coalesce(d.passage_count, 0) - d.passages_embedded), 0) FROM ingest_jobs j
+         JOIN documents d ON d.id = j.document_id`,
+      )
+      .pluck()
+      .get() as number) ?? 0;
+    return { documents, passages };
+  }
+}

@@ -1,0 +1,88 @@
+import type { BlobStore, Clock, DocumentStore } from '../ports.js';
+import { splitLines } from './chunking.js';
+import { newId } from './ids.js';
+import { LIMITS } from './limits.js';
+import type { DocumentRecord, LibraryRef } from './model.js';
+
+/** What the caller said about a capture besides its content (validated by http/schemas.ts). */
+export interface CaptureLabels {
+  title?: string;
+  filename?: string;
+  sourceRef?: string;
+}
+
+/** What the service knows of a payload when it claims it. */
+export interface ClaimedContent {
+  sha256: string;
+  sizeBytes: number;
+  kind: DocumentRecord['kind'];
+  contentType: string;
+  /** The text when it is known now (a text push, a text file); null when extraction is queued. */
+  text: string | null;
+  pageCount: number | null;
+  /** Whether raw bytes are kept (files), so the record names where. */
+  hasBytes: boolean;
+}
+
+/** The one place a document record is assembled: every capture path, inline or queued, claims one of these. */
+export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, content: ClaimedContent, createdAt: string): DocumentRecord {
+  const id = newId('file');
+  return {
+    id,
+    tenantId: ref.tenantId,
+    endUserId: ref.endUserId,
+    title: defaultTitle(labels, content.text ?? ''),
+    filename: labels.filename ?? null,
+    contentType: content.contentType,
+    sourceRef: labels.sourceRef ?? null,
+    sizeBytes: content.sizeBytes,
+    sha256: content.sha256,
+    kind: content.kind,
+    status: 'processing',
+    createdAt,
+    storage: 'service',
+    lineCount: 0,
+    pageCount: content.pageCount,
+    blobKey: content.hasBytes ? `blobs/${ref.tenantId}/${id}` : null,
+    passageCount: null,
+    passagesEmbedded: 0,
+    failureReason: null,
+  };
+}
+
+function defaultTitle(labels: CaptureLabels, text: string): string {
+  if (labels.title !== undefined && labels.title.trim()) return labels.title;
+  if (labels.filename) return labels.filename;
+  const firstLine = splitLines(text).find((line) => line.trim()) ?? '';
+  return firstLine.trim().slice(0, LIMITS.titleChars);
+}
+
+export type ClaimOutcome = { claimed: true } | { claimed: false; existing: DocumentRecord };
+
+/**
+ * The claim step, shared by every capture path: the bytes are stored, the
+ * library touched, and the (library, sha256) identity claimed; a lost claim
+ * (a concurrent identical capture won) removes the bytes written for it. Any
+ * failure undoes what this step wrote and rethrows.
+ */
+export async function claimDocument(
+  deps: { documents: DocumentStore; blobs: BlobStore; clock: Clock },
+  doc: DocumentRecord,
+  bytes: Uint8Array | null,
+): Promise<ClaimOutcome> {
+  const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  let blobWritten = false;
+  try {
+    if (doc.blobKey && bytes) {
+      await deps.blobs.put(doc.blobKey, bytes, doc.contentType);
+      blobWritten = true;
+    }
+    await deps.documents.touchLibrary(ref, deps.clock.now());
+    const claim = await deps.documents.claim(doc);
+    if (!claim.claimed && blobWritten) await deps.blobs.delete(doc.blobKey!);
+    return claim;
+  } catch (error) {
+    if (blobWritten) await deps.blobs.delete(doc.blobKey!).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,156 @@
+import type { BlobStore, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from '../ports.js';
+import { indexWords } from './document-indexing.js';
+import { BackendUnavailableError, CaptureRejected } from './errors.js';
+import type { DocumentRecord, LibraryRef, Passage } from './model.js';
+import { removeDocument } from './removal.js';
+import type { PipelineSpend } from './usage.js';
+
+/** What the worker needs: the capture ports, without the queue (finishing a job enqueues nothing). */
+export interface IngestWorkerDeps {
+  documents: DocumentStore;
+  blobs: BlobStore;
+  index: SearchIndex;
+  embedder: Embedder;
+  extractor: TextExtractor;
+  clock: Clock;
+  spend: PipelineSpend;
+}
+
+/** Passages embedded per step: small, so a step is short and one big document never holds the embedder for long. */
+export const EMBED_STEP_PASSAGES = 8;
+
+export type StepResult =
+  /** The document is gone or no longer processing (a repeated job, an erasure): drop the job. */
+  | { outcome: 'skipped' }
+  /** Extraction put the text in the index; its passages wait for vectors. */
+  | { outcome: 'extracted'; passages: number }
+  /** Every passage has its vector: the document is ready. */
+  | { outcome: 'ready' }
+  /** The file cannot be read: the document ended failed. */
+  | { outcome: 'failed'; reason: string };
+
+const refOf = (of: IngestJob | DocumentRecord): LibraryRef => ({ tenantId: of.tenantId, endUserId: of.endUserId });
+
+/**
+ * The ingestion worker's use case, the same on both stacks: a queued
+ * document is extracted (when its text is not known yet), then its passages
+ * are embedded a step at a time until it is ready. Each step is durable on
+ * its own, so a crash or a retried job resumes where it stopped and never
+ * embeds a passage twice. The local drain (workers/local-ingest) schedules
+ * steps fairly across libraries; the AWS worker (workers/aws-ingest) runs a
+ * job to completion with bounded concurrency.
+ */
+export class IngestWorker {
+  constructor(private readonly deps: IngestWorkerDeps) {}
+
+  /** The next step a job needs: extract, embed, or nothing (skipped). */
+  async next(job: IngestJob): Promise<{ stage: 'extract' | 'embed'; doc: DocumentRecord } | null> {
+    const doc = await this.deps.documents.get(refOf(job), job.documentId);
+    if (!doc || doc.status !== 'processing') return null;
+    return { stage: doc.passageCount === null ? 'extract' : 'embed', doc };
+  }
+
+  /**
+   * Reads the stored bytes and puts the text in the index (findable by words
+   * from now on). A file that cannot be read ends the document `failed`; a
+   * backend failure is thrown for the caller to retry.
+   */
+  async extract(doc: DocumentRecord): Promise<StepResult> {
+    const { blobs, extractor } = this.deps;
+    try {
+      const bytes = doc.blobKey ? await blobs.get(doc.blobKey) : null;
+      if (!bytes) throw new CaptureRejected('extraction_failed', 'the stored file is missing');
+      const extracted = await extractor.extract({ bytes, declaredContentType: doc.contentType, filename: doc.filename ?? '' });
+      if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
+      const passages = await indexWords(this.deps, doc, extracted, this.deps.clock.now());
+      return { outcome: 'extracted', passages: passages.length };
+    } catch (error) {
+      if (!(error instanceof CaptureRejected)) throw error;
+      return this.fail(doc, `${error.rejectCode}: ${error.detail}`);
+    }
+  }
+
+  /** Up to `limit` passages still without vectors, lowest first, leaving out those being embedded (`skip`). */
+  pending(doc: DocumentRecord, limit: number, skip?: ReadonlySet<number>): Promise<Passage[]> {
+    return this.deps.index.passagesWithoutVectors(refOf(doc), doc.id, { limit, skip });
+  }
+
+  /**
+   * Embeds these passages and attaches their vectors (findable by meaning
+   * from now on), then records the progress and charges the tokens. Returns
+   * false when the document is gone (an erasure came first: nothing is
+   * written). Throws BackendUnavailableError when the embedder fails.
+   */
+  async embedPassages(doc: DocumentRecord, passages: readonly Passage[]): Promise<boolean> {
+    const { index, embedder, documents, spend, clock } = this.deps;
+    const ref = refOf(doc);
+    const vectors = await embedder.embed(passages.map((p) => p.text), 'passage');
+    const attached = await index.attachPassageVectors(ref, doc.id, passages.map((p, i) => ({ ordinal: p.ordinal, vector: vectors[i]! })));
+    if (!attached) return false;
+    await documents.recordEmbedded(ref, doc.id, passages.length);
+    await spend.recordEmbedding({ tenantId: ref.tenantId, at: clock.now(), texts: passages.map((p) => p.text) });
+    return true;
+  }
+
+  /** Marks the document ready when every passage has its vector; true when it did. */
+  async settleIfComplete(doc: DocumentRecord): Promise<boolean> {
+    if ((await this.pending(doc, 1)).length) return false;
+    await this.deps.documents.settle(refOf(doc), doc.id, { status: 'ready' });
+    return true;
+  }
+
+  /**
+   * Runs a job to its end within one call: extraction if needed, then every
+   * passage, `concurrency` steps at a time (each reserves its passages
+   * first, so no two embed the same one). For work small enough to finish
+   * in a request, and for the AWS worker. Backend failures are thrown (the
+   * caller retries the job; the finished steps stay done).
+   */
+  async runToCompletion(job: IngestJob, options: { concurrency: number; stepPassages?: number }): Promise<StepResult> {
+    let next = await this.next(job);
+    if (next?.stage === 'extract') {
+      const extracted = await this.extract(next.doc);
+      if (extracted.outcome === 'failed') return extracted;
+      next = await this.next(job);
+    }
+    if (!next) return { outcome: 'skipped' };
+    const doc = next.doc;
+    const limit = options.stepPassages ?? EMBED_STEP_PASSAGES;
+    const inFlight = new Set<number>();
+    let gone = false;
+    const lane = async () => {
+      while (!gone) {
+        const passages = await this.pending(doc, limit, inFlight);
+        if (!passages.length) return;
+        for (const p of passages) inFlight.add(p.ordinal);
+        try {
+          if (!(await this.embedPassages(doc, passages))) gone = true;
+        } finally {
+          for (const p of passages) inFlight.delete(p.ordinal);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+    if (gone) return { outcome: 'skipped' };
+    return (await this.settleIfComplete(doc)) ? { outcome: 'ready' } : { outcome: 'skipped' };
+  }
+
+  /** Ends a document `failed` with its reason; its index entries go (its record and bytes stay, so the reason can be read). */
+  async fail(doc: DocumentRecord, reason: string): Promise<StepResult> {
+    const ref = refOf(doc);
+    await this.deps.index.remove(ref, doc.id);
+    await this.deps.documents.settle(ref, doc.id, { status: 'failed', reason });
+    return { outcome: 'failed', reason };
+  }
+
+  /** The reason a document fails with when its backend never recovered. */
+  static gaveUp(error: unknown): string {
+    const detail = error instanceof BackendUnavailableError ? error.message : 'an internal error';
+    return `backend_unavailable: indexing gave up after repeated failures (${detail})`;
+  }
+
+  /** Removes a document that never became durable (its capture was cut off before its receipt). */
+  async rollBack(doc: DocumentRecord): Promise<void> {
+    await removeDocument(this.deps, doc);
+  }
+}

@@ -1,0 +1,268 @@
+import type { SqliteIngestQueue, QueueDrain, QueuedJob } from '../../adapters/local/sqlite-ingest-queue.js';
+import { BackendUnavailableError } from '../../core/errors.js';
+import { EMBED_STEP_PASSAGES, IngestWorker } from '../../core/ingest-worker.js';
+import type { DocumentRecord } from '../../core/model.js';
+import type { DocumentStore } from '../../ports.js';
+
+export interface DrainOptions {
+  /** Steps run at once: one per embedder thread, so both cores work. */
+  lanes: number;
+  /** Passages per embedding step (small: a big document never holds a lane for long). */
+  stepPassages?: number;
+  /** Retries of a failing step: first wait, doubling to maxDelayMs, failing the document after maxAttempts. */
+  retry?: { baseDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  log?: (message: string, detail: Record<string, unknown>) => void;
+}
+
+const DEFAULT_RETRY = { baseDelayMs: 500, maxDelayMs: 8_000, maxAttempts: 6 };
+
+interface ActiveJob {
+  job: QueuedJob;
+  doc: DocumentRecord | null;
+  /** A step is extracting this document: nothing else runs on it until it is done. */
+  extracting: boolean;
+  /** Passage ordinals being embedded now (never handed to two steps). */
+  inFlight: Set<number>;
+  /** Every passage left is in flight: no new step until one ends. */
+  exhausted: boolean;
+  /** Failures in a row; reset by a success. */
+  failures: number;
+  /** After repeated failures, passages go one at a time to find the bad one. */
+  isolating: boolean;
+  notBefore: number;
+  lastError: unknown;
+}
+
+const libraryKey = (job: QueuedJob) => `${job.tenantId}\u0000${job.endUserId ?? ''}`;
+
+/**
+ * Drains the local ingestion queue at the embedder's full speed, fairly: the
+ * next step always goes to the next tenant in turn, then the next library of
+ * that tenant, then that library's oldest job, so one tenant's (or end
+ * user's) big upload cannot starve another's captures. A step is one
+ * extraction or a few passages, so turns come round quickly. Every step is
+ * durable, so a crash loses at most the steps running; the jobs table and
+ * the index say where to resume.
+ */
+export class LocalIngestDrain implements QueueDrain {
+  private readonly active = new Map<string, ActiveJob>();
+  /** Round robin: tenants in turn, and each tenant's libraries in turn. */
+  private tenantOrder: string[] = [];
+  private readonly libraryOrder = new Map<string, string[]>();
+  private readonly waiters = new Map<string, Array<() => void>>();
+  private running = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly idleWaiters: Array<() => void> = [];
+  private readonly retry: typeof DEFAULT_RETRY;
+
+  constructor(
+    private readonly queue: SqliteIngestQueue,
+    private readonly worker: IngestWorker,
+    private readonly documents: Pick<DocumentStore, 'listStaleProcessing'>,
+    private readonly options: DrainOptions,
+  ) {
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    queue.attach(this);
+  }
+
+  /**
+   * Resumes after a start (or a crash): a document still `processing` with
+   * no job was cut off before its capture answered, so it is rolled back;
+   * every job left in the table resumes.
+   */
+  async start(): Promise<void> {
+    for (const doc of await this.documents.listStaleProcessing('\uffff')) {
+      if (!this.queue.has(doc.id)) await this.worker.rollBack(doc);
+    }
+    for (const job of this.queue.all()) this.add(job);
+    this.schedule();
+  }
+
+  wake(job: QueuedJob): void {
+    this.add(job);
+    this.schedule();
+  }
+
+  isIdle(): boolean {
+    return this.active.size === 0 && this.running === 0;
+  }
+
+  /** Resolves once nothing is queued or running (tests, benchmarks, a graceful stop). */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  settled(documentId: string, timeoutMs: number): Promise<boolean> {
+    if (!this.active.has(documentId)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const list = this.waiters.get(documentId) ?? [];
+        this.waiters.set(documentId, list.filter((w) => w !== done));
+        resolve(false);
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.waiters.set(documentId, [...(this.waiters.get(documentId) ?? []), done]);
+    });
+  }
+
+  /** Stops taking steps; steps running finish on their own (each is durable). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private add(job: QueuedJob) {
+    if (this.active.has(job.documentId)) return;
+    this.active.set(job.documentId, {
+      job, doc: null, extracting: false, inFlight: new Set(), exhausted: false, failures: 0, isolating: false, notBefore: 0, lastError: null,
+    });
+    if (!this.tenantOrder.includes(job.tenantId)) this.tenantOrder.push(job.tenantId);
+    const libraries = this.libraryOrder.get(job.tenantId) ?? [];
+    if (!libraries.includes(libraryKey(job))) libraries.push(libraryKey(job));
+    this.libraryOrder.set(job.tenantId, libraries);
+  }
+
+  private finish(documentId: string) {
+    const entry = this.active.get(documentId);
+    if (!entry) return;
+    this.active.delete(documentId);
+    this.queue.remove(documentId);
+    for (const resolve of this.waiters.get(documentId) ?? []) resolve();
+    this.waiters.delete(documentId);
+    const key = libraryKey(entry.job);
+    if (![...this.active.values()].some((a) => libraryKey(a.job) === key)) {
+      const libraries = (this.libraryOrder.get(entry.job.tenantId) ?? []).filter((k) => k !== key);
+      if (libraries.length) this.libraryOrder.set(entry.job.tenantId, libraries);
+      else {
+        this.libraryOrder.delete(entry.job.tenantId);
+        this.tenantOrder = this.tenantOrder.filter((t) => t !== entry.job.tenantId);
+      }
+    }
+  }
+
+  private runnable(entry: ActiveJob, now: number): boolean {
+    return !entry.extracting && !entry.exhausted && entry.notBefore <= now && !(entry.isolating && entry.inFlight.size > 0);
+  }
+
+  /** The next job to step, in turn: tenant, then library, then oldest; the chosen tenant and library go to the back. */
+  private pick(now: number): ActiveJob | null {
+    for (let t = 0; t < this.tenantOrder.length; t++) {
+      const tenantId = this.tenantOrder[t]!;
+      const libraries = this.libraryOrder.get(tenantId) ?? [];
+      for (let l = 0; l < libraries.length; l++) {
+        const key = libraries[l]!;
+        const candidate = [...this.active.values()]
+          .filter((a) => libraryKey(a.job) === key && this.runnable(a, now))
+          .sort((a, b) => a.job.enqueuedAt - b.job.enqueuedAt)[0];
+        if (!candidate) continue;
+        this.tenantOrder = [...this.tenantOrder.slice(0, t), ...this.tenantOrder.slice(t + 1), tenantId];
+        this.libraryOrder.set(tenantId, [...libraries.slice(0, l), ...libraries.slice(l + 1), key]);
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  private schedule() {
+    if (this.stopped) return;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const now = Date.now();
+    while (this.running < this.options.lanes) {
+      const entry = this.pick(now);
+      if (!entry) break;
+      this.running += 1;
+      void this.step(entry).finally(() => {
+        this.running -= 1;
+        if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        this.schedule();
+      });
+    }
+    // Jobs waiting out a retry delay: look again when the first one may go.
+    const waits = [...this.active.values()].filter((a) => a.notBefore > now).map((a) => a.notBefore - now);
+    if (waits.length && this.running < this.options.lanes) this.timer = setTimeout(() => this.schedule(), Math.min(...waits));
+  }
+
+  /** One unit of work: an extraction, or one embedding step. Never throws. */
+  private async step(entry: ActiveJob): Promise<void> {
+    const { job } = entry;
+    let reserved: number[] = [];
+    try {
+      if (!entry.doc || entry.doc.passageCount === null) {
+        const next = await this.worker.next(job);
+        if (!next) return this.finish(job.documentId);
+        entry.doc = next.doc;
+      }
+      const doc = entry.doc!;
+      if (doc.passageCount === null) {
+        entry.extracting = true;
+        const result = await this.worker.extract(doc).finally(() => {
+          entry.extracting = false;
+        });
+        entry.doc = null; // read again: extraction learned its kind and passages
+        if (result.outcome === 'failed') return this.finish(job.documentId);
+        return this.succeeded(entry);
+      }
+      const size = entry.isolating ? 1 : (this.options.stepPassages ?? EMBED_STEP_PASSAGES);
+      const passages = await this.worker.pending(doc, size, entry.inFlight);
+      if (!passages.length) {
+        if (entry.inFlight.size) {
+          entry.exhausted = true;
+          return;
+        }
+        await this.worker.settleIfComplete(doc);
+        return this.finish(job.documentId);
+      }
+      reserved = passages.map((p) => p.ordinal);
+      for (const o of reserved) entry.inFlight.add(o);
+      const attached = await this.worker.embedPassages(doc, passages);
+      if (!attached) return this.finish(job.documentId); // erased or deleted meanwhile
+      this.succeeded(entry);
+    } catch (error) {
+      await this.failed(entry, error, reserved);
+    } finally {
+      for (const o of reserved) entry.inFlight.delete(o);
+      if (reserved.length) entry.exhausted = false;
+    }
+  }
+
+  private succeeded(entry: ActiveJob) {
+    entry.failures = 0;
+    entry.lastError = null;
+    entry.isolating = false; // back to full steps; a bad passage ahead sends it back here
+  }
+
+  /**
+   * A step failed (the embedder or a store is down, or one passage cannot be
+   * embedded): wait and retry, doubling the wait; a batch that keeps failing
+   * is split to passages one at a time; a step still failing after every
+   * attempt fails its document alone, with the reason.
+   */
+  private async failed(entry: ActiveJob, error: unknown, reserved: number[]) {
+    entry.failures += 1;
+    entry.lastError = error;
+    this.options.log?.('ingestion step failed', {
+      documentId: entry.job.documentId, failures: entry.failures, passages: reserved.length, error: String((error as Error)?.message ?? error),
+    });
+    if (reserved.length > 1 && entry.failures >= 2) entry.isolating = true;
+    if (entry.failures >= this.retry.maxAttempts && (reserved.length <= 1 || entry.isolating)) {
+      const doc = entry.doc;
+      if (doc) {
+        const where = reserved.length === 1 ? ` at passage ${reserved[0]}` : '';
+        const detail = error instanceof BackendUnavailableError ? error.message : 'internal error';
+        await this.worker
+          .fail(doc, `backend_unavailable: indexing gave up${where} after ${entry.failures} attempts (${detail})`)
+          .catch(() => undefined);
+      }
+      return this.finish(entry.job.documentId);
+    }
+    entry.notBefore = Date.now() + Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (entry.failures - 1));
+  }
+}
