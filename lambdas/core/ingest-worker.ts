@@ -118,11 +118,20 @@ export class IngestWorker {
     const limit = options.stepPassages ?? EMBED_STEP_PASSAGES;
     const inFlight = new Set<number>();
     let gone = false;
+    // Lanes choose their passages one at a time (the choice is async), so none is chosen twice.
+    let choosing: Promise<unknown> = Promise.resolve();
+    const choose = () => {
+      const chosen = choosing.then(() => this.pending(doc, limit, inFlight)).then((passages) => {
+        for (const p of passages) inFlight.add(p.ordinal);
+        return passages;
+      });
+      choosing = chosen.catch(() => undefined);
+      return chosen;
+    };
     const lane = async () => {
       while (!gone) {
-        const passages = await this.pending(doc, limit, inFlight);
+        const passages = await choose();
         if (!passages.length) return;
-        for (const p of passages) inFlight.add(p.ordinal);
         try {
           if (!(await this.embedPassages(doc, passages))) gone = true;
         } finally {

@@ -1,14 +1,14 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { isSlowWork } from '../../lambdas/core/ingest.js';
+import { isSlowWork } from '../../lambdas/adapters/extraction/slow-work.js';
 import { sniff } from '../../lambdas/adapters/extraction/sniff.js';
 import { bigTiff, bmp, convertImage, elf, heic, makeDocx, makePdf, renderTextPng, tiffBigEndian } from './fixtures.js';
 
 /**
- * The core decides which captures are slow work (queued on AWS) from a copy of
- * the magic numbers sniff() reads (it must not import the extraction code).
- * The two must agree: a file sniffed as a PDF, a DOCX or an image is slow
- * work; text, and what sniff refuses, stays inline (refused there at once).
+ * The extractor decides which captures are slow work (queued) from what
+ * sniff() reads: a file sniffed as a PDF, a DOCX or an image is slow work;
+ * text, and what sniff refuses, stays inline (refused there at once); any
+ * file over the inline size is queued.
  */
 const INLINE_MAX = 1024 * 1024;
 
@@ -44,8 +44,13 @@ async function family(bytes: Uint8Array): Promise<string> {
 }
 
 describe('isSlowWork agrees with sniff', () => {
+  it('queues any file over the inline size, text too', async () => {
+    expect(await isSlowWork(Buffer.alloc(INLINE_MAX + 1, 0x61), INLINE_MAX)).toBe(true);
+    expect(await isSlowWork(Buffer.alloc(INLINE_MAX, 0x61), INLINE_MAX)).toBe(false);
+  });
+
   it('is slow work exactly when sniff reads a PDF, a DOCX or an image', async () => {
-    const rows = await Promise.all((await headers()).map(async ([name, bytes]) => ({ name, family: await family(bytes), slow: isSlowWork(bytes, INLINE_MAX) })));
+    const rows = await Promise.all((await headers()).map(async ([name, bytes]) => ({ name, family: await family(bytes), slow: await isSlowWork(bytes, INLINE_MAX) })));
     for (const row of rows) {
       expect({ name: row.name, slow: row.slow }).toEqual({ name: row.name, slow: row.family !== 'text' && row.family !== 'refused' });
     }

@@ -158,10 +158,11 @@ describe('CaptureService', () => {
   });
 
   it('titles a document by its title, else its filename, else its first non-blank line', async () => {
-    const { services } = coreHarness();
+    const { services, drain } = coreHarness();
     const titled = await services.capture.capture(shared, { text: 'x1', title: 'Given' });
     const named = await services.capture.capture(shared, { contentBase64: b64('x2'), filename: 'named.txt', contentType: 'text/plain' });
-    const plain = await services.capture.capture(shared, { text: '\n\n  First real line  \nmore' }, { interactive: true });
+    const plain = await services.capture.capture(shared, { text: '\n\n  First real line  \nmore' });
+    await drain.whenIdle();
     expect((await services.documents.get(shared, titled.id!)).title).toBe('Given');
     expect((await services.documents.get(shared, named.id!)).title).toBe('named.txt');
     const doc = await services.documents.get(shared, plain.id!);

@@ -1,126 +1,153 @@
 import { describe, expect, it } from 'vitest';
-import { buildServices } from '../../lambdas/core/services.js';
 import { BackendUnavailableError, CaptureRejected } from '../../lambdas/core/errors.js';
-import { isSlowWork } from '../../lambdas/core/ingest.js';
-import type { IngestJob, IngestQueue, TextExtractor } from '../../lambdas/ports.js';
-import { coreHarness } from '../support/core-harness.js';
+import type { LibraryRef } from '../../lambdas/core/model.js';
+import type { Embedder, TextExtractor } from '../../lambdas/ports.js';
+import { coreHarness, utf8Extractor } from '../support/core-harness.js';
+import { HashingEmbedder } from '../support/hashing-embedder.js';
+import { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
 
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('the quarterly report says revenue grew\n')]);
-const ref = { tenantId: 'ten_a', endUserId: 'alice' };
+const alice: LibraryRef = { tenantId: 'ten_a', endUserId: 'alice' };
+const bob: LibraryRef = { tenantId: 'ten_b', endUserId: null };
+const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-class RecordingQueue implements IngestQueue {
-  jobs: IngestJob[] = [];
-  failing = false;
-  async enqueue(job: IngestJob) {
-    if (this.failing) throw new BackendUnavailableError('queue down');
-    this.jobs.push(job);
+/** A note of `n` passages (each line is one paragraph of ~400 characters), each passage holding `marker-i`. */
+const longNote = (marker: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${marker}-${i} ${'lorem ipsum dolor sit amet '.repeat(14)}\n`).join('\n');
+
+/** An embedder that records which texts it was given, in order, and can be told to fail on some. */
+class RecordingEmbedder implements Embedder {
+  readonly name = 'hashing-test-embedder';
+  readonly dimensions = 64;
+  readonly calls: string[][] = [];
+  failWhen: (text: string) => boolean = () => false;
+  private readonly inner = new HashingEmbedder();
+  async embed(texts: readonly string[], purpose: 'query' | 'passage') {
+    if (purpose === 'passage') this.calls.push([...texts]);
+    if (texts.some((t) => this.failWhen(t))) throw new BackendUnavailableError('embedding failed for this batch');
+    return this.inner.embed(texts);
   }
 }
 
-/** Reads the text after the PDF signature line, so the test drives the queued path without a PDF parser. */
-const pdfishExtractor = (fail?: () => Error): TextExtractor => ({
-  async extract({ bytes }) {
-    if (fail) throw fail();
-    const text = Buffer.from(bytes).toString('utf8').split('\n').slice(1).join('\n');
-    return { text, kind: 'file', contentType: 'application/pdf', pageCount: 1, ocrPages: 0 };
-  },
-});
-
-function harness(extractor = pdfishExtractor()) {
-  const queue = new RecordingQueue();
-  const { ports } = coreHarness({ extractor });
-  const services = buildServices(ports, { ingest: { queue, inlineMaxBytes: 1024 * 1024 } });
-  return { ports, services, queue };
-}
-
-const capturePdf = (services: ReturnType<typeof harness>['services']) =>
-  services.capture.capture(ref, { contentBase64: PDF.toString('base64'), filename: 'report.pdf', contentType: 'application/pdf' });
-
-describe('queued ingest (the AWS capture path for slow work)', () => {
-  it('decides slow work by the bytes and the size, never by the declared type', () => {
-    expect(isSlowWork(PDF, 1000)).toBe(true);
-    expect(isSlowWork(Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2]), 1000)).toBe(true);
-    expect(isSlowWork(Buffer.from('plain text that claims nothing'), 1000)).toBe(false);
-    expect(isSlowWork(Buffer.alloc(2000, 0x61), 1000)).toBe(true);
-  });
-
-  it('returns created at once with the document processing, then the worker makes it ready and searchable', async () => {
-    const { services, queue, ports } = harness();
-    const receipt = await capturePdf(services);
-    expect(receipt).toMatchObject({ ok: true, status: 'created' });
-    expect(queue.jobs).toEqual([{ tenantId: 'ten_a', endUserId: 'alice', documentId: receipt.id }]);
-    expect((await services.documents.get(ref, receipt.id!)).status).toBe('processing');
-    expect((await services.search.search(ref, { q: 'quarterly revenue', limit: 10 })).items).toHaveLength(0);
-
-    const outcome = await services.ingest!.complete(queue.jobs[0]!, { finalAttempt: false });
-    expect(outcome).toEqual({ outcome: 'ready', documentId: receipt.id });
-    const doc = await services.documents.get(ref, receipt.id!);
-    // This store has no finishIngest, so only the status moves (the DynamoDB store records the rest).
-    expect(doc).toMatchObject({ status: 'ready', content_type: 'application/pdf' });
-    const found = await services.search.search(ref, { q: 'quarterly revenue', limit: 10 });
-    expect(found.items.map((r) => r.id)).toEqual([receipt.id]);
-    // A repeated job (SQS delivers at least once) changes nothing.
-    expect(await services.ingest!.complete(queue.jobs[0]!, { finalAttempt: false })).toEqual({ outcome: 'skipped', documentId: receipt.id });
-    expect(await ports.usage.days('ten_a', '2000-01-01', '2999-12-31')).toHaveLength(1);
-  });
-
-  it('dedups a second capture of the same file while it is still processing', async () => {
-    const { services, queue } = harness();
-    const [a, b] = await Promise.all([capturePdf(services), capturePdf(services)]);
-    expect([a.status, b.status].sort()).toEqual(['created', 'deduped']);
-    expect(a.id).toBe(b.id);
-    expect(queue.jobs).toHaveLength(1);
-  });
-
-  it('leaves nothing behind when the queue is down, and the retry is created', async () => {
-    const { services, queue, ports } = harness();
-    queue.failing = true;
-    const rejected = await capturePdf(services);
-    expect(rejected).toMatchObject({ status: 'rejected', reject_code: 'backend_unavailable', retryable: true });
-    expect((await services.documents.list(ref, { limit: 10 })).items).toHaveLength(0);
-    expect(await ports.documents.findBySha256(ref, (await import('node:crypto')).createHash('sha256').update(PDF).digest('hex'))).toBeNull();
-    queue.failing = false;
-    expect((await capturePdf(services)).status).toBe('created');
-  });
-
-  it('marks an unreadable file failed at once, and a backend failure failed only on the final attempt', async () => {
-    const unreadable = harness(pdfishExtractor(() => new CaptureRejected('encrypted_document', 'password-protected')));
-    const r1 = await capturePdf(unreadable.services);
-    expect(await unreadable.services.ingest!.complete(unreadable.queue.jobs[0]!, { finalAttempt: false })).toMatchObject({ outcome: 'failed' });
-    expect((await unreadable.services.documents.get(ref, r1.id!)).status).toBe('failed');
-
-    const flaky = harness(pdfishExtractor(() => new BackendUnavailableError('ocr throttled')));
-    const r2 = await capturePdf(flaky.services);
-    await expect(flaky.services.ingest!.complete(flaky.queue.jobs[0]!, { finalAttempt: false })).rejects.toThrow(BackendUnavailableError);
-    expect((await flaky.services.documents.get(ref, r2.id!)).status).toBe('processing');
-    expect(await flaky.services.ingest!.complete(flaky.queue.jobs[0]!, { finalAttempt: true })).toMatchObject({ outcome: 'failed' });
-    expect((await flaky.services.documents.get(ref, r2.id!)).status).toBe('failed');
-  });
-
-  it('keeps text pushes and small text files inline', async () => {
-    const { services, queue } = harness();
-    const receipt = await services.capture.capture(ref, { text: 'inline note' });
+describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
+  it('takes a document from processing to ready: findable by words at once, by meaning once embedded', async () => {
+    const { services, ports, drain } = coreHarness();
+    const receipt = await services.capture.capture(alice, { text: longNote('harbour', 20) });
     expect(receipt.status).toBe('created');
-    expect(queue.jobs).toHaveLength(0);
-    expect((await services.documents.get(ref, receipt.id!)).status).toBe('ready');
+    const queued = await services.documents.get(alice, receipt.id!);
+    expect(queued).toMatchObject({ status: 'processing', findable_by_words: true, findable_by_meaning: false, passages: 20, failure_reason: null });
+    expect((await ports.index.keywordSearch(alice, { text: 'harbour-7', limit: 3 }))[0]?.itemId).toBe(receipt.id);
+    await drain.whenIdle();
+    const ready = await services.documents.get(alice, receipt.id!);
+    expect(ready).toMatchObject({ status: 'ready', findable_by_meaning: true, passages: 20, passages_embedded: 20 });
+    const [vector] = await ports.embedder.embed([`harbour-13 ${'lorem ipsum dolor sit amet '.repeat(14)}`], 'query');
+    const hits = await ports.index.vectorSearch(alice, { vector: vector!, limit: 20 });
+    expect(new Set(hits.map((h) => h.passage.ordinal)).size).toBe(20);
   });
 
-  it('recovers what was left processing before a point in time, so the payload can be captured again', async () => {
-    const { services, queue, ports } = harness();
-    const receipt = await capturePdf(services);
-    expect(queue.jobs).toHaveLength(1);
-    expect(await services.ingest!.recoverStale('2000-01-01T00:00:00.000000')).toBe(0);
-    expect(await services.ingest!.recoverStale('9999-01-01T00:00:00.000000')).toBe(1);
-    expect(await ports.documents.get(ref, receipt.id!)).toBeNull();
-    expect(await ports.blobs.get(`blobs/${ref.tenantId}/${receipt.id}`)).toBeNull();
-    expect((await capturePdf(services)).status).toBe('created');
+  it('finishes a small single capture in its request when idle, and queues it when the drain is busy', async () => {
+    const { services, drain } = coreHarness();
+    const idle = await services.capture.capture(alice, { text: 'a small note about tea' }, { interactive: true });
+    expect((await services.documents.get(alice, idle.id!)).status).toBe('ready');
+    await services.capture.capture(alice, { text: longNote('busy', 40) });
+    const busy = await services.capture.capture(alice, { text: 'another small note about coffee' }, { interactive: true });
+    expect((await services.documents.get(alice, busy.id!)).status).toBe('processing');
+    await drain.whenIdle();
+    expect((await services.documents.get(alice, busy.id!)).status).toBe('ready');
   });
 
-  it('the sweeper asks to recover what is older than its threshold', async () => {
-    const { createHandler } = await import('../../lambdas/workers/aws-sweeper/handler.js');
-    const seen: string[] = [];
-    const handler = createHandler({ ingest: { recoverStale: async (olderThan) => (seen.push(olderThan), 2) }, staleAfterSeconds: 3600, now: () => new Date('2026-11-22T10:00:00Z') });
-    expect(await handler()).toEqual({ rolledBack: 2 });
-    expect(seen).toEqual(['2026-11-22T09:00:00.000000']);
+  it('never embeds more than a step of passages at once, and embeds every passage exactly once', async () => {
+    const embedder = new RecordingEmbedder();
+    const { services, drain } = coreHarness({ embedder });
+    await services.capture.capture(alice, { text: longNote('once', 50) });
+    await drain.whenIdle();
+    expect(Math.max(...embedder.calls.map((c) => c.length))).toBeLessThanOrEqual(8);
+    const embedded = embedder.calls.flat().map((t) => t.split(' ')[0]);
+    expect(embedded.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `once-${i}`).sort());
+  });
+
+  it('serves tenants in turn: a big upload does not hold back another tenant', async () => {
+    const embedder = new RecordingEmbedder();
+    const { services, drain } = coreHarness({ embedder }, { lanes: 1 });
+    await services.capture.capture(alice, { text: longNote('big', 80) });
+    const aliceStepsBefore = embedder.calls.length;
+    await services.capture.capture(bob, { text: longNote('small', 3) });
+    await drain.whenIdle();
+    const order = embedder.calls.map((c) => (c[0]!.startsWith('small') ? 'bob' : 'alice'));
+    // Bob's one step comes right after the step running when he arrived, not after alice's ten.
+    expect(aliceStepsBefore).toBeLessThan(9);
+    expect(order.indexOf('bob')).toBeLessThanOrEqual(aliceStepsBefore + 1);
+    expect(order.filter((o) => o === 'alice')).toHaveLength(10);
+  });
+
+  it('splits a batch that keeps failing, so the one bad passage fails its document alone', async () => {
+    const embedder = new RecordingEmbedder();
+    embedder.failWhen = (text) => text.startsWith('poison-5 ');
+    const { services, drain } = coreHarness({ embedder });
+    const bad = await services.capture.capture(alice, { text: longNote('poison', 12) });
+    const good = await services.capture.capture(alice, { text: longNote('healthy', 12) });
+    await drain.whenIdle();
+    const failed = await services.documents.get(alice, bad.id!);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure_reason).toMatch(/^backend_unavailable: indexing gave up at passage 5 /);
+    expect((await services.documents.get(alice, good.id!)).status).toBe('ready');
+    // Isolation ran: the bad passage was tried on its own.
+    expect(embedder.calls.some((c) => c.length === 1 && c[0]!.startsWith('poison-5 '))).toBe(true);
+  });
+
+  it('retries a failing embedder and finishes once it recovers', async () => {
+    const embedder = new RecordingEmbedder();
+    let failures = 3;
+    embedder.failWhen = () => failures-- > 0;
+    const { services, drain } = coreHarness({ embedder }, { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 6 } });
+    const receipt = await services.capture.capture(alice, { text: longNote('flaky', 4) });
+    await drain.whenIdle();
+    expect((await services.documents.get(alice, receipt.id!)).status).toBe('ready');
+  });
+
+  it('queues slow files: extraction in the background, a file that cannot be read ends failed with its reason and keeps no index entry', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const extractor: TextExtractor = {
+      ...utf8Extractor,
+      async extract(input) {
+        await gate;
+        if (Buffer.from(input.bytes).toString('utf8').includes('CORRUPT')) throw new CaptureRejected('extraction_failed', 'the file could not be read as its type');
+        return utf8Extractor.extract(input);
+      },
+    };
+    const { services, drain, ports } = coreHarness({ extractor });
+    const slow = await services.capture.capture(alice, { contentBase64: b64('%SLOW scanned minutes of the meeting'), filename: 'm.pdf', contentType: 'application/pdf' });
+    const corrupt = await services.capture.capture(alice, { contentBase64: b64('%SLOW CORRUPT'), filename: 'c.pdf', contentType: 'application/pdf' });
+    expect((await services.documents.get(alice, slow.id!))).toMatchObject({ status: 'processing', findable_by_words: false, passages: null });
+    open();
+    await drain.whenIdle();
+    expect(await services.documents.get(alice, slow.id!)).toMatchObject({ status: 'ready', line_count: 1, findable_by_words: true });
+    expect(await services.documents.get(alice, corrupt.id!)).toMatchObject({
+      status: 'failed', failure_reason: 'extraction_failed: the file could not be read as its type', findable_by_words: false,
+    });
+    expect((await ports.index.keywordSearch(alice, { text: 'meeting', limit: 5 })).map((h) => h.itemId)).toEqual([slow.id]);
+    // The failed file can be sent again: a retry, not a duplicate.
+    expect((await services.capture.capture(alice, { contentBase64: b64('%SLOW CORRUPT'), filename: 'c.pdf', contentType: 'application/pdf' })).status).toBe('created');
+  });
+
+  it('leaves nothing behind when the queue cannot take the job (backend_unavailable, retryable)', async () => {
+    const base = coreHarness();
+    const queue = Object.assign(Object.create(base.queue), { enqueue: async () => { throw new BackendUnavailableError('queue down'); } });
+    const { services, ports } = coreHarness({ queue });
+    const receipt = await services.capture.capture(alice, { contentBase64: b64('%SLOW a queued file'), filename: 'q.pdf', contentType: 'application/pdf' });
+    expect(receipt).toMatchObject({ status: 'rejected', reject_code: 'backend_unavailable', retryable: true });
+    expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
+    expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);
+  });
+
+  it('drops the job of a document erased while it waits, and writes no vectors for it', async () => {
+    const embedder = new RecordingEmbedder();
+    const { services, drain, ports, queue } = coreHarness({ embedder }, { lanes: 1 });
+    const doc = await services.capture.capture(alice, { text: longNote('erased', 30) });
+    await services.endUsers.erase('ten_a', 'alice');
+    await drain.whenIdle();
+    expect(queue.all()).toEqual([]);
+    expect(await ports.index.keywordSearch(alice, { text: 'erased', limit: 5 })).toEqual([]);
+    expect(await ports.documents.get(alice, doc.id!)).toBeNull();
   });
 });

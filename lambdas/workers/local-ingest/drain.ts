@@ -23,6 +23,8 @@ interface ActiveJob {
   extracting: boolean;
   /** Passage ordinals being embedded now (never handed to two steps). */
   inFlight: Set<number>;
+  /** A step is choosing this document's next passages: another waits, so none is chosen twice. */
+  choosing: boolean;
   /** Every passage left is in flight: no new step until one ends. */
   exhausted: boolean;
   /** Failures in a row; reset by a success. */
@@ -46,9 +48,10 @@ const libraryKey = (job: QueuedJob) => `${job.tenantId}\u0000${job.endUserId ?? 
  */
 export class LocalIngestDrain implements QueueDrain {
   private readonly active = new Map<string, ActiveJob>();
-  /** Round robin: tenants in turn, and each tenant's libraries in turn. */
-  private tenantOrder: string[] = [];
-  private readonly libraryOrder = new Map<string, string[]>();
+  /** Turns: when each tenant and each library last had a step (a counter); the least recently served goes next. */
+  private readonly tenantTurns = new Map<string, number>();
+  private readonly libraryTurns = new Map<string, number>();
+  private turn = 0;
   private readonly waiters = new Map<string, Array<() => void>>();
   private running = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -119,12 +122,8 @@ export class LocalIngestDrain implements QueueDrain {
   private add(job: QueuedJob) {
     if (this.active.has(job.documentId)) return;
     this.active.set(job.documentId, {
-      job, doc: null, extracting: false, inFlight: new Set(), exhausted: false, failures: 0, isolating: false, notBefore: 0, lastError: null,
+      job, doc: null, extracting: false, inFlight: new Set(), choosing: false, exhausted: false, failures: 0, isolating: false, notBefore: 0, lastError: null,
     });
-    if (!this.tenantOrder.includes(job.tenantId)) this.tenantOrder.push(job.tenantId);
-    const libraries = this.libraryOrder.get(job.tenantId) ?? [];
-    if (!libraries.includes(libraryKey(job))) libraries.push(libraryKey(job));
-    this.libraryOrder.set(job.tenantId, libraries);
   }
 
   private finish(documentId: string) {
@@ -134,38 +133,42 @@ export class LocalIngestDrain implements QueueDrain {
     this.queue.remove(documentId);
     for (const resolve of this.waiters.get(documentId) ?? []) resolve();
     this.waiters.delete(documentId);
-    const key = libraryKey(entry.job);
-    if (![...this.active.values()].some((a) => libraryKey(a.job) === key)) {
-      const libraries = (this.libraryOrder.get(entry.job.tenantId) ?? []).filter((k) => k !== key);
-      if (libraries.length) this.libraryOrder.set(entry.job.tenantId, libraries);
-      else {
-        this.libraryOrder.delete(entry.job.tenantId);
-        this.tenantOrder = this.tenantOrder.filter((t) => t !== entry.job.tenantId);
-      }
-    }
+    // A library or tenant with nothing left forgets its turn: it comes back as a newcomer, first in line.
+    const rest = [...this.active.values()];
+    if (!rest.some((a) => libraryKey(a.job) === libraryKey(entry.job))) this.libraryTurns.delete(libraryKey(entry.job));
+    if (!rest.some((a) => a.job.tenantId === entry.job.tenantId)) this.tenantTurns.delete(entry.job.tenantId);
   }
 
   private runnable(entry: ActiveJob, now: number): boolean {
-    return !entry.extracting && !entry.exhausted && entry.notBefore <= now && !(entry.isolating && entry.inFlight.size > 0);
+    return !entry.extracting && !entry.choosing && !entry.exhausted && entry.notBefore <= now && !(entry.isolating && entry.inFlight.size > 0);
   }
 
-  /** The next job to step, in turn: tenant, then library, then oldest; the chosen tenant and library go to the back. */
+  /**
+   * The next job to step: the runnable job of the tenant served least
+   * recently, within it the library served least recently, within that the
+   * oldest job. Newcomers (turn 0) go first.
+   */
   private pick(now: number): ActiveJob | null {
-    for (let t = 0; t < this.tenantOrder.length; t++) {
-      const tenantId = this.tenantOrder[t]!;
-      const libraries = this.libraryOrder.get(tenantId) ?? [];
-      for (let l = 0; l < libraries.length; l++) {
-        const key = libraries[l]!;
-        const candidate = [...this.active.values()]
-          .filter((a) => libraryKey(a.job) === key && this.runnable(a, now))
-          .sort((a, b) => a.job.enqueuedAt - b.job.enqueuedAt)[0];
-        if (!candidate) continue;
-        this.tenantOrder = [...this.tenantOrder.slice(0, t), ...this.tenantOrder.slice(t + 1), tenantId];
-        this.libraryOrder.set(tenantId, [...libraries.slice(0, l), ...libraries.slice(l + 1), key]);
-        return candidate;
+    let best: ActiveJob | null = null;
+    let bestKey: [number, number, number] | null = null;
+    for (const entry of this.active.values()) {
+      if (!this.runnable(entry, now)) continue;
+      const key: [number, number, number] = [
+        this.tenantTurns.get(entry.job.tenantId) ?? 0,
+        this.libraryTurns.get(libraryKey(entry.job)) ?? 0,
+        entry.job.enqueuedAt,
+      ];
+      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))) {
+        best = entry;
+        bestKey = key;
       }
     }
-    return null;
+    if (best) {
+      this.turn += 1;
+      this.tenantTurns.set(best.job.tenantId, this.turn);
+      this.libraryTurns.set(libraryKey(best.job), this.turn);
+    }
+    return best;
   }
 
   private schedule() {
@@ -194,6 +197,8 @@ export class LocalIngestDrain implements QueueDrain {
   private async step(entry: ActiveJob): Promise<void> {
     const { job } = entry;
     let reserved: number[] = [];
+    // Until this step has reserved its passages (or become an extraction), no other step may take this job.
+    entry.choosing = true;
     try {
       if (!entry.doc || entry.doc.passageCount === null) {
         const next = await this.worker.next(job);
@@ -203,6 +208,7 @@ export class LocalIngestDrain implements QueueDrain {
       const doc = entry.doc!;
       if (doc.passageCount === null) {
         entry.extracting = true;
+        entry.choosing = false;
         const result = await this.worker.extract(doc).finally(() => {
           entry.extracting = false;
         });
@@ -212,6 +218,7 @@ export class LocalIngestDrain implements QueueDrain {
       }
       const size = entry.isolating ? 1 : (this.options.stepPassages ?? EMBED_STEP_PASSAGES);
       const passages = await this.worker.pending(doc, size, entry.inFlight);
+      entry.choosing = false;
       if (!passages.length) {
         if (entry.inFlight.size) {
           entry.exhausted = true;
@@ -226,8 +233,10 @@ export class LocalIngestDrain implements QueueDrain {
       if (!attached) return this.finish(job.documentId); // erased or deleted meanwhile
       this.succeeded(entry);
     } catch (error) {
+      entry.choosing = false;
       await this.failed(entry, error, reserved);
     } finally {
+      entry.choosing = false;
       for (const o of reserved) entry.inFlight.delete(o);
       if (reserved.length) entry.exhausted = false;
     }
