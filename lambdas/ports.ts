@@ -79,11 +79,6 @@ export interface IngestQueue {
    * may be indexed within its own request without queueing behind anyone.
    */
   isIdle(): boolean;
-  /**
-   * Where the worker shares the process (locally): resolves true once the
-   * document has left `processing`, false after `timeoutMs`. Absent on AWS.
-   */
-  settled?(documentId: string, timeoutMs: number): Promise<boolean>;
 }
 
 /** Raw bytes. Keys are chosen by the core and never contain user input. */

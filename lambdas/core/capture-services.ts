@@ -16,8 +16,9 @@ export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedd
 export function buildCaptureServices(
   ports: CapturePorts,
   queue: IngestQueue,
+  options: { extractInlineWhenIdle?: boolean } = {},
 ): { capture: CaptureService; worker: IngestWorker; usage: UsageService } {
   const usage = new UsageService(ports);
   const deps = { ...ports, spend: usage };
-  return { capture: new CaptureService({ ...deps, queue }), worker: new IngestWorker(deps), usage };
+  return { capture: new CaptureService({ ...deps, queue, ...options }), worker: new IngestWorker(deps), usage };
 }

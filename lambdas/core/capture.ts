@@ -57,6 +57,13 @@ const acceptedReceipt = (status: 'created' | 'deduped', doc: DocumentRecord, det
 
 export interface CaptureDeps extends IngestWorkerDeps {
   queue: IngestQueue;
+  /**
+   * The stack can read slow files in the request (locally, where the full
+   * extractor is in process): a single capture on an idle machine is then
+   * read at once, and a file that cannot be read is rejected with its code,
+   * leaving nothing. Else (AWS) slow files always go to the queue.
+   */
+  extractInlineWhenIdle?: boolean;
 }
 
 /** How a capture is asked for: alone (a person or program waiting on it) or as one item of a batch. */
@@ -67,8 +74,6 @@ export interface CaptureOptions {
 
 /** A single capture of at most this many passages, on an idle machine, is findable by meaning when its receipt returns. */
 export const INLINE_EMBED_PASSAGES = 16;
-/** How long a single capture of a queued file waits, on an idle machine, for its extraction and embedding before it answers `processing`. */
-export const INTERACTIVE_SETTLE_MS = 8_000;
 
 /** Standard base64 (RFC 4648, section 4), padding optional, no whitespace. Linear: safe on megabytes. */
 function isBase64(encoded: string): boolean {
@@ -141,7 +146,9 @@ export class CaptureService {
         await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
         return acceptedReceipt('deduped', existing, 'the same content is already in this library');
       }
-      if (!payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes))) return await this.queueExtraction(ref, item, payload, options);
+      const slow = !payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes));
+      const readNow = !slow || (options.interactive && this.deps.extractInlineWhenIdle && this.deps.queue.isIdle());
+      if (!readNow) return await this.queueExtraction(ref, item, payload);
       return await this.captureKnownText(ref, item, payload, await this.readText(item, payload), options);
     } catch (error) {
       return receiptForFailure(error);
@@ -192,8 +199,7 @@ export class CaptureService {
   }
 
   /** Slow work (OCR, PDF, DOCX, large files): the bytes are stored and claimed now; extraction and indexing are queued. */
-  private async queueExtraction(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
-    const wasIdle = this.deps.queue.isIdle();
+  private async queueExtraction(ref: LibraryRef, item: CaptureItem, payload: Payload): Promise<CaptureReceipt> {
     const doc = newDocumentRecord(ref, item, {
       sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: 'file',
       contentType: item.contentType ?? 'application/octet-stream', text: null, pageCount: null, hasBytes: true,
@@ -206,8 +212,6 @@ export class CaptureService {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
     }
-    // Where the worker shares the process, a single capture on an idle machine waits a little for it, as a person would.
-    if (options.interactive && wasIdle && this.deps.queue.settled) await this.deps.queue.settled(doc.id, INTERACTIVE_SETTLE_MS);
     return acceptedReceipt('created', doc, 'stored; extraction and indexing continue in the background (document status processing until ready)');
   }
 }

@@ -46,9 +46,9 @@ export interface Services {
   worker: IngestWorker;
 }
 
-export function buildServices(ports: Ports): Services {
+export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: boolean } = {}): Services {
   // Every accepted capture is charged to its tenant.
-  const { capture, usage, worker } = buildCaptureServices(ports, ports.queue);
+  const { capture, usage, worker } = buildCaptureServices(ports, ports.queue, options);
   return {
     capture,
     search: new SearchService(ports),

@@ -57,18 +57,44 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       expect(odd.map((d) => d.id)).toEqual([docs[3]!.id, docs[1]!.id]);
     });
 
-    it('round-trips every field and updates status', async () => {
+    it('round-trips every field, and records a document through processing to ready', async () => {
       const store = await makeStore();
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'carol' };
       await store.touchLibrary(ref, timestamp());
       const doc = documentRecord(ref, {
-        title: 'Ünïcode title', filename: 'notes.md', contentType: 'text/markdown', sourceRef: 's3://x/y',
-        sizeBytes: 1234, kind: 'file', status: 'processing', lineCount: 7, pageCount: 3, blobKey: `blobs/${ref.tenantId}/x`,
+        title: 'Ünïcode title', filename: 'notes.md', contentType: 'application/octet-stream', sourceRef: 's3://x/y',
+        sizeBytes: 1234, kind: 'file', status: 'processing', lineCount: 0, pageCount: null, blobKey: `blobs/${ref.tenantId}/x`,
+        passageCount: null, passagesEmbedded: 0, failureReason: null,
       });
       await store.claim(doc);
       expect(await store.get(ref, doc.id)).toEqual(doc);
-      await store.setStatus(ref, doc.id, 'ready');
+      await store.recordExtraction(ref, doc.id, { kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 3, passageCount: 5 });
+      await store.recordEmbedded(ref, doc.id, 2);
+      await store.recordEmbedded(ref, doc.id, 2);
+      expect(await store.get(ref, doc.id)).toEqual({
+        ...doc, kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 3, passageCount: 5, passagesEmbedded: 4,
+      });
+      await store.settle(ref, doc.id, { status: 'ready' });
+      expect(await store.get(ref, doc.id)).toMatchObject({ status: 'ready', passagesEmbedded: 5, failureReason: null });
+      // Settling acts only on a document still processing: a ready one stays ready.
+      await store.settle(ref, doc.id, { status: 'failed', reason: 'late' });
       expect((await store.get(ref, doc.id))!.status).toBe('ready');
+      // Another library's ref changes nothing.
+      await store.settle({ tenantId: unique(), endUserId: 'carol' }, doc.id, { status: 'failed', reason: 'x' });
+      expect((await store.get(ref, doc.id))!.status).toBe('ready');
+    });
+
+    it('settles a processing document failed with its reason; a missing document is no error', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      await store.touchLibrary(ref, timestamp());
+      const doc = documentRecord(ref, { status: 'processing', passageCount: null, passagesEmbedded: 0 });
+      await store.claim(doc);
+      await store.settle(ref, doc.id, { status: 'failed', reason: 'extraction_failed: corrupt' });
+      expect(await store.get(ref, doc.id)).toMatchObject({ status: 'failed', failureReason: 'extraction_failed: corrupt' });
+      await store.settle(ref, 'file_01JAAAAAAAAAAAAAAAAAAAAAAA', { status: 'ready' });
+      await store.recordEmbedded(ref, 'file_01JAAAAAAAAAAAAAAAAAAAAAAA', 1);
+      expect(await store.get(ref, 'file_01JAAAAAAAAAAAAAAAAAAAAAAA')).toBeNull();
     });
 
     it('deletes a document so the same payload can be claimed again', async () => {

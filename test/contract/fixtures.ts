@@ -28,6 +28,9 @@ export function documentRecord(ref: LibraryRef, overrides: Partial<DocumentRecor
     lineCount: 1,
     pageCount: null,
     blobKey: null,
+    passageCount: 1,
+    passagesEmbedded: 1,
+    failureReason: null,
     ...overrides,
   };
 }

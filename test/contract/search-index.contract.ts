@@ -39,6 +39,36 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await index.vectorSearch({ tenantId: unique(), endUserId: null }, { vector: axisVector(DIMENSIONS, 3), limit: 10 })).toEqual([]);
     });
 
+    it('takes an item without vectors (found by words at once), hands out its passages without vectors in order, and attaches them', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'alice' };
+      const passages = [0, 1, 2, 3].map((ordinal) => ({ ordinal, lineStart: ordinal + 1, lineEnd: ordinal + 1, text: `walrus note ${ordinal}` }));
+      const item = indexItem(passages.map((p) => p.text).join('\n'), axisVector(DIMENSIONS, 4), { passages, vectors: [] });
+      await index.put(ref, item);
+      expect((await index.keywordSearch(ref, { text: 'walrus', limit: 5 })).map((h) => h.itemId)).toEqual([item.itemId]);
+      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 4), limit: 5 })).toEqual([]);
+
+      const pending = await index.passagesWithoutVectors(ref, item.itemId, { limit: 2 });
+      expect(pending.map((p) => [p.ordinal, p.text])).toEqual([[0, 'walrus note 0'], [1, 'walrus note 1']]);
+      expect((await index.passagesWithoutVectors(ref, item.itemId, { limit: 10, skip: new Set([0, 1]) })).map((p) => p.ordinal)).toEqual([2, 3]);
+      // Another library sees none of them, and cannot attach to them.
+      const other: LibraryRef = { tenantId: ref.tenantId, endUserId: 'bob' };
+      expect(await index.passagesWithoutVectors(other, item.itemId, { limit: 10 })).toEqual([]);
+      expect(await index.attachPassageVectors(other, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 4) }])).toBe(false);
+
+      expect(await index.attachPassageVectors(ref, item.itemId, [
+        { ordinal: 0, vector: axisVector(DIMENSIONS, 5) },
+        { ordinal: 2, vector: axisVector(DIMENSIONS, 4) },
+      ])).toBe(true);
+      expect((await index.passagesWithoutVectors(ref, item.itemId, { limit: 10 })).map((p) => p.ordinal)).toEqual([1, 3]);
+      const hit = (await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 4), limit: 1 }))[0]!;
+      expect([hit.itemId, hit.passage.ordinal]).toEqual([item.itemId, 2]);
+
+      await index.remove(ref, item.itemId);
+      expect(await index.attachPassageVectors(ref, item.itemId, [{ ordinal: 1, vector: axisVector(DIMENSIONS, 4) }])).toBe(false);
+      expect(await index.passagesWithoutVectors(ref, item.itemId, { limit: 10 })).toEqual([]);
+    });
+
     it('filters both legs by kind', async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: null };

@@ -24,7 +24,11 @@ describe('HTTP protocol and errors', () => {
   it('serves health and OpenAPI without a key', async () => {
     const health = await server.api('/v1/health');
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: 'ok', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
+    expect(health.body).toEqual({
+      status: 'ok', version: 'test', backend: 'local',
+      embedder: { name: 'hashing-test-embedder', dimensions: 64, state: 'ok', detail: null },
+      ingest: { backlog_documents: 0, backlog_passages: 0 },
+    });
     expect(health.headers.get('x-request-id')).toMatch(/^req_/);
   });
 

@@ -47,7 +47,7 @@ export function coreHarness(overrides: Partial<Ports> = {}, drainOptions: Partia
     queue,
     ...overrides,
   };
-  const services = buildServices(ports);
+  const services = buildServices(ports, { extractInlineWhenIdle: true });
   const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
     lanes: 2,
     retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 4 },

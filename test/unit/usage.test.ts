@@ -41,7 +41,8 @@ describe('UsageService over the SQLite ledger', () => {
   it('adds captures, OCR pages, chat calls and tokens per tenant per day', async () => {
     let now = '2026-11-21T23:59:59.000000';
     const usage = new UsageService({ usage: new SqliteUsageLedger(openDatabase(':memory:')), clock: { now: () => now }, tokens: new O200kTokenCounter() });
-    await usage.recordCapture({ tenantId: 'ten_a', at: '2026-11-21T10:00:00.000000', ocrPages: 3, embeddingTexts: ['hello world', 'more text'] });
+    await usage.recordCapture({ tenantId: 'ten_a', at: '2026-11-21T10:00:00.000000', ocrPages: 3 });
+    await usage.recordEmbedding({ tenantId: 'ten_a', at: '2026-11-21T10:00:01.000000', texts: ['hello world', 'more text'] });
     await usage.recordChat('ten_a', '2026-11-21T11:00:00.000000', 100);
     await usage.recordChat('ten_a', '2026-11-22T00:00:01.000000', 50);
     await usage.recordChat('ten_b', '2026-11-21T11:00:00.000000', 999);

@@ -15,7 +15,6 @@ export interface QueueDrain {
   /** A job was added: schedule it. */
   wake(job: QueuedJob): void;
   isIdle(): boolean;
-  settled(documentId: string, timeoutMs: number): Promise<boolean>;
 }
 
 export interface QueuedJob extends IngestJob {
@@ -51,10 +50,6 @@ export class SqliteIngestQueue implements IngestQueue {
 
   isIdle(): boolean {
     return this.drain ? this.drain.isIdle() : !this.db.prepare('SELECT 1 FROM ingest_jobs LIMIT 1').get();
-  }
-
-  settled(documentId: string, timeoutMs: number): Promise<boolean> {
-    return this.drain ? this.drain.settled(documentId, timeoutMs) : Promise.resolve(false);
   }
 
   /** Every job, oldest first (what a drain resumes at start-up). */

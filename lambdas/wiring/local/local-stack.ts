@@ -66,7 +66,8 @@ export async function openLocalStack(options: {
     queue,
     deferVectors: { index, background },
   };
-  const services = buildServices(ports);
+  // The full extractor runs in this process: a single capture on an idle machine is read in its request.
+  const services = buildServices(ports, { extractInlineWhenIdle: true });
   const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
     lanes: 2,
     log: (message, detail) => logger.warn(message, detail),

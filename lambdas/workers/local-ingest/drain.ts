@@ -52,7 +52,6 @@ export class LocalIngestDrain implements QueueDrain {
   private readonly tenantTurns = new Map<string, number>();
   private readonly libraryTurns = new Map<string, number>();
   private turn = 0;
-  private readonly waiters = new Map<string, Array<() => void>>();
   private running = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -97,22 +96,6 @@ export class LocalIngestDrain implements QueueDrain {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  settled(documentId: string, timeoutMs: number): Promise<boolean> {
-    if (!this.active.has(documentId)) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const list = this.waiters.get(documentId) ?? [];
-        this.waiters.set(documentId, list.filter((w) => w !== done));
-        resolve(false);
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.waiters.set(documentId, [...(this.waiters.get(documentId) ?? []), done]);
-    });
-  }
-
   /** Stops taking steps; steps running finish on their own (each is durable). */
   stop(): void {
     this.stopped = true;
@@ -131,8 +114,6 @@ export class LocalIngestDrain implements QueueDrain {
     if (!entry) return;
     this.active.delete(documentId);
     this.queue.remove(documentId);
-    for (const resolve of this.waiters.get(documentId) ?? []) resolve();
-    this.waiters.delete(documentId);
     // A library or tenant with nothing left forgets its turn: it comes back as a newcomer, first in line.
     const rest = [...this.active.values()];
     if (!rest.some((a) => libraryKey(a.job) === libraryKey(entry.job))) this.libraryTurns.delete(libraryKey(entry.job));
