@@ -68,7 +68,7 @@ export class ApiStack extends Stack {
     }
     this.ingest.attachWorker(this.functions.get('ingest')!);
     new events.Rule(this, 'SweepSchedule', {
-      description: 'Library: roll back captures left processing',
+      description: 'Library: settle failed the documents left processing',
       schedule: events.Schedule.rate(Duration.minutes(15)),
       targets: [new targets.LambdaFunction(this.functions.get('sweeper')!.fn, { retryAttempts: 0 })],
     });
@@ -94,7 +94,10 @@ export class ApiStack extends Stack {
     const { config } = this.settings;
     const ingest = spec.kind === 'ingest';
     const extra: Record<string, string> = {};
-    if (ingest) extra[ENV.ingestMaxReceiveCount] = String(config.ingest.maxReceiveCount);
+    if (ingest) {
+      extra[ENV.ingestMaxReceiveCount] = String(config.ingest.maxReceiveCount);
+      extra[ENV.ingestConcurrency] = String(config.ingest.concurrency);
+    }
     if (spec.kind === 'sweeper') extra[ENV.staleAfterSeconds] = String(staleAfterSeconds(config));
     return new LibraryFunction(this, fnId(spec.name), {
       entry: spec.entry,
@@ -128,10 +131,10 @@ export class ApiStack extends Stack {
 }
 
 /**
- * When a processing document counts as abandoned: after the last delivery of
- * its ingest job could have ended (each delivery hides the job for
- * WORKER_TIMEOUTS_PER_DELIVERY worker timeouts), plus an hour. Inline
- * captures finish within seconds.
+ * When a processing document counts as abandoned (the sweeper settles it
+ * failed): after the last delivery of its ingest job could have ended (each
+ * delivery hides the job for WORKER_TIMEOUTS_PER_DELIVERY worker timeouts),
+ * plus an hour. Inline captures finish within seconds.
  */
 const staleAfterSeconds = (config: LibraryConfig) =>
   config.ingest.timeoutSeconds * WORKER_TIMEOUTS_PER_DELIVERY * config.ingest.maxReceiveCount + 3600;

@@ -33,7 +33,14 @@ export interface LibraryConfig {
   /** What `cdk destroy` does to tables, bucket, domain and key. */
   readonly removalPolicy: RemovalChoice;
   readonly lambda: { readonly memoryMiB: number; readonly timeoutSeconds: number };
-  readonly ingest: { readonly memoryMiB: number; readonly timeoutSeconds: number; readonly maxReceiveCount: number; readonly inlineMaxBytes: number };
+  readonly ingest: {
+    readonly memoryMiB: number;
+    readonly timeoutSeconds: number;
+    readonly maxReceiveCount: number;
+    readonly inlineMaxBytes: number;
+    /** Embedding steps one ingest job runs at once (each a few passages, one Bedrock call per passage). */
+    readonly concurrency: number;
+  };
   /** Where alarms go: an email address subscribed to the alarm topic ('' for none). */
   readonly alarms: { readonly email: string };
 }
@@ -52,7 +59,7 @@ export const DEFAULT_CONFIG: LibraryConfig = {
   logRetentionDays: 30,
   removalPolicy: 'retain',
   lambda: { memoryMiB: 1024, timeoutSeconds: 29 },
-  ingest: { memoryMiB: 3008, timeoutSeconds: 600, maxReceiveCount: 3, inlineMaxBytes: 1024 * 1024 },
+  ingest: { memoryMiB: 3008, timeoutSeconds: 600, maxReceiveCount: 3, inlineMaxBytes: 1024 * 1024, concurrency: 4 },
   alarms: { email: '' },
 };
 
@@ -103,6 +110,7 @@ export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   positiveInt(config.ingest.timeoutSeconds, 'ingest.timeoutSeconds', 900);
   positiveInt(config.ingest.maxReceiveCount, 'ingest.maxReceiveCount', 100);
   positiveInt(config.ingest.inlineMaxBytes, 'ingest.inlineMaxBytes', 4 * 1024 * 1024);
+  positiveInt(config.ingest.concurrency, 'ingest.concurrency', 16);
   if (config.alarms.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.alarms.email)) {
     throw new Error('library config: alarms.email must be an email address (or empty)');
   }

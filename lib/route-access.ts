@@ -38,6 +38,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true },
   usage: { usage: 'read' },
   authorizer: { tenants: 'read' },
+  // Extracts (reads the bytes, Textract), embeds every passage, charges, settles; enqueues nothing.
   ingest: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, textract: true },
-  sweeper: { documents: 'write', blobs: { delete: true }, search: 'write' },
+  // Settles abandoned documents failed and removes their index entries; their bytes stay with the record.
+  sweeper: { documents: 'write', search: 'write' },
 };

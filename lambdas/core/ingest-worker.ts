@@ -128,18 +128,24 @@ export class IngestWorker {
       choosing = chosen.catch(() => undefined);
       return chosen;
     };
+    let failed = false;
     const lane = async () => {
-      while (!gone) {
+      while (!gone && !failed) {
         const passages = await choose();
         if (!passages.length) return;
         try {
           if (!(await this.embedPassages(doc, passages))) gone = true;
+        } catch (error) {
+          failed = true; // the other lanes stop after their step: a retry must not overlap them
+          throw error;
         } finally {
           for (const p of passages) inFlight.delete(p.ordinal);
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+    const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+    const failure = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    if (failure) throw failure.reason;
     if (gone) return { outcome: 'skipped' };
     return (await this.settleIfComplete(doc)) ? { outcome: 'ready' } : { outcome: 'skipped' };
   }

@@ -27,7 +27,8 @@ export interface IngestPipelineProps {
 }
 
 /**
- * The queue for slow work (OCR, large PDFs): SQS, encrypted, TLS only, with a
+ * The queue of background indexing (files to extract and OCR, capture-batch
+ * items and large texts to embed): SQS, encrypted, TLS only, with a
  * dead-letter queue after maxReceiveCount deliveries and an alarm on it that
  * notifies an SNS topic (encrypted with its own key, which CloudWatch may
  * use: alarms cannot publish to a topic under the AWS managed SNS key). The

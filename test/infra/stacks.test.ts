@@ -62,7 +62,7 @@ describe('routes and functions', () => {
     for (const fn of Object.values(functions) as Array<{ Properties: Record<string, any> }>) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
       expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
-        expect.arrayContaining(Object.values(ENV).filter((v) => v !== ENV.ingestMaxReceiveCount && v !== ENV.staleAfterSeconds)),
+        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds].includes(v as never))),
       );
       expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
     }
@@ -265,9 +265,41 @@ describe('ingest queue', () => {
       BatchSize: 1,
     });
     apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 1, MetricName: 'ApproximateNumberOfMessagesVisible' });
-    apiTemplate.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ [ENV.ingestMaxReceiveCount]: String(DEFAULT_CONFIG.ingest.maxReceiveCount) }) },
+    const ingestId = logicalId(api, api.functions.get('ingest')!.fn);
+    const ingestVariables = apiTemplate.toJSON().Resources[ingestId].Properties.Environment.Variables;
+    expect(ingestVariables).toMatchObject({
+      [ENV.ingestMaxReceiveCount]: String(DEFAULT_CONFIG.ingest.maxReceiveCount),
+      [ENV.ingestConcurrency]: String(DEFAULT_CONFIG.ingest.concurrency),
     });
+    // Only the ingest function is told its concurrency.
+    for (const [name, fn] of api.functions) {
+      if (name === 'ingest') continue;
+      expect(apiTemplate.toJSON().Resources[logicalId(api, fn.fn)].Properties.Environment.Variables[ENV.ingestConcurrency], name).toBeUndefined();
+    }
+    const fewer = synth({ ingest: { concurrency: 2 } });
+    fewer.apiTemplate.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.ingestConcurrency]: '2' }) } });
+  });
+
+  it('lets capture and capture-batch send to the ingest queue (the batch queues every item), and no other function', () => {
+    const queueArn = JSON.stringify({ 'Fn::GetAtt': [logicalId(api, api.ingest.queue), 'Arn'] });
+    for (const name of ['capture', 'capture-batch']) {
+      expect(actionsOf(name).has('sqs:SendMessage'), name).toBe(true);
+      expect(resourcesFor(name, 'sqs:SendMessage'), name).toContain(queueArn);
+      const env = apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
+      expect(env[ENV.ingestQueueUrl], name).toEqual({ Ref: logicalId(api, api.ingest.queue) });
+    }
+    for (const [name] of api.functions) {
+      if (name !== 'capture' && name !== 'capture-batch') expect(actionsOf(name).has('sqs:SendMessage'), name).toBe(false);
+    }
+  });
+
+  it('gives the ingest function all it uses: read the bytes, update documents, write the index, embed, charge', () => {
+    const actions = actionsOf('ingest');
+    for (const a of ['s3:GetObject', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'es:ESHttpGet', 'es:ESHttpPost', 'es:ESHttpPut', 'bedrock:InvokeModel']) {
+      expect(actions.has(a), a).toBe(true);
+    }
+    expect(resourcesFor('ingest', 'dynamodb:UpdateItem')).toContain(importName('UsageTableArn'));
+    expect(resourcesFor('ingest', 'bedrock:InvokeModel')).toContain(`foundation-model/${DEFAULT_CONFIG.models.embeddingModelId}`);
   });
 });
 
@@ -302,7 +334,7 @@ describe('alarms', () => {
 });
 
 describe('sweeper', () => {
-  it('runs every 15 minutes and rolls back only what outlived every ingest retry', () => {
+  it('runs every 15 minutes and settles failed only what outlived every ingest retry, keeping its bytes', () => {
     const sweeperId = logicalId(api, api.functions.get('sweeper')!.fn);
     apiTemplate.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(15 minutes)',
@@ -313,8 +345,9 @@ describe('sweeper', () => {
       Environment: { Variables: Match.objectLike({ [ENV.staleAfterSeconds]: String(stale) }) },
     });
     const actions = actionsOf('sweeper');
-    expect(actions.has('s3:DeleteObject')).toBe(true);
-    expect(actions.has('s3:GetObject') || actions.has('s3:PutObject') || actions.has('bedrock:InvokeModel')).toBe(false);
+    // Settles the record and removes its index entries; the bytes stay with the failed record.
+    for (const a of ['dynamodb:Query', 'dynamodb:UpdateItem', 'es:ESHttpPost']) expect(actions.has(a), a).toBe(true);
+    expect([...actions].filter((a) => /^(s3|bedrock|sqs|textract):/.test(a))).toEqual([]);
   });
 });
 
@@ -404,6 +437,8 @@ describe('cdk-nag and configuration', () => {
     expect(() => resolveConfig({ models: { embeddingDimensions: 768 } })).toThrow(/embeddingDimensions/);
     expect(() => resolveConfig({ search: { zoneAwareness: true, instanceCount: 1 } })).toThrow(/zoneAwareness/);
     expect(() => resolveConfig({ nonsense: 1 })).toThrow(/unknown setting nonsense/);
+    expect(() => resolveConfig({ ingest: { concurrency: 0 } })).toThrow(/ingest.concurrency/);
+    expect(() => resolveConfig({ ingest: { concurrency: 17 } })).toThrow(/ingest.concurrency/);
     expect(resolveConfig('{"throttling":{"ratePerSecond":5,"burst":10}}').throttling).toEqual({ ratePerSecond: 5, burst: 10 });
     const destroyable = synth({ removalPolicy: 'destroy', stackPrefix: 'Dev' });
     expect(destroyable.data.stackName).toBe('Dev-Data');

@@ -21,7 +21,8 @@ export interface BedrockEmbedderOptions {
 /**
  * The Embedder port on Amazon Bedrock, Titan Text Embeddings v2 with
  * normalized output (unit vectors, so inner product is cosine). Throttling
- * and transient faults become BackendUnavailableError.
+ * (ThrottlingException) and transient faults become BackendUnavailableError
+ * with a retryAfterSeconds hint (errors.ts), which the ingest worker backs off on.
  */
 export class BedrockEmbedder implements Embedder {
   readonly name: string;
@@ -44,13 +45,21 @@ export class BedrockEmbedder implements Embedder {
   async embed(texts: readonly string[], _purpose?: 'query' | 'passage'): Promise<Float32Array[]> {
     const out = new Array<Float32Array>(texts.length);
     let next = 0;
+    let failure: { error: unknown } | null = null;
     const worker = async () => {
-      while (next < texts.length) {
+      // After a failure (a throttle, most often) no new call starts: the caller backs off and retries the whole step.
+      while (next < texts.length && !failure) {
         const i = next++;
-        out[i] = await this.embedOne(texts[i]!);
+        try {
+          out[i] = await this.embedOne(texts[i]!);
+        } catch (error) {
+          failure ??= { error };
+        }
       }
     };
+    // Every call settles before embed() answers, so none outlives it (a retry never overlaps its own calls).
     await Promise.all(Array.from({ length: Math.min(this.concurrency, texts.length) }, worker));
+    if (failure) throw (failure as { error: unknown }).error;
     return out;
   }
 

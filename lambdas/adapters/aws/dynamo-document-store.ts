@@ -8,7 +8,7 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { DocumentStore, IngestResult, NewestFirstKey } from '../../ports.js';
+import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import { pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
@@ -25,6 +25,10 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * | document (claim) | LIB#<tenant>#S or #U#<user>| SHA#<sha256>  | the whole record; `newestKey` for the LSI     |
  * | id pointer       | same                       | ID#<docId>    | sha256 of the claim it belongs to             |
  *
+ * A `processing` document also carries `processingPk`/`processingSince` (the
+ * sparse `processing` GSI the sweeper reads); `settle` removes them in the
+ * same conditional write that ends it. Its progress (`passagesEmbedded`) is
+ * an atomic ADD, so concurrent embedding steps never lose a count.
  * The claim is one `PutItem ... attribute_not_exists(pk)` on the
  * (library, sha256) key: exactly one concurrent capture wins, the others read
  * the winner. Tenant ids never contain '#', so keys cannot collide across
@@ -40,12 +44,18 @@ const BATCH_WRITE_MAX = 25;
 type DocumentItem = DocumentRecord & { pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string };
 
 const toRecord = (item: Record<string, unknown>): DocumentRecord => {
-  const i = item as unknown as DocumentItem;
+  const i = item as unknown as Partial<DocumentItem>;
+  const status = i.status!;
+  // Written before passage counts were kept: a ready document's count is unknown and reads as complete.
+  const passageCount = i.passageCount === undefined ? (status === 'ready' ? (i.passagesEmbedded ?? 0) : null) : i.passageCount;
   return {
-    id: i.id, tenantId: i.tenantId, endUserId: i.endUserId ?? null, title: i.title, filename: i.filename ?? null,
-    contentType: i.contentType, sourceRef: i.sourceRef ?? null, sizeBytes: i.sizeBytes, sha256: i.sha256, kind: i.kind,
-    status: i.status, createdAt: i.createdAt, storage: i.storage, lineCount: i.lineCount, pageCount: i.pageCount ?? null,
-    blobKey: i.blobKey ?? null,
+    id: i.id!, tenantId: i.tenantId!, endUserId: i.endUserId ?? null, title: i.title!, filename: i.filename ?? null,
+    contentType: i.contentType!, sourceRef: i.sourceRef ?? null, sizeBytes: i.sizeBytes!, sha256: i.sha256!, kind: i.kind!,
+    status, createdAt: i.createdAt!, storage: i.storage!, lineCount: i.lineCount!, pageCount: i.pageCount ?? null,
+    blobKey: i.blobKey ?? null, passageCount,
+    // Counted by atomic increments: a step repeated by a redelivered job may overcount, never past the passages.
+    passagesEmbedded: Math.min(Number(i.passagesEmbedded ?? 0), passageCount ?? 0),
+    failureReason: i.failureReason ?? null,
   };
 };
 
@@ -150,43 +160,65 @@ export class DynamoDocumentStore implements DocumentStore {
     return doc && doc.id === id ? doc : null;
   }
 
-  async setStatus(ref: LibraryRef, id: string, status: DocumentRecord['status']): Promise<void> {
-    const doc = await this.get(ref, id);
-    if (!doc) return;
-    await this.update(ref, doc, { status });
-  }
-
-  /** Records what the queued ingest found, and its final status. */
-  async finishIngest(ref: LibraryRef, id: string, result: IngestResult): Promise<void> {
-    const doc = await this.get(ref, id);
-    if (!doc) return;
-    await this.update(ref, doc, result);
-  }
-
-  private async update(ref: LibraryRef, doc: DocumentRecord, fields: Partial<IngestResult>): Promise<void> {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':id': doc.id };
-    const sets: string[] = [];
-    for (const [name, value] of Object.entries(fields)) {
-      names[`#${name}`] = name;
-      values[`:${name}`] = value;
-      sets.push(`#${name} = :${name}`);
-    }
-    const processing = fields.status === undefined ? null : fields.status === 'processing';
-    if (processing) {
-      values[':processingPk'] = PROCESSING;
-      values[':processingSince'] = doc.createdAt;
-      sets.push('processingPk = :processingPk', 'processingSince = :processingSince');
-    }
-    // Not written when the document was deleted meanwhile: nothing to update then.
-    await ifCondition('documents.update', () =>
+  async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void> {
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return;
+    // Not written when the document was deleted meanwhile: nothing to record then.
+    await ifCondition('documents.recordExtraction', () =>
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` },
-          UpdateExpression: `SET ${sets.join(', ')}${processing === false ? ' REMOVE processingPk, processingSince' : ''}`,
+          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+          UpdateExpression: 'SET #kind = :kind, contentType = :contentType, lineCount = :lineCount, pageCount = :pageCount, passageCount = :passageCount',
           ConditionExpression: 'id = :id',
-          ExpressionAttributeNames: names,
+          ExpressionAttributeNames: { '#kind': 'kind' },
+          ExpressionAttributeValues: {
+            ':id': id, ':kind': result.kind, ':contentType': result.contentType, ':lineCount': result.lineCount,
+            ':pageCount': result.pageCount, ':passageCount': result.passageCount,
+          },
+        }),
+      ),
+    );
+  }
+
+  async recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void> {
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return;
+    await ifCondition('documents.recordEmbedded', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+          UpdateExpression: 'ADD passagesEmbedded :n',
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': id, ':n': passagesEmbedded },
+        }),
+      ),
+    );
+  }
+
+  async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void> {
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return;
+    const values: Record<string, unknown> = { ':id': id, ':processing': PROCESSING, ':status': outcome.status };
+    let sets: string;
+    if (outcome.status === 'ready') {
+      values[':zero'] = 0;
+      sets = '#status = :status, passagesEmbedded = if_not_exists(passageCount, :zero), failureReason = :none';
+      values[':none'] = null;
+    } else {
+      sets = '#status = :status, failureReason = :reason';
+      values[':reason'] = outcome.reason;
+    }
+    // Only a document still processing is settled (and leaves the processing index); one gone or settled is left alone.
+    await ifCondition('documents.settle', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+          UpdateExpression: `SET ${sets} REMOVE processingPk, processingSince`,
+          ConditionExpression: 'id = :id AND #status = :processing',
+          ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,
         }),
       ),

@@ -1,5 +1,5 @@
 import type { GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
-import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
+import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
@@ -18,6 +18,11 @@ import { BackendUnavailableError } from '../../core/errors.js';
  * Isolation: every document carries `tenant_id` and `library`; every query
  * and every delete filters on both (on both search legs: the k-NN filter and
  * the outer bool filter).
+ *
+ * Vectors may come later: an item put with `vectors: []` has passages without
+ * the `embedding` field (found by words, not by meaning), and the ingest
+ * worker attaches each passage's vector by a partial update of the passage
+ * document, whose id is deterministic (`<itemId>#<ordinal>`).
  */
 export interface OpenSearchRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
@@ -46,6 +51,18 @@ const GREP_BATCH = 16;
 const TITLE_BOOST = 2;
 /** Reads and deletes never create an index: before the first write there is simply nothing. */
 const SEARCH_QS = { ignore_unavailable: true };
+/** A delete repeated this many times while concurrent writes keep changing what it matches gives up (retryable). */
+const DELETE_PASSES = 5;
+
+/** The passage document's id: the item and the passage's ordinal, so a vector can be attached to it later. */
+export const passageId = (itemId: string, ordinal: number) => `${itemId}#${ordinal}`;
+
+type BulkItemResult = { _id?: string; status?: number; error?: { type?: string } };
+type BulkResponse = { errors?: boolean; items?: Array<Record<string, BulkItemResult>> } | undefined;
+
+/** The items of a _bulk response that failed. */
+const bulkFailures = (result: BulkResponse): BulkItemResult[] =>
+  result?.errors ? (result.items ?? []).map((entry) => Object.values(entry)[0]!).filter((r) => r?.error) : [];
 
 export const libraryValue = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
 
@@ -203,7 +220,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async put(ref: LibraryRef, item: IndexItem): Promise<void> {
-    if (item.vectors.length !== item.passages.length) throw new Error('one vector per passage');
+    // Every vector now, or none yet (attached per passage later: attachPassageVectors).
+    if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none');
     await this.ensureIndices();
     const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind };
     const bulkBody: unknown[] = [
@@ -214,11 +232,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
       },
     ];
     item.passages.forEach((passage, i) => {
+      const vector = item.vectors[i];
       bulkBody.push(
-        { index: { _index: this.passagesIndex, _id: `${item.itemId}#${passage.ordinal}` } },
+        { index: { _index: this.passagesIndex, _id: passageId(item.itemId, passage.ordinal) } },
         {
           ...common, title: item.title, source_ref: item.sourceRef, content_date: item.contentDate, text: passage.text,
-          ordinal: passage.ordinal, line_start: passage.lineStart, line_end: passage.lineEnd, embedding: Array.from(item.vectors[i]!),
+          ordinal: passage.ordinal, line_start: passage.lineStart, line_end: passage.lineEnd,
+          // Left out, not null, until the vector is known: `exists` then tells the passages still waiting for one.
+          ...(vector ? { embedding: Array.from(vector) } : {}),
         },
       );
     });
@@ -226,28 +247,96 @@ export class OpenSearchSearchIndex implements SearchIndex {
     await this.deleteWhere('index.put', [this.passagesIndex], [
       ...libraryFilter(ref), { term: { item_id: item.itemId } }, { range: { ordinal: { gte: item.passages.length } } },
     ]);
-    const result = await this.call<{ errors?: boolean; items?: Array<Record<string, { status?: number; error?: { type?: string } }>> }>(
-      'index.put',
-      { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } },
-    );
-    if (result?.errors) {
-      const failures = (result.items ?? []).map((entry) => Object.values(entry)[0]).filter((r) => r?.error);
-      if (failures.some((f) => f?.status === 429)) throw new BackendUnavailableError('index.put: search backend throttled');
-      throw new Error(`index.put: ${failures.length} documents refused (${failures[0]?.error?.type ?? 'unknown'})`);
-    }
+    const failures = bulkFailures(await this.call<BulkResponse>('index.put', { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }));
+    if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError('index.put: search backend throttled');
+    if (failures.length) throw new Error(`index.put: ${failures.length} documents refused (${failures[0]?.error?.type ?? 'unknown'})`);
   }
 
+  /**
+   * Deletes what matches, again while documents changed under the delete
+   * (version conflicts: a vector attached meanwhile), so nothing it matched
+   * survives it. Bounded: a conflict needs a concurrent write, which the
+   * writers stop once the item is gone.
+   */
   private async deleteWhere(what: string, indices: string[], filter: unknown[]): Promise<void> {
-    await this.call(what, {
-      method: 'POST',
-      path: `/${indices.join(',')}/_delete_by_query`,
-      body: { query: { bool: { filter } } },
-      querystring: { refresh: true, conflicts: 'proceed', ignore_unavailable: true },
-    });
+    for (let pass = 0; ; pass++) {
+      const result = await this.call<{ version_conflicts?: number } | undefined>(what, {
+        method: 'POST',
+        path: `/${indices.join(',')}/_delete_by_query`,
+        body: { query: { bool: { filter } } },
+        querystring: { refresh: true, conflicts: 'proceed', ignore_unavailable: true },
+      });
+      if (!result?.version_conflicts) return;
+      if (pass >= DELETE_PASSES) throw new BackendUnavailableError(`${what}: documents kept changing during the delete`);
+    }
   }
 
   async remove(ref: LibraryRef, itemId: string): Promise<void> {
     await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
+  }
+
+  /** Whether this library holds the item (a realtime get of its item document: no refresh needed). */
+  private async holdsItem(what: string, ref: LibraryRef, itemId: string): Promise<boolean> {
+    const body = await this.call<{ found?: boolean; _source?: { tenant_id?: string; library?: string } } | undefined>(
+      what,
+      { method: 'GET', path: `/${this.itemsIndex}/_doc/${encodeURIComponent(itemId)}`, querystring: { _source_includes: 'tenant_id,library' } },
+      [404],
+    );
+    return !!body?.found && body._source?.tenant_id === ref.tenantId && body._source?.library === libraryValue(ref);
+  }
+
+  async passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
+    if (options.limit < 1) return [];
+    const skip = options.skip?.size ? [...options.skip] : [];
+    const body = await this.call<{ hits: { hits: Array<Hit<Pick<PassageSource, 'ordinal' | 'line_start' | 'line_end' | 'text'>>> } }>(
+      'index.passagesWithoutVectors',
+      {
+        method: 'POST',
+        path: `/${this.passagesIndex}/_search`,
+        querystring: SEARCH_QS,
+        body: {
+          size: options.limit,
+          _source: ['ordinal', 'line_start', 'line_end', 'text'],
+          query: {
+            bool: {
+              filter: [...libraryFilter(ref), { term: { item_id: itemId } }],
+              must_not: [{ exists: { field: 'embedding' } }, ...(skip.length ? [{ terms: { ordinal: skip } }] : [])],
+            },
+          },
+          sort: [{ ordinal: 'asc' }],
+        },
+      },
+    );
+    return (body?.hits?.hits ?? []).map(({ _source: s }) => ({ ordinal: s.ordinal, lineStart: s.line_start, lineEnd: s.line_end, text: s.text }));
+  }
+
+  /**
+   * Partial updates of the passage documents (`_bulk` update by id: only the
+   * `embedding` field is written; an update never creates a document), after
+   * checking that this library holds the item. An erasure racing it wins:
+   * an update of a deleted passage fails (document missing) and writes
+   * nothing, and an update landing while the erasure's delete runs makes it
+   * delete again (deleteWhere); the item found gone afterwards answers false.
+   */
+  async attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean> {
+    if (!(await this.holdsItem('index.attachPassageVectors', ref, itemId))) return false;
+    if (!vectors.length) return true;
+    const bulkBody = vectors.flatMap(({ ordinal, vector }) => [
+      { update: { _index: this.passagesIndex, _id: passageId(itemId, ordinal) } },
+      { doc: { embedding: Array.from(vector) } },
+    ]);
+    // Visible to search on return, so the next passagesWithoutVectors no longer sees these passages.
+    const failures = bulkFailures(
+      await this.call<BulkResponse>('index.attachPassageVectors', { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }),
+    );
+    if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError('index.attachPassageVectors: search backend throttled');
+    const missing = failures.filter((f) => f.status === 404);
+    if (missing.length || failures.length) {
+      if (!(await this.holdsItem('index.attachPassageVectors', ref, itemId))) return false;
+      if (missing.length) throw new Error(`index.attachPassageVectors: item ${itemId} has no passage ${missing[0]?._id?.split('#').pop() ?? '?'}`);
+      throw new Error(`index.attachPassageVectors: ${failures.length} passages refused (${failures[0]?.error?.type ?? 'unknown'})`);
+    }
+    return true;
   }
 
   async removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>> {

@@ -2,12 +2,22 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { IngestJob, IngestQueue } from '../../ports.js';
 import { callAws } from './errors.js';
 
-/** The ingest queue on SQS: one message per job, the job as JSON. */
+/**
+ * The ingest queue on SQS: one message per job, the job as JSON. Always
+ * idle as far as a capture can tell: each Lambda makes its own embedder calls,
+ * so a small single capture never waits behind the queue's work and is
+ * embedded in its own request; the queue takes the big work (batches, large
+ * texts, files to extract). No `settled`: the worker runs in another function.
+ */
 export class SqsIngestQueue implements IngestQueue {
   constructor(
     private readonly client: SQSClient,
     private readonly queueUrl: string,
   ) {}
+
+  isIdle(): boolean {
+    return true;
+  }
 
   async enqueue(job: IngestJob): Promise<void> {
     await callAws('ingest.enqueue', () =>

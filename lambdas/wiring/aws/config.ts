@@ -11,7 +11,7 @@ export interface AwsConfig {
   search: { endpoint: string; indexPrefix: string };
   embedding: { modelId: string; dimensions: 256 | 512 | 1024 };
   chatModelId: string;
-  /** The ingest queue for slow work (OCR, large PDFs). */
+  /** The ingest queue for background work (files to extract, batches, large texts to embed). */
   ingestQueueUrl: string;
   /** Files over this many bytes go to the ingest queue even when they are text. */
   inlineMaxBytes: number;
@@ -33,6 +33,8 @@ export const ENV = {
   inlineMaxBytes: 'LIBRARY_INLINE_MAX_BYTES',
   /** Set on the ingest function only: the queue's maxReceiveCount. */
   ingestMaxReceiveCount: 'LIBRARY_INGEST_MAX_RECEIVE_COUNT',
+  /** Set on the ingest function only: embedding steps of one job in flight at once. */
+  ingestConcurrency: 'LIBRARY_INGEST_CONCURRENCY',
   /** Set on the sweeper only: after how long a processing document counts as abandoned. */
   staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
 } as const;
@@ -52,6 +54,21 @@ export class ConfigError extends Error {
 }
 
 let config: AwsConfig | undefined;
+
+/**
+ * A whole-number variable a single function is given (the ingest worker's, the
+ * sweeper's), checked at cold start: a missing or out-of-range one stops the
+ * function with a message that names it.
+ */
+export function readWholeNumber(name: string, range: { min: number; max?: number }, env: Record<string, string | undefined> = process.env): number {
+  const raw = env[name];
+  const value = Number(raw);
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  if (raw === undefined || raw.trim() === '' || !Number.isInteger(value) || value < range.min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${range.min}${range.max === undefined ? '' : ` to ${range.max}`}, not "${raw ?? ''}"`);
+  }
+  return value;
+}
 
 /** The configuration of this Lambda environment, read (and checked) on the first call. */
 export function awsConfig(): AwsConfig {

@@ -16,8 +16,11 @@ import { sdkOptions } from './sdk.js';
  */
 export function ingestExtractor(): FileExtractor {
   const textract = new TextractOcr(tracer.captureAWSv3Client(new TextractClient(sdkOptions())));
+  const config = awsConfig();
   return new FileExtractor({
     ocr: textract,
-    pdfOcr: new TextractPdfOcr({ jobs: textract, s3: s3Client(), bucket: awsConfig().blobBucket, prefix: TEXTRACT_STAGING_PREFIX }),
+    // The same slow-work rule as the capture functions' (InlineTextExtractor), should the worker ever ask.
+    limits: { inlineMaxBytes: config.inlineMaxBytes },
+    pdfOcr: new TextractPdfOcr({ jobs: textract, s3: s3Client(), bucket: config.blobBucket, prefix: TEXTRACT_STAGING_PREFIX }),
   });
 }

@@ -1,13 +1,12 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { parseIngestJob, SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
-import { readAwsConfig } from '../../../lambdas/wiring/aws/config.js';
-import { createHandler as ingestWorker } from '../../../lambdas/workers/aws-ingest/handler.js';
+import { callAws, retryAfterSeconds } from '../../../lambdas/adapters/aws/errors.js';
+import { ConfigError, ENV, readAwsConfig, readWholeNumber } from '../../../lambdas/wiring/aws/config.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 import { hashKey, KeyService } from '../../../lambdas/core/keys.js';
 import { createHandler as authorizer } from '../../../lambdas/endpoints/authorizer/handler.js';
@@ -22,7 +21,7 @@ const VALID_ENV = {
   LIBRARY_INGEST_QUEUE_URL: 'https://sqs/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
 };
 
-describe('AWS composition: config, queue, authorizer, ingest worker', () => {
+describe('AWS composition: config, queue, authorizer, errors', () => {
   beforeEach(() => {
     sqs.reset();
     dynamo.reset();
@@ -39,6 +38,9 @@ describe('AWS composition: config, queue, authorizer, ingest worker', () => {
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
     const queue = new SqsIngestQueue(new SQSClient({ region: 'eu-west-1' }), 'https://sqs/q');
     const job = { tenantId: 'ten_1', endUserId: 'alice', documentId: 'file_1' };
+    // Each Lambda embeds on its own: a small single capture never waits behind the queue's work.
+    expect(queue.isIdle()).toBe(true);
+    expect('settled' in queue).toBe(false);
     await queue.enqueue(job);
     expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs/q', MessageBody: JSON.stringify(job) });
     expect(parseIngestJob(JSON.stringify(job))).toEqual(job);
@@ -64,27 +66,18 @@ describe('AWS composition: config, queue, authorizer, ingest worker', () => {
     await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer ${key}`, methodArn })).rejects.toBeInstanceOf(BackendUnavailableError);
   });
 
-  it('reports failed jobs for redelivery, ends them failed on the final attempt, and drops malformed messages', async () => {
-    const seen: Array<{ id: string; finalAttempt: boolean }> = [];
-    const handler = ingestWorker({
-      maxReceiveCount: 3,
-      ingest: {
-        async complete(job, options) {
-          seen.push({ id: job.documentId, finalAttempt: options.finalAttempt });
-          if (job.documentId === 'file_flaky' && !options.finalAttempt) throw new BackendUnavailableError('ocr throttled');
-          return { outcome: 'ready', documentId: job.documentId };
-        },
-      },
-    });
-    const record = (id: string, body: string, receiveCount: string) => ({ messageId: id, body, attributes: { ApproximateReceiveCount: receiveCount } });
-    const job = (documentId: string) => JSON.stringify({ tenantId: 't', endUserId: null, documentId });
-    const event = { Records: [record('m1', job('file_ok'), '1'), record('m2', job('file_flaky'), '1'), record('m3', 'not json', '1'), record('m4', job('file_flaky'), '3')] } as unknown as SQSEvent;
-    const response = await handler(event);
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }]);
-    expect(seen).toEqual([
-      { id: 'file_ok', finalAttempt: false },
-      { id: 'file_flaky', finalAttempt: false },
-      { id: 'file_flaky', finalAttempt: true },
-    ]);
+  it('turns throttling into BackendUnavailableError with how long to wait, the Retry-After header first', () => {
+    const throttled = Object.assign(new Error('slow down'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 429 } });
+    expect(retryAfterSeconds(throttled)).toBe(2);
+    expect(retryAfterSeconds({ ...throttled, $response: { headers: { 'retry-after': '7' } } })).toBe(7);
+    expect(retryAfterSeconds(Object.assign(new Error('x'), { name: 'InternalServerException' }))).toBe(1);
+    return expect(callAws('embedder.embed', () => Promise.reject(throttled))).rejects.toMatchObject({ name: 'BackendUnavailableError', retryAfterSeconds: 2 });
+  });
+
+  it("reads a function's own whole-number variables, naming a missing or out-of-range one", () => {
+    expect(readWholeNumber(ENV.ingestConcurrency, { min: 1, max: 16 }, { [ENV.ingestConcurrency]: '4' })).toBe(4);
+    expect(() => readWholeNumber(ENV.ingestConcurrency, { min: 1, max: 16 }, {})).toThrow(/LIBRARY_INGEST_CONCURRENCY must be a whole number from 1 to 16/);
+    expect(() => readWholeNumber(ENV.ingestConcurrency, { min: 1, max: 16 }, { [ENV.ingestConcurrency]: '32' })).toThrow(ConfigError);
+    expect(() => readWholeNumber(ENV.staleAfterSeconds, { min: 60 }, { [ENV.staleAfterSeconds]: '1.5' })).toThrow(/LIBRARY_STALE_AFTER_SECONDS/);
   });
 });

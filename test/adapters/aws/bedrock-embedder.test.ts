@@ -43,3 +43,25 @@ describe('BedrockEmbedder (Titan Text Embeddings v2)', () => {
     expect(() => new BedrockEmbedder(new BedrockRuntimeClient({ region: 'eu-west-1' }), { modelId: MODEL, dimensions: 768 as never })).toThrow(/256, 512, 1024/);
   });
 });
+
+describe('BedrockEmbedder under throttling', () => {
+  beforeEach(() => bedrock.reset());
+
+  it('starts no new call once one is throttled, waits for those in flight, and says how long to wait', async () => {
+    let calls = 0;
+    bedrock.on(InvokeModelCommand).callsFake(async () => {
+      calls += 1;
+      if (calls === 2) throw new ThrottlingException({ message: 'slow down', $metadata: { httpStatusCode: 429 } });
+      await new Promise((r) => setTimeout(r, 5));
+      return reply(Array.from({ length: 256 }, (_, i) => (i === 0 ? 1 : 0)));
+    });
+    const embedder = new BedrockEmbedder(new BedrockRuntimeClient({ region: 'eu-west-1', maxAttempts: 1 }), { modelId: MODEL, dimensions: 256, concurrency: 2 });
+    const error = await embedder.embed(Array.from({ length: 10 }, (_, i) => `text ${i}`), 'passage').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BackendUnavailableError);
+    expect((error as BackendUnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(2);
+    const settled = calls;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(settled); // nothing was still running after embed() answered
+    expect(calls).toBeLessThanOrEqual(3);
+  });
+});

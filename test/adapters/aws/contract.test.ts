@@ -1,4 +1,5 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
@@ -36,17 +37,77 @@ blobStoreContract('S3 (s3rver)', async () => {
   return new S3BlobStore(s3.client, bucket);
 });
 
-describe('DynamoDocumentStore.finishIngest (the queued ingest)', () => {
-  it('records what extraction found and leaves the processing index', async () => {
+describe('DynamoDocumentStore: extraction, progress and settling (the ingest worker)', () => {
+  const processing = (ref: { tenantId: string; endUserId: string | null }) =>
+    documentRecord(ref, {
+      status: 'processing', lineCount: 0, pageCount: null, kind: 'file', contentType: 'application/octet-stream',
+      passageCount: null, passagesEmbedded: 0, failureReason: null,
+    });
+
+  it('records what extraction found, counts embedded passages atomically, and settles ready out of the processing index', async () => {
     const store = new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE));
     const ref = { tenantId: 'ten_ingest', endUserId: null };
     await store.touchLibrary(ref, timestamp());
-    const doc = documentRecord(ref, { status: 'processing', lineCount: 0, pageCount: null, kind: 'file', contentType: 'application/octet-stream' });
+    const doc = processing(ref);
     await store.claim(doc);
+    expect(await store.get(ref, doc.id)).toEqual(doc);
     expect((await store.listStaleProcessing('9999')).map((d) => d.id)).toContain(doc.id);
-    await store.finishIngest(ref, doc.id, { status: 'ready', kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 1 });
-    expect(await store.get(ref, doc.id)).toMatchObject({ status: 'ready', kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 1 });
+
+    await store.recordExtraction(ref, doc.id, { kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 1, passageCount: 20 });
+    expect(await store.get(ref, doc.id)).toMatchObject({ status: 'processing', kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 1, passageCount: 20, passagesEmbedded: 0 });
+    // Concurrent steps: no increment is lost.
+    await Promise.all(Array.from({ length: 8 }, () => store.recordEmbedded(ref, doc.id, 2)));
+    expect((await store.get(ref, doc.id))!.passagesEmbedded).toBe(16);
+    // A step repeated by a redelivered job never counts past the passages.
+    await store.recordEmbedded(ref, doc.id, 8);
+    expect((await store.get(ref, doc.id))!.passagesEmbedded).toBe(20);
+
+    await store.settle(ref, doc.id, { status: 'ready' });
+    expect(await store.get(ref, doc.id)).toMatchObject({ status: 'ready', passageCount: 20, passagesEmbedded: 20, failureReason: null });
     expect((await store.listStaleProcessing('9999')).map((d) => d.id)).not.toContain(doc.id);
+    // Only a processing document is settled: a late failure does not undo ready.
+    await store.settle(ref, doc.id, { status: 'failed', reason: 'backend_unavailable: late' });
+    expect(await store.get(ref, doc.id)).toMatchObject({ status: 'ready', failureReason: null });
+  });
+
+  it('settles failed with the reason, and does nothing to a document that is gone or in another library', async () => {
+    const store = new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE));
+    const ref = { tenantId: 'ten_fail', endUserId: 'u1' };
+    const other = { tenantId: 'ten_fail', endUserId: 'u2' };
+    await store.touchLibrary(ref, timestamp());
+    const doc = processing(ref);
+    await store.claim(doc);
+    await store.settle(other, doc.id, { status: 'failed', reason: 'x' });
+    await store.recordEmbedded(other, doc.id, 3);
+    await store.recordExtraction(other, doc.id, { kind: 'file', contentType: 'text/plain', lineCount: 1, pageCount: null, passageCount: 1 });
+    expect(await store.get(ref, doc.id)).toEqual(doc);
+
+    await store.settle(ref, doc.id, { status: 'failed', reason: 'extraction_failed: the stored file is missing' });
+    expect(await store.get(ref, doc.id)).toMatchObject({ status: 'failed', failureReason: 'extraction_failed: the stored file is missing', passageCount: null });
+    expect((await store.listStaleProcessing('9999')).map((d) => d.id)).not.toContain(doc.id);
+
+    await store.delete(ref, doc.id);
+    await expect(store.settle(ref, doc.id, { status: 'ready' })).resolves.toBeUndefined();
+    await expect(store.recordEmbedded(ref, doc.id, 1)).resolves.toBeUndefined();
+    await expect(store.recordExtraction(ref, doc.id, { kind: 'file', contentType: 'text/plain', lineCount: 1, pageCount: null, passageCount: 1 })).resolves.toBeUndefined();
+    expect(await store.get(ref, doc.id)).toBeNull();
+  });
+
+  it('reads a record written before passage counts were kept: ready reads as complete, processing as not yet extracted', async () => {
+    const table = await dynamo.createTable(DOCUMENTS_TABLE);
+    const store = new DynamoDocumentStore(dynamo.client, table);
+    const ref = { tenantId: 'ten_old', endUserId: null };
+    await store.touchLibrary(ref, timestamp());
+    const ready = documentRecord(ref, { status: 'ready' });
+    const queued = documentRecord(ref, { status: 'processing' });
+    for (const doc of [ready, queued]) {
+      await store.claim(doc);
+      await dynamo.client.send(
+        new UpdateCommand({ TableName: table, Key: { pk: `LIB#${ref.tenantId}#S`, sk: `SHA#${doc.sha256}` }, UpdateExpression: 'REMOVE passageCount, passagesEmbedded, failureReason' }),
+      );
+    }
+    expect(await store.get(ref, ready.id)).toMatchObject({ status: 'ready', passageCount: 0, passagesEmbedded: 0, failureReason: null });
+    expect(await store.get(ref, queued.id)).toMatchObject({ status: 'processing', passageCount: null, passagesEmbedded: 0, failureReason: null });
   });
 });
 

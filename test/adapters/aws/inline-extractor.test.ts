@@ -1,9 +1,31 @@
-import { describe, expect, it } from 'vitest';
+import { zipSync } from 'fflate';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InlineTextExtractor } from '../../../lambdas/wiring/aws/inline-extractor.js';
-import { isSlowWork } from '../../../lambdas/core/ingest.js';
+import { FileExtractor } from '../../../lambdas/adapters/extraction/extractor.js';
+import { convertImage, makeDocx, makePdf, renderTextPng } from '../../extraction/fixtures.js';
 
+const INLINE_MAX = 1 << 20;
+const inline = new InlineTextExtractor(INLINE_MAX);
 const extract = (text: string | Buffer, declaredContentType = 'text/plain', filename = 'f.txt') =>
-  new InlineTextExtractor().extract({ bytes: typeof text === 'string' ? Buffer.from(text) : text, declaredContentType, filename });
+  inline.extract({ bytes: typeof text === 'string' ? Buffer.from(text) : text, declaredContentType, filename });
+
+const ZIP_NOT_DOCX = Buffer.from(zipSync({ 'notes.txt': Buffer.from('hello inside a zip') }));
+let samples: Array<[string, Uint8Array, boolean]>;
+
+beforeAll(async () => {
+  const png = await renderTextPng(['slow work'], { width: 300 });
+  samples = [
+    ['plain text', Buffer.from('hello\nworld'), false],
+    ['HTML', Buffer.from('<!doctype html><html><body><p>x</p></body></html>'), false],
+    ['a PDF', await makePdf([{ text: 'a page' }]), true],
+    ['a DOCX', await makeDocx(), true],
+    ['a PNG', png, true],
+    ['a JPEG', await convertImage(png, 'jpeg'), true],
+    ['an archive that is not a DOCX', ZIP_NOT_DOCX, false],
+    ['text over the inline size', Buffer.alloc(INLINE_MAX + 1, 'a'), true],
+    ['text of exactly the inline size', Buffer.alloc(INLINE_MAX, 'a'), false],
+  ];
+}, 30_000);
 
 describe('InlineTextExtractor (the API functions read text formats in the request)', () => {
   it('reads plain text, Markdown and HTML (visible text) like the full pipeline', async () => {
@@ -12,14 +34,15 @@ describe('InlineTextExtractor (the API functions read text formats in the reques
   });
 
   it('refuses at once what is neither text nor queued work (an archive that is not a DOCX)', async () => {
-    const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Buffer.from('notes/readme.txt')]);
-    expect(isSlowWork(zip, 1 << 20)).toBe(false);
-    await expect(extract(zip, 'application/zip', 'a.zip')).rejects.toMatchObject({ rejectCode: 'unsupported_type' });
+    expect(await inline.isSlowWork(ZIP_NOT_DOCX)).toBe(false);
+    await expect(extract(ZIP_NOT_DOCX, 'application/zip', 'a.zip')).rejects.toMatchObject({ rejectCode: 'unsupported_type' });
   });
 
-  it('never sees PDFs or images: the core queues them', () => {
-    expect(isSlowWork(Buffer.from('%PDF-1.4 ...'), 1 << 20)).toBe(true);
-    expect(isSlowWork(Buffer.from([0xff, 0xd8, 0xff, 0xe0]), 1 << 20)).toBe(true);
-    expect(isSlowWork(Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Buffer.from('word/document.xml')]), 1 << 20)).toBe(true);
+  it('decides slow work exactly as the full pipeline does for the same inline size: PDFs, DOCX, images and large files are queued', async () => {
+    const full = new FileExtractor({ ocr: { name: 'none', recognize: () => Promise.reject(new Error('no OCR here')) }, limits: { inlineMaxBytes: INLINE_MAX } });
+    for (const [what, bytes, slow] of samples) {
+      expect(await inline.isSlowWork(bytes), what).toBe(slow);
+      expect(await full.isSlowWork(bytes), what).toBe(slow);
+    }
   });
 });

@@ -1,52 +1,29 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { captureWithIngest, unwired, UnwiredPortError } from '../../../lambdas/wiring/aws/services.js';
-import { buildServices } from '../../../lambdas/core/services.js';
-import type { IngestJob, IngestQueue, TextExtractor } from '../../../lambdas/ports.js';
-import { coreHarness } from '../../support/core-harness.js';
+import { unwired, UnwiredPortError } from '../../../lambdas/wiring/aws/services.js';
 
 /**
- * What the Lambda entries build their services with (lambdas/wiring/aws/services.ts):
- * capture and the queued ingest charge usage exactly as the core's
- * buildServices composes them, and a port an entry leaves unwired fails
- * loudly, naming itself, the moment a use case touches it.
+ * What the Lambda entries build their services with: capture and the ingest
+ * worker composed by the core's buildCaptureServices (as the local stack's
+ * buildServices composes them), on the SQS queue and the configured inline
+ * size; and a port an entry leaves unwired fails loudly, naming itself, the
+ * moment a use case touches it.
  */
-const ref = { tenantId: 'ten_a', endUserId: null };
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('the quarterly report says revenue grew\n')]);
-const TEXT = Buffer.from('the meeting moved to thursday afternoon\n');
-
-class RecordingQueue implements IngestQueue {
-  jobs: IngestJob[] = [];
-  async enqueue(job: IngestJob) {
-    this.jobs.push(job);
-  }
-}
-const pdfishExtractor: TextExtractor = {
-  async extract({ bytes, declaredContentType }) {
-    const text = Buffer.from(bytes).toString('utf8').replace(/^%PDF-1\.7\n/, '');
-    return { text, kind: 'file', contentType: declaredContentType, pageCount: 1, ocrPages: 0 };
-  },
-};
-
-/** An inline capture, a queued one and its completion by the worker; then the tenant's usage. */
-async function scenario(build: 'aws' | 'core') {
-  const { ports } = coreHarness({ extractor: pdfishExtractor });
-  const queue = new RecordingQueue();
-  const settings = { queue, inlineMaxBytes: 1024 * 1024 };
-  const services = build === 'aws' ? captureWithIngest(ports, settings) : (buildServices(ports, { ingest: settings }) as Required<ReturnType<typeof buildServices>>);
-  const inline = await services.capture.capture(ref, { contentBase64: TEXT.toString('base64'), filename: 'notes.txt', contentType: 'text/plain' });
-  const queued = await services.capture.capture(ref, { contentBase64: PDF.toString('base64'), filename: 'report.pdf', contentType: 'application/pdf' });
-  const completed = await services.ingest.complete(queue.jobs[0]!, { finalAttempt: false });
-  const usage = await ports.usage.days('ten_a', '2000-01-01', '2999-12-31');
-  return { statuses: [inline.status, queued.status, completed.outcome] as string[], jobs: queue.jobs.length, usage: usage.map(({ date: _date, ...counts }) => counts) };
-}
+const source = (path: string) => readFileSync(new URL(`../../../lambdas/${path}`, import.meta.url), 'utf8');
 
 describe('the AWS entries’ service composition', () => {
-  it('captureWithIngest charges inline and queued captures as buildServices does', async () => {
-    const aws = await scenario('aws');
-    expect(aws.statuses).toEqual(['created', 'created', 'ready']);
-    expect(aws.jobs).toBe(1);
-    expect(aws.usage).toHaveLength(1);
-    expect(aws).toEqual(await scenario('core'));
+  it('capture and capture-batch compose capture on the SQS queue, with the text extractor of the configured inline size', () => {
+    for (const entry of ['endpoints/capture/index.ts', 'endpoints/capture-batch/index.ts']) {
+      const text = source(entry);
+      expect(text, entry).toMatch(/buildCaptureServices\(awsCapturePorts\(new InlineTextExtractor\(awsConfig\(\)\.inlineMaxBytes\)\), ingestQueue\(\)\)/);
+    }
+  });
+
+  it('the ingest worker runs the core IngestWorker on the full pipeline, bounded by its configured concurrency, the queue unwired', () => {
+    const text = source('workers/aws-ingest/index.ts');
+    expect(text).toMatch(/buildCaptureServices\(awsCapturePorts\(ingestExtractor\(\)\), unwired\('ingestQueue'\)\)/);
+    expect(text).toMatch(/readWholeNumber\(ENV\.ingestConcurrency/);
+    expect(text).toMatch(/createHandler\(\{ worker, maxReceiveCount, concurrency \}\)/);
   });
 
   it('an unwired port throws UnwiredPortError naming it on first use, and is not mistaken for a promise', async () => {
@@ -54,5 +31,6 @@ describe('the AWS entries’ service composition', () => {
     expect(() => index.remove()).toThrow(UnwiredPortError);
     expect(() => index.remove()).toThrow(/the index port is not wired/);
     await expect(Promise.resolve(index)).resolves.toBe(index);
+    expect(() => unwired<{ recordEmbedding(): void }>('spend').recordEmbedding()).toThrow(/the spend port is not wired/);
   });
 });

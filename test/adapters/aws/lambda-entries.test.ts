@@ -38,7 +38,7 @@ beforeAll(async () => {
     LIBRARY_BLOB_BUCKET: 'blobs', LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
     LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '512', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
     LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
-    LIBRARY_INGEST_MAX_RECEIVE_COUNT: '3', LIBRARY_STALE_AFTER_SECONDS: '14400',
+    LIBRARY_INGEST_MAX_RECEIVE_COUNT: '3', LIBRARY_INGEST_CONCURRENCY: '4', LIBRARY_STALE_AFTER_SECONDS: '14400',
   });
 });
 afterAll(async () => {
@@ -53,7 +53,12 @@ describe('Lambda entries on the AWS composition root', () => {
   it('health reports the AWS backend and the configured embedder', async () => {
     const { handler } = await import('../../../lambdas/endpoints/health/index.js');
     const response = await handler(event({}), context);
-    expect(JSON.parse(response.body)).toEqual({ status: 'ok', version: '1.2.3', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512 } });
+    expect(JSON.parse(response.body)).toEqual({
+      status: 'ok', version: '1.2.3', backend: 'aws',
+      embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512, state: 'ok', detail: null },
+      // The SQS backlog is not read by a health check (no client, no call): CloudWatch has it.
+      ingest: null,
+    });
     expect(response.headers?.['x-request-id']).toBe('req_1');
   });
 

@@ -161,6 +161,91 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
   });
 });
 
+describe('OpenSearchSearchIndex: vectors attached after the words (the ingest worker)', () => {
+  const bulkOk = () => ({ errors: false, items: [] });
+  const itemDoc = (ref: LibraryRef) => ({ found: true, _source: { tenant_id: ref.tenantId, library: ref.endUserId === null ? 'S' : `U#${ref.endUserId}` } });
+
+  it('indexes the passages of an item put without vectors with no embedding field (the mapping does not require one)', async () => {
+    const transport = new RecordingTransport([[/_bulk/, bulkOk]]);
+    const item = indexItem('one\ntwo', axisVector(16, 1), {
+      passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'one' }, { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'two' }],
+      vectors: [],
+    });
+    await make(transport).put(alice, item);
+    const bulk = transport.requests.find((r) => r.path === '/_bulk')!;
+    const actions = bulk.bulkBody!.filter((_, i) => i % 2 === 0) as any[];
+    const docs = bulk.bulkBody!.filter((_, i) => i % 2 === 1) as any[];
+    expect(actions.slice(1).map((a) => a.index._id)).toEqual([`${item.itemId}#0`, `${item.itemId}#1`]);
+    expect(docs.slice(1).every((d) => !('embedding' in d) && d.tenant_id === 'ten_A' && d.library === 'U#alice')).toBe(true);
+    const mapping = transport.requests.find((r) => r.method === 'PUT' && r.path === '/lib-passages-d16')!.body as any;
+    expect(mapping.mappings.properties.embedding.type).toBe('knn_vector'); // optional, like every field of a strict mapping
+    await expect(make(transport).put(alice, { ...item, vectors: [axisVector(16, 1)] })).rejects.toThrow(/one vector per passage/);
+  });
+
+  it('asks for the passages without a vector, lowest ordinal first, in the library only, leaving out those in flight', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [hit({ ordinal: 2, line_start: 3, line_end: 4, text: 'c' }), hit({ ordinal: 5, line_start: 9, line_end: 9, text: 'f' })] } })]]);
+    const passages = await make(transport).passagesWithoutVectors(alice, 'file_1', { limit: 8, skip: new Set([0, 1]) });
+    expect(passages).toEqual([{ ordinal: 2, lineStart: 3, lineEnd: 4, text: 'c' }, { ordinal: 5, lineStart: 9, lineEnd: 9, text: 'f' }]);
+    const [request] = transport.requests;
+    expect(request!.path).toBe('/lib-passages-d16/_search');
+    const body = request!.body as any;
+    expect(body.size).toBe(8);
+    expect(body.sort).toEqual([{ ordinal: 'asc' }]);
+    expect(body.query.bool.filter).toEqual([...libraryFilter(alice), { term: { item_id: 'file_1' } }]);
+    expect(body.query.bool.must_not).toEqual([{ exists: { field: 'embedding' } }, { terms: { ordinal: [0, 1] } }]);
+    expect(body._source).not.toContain('embedding');
+    await make(transport).passagesWithoutVectors(alice, 'file_1', { limit: 4 });
+    expect((transport.requests[1]!.body as any).query.bool.must_not).toEqual([{ exists: { field: 'embedding' } }]);
+  });
+
+  it('attaches vectors by partial updates of the passage documents by id, once the library is found to hold the item', async () => {
+    const transport = new RecordingTransport([[/GET \/lib-items\/_doc\//, () => itemDoc(alice)], [/_bulk/, bulkOk]]);
+    expect(await make(transport).attachPassageVectors(alice, 'file_1', [{ ordinal: 0, vector: axisVector(16, 1) }, { ordinal: 3, vector: axisVector(16, 2) }])).toBe(true);
+    const [get, bulk] = transport.requests;
+    expect(get).toMatchObject({ method: 'GET', path: '/lib-items/_doc/file_1' });
+    expect(bulk!.querystring).toEqual({ refresh: 'wait_for' });
+    expect(bulk!.bulkBody!.filter((_, i) => i % 2 === 0)).toEqual([
+      { update: { _index: 'lib-passages-d16', _id: 'file_1#0' } },
+      { update: { _index: 'lib-passages-d16', _id: 'file_1#3' } },
+    ]);
+    const docs = bulk!.bulkBody!.filter((_, i) => i % 2 === 1) as any[];
+    expect(docs.map((d) => Object.keys(d))).toEqual([['doc'], ['doc']]);
+    expect(docs.map((d) => Object.keys(d.doc))).toEqual([['embedding'], ['embedding']]);
+    expect(docs[0].doc.embedding).toHaveLength(16);
+  });
+
+  it('writes nothing and answers false when the item is gone, or belongs to another library', async () => {
+    for (const answer of [{ found: false }, itemDoc(shared), itemDoc({ tenantId: 'ten_B', endUserId: 'alice' })]) {
+      const transport = new RecordingTransport([[/GET \/lib-items\/_doc\//, () => answer], [/_bulk/, bulkOk]]);
+      expect(await make(transport).attachPassageVectors(alice, 'file_1', [{ ordinal: 0, vector: axisVector(16, 1) }])).toBe(false);
+      expect(transport.requests.some((r) => r.path === '/_bulk')).toBe(false);
+    }
+  });
+
+  it('answers false when an erasure removed the item while its vectors were written, and refuses a passage the item lacks', async () => {
+    let gets = 0;
+    const missing = { errors: true, items: [{ update: { _id: 'file_1#0', status: 404, error: { type: 'document_missing_exception' } } }] };
+    const erased = new RecordingTransport([[/GET \/lib-items\/_doc\//, () => (gets++ === 0 ? itemDoc(alice) : { found: false })], [/_bulk/, () => missing]]);
+    expect(await make(erased).attachPassageVectors(alice, 'file_1', [{ ordinal: 0, vector: axisVector(16, 1) }])).toBe(false);
+    const noPassage = new RecordingTransport([[/GET \/lib-items\/_doc\//, () => itemDoc(alice)], [/_bulk/, () => missing]]);
+    await expect(make(noPassage).attachPassageVectors(alice, 'file_1', [{ ordinal: 0, vector: axisVector(16, 1) }])).rejects.toThrow(/has no passage 0/);
+    const throttled = new RecordingTransport([
+      [/GET \/lib-items\/_doc\//, () => itemDoc(alice)],
+      [/_bulk/, () => ({ errors: true, items: [{ update: { _id: 'file_1#0', status: 429, error: { type: 'es_rejected_execution_exception' } } }] })],
+    ]);
+    await expect(make(throttled).attachPassageVectors(alice, 'file_1', [{ ordinal: 0, vector: axisVector(16, 1) }])).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it('deletes again when a vector was attached during the delete, so an erasure leaves no passage behind', async () => {
+    let passes = 0;
+    const transport = new RecordingTransport([[/_delete_by_query/, () => ({ deleted: 3, version_conflicts: passes++ === 0 ? 1 : 0 })]]);
+    await make(transport).remove(alice, 'file_1');
+    expect(transport.requests.filter((r) => r.path.endsWith('_delete_by_query'))).toHaveLength(2);
+    const stuck = new RecordingTransport([[/_delete_by_query/, () => ({ version_conflicts: 1 })]]);
+    await expect(make(stuck).remove(alice, 'file_1')).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+});
+
 const url = process.env.OPENSEARCH_URL;
 if (!url) console.log('OpenSearch contract suite against a real cluster: not run (set OPENSEARCH_URL to run it)');
 
