@@ -336,7 +336,7 @@ export class EmbedderPool implements Embedder {
       if (slot.state !== 'live' || slot.piece || !slot.worker) continue;
       // Queries go to the query worker; to a passage worker (before passages) only while it is down.
       const piece =
-        (this.queryQueue.length && querySlot.state !== 'live') ? this.queryQueue.shift() : this.passageQueue.shift();
+        slot.role === 'query' || (this.queryQueue.length && querySlot.state !== 'live') ? this.queryQueue.shift() : this.passageQueue.shift();
       if (piece) this.send(slot, slot.worker, piece);
     }
     this.watchStarvation();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { BatchingEmbedder } from '../../adapters/local/batching-embedder.js';
+import { EmbedderPool } from '../../adapters/local/embedder-pool.js';
+import { availableParallelism } from 'node:os';
 import { openDatabase, type SqliteDatabase } from '../../adapters/local/database.js';
 import { ExtractiveAnswerer } from '../../adapters/local/extractive-answerer.js';
 import { O200kTokenCounter } from '../../adapters/local/o200k-tokens.js';
@@ -11,7 +12,6 @@ import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
 import { SqliteUsageLedger } from '../../adapters/local/sqlite-usage-ledger.js';
 import { TesseractOcr } from '../../adapters/local/tesseract-ocr.js';
-import { UniversalSentenceEncoder } from '../../adapters/local/use-embedder.js';
 import { systemClock } from '../../core/dates.js';
 import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
 import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
@@ -44,8 +44,10 @@ export async function openLocalStack(options: {
   drain?: Partial<DrainOptions>;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
-  // The model's worker thread is ours to stop only when we started it.
-  const ownEmbedder = options.embedder ? null : new BatchingEmbedder(await UniversalSentenceEncoder.load());
+  // The model's worker threads are ours to stop only when we started them: one for
+  // queries, and one per core for passages (at low priority, so requests come first).
+  const embedderThreads = Math.max(1, Math.min(2, availableParallelism()));
+  const ownEmbedder = options.embedder ? null : await EmbedderPool.start({ passageWorkers: embedderThreads });
   const embedder = options.embedder ?? ownEmbedder!;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
@@ -69,7 +71,7 @@ export async function openLocalStack(options: {
   // The full extractor runs in this process: a single capture on an idle machine is read in its request.
   const services = buildServices(ports, { extractInlineWhenIdle: true });
   const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
-    lanes: 2,
+    lanes: embedderThreads,
     log: (message, detail) => logger.warn(message, detail),
     ...options.drain,
   });
