@@ -15,7 +15,7 @@ import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local-gateway/server.js';
 import { readLocalConfig } from './config.js';
 import { runKeysCommand } from './keys-command.js';
-import { pushFolder } from './push.js';
+import { pushFolder, waitForIndexing } from './push.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -26,7 +26,7 @@ const USAGE = `usage:
   library keys rotate --tenant NAME     a new key for the tenant; its old keys stop working
   library keys revoke --key KEY_ID      revoke one key
   library keys revoke --tenant NAME     revoke every key of a tenant
-  library push FOLDER [--key KEY] [--url URL] [--end-user ID]
+  library push FOLDER [--key KEY] [--url URL] [--end-user ID] [--wait]
                                         capture every file under FOLDER (key also from $LIBRARY_API_KEY,
                                         url default http://127.0.0.1:$PORT)`;
 
@@ -72,18 +72,19 @@ async function push(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { key: { type: 'string' }, url: { type: 'string' }, 'end-user': { type: 'string' } },
+    options: { key: { type: 'string' }, url: { type: 'string' }, 'end-user': { type: 'string' }, wait: { type: 'boolean' } },
   });
   const config = readLocalConfig();
   const apiKey = values.key ?? process.env.LIBRARY_API_KEY;
   if (!positionals[0] || !apiKey) throw new Error('push needs a FOLDER and --key KEY (or $LIBRARY_API_KEY)');
-  const summary = await pushFolder({
-    folder: positionals[0],
-    url: values.url ?? `http://${config.host}:${config.port}`,
-    apiKey,
-    endUserId: values['end-user'],
-  });
-  console.log(JSON.stringify({ files: summary.files, created: summary.created, deduped: summary.deduped, rejected: summary.rejected.length }));
+  const target = { url: values.url ?? `http://${config.host}:${config.port}`, apiKey, endUserId: values['end-user'] };
+  const summary = await pushFolder({ folder: positionals[0], ...target });
+  // --wait: until every pushed document is indexed (ready or failed).
+  const indexing = values.wait ? await waitForIndexing(target, summary.ids) : null;
+  console.log(JSON.stringify({
+    files: summary.files, created: summary.created, deduped: summary.deduped, rejected: summary.rejected.length,
+    ...(indexing ? { ready: indexing.ready, failed: indexing.failed.length } : {}),
+  }));
 }
 
 async function main(argv: string[]) {

@@ -20,6 +20,8 @@ export interface PushSummary {
   created: number;
   deduped: number;
   rejected: Array<{ path: string; code: string | null; detail: string }>;
+  /** Ids of the documents the receipts named (created or deduped), for --wait. */
+  ids: string[];
 }
 
 const BATCH = LIMITS.batchItems;
@@ -38,7 +40,7 @@ async function* walk(folder: string): AsyncGenerator<string> {
 }
 
 export async function pushFolder(options: PushOptions, log: (line: string) => void = console.log): Promise<PushSummary> {
-  const summary: PushSummary = { files: 0, created: 0, deduped: 0, rejected: [] };
+  const summary: PushSummary = { files: 0, created: 0, deduped: 0, rejected: [], ids: [] };
   let batch: Array<{ path: string; item: Record<string, string> }> = [];
   let batchBytes = 0;
 
@@ -50,12 +52,13 @@ export async function pushFolder(options: PushOptions, log: (line: string) => vo
       body: JSON.stringify({ items: batch.map((b) => b.item), ...(options.endUserId ? { end_user_id: options.endUserId } : {}) }),
     });
     const body = (await response.json()) as {
-      results?: Array<{ status: string; reject_code: string | null; detail: string }>;
+      results?: Array<{ status: string; reject_code: string | null; detail: string; id: string | null }>;
       error?: { message: string };
     };
     if (!response.ok || !body.results) throw new Error(`capture failed (${response.status}): ${body.error?.message ?? 'unknown error'}`);
     body.results.forEach((receipt, i) => {
       const path = batch[i]!.path;
+      if (receipt.id) summary.ids.push(receipt.id);
       if (receipt.status === 'created') summary.created += 1;
       else if (receipt.status === 'deduped') summary.deduped += 1;
       else summary.rejected.push({ path, code: receipt.reject_code, detail: receipt.detail });
@@ -87,4 +90,43 @@ export async function pushFolder(options: PushOptions, log: (line: string) => vo
   }
   await send();
   return summary;
+}
+
+/**
+ * `--wait`: follows the pushed documents until none is `processing`, printing
+ * how many are ready, failed and still indexing (with the passages embedded).
+ */
+export async function waitForIndexing(
+  options: Pick<PushOptions, 'url' | 'apiKey' | 'endUserId'>,
+  ids: readonly string[],
+  log: (line: string) => void = console.log,
+  pollMs = 1000,
+): Promise<{ ready: number; failed: Array<{ id: string; reason: string | null }> }> {
+  const pending = new Set(ids);
+  let ready = 0;
+  const failed: Array<{ id: string; reason: string | null }> = [];
+  const query = options.endUserId ? `?end_user_id=${encodeURIComponent(options.endUserId)}` : '';
+  while (pending.size) {
+    let passages = 0;
+    let embedded = 0;
+    for (const id of [...pending]) {
+      const response = await fetch(`${options.url.replace(/\/$/, '')}/v1/documents/${id}${query}`, { headers: { authorization: `Bearer ${options.apiKey}` } });
+      if (response.status === 404) {
+        pending.delete(id); // deleted meanwhile
+        continue;
+      }
+      const doc = (await response.json()) as { status: string; failure_reason: string | null; passages: number | null; passages_embedded: number };
+      if (doc.status === 'ready') ready += 1;
+      else if (doc.status === 'failed') failed.push({ id, reason: doc.failure_reason });
+      else {
+        passages += doc.passages ?? 0;
+        embedded += doc.passages_embedded;
+        continue;
+      }
+      pending.delete(id);
+    }
+    log(`indexing: ${ready} ready, ${failed.length} failed, ${pending.size} processing (${embedded}/${passages} passages embedded)`);
+    if (pending.size) await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  return { ready, failed };
 }

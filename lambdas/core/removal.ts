@@ -20,14 +20,3 @@ export async function removeDocument(deps: RemovalDeps, doc: DocumentRecord): Pr
   if (doc.blobKey) await deps.blobs.delete(doc.blobKey);
   await deps.documents.delete(ref, doc.id);
 }
-
-/**
- * Rolls back captures still `processing` since before `olderThan`: cut off by
- * a crash (locally, at start-up) or by an ingest that outlived every retry
- * (on AWS, by the sweeper). Returns how many were removed.
- */
-export async function removeStaleCaptures(deps: RemovalDeps, olderThan: string): Promise<number> {
-  const stale = await deps.documents.listStaleProcessing(olderThan);
-  for (const doc of stale) await removeDocument(deps, doc);
-  return stale.length;
-}

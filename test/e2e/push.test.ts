@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushFolder } from '../../bin/push.js';
+import { pushFolder, waitForIndexing } from '../../bin/push.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -39,6 +39,13 @@ describe('library push', () => {
     expect(grep.body.results).toEqual([expect.objectContaining({ source_ref: 'readme.md', line: 2, title: 'readme.md' })]);
     const csv = await server.api(`/v1/documents?end_user_id=pusher-user&source_ref=${encodeURIComponent(join('notes', 'deep', 'b.csv'))}`, { key });
     expect(csv.body.documents).toEqual([expect.objectContaining({ content_type: 'text/csv', filename: 'b.csv' })]);
+    // --wait follows every pushed document until it is indexed.
+    const progress: string[] = [];
+    const indexed = await waitForIndexing({ url: server.url, apiKey: key, endUserId: 'pusher-user' }, summary.ids, (l) => progress.push(l), 20);
+    expect(indexed).toEqual({ ready: 28, failed: [] });
+    expect(progress.at(-1)).toMatch(/^indexing: 28 ready, 0 failed, 0 processing/);
+    const docs = await server.api('/v1/documents?end_user_id=pusher-user&limit=100', { key });
+    expect(docs.body.documents.every((d: { status: string }) => d.status === 'ready')).toBe(true);
     // Pushing again changes nothing.
     const again = await pushFolder({ folder, url: server.url, apiKey: key, endUserId: 'pusher-user' }, () => undefined);
     expect(again.created).toBe(0);
