@@ -202,6 +202,7 @@ describe('erasing an end user', () => {
     await capture(keyA, REVENUE, 'Revenue 2026', 'user-2');
     const res = await chat(keyA, 'Make a list of the quarterly revenue', 'user-2');
     expect(res.body.artifacts).toHaveLength(1);
+    await server.stack.settled(); // the reply's vectors are attached in the background
     const before = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&end_user_id=user-2`, { key: keyA });
     expect(before.body.results.map((r: { kind: string }) => r.kind).sort()).toEqual(['chat', 'chat', 'creation', 'file_excerpt']);
 
