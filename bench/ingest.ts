@@ -315,7 +315,10 @@ async function withServer<T>(dataDir: string, label: string, body: (server: Loca
   try {
     return await body(server);
   } catch (error) {
-    process.stderr.write(`server "${label}" log tail:\n${tail(server.logFile)}\n`);
+    await sleep(200);
+    const ended = server.endedAs ? `it had ended (${server.endedAs})` : 'it was still running';
+    process.stderr.write(`server "${label}" log tail (${ended}):\n${tail(server.logFile)}\n`);
+    if (server.endedAs) (error as Error).message += ` [server "${label}" had ended: ${server.endedAs}]`;
     throw error;
   } finally {
     await server.kill('SIGTERM');
@@ -328,7 +331,7 @@ async function phase(name: string, goalNames: string[], body: () => Promise<void
   try {
     await body();
   } catch (error) {
-    const message = `${name}: ${(error as Error).stack ?? String(error)}`;
+    const message = `${name}: ${(error as Error).message ?? String(error)}\n${(error as Error).stack ?? ''}`;
     phaseErrors.push(message);
     progress(`PHASE FAILED ${message}`);
   }
@@ -499,14 +502,15 @@ await phase('2 MiB', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuring, G.m
       );
     } finally {
       sampler.stop();
+      // Reported even when the phase failed: the peak up to then is still a measurement.
+      goal(
+        G.memory,
+        `${mb(sampler.peakServer)} (node pid ${sampler.serverPid}; whole group incl. npx/tsx ${mb(sampler.peakGroup)})`,
+        `< ${mb(CONFIG.memoryLimitBytes)}`,
+        sampler.serverPid !== null && sampler.peakServer < CONFIG.memoryLimitBytes,
+        `${sampler.samples} samples every 100 ms`,
+      );
     }
-    goal(
-      G.memory,
-      `${mb(sampler.peakServer)} (node pid ${sampler.serverPid}; whole group incl. npx/tsx ${mb(sampler.peakGroup)})`,
-      `< ${mb(CONFIG.memoryLimitBytes)}`,
-      sampler.serverPid !== null && sampler.peakServer < CONFIG.memoryLimitBytes,
-      `${sampler.samples} samples every 100 ms`,
-    );
   });
 });
 

@@ -31,7 +31,10 @@ export interface LocalServer {
   pid: number;
   defaultKey: string | null;
   logFile: string;
-  exited: Promise<number | null>;
+  /** How the launcher (npx) ended: "exit code N" or "killed by SIGNAL". */
+  exited: Promise<string>;
+  /** Set once it has ended. */
+  endedAs: string | null;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -78,14 +81,18 @@ export async function startServer(options: { dataDir: string; label: string; tim
     log.write(chunk);
   });
   child.stderr!.on('data', (chunk: Buffer) => log.write(chunk));
-  const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code) => {
+  const exited = new Promise<string>((done) =>
+    child.once('exit', (code, signal) => {
       live.delete(pid);
-      done(code);
+      done(signal ? `killed by ${signal}` : `exit code ${code}`);
     }),
   );
   let gone = false;
-  void exited.then(() => (gone = true));
+  let endedAs: string | null = null;
+  void exited.then((how) => {
+    gone = true;
+    endedAs = how;
+  });
 
   const url = `http://127.0.0.1:${port}`;
   const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
@@ -126,7 +133,18 @@ export async function startServer(options: { dataDir: string; label: string; tim
   const lines = stdout.split('\n');
   const at = lines.findIndex((l) => l.includes('Its API key'));
   const defaultKey = at >= 0 ? (lines[at + 1]?.trim() ?? null) : null;
-  return { url, port, pid, defaultKey, logFile, exited, kill };
+  return {
+    url,
+    port,
+    pid,
+    defaultKey,
+    logFile,
+    exited,
+    kill,
+    get endedAs() {
+      return endedAs;
+    },
+  };
 }
 
 export function tail(file: string, lines = 20): string {
