@@ -1,4 +1,3 @@
-import mammoth from 'mammoth';
 import { CaptureRejected } from '../../core/errors.js';
 import type { Deadline } from './deadline.js';
 import { htmlToText } from './html.js';
@@ -14,6 +13,8 @@ export async function extractDocx(bytes: Uint8Array, limits: ExtractionLimits, d
   checkZip(bytes, limits);
   let html: string;
   try {
+    // Loaded on the first DOCX, not at start: most servers never read one, and it weighs ~16 MB.
+    const { default: mammoth } = await import('mammoth');
     html = (await deadline.race(mammoth.convertToHtml({ buffer: Buffer.from(bytes) }, { ignoreEmptyParagraphs: true }))).value;
   } catch (error) {
     if (error instanceof CaptureRejected) throw error;

@@ -206,7 +206,8 @@ export class EmbedderPool implements Embedder {
       slot.state = 'starting';
       let worker: Worker;
       try {
-        worker = new Worker(this.workerUrl, { workerData: { ...this.extraData, role: slot.role } });
+        // Plain JavaScript workers need none of the parent's flags (a TypeScript loader costs every thread ~10 MB).
+        worker = new Worker(this.workerUrl, { execArgv: [], workerData: { ...this.extraData, role: slot.role } });
       } catch (error) {
         slot.worker = null;
         this.stopped(slot, `could not start: ${messageOf(error)}`);
