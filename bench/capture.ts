@@ -18,8 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BatchingEmbedder } from '../lambdas/adapters/local/batching-embedder.js';
-import { UniversalSentenceEncoder } from '../lambdas/adapters/local/use-embedder.js';
+import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { chunkText, DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { createLocalHandlers } from '../lambdas/local-gateway/handlers.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
@@ -49,9 +48,9 @@ function makeTexts(count: number, offset: number): string[] {
   return texts;
 }
 
-const model = await UniversalSentenceEncoder.load();
+const model = await EmbedderPool.start();
 const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-capture-'));
-const stack = await openLocalStack({ dataDir, embedder: new BatchingEmbedder(model) });
+const stack = await openLocalStack({ dataDir, embedder: model });
 const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'bench' });
 const server = await startLocalServer({ handlers, authorizer, port: 0, rateLimit: { ratePerSecond: 1e6, burst: 1e6 } });
 const key = (await stack.services.keys.create('bench')).api_key;
@@ -70,7 +69,7 @@ async function capture(text: string): Promise<number> {
 
 async function embedAlone(text: string): Promise<number> {
   const t0 = performance.now();
-  await model.embed(chunkText(text, DEFAULT_CHUNKING).map((p) => p.text));
+  await model.embed(chunkText(text, DEFAULT_CHUNKING).map((p) => p.text), 'passage');
   return performance.now() - t0;
 }
 
@@ -129,4 +128,5 @@ console.log(`latency: capture p50 / embedder-alone p50 = ${(percentile(captured,
 
 await server.close();
 stack.close();
+await model.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -25,8 +25,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BatchingEmbedder } from '../lambdas/adapters/local/batching-embedder.js';
-import { UniversalSentenceEncoder } from '../lambdas/adapters/local/use-embedder.js';
+import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
@@ -71,7 +70,7 @@ let claims = claimsIn(corpus, queries, qrels);
 if (args.questions) claims = claims.slice(0, Number(args.questions));
 
 const cache = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
-const live = UniversalSentenceEncoder.load().then((m) => new BatchingEmbedder(m));
+const live = EmbedderPool.start();
 const embedder = new PhasedEmbedder(cache, live);
 const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-chat-'));
 const stack = await openLocalStack({ dataDir, embedder });

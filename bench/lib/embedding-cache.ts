@@ -30,8 +30,8 @@ export const chunkingNamespace = (options: ChunkingOptions): string => `t${optio
 const keyOf = (purpose: string, text: string) => createHash('sha1').update(purpose).update('\0').update(text).digest();
 
 async function loadLocalModel(): Promise<Embedder> {
-  const { UniversalSentenceEncoder } = await import('../../lambdas/adapters/local/use-embedder.js');
-  return UniversalSentenceEncoder.load();
+  const { EmbedderPool } = await import('../../lambdas/adapters/local/embedder-pool.js');
+  return EmbedderPool.start();
 }
 
 export interface CachedEmbedderOptions {

@@ -1,5 +1,4 @@
-// A worker thread of the local embedder (embedder-pool.ts; also the older
-// use-embedder.ts): loads Universal Sentence Encoder lite once and embeds the
+// A worker thread of the local embedder (embedder-pool.ts): loads Universal Sentence Encoder lite once and embeds the
 // texts it is sent, so the model's CPU time never blocks the server's event
 // loop. Plain JavaScript: it runs under node, tsx and the test runner alike.
 //
