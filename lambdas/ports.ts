@@ -166,9 +166,13 @@ export interface BackgroundWork {
 }
 
 /** Counts the tokens a model consumed for texts, for spend accounting. */
+/**
+ * Counts the tokens a model consumes for texts, for spend accounting: the
+ * local embedder's own tokenizer, or a model's reported counts on AWS.
+ */
 export interface TokenCounter {
   readonly name: string;
-  count(texts: readonly string[]): number;
+  count(texts: readonly string[]): Promise<number>;
 }
 
 export interface Embedder {

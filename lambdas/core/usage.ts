@@ -69,7 +69,7 @@ export class UsageService {
   /** The embedding tokens of passages embedded for a document. */
   async recordEmbedding(event: EmbeddingSpend): Promise<void> {
     if (!event.texts.length) return;
-    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, tokensUsed: this.deps.tokens.count(event.texts) });
+    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, tokensUsed: await this.deps.tokens.count(event.texts) });
   }
 
   /** One chat call and the tokens it consumed. */

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import { O200kTokenCounter } from '../../lambdas/adapters/local/o200k-tokens.js';
 
-const countAllTokens = (texts: readonly string[]) => new O200kTokenCounter().count(texts);
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -237,7 +235,8 @@ describe('GET /v1/usage', () => {
     const third = await chat(key, 'What is the capital of Peru?');
     expect(second.body.sources).toHaveLength(1);
 
-    const captureTokens = countAllTokens(texts.flatMap((t) => chunkText(t).map((p) => p.text)));
+    // Embedding tokens as the stack's embedder counts them (its own tokenizer).
+    const captureTokens = await server.stack.ports.tokens.count(texts.flatMap((t) => chunkText(t).map((p) => p.text)));
     const chatTokens = first.body.tokens_used + second.body.tokens_used + third.body.tokens_used;
     const res = await server.api('/v1/usage', { key });
     expect(res.status).toBe(200);

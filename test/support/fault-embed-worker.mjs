@@ -58,7 +58,7 @@ function embedOne(text) {
   return v.map((x) => x / norm);
 }
 
-parentPort.on('message', ({ id, texts }) => {
+parentPort.on('message', ({ id, texts, count }) => {
   if (stats) {
     Atomics.add(stats, CALLS, 1);
     Atomics.add(stats, TEXTS, texts.length);
@@ -73,6 +73,8 @@ parentPort.on('message', ({ id, texts }) => {
     if (has('EXIT_WORKER')) process.exit(1);
     if (has('WASM_BROKEN')) return parentPort.postMessage({ id, error: 'RuntimeError: memory access out of bounds' });
     if (has('BAD_TEXT')) return parentPort.postMessage({ id, error: 'bad input' });
+    // Counting tokens: one per word, as a stand-in for the model's tokenizer.
+    if (count) return parentPort.postMessage({ id, tokens: texts.reduce((sum, t) => sum + (t.match(/\S+/g)?.length ?? 0), 0) });
     const delay = data.delayMs?.[data.role] ?? 0;
     if (delay) sleep(delay * texts.length);
     const flat = new Float32Array(texts.length * DIMENSIONS);

@@ -236,6 +236,14 @@ describe('EmbedderPool with a fault-injecting worker', () => {
   });
 });
 
+describe('EmbedderPool counting tokens', () => {
+  it('counts with the worker, in sub-batches, summed; an empty list is zero', async () => {
+    const { pool } = await faultPool({ maxBatch: 2 });
+    expect(await pool.count(['one two three', 'four five', 'six', ''])).toBe(6);
+    expect(await pool.count([])).toBe(0);
+  });
+});
+
 describe('EmbedderPool with the real model', () => {
   it('embeds to unit-length 512-d vectors, the same for query and passage', async () => {
     const pool = await EmbedderPool.start();
@@ -254,6 +262,10 @@ describe('EmbedderPool with the real model', () => {
     // Different texts get clearly different vectors.
     const cosine = passages[0]!.reduce((sum, x, i) => sum + x * passages[1]![i]!, 0);
     expect(cosine).toBeLessThan(0.5);
+    // Spend: the model's own SentencePiece tokens, more for a longer text.
+    const [short, long] = [await pool.count(['The cat sat.']), await pool.count(['The cat sat on the mat by the door all afternoon.'])];
+    expect(short).toBeGreaterThan(0);
+    expect(long).toBeGreaterThan(short);
     const health = pool.health();
     expect(health.state).toBe('ok');
     expect(health.workers.live).toBe(health.workers.total);

@@ -46,7 +46,7 @@ describe('UsageService over the SQLite ledger', () => {
     await usage.recordChat('ten_a', '2026-11-21T11:00:00.000000', 100);
     await usage.recordChat('ten_a', '2026-11-22T00:00:01.000000', 50);
     await usage.recordChat('ten_b', '2026-11-21T11:00:00.000000', 999);
-    const captureTokens = countAllTokens(['hello world', 'more text']);
+    const captureTokens = await countAllTokens(['hello world', 'more text']);
 
     now = '2026-11-22T08:00:00.000000';
     const report = await usage.report('ten_a', {});

@@ -29,7 +29,7 @@ export class ReportedTokenCounter implements TokenCounter {
     }
   }
 
-  count(texts: readonly string[]): number {
+  async count(texts: readonly string[]): Promise<number> {
     let total = 0;
     for (const text of texts) {
       const counts = this.reported.get(text);

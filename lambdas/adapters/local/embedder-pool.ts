@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { Embedder } from '../../ports.js';
+import type { Embedder, TokenCounter } from '../../ports.js';
 
 export interface EmbedderPoolOptions {
   /** The worker script; default: use-worker.mjs (Universal Sentence Encoder lite, 512 dimensions). */
@@ -35,11 +35,14 @@ const FAILURES_FOR_DEGRADED = 3;
 
 interface Call {
   purpose: Purpose;
+  /** Counting tokens (on the query worker) rather than embedding. */
+  counting: boolean;
+  tokens: number;
   vectors: Float32Array[];
   /** Sub-batches not yet answered. */
   remaining: number;
   settled: boolean;
-  resolve: (vectors: Float32Array[]) => void;
+  resolve: () => void;
   reject: (error: Error) => void;
   /** Set while no worker that could run the call is live. */
   starvedTimer: NodeJS.Timeout | null;
@@ -82,7 +85,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * `callTimeoutMs` is terminated, its call rejected `BackendUnavailableError`,
  * and a replacement started. No failure escapes as an unhandled rejection.
  */
-export class EmbedderPool implements Embedder {
+export class EmbedderPool implements Embedder, TokenCounter {
   private model: { name: string; dimensions: number } | null = null;
   private readonly slots: Slot[];
   private readonly queryQueue: Piece[] = [];
@@ -141,10 +144,25 @@ export class EmbedderPool implements Embedder {
   }
 
   embed(texts: readonly string[], purpose: Purpose): Promise<Float32Array[]> {
+    return this.submit(texts, purpose, false).then((call) => call.vectors);
+  }
+
+  /**
+   * The tokens the model reads for these texts (its own tokenizer), for
+   * spend: counted on the query worker, which is quick and never behind passages.
+   */
+  async count(texts: readonly string[]): Promise<number> {
+    return (await this.submit(texts.filter((t) => t.length > 0), 'query', true)).tokens;
+  }
+
+  private submit(texts: readonly string[], purpose: Purpose, counting: boolean): Promise<Call> {
     if (this.closed) return Promise.reject(new BackendUnavailableError('the embedder was closed'));
-    if (!texts.length) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      const call: Call = { purpose, vectors: new Array(texts.length), remaining: 0, settled: false, resolve, reject, starvedTimer: null };
+      const call: Call = {
+        purpose, counting, tokens: 0, vectors: new Array(texts.length), remaining: 0, settled: false,
+        resolve: () => resolve(call), reject, starvedTimer: null,
+      };
+      if (!texts.length) return resolve(call);
       const queue = purpose === 'query' ? this.queryQueue : this.passageQueue;
       for (let offset = 0; offset < texts.length; offset += this.maxBatch) {
         queue.push({ id: this.nextId++, call, offset, texts: texts.slice(offset, offset + this.maxBatch) });
@@ -257,21 +275,24 @@ export class EmbedderPool implements Embedder {
       return;
     }
     const flat = message.flat;
+    const tokens = (message as { tokens?: unknown }).tokens;
     const dimensions = this.dimensions;
+    const call = piece.call;
     this.finishPiece(slot);
-    if (!(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions) {
-      this.failCall(piece.call, new BackendUnavailableError(`embedding failed: the worker returned no ${piece.texts.length} x ${dimensions} vectors`));
+    if (call.counting ? !Number.isInteger(tokens) : !(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions) {
+      const what = call.counting ? 'a token count' : `${piece.texts.length} x ${dimensions} vectors`;
+      this.failCall(call, new BackendUnavailableError(`embedding failed: the worker returned no ${what}`));
     } else {
       slot.failures = 0;
-      const call = piece.call;
       if (!call.settled) {
-        for (let i = 0; i < piece.texts.length; i++) call.vectors[piece.offset + i] = flat.subarray(i * dimensions, (i + 1) * dimensions);
+        if (call.counting) call.tokens += tokens as number;
+        else for (let i = 0; i < piece.texts.length; i++) call.vectors[piece.offset + i] = (flat as Float32Array).subarray(i * dimensions, (i + 1) * dimensions);
         call.remaining -= 1;
         if (!call.remaining) {
           call.settled = true;
           if (call.starvedTimer) clearTimeout(call.starvedTimer);
           this.failedInARow = 0;
-          call.resolve(call.vectors);
+          call.resolve();
         }
       }
     }
@@ -348,7 +369,7 @@ export class EmbedderPool implements Embedder {
     slot.piece = piece;
     slot.timer = setTimeout(() => this.fail(slot, worker, `a call took longer than ${this.callTimeoutMs} ms`), this.callTimeoutMs);
     try {
-      worker.postMessage({ id: piece.id, texts: piece.texts });
+      worker.postMessage({ id: piece.id, texts: piece.texts, ...(piece.call.counting ? { count: true } : {}) });
     } catch (error) {
       this.fail(slot, worker, `could not send texts: ${messageOf(error)}`);
     }

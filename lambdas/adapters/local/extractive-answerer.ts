@@ -1,7 +1,7 @@
 import { split } from 'sentence-splitter';
 import { contentTerms } from '../../core/chat/terms.js';
-import { countTokens } from './o200k-tokens.js';
-import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../ports.js';
+import { O200kTokenCounter } from './o200k-tokens.js';
+import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage, TokenCounter } from '../../ports.js';
 
 /**
  * The offline default chat model: no weights, no network. It splits the
@@ -123,11 +123,17 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 export class ExtractiveAnswerer implements ChatModel {
   readonly name = 'extractive';
 
-  constructor(private readonly options: ExtractiveOptions = DEFAULT_EXTRACTIVE) {}
+  /**
+   * `tokens` counts what the answer "read" and wrote, for usage: it has no model
+   * of its own, so the stack's embedder tokenizer (o200k_base when none is given).
+   */
+  constructor(
+    private readonly options: ExtractiveOptions = DEFAULT_EXTRACTIVE,
+    private readonly tokens: TokenCounter = new O200kTokenCounter(),
+  ) {}
 
   async answer(request: ChatModelRequest): Promise<ChatModelAnswer> {
-    const promptTokens =
-      countTokens(request.question) + request.passages.reduce((sum, p) => sum + countTokens(p.lines.join('\n')), 0);
+    const promptTokens = await this.tokens.count([request.question, ...request.passages.map((p) => p.lines.join('\n'))]);
     const selected = this.select(request);
     if (!selected.length) return { reply: null, citations: [], usage: { promptTokens, completionTokens: 0 } };
 
@@ -146,7 +152,7 @@ export class ExtractiveAnswerer implements ChatModel {
       lines: sentence.lines,
       quote: quote.replace(/…/g, '').trim(),
     }));
-    return { reply, citations, usage: { promptTokens, completionTokens: countTokens(reply) } };
+    return { reply, citations, usage: { promptTokens, completionTokens: await this.tokens.count([reply]) } };
   }
 
   /** The best sentences, most relevant first, none repeating another. */

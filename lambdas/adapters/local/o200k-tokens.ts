@@ -1,16 +1,24 @@
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { TokenCounter } from '../../ports.js';
 
 /**
  * Token counting with a real BPE tokenizer (OpenAI's o200k_base, via
- * gpt-tokenizer), for the local models, which report no counts of their own.
+ * gpt-tokenizer), for models that report no counts of their own and have no
+ * tokenizer at hand (an OpenAI-compatible server that omits usage). Its
+ * tables take about 70 MB, so they load on the first count, not at start.
  * Never in a Lambda bundle: on AWS the models report their own counts.
  */
-export const countTokens = (text: string): number => (text ? countO200k(text) : 0);
+let encoder: Promise<(text: string) => number> | undefined;
+const loadEncoder = () => (encoder ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => m.countTokens));
+
+export async function countTokens(text: string): Promise<number> {
+  return text ? (await loadEncoder())(text) : 0;
+}
 
 export class O200kTokenCounter implements TokenCounter {
   readonly name = 'o200k_base';
-  count(texts: readonly string[]): number {
-    return texts.reduce((sum, t) => sum + countTokens(t), 0);
+  async count(texts: readonly string[]): Promise<number> {
+    let total = 0;
+    for (const text of texts) total += await countTokens(text);
+    return total;
   }
 }

@@ -78,8 +78,8 @@ export class OpenAiCompatibleChat implements ChatModel {
     return {
       ...parseCitedReply(content, request.passages.length),
       usage: {
-        promptTokens: body.usage?.prompt_tokens ?? countTokens(system) + countTokens(user),
-        completionTokens: body.usage?.completion_tokens ?? countTokens(content),
+        promptTokens: body.usage?.prompt_tokens ?? (await countTokens(system)) + (await countTokens(user)),
+        completionTokens: body.usage?.completion_tokens ?? (await countTokens(content)),
       },
     };
   }

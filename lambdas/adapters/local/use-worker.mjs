@@ -6,8 +6,9 @@
 // priority to nice 19 (on Linux nice is per thread, so only this thread):
 // passages then use every idle core while a query worker stays fast.
 //
-// In: { id, texts }. Out: { ready: true, name, dimensions } once loaded, then
-// { id, flat } (texts.length x 512 floats, buffer transferred) or { id, error }.
+// In: { id, texts } to embed, or { id, texts, count: true } to count tokens.
+// Out: { ready: true, name, dimensions } once loaded, then { id, flat }
+// (texts.length x 512 floats, buffer transferred), { id, tokens } or { id, error }.
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { initModel } from '@energetic-ai/embeddings';
@@ -26,8 +27,14 @@ if (workerData?.role === 'passage') {
 
 const model = await initModel(modelSource);
 
-parentPort.on('message', async ({ id, texts }) => {
+parentPort.on('message', async ({ id, texts, count }) => {
   try {
+    if (count) {
+      // Tokens as this model reads them (its own SentencePiece vocabulary), for spend.
+      const tokens = texts.reduce((sum, text) => sum + model.tokenizer.encode(text).length, 0);
+      parentPort.postMessage({ id, tokens });
+      return;
+    }
     const vectors = await model.embed(texts);
     const flat = new Float32Array(texts.length * DIMENSIONS);
     vectors.forEach((vector, i) => flat.set(vector, i * DIMENSIONS));

@@ -94,10 +94,10 @@ export class ChatService {
     const storedTexts = await this.remember(ref, messages, now, { text: question, vector: questionVector });
 
     const tokensUsed =
-      this.deps.tokens.count([question]) + // the query embedding
+      (await this.deps.tokens.count([question])) + // the query embedding
       answer.usage.promptTokens +
       answer.usage.completionTokens +
-      this.deps.tokens.count(storedTexts);
+      (await this.deps.tokens.count(storedTexts));
     await this.deps.usage.recordChat(ref.tenantId, now, tokensUsed);
     return { reply, artifacts, sources, tokens_used: tokensUsed, run_id: runId };
   }

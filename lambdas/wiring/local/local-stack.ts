@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { EmbedderPool } from '../../adapters/local/embedder-pool.js';
 import { availableParallelism } from 'node:os';
 import { openDatabase, type SqliteDatabase } from '../../adapters/local/database.js';
-import { ExtractiveAnswerer } from '../../adapters/local/extractive-answerer.js';
+import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../adapters/local/extractive-answerer.js';
 import { O200kTokenCounter } from '../../adapters/local/o200k-tokens.js';
 import { FolderBlobStore } from '../../adapters/local/folder-blob-store.js';
 import { InProcessBackgroundWork } from '../../adapters/local/in-process-background-work.js';
@@ -19,7 +19,7 @@ import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/
 import { FileExtractor } from '../../adapters/extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
 import { logger } from '../../http/observability.js';
-import type { ChatModel, Embedder } from '../../ports.js';
+import type { ChatModel, Embedder, TokenCounter } from '../../ports.js';
 
 export interface LocalStack {
   ports: Ports;
@@ -53,6 +53,8 @@ export async function openLocalStack(options: {
   const ocr = new TesseractOcr();
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
   const index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
+  // Spend counts the tokens the embedder itself reads (its own tokenizer); a given embedder (tests) is counted with o200k_base.
+  const tokens: TokenCounter = ownEmbedder ?? new O200kTokenCounter();
   const queue = new SqliteIngestQueue(db);
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
@@ -62,8 +64,8 @@ export async function openLocalStack(options: {
     extractor: new FileExtractor({ ocr }),
     tenants: new SqliteTenantStore(db),
     clock: systemClock(),
-    tokens: new O200kTokenCounter(),
-    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer()),
+    tokens,
+    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, tokens)),
     usage: new SqliteUsageLedger(db),
     queue,
     deferVectors: { index, background },
