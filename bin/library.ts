@@ -37,7 +37,7 @@ async function serve() {
     const issued = await stack.services.keys.create('default');
     console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);
   }
-  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: VERSION, backlog: () => stack.queue.backlog() });
+  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: VERSION, backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({ handlers, authorizer, rateLimit: config.rateLimit, host: config.host, port: config.port });
   console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir})`);
   const stop = async () => {

@@ -42,12 +42,35 @@ const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { descrip
 
 // ---- capture
 
+/** A declared content_type is at most this long (RFC 6838 names are at most 127 + 1 + 127; room for a charset). */
+export const CONTENT_TYPE_MAX_CHARS = 255;
+
+// RFC 9110, section 8.3.1 (media-type) and 5.6 (token, quoted-string, OWS); ASCII only (no obs-text).
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED_STRING = '"(?:[\\t \\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\t \\x21-\\x7E])*"';
+/**
+ * type "/" subtype *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] ).
+ * Each repetition starts at its own ";", and white space after the last ";"
+ * is allowed only at the end, so the match never backtracks far (and the
+ * length is checked first).
+ */
+export const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;(?:[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED_STRING})|[ \\t]*$)?)*$`);
+
+
 export const CaptureItem = meta(
   z.strictObject({
     text: meta(z.optional(z.string()), { description: 'Text push: 1 byte to 2 MiB of UTF-8.' }),
     content_base64: meta(z.optional(z.string()), { description: 'Bytes push: base64; decoded at most 4 MiB.' }),
     filename: z.optional(text(1, LIMITS.filenameChars)),
-    content_type: z.optional(z.string().check(z.regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, 'must be a media type such as text/plain'))),
+    content_type: meta(
+      z.optional(
+        z.string().check(
+          z.maxLength(CONTENT_TYPE_MAX_CHARS, { abort: true }),
+          z.regex(MEDIA_TYPE, 'must be a media type: type/subtype, then optional ; name=value parameters (RFC 9110), such as text/plain; charset=utf-8'),
+        ),
+      ),
+      { description: `Bytes push: the declared media type (RFC 9110: type/subtype tokens, optional \`; name=value\` parameters, each value a token or quoted string), at most ${CONTENT_TYPE_MAX_CHARS} characters.` },
+    ),
     title: z.optional(z.string().check(z.maxLength(LIMITS.titleChars))),
     source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
     end_user_id: z.optional(EndUserId),
@@ -253,7 +276,9 @@ export const ErasureResponse = meta(
 
 export const HealthResponse = meta(
   z.object({
-    status: meta(z.enum(['ok', 'degraded']), { description: '`degraded` while a dependency (the embedder) cannot work: captures are still stored and queued' }),
+    status: meta(z.enum(['ok', 'degraded', 'unavailable']), {
+      description: '`degraded` (200) while the embedder cannot work: captures are still stored and queued; `unavailable` (503) while a store the service needs is failing',
+    }),
     version: z.string(),
     backend: z.enum(['local', 'aws']),
     embedder: z.object({
@@ -266,6 +291,9 @@ export const HealthResponse = meta(
       z.nullable(z.object({ backlog_documents: integer(), backlog_passages: integer() })),
       { description: 'the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics)' },
     ),
+    dependencies: meta(z.record(z.string(), z.object({ state: z.enum(['ok', 'failing']), detail: z.nullable(z.string()) })), {
+      description: 'each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store',
+    }),
   }),
   { id: 'HealthResponse' },
 );

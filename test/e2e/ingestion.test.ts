@@ -172,3 +172,30 @@ class SlowEmbedder extends HashingEmbedder {
     return super.embed(texts);
   }
 }
+
+describe('health under failing dependencies', () => {
+  it('answers 503 unavailable naming the database when it fails, and ok again once it works', async () => {
+    server = await startTestServer({ embedder: new HashingEmbedder() });
+    expect((await server.api('/v1/health')).body.status).toBe('ok');
+    const original = server.stack.dependencies.database!;
+    server.stack.dependencies.database = async () => {
+      throw new Error('SQLITE_IOERR: disk I/O error');
+    };
+    const failing = await server.api('/v1/health');
+    expect(failing.status).toBe(503);
+    expect(failing.headers.get('retry-after')).toBe('5');
+    expect(failing.body).toMatchObject({ status: 'unavailable', dependencies: { database: { state: 'failing', detail: 'SQLITE_IOERR: disk I/O error' }, blobs: { state: 'ok' } } });
+    server.stack.dependencies.database = original;
+    expect((await server.api('/v1/health')).status).toBe(200);
+  });
+
+  it('notices a closed database for real', async () => {
+    server = await startTestServer({ embedder: new HashingEmbedder() });
+    server.stack.drain.stop();
+    server.stack.db.close();
+    const health = await server.api('/v1/health');
+    expect(health.status).toBe(503);
+    expect(health.body.dependencies.database.state).toBe('failing');
+    expect(health.body.ingest).toBeNull();
+  });
+});

@@ -28,6 +28,7 @@ describe('HTTP protocol and errors', () => {
       status: 'ok', version: 'test', backend: 'local',
       embedder: { name: 'hashing-test-embedder', dimensions: 64, state: 'ok', detail: null },
       ingest: { backlog_documents: 0, backlog_passages: 0 },
+      dependencies: { database: { state: 'ok', detail: null }, blobs: { state: 'ok', detail: null } },
     });
     expect(health.headers.get('x-request-id')).toMatch(/^req_/);
   });

@@ -30,7 +30,7 @@ export async function startTestServer(options: {
 } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
   const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain });
-  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog() });
+  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({
     handlers,
     authorizer,

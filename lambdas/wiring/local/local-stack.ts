@@ -27,6 +27,8 @@ export interface LocalStack {
   db: SqliteDatabase;
   queue: SqliteIngestQueue;
   drain: LocalIngestDrain;
+  /** What health checks on every call: the stores this stack cannot serve without. */
+  dependencies: Record<string, () => Promise<void>>;
   /** Resolves once the background work started so far (chat replies' vectors, queued indexing) is done. */
   settled(): Promise<void>;
   close(): void;
@@ -56,9 +58,10 @@ export async function openLocalStack(options: {
   // Spend counts the tokens the embedder itself reads (its own tokenizer); a given embedder (tests) is counted with o200k_base.
   const tokens: TokenCounter = ownEmbedder ?? new O200kTokenCounter();
   const queue = new SqliteIngestQueue(db);
+  const blobs = new FolderBlobStore(join(options.dataDir, 'blobs'));
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
-    blobs: new FolderBlobStore(join(options.dataDir, 'blobs')),
+    blobs,
     index,
     embedder,
     extractor: new FileExtractor({ ocr }),
@@ -84,7 +87,13 @@ export async function openLocalStack(options: {
   await background.run('vectors missing at start-up', async () => {
     await attachMissingVectors({ index, embedder });
   });
-  return { ports, services, db, queue, drain, settled: async () => {
+  const dependencies = {
+    database: async () => {
+      db.prepare('SELECT count(*) FROM documents WHERE 0').get();
+    },
+    blobs: () => blobs.check(),
+  };
+  return { ports, services, db, queue, drain, dependencies, settled: async () => {
     await Promise.all([background.settled(), drain.whenIdle()]);
   }, close: () => {
     drain.stop();
