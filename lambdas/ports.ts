@@ -24,15 +24,25 @@ export interface NewestFirstKey {
 
 /** Documents, libraries (end users) and the dedup receipts. */
 export interface DocumentStore {
-  /** Records activity in a library, creating it (and so the end user) on first use. */
-  touchLibrary(ref: LibraryRef, at: string): Promise<void>;
+  /**
+   * Records activity in a library, creating it (and so the end user) on first
+   * use. Returns the library's generation: an opaque token, new and never
+   * reused each time the library is created (again after an erasure). Writes
+   * conditioned on it are refused once the library is erased.
+   */
+  touchLibrary(ref: LibraryRef, at: string): Promise<string>;
   libraryExists(ref: LibraryRef): Promise<boolean>;
+  /** The library's current generation; null when it does not exist (never created, or erased). */
+  libraryGeneration(ref: LibraryRef): Promise<string | null>;
   findBySha256(ref: LibraryRef, sha256: string): Promise<DocumentRecord | null>;
   /**
    * Claims the (library, sha256) identity for this document. Exactly one of any
    * number of concurrent claims for the same identity wins; the others get the winner.
+   * With `generation`, the claim holds only in that generation of the library:
+   * when the library was erased (its generation ended) it throws
+   * LibraryErasedError and leaves nothing.
    */
-  claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
+  claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
   get(ref: LibraryRef, id: string): Promise<DocumentRecord | null>;
   /** Newest first, strictly after `after` when given. */
   list(
@@ -42,8 +52,13 @@ export interface DocumentStore {
   /** Every document of a library, for erasure. */
   listAll(ref: LibraryRef): Promise<DocumentRecord[]>;
   delete(ref: LibraryRef, id: string): Promise<void>;
-  /** Removes the library and every document record in it. */
-  deleteLibrary(ref: LibraryRef): Promise<void>;
+  /**
+   * Ends the library's generation (from then on, claims under it are refused
+   * and a touch creates the library afresh with a new generation), then
+   * removes every document record of that generation. Returns the ended
+   * generation (null when the library did not exist) and the records removed.
+   */
+  deleteLibrary(ref: LibraryRef): Promise<{ generation: string | null; documents: DocumentRecord[] }>;
   /** Documents left `processing` by a crash of the process that was capturing them. */
   listStaleProcessing(olderThan: string): Promise<DocumentRecord[]>;
   listEndUsers(
@@ -110,11 +125,28 @@ export interface GrepScan {
 
 /** Passages, their vectors, the keyword index and the literal text for grep. */
 export interface SearchIndex {
-  /** Adds or replaces one item, all of its passages at once. */
-  put(ref: LibraryRef, item: IndexItem): Promise<void>;
+  /**
+   * Adds or replaces one item, all of its passages at once, tagged with the
+   * library generation it was written under. An index that can tell (the
+   * local one, atomically) refuses a generation that removeLibrary ended:
+   * it throws LibraryErasedError and writes nothing. (Elsewhere the core
+   * checks the generation again after the write: see core/incarnation.ts.)
+   */
+  put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void>;
   remove(ref: LibraryRef, itemId: string): Promise<void>;
-  /** Removes everything of a library; returns how many items of each kind were removed. */
-  removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>>;
+  /**
+   * Removes a library's items; returns how many of each kind were removed.
+   * With a generation, only the items written under it (and untagged ones),
+   * and the generation is ended: later puts under it are refused where the
+   * index can tell. Items of a newer generation stay.
+   */
+  removeLibrary(ref: LibraryRef, generation?: string | null): Promise<Record<ItemKind, number>>;
+  /**
+   * Optional: rewrites storage so text removed so far cannot be read back
+   * from the files (the local index: FTS5 segments merged, the WAL
+   * checkpointed and truncated). Run after an erasure or a deletion.
+   */
+  scrub?(): Promise<void>;
   keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]>;
   vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]>;
   /**

@@ -8,6 +8,7 @@ import type { LibraryConfig } from './config.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';
 import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
+import { ServiceAlarms } from './constructs/service-alarms.js';
 import { functionSpecs, INGEST_NODE_MODULES, missingEntries, type FunctionSpec } from './functions.js';
 import { ACCESS, FULL_ACCESS, type Access } from './route-access.js';
 import { ImportedData, type DataRefs } from './data-refs.js';
@@ -29,6 +30,7 @@ export interface ApiStackProps extends StackProps {
 export class ApiStack extends Stack {
   readonly api: LibraryApi;
   readonly ingest: IngestPipeline;
+  readonly alarms: ServiceAlarms;
   readonly functions = new Map<string, LibraryFunction>();
   readonly data: ImportedData;
   private readonly settings: ApiStackProps;
@@ -67,6 +69,7 @@ export class ApiStack extends Stack {
       this.functions.set(spec.name, fn);
     }
     this.ingest.attachWorker(this.functions.get('ingest')!);
+    this.alarms = new ServiceAlarms(this, 'Alarms', { topic: this.ingest.alarmTopic });
     new events.Rule(this, 'SweepSchedule', {
       description: 'Library: settle failed the documents left processing',
       schedule: events.Schedule.rate(Duration.minutes(15)),

@@ -43,6 +43,12 @@ export interface LibraryConfig {
   };
   /** Where alarms go: an email address subscribed to the alarm topic ('' for none). */
   readonly alarms: { readonly email: string };
+  /**
+   * How long erased data can still be restored from backups (docs/deploy.md,
+   * "Erasure and what AWS keeps"): the days of DynamoDB point-in-time
+   * recovery (1 to 35). An erasure is final for the tables after this many days.
+   */
+  readonly erasure: { readonly pitrRecoveryDays: number };
 }
 
 export const DEFAULT_CONFIG: LibraryConfig = {
@@ -58,6 +64,7 @@ export const DEFAULT_CONFIG: LibraryConfig = {
   authorizerCacheSeconds: 60,
   logRetentionDays: 30,
   removalPolicy: 'retain',
+  erasure: { pitrRecoveryDays: 35 },
   lambda: { memoryMiB: 1024, timeoutSeconds: 29 },
   ingest: { memoryMiB: 3008, timeoutSeconds: 600, maxReceiveCount: 3, inlineMaxBytes: 1024 * 1024, concurrency: 4 },
   alarms: { email: '' },
@@ -104,6 +111,7 @@ export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   }
   positiveInt(config.logRetentionDays, 'logRetentionDays', 3653);
   if (!['retain', 'destroy'].includes(config.removalPolicy)) throw new Error('library config: removalPolicy must be retain or destroy');
+  positiveInt(config.erasure.pitrRecoveryDays, 'erasure.pitrRecoveryDays', 35);
   positiveInt(config.lambda.memoryMiB, 'lambda.memoryMiB', 10240);
   positiveInt(config.lambda.timeoutSeconds, 'lambda.timeoutSeconds', 29);
   positiveInt(config.ingest.memoryMiB, 'ingest.memoryMiB', 10240);

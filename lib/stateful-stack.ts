@@ -27,7 +27,7 @@ export class StatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const removalPolicy = props.config.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
-    this.tables = new DataTables(this, 'Tables', { removalPolicy });
+    this.tables = new DataTables(this, 'Tables', { removalPolicy, pitrRecoveryDays: props.config.erasure.pitrRecoveryDays });
     this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy });
     this.search = new SearchDomain(this, 'Search', { ...props.config.search, removalPolicy, logRetentionDays: props.config.logRetentionDays });
     this.secretsKey = new BucketSecretsKey(this, 'BucketSecrets', { removalPolicy });

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IngestQueue } from '../ports.js';
 import { claimDocument, newDocumentRecord } from './document-record.js';
 import { indexWords, type KnownText } from './document-indexing.js';
-import { BackendUnavailableError, CaptureRejected, type RejectCode } from './errors.js';
+import { BackendUnavailableError, CaptureRejected, LibraryErasedError, type RejectCode } from './errors.js';
+import { inCurrentGeneration } from './incarnation.js';
 import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
 import { LIMITS } from './limits.js';
@@ -70,10 +71,62 @@ export interface CaptureDeps extends IngestWorkerDeps {
 export interface CaptureOptions {
   /** A single capture: when the machine is idle and the work small, it is finished within the request. */
   interactive?: boolean;
+  /**
+   * When the receipt must be answered (milliseconds since the epoch): the
+   * request's budget (API Gateway's 29 s, less a margin; see
+   * http/endpoint.ts). Work done in the request (reading a file, embedding
+   * its passages) is not waited for beyond `deadline - BUDGET_RESERVE_MS`:
+   * the document goes to the queue instead and the receipt says
+   * `processing`. A capture that starts with less than the reserve left is
+   * not attempted (backend_unavailable, nothing stored). Absent: no budget.
+   */
+  deadline?: number;
 }
+
+/**
+ * Time kept back from the request's budget for what must finish once
+ * begun: storing the bytes, claiming the document, indexing its words and
+ * queueing the job. Inline extraction and embedding stop this long before
+ * the deadline.
+ */
+export const BUDGET_RESERVE_MS = 5_000;
+
+/** What a piece of inline work came to within the budget: its value, or the budget ran out first (the work goes on unheeded). */
+type WithinBudget<T> = { done: true; value: T } | { done: false };
+
+/** Milliseconds the request may still spend on inline work (Infinity without a deadline). */
+function inlineTimeLeft(options: CaptureOptions): number {
+  return options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - BUDGET_RESERVE_MS - Date.now();
+}
+
+/**
+ * Waits for `work` while the budget lasts. When the budget runs out first,
+ * the work is left to finish on its own (its failure is ignored: the caller
+ * has moved on to the queue, which does the work again if it must).
+ */
+async function withinBudget<T>(work: Promise<T>, options: CaptureOptions): Promise<WithinBudget<T>> {
+  const left = inlineTimeLeft(options);
+  if (left === Number.POSITIVE_INFINITY) return { done: true, value: await work };
+  let timer: NodeJS.Timeout | undefined;
+  const outOfTime = new Promise<{ done: false }>((resolve) => {
+    timer = setTimeout(() => resolve({ done: false }), Math.max(0, left));
+  });
+  try {
+    const outcome = await Promise.race([work.then((value) => ({ done: true as const, value })), outOfTime]);
+    if (!outcome.done) work.catch(() => undefined);
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const OUT_OF_TIME_DETAIL = "the request's time budget ran out before this capture started; nothing was stored; send it again";
 
 /** A single capture of at most this many passages, on an idle machine, is findable by meaning when its receipt returns. */
 export const INLINE_EMBED_PASSAGES = 16;
+
+/** An erasure of the library landing mid-capture sends the capture back to its start, this many times in all. */
+const CAPTURE_ATTEMPTS = 3;
 
 /** Standard base64 (RFC 4648, section 4), padding optional, no whitespace. Linear: safe on megabytes. */
 function isBase64(encoded: string): boolean {
@@ -111,6 +164,8 @@ export class CaptureService {
   async capture(ref: LibraryRef, item: CaptureItem, options: CaptureOptions = {}): Promise<CaptureReceipt> {
     try {
       const decoded = decodePayload(item);
+      // Too late to store anything safely within the request: say so, and store nothing.
+      if (inlineTimeLeft(options) <= 0) return rejectedReceipt('backend_unavailable', OUT_OF_TIME_DETAIL);
       const payload = { ...decoded, sha256: createHash('sha256').update(decoded.bytes).digest('hex') };
       return await this.singleFlight(ref, item, payload, options);
     } catch (error) {
@@ -127,12 +182,28 @@ export class CaptureService {
       // The first run stored it: this one is a duplicate. If it failed, try again ourselves.
       if (first.ok) return this.singleFlight(ref, item, payload, options);
     }
-    const run = this.captureOnce(ref, item, payload, options);
+    const run = this.captureInCurrentGeneration(ref, item, payload, options);
     this.inFlight.set(flightKey, run);
     try {
       return await run;
     } finally {
       if (this.inFlight.get(flightKey) === run) this.inFlight.delete(flightKey);
+    }
+  }
+
+  /**
+   * When the library is erased while a capture runs (its generation ends
+   * between the claim and the last write), what the capture wrote is removed
+   * and it starts again in the library's new generation: a capture racing an
+   * erasure either finished before it (and was erased) or lands whole after
+   * it (docs/api-notes.md, "Erasure").
+   */
+  private async captureInCurrentGeneration(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
+    try {
+      return await inCurrentGeneration(CAPTURE_ATTEMPTS, () => this.captureOnce(ref, item, payload, options));
+    } catch (error) {
+      if (!(error instanceof LibraryErasedError)) throw error;
+      return rejectedReceipt('backend_unavailable', 'the library was erased again and again while this capture ran; nothing was stored; retry');
     }
   }
 
@@ -144,12 +215,18 @@ export class CaptureService {
         await removeDocument(this.deps, existing);
       } else if (existing) {
         await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
+        // Erased between the look and the touch: this capture starts the library afresh.
+        if (!(await this.deps.documents.get(ref, existing.id))) throw new LibraryErasedError();
         return acceptedReceipt('deduped', existing, 'the same content is already in this library');
       }
       const slow = !payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes));
       const readNow = !slow || (options.interactive && this.deps.extractInlineWhenIdle && this.deps.queue.isIdle());
       if (!readNow) return await this.queueExtraction(ref, item, payload);
-      return await this.captureKnownText(ref, item, payload, await this.readText(item, payload), options);
+      if (payload.isText) return await this.captureKnownText(ref, item, payload, await this.readText(item, payload), options);
+      // A file is read in the request only while the budget lasts; after that its bytes are queued, and the receipt says so.
+      const read = inlineTimeLeft(options) > 0 ? await withinBudget(this.readText(item, payload), options) : { done: false as const };
+      if (!read.done) return await this.queueExtraction(ref, item, payload, OUT_OF_TIME_READING);
+      return await this.captureKnownText(ref, item, payload, read.value, options);
     } catch (error) {
       return receiptForFailure(error);
     }
@@ -182,13 +259,19 @@ export class CaptureService {
     const claim = await claimDocument(this.deps, doc, payload.isText ? null : payload.bytes);
     if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
     try {
-      const passages = await indexWords(this.deps, doc, known, now);
+      const passages = await indexWords(this.deps, doc, known, now, claim.generation);
+      if (!passages) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
       const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id };
-      if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle()) {
-        const result = await this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES });
-        if (result.outcome === 'ready') return acceptedReceipt('created', doc, 'stored and indexed: findable by words and by meaning');
-        // An erasure or a delete came first: the receipt stays true (it was stored), and it is gone now.
-        return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
+      if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
+        const run = await withinBudget(this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }), options);
+        if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, 'stored and indexed: findable by words and by meaning');
+        // An erasure came first: start again in the library's new generation.
+        if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation) throw new LibraryErasedError();
+        // A deletion of this document came first: the receipt stays true (it was stored), and it is gone now.
+        if (run.done) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
+        // The budget ran out while embedding: the queue finishes it (the step still running only attaches vectors; it can remove nothing).
+        await this.deps.queue.enqueue(job);
+        return acceptedReceipt('created', doc, OUT_OF_TIME_EMBEDDING);
       }
       await this.deps.queue.enqueue(job);
     } catch (error) {
@@ -199,7 +282,7 @@ export class CaptureService {
   }
 
   /** Slow work (OCR, PDF, DOCX, large files): the bytes are stored and claimed now; extraction and indexing are queued. */
-  private async queueExtraction(ref: LibraryRef, item: CaptureItem, payload: Payload): Promise<CaptureReceipt> {
+  private async queueExtraction(ref: LibraryRef, item: CaptureItem, payload: Payload, detail = QUEUED_DETAIL): Promise<CaptureReceipt> {
     const doc = newDocumentRecord(ref, item, {
       sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: 'file',
       contentType: item.contentType ?? 'application/octet-stream', text: null, pageCount: null, hasBytes: true,
@@ -212,9 +295,15 @@ export class CaptureService {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
     }
-    return acceptedReceipt('created', doc, 'stored; extraction and indexing continue in the background (document status processing until ready)');
+    return acceptedReceipt('created', doc, detail);
   }
 }
+
+const QUEUED_DETAIL = 'stored; extraction and indexing continue in the background (document status processing until ready)';
+const OUT_OF_TIME_READING =
+  "stored; reading the file did not fit the request's time budget, so extraction and indexing continue in the background (document status processing until ready)";
+const OUT_OF_TIME_EMBEDDING =
+  "stored: findable by words and grep now; embedding did not fit the request's time budget and continues in the background (status processing until ready)";
 
 /** Checks presence, base64 and sizes; returns the payload bytes that define identity. */
 function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean } {

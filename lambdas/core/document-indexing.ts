@@ -1,4 +1,5 @@
 import type { DocumentStore, SearchIndex } from '../ports.js';
+import { putUnderGeneration } from './incarnation.js';
 import { chunkText, countLines } from './chunking.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import type { PipelineSpend } from './usage.js';
@@ -17,17 +18,22 @@ export interface KnownText {
  * known: the text and its passages go into the index without vectors (words
  * and grep find it from now on; meaning once the passages are embedded),
  * the record learns its line and passage counts, and the capture is charged
- * to its tenant. Returns the passages, which the embedding steps then take.
+ * to its tenant. Returns the passages, which the embedding steps then take;
+ * null when the document was deleted meanwhile (nothing of it stays). The
+ * write is conditioned on the library generation the document was claimed
+ * in: LibraryErasedError when the library was erased meanwhile (see
+ * core/incarnation.ts).
  */
 export async function indexWords(
   deps: { index: SearchIndex; documents: DocumentStore; spend: PipelineSpend },
   doc: DocumentRecord,
   known: KnownText,
   at: string,
-): Promise<Passage[]> {
+  generation: string,
+): Promise<Passage[] | null> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
   const passages = chunkText(known.text);
-  await deps.index.put(ref, {
+  const stands = await putUnderGeneration(deps, ref, {
     itemId: doc.id,
     kind: known.kind === 'image' ? 'image' : 'file_excerpt',
     title: doc.title,
@@ -36,7 +42,8 @@ export async function indexWords(
     text: known.text,
     passages,
     vectors: [],
-  });
+  }, generation, doc.id);
+  if (!stands) return null;
   await deps.documents.recordExtraction(ref, doc.id, {
     kind: known.kind,
     contentType: known.contentType,

@@ -57,13 +57,15 @@ function defaultTitle(labels: CaptureLabels, text: string): string {
   return firstLine.trim().slice(0, LIMITS.titleChars);
 }
 
-export type ClaimOutcome = { claimed: true } | { claimed: false; existing: DocumentRecord };
+/** A won claim names the library generation it holds in (its later writes are conditioned on it). */
+export type ClaimOutcome = { claimed: true; generation: string } | { claimed: false; existing: DocumentRecord };
 
 /**
  * The claim step, shared by every capture path: the bytes are stored, the
  * library touched, and the (library, sha256) identity claimed; a lost claim
  * (a concurrent identical capture won) removes the bytes written for it. Any
- * failure undoes what this step wrote and rethrows.
+ * failure undoes what this step wrote and rethrows; a library erased between
+ * the touch and the claim throws LibraryErasedError (core/incarnation.ts).
  */
 export async function claimDocument(
   deps: { documents: DocumentStore; blobs: BlobStore; clock: Clock },
@@ -77,10 +79,10 @@ export async function claimDocument(
       await deps.blobs.put(doc.blobKey, bytes, doc.contentType);
       blobWritten = true;
     }
-    await deps.documents.touchLibrary(ref, deps.clock.now());
-    const claim = await deps.documents.claim(doc);
+    const generation = await deps.documents.touchLibrary(ref, deps.clock.now());
+    const claim = await deps.documents.claim(doc, generation);
     if (!claim.claimed && blobWritten) await deps.blobs.delete(doc.blobKey!);
-    return claim;
+    return claim.claimed ? { claimed: true, generation } : claim;
   } catch (error) {
     if (blobWritten) await deps.blobs.delete(doc.blobKey!).catch(() => undefined);
     throw error;

@@ -70,6 +70,7 @@ export class DocumentService {
     const doc = await this.deps.documents.get(ref, id);
     if (!doc) throw notFound(`document ${id} not found`);
     await removeDocument(this.deps, doc);
+    await this.deps.index.scrub?.(); // the removed text leaves the files too
     return { id, deleted: true };
   }
 }

@@ -33,28 +33,45 @@ export class EndUserService {
   }
 
   /**
-   * Erases an end user's library: index entries (passages, vectors, text,
-   * chats, creations) first so nothing stays findable, then blobs, then records.
-   * Safe to run again after a crash part-way: every step is idempotent.
+   * Erases an end user's library, final against writes in flight (see
+   * core/incarnation.ts and docs/api-notes.md, "Erasure"):
+   *
+   * 1. the index entries of the library's current generation go (so nothing
+   *    is findable while the rest runs; a crash here leaves the library, and
+   *    erasing again finishes);
+   * 2. the library's generation ends and its document records go, in one
+   *    step: from then on no claim, index write or worker step under that
+   *    generation can land (each is refused or undoes itself), and a capture
+   *    in flight starts the library afresh;
+   * 3. the index entries of the ended generation go again (writes that
+   *    landed between 1 and 2), then every blob, then the files are scrubbed.
+   *
+   * A library whose record is gone but whose index still holds entries (an
+   * erasure cut off between 2 and 3) is erased again rather than unknown.
    */
   async erase(tenantId: string, endUserId: string): Promise<ErasureReport> {
     const ref: LibraryRef = { tenantId, endUserId };
-    if (!(await this.deps.documents.libraryExists(ref))) throw notFound(`end user ${endUserId} not found`);
-    const docs = await this.deps.documents.listAll(ref);
-    const removed = await this.deps.index.removeLibrary(ref);
+    const { documents, index, blobs } = this.deps;
+    const generation = await documents.libraryGeneration(ref);
+    const messages = generation !== null ? await index.removeLibrary(ref, generation) : null;
+    const ended = await documents.deleteLibrary(ref);
+    const again = await index.removeLibrary(ref, ended.generation ?? generation);
+    if (ended.generation === null && generation === null && !Object.values(again).some((n) => n > 0)) {
+      throw notFound(`end user ${endUserId} not found`);
+    }
     let blobsDeleted = 0;
-    for (const doc of docs) {
+    for (const doc of ended.documents) {
       if (!doc.blobKey) continue;
-      await this.deps.blobs.delete(doc.blobKey);
+      await blobs.delete(doc.blobKey);
       blobsDeleted += 1;
     }
-    await this.deps.documents.deleteLibrary(ref);
+    await index.scrub?.();
     return {
       id: endUserId,
       deleted: true,
-      documents_deleted: docs.length,
+      documents_deleted: ended.documents.length,
       blobs_deleted: blobsDeleted,
-      messages_deleted: removed.chat,
+      messages_deleted: (messages?.chat ?? 0) + again.chat,
     };
   }
 }

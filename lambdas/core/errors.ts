@@ -38,6 +38,19 @@ export class BackendUnavailableError extends Error {
   }
 }
 
+/**
+ * Thrown by a write conditioned on a library's generation (its incarnation,
+ * see docs/api-notes.md "Erasure") when that incarnation has ended: the
+ * library was erased after the writer began. Nothing was written. A capture
+ * that meets it starts afresh in the library's new incarnation.
+ */
+export class LibraryErasedError extends Error {
+  constructor(message = 'the library was erased meanwhile') {
+    super(message);
+    this.name = 'LibraryErasedError';
+  }
+}
+
 /** Reject codes a capture can end with (API.md, "reject_code values"). */
 export type RejectCode =
   | 'invalid_item'

@@ -1,6 +1,6 @@
 import type { BlobStore, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from '../ports.js';
 import { indexWords } from './document-indexing.js';
-import { BackendUnavailableError, CaptureRejected } from './errors.js';
+import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import { removeDocument } from './removal.js';
 import type { PipelineSpend } from './usage.js';
@@ -56,15 +56,22 @@ export class IngestWorker {
    * backend failure is thrown for the caller to retry.
    */
   async extract(doc: DocumentRecord): Promise<StepResult> {
-    const { blobs, extractor } = this.deps;
+    const { blobs, extractor, documents } = this.deps;
+    const ref = refOf(doc);
+    // The generation first, then the document: a document still there after
+    // the read belongs to that generation, and the index write is conditioned on it.
+    const generation = await documents.libraryGeneration(ref);
+    if (!generation || !(await documents.get(ref, doc.id))) return { outcome: 'skipped' };
     try {
       const bytes = doc.blobKey ? await blobs.get(doc.blobKey) : null;
       if (!bytes) throw new CaptureRejected('extraction_failed', 'the stored file is missing');
       const extracted = await extractor.extract({ bytes, declaredContentType: doc.contentType, filename: doc.filename ?? '' });
       if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
-      const passages = await indexWords(this.deps, doc, extracted, this.deps.clock.now());
+      const passages = await indexWords(this.deps, doc, extracted, this.deps.clock.now(), generation);
+      if (!passages) return { outcome: 'skipped' }; // deleted meanwhile
       return { outcome: 'extracted', passages: passages.length };
     } catch (error) {
+      if (error instanceof LibraryErasedError) return { outcome: 'skipped' }; // erased meanwhile: nothing of it stays
       if (!(error instanceof CaptureRejected)) throw error;
       return this.fail(doc, `${error.rejectCode}: ${error.detail}`);
     }

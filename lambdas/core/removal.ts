@@ -11,12 +11,17 @@ const refOf = (doc: DocumentRecord): LibraryRef => ({ tenantId: doc.tenantId, en
 
 /**
  * Removes a document everywhere: index entries first, so nothing stays
- * findable, then its bytes, then its record. Every step is idempotent, so a
- * removal cut off part-way can simply run again.
+ * findable, then its bytes, then its record, then its index entries once
+ * more. The last pass removes an entry a worker wrote while this ran: a
+ * writer checks that the record is still there after it writes
+ * (core/incarnation.ts), so a write it kept came before the record went,
+ * and this pass sees it. Every step is idempotent, so a removal cut off
+ * part-way can simply run again (the record goes last but one).
  */
 export async function removeDocument(deps: RemovalDeps, doc: DocumentRecord): Promise<void> {
   const ref = refOf(doc);
   await deps.index.remove(ref, doc.id);
   if (doc.blobKey) await deps.blobs.delete(doc.blobKey);
   await deps.documents.delete(ref, doc.id);
+  await deps.index.remove(ref, doc.id);
 }

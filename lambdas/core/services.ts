@@ -8,6 +8,7 @@ import type { DeferredVectors } from './chat/memory-vectors.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
+import { GenerationalIndex } from './incarnation.js';
 import type { IngestWorker } from './ingest-worker.js';
 import { KeyService } from './keys.js';
 import { SearchService } from './search.js';
@@ -57,7 +58,8 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
     endUsers: new EndUserService(ports),
     keys: new KeyService(ports),
     embedder: ports.embedder,
-    chat: new ChatService({ ...ports, usage }),
+    // A chat's memory lands in the library's current generation (core/incarnation.ts).
+    chat: new ChatService({ ...ports, index: new GenerationalIndex(ports.index, ports.documents, ports.clock), usage }),
     usage,
     worker,
   };

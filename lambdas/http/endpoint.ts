@@ -1,12 +1,12 @@
 import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { safeParse } from 'zod/mini';
 import type { $ZodError, $ZodType } from 'zod/v4/core';
 import { LIMITS } from '../core/limits.js';
 import { newId } from '../core/ids.js';
 import { HttpError, errorBody, toHttpError } from './errors.js';
-import { logger } from './observability.js';
+import { BodyRefused, decodeUtf8, parseJsonObject } from './json-body.js';
+import { logger, withRequestLog } from './observability.js';
 
 export interface EndpointRequest<Q, B, P> {
   requestId: string;
@@ -15,6 +15,12 @@ export interface EndpointRequest<Q, B, P> {
   query: Q;
   body: B;
   path: P;
+  /**
+   * When the answer must be on its way (milliseconds since the epoch): the
+   * request's budget less a margin for the answer's trip back (see
+   * requestDeadline). Work that cannot finish by then is not waited for.
+   */
+  deadline: number;
 }
 
 export interface EndpointResult {
@@ -38,6 +44,27 @@ export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Prom
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export const requestIdOf = (event: APIGatewayProxyEvent): string => event.requestContext?.requestId || newId('req');
+
+/** API Gateway REST gives up on an integration after 29 s (and the API functions time out then too). */
+export const GATEWAY_TIMEOUT_MS = 29_000;
+/** Kept back from the budget for the answer's way back: serializing it and the gateway's own work. */
+export const RESPONSE_MARGIN_MS = 1_000;
+
+/**
+ * The request's deadline: the earlier of the function's own end
+ * (context.getRemainingTimeInMillis(); the local gateway gives the same
+ * context) and the gateway's 29 s counted from when it received the request
+ * (requestContext.requestTimeEpoch: a cold start's initialisation is not in
+ * the function's remaining time, but it is in the gateway's), less
+ * RESPONSE_MARGIN_MS. Without either, 29 s from now.
+ */
+export function requestDeadline(event: APIGatewayProxyEvent, context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, now = Date.now()): number {
+  const remaining = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+  let end = typeof remaining === 'number' && Number.isFinite(remaining) ? now + remaining : now + GATEWAY_TIMEOUT_MS;
+  const received = event.requestContext?.requestTimeEpoch;
+  if (typeof received === 'number' && received > 0) end = Math.min(end, received + GATEWAY_TIMEOUT_MS);
+  return end - RESPONSE_MARGIN_MS;
+}
 
 export function jsonResponse(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
   return { statusCode: status, headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers }, body: JSON.stringify(body) };
@@ -64,25 +91,28 @@ function headerValue(event: APIGatewayProxyEvent, name: string): string | undefi
   return key ? headers[key] ?? undefined : undefined;
 }
 
+/**
+ * The body as JSON (rules: http/json-body.ts and docs/api-notes.md,
+ * "Requests"). Raw bytes (isBase64Encoded: the local gateway sends bodies that
+ * are not UTF-8 so) are decoded strictly; a body API Gateway already decoded
+ * to a string is taken as it came (see api-notes: invalid UTF-8 on AWS).
+ */
 function parseBody(event: APIGatewayProxyEvent): Record<string, unknown> {
   const contentType = headerValue(event, 'content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
     throw new HttpError('unsupported_media_type', 'Content-Type must be application/json');
   }
-  const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : event.body ?? '';
-  if (Buffer.byteLength(raw, 'utf8') > LIMITS.requestBodyBytes) {
+  const bytes = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : null;
+  const size = bytes ? bytes.byteLength : Buffer.byteLength(event.body ?? '', 'utf8');
+  if (size > LIMITS.requestBodyBytes) {
     throw new HttpError('payload_too_large', `request body over ${LIMITS.requestBodyBytes} bytes`);
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new HttpError('invalid_json', 'body is not valid JSON');
+    return parseJsonObject(bytes ? decodeUtf8(bytes) : event.body ?? '');
+  } catch (error) {
+    if (error instanceof BodyRefused) throw new HttpError('invalid_json', error.message);
+    throw error;
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new HttpError('invalid_json', 'body must be a JSON object');
-  }
-  return parsed as Record<string, unknown>;
 }
 
 function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
@@ -97,7 +127,8 @@ function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
  * every failure to the contract's error body, in this one place.
  */
 export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec: EndpointSpec<Q, B, P>): ApiHandler {
-  const run = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  const run = async (event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult> => {
+    const deadline = requestDeadline(event, context);
     const requestId = requestIdOf(event);
     const tenantId = String(event.requestContext?.authorizer?.tenantId ?? '');
     if (spec.auth && !tenantId) throw new HttpError('unauthorized', 'missing or invalid API key');
@@ -108,18 +139,18 @@ export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec
       const object = parseBody(event);
       body = spec.body === 'object' ? (object as B) : validate(spec.body, object);
     }
-    const result = await spec.run({ requestId, tenantId, query, body, path });
+    const result = await spec.run({ requestId, tenantId, query, body, path, deadline });
     return jsonResponse(result.status, result.body, requestId, result.headers);
   };
 
-  return middy(run)
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+  // Each request logs in a context of its own (request id, route, tenant, end user hashed), never on a shared logger.
+  return withRequestLog(middy(run)
     .use({
       onError: async (request) => {
         const requestId = requestIdOf(request.event);
         const error = toHttpError(request.error);
-        if (error.status >= 500) logger.error('request failed', { requestId, error: request.error as Error });
+        if (error.status >= 500) logger.error('request failed', { error: request.error as Error });
         request.response = errorResponse(error, requestId);
       },
-    }) as unknown as ApiHandler;
+    }) as unknown as ApiHandler);
 }

@@ -1,5 +1,6 @@
 import type { Services } from '../core/services.js';
 import type { ApiHandler } from '../http/endpoint.js';
+import { observeCaptures } from '../http/observability.js';
 import type { RouteName } from '../routes.js';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
 import { createHandler as capture } from '../endpoints/capture/handler.js';
@@ -21,6 +22,8 @@ export function createLocalHandlers(
   services: Services,
   info: { version: string; backlog?: () => { documents: number; passages: number }; dependencies?: Record<string, () => Promise<void>> },
 ) {
+  // Receipts are counted on each request's access line (locally the log is the operator's view; AWS adds metrics).
+  observeCaptures(services.capture);
   const handlers: Record<RouteName, ApiHandler> = {
     health: health({ embedder: services.embedder, backend: 'local', version: info.version, backlog: info.backlog, dependencies: info.dependencies }),
     openapi: openapi({ version: info.version }),

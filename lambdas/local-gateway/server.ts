@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
@@ -6,6 +7,7 @@ import { LIMITS } from '../core/limits.js';
 import type { ApiHandler } from '../http/endpoint.js';
 import { errorResponse } from '../http/endpoint.js';
 import { HttpError } from '../http/errors.js';
+import { currentRequestLog, noteRequest, runWithRequestLog, writeAccessLine } from '../http/observability.js';
 import { ROUTES, type RouteDefinition, type RouteName } from '../routes.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 
@@ -77,8 +79,7 @@ function lambdaContext(functionName: string, requestId: string): Context {
 export async function startLocalServer(options: LocalServerOptions) {
   const limiter = new RateLimiter(options.rateLimit);
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const requestId = newId('req');
+  const handle = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
     const fail = (error: HttpError, extraHeaders: Record<string, string> = {}) => {
       const result = errorResponse(error, requestId);
       send(response, { ...result, headers: { ...result.headers, ...extraHeaders } });
@@ -94,6 +95,7 @@ export async function startLocalServer(options: LocalServerOptions) {
       return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${allowed}`), { allow: allowed });
     }
     const { route, params } = hit.c;
+    noteRequest({ route: `${route.method} ${route.path}` });
 
     const body = await readBody(request);
     if (body === null) {
@@ -108,6 +110,7 @@ export async function startLocalServer(options: LocalServerOptions) {
       try {
         const decision = await options.authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:library/v1/${method}${route.path}` });
         authorizerContext = { ...decision.context, principalId: decision.principalId };
+        noteRequest({ tenantId: decision.context?.tenantId });
       } catch {
         return fail(new HttpError('unauthorized', 'unknown, malformed or revoked API key'));
       }
@@ -150,8 +153,9 @@ export async function startLocalServer(options: LocalServerOptions) {
         stage: 'local',
         identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
       },
-      body: body.length ? body.toString('utf8') : null,
-      isBase64Encoded: false,
+      // Bytes that are not UTF-8 go as base64 (as API Gateway sends binary), so the endpoint sees them and refuses them.
+      body: body.length ? (isUtf8(body) ? body.toString('utf8') : body.toString('base64')) : null,
+      isBase64Encoded: body.length > 0 && !isUtf8(body),
     } as unknown as APIGatewayProxyEvent;
 
     try {
@@ -162,8 +166,16 @@ export async function startLocalServer(options: LocalServerOptions) {
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
-      if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), newId('req')));
+    const requestId = newId('req');
+    // Every request runs in a log context of its own and leaves one access line, whatever answered it
+    // (the router, the authorizer, the rate limiter or a handler): method, route template, status, duration,
+    // tenant, end user hashed; never the raw path, the query, a header or the body.
+    runWithRequestLog('gateway', { requestId, method: (request.method ?? 'GET').toUpperCase() }, () => {
+      const log = currentRequestLog()!;
+      response.once('close', () => writeAccessLine(log, response.writableFinished ? response.statusCode : 499));
+      handle(request, response, requestId).catch(() => {
+        if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), requestId));
+      });
     });
   });
   // Longer than clients' own idle timeouts, so a client never reuses a socket the server just closed.

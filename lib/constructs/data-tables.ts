@@ -5,6 +5,8 @@ import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE, type TableSchema } from '.
 
 export interface DataTablesProps {
   readonly removalPolicy: RemovalPolicy;
+  /** Days of point-in-time recovery (1 to 35): how long an erased record can still be restored. */
+  readonly pitrRecoveryDays?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export class DataTables extends Construct {
       partitionKey: key(schema.partitionKey),
       sortKey: key(schema.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.pitrRecoveryDays ?? 35 },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
       removalPolicy: props.removalPolicy,

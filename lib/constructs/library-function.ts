@@ -9,6 +9,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/wiring/aws/metric-names.js';
 import { BUNDLE_SETTINGS } from '../bundling.js';
 import { PROJECT_ROOT } from '../functions.js';
 
@@ -26,7 +27,8 @@ export interface LibraryFunctionProps {
 /**
  * The one way this service makes a Lambda function: Node.js 22 on ARM64,
  * bundled by esbuild (ESM, minified, source maps), X-Ray active tracing,
- * Powertools settings, structured JSON logs in a log group with a retention.
+ * Powertools settings (service, metrics namespace, log level), structured
+ * JSON logs in a log group with a retention (metrics travel in it as EMF).
  * Access is granted through the bind* methods, each naming exactly the
  * actions that function needs on exactly one resource.
  */
@@ -61,7 +63,8 @@ export class LibraryFunction extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: 'library',
+        POWERTOOLS_SERVICE_NAME: METRICS_SERVICE,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
       },

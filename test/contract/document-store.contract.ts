@@ -8,6 +8,29 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
   describe(`DocumentStore contract: ${name}`, () => {
     const unique = () => `t-${Math.random().toString(36).slice(2)}`;
 
+    it('ends a library generation on deletion: claims under it are refused, a touch starts a new one', async () => {
+      const store = await makeStore();
+      const ref = { tenantId: unique(), endUserId: 'gen-user' };
+      expect(await store.libraryGeneration(ref)).toBeNull();
+      const first = await store.touchLibrary(ref, timestamp());
+      expect(await store.touchLibrary(ref, timestamp())).toBe(first);
+      expect(await store.libraryGeneration(ref)).toBe(first);
+      const kept = documentRecord(ref);
+      expect((await store.claim(kept, first)).claimed).toBe(true);
+      const ended = await store.deleteLibrary(ref);
+      expect(ended.generation).toBe(first);
+      expect(ended.documents.map((d) => d.id)).toEqual([kept.id]);
+      expect(await store.libraryGeneration(ref)).toBeNull();
+      // A writer that began before the erasure: refused, nothing left.
+      await expect(store.claim(documentRecord(ref), first)).rejects.toMatchObject({ name: 'LibraryErasedError' });
+      const second = await store.touchLibrary(ref, timestamp());
+      expect(second).not.toBe(first);
+      await expect(store.claim(documentRecord(ref), first)).rejects.toMatchObject({ name: 'LibraryErasedError' });
+      expect(await store.listAll(ref)).toHaveLength(0);
+      expect((await store.claim(documentRecord(ref), second)).claimed).toBe(true);
+      expect(await store.listAll(ref)).toHaveLength(1);
+    });
+
     it('claims an identity exactly once under concurrency and hands the losers the winner', async () => {
       const store = await makeStore();
       const ref: LibraryRef = { tenantId: unique(), endUserId: null };

@@ -115,6 +115,18 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await collect(index.grepCandidates(ref, { pattern: 'walrus', caseSensitive: false }))).toEqual([]);
     });
 
+    it('removes one generation of a library and leaves a newer one', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'generations' };
+      const old = indexItem('old text', axisVector(DIMENSIONS, 1));
+      const fresh = indexItem('new text', axisVector(DIMENSIONS, 2));
+      await index.put(ref, old, 'gen-old');
+      await index.put(ref, fresh, 'gen-new');
+      expect(await index.removeLibrary(ref, 'gen-old')).toEqual({ file_excerpt: 1, image: 0, chat: 0, creation: 0 });
+      expect(await index.documentText(ref, old.itemId)).toBeNull();
+      expect(await index.documentText(ref, fresh.itemId)).toBe('new text');
+    });
+
     it('removes a whole library and counts what it removed by kind', async () => {
       const index = await makeIndex(DIMENSIONS);
       const tenantId = unique();

@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG, resolveConfig } from '../../lib/config.js';
 import { WORKER_TIMEOUTS_PER_DELIVERY } from '../../lib/constructs/ingest-pipeline.js';
 import { BEARER_KEY_PATTERN } from '../../lib/constructs/library-api.js';
 import { missingEntries } from '../../lib/functions.js';
+import { METRIC, METRICS_NAMESPACE, REJECT_CODE_DIMENSION } from '../../lambdas/wiring/aws/metric-names.js';
 import { ACCESS } from '../../lib/route-access.js';
 import type { StatefulStack } from '../../lib/stateful-stack.js';
 
@@ -188,6 +189,17 @@ describe('stateful resources', () => {
     }
   });
 
+  it('keeps erased records restorable only for the configured point-in-time recovery window', () => {
+    dataTemplate.allResourcesProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 },
+    });
+    const short = synth({ erasure: { pitrRecoveryDays: 7 } });
+    short.dataTemplate.allResourcesProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 7 },
+    });
+    expect(() => resolveConfig({ erasure: { pitrRecoveryDays: 36 } })).toThrow(/erasure.pitrRecoveryDays/);
+  });
+
   it('makes the tables on demand, with point-in-time recovery, encryption and deletion protection', () => {
     dataTemplate.resourceCountIs('AWS::DynamoDB::Table', 3);
     dataTemplate.allResourcesProperties('AWS::DynamoDB::Table', {
@@ -330,6 +342,33 @@ describe('alarms', () => {
       Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: logicalId(stack, stack.ingest.alarmTopic) },
     });
     expect(() => resolveConfig({ alarms: { email: 'not an address' } })).toThrow(/alarms.email/);
+  });
+});
+
+describe('metrics and their alarms', () => {
+  it('tells every function the metrics namespace and service its Powertools Metrics emit under', () => {
+    for (const [name, fn] of api.functions) {
+      const variables = apiTemplate.toJSON().Resources[logicalId(api, fn.fn)].Properties.Environment.Variables;
+      expect(variables, name).toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME: 'library' });
+    }
+  });
+
+  it('alarms on the failure metrics (captures refused backend_unavailable, indexing given up, abandoned documents) into the alarm topic', () => {
+    const topic = [{ Ref: logicalId(api, api.ingest.alarmTopic) }];
+    const common = { Namespace: METRICS_NAMESPACE, Statistic: 'Sum', ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', EvaluationPeriods: 1, AlarmActions: topic };
+    apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...common, MetricName: METRIC.captureRejections, Threshold: 5, Period: 300,
+      // CloudWatch matches dimensions as a set; CDK writes them sorted by name.
+      Dimensions: [{ Name: REJECT_CODE_DIMENSION, Value: 'backend_unavailable' }, { Name: 'service', Value: 'library' }],
+    });
+    apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...common, MetricName: METRIC.ingestGaveUp, Threshold: 1, Period: 300, Dimensions: [{ Name: 'service', Value: 'library' }],
+    });
+    apiTemplate.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      ...common, MetricName: METRIC.documentsAbandoned, Threshold: 1, Period: 900, Dimensions: [{ Name: 'service', Value: 'library' }],
+    });
+    // The dead-letter alarm, and these three.
+    apiTemplate.resourceCountIs('AWS::CloudWatch::Alarm', 4);
   });
 });
 

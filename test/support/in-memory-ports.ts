@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { LibraryErasedError } from '../../lambdas/core/errors.js';
 import type { BlobStore, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/ports.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
 
@@ -12,12 +14,20 @@ const newestFirst = (a: DocumentRecord, b: DocumentRecord) =>
 
 export class InMemoryDocumentStore implements DocumentStore {
   readonly docs = new Map<string, DocumentRecord>();
-  readonly libraries = new Map<string, { ref: LibraryRef; createdAt: string; lastActiveAt: string }>();
+  readonly libraries = new Map<string, { ref: LibraryRef; createdAt: string; lastActiveAt: string; generation: string }>();
 
   async touchLibrary(ref: LibraryRef, at: string) {
     const existing = this.libraries.get(libKey(ref));
-    if (existing) existing.lastActiveAt = at > existing.lastActiveAt ? at : existing.lastActiveAt;
-    else this.libraries.set(libKey(ref), { ref, createdAt: at, lastActiveAt: at });
+    if (existing) {
+      existing.lastActiveAt = at > existing.lastActiveAt ? at : existing.lastActiveAt;
+      return existing.generation;
+    }
+    const generation = randomUUID();
+    this.libraries.set(libKey(ref), { ref, createdAt: at, lastActiveAt: at, generation });
+    return generation;
+  }
+  async libraryGeneration(ref: LibraryRef) {
+    return this.libraries.get(libKey(ref))?.generation ?? null;
   }
   async libraryExists(ref: LibraryRef) {
     return this.libraries.has(libKey(ref));
@@ -28,7 +38,8 @@ export class InMemoryDocumentStore implements DocumentStore {
   async findBySha256(ref: LibraryRef, sha256: string) {
     return structuredClone(this.inLibrary(ref).find((d) => d.sha256 === sha256) ?? null);
   }
-  async claim(doc: DocumentRecord) {
+  async claim(doc: DocumentRecord, generation?: string) {
+    if (generation !== undefined && this.libraries.get(libKey(doc))?.generation !== generation) throw new LibraryErasedError();
     const existing = this.inLibrary(doc).find((d) => d.sha256 === doc.sha256);
     if (existing) return { claimed: false as const, existing: structuredClone(existing) };
     this.docs.set(doc.id, structuredClone(doc));
@@ -75,8 +86,11 @@ export class InMemoryDocumentStore implements DocumentStore {
     if (doc && libKey(doc) === libKey(ref)) this.docs.delete(id);
   }
   async deleteLibrary(ref: LibraryRef) {
-    for (const doc of this.inLibrary(ref)) this.docs.delete(doc.id);
+    const documents = this.inLibrary(ref).map((d) => structuredClone(d));
+    for (const doc of documents) this.docs.delete(doc.id);
+    const generation = this.libraries.get(libKey(ref))?.generation ?? null;
     this.libraries.delete(libKey(ref));
+    return { generation, documents };
   }
   async listStaleProcessing(olderThan: string) {
     return [...this.docs.values()].filter((d) => d.status === 'processing' && d.createdAt < olderThan);

@@ -8,7 +8,9 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
+import { LibraryErasedError } from '../../core/errors.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import { pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
@@ -33,6 +35,17 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * (library, sha256) key: exactly one concurrent capture wins, the others read
  * the winner. Tenant ids never contain '#', so keys cannot collide across
  * tenants; every key starts with the tenant.
+ *
+ * Generations (docs/api-notes.md, "Erasure"): the library item carries
+ * `generation`, a random token set when it is created. Documents and id
+ * pointers carry the generation they were claimed in. An erasure deletes the
+ * library item first (the generation ends), then the items of that
+ * generation only, so a capture that created the library afresh meanwhile
+ * keeps its documents. A claim checks, after its write, that its generation
+ * is still the library's (a consistent read); if not, it removes what it
+ * wrote and throws LibraryErasedError. Either the erasure's sweep (after the
+ * library item is gone) sees the claim, or the claim's check sees the
+ * library gone.
  */
 const librariesPk = (tenantId: string) => `LIBS#${tenantId}`;
 const librarySk = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
@@ -65,20 +78,50 @@ export class DynamoDocumentStore implements DocumentStore {
     private readonly tableName: string,
   ) {}
 
-  async touchLibrary(ref: LibraryRef, at: string): Promise<void> {
-    // Not written when a later activity is already recorded: nothing to do then.
-    await ifCondition('documents.touchLibrary', () =>
-      this.client.send(
+  async touchLibrary(ref: LibraryRef, at: string): Promise<string> {
+    let generation: string | undefined;
+    // Not written when a later activity is already recorded: the library exists then, and its generation is read.
+    await ifCondition('documents.touchLibrary', async () => {
+      const result = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
           UpdateExpression:
-            'SET tenantId = :tenant, endUserId = :endUser, createdAt = if_not_exists(createdAt, :at), lastActiveAt = :at, documentCount = if_not_exists(documentCount, :zero)',
+            'SET tenantId = :tenant, endUserId = :endUser, createdAt = if_not_exists(createdAt, :at), lastActiveAt = :at, documentCount = if_not_exists(documentCount, :zero), generation = if_not_exists(generation, :generation)',
           ConditionExpression: 'attribute_not_exists(lastActiveAt) OR lastActiveAt < :at',
-          ExpressionAttributeValues: { ':tenant': ref.tenantId, ':endUser': ref.endUserId, ':at': at, ':zero': 0 },
+          ExpressionAttributeValues: { ':tenant': ref.tenantId, ':endUser': ref.endUserId, ':at': at, ':zero': 0, ':generation': randomUUID() },
+          ReturnValues: 'ALL_NEW',
         }),
-      ),
+      );
+      generation = result.Attributes?.generation as string | undefined;
+    });
+    // Erased between the two calls: touch again, which creates it afresh.
+    return generation ?? (await this.libraryGeneration(ref)) ?? this.touchLibrary(ref, at);
+  }
+
+  async libraryGeneration(ref: LibraryRef): Promise<string | null> {
+    const key = { pk: librariesPk(ref.tenantId), sk: librarySk(ref) };
+    const result = await callAws('documents.libraryGeneration', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })),
     );
+    if (!result.Item) return null;
+    if (typeof result.Item.generation === 'string') return result.Item.generation;
+    // A library made before generations: it gets one now (unless it was erased meanwhile).
+    let generation: string | null = null;
+    await ifCondition('documents.libraryGeneration', async () => {
+      const updated = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET generation = if_not_exists(generation, :generation)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':generation': randomUUID() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      generation = (updated.Attributes?.generation as string | undefined) ?? null;
+    });
+    return generation;
   }
 
   async libraryExists(ref: LibraryRef): Promise<boolean> {
@@ -95,20 +138,33 @@ export class DynamoDocumentStore implements DocumentStore {
     return result.Item ? toRecord(result.Item) : null;
   }
 
-  async claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
+  async claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
     const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+    const tag = generation !== undefined ? { generation } : {};
     // The pointer first: a crash after it leaves only a pointer that `get` ignores.
     await callAws('documents.claim', () =>
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: libPk(ref), sk: `ID#${doc.id}`, sha256: doc.sha256 } })),
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: libPk(ref), sk: `ID#${doc.id}`, sha256: doc.sha256, ...tag } })),
     );
     const claimed = await ifCondition('documents.claim', () =>
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: this.toItem(ref, doc), ConditionExpression: 'attribute_not_exists(pk)' })),
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...this.toItem(ref, doc), ...tag }, ConditionExpression: 'attribute_not_exists(pk)' })),
     );
     if (!claimed) {
       await this.deletePointer(ref, doc.id);
       const existing = await this.findBySha256(ref, doc.sha256);
       // The winner was deleted between our write and this read: claim again.
-      return existing ? { claimed: false, existing } : this.claim(doc);
+      return existing ? { claimed: false, existing } : this.claim(doc, generation);
+    }
+    // After the write, the generation is read again (consistently): an erasure that ended it either sweeps this claim or is seen here.
+    if (generation !== undefined && (await this.libraryGeneration(ref)) !== generation) {
+      await ifCondition('documents.claim', () =>
+        this.client.send(
+          new DeleteCommand({
+            TableName: this.tableName, Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` }, ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': doc.id },
+          }),
+        ),
+      );
+      await this.deletePointer(ref, doc.id);
+      throw new LibraryErasedError();
     }
     await this.addToCount(ref, 1);
     return { claimed: true };
@@ -278,15 +334,27 @@ export class DynamoDocumentStore implements DocumentStore {
     if (deleted) await this.addToCount(ref, -1);
   }
 
-  async deleteLibrary(ref: LibraryRef): Promise<void> {
+  async deleteLibrary(ref: LibraryRef): Promise<{ generation: string | null; documents: DocumentRecord[] }> {
+    // The library item first: its generation ends here (claims under it undo themselves from now on).
+    const old = await callAws('documents.deleteLibrary', () =>
+      this.client.send(
+        new DeleteCommand({ TableName: this.tableName, Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) }, ReturnValues: 'ALL_OLD' }),
+      ),
+    );
+    const generation = old.Attributes ? ((old.Attributes.generation as string | undefined) ?? '') : null;
     const items = await this.queryAll(libPk(ref));
-    const keys = items.map((item) => ({ pk: item.pk, sk: item.sk }));
+    // A library created afresh since keeps its items: only those of no live generation go.
+    const live = await this.libraryGeneration(ref);
+    const ended = items.filter((item) => {
+      const tag = item.generation as string | undefined;
+      return tag === undefined || tag !== live;
+    });
+    const keys = ended.map((item) => ({ pk: item.pk, sk: item.sk }));
     for (let i = 0; i < keys.length; i += BATCH_WRITE_MAX) {
       await this.batchDelete(keys.slice(i, i + BATCH_WRITE_MAX));
     }
-    await callAws('documents.deleteLibrary', () =>
-      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) } })),
-    );
+    const documents = ended.filter((item) => String(item.sk).startsWith('SHA#')).map(toRecord);
+    return { generation, documents };
   }
 
   private async batchDelete(keys: Array<Record<string, unknown>>): Promise<void> {

@@ -75,6 +75,8 @@ const LIBRARY_ITEM_FIELDS = {
   library: { type: 'keyword' },
   item_id: { type: 'keyword' },
   kind: { type: 'keyword' },
+  /** The library generation the item was written under (docs/api-notes.md, "Erasure"). */
+  generation: { type: 'keyword' },
 } as const;
 
 export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
@@ -211,6 +213,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
         if (body?.error && body.error.type !== 'resource_already_exists_exception') {
           throw new Error(`index.create ${index}: ${body.error.type ?? 'failed'}`);
         }
+        if (body?.error) {
+          // An index made before generations: the field is added (adding a field to a mapping is always allowed).
+          await this.call('index.mapping', { method: 'PUT', path: `/${index}/_mapping`, body: { properties: { generation: { type: 'keyword' } } } });
+        }
       }
     })().catch((error) => {
       this.ready = null;
@@ -219,11 +225,16 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return this.ready;
   }
 
-  async put(ref: LibraryRef, item: IndexItem): Promise<void> {
+  /**
+   * Tags the item with its generation. OpenSearch cannot check DynamoDB in
+   * the same write, so the refusal is the core's: it reads the generation
+   * again after the put and removes the item when it ended (core/incarnation.ts).
+   */
+  async put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void> {
     // Every vector now, or none yet (attached per passage later: attachPassageVectors).
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none');
     await this.ensureIndices();
-    const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind };
+    const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind, ...(generation ? { generation } : {}) };
     const bulkBody: unknown[] = [
       { index: { _index: this.itemsIndex, _id: item.itemId } },
       {
@@ -339,18 +350,23 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return true;
   }
 
-  async removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>> {
+  /** With a generation: that generation's items and untagged ones (older than generations); a newer generation's stay. */
+  async removeLibrary(ref: LibraryRef, generation?: string | null): Promise<Record<ItemKind, number>> {
     const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
+    const filter: unknown[] = [...libraryFilter(ref)];
+    if (generation) {
+      filter.push({ bool: { should: [{ term: { generation } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }], minimum_should_match: 1 } });
+    }
     const result = await this.call<{ aggregations?: { kinds?: { buckets?: Array<{ key: string; doc_count: number }> } } }>('index.removeLibrary', {
       method: 'POST',
       path: `/${this.itemsIndex}/_search`,
       querystring: SEARCH_QS,
-      body: { size: 0, query: { bool: { filter: libraryFilter(ref) } }, aggs: { kinds: { terms: { field: 'kind', size: ITEM_KINDS.length } } } },
+      body: { size: 0, query: { bool: { filter } }, aggs: { kinds: { terms: { field: 'kind', size: ITEM_KINDS.length } } } },
     });
     for (const bucket of result?.aggregations?.kinds?.buckets ?? []) {
       if ((ITEM_KINDS as readonly string[]).includes(bucket.key)) counts[bucket.key as ItemKind] = bucket.doc_count;
     }
-    await this.deleteWhere('index.removeLibrary', [this.passagesIndex, this.itemsIndex], libraryFilter(ref));
+    await this.deleteWhere('index.removeLibrary', [this.passagesIndex, this.itemsIndex], filter);
     return counts;
   }
 

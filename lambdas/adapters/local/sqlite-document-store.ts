@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
+import { LibraryErasedError } from '../../core/errors.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -11,6 +13,7 @@ CREATE TABLE IF NOT EXISTS libraries (
   end_user_id TEXT NOT NULL,
   created_at TEXT NOT NULL,
   last_active_at TEXT NOT NULL,
+  generation TEXT,
   PRIMARY KEY (tenant_id, end_user_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS documents (
@@ -71,17 +74,36 @@ export class SqliteDocumentStore implements DocumentStore {
     db.exec(SCHEMA);
     const columns = new Set((db.prepare('PRAGMA table_info(documents)').all() as Array<{ name: string }>).map((c) => c.name));
     for (const [name, type] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE documents ADD COLUMN ${name} ${type}`);
+    const libraryColumns = new Set((db.prepare('PRAGMA table_info(libraries)').all() as Array<{ name: string }>).map((c) => c.name));
+    // Libraries made before generations get one on their next touch (see libraryGeneration).
+    if (!libraryColumns.has('generation')) db.exec('ALTER TABLE libraries ADD COLUMN generation TEXT');
     // Documents made ready before passage counts were kept: their counts are unknown, so they read as complete.
     db.exec(`UPDATE documents SET passage_count = passages_embedded WHERE passage_count IS NULL AND status = 'ready'`);
   }
 
-  async touchLibrary(ref: LibraryRef, at: string): Promise<void> {
-    this.db
+  async touchLibrary(ref: LibraryRef, at: string): Promise<string> {
+    return this.db
       .prepare(
-        `INSERT INTO libraries (tenant_id, end_user_id, created_at, last_active_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (tenant_id, end_user_id) DO UPDATE SET last_active_at = max(last_active_at, excluded.last_active_at)`,
+        `INSERT INTO libraries (tenant_id, end_user_id, created_at, last_active_at, generation) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, end_user_id) DO UPDATE SET last_active_at = max(last_active_at, excluded.last_active_at),
+           generation = coalesce(libraries.generation, excluded.generation)
+         RETURNING generation`,
       )
-      .run(...lib(ref), at, at);
+      .pluck()
+      .get(...lib(ref), at, at, randomUUID()) as string;
+  }
+
+  async libraryGeneration(ref: LibraryRef): Promise<string | null> {
+    const row = this.db.prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?').get(...lib(ref)) as
+      | { generation: string | null }
+      | undefined;
+    if (!row) return null;
+    if (row.generation !== null) return row.generation;
+    // A library made before generations: it gets one now.
+    return this.db
+      .prepare('UPDATE libraries SET generation = coalesce(generation, ?) WHERE tenant_id = ? AND end_user_id = ? RETURNING generation')
+      .pluck()
+      .get(randomUUID(), ...lib(ref)) as string | null;
   }
 
   async libraryExists(ref: LibraryRef): Promise<boolean> {
@@ -95,8 +117,15 @@ export class SqliteDocumentStore implements DocumentStore {
     return row ? toRecord(row) : null;
   }
 
-  async claim(doc: DocumentRecord): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
+  async claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
     const claim = this.db.transaction(() => {
+      if (generation !== undefined) {
+        const current = this.db
+          .prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?')
+          .pluck()
+          .get(doc.tenantId, doc.endUserId ?? SHARED) as string | null | undefined;
+        if (current !== generation) throw new LibraryErasedError();
+      }
       const inserted = this.db
         .prepare(
           `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
@@ -185,11 +214,17 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(id, ...lib(ref));
   }
 
-  async deleteLibrary(ref: LibraryRef): Promise<void> {
-    this.db.transaction(() => {
+  async deleteLibrary(ref: LibraryRef): Promise<{ generation: string | null; documents: DocumentRecord[] }> {
+    // One transaction: the generation ends with the last of its records.
+    return this.db.transaction(() => {
+      const library = this.db.prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?').get(...lib(ref)) as
+        | { generation: string | null }
+        | undefined;
+      const rows = this.db.prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?').all(...lib(ref)) as DocumentRow[];
       this.db.prepare('DELETE FROM documents WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
       this.db.prepare('DELETE FROM libraries WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
-    })();
+      return { generation: library ? (library.generation ?? '') : null, documents: rows.map(toRecord) };
+    }).immediate();
   }
 
   async listStaleProcessing(olderThan: string): Promise<DocumentRecord[]> {

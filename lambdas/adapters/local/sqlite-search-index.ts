@@ -2,6 +2,7 @@ import type { DeferredVectorIndex, GrepScan, KeywordQuery, SearchIndex, VectorQu
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
+import { LibraryErasedError } from '../../core/errors.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
 
@@ -48,8 +49,11 @@ CREATE TABLE IF NOT EXISTS items (
   title TEXT,
   source_ref TEXT,
   content_date TEXT NOT NULL,
-  text TEXT NOT NULL
+  text TEXT NOT NULL,
+  generation TEXT
 );
+-- Library generations ended by an erasure: a put under one of them is refused (random tokens; nothing personal).
+CREATE TABLE IF NOT EXISTS index_ended_generations (generation TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS items_newest ON items(library_id, content_date DESC, item_id DESC);
 CREATE TABLE IF NOT EXISTS passages (
   rowid INTEGER PRIMARY KEY,
@@ -103,6 +107,11 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     private readonly dimensions: number,
     embedderName: string,
   ) {
+    const hadItems = !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'items'`).get();
+    if (hadItems) {
+      const columns = new Set((db.prepare('PRAGMA table_info(items)').all() as Array<{ name: string }>).map((c) => c.name));
+      if (!columns.has('generation')) db.exec('ALTER TABLE items ADD COLUMN generation TEXT');
+    }
     db.exec(schema(dimensions));
     const stored = db.prepare(`SELECT value FROM index_meta WHERE key = 'embedder'`).get() as { value: string } | undefined;
     const current = `${embedderName}/${dimensions}`;
@@ -174,16 +183,20 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return scan;
   }
 
-  async put(ref: LibraryRef, item: IndexItem): Promise<void> {
+  async put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void> {
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none yet');
     this.write((changes) => {
+      // In the same transaction as the write: an erasure that ended this generation stays done.
+      if (generation !== undefined && this.db.prepare('SELECT 1 FROM index_ended_generations WHERE generation = ?').get(generation)) {
+        throw new LibraryErasedError();
+      }
       const libraryId = this.libraryId(ref, true)!;
       this.removeItem(libraryId, item.itemId, changes);
       const itemRowid = this.db
         .prepare(
-          `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text).lastInsertRowid;
+        .run(item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text, generation ?? null).lastInsertRowid;
       if (DOCUMENT_KINDS.includes(item.kind)) {
         this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
       }
@@ -310,19 +323,44 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     this.write((changes) => this.removeItem(libraryId, itemId, changes));
   }
 
-  async removeLibrary(ref: LibraryRef): Promise<Record<ItemKind, number>> {
+  async removeLibrary(ref: LibraryRef, generation?: string | null): Promise<Record<ItemKind, number>> {
     const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
-    const libraryId = this.libraryId(ref, false);
-    if (libraryId === null) return counts;
-    this.write((changes) => {
-      const items = this.db.prepare('SELECT item_id, kind FROM items WHERE library_id = ?').all(libraryId) as Array<{
-        item_id: string; kind: ItemKind;
-      }>;
+    const dropped = this.write((changes) => {
+      // The generation ends first, in the same transaction: no put under it lands after this.
+      if (generation) this.db.prepare('INSERT OR IGNORE INTO index_ended_generations (generation) VALUES (?)').run(generation);
+      const libraryId = this.libraryId(ref, false);
+      if (libraryId === null) return null;
+      // Which items: all (no generation named), those of the generation and untagged ones, or (null) those of no live generation.
+      const which =
+        generation === undefined ? '' :
+        generation === null ? ' AND (generation IS NULL OR generation IN (SELECT generation FROM index_ended_generations))' :
+        ' AND (generation IS NULL OR generation = ?)';
+      const items = this.db
+        .prepare(`SELECT item_id, kind FROM items WHERE library_id = ?${which}`)
+        .all(...(generation ? [libraryId, generation] : [libraryId])) as Array<{ item_id: string; kind: ItemKind }>;
       for (const item of items) if (this.removeItem(libraryId, item.item_id, changes)) counts[item.kind] += 1;
+      // The library's row goes with its last item (a newer generation may already hold some).
+      if (this.db.prepare('SELECT 1 FROM items WHERE library_id = ? LIMIT 1').get(libraryId)) return null;
       this.db.prepare('DELETE FROM index_libraries WHERE id = ?').run(libraryId);
+      return libraryId;
     });
-    this.scans.delete(libraryId);
+    if (dropped !== null) this.scans.delete(dropped);
     return counts;
+  }
+
+  /**
+   * Makes removed text unrecoverable from the files: the FTS5 indexes are
+   * optimized (their segments rewritten, so deleted rows' tokens are gone;
+   * contentless_delete only marks them), and the WAL is checkpointed and
+   * truncated (old page images hold the deleted text). With secure_delete
+   * (database.ts) the freed pages are zeroed.
+   */
+  async scrub(): Promise<void> {
+    this.db.transaction(() => {
+      this.db.prepare(`INSERT INTO items_fts (items_fts) VALUES ('optimize')`).run();
+      this.db.prepare(`INSERT INTO items_trigram (items_trigram) VALUES ('optimize')`).run();
+    }).immediate();
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {

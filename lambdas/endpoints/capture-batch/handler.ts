@@ -8,11 +8,12 @@ export const createHandler = (deps: Pick<Services, 'capture'>) =>
   createEndpoint({
     auth: true,
     body: CaptureBatchRequest,
-    async run({ tenantId, body }) {
+    async run({ tenantId, body, deadline }) {
       const results = [];
       for (const [index, raw] of body.items.entries()) {
-        // Batch items are stored and queued: their embedding never holds up the receipts.
-        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, { defaultEndUserId: body.end_user_id, interactive: false })) });
+        // Batch items are stored and queued: their embedding never holds up the receipts. An item the
+        // request's budget no longer has room for is not attempted: its receipt is backend_unavailable, nothing stored.
+        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, { defaultEndUserId: body.end_user_id, interactive: false, deadline })) });
       }
       return { status: 200, body: { total: results.length, succeeded: results.filter((r) => r.ok).length, results } };
     },

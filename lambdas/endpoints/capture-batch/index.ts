@@ -1,13 +1,17 @@
 import { buildCaptureServices } from '../../core/capture-services.js';
+import { observeCaptures } from '../../http/observability.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { awsConfig } from '../../wiring/aws/config.js';
 import { InlineTextExtractor } from '../../wiring/aws/inline-extractor.js';
+import { countCapture, instrumented } from '../../wiring/aws/observability.js';
 import { ingestQueue } from '../../wiring/aws/sqs.js';
 import { createHandler } from './handler.js';
 
 /**
  * Lambda entry (one receipt per item): text formats read inline and indexed
  * by words in the request; the embedding of every item, and files to
- * extract, go to the ingest function over SQS; every accepted capture charged.
+ * extract, go to the ingest function over SQS; every accepted capture
+ * charged. Receipts (and, through the ports, spend) are counted as metrics.
  */
-export const handler = createHandler(buildCaptureServices(awsCapturePorts(new InlineTextExtractor(awsConfig().inlineMaxBytes)), ingestQueue()));
+const { capture } = buildCaptureServices(awsCapturePorts(new InlineTextExtractor(awsConfig().inlineMaxBytes)), ingestQueue());
+export const handler = instrumented(createHandler({ capture: observeCaptures(capture, countCapture) }));

@@ -6,9 +6,10 @@ export const createHandler = (deps: Pick<Services, 'capture'>) =>
   createEndpoint<undefined, Record<string, unknown>>({
     auth: true,
     body: 'object',
-    async run({ tenantId, body }) {
-      // A single capture is interactive: on an idle machine a small one is findable by meaning when it answers.
-      const receipt = await captureRawItem(deps.capture, tenantId, body, { interactive: true });
+    async run({ tenantId, body, deadline }) {
+      // A single capture is interactive: on an idle machine a small one is findable by meaning when it answers,
+      // as long as the request's budget allows; past it, the work is queued and the receipt says processing.
+      const receipt = await captureRawItem(deps.capture, tenantId, body, { interactive: true, deadline });
       return {
         status: receiptStatus(receipt),
         body: receipt,

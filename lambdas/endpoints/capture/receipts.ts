@@ -20,7 +20,7 @@ export async function captureRawItem(
   capture: CaptureService,
   tenantId: string,
   raw: unknown,
-  options: { defaultEndUserId?: string; interactive: boolean },
+  options: { defaultEndUserId?: string; interactive: boolean; deadline?: number },
 ): Promise<CaptureReceipt> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return rejectedReceipt('invalid_item', 'item: must be a JSON object');
@@ -29,5 +29,5 @@ export async function captureRawItem(
   if (!parsed.success) return rejectedReceipt('invalid_item', describeIssue(parsed.error));
   const { text, content_base64, filename, content_type, title, source_ref, end_user_id } = parsed.data;
   const item: CaptureItem = { text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref };
-  return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, { interactive: options.interactive });
+  return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, { interactive: options.interactive, deadline: options.deadline });
 }

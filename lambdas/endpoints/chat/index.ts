@@ -6,13 +6,16 @@ import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';
+import { GenerationalIndex } from '../../core/incarnation.js';
+import { instrumented, meteredUsage } from '../../wiring/aws/observability.js';
 
-/** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged. */
+/** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged (and counted as metrics). */
 const clock = systemClock();
 const tokens = tokenCounter();
-export const handler = createHandler({
+export const handler = instrumented(createHandler({
   chat: new ChatService({
-    index: searchIndex(), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock, tokens,
-    usage: new UsageService({ usage: usageLedger(), clock, tokens }),
+    // A chat's memory lands in the library's current generation (core/incarnation.ts).
+    index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock, tokens,
+    usage: new UsageService({ usage: meteredUsage(usageLedger()), clock, tokens }),
   }),
-});
+}));

@@ -3,6 +3,7 @@ import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { blobStore } from '../../wiring/aws/s3.js';
 import { DocumentService } from '../../core/documents.js';
 import { createHandler } from './handler.js';
+import { instrumented } from '../../wiring/aws/observability.js';
 
 /** Lambda entry: removes the document everywhere (index entries, bytes, record). */
-export const handler = createHandler({ documents: new DocumentService({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }) });
+export const handler = instrumented(createHandler({ documents: new DocumentService({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }) }));

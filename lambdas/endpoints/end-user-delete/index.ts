@@ -3,6 +3,7 @@ import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { blobStore } from '../../wiring/aws/s3.js';
 import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
+import { instrumented } from '../../wiring/aws/observability.js';
 
 /** Lambda entry: erases the end user's library everywhere (index entries, bytes, records). */
-export const handler = createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }) });
+export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }) }));

@@ -2,6 +2,7 @@ import { documentStore } from '../../wiring/aws/dynamo.js';
 import { unwired } from '../../wiring/aws/services.js';
 import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
+import { instrumented } from '../../wiring/aws/observability.js';
 
 /** Lambda entry: reads the document store only (the search index and the blobs are for erasure). */
-export const handler = createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) });
+export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) }));

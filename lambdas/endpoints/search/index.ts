@@ -2,6 +2,7 @@ import { embedder } from '../../wiring/aws/bedrock.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { SearchService } from '../../core/search.js';
 import { createHandler } from './handler.js';
+import { instrumented } from '../../wiring/aws/observability.js';
 
 /** Lambda entry: hybrid search on the index, the query embedded by Bedrock. */
-export const handler = createHandler({ search: new SearchService({ index: searchIndex(), embedder: embedder() }) });
+export const handler = instrumented(createHandler({ search: new SearchService({ index: searchIndex(), embedder: embedder() }) }));

@@ -2,6 +2,7 @@ import type { CapturePorts } from '../../core/capture-services.js';
 import { systemClock } from '../../core/dates.js';
 import type { TextExtractor } from '../../ports.js';
 import { embedder } from './bedrock.js';
+import { meteredUsage } from './observability.js';
 import { documentStore, usageLedger } from './dynamo.js';
 import { searchIndex } from './opensearch.js';
 import { blobStore } from './s3.js';
@@ -10,11 +11,12 @@ import { tokenCounter } from './tokens.js';
 /**
  * The ports capture and the queued ingest run on, from this function's
  * clients, with the extractor the function brings: text formats read inline
- * (capture, capture-batch) or the full pipeline (the ingest worker).
+ * (capture, capture-batch) or the full pipeline (the ingest worker). What
+ * the ledger records (tokens, OCR pages) is counted as metrics too.
  */
 export function awsCapturePorts(extractor: TextExtractor): CapturePorts {
   return {
     documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(), extractor,
-    clock: systemClock(), usage: usageLedger(), tokens: tokenCounter(),
+    clock: systemClock(), usage: meteredUsage(usageLedger()), tokens: tokenCounter(),
   };
 }

@@ -1,6 +1,9 @@
+import { parseIngestJob } from '../../adapters/aws/sqs-ingest-queue.js';
 import { buildCaptureServices } from '../../core/capture-services.js';
+import { withInvocationLog } from '../../http/observability.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { ENV, readWholeNumber } from '../../wiring/aws/config.js';
+import { instrumented, observeIngestOutcomes, withQueueMetrics } from '../../wiring/aws/observability.js';
 import { unwired } from '../../wiring/aws/services.js';
 import { ingestExtractor } from '../../wiring/aws/textract.js';
 import { createHandler } from './handler.js';
@@ -10,10 +13,12 @@ import { createHandler } from './handler.js';
  * text layer, DOCX, images) with Textract for OCR, and Bedrock embedding,
  * behind the same ports as capture. Finishing a job enqueues nothing, so the
  * queue port is unwired (no SQS client at cold start, and the role has no
- * send grant).
+ * send grant). Outcomes, queue age, retries, tokens and OCR pages are
+ * counted as metrics.
  */
 const maxReceiveCount = readWholeNumber(ENV.ingestMaxReceiveCount, { min: 1 });
 const concurrency = readWholeNumber(ENV.ingestConcurrency, { min: 1, max: 16 });
 const { worker } = buildCaptureServices(awsCapturePorts(ingestExtractor()), unwired('ingestQueue'));
+observeIngestOutcomes(worker);
 
-export const handler = createHandler({ worker, maxReceiveCount, concurrency });
+export const handler = instrumented(withInvocationLog(withQueueMetrics(createHandler({ worker, maxReceiveCount, concurrency }), parseIngestJob)));

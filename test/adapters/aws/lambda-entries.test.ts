@@ -58,6 +58,8 @@ describe('Lambda entries on the AWS composition root', () => {
       embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512, state: 'ok', detail: null },
       // The SQS backlog is not read by a health check (no client, no call): CloudWatch has it.
       ingest: null,
+      // A health call on AWS touches no store (no client at cold start).
+      dependencies: {},
     });
     expect(response.headers?.['x-request-id']).toBe('req_1');
   });
