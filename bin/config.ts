@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { CORS_ORIGINS_ENV, parseCorsOrigins } from '../lambdas/http/cors.js';
 
 /** The local service's settings, read once from the environment. */
 export interface LocalConfig {
@@ -8,6 +9,8 @@ export interface LocalConfig {
   rateLimit: { ratePerSecond: number; burst: number };
   /** An OpenAI-compatible chat model; null: the offline extractive answerer. */
   chat: { url: string; model: string; apiKey?: string } | null;
+  /** Exact origins browser apps may call the API from (LIBRARY_CORS_ORIGINS, comma-separated); none by default. */
+  corsOrigins: string[];
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -38,5 +41,6 @@ export function readLocalConfig(): LocalConfig {
       burst: positiveNumber('LIBRARY_RATE_LIMIT_BURST', 40),
     },
     chat: chatConfig(),
+    corsOrigins: parseCorsOrigins(process.env[CORS_ORIGINS_ENV]),
   };
 }

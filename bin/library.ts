@@ -3,7 +3,7 @@
  * `library keys create|list|rotate|revoke` manages API keys (they work with
  * the server running or not: both open the same SQLite file in WAL mode).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../lambdas/adapters/local/database.js';
@@ -15,20 +15,22 @@ import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local-gateway/server.js';
 import { readLocalConfig } from './config.js';
 import { runKeysCommand } from './keys-command.js';
-import { pushFolder, waitForIndexing } from './push.js';
+import { runPushCommand } from './push.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const USAGE = `usage:
   library serve                         run the service on $HOST:$PORT (default 127.0.0.1:8787), data in $LIBRARY_DATA_DIR
-  library keys create --tenant NAME     create the tenant if new, and a key for it
+  library keys create --tenant NAME     create the tenant if new, and a key for it (on a folder with no
+                                        library yet, starts one there)
   library keys list                     every key (prefix, tenant, state); never the secret
+                                        (keys list|rotate|revoke fail, exit 1, when $LIBRARY_DATA_DIR holds no library)
   library keys rotate --tenant NAME     a new key for the tenant; its old keys stop working
   library keys revoke --key KEY_ID      revoke one key
   library keys revoke --tenant NAME     revoke every key of a tenant
-  library push FOLDER [--key KEY] [--url URL] [--end-user ID] [--wait]
-                                        capture every file under FOLDER (key also from $LIBRARY_API_KEY,
-                                        url default http://127.0.0.1:$PORT)`;
+  library push FOLDER [--key KEY] [--url URL] [--end-user ID] [--prune] [--dry-run] [--json]
+                    [--concurrency N] [--wait]
+                                        keep FOLDER in step with a library (library push --help)`;
 
 async function serve() {
   const config = readLocalConfig();
@@ -38,8 +40,9 @@ async function serve() {
     console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);
   }
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: VERSION, backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
-  const server = await startLocalServer({ handlers, authorizer, rateLimit: config.rateLimit, host: config.host, port: config.port });
+  const server = await startLocalServer({ handlers, authorizer, rateLimit: config.rateLimit, corsOrigins: config.corsOrigins, host: config.host, port: config.port });
   console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir})`);
+  console.log(`API reference: ${server.url}/docs${config.corsOrigins.length ? `; CORS allows ${config.corsOrigins.join(', ')}` : ''}`);
   const stop = async () => {
     await server.close();
     // Replies' vectors still being computed get a few seconds; what is cut
@@ -59,7 +62,20 @@ async function keys(args: string[]) {
     options: { tenant: { type: 'string' }, key: { type: 'string' } },
   });
   const config = readLocalConfig();
-  const db = openDatabase(join(config.dataDir, 'library.db'));
+  const file = join(config.dataDir, 'library.db');
+  const fresh = !existsSync(file);
+  // Only `keys create` may start a library (its first tenant, before the first `serve`); the other verbs
+  // on a folder with no database mean the wrong folder, and must not leave an empty database there.
+  if (fresh && ['list', 'rotate', 'revoke'].includes(positionals[0] ?? '')) {
+    throw new Error(
+      `no library database in ${config.dataDir} (looked for library.db there).\n` +
+        'Set LIBRARY_DATA_DIR to the folder `library serve` uses (its "listening on ... (data in FOLDER)" line names it), e.g.\n' +
+        '  LIBRARY_DATA_DIR=/path/to/data npx library keys list\n' +
+        'or start a new library there with `library keys create --tenant NAME` or `library serve`.',
+    );
+  }
+  const db = openDatabase(file);
+  if (fresh) console.error(`Started a new library database in ${config.dataDir} (LIBRARY_DATA_DIR).`);
   const service = new KeyService({ tenants: new SqliteTenantStore(db), clock: systemClock() });
   try {
     await runKeysCommand(positionals[0], values, service, { show: (k) => ({ tenant_id: k.tenant_id, api_key: k.api_key }) }, USAGE);
@@ -69,22 +85,9 @@ async function keys(args: string[]) {
 }
 
 async function push(args: string[]) {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { key: { type: 'string' }, url: { type: 'string' }, 'end-user': { type: 'string' }, wait: { type: 'boolean' } },
-  });
+  // `library push --help` documents every option (bin/push.ts).
   const config = readLocalConfig();
-  const apiKey = values.key ?? process.env.LIBRARY_API_KEY;
-  if (!positionals[0] || !apiKey) throw new Error('push needs a FOLDER and --key KEY (or $LIBRARY_API_KEY)');
-  const target = { url: values.url ?? `http://${config.host}:${config.port}`, apiKey, endUserId: values['end-user'] };
-  const summary = await pushFolder({ folder: positionals[0], ...target });
-  // --wait: until every pushed document is indexed (ready or failed).
-  const indexing = values.wait ? await waitForIndexing(target, summary.ids) : null;
-  console.log(JSON.stringify({
-    files: summary.files, created: summary.created, deduped: summary.deduped, rejected: summary.rejected.length,
-    ...(indexing ? { ready: indexing.ready, failed: indexing.failed.length } : {}),
-  }));
+  process.exitCode = await runPushCommand(args, { version: VERSION, defaultUrl: `http://${config.host}:${config.port}` });
 }
 
 async function main(argv: string[]) {

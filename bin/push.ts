@@ -1,27 +1,78 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import cliProgress from 'cli-progress';
 import mime from 'mime-types';
+import { Library, LibraryError, type CaptureInput, type Document, type RetryInfo } from '../client/src/node.js';
 import { LIMITS } from '../lambdas/core/limits.js';
 
 /**
- * `library push FOLDER`: captures every file under a folder through the API,
- * 20 per batch (the contract's limit), each with its relative path as
- * source_ref. The server decides each file's real type from its bytes.
+ * `library push FOLDER`: keeps a folder in step with a library through the
+ * typed client. Every file under FOLDER (hidden ones skipped) is a document
+ * whose source_ref is PREFIX + its relative path (with `/`). A file whose
+ * bytes match its document's sha256 is not sent again; an edited file is
+ * captured with `replace_source_ref`, so its older version goes; with
+ * `--prune`, documents whose file is gone are deleted. Batches of up to 20
+ * items go out `--concurrency` at a time; 429 and 503 are waited out by the
+ * client's retries; a failed batch is reported and the run goes on.
  */
 export interface PushOptions {
   folder: string;
   url: string;
   apiKey: string;
   endUserId?: string;
+  /** Prepended to every relative path to form the source_ref (namespaces a folder in a shared library). */
+  prefix?: string;
+  concurrency?: number;
+  prune?: boolean;
+  dryRun?: boolean;
+  /** Client settings (tests shorten them). */
+  retries?: number;
+  timeoutMs?: number;
+  retryBaseMs?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export type Action = 'new' | 'changed' | 'unchanged' | 'too_large';
+
+export interface PushEvent {
+  path: string;
+  outcome: 'created' | 'replaced' | 'deduped' | 'unchanged' | 'rejected' | 'failed' | 'would_create' | 'would_replace' | 'would_reject';
+  detail?: string;
 }
 
 export interface PushSummary {
+  url: string;
+  folder: string;
+  dry_run: boolean;
   files: number;
   created: number;
+  /** Edited files captured as the new version of their document. */
+  replaced: number;
   deduped: number;
+  /** Files whose document already has their bytes: not sent. */
+  unchanged: number;
   rejected: Array<{ path: string; code: string | null; detail: string }>;
-  /** Ids of the documents the receipts named (created or deduped), for --wait. */
+  /** Files whose batch failed (connection, timeout, server error) after the client's retries. */
+  failed: Array<{ path: string; error: string }>;
+  /** Documents deleted (or, with --dry-run, to delete) because their file is gone. */
+  pruned: Array<{ source_ref: string; id: string }>;
+  prune_failed: Array<{ source_ref: string; id: string; error: string }>;
+  /** Ids of the documents the receipts named (created, replaced or deduped), for --wait. */
   ids: string[];
+  duration_ms: number;
+}
+
+export interface PushReporter {
+  /** Called once the plan is known: how many files will be reported. */
+  start?(total: number): void;
+  /** One call per file. */
+  file?(event: PushEvent): void;
+  /** Retries the client makes (rate limited, unavailable). */
+  retry?(info: RetryInfo): void;
+  /** A free-form line (prune, notes). */
+  line?(text: string): void;
 }
 
 const BATCH = LIMITS.batchItems;
@@ -30,8 +81,18 @@ const MAX_BATCH_BODY = Math.floor(LIMITS.requestBodyBytes * 0.875);
 /** Files larger than the contract's per-item limit are reported, not sent. */
 const MAX_FILE_BYTES = LIMITS.fileBytes;
 
+interface LocalFile {
+  path: string;
+  sourceRef: string;
+  size: number;
+  sha256?: string;
+  action: Action;
+}
+
 async function* walk(folder: string): AsyncGenerator<string> {
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
+  const entries = await readdir(folder, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
     if (entry.name.startsWith('.')) continue; // hidden files and folders (.git, .DS_Store)
     const path = join(folder, entry.name);
     if (entry.isDirectory()) yield* walk(path);
@@ -39,56 +100,178 @@ async function* walk(folder: string): AsyncGenerator<string> {
   }
 }
 
-export async function pushFolder(options: PushOptions, log: (line: string) => void = console.log): Promise<PushSummary> {
-  const summary: PushSummary = { files: 0, created: 0, deduped: 0, rejected: [], ids: [] };
-  let batch: Array<{ path: string; item: Record<string, string> }> = [];
-  let batchBytes = 0;
+/** A source_ref looks like one this command wrote (a relative path under the prefix), so --prune may consider it. */
+function prunable(sourceRef: string, prefix: string): boolean {
+  if (!sourceRef.startsWith(prefix)) return false;
+  const rest = sourceRef.slice(prefix.length);
+  return rest.length > 0 && !rest.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(rest);
+}
 
-  const send = async () => {
-    if (!batch.length) return;
-    const response = await fetch(`${options.url.replace(/\/$/, '')}/v1/capture/batch`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ items: batch.map((b) => b.item), ...(options.endUserId ? { end_user_id: options.endUserId } : {}) }),
-    });
-    const body = (await response.json()) as {
-      results?: Array<{ status: string; reject_code: string | null; detail: string; id: string | null }>;
-      error?: { message: string };
-    };
-    if (!response.ok || !body.results) throw new Error(`capture failed (${response.status}): ${body.error?.message ?? 'unknown error'}`);
-    body.results.forEach((receipt, i) => {
-      const path = batch[i]!.path;
-      if (receipt.id) summary.ids.push(receipt.id);
-      if (receipt.status === 'created') summary.created += 1;
-      else if (receipt.status === 'deduped') summary.deduped += 1;
-      else summary.rejected.push({ path, code: receipt.reject_code, detail: receipt.detail });
-      log(`${receipt.status.padEnd(8)} ${path}${receipt.reject_code ? ` (${receipt.reject_code}: ${receipt.detail})` : ''}`);
-    });
-    batch = [];
-    batchBytes = 0;
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function makeClient(options: Pick<PushOptions, 'url' | 'apiKey' | 'retries' | 'timeoutMs' | 'retryBaseMs' | 'fetch'>, onRetry?: (info: RetryInfo) => void): Library {
+  return new Library({
+    baseUrl: options.url,
+    apiKey: options.apiKey,
+    retries: options.retries ?? 6,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    retryBaseMs: options.retryBaseMs,
+    fetch: options.fetch,
+    onRetry,
+  });
+}
+
+export async function pushFolder(options: PushOptions, reporter: PushReporter = {}): Promise<PushSummary> {
+  const started = Date.now();
+  const prefix = options.prefix ?? '';
+  const client = makeClient(options, reporter.retry);
+  const summary: PushSummary = {
+    url: client.baseUrl, folder: options.folder, dry_run: !!options.dryRun,
+    files: 0, created: 0, replaced: 0, deduped: 0, unchanged: 0, rejected: [], failed: [], pruned: [], prune_failed: [], ids: [], duration_ms: 0,
   };
+  const scope = options.endUserId !== undefined ? { end_user_id: options.endUserId } : {};
 
+  // What the library holds now, by source_ref. A failure here (bad key,
+  // unreachable URL) stops the run before anything is sent.
+  const existing = new Map<string, Document[]>();
+  for await (const doc of client.documents.iterate({ ...scope, limit: 100 })) {
+    if (doc.source_ref === null) continue;
+    const list = existing.get(doc.source_ref) ?? [];
+    list.push(doc);
+    existing.set(doc.source_ref, list);
+  }
+
+  // The plan: one action per file.
+  const files: LocalFile[] = [];
   for await (const path of walk(options.folder)) {
-    summary.files += 1;
-    const sourceRef = relative(options.folder, path);
-    if ((await stat(path)).size > MAX_FILE_BYTES) {
-      summary.rejected.push({ path: sourceRef, code: 'too_large', detail: 'over 4 MiB; not sent' });
-      log(`rejected ${sourceRef} (too_large: over 4 MiB; not sent)`);
+    const sourceRef = prefix + relative(options.folder, path).split(sep).join('/');
+    const size = (await stat(path)).size;
+    if (size > MAX_FILE_BYTES) {
+      files.push({ path, sourceRef, size, action: 'too_large' });
       continue;
     }
-    const item = {
-      content_base64: (await readFile(path)).toString('base64'),
-      filename: sourceRef.split(/[\\/]/).pop()!,
-      content_type: mime.lookup(path) || 'application/octet-stream',
-      source_ref: sourceRef,
-    };
-    const itemBytes = item.content_base64.length + sourceRef.length * 2 + 200;
-    if (batchBytes + itemBytes > MAX_BATCH_BODY) await send();
-    batch.push({ path: sourceRef, item });
-    batchBytes += itemBytes;
-    if (batch.length === BATCH) await send();
+    const sha256 = createHash('sha256').update(await readFile(path)).digest('hex');
+    const docs = existing.get(sourceRef) ?? [];
+    const action: Action = !docs.length
+      ? 'new'
+      : docs.every((d) => d.sha256 === sha256 && d.status !== 'failed') ? 'unchanged' : 'changed';
+    files.push({ path, sourceRef, size, sha256, action });
   }
-  await send();
+  summary.files = files.length;
+  reporter.start?.(files.length);
+
+  const present = new Set(files.map((f) => f.sourceRef));
+  const stale = [...existing.entries()]
+    .filter(([ref]) => !present.has(ref) && prunable(ref, prefix))
+    .flatMap(([ref, docs]) => docs.map((d) => ({ source_ref: ref, id: d.id })));
+
+  for (const file of files) {
+    if (file.action === 'too_large') {
+      const detail = `${file.size} bytes, over the ${MAX_FILE_BYTES}-byte limit; not sent`;
+      summary.rejected.push({ path: file.sourceRef, code: 'too_large', detail });
+      reporter.file?.({ path: file.sourceRef, outcome: options.dryRun ? 'would_reject' : 'rejected', detail: `too_large: ${detail}` });
+    } else if (file.action === 'unchanged') {
+      summary.unchanged += 1;
+      for (const d of existing.get(file.sourceRef) ?? []) summary.ids.push(d.id);
+      reporter.file?.({ path: file.sourceRef, outcome: 'unchanged' });
+    }
+  }
+  const toSend = files.filter((f) => f.action === 'new' || f.action === 'changed');
+
+  if (options.dryRun) {
+    for (const file of toSend) {
+      if (file.action === 'new') summary.created += 1;
+      else summary.replaced += 1;
+      reporter.file?.({ path: file.sourceRef, outcome: file.action === 'new' ? 'would_create' : 'would_replace' });
+    }
+    if (options.prune) {
+      summary.pruned = stale;
+      for (const s of stale) reporter.line?.(`would prune ${s.source_ref} (${s.id})`);
+    }
+    summary.duration_ms = Date.now() - started;
+    return summary;
+  }
+
+  // Batches: up to 20 items and under the body limit.
+  const batches: LocalFile[][] = [];
+  let batch: LocalFile[] = [];
+  let batchBytes = 0;
+  for (const file of toSend) {
+    const itemBytes = Math.ceil(file.size / 3) * 4 + file.sourceRef.length * 2 + 300;
+    if (batch.length && (batch.length === BATCH || batchBytes + itemBytes > MAX_BATCH_BODY)) {
+      batches.push(batch);
+      batch = [];
+      batchBytes = 0;
+    }
+    batch.push(file);
+    batchBytes += itemBytes;
+  }
+  if (batch.length) batches.push(batch);
+
+  await pool(batches, options.concurrency ?? 4, async (group) => {
+    try {
+      const items: CaptureInput[] = await Promise.all(group.map(async (file): Promise<CaptureInput> => ({
+        content_base64: (await readFile(file.path)).toString('base64'),
+        filename: file.sourceRef.split('/').pop()!,
+        content_type: mime.lookup(file.path) || 'application/octet-stream',
+        source_ref: file.sourceRef,
+        ...(file.action === 'changed' ? { replace_source_ref: true } : {}),
+      })));
+      const answer = await client.captureBatch(items, scope);
+      answer.results.forEach((receipt, i) => {
+        const file = group[receipt.index ?? i]!;
+        if (receipt.id) summary.ids.push(receipt.id);
+        if (receipt.status === 'rejected') {
+          summary.rejected.push({ path: file.sourceRef, code: receipt.reject_code, detail: receipt.detail });
+          reporter.file?.({ path: file.sourceRef, outcome: 'rejected', detail: `${receipt.reject_code}: ${receipt.detail}` });
+        } else if (receipt.status === 'deduped') {
+          summary.deduped += 1;
+          reporter.file?.({ path: file.sourceRef, outcome: 'deduped' });
+        } else if (file.action === 'changed') {
+          summary.replaced += 1;
+          reporter.file?.({ path: file.sourceRef, outcome: 'replaced' });
+        } else {
+          summary.created += 1;
+          reporter.file?.({ path: file.sourceRef, outcome: 'created' });
+        }
+      });
+    } catch (error) {
+      // Fatal for the whole run only when the key is refused; anything else
+      // (a timeout, a server error, the server gone) fails this batch alone.
+      if (error instanceof LibraryError && error.status === 401) throw error;
+      for (const file of group) {
+        summary.failed.push({ path: file.sourceRef, error: errorText(error) });
+        reporter.file?.({ path: file.sourceRef, outcome: 'failed', detail: errorText(error) });
+      }
+    }
+  });
+
+  if (options.prune) {
+    // A document a receipt named this run is in use (a renamed file deduped
+    // onto it): it stays.
+    const used = new Set(summary.ids);
+    await pool(stale.filter((s) => !used.has(s.id)), options.concurrency ?? 4, async (s) => {
+      try {
+        await client.documents.delete(s.id, scope);
+        summary.pruned.push(s);
+        reporter.line?.(`pruned ${s.source_ref} (${s.id})`);
+      } catch (error) {
+        if (error instanceof LibraryError && error.status === 404) return; // gone already
+        summary.prune_failed.push({ ...s, error: errorText(error) });
+        reporter.line?.(`prune failed ${s.source_ref} (${s.id}): ${errorText(error)}`);
+      }
+    });
+  }
+  summary.ids = [...new Set(summary.ids)];
+  summary.duration_ms = Date.now() - started;
   return summary;
 }
 
@@ -97,25 +280,30 @@ export async function pushFolder(options: PushOptions, log: (line: string) => vo
  * how many are ready, failed and still indexing (with the passages embedded).
  */
 export async function waitForIndexing(
-  options: Pick<PushOptions, 'url' | 'apiKey' | 'endUserId'>,
+  options: Pick<PushOptions, 'url' | 'apiKey' | 'endUserId' | 'retries' | 'timeoutMs' | 'retryBaseMs' | 'fetch'>,
   ids: readonly string[],
   log: (line: string) => void = console.log,
   pollMs = 1000,
 ): Promise<{ ready: number; failed: Array<{ id: string; reason: string | null }> }> {
+  const client = makeClient(options);
+  const scope = options.endUserId !== undefined ? { end_user_id: options.endUserId } : {};
   const pending = new Set(ids);
   let ready = 0;
   const failed: Array<{ id: string; reason: string | null }> = [];
-  const query = options.endUserId ? `?end_user_id=${encodeURIComponent(options.endUserId)}` : '';
   while (pending.size) {
     let passages = 0;
     let embedded = 0;
     for (const id of [...pending]) {
-      const response = await fetch(`${options.url.replace(/\/$/, '')}/v1/documents/${id}${query}`, { headers: { authorization: `Bearer ${options.apiKey}` } });
-      if (response.status === 404) {
-        pending.delete(id); // deleted meanwhile
-        continue;
+      let doc: Document;
+      try {
+        doc = await client.documents.get(id, scope);
+      } catch (error) {
+        if (error instanceof LibraryError && error.status === 404) {
+          pending.delete(id); // deleted meanwhile (or replaced)
+          continue;
+        }
+        throw error;
       }
-      const doc = (await response.json()) as { status: string; failure_reason: string | null; passages: number | null; passages_embedded: number };
       if (doc.status === 'ready') ready += 1;
       else if (doc.status === 'failed') failed.push({ id, reason: doc.failure_reason });
       else {
@@ -129,4 +317,168 @@ export async function waitForIndexing(
     if (pending.size) await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   return { ready, failed };
+}
+
+/** True when the run should exit non-zero. */
+export function pushFailed(summary: PushSummary, indexing?: { failed: unknown[] } | null): boolean {
+  return summary.rejected.length > 0 || summary.failed.length > 0 || summary.prune_failed.length > 0 || (indexing?.failed.length ?? 0) > 0;
+}
+
+interface Output {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+/** A progress bar with counts, rate and ETA on a terminal; a plain line per file otherwise. */
+function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean): PushReporter & { stop(): void } {
+  const counts = { created: 0, replaced: 0, deduped: 0, unchanged: 0, rejected: 0, failed: 0 };
+  if (!tty) {
+    return {
+      file: (e) => {
+        if (!quietFiles) out.write(`${e.outcome.padEnd(13)} ${e.path}${e.detail ? ` (${e.detail})` : ''}\n`);
+      },
+      retry: (r) => out.write(`waiting ${(r.delayMs / 1000).toFixed(1)} s (${r.reason}), attempt ${r.attempt}\n`),
+      line: (t) => out.write(`${t}\n`),
+      stop: () => undefined,
+    };
+  }
+  // A MultiBar holding one bar: it can print lines (rejections) above the bar.
+  const multi = new cliProgress.MultiBar(
+    {
+      stream: out,
+      format: '{bar} {value}/{total} files | {rate}/s | ETA {eta_formatted} | {created} new, {replaced} replaced, {unchanged} unchanged, {rejected} rejected, {failed} failed{note}',
+      hideCursor: true,
+      etaBuffer: 50,
+      fps: 5,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let bar: cliProgress.SingleBar | null = null;
+  let startedAt = Date.now();
+  let done = 0;
+  const payload = (note = '') => ({ ...counts, rate: (done / Math.max(0.001, (Date.now() - startedAt) / 1000)).toFixed(1), note });
+  return {
+    start: (total) => {
+      startedAt = Date.now();
+      bar = multi.create(total, 0, payload());
+    },
+    file: (e) => {
+      done += 1;
+      const key = e.outcome.startsWith('would_') ? null : (e.outcome as keyof typeof counts);
+      if (key && key in counts) counts[key] += 1;
+      if (e.outcome === 'rejected' || e.outcome === 'failed') multi.log(`${e.outcome} ${e.path} (${e.detail})\n`);
+      bar?.increment(1, payload());
+    },
+    retry: (r) => bar?.update(payload(` | waiting ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`)),
+    line: (t) => multi.log(`${t}\n`),
+    stop: () => multi.stop(),
+  };
+}
+
+function human(summary: PushSummary, indexing: { ready: number; failed: unknown[] } | null): string {
+  const verb = summary.dry_run ? 'would ' : '';
+  const lines = [
+    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${verb}created, ${summary.replaced} ${verb}replaced, ${summary.deduped} deduped, ${summary.unchanged} unchanged, ${summary.rejected.length} ${verb}rejected, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}`,
+  ];
+  for (const r of summary.rejected) lines.push(`  rejected ${r.path}: ${r.code}: ${r.detail}`);
+  for (const f of summary.failed) lines.push(`  failed   ${f.path}: ${f.error}`);
+  if (indexing) lines.push(`indexed: ${indexing.ready} ready, ${indexing.failed.length} failed`);
+  return lines.join('\n');
+}
+
+/**
+ * The `library push` command line. Returns the exit code: 0 when every file
+ * is in the library, 1 when anything was rejected or failed (or the run could
+ * not start), 2 for a usage error; --help and --version print and return 0.
+ */
+export async function runPushCommand(
+  argv: string[],
+  context: { version: string; defaultUrl: string; env?: NodeJS.ProcessEnv; out?: Output },
+): Promise<number> {
+  const env = context.env ?? process.env;
+  const out = context.out ?? { stdout: process.stdout, stderr: process.stderr };
+  const int = (name: string, min: number) => (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    return n;
+  };
+  const program = new Command('library push')
+    .description('Keep FOLDER in step with a library: new files are captured, edited files replace their document, unchanged files are skipped; with --prune, documents whose file is gone are deleted.')
+    .argument('<folder>', 'the folder to push (hidden files and folders are skipped)')
+    .option('-k, --key <key>', 'API key (default $LIBRARY_API_KEY)')
+    .option('-u, --url <url>', `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`)
+    .option('-e, --end-user <id>', "the end user's library (default: the shared library)")
+    .option('--prefix <prefix>', 'prepended to each relative path to form its source_ref', '')
+    .option('-c, --concurrency <n>', 'batches in flight at once', int('--concurrency', 1), 4)
+    .option('--prune', 'delete documents whose source_ref (under --prefix) names a file that is gone')
+    .option('-n, --dry-run', 'say what would change; send and delete nothing')
+    .option('--json', 'print one JSON summary on stdout (progress goes to stderr on a terminal)')
+    .option('-w, --wait', 'then follow indexing until every pushed document is ready or failed')
+    .option('--retries <n>', 'retries of a request answered 429/503 or cut off', int('--retries', 0), 6)
+    .option('--timeout <seconds>', 'per request', int('--timeout', 1), 120)
+    .version(context.version, '-V, --version')
+    .helpOption('-h, --help')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => out.stdout.write(s), writeErr: (s) => out.stderr.write(s) })
+    .addHelpText('after', `
+Exit status: 0 when every file is in the library; 1 when a file was rejected or failed,
+a prune failed or the run could not start; 2 on a usage error.
+Rate limits (429) and unavailability (503) are waited out (Retry-After honoured).`);
+
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return 2;
+    }
+    throw error;
+  }
+  const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; prune?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
+  const folder = program.args[0]!;
+  const apiKey = opts.key ?? env.LIBRARY_API_KEY;
+  if (!apiKey) {
+    out.stderr.write('library push: no API key: pass --key KEY or set $LIBRARY_API_KEY\n');
+    return 2;
+  }
+  try {
+    if (!(await stat(folder)).isDirectory()) throw new Error('not a folder');
+  } catch (error) {
+    out.stderr.write(`library push: ${folder}: ${errorText(error)}\n`);
+    return 2;
+  }
+  const url = opts.url ?? env.LIBRARY_URL ?? context.defaultUrl;
+  const options: PushOptions = {
+    folder, url, apiKey, endUserId: opts.endUser, prefix: opts.prefix, concurrency: opts.concurrency,
+    prune: !!opts.prune, dryRun: !!opts.dryRun, retries: opts.retries, timeoutMs: opts.timeout * 1000,
+  };
+  const progressStream = opts.json ? out.stderr : out.stdout;
+  const reporter = makeReporter(progressStream, !!progressStream.isTTY, !!opts.json);
+  let summary: PushSummary;
+  try {
+    summary = await pushFolder(options, reporter);
+  } catch (error) {
+    reporter.stop();
+    const message = errorText(error);
+    if (opts.json) out.stdout.write(`${JSON.stringify({ url, folder, error: message })}\n`);
+    out.stderr.write(`library push: ${message}\n`);
+    return 1;
+  }
+  reporter.stop();
+  let indexing: { ready: number; failed: Array<{ id: string; reason: string | null }> } | null = null;
+  if (opts.wait && !opts.dryRun) {
+    try {
+      indexing = await waitForIndexing(options, summary.ids, (line) => (opts.json ? undefined : out.stdout.write(`${line}\n`)));
+    } catch (error) {
+      out.stderr.write(`library push: --wait: ${errorText(error)}\n`);
+      return 1;
+    }
+  }
+  if (opts.json) {
+    const { ids, ...rest } = summary;
+    out.stdout.write(`${JSON.stringify({ ...rest, documents: ids.length, ...(indexing ? { indexing } : {}) })}\n`);
+  } else {
+    out.stdout.write(`${human(summary, indexing)}\n`);
+  }
+  return pushFailed(summary, indexing) ? 1 : 0;
 }

@@ -44,11 +44,24 @@ export interface DocumentStore {
    */
   claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
   get(ref: LibraryRef, id: string): Promise<DocumentRecord | null>;
-  /** Newest first, strictly after `after` when given. */
+  /**
+   * Newest first, strictly after `after` when given. A document still
+   * `replacing` (a replacement waiting for its text) is left out unless
+   * `includeReplacing`.
+   */
   list(
     ref: LibraryRef,
-    options: { limit: number; after?: NewestFirstKey; sourceRef?: string },
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean },
   ): Promise<DocumentRecord[]>;
+  /**
+   * A replacement's switch of the records: document `id` stops `replacing`
+   * (it is listed from now on) and the records `replaced` are deleted (the
+   * library's records only; missing ones are no error). Locally one
+   * transaction; on DynamoDB the new record first, then the old ones (a list
+   * in between sees both, never neither). Returns false when `id` is gone
+   * (the old records are deleted all the same).
+   */
+  completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]): Promise<boolean>;
   /** Every document of a library, for erasure. */
   listAll(ref: LibraryRef): Promise<DocumentRecord[]>;
   delete(ref: LibraryRef, id: string): Promise<void>;
@@ -69,7 +82,11 @@ export interface DocumentStore {
   recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void>;
   /** Records how many of the document's passages have their vectors (progress of `processing`). */
   recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void>;
-  /** Ends a `processing` document: `ready`, or `failed` with its reason. Does nothing to a document that is gone. */
+  /**
+   * Ends a `processing` document: `ready`, or `failed` with its reason (a
+   * failed replacement stops `replacing`: it is listed, and replaced nothing).
+   * Does nothing to a document that is gone.
+   */
   settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void>;
 }
 
@@ -123,6 +140,11 @@ export interface GrepScan {
   startAt?: NewestFirstKey;
 }
 
+export interface PutOptions {
+  /** Item ids of the same library that this item replaces: removed by the same write. */
+  replaces?: readonly string[];
+}
+
 /** Passages, their vectors, the keyword index and the literal text for grep. */
 export interface SearchIndex {
   /**
@@ -131,8 +153,12 @@ export interface SearchIndex {
    * local one, atomically) refuses a generation that removeLibrary ended:
    * it throws LibraryErasedError and writes nothing. (Elsewhere the core
    * checks the generation again after the write: see core/incarnation.ts.)
+   * With `replaces`, those items of the same library are removed by the same
+   * write, after the new item is in (a replacement by source_ref): locally
+   * in the same transaction, so no read sees neither or both; on OpenSearch
+   * in the same `_bulk` request and refresh.
    */
-  put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void>;
+  put(ref: LibraryRef, item: IndexItem, generation?: string, options?: PutOptions): Promise<void>;
   remove(ref: LibraryRef, itemId: string): Promise<void>;
   /**
    * Removes a library's items; returns how many of each kind were removed.

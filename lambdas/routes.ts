@@ -34,3 +34,16 @@ export const ROUTES = [
 
 export type RouteName = (typeof ROUTES)[number]['name'];
 
+/**
+ * Pages: served beside the API (no key, outside /v1, not in the OpenAPI
+ * document), each by its own function and endpoint folder like a route.
+ */
+export const PAGES = [
+  { name: 'docs', method: 'GET', path: '/docs', auth: false, summary: 'The API reference, rendered from /v1/openapi.json' },
+] as const satisfies readonly RouteDefinition[];
+
+export type PageName = (typeof PAGES)[number]['name'];
+
+/** Everything the gateway serves: the API's routes, then the pages. */
+export const ALL_ROUTES: readonly RouteDefinition[] = [...ROUTES, ...PAGES];
+

@@ -3,7 +3,10 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
-import { ROUTES } from '../lambdas/routes.js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { DOCS_ASSET_DIR, DOCS_ASSET_FILES, DOCS_ASSET_PACKAGE } from '../lambdas/endpoints/docs/assets.js';
+import { ALL_ROUTES } from '../lambdas/routes.js';
 import type { LibraryConfig } from './config.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';
 import { LibraryApi } from './constructs/library-api.js';
@@ -61,6 +64,8 @@ export class ApiStack extends Stack {
       [ENV.chatModelId]: config.models.chatModelId,
       [ENV.ingestQueueUrl]: this.ingest.queue.queueUrl,
       [ENV.inlineMaxBytes]: String(config.ingest.inlineMaxBytes),
+      // Read once by the wiring (lambdas/wiring/aws/config.ts); the API functions add the CORS headers from it.
+      [ENV.corsOrigins]: config.cors.allowedOrigins.join(','),
     };
 
     for (const spec of functionSpecs()) {
@@ -77,16 +82,18 @@ export class ApiStack extends Stack {
     });
 
     this.api = new LibraryApi(this, 'Http', {
-      routes: ROUTES,
-      handlers: new Map(ROUTES.map((r) => [r.name, this.functions.get(r.name)!.fn])),
+      routes: ALL_ROUTES,
+      handlers: new Map(ALL_ROUTES.map((r) => [r.name, this.functions.get(r.name)!.fn])),
       authorizer: this.functions.get('authorizer')!.fn,
       stageName: config.stageName,
       throttling: config.throttling,
       authorizerCacheSeconds: config.authorizerCacheSeconds,
       logRetentionDays: config.logRetentionDays,
+      corsOrigins: config.cors.allowedOrigins,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.api.url}v1/`, description: 'Base URL of the API' });
+    new CfnOutput(this, 'DocsUrl', { value: `${this.api.api.url}docs`, description: 'The API reference page' });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of the API keys (library-aws keys)' });
     new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
     new CfnOutput(this, 'TenantsTableName', { value: data.tenants.tableName });
@@ -110,6 +117,7 @@ export class ApiStack extends Stack {
       logRetentionDays: config.logRetentionDays,
       environment: { ...environment, ...extra },
       nodeModules: ingest ? INGEST_NODE_MODULES : undefined,
+      copyFiles: spec.name === 'docs' ? docsAssetCopies() : undefined,
     });
   }
 
@@ -141,6 +149,12 @@ export class ApiStack extends Stack {
  */
 const staleAfterSeconds = (config: LibraryConfig) =>
   config.ingest.timeoutSeconds * WORKER_TIMEOUTS_PER_DELIVERY * config.ingest.maxReceiveCount + 3600;
+
+/** The docs page's renderer (swagger-ui-dist from node_modules), copied beside the docs function's bundle. */
+function docsAssetCopies() {
+  const folder = dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`));
+  return Object.values(DOCS_ASSET_FILES).map((file) => ({ from: join(folder, file), to: join(DOCS_ASSET_DIR, file) }));
+}
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */
 const fnId = (name: string) => `${name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Function`;

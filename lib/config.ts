@@ -3,6 +3,8 @@
  * `library` context, overridable with `-c library='{...}'`), validates it and
  * hands it to the stacks by props; no construct reads the environment.
  */
+import { parseCorsOrigins } from '../lambdas/http/cors.js';
+
 export type RemovalChoice = 'retain' | 'destroy';
 
 export interface LibraryConfig {
@@ -49,6 +51,12 @@ export interface LibraryConfig {
    * recovery (1 to 35). An erasure is final for the tables after this many days.
    */
   readonly erasure: { readonly pitrRecoveryDays: number };
+  /**
+   * CORS (docs/api-notes.md, "CORS"): the exact origins (`https://app.example.com`)
+   * browser apps may call the API from. Empty (the default): no origin is
+   * allowed, no preflight is answered, no CORS header is sent.
+   */
+  readonly cors: { readonly allowedOrigins: readonly string[] };
 }
 
 export const DEFAULT_CONFIG: LibraryConfig = {
@@ -68,6 +76,7 @@ export const DEFAULT_CONFIG: LibraryConfig = {
   lambda: { memoryMiB: 1024, timeoutSeconds: 29 },
   ingest: { memoryMiB: 3008, timeoutSeconds: 600, maxReceiveCount: 3, inlineMaxBytes: 1024 * 1024, concurrency: 4 },
   alarms: { email: '' },
+  cors: { allowedOrigins: [] },
 };
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -119,6 +128,8 @@ export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   positiveInt(config.ingest.maxReceiveCount, 'ingest.maxReceiveCount', 100);
   positiveInt(config.ingest.inlineMaxBytes, 'ingest.inlineMaxBytes', 4 * 1024 * 1024);
   positiveInt(config.ingest.concurrency, 'ingest.concurrency', 16);
+  if (!Array.isArray(config.cors.allowedOrigins) || !config.cors.allowedOrigins.every((o) => typeof o === 'string')) throw new Error('library config: cors.allowedOrigins must be a list of origins');
+  parseCorsOrigins(config.cors.allowedOrigins, 'library config: cors.allowedOrigins');
   if (config.alarms.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.alarms.email)) {
     throw new Error('library config: alarms.email must be an email address (or empty)');
   }

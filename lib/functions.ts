@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROUTES, type RouteDefinition } from '../lambdas/routes.js';
+import { ALL_ROUTES, type RouteDefinition } from '../lambdas/routes.js';
 
 /** The repository root (lib/ is one level down). */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,10 +19,10 @@ export interface FunctionSpec {
 
 const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints', name, 'index.ts');
 
-/** Every Lambda function of the service, derived from the route table: one per route, the authorizer, the ingest worker, the sweeper. */
+/** Every Lambda function of the service, derived from the route table: one per route and page, the authorizer, the ingest worker, the sweeper. */
 export function functionSpecs(): FunctionSpec[] {
   return [
-    ...ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
+    ...ALL_ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
     { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer' },
     { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'), kind: 'ingest' },
     { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'), kind: 'sweeper' },

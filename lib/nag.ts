@@ -1,6 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { ROUTES } from '../lambdas/routes.js';
+import { ALL_ROUTES } from '../lambdas/routes.js';
 import type { ApiStack } from './api-stack.js';
 import type { LibraryConfig } from './config.js';
 import { TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
@@ -55,13 +55,15 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
   const restApi = api.api.api;
   accept(restApi, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', "API Gateway's account-level logging role uses the managed policy AWS publishes for exactly that purpose.");
   accept(restApi, 'AwsSolutions-APIG3', 'WAF is optional (about $6/month plus requests): the API authenticates every data call and throttles per key; attach a web ACL to the stage where required.');
-  const publicPaths = new Set(ROUTES.filter((r) => !r.auth).map((r) => `${r.path} ${r.method}`));
+  const publicPaths = new Set(ALL_ROUTES.filter((r) => !r.auth).map((r) => `${r.path} ${r.method}`));
   for (const method of restApi.methods) {
     accept(method, 'AwsSolutions-COG4', 'Callers are machines with API keys: a Lambda TOKEN authorizer checks the key hash; there are no Cognito users.');
     if (method.httpMethod === 'ANY') {
       accept(method, 'AwsSolutions-APIG4', 'A mock that only answers 405 method_not_allowed for methods a path does not serve; it reaches no function and no data.');
+    } else if (method.httpMethod === 'OPTIONS') {
+      accept(method, 'AwsSolutions-APIG4', 'A CORS preflight mock (only when the operator allows origins): browsers send preflights without credentials; it reaches no function and no data.');
     } else if (publicPaths.has(`${method.resource.path} ${method.httpMethod}`)) {
-      accept(method, 'AwsSolutions-APIG4', 'Public by contract (API.md): health and the OpenAPI document need no key; they read no data.');
+      accept(method, 'AwsSolutions-APIG4', 'Public by contract (API.md): health and the OpenAPI document need no key; the API reference page is static; they read no data.');
     }
   }
 }

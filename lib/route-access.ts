@@ -26,6 +26,8 @@ const CAPTURE: Access = { documents: 'write', usage: 'write', blobs: { put: true
 export const ACCESS: Readonly<Record<string, Access>> = {
   health: {},
   openapi: {},
+  // The API reference page: static HTML and the renderer copied beside the bundle.
+  docs: {},
   capture: CAPTURE,
   'capture-batch': CAPTURE,
   search: { search: 'read', embed: true },

@@ -6,6 +6,7 @@ import { BackendUnavailableError, CaptureRejected, LibraryErasedError, type Reje
 import { inCurrentGeneration } from './incarnation.js';
 import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
+import { replaceByExisting, replacedDetail } from './replacement.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 
@@ -17,6 +18,8 @@ export interface CaptureItem {
   contentType?: string;
   title?: string;
   sourceRef?: string;
+  /** This capture is the new version of the document at `sourceRef` (core/replacement.ts). */
+  replaceSourceRef?: boolean;
 }
 
 /** The capture receipt, exactly as API.md publishes it. */
@@ -163,6 +166,9 @@ export class CaptureService {
 
   async capture(ref: LibraryRef, item: CaptureItem, options: CaptureOptions = {}): Promise<CaptureReceipt> {
     try {
+      if (item.replaceSourceRef && item.sourceRef === undefined) {
+        throw new CaptureRejected('invalid_item', 'replace_source_ref: requires source_ref');
+      }
       const decoded = decodePayload(item);
       // Too late to store anything safely within the request: say so, and store nothing.
       if (inlineTimeLeft(options) <= 0) return rejectedReceipt('backend_unavailable', OUT_OF_TIME_DETAIL);
@@ -217,7 +223,7 @@ export class CaptureService {
         await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
         // Erased between the look and the touch: this capture starts the library afresh.
         if (!(await this.deps.documents.get(ref, existing.id))) throw new LibraryErasedError();
-        return acceptedReceipt('deduped', existing, 'the same content is already in this library');
+        return await this.deduped(item, existing);
       }
       const slow = !payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes));
       const readNow = !slow || (options.interactive && this.deps.extractInlineWhenIdle && this.deps.queue.isIdle());
@@ -257,28 +263,38 @@ export class CaptureService {
       text: known.text, pageCount: known.pageCount, hasBytes: !payload.isText,
     }, now);
     const claim = await claimDocument(this.deps, doc, payload.isText ? null : payload.bytes);
-    if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
+    if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
-      const passages = await indexWords(this.deps, doc, known, now, claim.generation);
-      if (!passages) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
+      const indexed = await indexWords(this.deps, doc, known, now, claim.generation);
+      if (!indexed) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
+      const { passages } = indexed;
+      const replaced = doc.replacing ? `; ${replacedDetail(indexed.replaced)}` : '';
       const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id };
       if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
         const run = await withinBudget(this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }), options);
-        if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, 'stored and indexed: findable by words and by meaning');
+        if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, `stored and indexed: findable by words and by meaning${replaced}`);
         // An erasure came first: start again in the library's new generation.
         if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation) throw new LibraryErasedError();
         // A deletion of this document came first: the receipt stays true (it was stored), and it is gone now.
         if (run.done) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
         // The budget ran out while embedding: the queue finishes it (the step still running only attaches vectors; it can remove nothing).
         await this.deps.queue.enqueue(job);
-        return acceptedReceipt('created', doc, OUT_OF_TIME_EMBEDDING);
+        return acceptedReceipt('created', doc, `${OUT_OF_TIME_EMBEDDING}${replaced}`);
       }
       await this.deps.queue.enqueue(job);
+      return acceptedReceipt('created', doc, `stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)${replaced}`);
     } catch (error) {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
     }
-    return acceptedReceipt('created', doc, 'stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)');
+  }
+
+  /** The receipt of a duplicate; with `replace_source_ref`, the existing document replaces the older ones with that source_ref. */
+  private async deduped(item: CaptureItem, existing: DocumentRecord): Promise<CaptureReceipt> {
+    const detail = 'the same content is already in this library';
+    if (!item.replaceSourceRef || item.sourceRef === undefined) return acceptedReceipt('deduped', existing, detail);
+    const replaced = await replaceByExisting(this.deps, existing, item.sourceRef, this.deps.clock.now());
+    return acceptedReceipt('deduped', existing, `${detail}; ${replaced}`);
   }
 
   /** Slow work (OCR, PDF, DOCX, large files): the bytes are stored and claimed now; extraction and indexing are queued. */
@@ -288,17 +304,18 @@ export class CaptureService {
       contentType: item.contentType ?? 'application/octet-stream', text: null, pageCount: null, hasBytes: true,
     }, this.deps.clock.now());
     const claim = await claimDocument(this.deps, doc, payload.bytes);
-    if (!claim.claimed) return acceptedReceipt('deduped', claim.existing, 'the same content is already in this library');
+    if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
       await this.deps.queue.enqueue({ tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id });
     } catch (error) {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
     }
-    return acceptedReceipt('created', doc, detail);
+    return acceptedReceipt('created', doc, doc.replacing ? `${detail}; ${REPLACES_LATER}` : detail);
   }
 }
 
+const REPLACES_LATER = 'replaces older documents with this source_ref once its text is extracted';
 const QUEUED_DETAIL = 'stored; extraction and indexing continue in the background (document status processing until ready)';
 const OUT_OF_TIME_READING =
   "stored; reading the file did not fit the request's time budget, so extraction and indexing continue in the background (document status processing until ready)";

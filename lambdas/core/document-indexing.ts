@@ -1,5 +1,6 @@
-import type { DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
 import { putUnderGeneration } from './incarnation.js';
+import { finishReplacement, olderVersions } from './replacement.js';
 import { chunkText, countLines } from './chunking.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import type { PipelineSpend } from './usage.js';
@@ -23,16 +24,23 @@ export interface KnownText {
  * write is conditioned on the library generation the document was claimed
  * in: LibraryErasedError when the library was erased meanwhile (see
  * core/incarnation.ts).
+ *
+ * A `replacing` document (core/replacement.ts) replaces its older versions
+ * here: the same index write that puts its text removes theirs, then their
+ * bytes and records go. `replaced` counts them.
  */
 export async function indexWords(
-  deps: { index: SearchIndex; documents: DocumentStore; spend: PipelineSpend },
+  deps: { index: SearchIndex; documents: DocumentStore; blobs: BlobStore; spend: PipelineSpend },
   doc: DocumentRecord,
   known: KnownText,
   at: string,
   generation: string,
-): Promise<Passage[] | null> {
+): Promise<{ passages: Passage[]; replaced: number } | null> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
   const passages = chunkText(known.text);
+  const replaced = doc.replacing && doc.sourceRef !== null
+    ? await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id })
+    : [];
   const stands = await putUnderGeneration(deps, ref, {
     itemId: doc.id,
     kind: known.kind === 'image' ? 'image' : 'file_excerpt',
@@ -42,8 +50,12 @@ export async function indexWords(
     text: known.text,
     passages,
     vectors: [],
-  }, generation, doc.id);
-  if (!stands) return null;
+  }, generation, doc.id, replaced.length ? { replaces: replaced.map((d) => d.id) } : undefined);
+  if (!stands) {
+    // Deleted meanwhile: the old versions, already out of the index, go all the same (as the caller asked).
+    if (replaced.length) await finishReplacement(deps, doc, replaced);
+    return null;
+  }
   await deps.documents.recordExtraction(ref, doc.id, {
     kind: known.kind,
     contentType: known.contentType,
@@ -51,6 +63,9 @@ export async function indexWords(
     pageCount: known.pageCount,
     passageCount: passages.length,
   });
+  // The index has switched: a failure from here on must not roll the new version back (a reader would find
+  // neither). The ingestion worker finishes the switch when it takes the document's job (IngestWorker.next).
+  if (doc.replacing) await finishReplacement(deps, doc, replaced).catch(() => undefined);
   await deps.spend.recordCapture({ tenantId: ref.tenantId, at, ocrPages: known.ocrPages });
-  return passages;
+  return { passages, replaced: replaced.length };
 }

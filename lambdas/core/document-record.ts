@@ -9,6 +9,8 @@ export interface CaptureLabels {
   title?: string;
   filename?: string;
   sourceRef?: string;
+  /** The new version of the document at sourceRef: claimed `replacing` (core/replacement.ts). */
+  replaceSourceRef?: boolean;
 }
 
 /** What the service knows of a payload when it claims it. */
@@ -47,6 +49,7 @@ export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, conten
     passageCount: null,
     passagesEmbedded: 0,
     failureReason: null,
+    ...(labels.replaceSourceRef && labels.sourceRef !== undefined ? { replacing: true } : {}),
   };
 }
 

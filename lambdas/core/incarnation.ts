@@ -1,4 +1,4 @@
-import type { Clock, DocumentStore, GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../ports.js';
+import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../ports.js';
 import { LibraryErasedError } from './errors.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from './model.js';
 
@@ -35,8 +35,9 @@ export async function putUnderGeneration(
   item: IndexItem,
   generation: string,
   documentId?: string,
+  options?: PutOptions,
 ): Promise<boolean> {
-  await deps.index.put(ref, item, generation);
+  await deps.index.put(ref, item, generation, options);
   if ((await deps.documents.libraryGeneration(ref)) !== generation) {
     await deps.index.remove(ref, item.itemId);
     throw new LibraryErasedError();
@@ -72,14 +73,14 @@ export class GenerationalIndex implements SearchIndex {
     private readonly clock: Clock,
   ) {}
 
-  async put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void> {
+  async put(ref: LibraryRef, item: IndexItem, generation?: string, options?: PutOptions): Promise<void> {
     if (generation !== undefined) {
-      await putUnderGeneration({ index: this.inner, documents: this.documents }, ref, item, generation);
+      await putUnderGeneration({ index: this.inner, documents: this.documents }, ref, item, generation, undefined, options);
       return;
     }
     await inCurrentGeneration(3, async () => {
       const current = await this.documents.touchLibrary(ref, this.clock.now());
-      await putUnderGeneration({ index: this.inner, documents: this.documents }, ref, item, current);
+      await putUnderGeneration({ index: this.inner, documents: this.documents }, ref, item, current, undefined, options);
     });
   }
 

@@ -3,6 +3,7 @@ import { indexWords } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import { removeDocument } from './removal.js';
+import { resumeReplacement } from './replacement.js';
 import type { PipelineSpend } from './usage.js';
 
 /** What the worker needs: the capture ports, without the queue (finishing a job enqueues nothing). */
@@ -47,6 +48,11 @@ export class IngestWorker {
   async next(job: IngestJob): Promise<{ stage: 'extract' | 'embed'; doc: DocumentRecord } | null> {
     const doc = await this.deps.documents.get(refOf(job), job.documentId);
     if (!doc || doc.status !== 'processing') return null;
+    // A replacement whose text is indexed but whose switch was cut off (the process stopped): finish it.
+    if (doc.replacing && doc.passageCount !== null) {
+      await resumeReplacement(this.deps, doc);
+      doc.replacing = false;
+    }
     return { stage: doc.passageCount === null ? 'extract' : 'embed', doc };
   }
 
@@ -67,9 +73,9 @@ export class IngestWorker {
       if (!bytes) throw new CaptureRejected('extraction_failed', 'the stored file is missing');
       const extracted = await extractor.extract({ bytes, declaredContentType: doc.contentType, filename: doc.filename ?? '' });
       if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
-      const passages = await indexWords(this.deps, doc, extracted, this.deps.clock.now(), generation);
-      if (!passages) return { outcome: 'skipped' }; // deleted meanwhile
-      return { outcome: 'extracted', passages: passages.length };
+      const indexed = await indexWords(this.deps, doc, extracted, this.deps.clock.now(), generation);
+      if (!indexed) return { outcome: 'skipped' }; // deleted meanwhile
+      return { outcome: 'extracted', passages: indexed.passages.length };
     } catch (error) {
       if (error instanceof LibraryErasedError) return { outcome: 'skipped' }; // erased meanwhile: nothing of it stays
       if (!(error instanceof CaptureRejected)) throw error;

@@ -34,6 +34,13 @@ export interface DocumentRecord {
   passagesEmbedded: number;
   /** Why a `failed` document failed (`reject_code: detail`); null otherwise. */
   failureReason: string | null;
+  /**
+   * A capture with `replace_source_ref` that has not replaced yet: true from
+   * its claim until its text is indexed and the older documents with its
+   * source_ref are removed (core/replacement.ts). Not listed meanwhile.
+   * Absent (false) for every other document.
+   */
+  replacing?: boolean;
 }
 
 /** Kinds of searchable items. Documents are file_excerpt or image; chat and creation come from chats. */

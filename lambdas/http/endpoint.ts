@@ -21,6 +21,8 @@ export interface EndpointRequest<Q, B, P> {
    * requestDeadline). Work that cannot finish by then is not waited for.
    */
   deadline: number;
+  /** The proxy event as it came, for the rare endpoint that needs more than the parts above (the OpenAPI's own address). */
+  event: APIGatewayProxyEvent;
 }
 
 export interface EndpointResult {
@@ -139,7 +141,7 @@ export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec
       const object = parseBody(event);
       body = spec.body === 'object' ? (object as B) : validate(spec.body, object);
     }
-    const result = await spec.run({ requestId, tenantId, query, body, path, deadline });
+    const result = await spec.run({ requestId, tenantId, query, body, path, deadline, event });
     return jsonResponse(result.status, result.body, requestId, result.headers);
   };
 

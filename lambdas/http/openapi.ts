@@ -1,64 +1,443 @@
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import * as z from 'zod/mini';
 import type { $ZodObject, $ZodType } from 'zod/v4/core';
+import { LIMITS } from '../core/limits.js';
 import { ROUTES, type RouteName } from '../routes.js';
+import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import * as s from './schemas.js';
 
-interface RouteSchemas {
+/**
+ * GET /v1/openapi.json: the API as OpenAPI 3.1, generated from the schemas
+ * that validate requests (http/schemas.ts). It lists every status each
+ * operation can return, with its body and headers, so that a generated client
+ * (test/contract/openapi-codegen.test.ts compiles one) types every answer:
+ * a rejected capture is a receipt, not an error body.
+ *
+ * What each operation can answer, and why:
+ * - every answer carries `x-request-id`;
+ * - 429 on every operation (a key's rate; on AWS the routes without a key are
+ *   throttled per route), 500 (a bug) and 503 (a backend, the key check or the
+ *   function itself is unavailable: on AWS the gateway answers it in the
+ *   contract's error body, lib/constructs/gateway-responses.ts);
+ * - 401 on the routes behind the key;
+ * - 400, 413, 415 on the routes that read a JSON body;
+ * - 422 `invalid_request` on the routes whose query, path or body a schema
+ *   validates; POST /v1/capture instead answers 422 with a rejected receipt;
+ * - 404 where an id names something that may not exist;
+ * - 404 for an unknown path and 405 (with `Allow`) for a wrong method are
+ *   answered for any path, so they are components here, not on operations.
+ */
+
+interface RouteDoc {
+  tag: Tag;
+  description: string;
   query?: $ZodObject;
   path?: $ZodObject;
   body?: $ZodType;
-  /** The success body; absent for the OpenAPI document itself. */
-  response?: $ZodType;
-  /** The success status, when not 200. */
-  status?: string;
+  /** Examples of the request body. */
+  requestExamples?: Record<string, { summary: string; value: unknown }>;
+  /** The responses particular to the route: its successes, and answers whose body is not the Error. */
+  responses: ZodOpenApiResponsesObject;
+  /** Whether an id in the path may name nothing (404). */
+  notFound?: boolean;
 }
 
-/** Which schemas validate each route: the same objects the handlers parse with. */
-const ROUTE_SCHEMAS: Record<RouteName, RouteSchemas> = {
-  health: { response: s.HealthResponse },
-  openapi: {},
-  capture: { body: s.CaptureItem, response: s.Receipt, status: '201' },
-  'capture-batch': { body: s.CaptureBatchRequest, response: s.CaptureBatchResponse },
-  search: { query: s.SearchQuery, response: s.SearchResponse },
-  grep: { query: s.GrepQuery, response: s.GrepResponse },
-  'documents-list': { query: s.DocumentsQuery, response: s.DocumentsResponse },
-  'document-get': { query: s.LibraryQuery, path: s.IdPath, response: s.Document },
-  'document-delete': { query: s.LibraryQuery, path: s.IdPath, response: s.DeletedDocument },
-  'end-users-list': { query: s.EndUsersQuery, response: s.EndUsersResponse },
-  'end-user-delete': { path: s.EndUserPath, response: s.ErasureResponse },
-  chat: { body: s.ChatRequest, response: s.ChatResponse },
-  usage: { query: s.UsageQuery, response: s.UsageResponse },
+const TAGS = [
+  { name: 'Capture', description: 'Store texts and files in a library. A capture answers with a receipt: created, deduped or rejected.' },
+  { name: 'Search', description: 'Find material by meaning and words (search), or every literal occurrence of a string (grep).' },
+  { name: 'Documents', description: 'List, read and delete the documents of a library.' },
+  { name: 'Chat', description: 'Answers grounded in a library, citing it.' },
+  { name: 'End users', description: "The tenant's end users, each with a library of its own, and their erasure." },
+  { name: 'Usage', description: "The tenant's spend." },
+  { name: 'Service', description: 'Health and this description; no key needed.' },
+] as const;
+type Tag = (typeof TAGS)[number]['name'];
+
+// ---- headers
+
+const RequestIdHeader = {
+  description: 'The request id, also in an error body as `request_id`: quote it when reporting a problem.',
+  required: true,
+  schema: { type: 'string', examples: ['req_01JD7ZQ8W3M4X9N2B5C6V7K8P0'] },
+} as const;
+
+const RetryAfterHeader = {
+  description: 'Seconds to wait before sending the request again.',
+  required: true,
+  schema: { type: 'integer', minimum: 0, examples: [1] },
+} as const;
+
+const requestIdOnly = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+const withRetryAfter = { ...requestIdOnly, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+
+// ---- examples
+
+const REQUEST_ID = 'req_01JD7ZQ8W3M4X9N2B5C6V7K8P0';
+const FILE_ID = 'file_01JD7ZQ8W3M4X9N2B5C6V7K8P1';
+const DATE = '2026-11-22T06:41:03.123456';
+
+const errorExample = (code: ErrorCode, message: string, retryAfter?: number) => ({
+  error: { code, message, request_id: REQUEST_ID, ...(retryAfter !== undefined ? { retry_after: retryAfter } : {}) },
+});
+
+const receiptExamples = {
+  created: {
+    ok: true, status: 'created', dedup: false, detail: 'stored and indexed: findable by words and by meaning',
+    id: FILE_ID, file_id: FILE_ID, reject_code: null, retryable: null, source_ref: 'notes/meeting.md',
+  },
+  deduped: {
+    ok: true, status: 'deduped', dedup: true, detail: 'the same content is already in this library',
+    id: FILE_ID, file_id: FILE_ID, reject_code: null, retryable: null, source_ref: 'notes/meeting.md',
+  },
+  rejected: {
+    ok: false, status: 'rejected', dedup: false, detail: 'the text is empty or whitespace',
+    id: null, file_id: null, reject_code: 'empty_content', retryable: false, source_ref: null,
+  },
+  unavailable: {
+    ok: false, status: 'rejected', dedup: false, detail: 'a storage or model backend is unavailable; nothing was stored; retry',
+    id: null, file_id: null, reject_code: 'backend_unavailable', retryable: true, source_ref: null,
+  },
+} as const;
+
+const documentExample = {
+  id: FILE_ID, file_id: FILE_ID, title: 'Meeting notes', filename: null, content_type: 'text/plain; charset=utf-8',
+  source_ref: 'notes/meeting.md', size_bytes: 1834, sha256: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c',
+  kind: 'text', status: 'ready', failure_reason: null, findable_by_words: true, findable_by_meaning: true,
+  passages: 3, passages_embedded: 3, created_at: DATE, storage: 'service', line_count: 42, page_count: null,
 };
 
-const errorResponse = { description: 'Error', content: { 'application/json': { schema: s.ErrorResponse } } };
+// ---- responses
 
-export function buildOpenApiDocument(version: string) {
+const json = (schema: unknown, example?: unknown) => ({
+  'application/json': { schema, ...(example !== undefined ? { example } : {}) },
+}) as ZodOpenApiResponseObject['content'];
+
+/** The error answers, one component each: the Error body with its code. */
+const ERROR_RESPONSES = {
+  invalid_json: { id: 'InvalidJson', description: 'The body is not UTF-8 JSON whose top level is an object (or it repeats a key).', message: 'body: not valid JSON' },
+  unauthorized: { id: 'Unauthorized', description: 'Missing, malformed, unknown or revoked API key.', message: 'missing Authorization: Bearer <API_KEY>' },
+  not_found: { id: 'NotFound', description: "Nothing with this id in the caller's library (or an unknown path).", message: `document ${FILE_ID} not found` },
+  method_not_allowed: { id: 'MethodNotAllowed', description: 'A known path with a method it does not take; `Allow` lists the methods it takes.', message: 'POST is not allowed on /v1/search; use GET' },
+  payload_too_large: { id: 'PayloadTooLarge', description: `The request body is over ${LIMITS.requestBodyBytes} bytes.`, message: `request body over ${LIMITS.requestBodyBytes} bytes` },
+  unsupported_media_type: { id: 'UnsupportedMediaType', description: 'A body sent without `Content-Type: application/json`.', message: 'Content-Type must be application/json' },
+  invalid_request: { id: 'InvalidRequest', description: 'Well-formed, but breaks the contract; `message` names the field.', message: 'limit: Too big: expected number to be <=50' },
+  rate_limited: { id: 'RateLimited', description: "Over the key's rate; wait `Retry-After` seconds.", message: 'over the rate of 20 requests/s for this key' },
+  internal_error: { id: 'InternalError', description: 'A bug; nothing half-written was kept.', message: 'internal error; nothing half-written was kept' },
+  unavailable: { id: 'Unavailable', description: 'A backend is unavailable; nothing was done; safe to retry after `Retry-After` seconds.', message: 'a backend is unavailable; safe to retry' },
+} as const satisfies Record<ErrorCode, { id: string; description: string; message: string }>;
+
+const RETRY_AFTER: Partial<Record<ErrorCode, number>> = { rate_limited: 1, unavailable: 1 };
+
+const errorResponses = Object.fromEntries(
+  (Object.keys(ERROR_RESPONSES) as ErrorCode[]).map((code) => {
+    const spec = ERROR_RESPONSES[code];
+    const retryAfter = RETRY_AFTER[code];
+    const headers: Record<string, unknown> =
+      code === 'method_not_allowed'
+        ? { ...requestIdOnly, Allow: { description: 'The methods the path takes.', required: true, schema: { type: 'string', examples: ['GET'] } } }
+        : retryAfter !== undefined ? withRetryAfter : requestIdOnly;
+    const response: ZodOpenApiResponseObject = {
+      id: spec.id,
+      description: `\`${code}\`: ${spec.description}`,
+      headers: headers as ZodOpenApiResponseObject['headers'],
+      content: json(s.ErrorResponse, errorExample(code, spec.message, retryAfter)),
+    };
+    return [code, response];
+  }),
+) as Record<ErrorCode, ZodOpenApiResponseObject>;
+
+const error = (code: ErrorCode) => ({ [String(ERROR_STATUS[code])]: errorResponses[code] });
+
+const success = (description: string, schema: unknown, example: unknown, headers: object = requestIdOnly): ZodOpenApiResponseObject => ({
+  description,
+  headers: headers as ZodOpenApiResponseObject['headers'],
+  content: json(schema, example),
+});
+
+/** A 503 whose body is the route's own (a rejected receipt, health's report) or, from the gateway, the Error. */
+const ownOr503 = (description: string, schema: z.ZodMiniType, example: unknown): ZodOpenApiResponseObject => ({
+  description: `${description} On AWS the gateway may answer a 503 itself (the function or the key check unavailable) with the Error body.`,
+  headers: withRetryAfter as ZodOpenApiResponseObject['headers'],
+  content: {
+    'application/json': {
+      schema: z.union([schema, s.ErrorResponse]),
+      examples: {
+        own: { summary: 'from the service', value: example },
+        gateway: { summary: 'from the gateway', value: errorExample('unavailable', 'a backend timed out; safe to retry', 1) },
+      },
+    },
+  },
+});
+
+const page = { has_more: false, next_cursor: null };
+
+/** Each route's documentation: the operations iterate ROUTES, so a route without an entry here does not compile. */
+const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
+  health: {
+    tag: 'Service',
+    description: '`ok`: everything works. `degraded` (200): the embedder cannot embed; captures are still stored and queued, words and grep still answer. `unavailable` (503, `Retry-After`): a store the service needs is failing.',
+    responses: {
+      '200': success('The service is `ok` or `degraded`.', s.HealthResponse, {
+        status: 'ok', version: '0.1.0', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 1024, state: 'ok', detail: null },
+        ingest: null, dependencies: {},
+      }),
+      '503': ownOr503('The service is `unavailable`: a store it needs is failing.', s.HealthResponse, {
+        status: 'unavailable', version: '0.1.0', backend: 'local', embedder: { name: 'use-512', dimensions: 512, state: 'ok', detail: null },
+        ingest: null, dependencies: { database: { state: 'failing', detail: 'no answer within 2000 ms' }, blobs: { state: 'ok', detail: null } },
+      }),
+    },
+  },
+  openapi: {
+    tag: 'Service',
+    description: 'This description. `servers` names where it was served (on AWS, with the stage), so a client generated from it calls the same API.',
+    responses: {
+      '200': success('The OpenAPI 3.1 document.', { type: 'object', additionalProperties: true }, undefined),
+    },
+  },
+  capture: {
+    tag: 'Capture',
+    description:
+      'Stores one text (`text`) or file (`content_base64` with `filename` and `content_type`) in the library. The body is always the receipt: 201 created, 200 deduped (the same payload is already in this library; `id` is the existing document), 422 rejected for good, 503 rejected and retryable (`backend_unavailable`, `Retry-After`). A rejected capture leaves nothing behind. A malformed item is a rejected receipt (`invalid_item`), never a 422 `invalid_request`.',
+    body: s.CaptureItem,
+    requestExamples: {
+      text: { summary: 'a text', value: { text: '# Meeting notes\n\nWe ship on Friday.', title: 'Meeting notes', source_ref: 'notes/meeting.md' } },
+      file: { summary: 'a file', value: { content_base64: 'JVBERi0xLjcK...', filename: 'report.pdf', content_type: 'application/pdf', end_user_id: 'user-42' } },
+    },
+    responses: {
+      '201': success('`created`: stored (or durably queued for extraction).', s.Receipt, receiptExamples.created),
+      '200': success('`deduped`: the same payload is already in this library.', s.Receipt, receiptExamples.deduped),
+      '422': success('`rejected`, not retryable: `reject_code` says why, `detail` how.', s.Receipt, receiptExamples.rejected),
+      '503': ownOr503('`rejected` with `backend_unavailable`: nothing was stored; send it again after `Retry-After`.', s.Receipt, receiptExamples.unavailable),
+    },
+  },
+  'capture-batch': {
+    tag: 'Capture',
+    description: `Captures 1 to ${LIMITS.batchItems} items in request order, each with a receipt of its own: a bad item is rejected on its receipt and the others go on. An item's own \`end_user_id\` wins over the batch's. More than ${LIMITS.batchItems} items, none, or \`items\` not an array: 422 \`invalid_request\`, nothing stored.`,
+    body: s.CaptureBatchRequest,
+    requestExamples: {
+      batch: { summary: 'two items', value: { items: [{ text: 'first note' }, { text: '' }], end_user_id: 'user-42' } },
+    },
+    responses: {
+      '200': success('One receipt per item, in request order.', s.CaptureBatchResponse, {
+        total: 2, succeeded: 1,
+        results: [{ index: 0, ...receiptExamples.created, source_ref: null }, { index: 1, ...receiptExamples.rejected }],
+      }),
+    },
+  },
+  search: {
+    tag: 'Search',
+    description: 'Ranks by meaning and by the query\'s words together (hybrid). `from_keyword` says whether a result was (also) found by the words.',
+    query: s.SearchQuery,
+    responses: {
+      '200': success('A page of results, best first.', s.SearchResponse, {
+        query: 'when do we ship', count: 1,
+        results: [{ id: FILE_ID, kind: 'file_excerpt', snippet: 'We ship on Friday.', score: 0.82, from_keyword: true, content_date: DATE, title: 'Meeting notes', source_ref: 'notes/meeting.md' }],
+        ...page,
+      }),
+    },
+  },
+  grep: {
+    tag: 'Search',
+    description: 'Every line holding the pattern, matched literally (no regular expressions); newest document first, then line.',
+    query: s.GrepQuery,
+    responses: {
+      '200': success('A page of matching lines.', s.GrepResponse, {
+        pattern: 'Friday', count: 1,
+        results: [{ file_id: FILE_ID, title: 'Meeting notes', source_ref: 'notes/meeting.md', line: 3, snippet: '3: We ship on Friday.', content_date: DATE }],
+        ...page,
+      }),
+    },
+  },
+  'documents-list': {
+    tag: 'Documents',
+    description: 'The documents of the library, newest first; `source_ref` keeps only those with exactly that source_ref.',
+    query: s.DocumentsQuery,
+    responses: { '200': success('A page of documents.', s.DocumentsResponse, { count: 1, documents: [documentExample], ...page }) },
+  },
+  'document-get': {
+    tag: 'Documents',
+    description: "One document of the caller's library (404 outside it), with where its indexing stands.",
+    query: s.LibraryQuery,
+    path: s.IdPath,
+    notFound: true,
+    responses: { '200': success('The document.', s.Document, documentExample) },
+  },
+  'document-delete': {
+    tag: 'Documents',
+    description: 'Removes the document everywhere (metadata, index, blob); a later capture of the same payload is `created`.',
+    query: s.LibraryQuery,
+    path: s.IdPath,
+    notFound: true,
+    responses: { '200': success('Deleted.', s.DeletedDocument, { id: FILE_ID, deleted: true }) },
+  },
+  'end-users-list': {
+    tag: 'End users',
+    description: "Every end user under the calling key's tenant.",
+    query: s.EndUsersQuery,
+    responses: {
+      '200': success('A page of end users.', s.EndUsersResponse, {
+        count: 1, end_users: [{ id: 'user-42', created_at: DATE, last_active_at: DATE, document_count: 7 }], ...page,
+      }),
+    },
+  },
+  'end-user-delete': {
+    tag: 'End users',
+    description: "Permanently erases the end user's library (`id` URL-encoded): documents, index entries, blobs, chats and creations. A new capture for that id starts an empty library.",
+    path: s.EndUserPath,
+    notFound: true,
+    responses: {
+      '200': success('Erased.', s.ErasureResponse, { id: 'user-42', deleted: true, documents_deleted: 7, blobs_deleted: 2, messages_deleted: 4 }),
+    },
+  },
+  chat: {
+    tag: 'Chat',
+    description: 'Answers from the selected library only, citing its sources; when nothing relevant is there, the reply says so and `sources` is empty. The question and the reply are kept and found by later searches (kind `chat`).',
+    body: s.ChatRequest,
+    requestExamples: { question: { summary: 'a question', value: { question: 'When do we ship?', end_user_id: 'user-42' } } },
+    responses: {
+      '200': success('The answer.', s.ChatResponse, {
+        reply: 'You ship on Friday [1].', artifacts: [],
+        sources: [{ kind: 'file', title: 'Meeting notes', snippet: '3: We ship on Friday.', file_id: FILE_ID }],
+        tokens_used: 812, run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2',
+      }),
+    },
+  },
+  usage: {
+    tag: 'Usage',
+    description: "The tenant's spend per day (UTC) between `from` and `to`, inclusive; default the current month.",
+    query: s.UsageQuery,
+    responses: {
+      '200': success('The spend.', s.UsageResponse, {
+        tenant_id: 'acme', from: '2026-11-01', to: '2026-11-30', tokens_used: 812, chat_calls: 1, ocr_pages: 0, captures: 2,
+        days: [{ date: '2026-11-22', tokens_used: 812, chat_calls: 1, ocr_pages: 0, captures: 2 }],
+      }),
+    },
+  },
+};
+
+function operationResponses(route: (typeof ROUTES)[number], doc: RouteDoc): ZodOpenApiResponsesObject {
+  const own = doc.responses;
+  const validates = Boolean(doc.query || doc.path || doc.body);
+  const codes: ErrorCode[] = [];
+  if (doc.body) codes.push('invalid_json');
+  if (route.auth) codes.push('unauthorized');
+  if (doc.notFound) codes.push('not_found');
+  if (doc.body) codes.push('payload_too_large', 'unsupported_media_type');
+  if (validates) codes.push('invalid_request');
+  codes.push('rate_limited', 'internal_error', 'unavailable');
+  const all: ZodOpenApiResponsesObject = { ...own };
+  for (const code of codes) {
+    const status = String(ERROR_STATUS[code]) as `4${string}`;
+    if (!(status in all)) Object.assign(all, error(code));
+  }
+  // In status order, as a reader expects.
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) as ZodOpenApiResponsesObject;
+}
+
+/**
+ * The document with `servers` left to the caller (see withServer). Built
+ * once per process: every request adds only its own `servers`.
+ */
+export function buildOpenApiDocument(version: string, serverUrl?: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of ROUTES) {
-    const schemas = ROUTE_SCHEMAS[route.name];
+    const doc = ROUTE_DOCS[route.name];
     const operation: ZodOpenApiOperationObject = {
       operationId: route.name,
       summary: route.summary,
+      description: doc.description,
+      tags: [doc.tag],
       ...(route.auth ? {} : { security: [] }),
-      requestParams: { ...(schemas.query ? { query: schemas.query } : {}), ...(schemas.path ? { path: schemas.path } : {}) },
-      ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.body } } } } : {}),
-      responses: {
-        [schemas.status ?? '200']:
-          schemas.response
-            ? { description: 'Success', content: { 'application/json': { schema: schemas.response } } }
-            : { description: 'Success', content: { 'application/json': {} } },
-        default: errorResponse,
-      },
+      requestParams: { ...(doc.query ? { query: doc.query } : {}), ...(doc.path ? { path: doc.path } : {}) },
+      ...(doc.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: doc.body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) } } } }
+        : {}),
+      responses: operationResponses(route, doc),
     };
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     paths[route.path] = { ...(paths[route.path] ?? {}), [method]: operation };
   }
-  return createDocument({
-    openapi: '3.1.0',
-    info: { title: 'Library API', version, description: 'A searchable library of documents and memories per tenant and end user.' },
-    servers: [{ url: '/' }],
-    security: [{ bearer: [] }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    paths,
-  });
+  const document = createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Library API',
+        version,
+        description: [
+          'A searchable library of documents and memories per tenant and end user, answering questions from it.',
+          '',
+          'Every call but `GET /v1/health` and `GET /v1/openapi.json` takes `Authorization: Bearer <API_KEY>`. Every answer carries `x-request-id`; every error has the `Error` body, whose `code` goes with its HTTP status. An unknown path answers 404 `not_found`, a known path with another method 405 `method_not_allowed` with `Allow` (the `NotFound` and `MethodNotAllowed` responses).',
+          '',
+          '`servers` is where this document was served: its origin, and on AWS the stage; every path starts with `/v1`.',
+        ].join('\n'),
+      },
+      servers: [{ url: serverUrl ?? '/' }],
+      tags: TAGS.map((t) => ({ ...t })),
+      security: [{ bearer: [] }],
+      paths,
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer lib_...`.' } },
+        headers: { RequestId: RequestIdHeader, RetryAfter: RetryAfterHeader } as never,
+        // Operations list the others (each becomes a component on first use); a wrong method can meet any path.
+        responses: { MethodNotAllowed: { ...errorResponses.method_not_allowed, id: undefined } },
+      },
+    },
+    {
+      // Batch items are validated one by one (a bad one is rejected on its own receipt), so the request schema
+      // takes any items; a client sends capture items, and the description says so.
+      override: (ctx) => {
+        if (ctx.zodSchema === s.CaptureBatchRequest.shape.items) {
+          ctx.jsonSchema.items = { $ref: '#/components/schemas/CaptureItem' };
+        }
+      },
+    },
+  );
+  return document;
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+/** The document as served at one address: `servers` names it. */
+export function withServer(document: OpenApiDocument, serverUrl: string | null): OpenApiDocument {
+  return { ...document, servers: [{ url: serverUrl ?? '/', description: 'where this description was served' }] };
+}
+
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const BASE_PATH = /^(?:\/[A-Za-z0-9._~-]+)*$/;
+const DOCUMENT_PATH = ROUTES.find((r) => r.name === 'openapi')!.path;
+
+function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key ? headers[key] ?? undefined : undefined;
+}
+
+/**
+ * The API's base URL as the caller reached it, from the request: the scheme
+ * (X-Forwarded-Proto, which API Gateway sets; else http locally and https on
+ * AWS), the Host header, and what precedes /v1/openapi.json in the path the
+ * caller requested (requestContext.path: on API Gateway's own domain the
+ * stage, `/prod`; under a custom domain its base path; locally nothing).
+ * Null when the Host header is missing or not a host name (then `servers`
+ * is `/`).
+ */
+export function servedBaseUrl(event: APIGatewayProxyEvent): string | null {
+  const host = header(event, 'host')?.trim();
+  if (!host || !HOST.test(host)) return null;
+  const stage = event.requestContext?.stage;
+  const forwarded = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const scheme = forwarded === 'http' || forwarded === 'https' ? forwarded : stage === 'local' || !stage ? 'http' : 'https';
+  const requested = event.requestContext?.path ?? event.path ?? '';
+  let base = '';
+  if (requested.endsWith(DOCUMENT_PATH)) base = requested.slice(0, -DOCUMENT_PATH.length);
+  else if (/\.execute-api\.[^.]+\.amazonaws\.com(?::\d+)?$/.test(host) && stage) base = `/${stage}`;
+  if (!BASE_PATH.test(base)) base = '';
+  return `${scheme}://${host}${base}`;
 }

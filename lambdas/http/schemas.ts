@@ -2,8 +2,10 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { CHAT_LIMITS } from '../core/chat/limits.js';
 import { isCalendarDate } from '../core/dates.js';
+import type { RejectCode } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
+import { ERROR_STATUS, type ErrorCode } from './errors.js';
 
 /**
  * Request and response schemas: the one source for request validation (the
@@ -73,6 +75,10 @@ export const CaptureItem = meta(
     ),
     title: z.optional(z.string().check(z.maxLength(LIMITS.titleChars))),
     source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
+    replace_source_ref: meta(z.optional(z.boolean()), {
+      description:
+        'Requires source_ref. This capture is the new version of the document at source_ref: once its text is indexed, the older documents with that source_ref in the same library are removed (a reader finds one version at every moment). See docs/api-notes.md.',
+    }),
     end_user_id: z.optional(EndUserId),
   }),
   { id: 'CaptureItem' },
@@ -88,25 +94,61 @@ export const CaptureBatchRequest = meta(
   { id: 'CaptureBatchRequest' },
 );
 
+/** Every reject code a capture can end with (API.md, "reject_code values"), in the contract's order. */
+export const REJECT_CODES = [
+  'invalid_item',
+  'missing_content',
+  'ambiguous_content',
+  'invalid_base64',
+  'too_large',
+  'unsupported_type',
+  'empty_content',
+  'extraction_failed',
+  'encrypted_document',
+  'bucket_access_denied',
+  'backend_unavailable',
+] as const satisfies readonly RejectCode[];
+// Fails to compile when core/errors.ts gains a reject code this list lacks.
+const everyRejectCode: Record<RejectCode, true> = Object.fromEntries(REJECT_CODES.map((c) => [c, true])) as Record<(typeof REJECT_CODES)[number], true>;
+void everyRejectCode;
+
+export const RejectCodeSchema = meta(z.enum(REJECT_CODES), {
+  id: 'RejectCode',
+  description:
+    'Why a capture was rejected. Only `backend_unavailable` is retryable (HTTP 503, `Retry-After`); every other code is final (HTTP 422): ' +
+    '`invalid_item` a field has the wrong type or breaks a rule (`detail` names it); `missing_content` neither `text` nor `content_base64`; ' +
+    '`ambiguous_content` both; `invalid_base64` `content_base64` does not decode; `too_large` over the size limits; ' +
+    '`unsupported_type` no text can be extracted from this kind of file; `empty_content` the text, or what was extracted, is empty or whitespace; ' +
+    '`extraction_failed` the file is corrupt or malformed for its type; `encrypted_document` the file is password-protected; ' +
+    "`bucket_access_denied` the caller's registered bucket refused the write; `backend_unavailable` a dependency failed or throttled, nothing was stored.",
+});
+
 const receiptShape = {
-  ok: z.boolean(),
+  ok: meta(z.boolean(), { description: 'true when `created` or `deduped`' }),
   status: z.enum(['created', 'deduped', 'rejected']),
-  dedup: z.boolean(),
-  detail: z.string(),
-  id: z.nullable(z.string()),
-  file_id: z.nullable(z.string()),
-  reject_code: z.nullable(z.string()),
-  retryable: z.nullable(z.boolean()),
-  source_ref: z.nullable(z.string()),
+  dedup: meta(z.boolean(), { description: 'true exactly when `deduped`' }),
+  detail: meta(z.string(), { description: 'human-readable' }),
+  id: meta(z.nullable(z.string()), { description: '`file_` + 26-character ULID; for `deduped`, the existing document; null when rejected' }),
+  file_id: meta(z.nullable(z.string()), { description: 'same as `id`' }),
+  reject_code: meta(z.nullable(RejectCodeSchema), { description: 'set only when rejected' }),
+  retryable: meta(z.nullable(z.boolean()), { description: 'set only when rejected: true for `backend_unavailable` (HTTP 503)' }),
+  source_ref: meta(z.nullable(z.string()), { description: "the stored source_ref (for `deduped`, the existing document's)" }),
 };
 
-export const Receipt = meta(z.object(receiptShape), { id: 'Receipt' });
+export const Receipt = meta(z.object(receiptShape), {
+  id: 'Receipt',
+  description: 'The capture receipt: the body of every capture answer (201 created, 200 deduped, 422 rejected for good, 503 rejected and retryable).',
+});
+
+export const BatchReceipt = meta(z.object({ ...receiptShape, index: meta(integer(), { description: "the item's 0-based position in `items`" }) }), {
+  id: 'BatchReceipt',
+});
 
 export const CaptureBatchResponse = meta(
   z.object({
-    total: integer(),
-    succeeded: integer(),
-    results: z.array(z.object({ ...receiptShape, index: integer() })),
+    total: meta(integer(), { description: 'items received' }),
+    succeeded: meta(integer(), { description: 'items `created` or `deduped`' }),
+    results: meta(z.array(BatchReceipt), { description: 'one receipt per item, in request order' }),
   }),
   { id: 'CaptureBatchResponse' },
 );
@@ -298,11 +340,21 @@ export const HealthResponse = meta(
   { id: 'HealthResponse' },
 );
 
+export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), {
+  id: 'ErrorCode',
+  description: `The error's kind; each goes with one HTTP status: ${Object.entries(ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ')}.`,
+});
+
 export const ErrorResponse = meta(
   z.object({
-    error: z.object({ code: z.string(), message: z.string(), request_id: z.string(), retry_after: z.optional(integer()) }),
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: meta(z.string(), { description: 'what went wrong; for `invalid_request`, it names the field' }),
+      request_id: meta(z.string(), { description: 'the same as the `x-request-id` header' }),
+      retry_after: meta(z.optional(integer()), { description: 'seconds to wait before retrying (`rate_limited`, and `unavailable` when known); the same as `Retry-After`' }),
+    }),
   }),
-  { id: 'Error' },
+  { id: 'Error', description: 'The body of every error answer.' },
 );
 
 // ---- chat

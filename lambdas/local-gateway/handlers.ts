@@ -1,11 +1,15 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import type { Services } from '../core/services.js';
 import type { ApiHandler } from '../http/endpoint.js';
 import { observeCaptures } from '../http/observability.js';
-import type { RouteName } from '../routes.js';
+import type { PageName, RouteName } from '../routes.js';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
 import { createHandler as capture } from '../endpoints/capture/handler.js';
 import { createHandler as captureBatch } from '../endpoints/capture-batch/handler.js';
 import { createHandler as chat } from '../endpoints/chat/handler.js';
+import { DOCS_ASSET_PACKAGE, readDocsAssets } from '../endpoints/docs/assets.js';
+import { createHandler as docs } from '../endpoints/docs/handler.js';
 import { createHandler as documentDelete } from '../endpoints/document-delete/handler.js';
 import { createHandler as documentGet } from '../endpoints/document-get/handler.js';
 import { createHandler as documentsList } from '../endpoints/documents-list/handler.js';
@@ -24,7 +28,7 @@ export function createLocalHandlers(
 ) {
   // Receipts are counted on each request's access line (locally the log is the operator's view; AWS adds metrics).
   observeCaptures(services.capture);
-  const handlers: Record<RouteName, ApiHandler> = {
+  const handlers: Record<RouteName | PageName, ApiHandler> = {
     health: health({ embedder: services.embedder, backend: 'local', version: info.version, backlog: info.backlog, dependencies: info.dependencies }),
     openapi: openapi({ version: info.version }),
     capture: capture(services),
@@ -38,6 +42,8 @@ export function createLocalHandlers(
     'end-user-delete': endUserDelete(services),
     chat: chat(services),
     usage: usage(services),
+    // The renderer is read from node_modules (on AWS, from the copy beside the bundle).
+    docs: docs({ version: info.version, loadAssets: () => readDocsAssets(dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`))) }),
   };
   return { handlers, authorizer: authorizer(services) };
 }

@@ -6,21 +6,26 @@ import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/limits.js';
 import type { ApiHandler } from '../http/endpoint.js';
 import { errorResponse } from '../http/endpoint.js';
+import { CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import { currentRequestLog, noteRequest, runWithRequestLog, writeAccessLine } from '../http/observability.js';
-import { ROUTES, type RouteDefinition, type RouteName } from '../routes.js';
+import { ALL_ROUTES, type PageName, type RouteDefinition, type RouteName } from '../routes.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 
 /**
  * The local server: plays API Gateway in front of the very handlers Lambda
  * runs. It matches the route table, runs the TOKEN authorizer, throttles per
  * key, turns the HTTP request into a REST proxy event and the handler's
- * result back into HTTP.
+ * result back into HTTP. It answers CORS as the AWS stack does: preflights
+ * for the allowed origins, and the CORS headers on every answer to them.
  */
 export interface LocalServerOptions {
-  handlers: Record<RouteName, ApiHandler>;
+  /** The API's handlers, and the pages' (a page without one is not served). */
+  handlers: Record<RouteName, ApiHandler> & Partial<Record<PageName, ApiHandler>>;
   authorizer: (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
   rateLimit: RateLimit;
+  /** Exact origins browser apps may call from (LIBRARY_CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
   host?: string;
   port?: number;
 }
@@ -40,7 +45,7 @@ function compile(route: RouteDefinition): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), params };
 }
 
-const COMPILED = ROUTES.map(compile);
+const COMPILED = ALL_ROUTES.map(compile);
 
 /** Reads at most the contract's body limit; null when the body is larger. */
 async function readBody(request: IncomingMessage): Promise<Buffer | null> {
@@ -54,8 +59,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-function send(response: ServerResponse, result: APIGatewayProxyResult) {
-  response.writeHead(result.statusCode, result.headers as Record<string, string>);
+function send(response: ServerResponse, result: APIGatewayProxyResult, extraHeaders: Record<string, string> = {}) {
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...extraHeaders });
   response.end(result.body);
 }
 
@@ -78,18 +83,26 @@ function lambdaContext(functionName: string, requestId: string): Context {
 
 export async function startLocalServer(options: LocalServerOptions) {
   const limiter = new RateLimiter(options.rateLimit);
+  const cors = new CorsPolicy(options.corsOrigins ?? []);
+  const served = COMPILED.filter((c) => options.handlers[c.route.name as RouteName | PageName]);
 
-  const handle = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, requestId: string, corsHeaders: Record<string, string>) => {
     const fail = (error: HttpError, extraHeaders: Record<string, string> = {}) => {
       const result = errorResponse(error, requestId);
-      send(response, { ...result, headers: { ...result.headers, ...extraHeaders } });
+      send(response, { ...result, headers: { ...result.headers, ...extraHeaders } }, corsHeaders);
     };
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = (request.method ?? 'GET').toUpperCase();
 
-    const onPath = COMPILED.map((c) => ({ c, match: c.pattern.exec(url.pathname) })).filter((m) => m.match);
+    const onPath = served.map((c) => ({ c, match: c.pattern.exec(url.pathname) })).filter((m) => m.match);
     if (!onPath.length) return fail(new HttpError('not_found', `no route ${url.pathname}`));
     const hit = onPath.find((m) => m.c.route.method === method);
+    if (!hit && method === 'OPTIONS' && cors.enabled) {
+      // A preflight (as API Gateway's OPTIONS mock answers it): 204; the allow headers only for an allowed origin.
+      const methods = onPath.map((m) => m.c.route.method);
+      response.writeHead(204, { 'x-request-id': requestId, allow: [...methods, 'OPTIONS'].join(', '), ...cors.preflightHeaders(request.headers.origin, methods) });
+      return response.end();
+    }
     if (!hit) {
       const allowed = onPath.map((m) => m.c.route.method).join(', ');
       return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${allowed}`), { allow: allowed });
@@ -159,7 +172,7 @@ export async function startLocalServer(options: LocalServerOptions) {
     } as unknown as APIGatewayProxyEvent;
 
     try {
-      send(response, await options.handlers[route.name as RouteName](event, lambdaContext(route.name, requestId)));
+      send(response, await options.handlers[route.name as RouteName | PageName]!(event, lambdaContext(route.name, requestId)), corsHeaders);
     } catch {
       fail(new HttpError('internal_error', 'internal error'));
     }
@@ -170,11 +183,13 @@ export async function startLocalServer(options: LocalServerOptions) {
     // Every request runs in a log context of its own and leaves one access line, whatever answered it
     // (the router, the authorizer, the rate limiter or a handler): method, route template, status, duration,
     // tenant, end user hashed; never the raw path, the query, a header or the body.
+    // Every answer (a handler's, or the gateway's own error) carries the CORS headers for the request's origin.
+    const corsHeaders = cors.responseHeaders(request.headers.origin);
     runWithRequestLog('gateway', { requestId, method: (request.method ?? 'GET').toUpperCase() }, () => {
       const log = currentRequestLog()!;
       response.once('close', () => writeAccessLine(log, response.writableFinished ? response.statusCode : 499));
-      handle(request, response, requestId).catch(() => {
-        if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), requestId));
+      handle(request, response, requestId, corsHeaders).catch(() => {
+        if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), requestId), corsHeaders);
       });
     });
   });

@@ -1,5 +1,6 @@
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
+import { CORS_EXPOSE_HEADERS } from '../../lambdas/http/cors.js';
 
 /** The contract's error body, filled by API Gateway ($context variables are substituted in gateway response templates). */
 export const errorTemplate = (code: string, message: string, retryAfter?: number) =>
@@ -43,9 +44,28 @@ export const GATEWAY_RESPONSES: readonly ResponseSpec[] = [
   { type: apigateway.ResponseType.DEFAULT_5XX, status: '500', code: 'internal_error', message: quoted('internal error; nothing half-written was kept') },
 ];
 
+/**
+ * The CORS headers on the gateway's own answers (the authorizer's 401, the
+ * usage plan's 429, 404, 5XX...), so a browser app reads those errors too.
+ * A gateway response maps headers statically or from the request; it cannot
+ * choose per origin. One allowed origin: named. Several: the request's Origin
+ * echoed (the one case where an unlisted origin can read an error body that
+ * API Gateway made itself: a code, a message and a request id, no data; the
+ * functions' answers and the preflights stay exact; docs/api-notes.md).
+ */
+export function gatewayCorsHeaders(origins: readonly string[]): Record<string, string> {
+  if (!origins.length) return {};
+  return {
+    'Access-Control-Allow-Origin': origins.length === 1 ? `'${origins[0]}'` : 'method.request.header.Origin',
+    'Access-Control-Expose-Headers': `'${CORS_EXPOSE_HEADERS}'`,
+    Vary: "'Origin'",
+  };
+}
+
 export class GatewayResponses extends Construct {
-  constructor(scope: Construct, id: string, props: { readonly api: apigateway.RestApi }) {
+  constructor(scope: Construct, id: string, props: { readonly api: apigateway.RestApi; readonly corsOrigins?: readonly string[] }) {
     super(scope, id);
+    const cors = gatewayCorsHeaders(props.corsOrigins ?? []);
     for (const spec of GATEWAY_RESPONSES) {
       props.api.addGatewayResponse(spec.type.responseType, {
         type: spec.type,
@@ -53,6 +73,7 @@ export class GatewayResponses extends Construct {
         responseHeaders: {
           'Content-Type': "'application/json'",
           ...(spec.retryAfter !== undefined ? { 'Retry-After': `'${spec.retryAfter}'` } : {}),
+          ...cors,
         },
         templates: { 'application/json': errorTemplate(spec.code, spec.message, spec.retryAfter) },
       });

@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../lambdas/routes.js';
+import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from '../../lambdas/http/cors.js';
 import { errorTemplate, GatewayResponses } from './gateway-responses.js';
 
 export interface LibraryApiProps {
@@ -15,6 +16,8 @@ export interface LibraryApiProps {
   readonly throttling: { readonly ratePerSecond: number; readonly burst: number };
   readonly authorizerCacheSeconds: number;
   readonly logRetentionDays: number;
+  /** Exact origins browser apps may call from; empty: no preflight answered, no CORS header (lib/config.ts). */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** What API Gateway lets through to the authorizer: the contract's key shape (anything else is 401 without a call). */
@@ -26,7 +29,9 @@ export const BEARER_KEY_PATTERN = '^Bearer lib_[0-9A-Za-z]{40}$';
  * usageIdentifierKey selects the key's entry in the usage plan (per-key
  * throttling, 429); a 405 for every other method on a known path; access
  * logs, X-Ray and metrics on the stage; errors API Gateway makes itself in
- * the contract's shape (gateway-responses.ts).
+ * the contract's shape (gateway-responses.ts). With allowed origins, every
+ * path answers CORS preflights (an OPTIONS mock) and the gateway's own errors
+ * carry the CORS headers; the functions add them to theirs.
  */
 export class LibraryApi extends Construct {
   readonly api: apigateway.RestApi;
@@ -60,7 +65,8 @@ export class LibraryApi extends Construct {
         methodOptions: Object.fromEntries(props.routes.filter((r) => !r.auth).map((r) => [`${r.path}/${r.method}`, publicThrottle])),
       },
     });
-    new GatewayResponses(this, 'GatewayResponses', { api: this.api });
+    const corsOrigins = props.corsOrigins ?? [];
+    new GatewayResponses(this, 'GatewayResponses', { api: this.api, corsOrigins });
 
     const authorizer = new apigateway.TokenAuthorizer(this, 'KeyAuthorizer', {
       handler: props.authorizer,
@@ -88,6 +94,7 @@ export class LibraryApi extends Construct {
       methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
     }
     for (const [path, methods] of methodsByPath) {
+      if (corsOrigins.length) this.api.root.resourceForPath(path).addMethod('OPTIONS', corsPreflight(corsOrigins, methods), CORS_PREFLIGHT_METHOD);
       this.api.root.resourceForPath(path).addMethod('ANY', methodNotAllowed(methods.join(', ')), {
         requestValidator: validator,
         methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
@@ -102,6 +109,56 @@ export class LibraryApi extends Construct {
   }
 }
 
+const PREFLIGHT_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'] as const;
+
+const CORS_PREFLIGHT_METHOD: apigateway.MethodOptions = {
+  methodResponses: [
+    {
+      statusCode: '204',
+      responseParameters: {
+        'method.response.header.Vary': true,
+        ...Object.fromEntries(PREFLIGHT_HEADERS.map((h) => [`method.response.header.${h}`, false])),
+      },
+    },
+  ],
+};
+
+/**
+ * A CORS preflight answered by API Gateway itself (no function, no key):
+ * 204 with Vary: Origin; the allow headers are set only when the request's
+ * Origin is one of the allowed (a response override in the mapping template,
+ * as CDK's own preflight does; unlike it, an unlisted origin gets none).
+ */
+export function corsPreflight(origins: readonly string[], methods: readonly string[]): apigateway.MockIntegration {
+  const allowed = origins.map((o) => `$origin == ${JSON.stringify(o)}`).join(' || ');
+  const values: Record<(typeof PREFLIGHT_HEADERS)[number], string> = {
+    'Access-Control-Allow-Origin': '$origin',
+    'Access-Control-Allow-Methods': JSON.stringify([...methods, 'OPTIONS'].join(',')),
+    'Access-Control-Allow-Headers': JSON.stringify(CORS_ALLOW_HEADERS),
+    'Access-Control-Max-Age': JSON.stringify(String(CORS_MAX_AGE_SECONDS)),
+  };
+  const template = [
+    '#set($origin = $input.params().header.get("Origin"))',
+    '#if(!$origin || $origin == "")#set($origin = $input.params().header.get("origin"))#end',
+    `#if(${allowed})`,
+    ...PREFLIGHT_HEADERS.map((h) => `#set($context.responseOverride.header.${h} = ${values[h]})`),
+    '#end',
+  ].join('\n');
+  return new apigateway.MockIntegration({
+    passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
+    requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, '{"statusCode": 204}'])),
+    integrationResponses: [
+      {
+        statusCode: '204',
+        responseParameters: { 'method.response.header.Vary': "'Origin'" },
+        responseTemplates: { 'application/json': template },
+      },
+    ],
+  });
+}
+
+const MOCK_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/octet-stream'];
+
 /** A mock answer for a known path with a method it does not serve: 405 with Allow, in the contract's error body. */
 function methodNotAllowed(allowed: string): apigateway.MockIntegration {
   const body = errorTemplate('method_not_allowed', `"$context.httpMethod is not allowed on this path; use ${allowed}"`);
@@ -109,7 +166,7 @@ function methodNotAllowed(allowed: string): apigateway.MockIntegration {
   return new apigateway.MockIntegration({
     passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
     requestTemplates: Object.fromEntries(
-      ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/octet-stream'].map((t) => [t, requestTemplate]),
+      MOCK_CONTENT_TYPES.map((t) => [t, requestTemplate]),
     ),
     integrationResponses: [
       {

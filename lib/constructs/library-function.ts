@@ -8,7 +8,7 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/wiring/aws/metric-names.js';
 import { BUNDLE_SETTINGS } from '../bundling.js';
 import { PROJECT_ROOT } from '../functions.js';
@@ -22,6 +22,8 @@ export interface LibraryFunctionProps {
   readonly environment: Record<string, string>;
   /** Packages installed beside the bundle instead of bundled (native code), for Linux on ARM64. */
   readonly nodeModules?: readonly string[];
+  /** Files copied beside the bundle after esbuild ran: `from` an absolute path, `to` a path inside the bundle's folder. */
+  readonly copyFiles?: readonly { readonly from: string; readonly to: string }[];
 }
 
 /**
@@ -80,6 +82,7 @@ export class LibraryFunction extends Construct {
         bundleAwsSDK: BUNDLE_SETTINGS.bundleAwsSDK,
         externalModules: [...BUNDLE_SETTINGS.externalModules],
         nodeModules,
+        commandHooks: props.copyFiles?.length ? copyHooks(props.copyFiles) : undefined,
         // Native packages are installed for the Lambda platform, whatever machine synthesizes.
         environment: nodeModules ? { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' } : undefined,
       },
@@ -138,6 +141,26 @@ export class LibraryFunction extends Construct {
     );
     return this;
   }
+}
+
+/**
+ * Bundling hooks that copy files into the bundle's folder once esbuild has
+ * written it (the docs function's renderer). The commands run on the machine
+ * that synthesizes (or in the bundling container, where the project is
+ * mounted at the same relative place): paths are quoted, `to` is relative.
+ */
+function copyHooks(files: readonly { from: string; to: string }[]) {
+  const quote = (path: string) => `"${path.replace(/(["\\$`])/g, '\\$1')}"`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) =>
+      files.map(({ from, to }) => {
+        const source = from.startsWith(PROJECT_ROOT) ? join(inputDir, relative(PROJECT_ROOT, from)) : from;
+        const target = join(outputDir, to);
+        return `mkdir -p ${quote(dirname(target))} && cp ${quote(source)} ${quote(target)}`;
+      }),
+  };
 }
 
 /**

@@ -80,6 +80,42 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       expect(odd.map((d) => d.id)).toEqual([docs[3]!.id, docs[1]!.id]);
     });
 
+    it('replacement: a replacing document is unlisted until its switch, which lists it and deletes the replaced records; a failed one is listed', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'replacer' };
+      const other: LibraryRef = { tenantId: ref.tenantId, endUserId: 'bystander' };
+      await store.touchLibrary(ref, timestamp());
+      await store.touchLibrary(other, timestamp());
+      const old = documentRecord(ref, { sourceRef: 'notes/a.md' });
+      const elsewhere = documentRecord(other, { sourceRef: 'notes/a.md' });
+      await store.claim(old);
+      await store.claim(elsewhere);
+      const next = documentRecord(ref, { sourceRef: 'notes/a.md', status: 'processing', replacing: true });
+      await store.claim(next);
+      expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md' })).map((d) => d.id)).toEqual([old.id]);
+      expect((await store.list(ref, { limit: 10 })).map((d) => d.id)).toEqual([old.id]);
+      expect((await store.list(ref, { limit: 10, includeReplacing: true })).map((d) => d.id)).toEqual([next.id, old.id]);
+      expect(await store.get(ref, next.id)).toMatchObject({ id: next.id, replacing: true });
+      // Another library's id is never deleted by this library's switch.
+      expect(await store.completeReplacement(ref, next.id, [old.id, elsewhere.id])).toBe(true);
+      expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md' })).map((d) => d.id)).toEqual([next.id]);
+      expect((await store.get(ref, next.id))!.replacing).toBeUndefined();
+      expect(await store.get(ref, old.id)).toBeNull();
+      expect(await store.get(other, elsewhere.id)).not.toBeNull();
+      // Again (a resumed switch): nothing more happens.
+      expect(await store.completeReplacement(ref, next.id, [old.id])).toBe(true);
+      // A replacement that fails is listed (its reason readable) and replaced nothing.
+      const failing = documentRecord(ref, { sourceRef: 'notes/a.md', status: 'processing', replacing: true });
+      await store.claim(failing);
+      await store.settle(ref, failing.id, { status: 'failed', reason: 'extraction_failed: corrupt' });
+      expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md' })).map((d) => d.id)).toEqual([failing.id, next.id]);
+      expect((await store.get(ref, failing.id))!.replacing).toBeUndefined();
+      // The switch of a document deleted meanwhile still deletes the replaced records.
+      const gone = documentRecord(ref, { sourceRef: 'notes/a.md', status: 'processing', replacing: true });
+      expect(await store.completeReplacement(ref, gone.id, [next.id])).toBe(false);
+      expect(await store.get(ref, next.id)).toBeNull();
+    });
+
     it('round-trips every field, and records a document through processing to ready', async () => {
       const store = await makeStore();
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'carol' };

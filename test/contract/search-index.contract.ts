@@ -115,6 +115,25 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await collect(index.grepCandidates(ref, { pattern: 'walrus', caseSensitive: false }))).toEqual([]);
     });
 
+    it('put with replaces: the replaced items of the same library leave in the same write, other libraries untouched', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: null };
+      const other: LibraryRef = { tenantId: ref.tenantId, endUserId: 'other' };
+      const v1 = indexItem('narwhal version one', axisVector(DIMENSIONS, 5));
+      const v2 = indexItem('narwhal version two', axisVector(DIMENSIONS, 6));
+      const theirs = indexItem('narwhal belongs to another library', axisVector(DIMENSIONS, 7));
+      await index.put(ref, v1);
+      await index.put(ref, v2);
+      await index.put(other, theirs);
+      const v3 = indexItem('narwhal version three', axisVector(DIMENSIONS, 8), { vectors: [] });
+      await index.put(ref, v3, undefined, { replaces: [v1.itemId, v2.itemId, theirs.itemId, 'file_NOTTHERE'] });
+      expect((await index.keywordSearch(ref, { text: 'narwhal', limit: 10 })).map((h) => h.itemId)).toEqual([v3.itemId]);
+      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 5), limit: 10 })).toEqual([]);
+      expect((await collect(index.grepCandidates(ref, { pattern: 'narwhal', caseSensitive: false }))).map((c) => c.itemId)).toEqual([v3.itemId]);
+      expect(await index.documentText(ref, v1.itemId)).toBeNull();
+      expect((await index.keywordSearch(other, { text: 'narwhal', limit: 10 })).map((h) => h.itemId)).toEqual([theirs.itemId]);
+    });
+
     it('removes one generation of a library and leaves a newer one', async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'generations' };

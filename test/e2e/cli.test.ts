@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,34 @@ describe('the library command and npm start', () => {
     expect((await call('/v1/documents', rotated.api_key)).status).toBe(401);
     // The tenant of the first start is untouched.
     expect((await call('/v1/documents', firstKey)).status).toBe(200);
+  });
+
+  it('reports a folder with no database instead of creating one; keys create starts a library on a new folder', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'library-cli-missing-'));
+    try {
+      const wrong = join(parent, 'not-the-data-folder');
+      const inWrong = (...args: string[]) =>
+        spawnSync('npx', ['library', 'keys', ...args], { cwd: root, env: { ...env, LIBRARY_DATA_DIR: wrong }, encoding: 'utf8' });
+      for (const args of [['list'], ['rotate', '--tenant', 't'], ['revoke', '--tenant', 't']]) {
+        const result = inWrong(...args);
+        expect(result.status, args.join(' ')).toBe(1);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toContain(`no library database in ${wrong}`);
+        expect(result.stderr).toContain('LIBRARY_DATA_DIR');
+        expect(existsSync(wrong), 'nothing created').toBe(false);
+      }
+      // create is how an operator may start a library before its first serve: it says so on stderr.
+      const created = inWrong('create', '--tenant', 'first');
+      expect(created.status).toBe(0);
+      expect(created.stderr).toContain(`Started a new library database in ${wrong}`);
+      expect(JSON.parse(created.stdout.trim()).api_key).toMatch(/^lib_/);
+      const listed = inWrong('list');
+      expect(listed.status).toBe(0);
+      expect(listed.stderr).not.toContain('Started a new library');
+      expect(JSON.parse(listed.stdout.trim()).tenant).toBe('first');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('fails clearly on a bad command', () => {

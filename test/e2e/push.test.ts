@@ -1,14 +1,29 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushFolder, waitForIndexing } from '../../bin/push.js';
+import { pushFolder, runPushCommand, waitForIndexing, type PushEvent } from '../../bin/push.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
 let server: TestServer;
 let key: string;
-const folder = mkdtempSync(join(tmpdir(), 'library-push-'));
+const root = mkdtempSync(join(tmpdir(), 'library-push-'));
+const folder = join(root, 'notes-folder');
+
+/** Captures what the command prints; not a terminal, so progress is a plain line per file. */
+function output() {
+  const text = { stdout: '', stderr: '' };
+  const stream = (name: 'stdout' | 'stderr') => ({ isTTY: false, write: (s: string) => ((text[name] += s), true) }) as unknown as NodeJS.WriteStream;
+  return { text, out: { stdout: stream('stdout'), stderr: stream('stderr') } };
+}
+const run = async (args: string[]) => {
+  const { text, out } = output();
+  const code = await runPushCommand(args, { version: '9.9.9', defaultUrl: 'http://127.0.0.1:9', env: {}, out });
+  return { code, ...text };
+};
 
 beforeAll(async () => {
   server = await startTestServer({ embedder: new HashingEmbedder() });
@@ -20,39 +35,141 @@ beforeAll(async () => {
   writeFileSync(join(folder, 'notes', 'deep', 'b.csv'), 'k,v\nx,1\n');
   writeFileSync(join(folder, 'notes', 'copy-of-a.txt'), 'alpha note\n');
   writeFileSync(join(folder, 'blank.txt'), '   \n');
+  writeFileSync(join(folder, 'huge.txt'), Buffer.alloc(5 * 1024 * 1024, 'a')); // over the 4 MiB per-item limit
+  writeFileSync(join(folder, 'blob.bin'), randomBytes(2048)); // no text can be extracted
   writeFileSync(join(folder, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   for (let i = 0; i < 25; i++) writeFileSync(join(folder, 'notes', `n${i}.txt`), `note number ${i}\n`);
 });
 afterAll(async () => {
   await server.close();
-  rmSync(folder, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe('library push', () => {
-  it('captures every file of a folder in batches, with relative paths as source_ref, skipping hidden files', async () => {
-    const lines: string[] = [];
-    const summary = await pushFolder({ folder, url: server.url, apiKey: key, endUserId: 'pusher-user' }, (l) => lines.push(l));
-    expect(summary).toMatchObject({ files: 30, created: 28, deduped: 1 });
-    expect(summary.rejected).toEqual([{ path: 'blank.txt', code: 'empty_content', detail: expect.any(String) }]);
-    expect(lines).toHaveLength(30);
+  it('syncs a folder: nested files, a too-large file, an unsupported file, an edit, a deletion with --prune', async () => {
+    const events: PushEvent[] = [];
+    const target = { folder, url: `${server.url}/v1/`, apiKey: key, endUserId: 'pusher-user' };
+    const summary = await pushFolder({ ...target, concurrency: 3 }, { file: (e) => events.push(e) });
+    expect(summary).toMatchObject({ files: 32, created: 28, deduped: 1, unchanged: 0, failed: [] });
+    expect(events).toHaveLength(32);
+    const rejected = Object.fromEntries(summary.rejected.map((r) => [r.path, r.code]));
+    expect(rejected['blank.txt']).toBe('empty_content');
+    expect(rejected['huge.txt']).toBe('too_large');
     const grep = await server.api('/v1/grep?pattern=harbour&end_user_id=pusher-user', { key });
     expect(grep.body.results).toEqual([expect.objectContaining({ source_ref: 'readme.md', line: 2, title: 'readme.md' })]);
-    const csv = await server.api(`/v1/documents?end_user_id=pusher-user&source_ref=${encodeURIComponent(join('notes', 'deep', 'b.csv'))}`, { key });
+    const csv = await server.api(`/v1/documents?end_user_id=pusher-user&source_ref=${encodeURIComponent('notes/deep/b.csv')}`, { key });
     expect(csv.body.documents).toEqual([expect.objectContaining({ content_type: 'text/csv', filename: 'b.csv' })]);
-    // --wait follows every pushed document until it is indexed.
+
+    // --wait follows every pushed document until it is indexed; the unsupported file ends failed (or was rejected).
     const progress: string[] = [];
-    const indexed = await waitForIndexing({ url: server.url, apiKey: key, endUserId: 'pusher-user' }, summary.ids, (l) => progress.push(l), 20);
-    expect(indexed).toEqual({ ready: 28, failed: [] });
-    expect(progress.at(-1)).toMatch(/^indexing: 28 ready, 0 failed, 0 processing/);
-    const docs = await server.api('/v1/documents?end_user_id=pusher-user&limit=100', { key });
-    expect(docs.body.documents.every((d: { status: string }) => d.status === 'ready')).toBe(true);
-    // Pushing again changes nothing.
-    const again = await pushFolder({ folder, url: server.url, apiKey: key, endUserId: 'pusher-user' }, () => undefined);
+    const indexed = await waitForIndexing(target, summary.ids, (l) => progress.push(l), 20);
+    const unsupported = rejected['blob.bin'] === 'unsupported_type' ? 0 : 1;
+    expect(indexed.ready).toBe(28 - unsupported);
+    expect(indexed.failed).toHaveLength(unsupported);
+    expect(progress.at(-1)).toMatch(/processing \(/);
+
+    // Pushing again sends nothing that is already there.
+    const again = await pushFolder(target, {});
+    expect(again.unchanged).toBe(28 - unsupported);
     expect(again.created).toBe(0);
-    expect(again.deduped).toBe(29);
+
+    // An edit and a deletion: --dry-run says what would change and changes nothing.
+    writeFileSync(join(folder, 'notes', 'a.txt'), 'alpha note, edited: the tide turns at six\n');
+    unlinkSync(join(folder, 'notes', 'n0.txt'));
+    const dry = await run([folder, '--key', key, '--url', server.url, '--end-user', 'pusher-user', '--prune', '--dry-run', '--json']);
+    const drySummary = JSON.parse(dry.stdout);
+    expect(drySummary).toMatchObject({ dry_run: true, replaced: 1, pruned: [{ source_ref: 'notes/n0.txt', id: expect.any(String) }] });
+    const before = await server.api('/v1/documents?end_user_id=pusher-user&source_ref=notes%2Fn0.txt', { key });
+    expect(before.body.documents).toHaveLength(1);
+
+    const lines: string[] = [];
+    const sync = await pushFolder({ ...target, prune: true }, { file: (e) => lines.push(`${e.outcome} ${e.path}`) });
+    expect(sync).toMatchObject({ replaced: 1, pruned: [{ source_ref: 'notes/n0.txt' }], prune_failed: [] });
+    expect(lines).toContain('replaced notes/a.txt');
+    const edited = await server.api('/v1/documents?end_user_id=pusher-user&source_ref=notes%2Fa.txt', { key });
+    expect(edited.body.documents).toHaveLength(1); // the old version is gone, not beside the new one
+    const old = await server.api('/v1/grep?pattern=alpha%20note%0A&end_user_id=pusher-user', { key });
+    expect((old.body.results ?? []).filter((r: { source_ref: string }) => r.source_ref === 'notes/a.txt')).toHaveLength(0);
+    const tide = await server.api('/v1/grep?pattern=tide%20turns&end_user_id=pusher-user', { key });
+    expect(tide.body.results).toEqual([expect.objectContaining({ source_ref: 'notes/a.txt' })]);
+    const pruned = await server.api('/v1/documents?end_user_id=pusher-user&source_ref=notes%2Fn0.txt', { key });
+    expect(pruned.body.documents).toEqual([]);
+    // copy-of-a.txt still dedups onto a document of the library: --prune never removes a document a file uses.
+    const copy = await server.api('/v1/grep?pattern=alpha%20note&end_user_id=pusher-user', { key });
+    expect(copy.body.results.length).toBeGreaterThan(0);
+  });
+
+  it('waits out a low rate limit instead of stopping', async () => {
+    const limited = await startTestServer({ embedder: new HashingEmbedder(), rateLimit: { ratePerSecond: 3, burst: 2 } });
+    try {
+      const waits: string[] = [];
+      const summary = await pushFolder(
+        { folder: join(folder, 'notes'), url: limited.url, apiKey: await limited.newKey('limited'), concurrency: 4, retryBaseMs: 50 },
+        { retry: (r) => waits.push(r.reason) },
+      );
+      expect(summary.failed).toEqual([]);
+      expect(summary.created + summary.deduped).toBe(summary.files);
+      expect(waits).toContain('429 rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reports the batches a stopped server never answered, goes on, and exits non-zero', async () => {
+    const doomed = await startTestServer({ embedder: new HashingEmbedder() });
+    const doomedKey = await doomed.newKey('doomed');
+    let batches = 0;
+    const closing: Array<Promise<void>> = [];
+    const fetchThenStop: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).endsWith('/v1/capture/batch') && ++batches === 1) closing.push(doomed.close());
+      return response;
+    };
+    const summary = await pushFolder(
+      { folder: join(folder, 'notes'), url: doomed.url, apiKey: doomedKey, concurrency: 1, retries: 1, retryBaseMs: 5, fetch: fetchThenStop },
+      {},
+    );
+    await Promise.all(closing);
+    expect(summary.created).toBe(20); // the first batch
+    expect(summary.failed.length).toBe(summary.files - 20);
+    expect(summary.failed[0]!.error).toContain(`${doomed.url}/v1/capture/batch`);
+    expect(summary.failed[0]!.error).toMatch(/ECONNREFUSED|ECONNRESET|socket/);
+  });
+
+  it('has a proper command line: --help and --version exit 0, --json, exit 1 on rejections, a connection failure named', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    for (const option of ['--dry-run', '--json', '--concurrency', '--prune', '--wait', '--version', '--url']) expect(help.stdout).toContain(option);
+    const version = await run(['--version']);
+    expect(version).toMatchObject({ code: 0, stdout: '9.9.9\n' });
+    expect((await run([folder, '--no-such-option'])).code).toBe(2);
+    expect((await run([folder])).code).toBe(2); // no key
+
+    const json = await run([folder, '--key', key, '--url', `${server.url}/v1`, '--end-user', 'pusher-user', '--json']);
+    expect(json.code).toBe(1); // blank.txt and huge.txt are rejected
+    const summary = JSON.parse(json.stdout);
+    expect(summary).toMatchObject({ files: 31, created: 0, failed: [], dry_run: false });
+    expect(summary.rejected.map((r: { path: string }) => r.path)).toEqual(expect.arrayContaining(['blank.txt', 'huge.txt']));
+
+    // A subfolder with --prefix names the same documents as the whole folder did.
+    const plain = await run([join(folder, 'notes', 'deep'), '--prefix', 'notes/deep/', '--key', key, '--url', server.url, '--end-user', 'pusher-user']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^unchanged +notes\/deep\/b\.csv$/m);
+    expect(plain.stdout).toMatch(/1 files: 0 created, 0 replaced, 0 deduped, 1 unchanged, 0 rejected, 0 failed/);
+
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const down = await run([folder, '--key', key, '--url', `http://127.0.0.1:${port}/prod/v1/`, '--retries', '0']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`http://127.0.0.1:${port}/prod/v1/documents`);
+    expect(down.stderr).toMatch(/ECONNREFUSED/);
   });
 
   it('stops with a clear error on a bad key', async () => {
-    await expect(pushFolder({ folder, url: server.url, apiKey: 'lib_bad' }, () => undefined)).rejects.toThrow(/401/);
+    await expect(pushFolder({ folder, url: server.url, apiKey: 'lib_bad' })).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
 });

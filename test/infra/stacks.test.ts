@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../lambdas/wiring/aws/config.js';
-import { ROUTES } from '../../lambdas/routes.js';
+import { ALL_ROUTES, ROUTES } from '../../lambdas/routes.js';
 import type { ApiStack } from '../../lib/api-stack.js';
 import { buildApp } from '../../lib/app.js';
 import { DEFAULT_CONFIG, resolveConfig } from '../../lib/config.js';
@@ -57,9 +57,9 @@ describe('routes and functions', () => {
     expect(missingEntries()).toEqual([]);
   });
 
-  it('makes one function per route, plus the authorizer, the ingest worker and the sweeper, all on Node.js 22 ARM64 with X-Ray', () => {
+  it('makes one function per route and page, plus the authorizer, the ingest worker and the sweeper, all on Node.js 22 ARM64 with X-Ray', () => {
     const functions = apiTemplate.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(ROUTES.length + 3);
+    expect(Object.keys(functions)).toHaveLength(ALL_ROUTES.length + 3);
     for (const fn of Object.values(functions) as Array<{ Properties: Record<string, any> }>) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
       expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
@@ -67,13 +67,13 @@ describe('routes and functions', () => {
       );
       expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
     }
-    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ROUTES.length + 3 + 1);
+    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_ROUTES.length + 3 + 1);
     apiTemplate.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: DEFAULT_CONFIG.logRetentionDays });
   });
 
   it('maps each route to one API Gateway method on its own function, keyed routes behind the authorizer and the usage plan', () => {
     const restApi = api.api.api;
-    for (const route of ROUTES) {
+    for (const route of ALL_ROUTES) {
       const method = restApi.methods.find((m) => m.resource.path === route.path && m.httpMethod === route.method);
       expect(method, `${route.method} ${route.path}`).toBeDefined();
       const fnId = api.getLogicalId(api.functions.get(route.name)!.fn.node.defaultChild as never);
@@ -93,7 +93,7 @@ describe('routes and functions', () => {
   });
 
   it('answers other methods on a known path with a 405 mock carrying Allow', () => {
-    const paths = new Set(ROUTES.map((r) => r.path));
+    const paths = new Set(ALL_ROUTES.map((r) => r.path));
     const anys = api.api.api.methods.filter((m) => m.httpMethod === 'ANY');
     expect(new Set(anys.map((m) => m.resource.path))).toEqual(paths);
     apiTemplate.hasResourceProperties('AWS::ApiGateway::Method', {
@@ -482,5 +482,87 @@ describe('cdk-nag and configuration', () => {
     const destroyable = synth({ removalPolicy: 'destroy', stackPrefix: 'Dev' });
     expect(destroyable.data.stackName).toBe('Dev-Data');
     expect(destroyable.dataTemplate.toJSON().Resources.DocumentsTable.DeletionPolicy).toBe('Delete');
+  });
+});
+
+describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
+  const ORIGINS = ['https://app.example.com', 'http://localhost:5173'];
+  const gatewayResponses = (template: Template) =>
+    Object.values(template.findResources('AWS::ApiGateway::GatewayResponse')) as Array<{ Properties: { ResponseType: string; ResponseParameters: Record<string, string> } }>;
+  const optionsMethods = (template: Template) =>
+    Object.values(template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } })) as Array<{ Properties: Record<string, any> }>;
+
+  it('allows nothing by default: no preflight method, no CORS header on gateway responses, an empty origin list for the functions', () => {
+    expect(DEFAULT_CONFIG.cors.allowedOrigins).toEqual([]);
+    expect(optionsMethods(apiTemplate)).toHaveLength(0);
+    for (const response of gatewayResponses(apiTemplate)) {
+      expect(Object.keys(response.Properties.ResponseParameters).some((k) => /access-control|vary/i.test(k)), response.Properties.ResponseType).toBe(false);
+    }
+    apiTemplate.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.corsOrigins]: '' }) } });
+  });
+
+  it('with allowed origins: answers preflights on every path with a keyless mock that allows only those origins', () => {
+    const { api: corsApi, apiTemplate: template } = synth({ cors: { allowedOrigins: ORIGINS } });
+    const methods = optionsMethods(template);
+    expect(methods).toHaveLength(new Set(ALL_ROUTES.map((r) => r.path)).size);
+    const optionPaths = corsApi.api.api.methods.filter((m) => m.httpMethod === 'OPTIONS').map((m) => m.resource.path);
+    expect(new Set(optionPaths)).toEqual(new Set(ALL_ROUTES.map((r) => r.path)));
+    for (const method of methods) {
+      expect(method.Properties).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'MOCK' } });
+      expect(method.Properties.ApiKeyRequired ?? false).toBe(false);
+      const response = method.Properties.Integration.IntegrationResponses[0];
+      expect(response.StatusCode).toBe('204');
+      expect(response.ResponseParameters).toEqual({ 'method.response.header.Vary': "'Origin'" });
+      const template = response.ResponseTemplates['application/json'] as string;
+      // The allow headers are set only inside the origin check, never statically.
+      expect(template).toContain('#if($origin == "https://app.example.com" || $origin == "http://localhost:5173")');
+      for (const header of ['Access-Control-Allow-Origin = $origin', 'Access-Control-Allow-Headers = "authorization,content-type"', 'Access-Control-Max-Age = "7200"']) {
+        expect(template).toContain(`#set($context.responseOverride.header.${header})`);
+      }
+      expect(template.trim().endsWith('#end')).toBe(true);
+      expect(method.Properties.MethodResponses[0].ResponseParameters).toMatchObject({ 'method.response.header.Access-Control-Allow-Origin': false });
+    }
+    // The methods each path serves are the ones the preflight names.
+    const documents = methods.find((m) => JSON.stringify(m).includes('Access-Control-Allow-Methods = \\"GET,DELETE,OPTIONS\\"'));
+    expect(documents, 'GET and DELETE on /v1/documents/{id}').toBeDefined();
+  });
+
+  it("with allowed origins: the gateway's own errors carry the CORS headers, and every function gets the list", () => {
+    const several = synth({ cors: { allowedOrigins: ORIGINS } }).apiTemplate;
+    for (const response of gatewayResponses(several)) {
+      expect(response.Properties.ResponseParameters, response.Properties.ResponseType).toMatchObject({
+        'gatewayresponse.header.Access-Control-Allow-Origin': 'method.request.header.Origin',
+        'gatewayresponse.header.Access-Control-Expose-Headers': "'x-request-id,retry-after'",
+        'gatewayresponse.header.Vary': "'Origin'",
+      });
+    }
+    expect(gatewayResponses(several).map((r) => r.Properties.ResponseType)).toEqual(expect.arrayContaining(['UNAUTHORIZED', 'THROTTLED', 'DEFAULT_4XX', 'DEFAULT_5XX']));
+    several.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.corsOrigins]: ORIGINS.join(',') }) } });
+
+    // One origin: named exactly, not echoed.
+    const one = synth({ cors: { allowedOrigins: ['https://app.example.com'] } }).apiTemplate;
+    for (const response of gatewayResponses(one)) {
+      expect(response.Properties.ResponseParameters['gatewayresponse.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
+    }
+  });
+
+  it('passes cdk-nag with CORS on, and refuses anything but exact origins', () => {
+    const { app: corsApp } = synth({ cors: { allowedOrigins: ORIGINS } });
+    const report = new AwsSolutionsChecks(corsApp).validateScope(corsApp);
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    for (const bad of ['*', 'https://app.example.com/', 'app.example.com', 'https://app.example.com/path', 'ftp://x.example']) {
+      expect(() => resolveConfig({ cors: { allowedOrigins: [bad] } }), bad).toThrow(/cors.allowedOrigins: .* is not an exact origin/);
+    }
+    expect(() => resolveConfig({ cors: { allowedOrigins: 'https://app.example.com' } })).toThrow(/must be a list/);
+  });
+
+  it('serves the API reference page at GET /docs without a key, from its own function', () => {
+    const method = api.api.api.methods.find((m) => m.resource.path === '/docs' && m.httpMethod === 'GET');
+    expect(method).toBeDefined();
+    const properties = apiTemplate.toJSON().Resources[api.getLogicalId(method!.node.defaultChild as never)].Properties;
+    expect(properties).toMatchObject({ HttpMethod: 'GET', AuthorizationType: 'NONE', Integration: { Type: 'AWS_PROXY' } });
+    expect(properties.ApiKeyRequired ?? false).toBe(false);
+    expect(ACCESS.docs).toEqual({});
+    expect(statementsOf('docs').flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).every((a) => a.startsWith('logs:') || a.startsWith('xray:'))).toBe(true);
   });
 });

@@ -64,19 +64,30 @@ export class InMemoryDocumentStore implements DocumentStore {
     if (outcome.status === 'ready') {
       doc.passagesEmbedded = doc.passageCount ?? 0;
       doc.failureReason = null;
-    } else doc.failureReason = outcome.reason;
+    } else {
+      doc.failureReason = outcome.reason;
+      delete doc.replacing;
+    }
   }
   async get(ref: LibraryRef, id: string) {
     const doc = this.docs.get(id);
     return doc && libKey(doc) === libKey(ref) ? structuredClone(doc) : null;
   }
-  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }) {
+  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean }) {
     return this.inLibrary(ref)
+      .filter((d) => options.includeReplacing || !d.replacing)
       .filter((d) => options.sourceRef === undefined || d.sourceRef === options.sourceRef)
       .filter((d) => !options.after || newestFirst(d, { ...d, createdAt: options.after.createdAt, id: options.after.id }) > 0)
       .sort(newestFirst)
       .slice(0, options.limit)
       .map((d) => structuredClone(d));
+  }
+  async completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]) {
+    // At once (no await between): a list sees the old records or the new one.
+    for (const old of replaced) if (old !== id && this.own(ref, old)) this.docs.delete(old);
+    const doc = this.own(ref, id);
+    if (doc) delete doc.replacing;
+    return !!doc;
   }
   async listAll(ref: LibraryRef) {
     return this.inLibrary(ref).map((d) => structuredClone(d));

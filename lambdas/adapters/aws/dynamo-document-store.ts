@@ -69,6 +69,7 @@ const toRecord = (item: Record<string, unknown>): DocumentRecord => {
     // Counted by atomic increments: a step repeated by a redelivered job may overcount, never past the passages.
     passagesEmbedded: Math.min(Number(i.passagesEmbedded ?? 0), passageCount ?? 0),
     failureReason: i.failureReason ?? null,
+    ...(i.replacing === true ? { replacing: true } : {}),
   };
 };
 
@@ -171,8 +172,11 @@ export class DynamoDocumentStore implements DocumentStore {
   }
 
   private toItem(ref: LibraryRef, doc: DocumentRecord): DocumentItem {
+    const { replacing, ...fields } = doc;
     return {
-      ...doc,
+      ...fields,
+      // Present only while a replacement waits (the list leaves such documents out).
+      ...(replacing ? { replacing: true } : {}),
       pk: libPk(ref),
       sk: `SHA#${doc.sha256}`,
       newestKey: newestKey(doc.createdAt, doc.id),
@@ -272,7 +276,7 @@ export class DynamoDocumentStore implements DocumentStore {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: libPk(ref), sk: `SHA#${sha}` },
-          UpdateExpression: `SET ${sets} REMOVE processingPk, processingSince`,
+          UpdateExpression: `SET ${sets} REMOVE processingPk, processingSince, replacing`,
           ConditionExpression: 'id = :id AND #status = :processing',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,
@@ -281,7 +285,10 @@ export class DynamoDocumentStore implements DocumentStore {
     );
   }
 
-  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }): Promise<DocumentRecord[]> {
+  async list(
+    ref: LibraryRef,
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean },
+  ): Promise<DocumentRecord[]> {
     const out: DocumentRecord[] = [];
     const values: Record<string, unknown> = { ':pk': libPk(ref) };
     let condition = 'pk = :pk';
@@ -289,11 +296,14 @@ export class DynamoDocumentStore implements DocumentStore {
       condition += ' AND newestKey < :after';
       values[':after'] = newestKey(options.after.createdAt, options.after.id);
     }
-    let filter: string | undefined;
+    const filters: string[] = [];
     if (options.sourceRef !== undefined) {
-      filter = 'sourceRef = :sourceRef';
+      filters.push('sourceRef = :sourceRef');
       values[':sourceRef'] = options.sourceRef;
     }
+    // A replacement still waiting for its text is not listed (core/replacement.ts).
+    if (!options.includeReplacing) filters.push('attribute_not_exists(replacing)');
+    const filter = filters.length ? filters.join(' AND ') : undefined;
     const newest = this.queryPages({
       IndexName: DOCUMENTS_TABLE.localIndexes[0].name,
       KeyConditionExpression: condition,
@@ -310,6 +320,30 @@ export class DynamoDocumentStore implements DocumentStore {
       if (out.length >= options.limit) break;
     }
     return out;
+  }
+
+  /**
+   * Single conditional writes (no transactions, as everywhere in this store):
+   * the new record is listed first, then the old ones are deleted, so a list
+   * in between sees both for that instant, never neither.
+   */
+  async completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]): Promise<boolean> {
+    const sha = await this.shaOf(ref, id);
+    const stands =
+      !!sha &&
+      (await ifCondition('documents.completeReplacement', () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+            UpdateExpression: 'REMOVE replacing',
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeValues: { ':id': id },
+          }),
+        ),
+      ));
+    for (const old of replaced) if (old !== id) await this.delete(ref, old);
+    return stands;
   }
 
   async listAll(ref: LibraryRef): Promise<DocumentRecord[]> {

@@ -1,4 +1,4 @@
-import type { GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
+import type { GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../ports.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
@@ -53,6 +53,8 @@ const TITLE_BOOST = 2;
 const SEARCH_QS = { ignore_unavailable: true };
 /** A delete repeated this many times while concurrent writes keep changing what it matches gives up (retryable). */
 const DELETE_PASSES = 5;
+/** Documents of replaced items deleted within the replacing put's _bulk request (the rest by the sweep right after). */
+const REPLACED_DOCUMENTS = 5_000;
 
 /** The passage document's id: the item and the passage's ordinal, so a vector can be attached to it later. */
 export const passageId = (itemId: string, ordinal: number) => `${itemId}#${ordinal}`;
@@ -230,7 +232,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * the same write, so the refusal is the core's: it reads the generation
    * again after the put and removes the item when it ended (core/incarnation.ts).
    */
-  async put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void> {
+  async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     // Every vector now, or none yet (attached per passage later: attachPassageVectors).
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none');
     await this.ensureIndices();
@@ -258,9 +260,30 @@ export class OpenSearchSearchIndex implements SearchIndex {
     await this.deleteWhere('index.put', [this.passagesIndex], [
       ...libraryFilter(ref), { term: { item_id: item.itemId } }, { range: { ordinal: { gte: item.passages.length } } },
     ]);
+    // A replacement: the older versions' documents are deleted by id in the same request, after the new ones,
+    // so the refresh that shows the new version hides the old (a scheduled refresh mid-request may show both, never neither).
+    const replaces = (options.replaces ?? []).filter((id) => id !== item.itemId);
+    if (replaces.length) {
+      for (const doc of await this.documentsOf('index.put', ref, replaces)) bulkBody.push({ delete: { _index: doc._index, _id: doc._id } });
+    }
     const failures = bulkFailures(await this.call<BulkResponse>('index.put', { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }));
     if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError('index.put: search backend throttled');
     if (failures.length) throw new Error(`index.put: ${failures.length} documents refused (${failures[0]?.error?.type ?? 'unknown'})`);
+    // Anything of theirs the request missed (more documents than one search returns, a write since) goes now.
+    if (replaces.length) {
+      await this.deleteWhere('index.put', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { terms: { item_id: replaces } }]);
+    }
+  }
+
+  /** The item and passage documents (index and id) of these items of the library, up to REPLACED_DOCUMENTS of them. */
+  private async documentsOf(what: string, ref: LibraryRef, itemIds: readonly string[]): Promise<Array<{ _index: string; _id: string }>> {
+    const body = await this.call<{ hits: { hits: Array<{ _index: string; _id: string }> } }>(what, {
+      method: 'POST',
+      path: `/${this.itemsIndex},${this.passagesIndex}/_search`,
+      querystring: SEARCH_QS,
+      body: { size: REPLACED_DOCUMENTS, _source: false, query: { bool: { filter: [...libraryFilter(ref), { terms: { item_id: [...itemIds] } }] } } },
+    });
+    return body.hits.hits.map((hit) => ({ _index: hit._index, _id: hit._id }));
   }
 
   /**

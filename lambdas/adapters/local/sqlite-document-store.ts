@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS documents (
   passage_count INTEGER,
   passages_embedded INTEGER NOT NULL DEFAULT 0,
   failure_reason TEXT,
+  replacing INTEGER NOT NULL DEFAULT 0,
   UNIQUE (tenant_id, end_user_id, sha256),
   FOREIGN KEY (tenant_id, end_user_id) REFERENCES libraries(tenant_id, end_user_id)
 );
@@ -49,7 +50,7 @@ interface DocumentRow {
   content_type: string; source_ref: string | null; size_bytes: number; kind: DocumentRecord['kind'];
   status: DocumentRecord['status']; created_at: string; storage: DocumentRecord['storage']; line_count: number;
   page_count: number | null; blob_key: string | null; passage_count: number | null; passages_embedded: number;
-  failure_reason: string | null;
+  failure_reason: string | null; replacing: number;
 }
 
 const toRecord = (r: DocumentRow): DocumentRecord => ({
@@ -58,6 +59,7 @@ const toRecord = (r: DocumentRow): DocumentRecord => ({
   kind: r.kind, status: r.status, createdAt: r.created_at, storage: r.storage, lineCount: r.line_count,
   pageCount: r.page_count, blobKey: r.blob_key, passageCount: r.passage_count, passagesEmbedded: r.passages_embedded,
   failureReason: r.failure_reason,
+  ...(r.replacing ? { replacing: true } : {}),
 });
 
 /** Columns added since the first data folders; a folder made before them gets them at start-up. */
@@ -65,6 +67,7 @@ const ADDED_COLUMNS: Array<[string, string]> = [
   ['passage_count', 'INTEGER'],
   ['passages_embedded', 'INTEGER NOT NULL DEFAULT 0'],
   ['failure_reason', 'TEXT'],
+  ['replacing', 'INTEGER NOT NULL DEFAULT 0'],
 ];
 
 const lib = (ref: LibraryRef) => [ref.tenantId, ref.endUserId ?? SHARED] as const;
@@ -130,14 +133,14 @@ export class SqliteDocumentStore implements DocumentStore {
         .prepare(
           `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
              size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key, passage_count,
-             passages_embedded, failure_reason)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             passages_embedded, failure_reason, replacing)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
         )
         .run(
           doc.id, doc.tenantId, doc.endUserId ?? SHARED, doc.sha256, doc.title, doc.filename, doc.contentType,
           doc.sourceRef, doc.sizeBytes, doc.kind, doc.status, doc.createdAt, doc.storage, doc.lineCount,
-          doc.pageCount, doc.blobKey, doc.passageCount, doc.passagesEmbedded, doc.failureReason,
+          doc.pageCount, doc.blobKey, doc.passageCount, doc.passagesEmbedded, doc.failureReason, doc.replacing ? 1 : 0,
         );
       if (inserted.changes === 1) return { claimed: true as const };
       const existing = this.db
@@ -176,7 +179,7 @@ export class SqliteDocumentStore implements DocumentStore {
         .run(id, ...lib(ref));
     } else {
       this.db
-        .prepare(`UPDATE documents SET status = 'failed', failure_reason = ? WHERE id = ? AND tenant_id = ? AND end_user_id = ? AND status = 'processing'`)
+        .prepare(`UPDATE documents SET status = 'failed', failure_reason = ?, replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ? AND status = 'processing'`)
         .run(outcome.reason, id, ...lib(ref));
     }
   }
@@ -188,9 +191,13 @@ export class SqliteDocumentStore implements DocumentStore {
     return row ? toRecord(row) : null;
   }
 
-  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string }): Promise<DocumentRecord[]> {
+  async list(
+    ref: LibraryRef,
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean },
+  ): Promise<DocumentRecord[]> {
     const where = ['tenant_id = ?', 'end_user_id = ?'];
     const params: unknown[] = [...lib(ref)];
+    if (!options.includeReplacing) where.push('replacing = 0');
     if (options.sourceRef !== undefined) {
       where.push('source_ref = ?');
       params.push(options.sourceRef);
@@ -203,6 +210,15 @@ export class SqliteDocumentStore implements DocumentStore {
       .prepare(`SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`)
       .all(...params, options.limit) as DocumentRow[];
     return rows.map(toRecord);
+  }
+
+  async completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]): Promise<boolean> {
+    // One transaction: a list sees the old records or the new one, never neither or both.
+    return this.db.transaction(() => {
+      const deleteOld = this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?');
+      for (const old of replaced) if (old !== id) deleteOld.run(old, ...lib(ref));
+      return this.db.prepare('UPDATE documents SET replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(id, ...lib(ref)).changes === 1;
+    }).immediate();
   }
 
   async listAll(ref: LibraryRef): Promise<DocumentRecord[]> {

@@ -1,4 +1,4 @@
-import type { DeferredVectorIndex, GrepScan, KeywordQuery, SearchIndex, VectorQuery } from '../../ports.js';
+import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../ports.js';
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
@@ -183,7 +183,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return scan;
   }
 
-  async put(ref: LibraryRef, item: IndexItem, generation?: string): Promise<void> {
+  async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none yet');
     this.write((changes) => {
       // In the same transaction as the write: an erasure that ended this generation stays done.
@@ -214,6 +214,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
         changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
       });
+      // A replacement: the older versions leave in the same transaction the new one arrives in.
+      for (const replaced of options.replaces ?? []) if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
     });
   }
 

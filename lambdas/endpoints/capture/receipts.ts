@@ -27,7 +27,9 @@ export async function captureRawItem(
   }
   const parsed = CaptureItemSchema.safeParse(raw);
   if (!parsed.success) return rejectedReceipt('invalid_item', describeIssue(parsed.error));
-  const { text, content_base64, filename, content_type, title, source_ref, end_user_id } = parsed.data;
-  const item: CaptureItem = { text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref };
+  const { text, content_base64, filename, content_type, title, source_ref, replace_source_ref, end_user_id } = parsed.data;
+  const item: CaptureItem = {
+    text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref, replaceSourceRef: replace_source_ref,
+  };
   return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, { interactive: options.interactive, deadline: options.deadline });
 }

@@ -1,13 +1,18 @@
 import { createEndpoint } from '../../http/endpoint.js';
-import { buildOpenApiDocument } from '../../http/openapi.js';
+import { buildOpenApiDocument, servedBaseUrl, withServer, type OpenApiDocument } from '../../http/openapi.js';
 
+/**
+ * The OpenAPI document, built once; each answer names in `servers` the
+ * address it was served at (scheme, host and, on AWS, the stage), so a client
+ * generated from it calls the API it came from.
+ */
 export const createHandler = (deps: { version: string }) => {
-  let document: unknown;
+  let document: OpenApiDocument | undefined;
   return createEndpoint({
     auth: false,
-    async run() {
+    async run({ event }) {
       document ??= buildOpenApiDocument(deps.version);
-      return { status: 200, body: document };
+      return { status: 200, body: withServer(document, servedBaseUrl(event)) };
     },
   });
 };

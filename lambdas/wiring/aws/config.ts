@@ -1,3 +1,5 @@
+import { CORS_ORIGINS_ENV, parseCorsOrigins } from '../../http/cors.js';
+
 /**
  * The AWS stack's runtime settings, read once from the environment the CDK
  * stack sets on every function. Every variable is checked at cold start: a
@@ -15,6 +17,8 @@ export interface AwsConfig {
   ingestQueueUrl: string;
   /** Files over this many bytes go to the ingest queue even when they are text. */
   inlineMaxBytes: number;
+  /** Origins browser apps may call the API from (exact; none by default): http/cors.ts. */
+  corsOrigins: string[];
 }
 
 /** The variable names, shared with the CDK stack that sets them (lib/). */
@@ -31,6 +35,8 @@ export const ENV = {
   chatModelId: 'LIBRARY_CHAT_MODEL_ID',
   ingestQueueUrl: 'LIBRARY_INGEST_QUEUE_URL',
   inlineMaxBytes: 'LIBRARY_INLINE_MAX_BYTES',
+  /** Comma-separated exact origins allowed by CORS; empty: none (the local server reads the same name). */
+  corsOrigins: CORS_ORIGINS_ENV,
   /** Set on the ingest function only: the queue's maxReceiveCount. */
   ingestMaxReceiveCount: 'LIBRARY_INGEST_MAX_RECEIVE_COUNT',
   /** Set on the ingest function only: embedding steps of one job in flight at once. */
@@ -92,6 +98,7 @@ export function readAwsConfig(env: Record<string, string | undefined> = process.
     chatModelId: required(ENV.chatModelId),
     ingestQueueUrl: required(ENV.ingestQueueUrl),
     inlineMaxBytes: 0,
+    corsOrigins: [] as string[],
   };
   const dimensions = required(ENV.embeddingDimensions);
   const inlineMax = required(ENV.inlineMaxBytes);
@@ -106,6 +113,11 @@ export function readAwsConfig(env: Record<string, string | undefined> = process.
     throw new ConfigError(`${ENV.inlineMaxBytes} must be a whole number of bytes, not "${inlineMax}"`);
   }
   config.inlineMaxBytes = inlineMaxBytes;
+  try {
+    config.corsOrigins = parseCorsOrigins(env[ENV.corsOrigins], ENV.corsOrigins);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   if (!/^https:\/\/[^/\s]+$/.test(config.search.endpoint)) {
     throw new ConfigError(`${ENV.searchEndpoint} must be https://host, not "${config.search.endpoint}"`);
   }

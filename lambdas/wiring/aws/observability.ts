@@ -3,8 +3,10 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { CorsPolicy, eventHeader } from '../../http/cors.js';
 import type { CaptureOutcome } from '../../http/observability.js';
 import type { UsageLedger } from '../../ports.js';
+import { awsConfig } from './config.js';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, REJECT_CODE_DIMENSION } from './metric-names.js';
 
 /**
@@ -32,7 +34,25 @@ export function instrumented<H extends (event: any, context: Context) => Promise
   };
   return middy(handler)
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
-    .use({ after: publish, onError: publish }) as unknown as H;
+    .use({ after: publish, onError: publish })
+    .use({ after: addCorsHeaders }) as unknown as H;
+}
+
+let cors: CorsPolicy | undefined;
+
+/**
+ * The CORS headers on every answer of an API function (a REST proxy event
+ * with a proxy result; the authorizer and the workers are left alone): API
+ * Gateway passes a proxy response through as it is, so the function adds
+ * them. The allowed origins come from the wiring's configuration, read once.
+ */
+async function addCorsHeaders(request: { event: unknown; response: unknown }): Promise<void> {
+  const event = request.event as { httpMethod?: unknown; headers?: Record<string, string | undefined> | null } | null;
+  const response = request.response as { statusCode?: unknown; headers?: Record<string, unknown> } | null;
+  if (typeof event?.httpMethod !== 'string' || typeof response?.statusCode !== 'number') return;
+  cors ??= new CorsPolicy(awsConfig().corsOrigins);
+  if (!cors.enabled) return;
+  response.headers = { ...(response.headers ?? {}), ...cors.responseHeaders(eventHeader(event.headers, 'origin')) };
 }
 
 const count = (name: string, value = 1) => {

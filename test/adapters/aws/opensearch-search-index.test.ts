@@ -42,6 +42,24 @@ const collect = async (iterable: AsyncIterable<GrepCandidate>) => {
 };
 
 describe('OpenSearchSearchIndex: the exact requests', () => {
+  it('a replacing put deletes the old versions by id in the same _bulk, after the new documents, then sweeps them in the library', async () => {
+    const transport = new RecordingTransport([
+      [/_search$/, () => ({ hits: { hits: [{ _index: 'lib-items', _id: 'file_OLD' }, { _index: 'lib-passages', _id: 'file_OLD#0' }] } })],
+      [/_bulk$/, () => ({ errors: false, items: [] })],
+    ]);
+    const item = indexItem('new version', axisVector(16, 2));
+    await make(transport).put(alice, item, undefined, { replaces: ['file_OLD', item.itemId] });
+    const search = transport.bodies(/_search$/)[0];
+    expect(search.query.bool.filter).toEqual([...libraryFilter(alice), { terms: { item_id: ['file_OLD'] } }]);
+    const bulk = transport.requests.find((r) => r.path === '/_bulk')!;
+    const actions = (bulk.bulkBody as Array<Record<string, { _id?: string }>>).filter((line) => 'index' in line || 'delete' in line);
+    expect(actions.map((a) => Object.keys(a)[0])).toEqual(['index', 'index', 'delete', 'delete']);
+    expect(actions.slice(2).map((a) => a.delete!._id)).toEqual(['file_OLD', 'file_OLD#0']);
+    expect(bulk.querystring).toEqual({ refresh: 'wait_for' });
+    const sweep = transport.bodies(/_delete_by_query$/).at(-1);
+    expect(sweep.query.bool.filter).toEqual([...libraryFilter(alice), { terms: { item_id: ['file_OLD'] } }]);
+  });
+
   it('creates both indices once with the k-NN, BM25 and wildcard mappings, then bulk-indexes every passage with the library on it', async () => {
     const transport = new RecordingTransport([[/_bulk/, () => ({ errors: false, items: [] })]]);
     const index = make(transport);

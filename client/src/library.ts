@@ -1,0 +1,280 @@
+import { CaptureRejectedError, LibraryError } from './errors.js';
+import { contentTypeFor, toBase64, toBytes } from './content.js';
+import { Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
+import type {
+  BatchReceipt, BatchResponse, CaptureItem, ChatRequest, ChatResponse, DeletedDocument, Document, DocumentsParams,
+  DocumentsResponse, EndUser, EndUsersParams, EndUsersResponse, Erasure, GrepParams, GrepResponse, GrepResult,
+  HealthResponse, Receipt, SearchParams, SearchResponse, SearchResult, UsageParams, UsageResponse,
+} from './types.js';
+
+export type LibraryOptions = TransportOptions;
+
+/**
+ * The capture field that says "this is the new version of the document at
+ * this source_ref" (older documents with it are removed once this one is
+ * stored). See the service's docs/api-notes.md.
+ */
+export const REPLACE_FIELD = 'replace_source_ref';
+
+/** A capture item, plus the replace-by-source_ref flag. */
+export type CaptureInput = CaptureItem & { replace_source_ref?: boolean };
+
+export interface CaptureOptions extends RequestOptions {
+  /** Throw `CaptureRejectedError` for a rejected receipt instead of returning it. */
+  throwOnReject?: boolean;
+}
+
+export interface CaptureFileOptions extends CaptureOptions {
+  /** Default: the File's name; required for bytes. */
+  filename?: string;
+  /** Default: from the name, else the bytes. */
+  content_type?: string;
+  title?: string;
+  source_ref?: string;
+  end_user_id?: string;
+  /** Replace older documents with this source_ref once this one is stored. */
+  replace_source_ref?: boolean;
+}
+
+export interface BatchOptions extends RequestOptions {
+  end_user_id?: string;
+  /** Send again the items rejected as retryable (`backend_unavailable`), with backoff. Default true. */
+  retryRejected?: boolean;
+}
+
+export type FileData = Uint8Array | ArrayBuffer | Blob;
+
+interface Paged {
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * One page of a list. `items` are this page's; `for await (const x of page)`
+ * walks this page and every following one; `nextPage()` fetches the next.
+ */
+export class Page<T, B extends Paged = Paged> implements AsyncIterable<T> {
+  constructor(
+    /** The response body as the API sent it. */
+    readonly data: B,
+    readonly items: T[],
+    /** The `x-request-id` of the request that fetched this page. */
+    readonly requestId: string | null,
+    private readonly fetchPage: (cursor: string) => Promise<Page<T, B>>,
+  ) {}
+
+  get hasMore(): boolean {
+    return this.data.has_more;
+  }
+
+  get nextCursor(): string | null {
+    return this.data.next_cursor;
+  }
+
+  /** The next page, or null after the last. */
+  async nextPage(): Promise<Page<T, B> | null> {
+    return this.data.has_more && this.data.next_cursor ? this.fetchPage(this.data.next_cursor) : null;
+  }
+
+  /** This page and the following ones. */
+  async *pages(): AsyncGenerator<Page<T, B>> {
+    let page: Page<T, B> | null = this;
+    while (page) {
+      yield page;
+      page = await page.nextPage();
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+}
+
+function isReceipt(body: unknown): body is Receipt {
+  return !!body && typeof body === 'object' && 'status' in body && 'ok' in body && 'reject_code' in body;
+}
+
+/**
+ * The Library API. Works in Node 20+ and in browsers (for a file path, use
+ * `@library/client/node`).
+ *
+ * ```ts
+ * const lib = new Library({ baseUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/v1/', apiKey });
+ * const receipt = await lib.capture({ text: 'The harbour opens at dawn.', source_ref: 'notes/harbour' });
+ * for await (const hit of lib.searchAll({ q: 'when does the harbour open' })) console.log(hit.snippet);
+ * ```
+ */
+export class Library {
+  protected readonly transport: Transport;
+
+  constructor(options: LibraryOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** The normalized base URL requests go to (without `/v1`). */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** `GET /v1/health` (no key needed, sent anyway). A 503 `unavailable` health body is returned, not thrown. */
+  async health(options: RequestOptions = {}): Promise<HealthResponse> {
+    const response = await this.transport.request<HealthResponse>(
+      { method: 'GET', path: '/v1/health', idempotent: true, retry503: false, accept: (status, body) => status === 503 && !!body && typeof body === 'object' && 'status' in body },
+      options,
+    );
+    return response.body;
+  }
+
+  /**
+   * `POST /v1/capture`: a text (`capture('...')` or `{ text }`) or a file
+   * (`{ content_base64, filename, content_type }`). Resolves to the receipt,
+   * rejected ones included (`receipt.ok === false`), unless `throwOnReject`.
+   * A retryable rejection (503 `backend_unavailable`) is retried first.
+   */
+  async capture(item: string | CaptureInput, options: CaptureOptions = {}): Promise<Receipt> {
+    const body = typeof item === 'string' ? { text: item } : item;
+    const response = await this.transport.request<Receipt>(
+      { method: 'POST', path: '/v1/capture', body, idempotent: true, accept: (status, b) => (status === 422 || status === 503) && isReceipt(b) },
+      options,
+    );
+    return this.checkReceipt(response, options);
+  }
+
+  /**
+   * Captures bytes (a `Uint8Array`, `ArrayBuffer`, `Blob` or browser `File`)
+   * as a file: the filename comes from the File or `options.filename`, the
+   * type from the name, else the bytes.
+   */
+  async captureFile(data: FileData, options: CaptureFileOptions = {}): Promise<Receipt> {
+    const named = (data as unknown as { name?: unknown }).name;
+    const filename = options.filename ?? (typeof named === 'string' && named ? named : undefined);
+    if (!filename) throw new TypeError('captureFile needs options.filename for bytes');
+    const bytes = await toBytes(data);
+    const blobType = typeof Blob !== 'undefined' && data instanceof Blob && data.type ? data.type : undefined;
+    const { throwOnReject, signal, timeoutMs, retries, content_type, ...fields } = options;
+    const item: CaptureInput = {
+      ...fields,
+      filename,
+      content_type: content_type ?? blobType ?? contentTypeFor(filename, bytes),
+      content_base64: toBase64(bytes),
+    };
+    return this.capture(item, { throwOnReject, signal, timeoutMs, retries });
+  }
+
+  /**
+   * `POST /v1/capture/batch` with 1 to 20 items. Items rejected as retryable
+   * are sent again with backoff (unless `retryRejected: false`); the answer
+   * keeps the request's order and indexes.
+   */
+  async captureBatch(items: CaptureInput[], options: BatchOptions = {}): Promise<BatchResponse> {
+    const { end_user_id, retryRejected = true, ...call } = options;
+    const send = async (subset: CaptureInput[]) =>
+      (await this.transport.request<BatchResponse>(
+        { method: 'POST', path: '/v1/capture/batch', body: { items: subset, ...(end_user_id !== undefined ? { end_user_id } : {}) }, idempotent: true },
+        call,
+      )).body;
+    const first = await send(items);
+    if (!retryRejected) return first;
+    const results: BatchReceipt[] = [...first.results];
+    const attempts = call.retries ?? 4;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const again = results.filter((r) => r.status === 'rejected' && r.retryable);
+      if (!again.length) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 500 * 2 ** attempt));
+      if (call.signal?.aborted) break;
+      const answer = await send(again.map((r) => items[r.index]!));
+      answer.results.forEach((receipt, i) => {
+        const index = again[i]!.index;
+        results[index] = { ...receipt, index };
+      });
+    }
+    return { total: first.total, succeeded: results.filter((r) => r.ok).length, results };
+  }
+
+  /** `GET /v1/search`: one page; iterate it (`for await`) to walk every page. */
+  async search(params: SearchParams, options: RequestOptions = {}): Promise<Page<SearchResult, SearchResponse>> {
+    const fetchPage = async (cursor?: string): Promise<Page<SearchResult, SearchResponse>> => {
+      const response = await this.transport.request<SearchResponse>({ method: 'GET', path: '/v1/search', query: { ...params, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+      return new Page(response.body, response.body.results, response.requestId, fetchPage);
+    };
+    return fetchPage();
+  }
+
+  /** Every search result of every page. */
+  async *searchAll(params: SearchParams, options: RequestOptions = {}): AsyncGenerator<SearchResult> {
+    yield* await this.search(params, options);
+  }
+
+  /** `GET /v1/grep`: one page of matching lines; iterate it to walk every page. */
+  async grep(params: GrepParams, options: RequestOptions = {}): Promise<Page<GrepResult, GrepResponse>> {
+    const { case_sensitive, ...rest } = params;
+    const query = { ...rest, ...(case_sensitive !== undefined ? { case_sensitive: case_sensitive ? 'true' : 'false' } : {}) };
+    const fetchPage = async (cursor?: string): Promise<Page<GrepResult, GrepResponse>> => {
+      const response = await this.transport.request<GrepResponse>({ method: 'GET', path: '/v1/grep', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+      return new Page(response.body, response.body.results, response.requestId, fetchPage);
+    };
+    return fetchPage();
+  }
+
+  /** Every matching line of every page. */
+  async *grepAll(params: GrepParams, options: RequestOptions = {}): AsyncGenerator<GrepResult> {
+    yield* await this.grep(params, options);
+  }
+
+  /** Documents: list (one page), iterate (all), get, delete. */
+  readonly documents = {
+    list: async (params: DocumentsParams = {}, options: RequestOptions = {}): Promise<Page<Document, DocumentsResponse>> => {
+      const fetchPage = async (cursor?: string): Promise<Page<Document, DocumentsResponse>> => {
+        const response = await this.transport.request<DocumentsResponse>({ method: 'GET', path: '/v1/documents', query: { ...params, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+        return new Page(response.body, response.body.documents, response.requestId, fetchPage);
+      };
+      return fetchPage(params.cursor);
+    },
+    iterate: (params: DocumentsParams = {}, options: RequestOptions = {}): AsyncIterable<Document> => {
+      const list = this.documents.list;
+      return { async *[Symbol.asyncIterator]() { yield* await list(params, options); } };
+    },
+    get: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<Document> =>
+      (await this.transport.request<Document>({ method: 'GET', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: true }, options)).body,
+    delete: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<DeletedDocument> =>
+      (await this.transport.request<DeletedDocument>({ method: 'DELETE', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: false }, options)).body,
+  };
+
+  /** `POST /v1/chat`: an answer from the library, citing it. */
+  async chat(question: string | ChatRequest, options: RequestOptions = {}): Promise<ChatResponse> {
+    const body = typeof question === 'string' ? { question } : question;
+    return (await this.transport.request<ChatResponse>({ method: 'POST', path: '/v1/chat', body, idempotent: false }, options)).body;
+  }
+
+  /** End users: list (one page), iterate (all), erase. */
+  readonly endUsers = {
+    list: async (params: EndUsersParams = {}, options: RequestOptions = {}): Promise<Page<EndUser, EndUsersResponse>> => {
+      const fetchPage = async (cursor?: string): Promise<Page<EndUser, EndUsersResponse>> => {
+        const response = await this.transport.request<EndUsersResponse>({ method: 'GET', path: '/v1/end-users', query: { ...params, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+        return new Page(response.body, response.body.end_users, response.requestId, fetchPage);
+      };
+      return fetchPage(params.cursor);
+    },
+    iterate: (params: EndUsersParams = {}, options: RequestOptions = {}): AsyncIterable<EndUser> => {
+      const list = this.endUsers.list;
+      return { async *[Symbol.asyncIterator]() { yield* await list(params, options); } };
+    },
+    /** Permanently erases the end user's library. */
+    erase: async (id: string, options: RequestOptions = {}): Promise<Erasure> =>
+      (await this.transport.request<Erasure>({ method: 'DELETE', path: '/v1/end-users/{id}', pathParams: { id }, idempotent: false }, options)).body,
+  };
+
+  /** `GET /v1/usage` (default: the current month). */
+  async usage(params: UsageParams = {}, options: RequestOptions = {}): Promise<UsageResponse> {
+    return (await this.transport.request<UsageResponse>({ method: 'GET', path: '/v1/usage', query: params, idempotent: true }, options)).body;
+  }
+
+  private checkReceipt(response: RawResponse<Receipt>, options: CaptureOptions): Receipt {
+    const receipt = response.body;
+    if (!isReceipt(receipt)) {
+      throw new LibraryError({ message: `not a capture receipt from ${response.method} ${response.url}`, status: response.status, code: 'invalid_response', requestId: response.requestId, body: receipt, request: { method: response.method, url: response.url } });
+    }
+    if (!receipt.ok && options.throwOnReject) throw new CaptureRejectedError(receipt, response.status, response.requestId, { method: response.method, url: response.url });
+    return receipt;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The API's shapes, taken from the types generated from the served OpenAPI
+ * description (`api-types.ts`, by openapi-typescript): nothing here is
+ * written by hand except the client's own option bags.
+ */
+import type { components, operations } from './api-types.js';
+
+type Schemas = components['schemas'];
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+
+export type CaptureItem = Schemas['CaptureItem'];
+export type Receipt = Schemas['Receipt'];
+export type BatchResponse = Schemas['CaptureBatchResponse'];
+export type BatchReceipt = BatchResponse['results'][number];
+export type SearchResponse = Schemas['SearchResponse'];
+export type SearchResult = SearchResponse['results'][number];
+export type GrepResponse = Schemas['GrepResponse'];
+export type GrepResult = GrepResponse['results'][number];
+export type DocumentsResponse = Schemas['DocumentsResponse'];
+export type Document = Schemas['Document'];
+export type DeletedDocument = Schemas['DeletedDocument'];
+export type EndUsersResponse = Schemas['EndUsersResponse'];
+export type EndUser = EndUsersResponse['end_users'][number];
+export type Erasure = Schemas['ErasureResponse'];
+export type ChatRequest = Schemas['ChatRequest'];
+export type ChatResponse = Schemas['ChatResponse'];
+export type UsageResponse = Schemas['UsageResponse'];
+export type HealthResponse = Schemas['HealthResponse'];
+export type ErrorBody = Schemas['Error'];
+
+export type SearchParams = Omit<Query<'search'>, 'cursor'> & { cursor?: string };
+export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor'> & { case_sensitive?: boolean; cursor?: string };
+export type DocumentsParams = Query<'documents-list'>;
+export type EndUsersParams = Query<'end-users-list'>;
+export type UsageParams = Query<'usage'>;

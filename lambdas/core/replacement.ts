@@ -1,0 +1,91 @@
+import type { NewestFirstKey } from '../ports.js';
+import type { DocumentRecord, LibraryRef } from './model.js';
+import { removeDocument, type RemovalDeps } from './removal.js';
+
+/**
+ * Replacement by source_ref (docs/api-notes.md, "Replacing a document by
+ * source_ref"). A capture with `replace_source_ref` is claimed `replacing`
+ * (not listed). When its text goes into the index, the same index write
+ * removes the older versions' entries (core/document-indexing.ts), so search
+ * and grep switch from the old version to the new one at once; then the old
+ * bytes go, then the record switch (the new record listed, the old records
+ * deleted), then the old index entries once more (as removeDocument does:
+ * an entry a worker wrote meanwhile goes too).
+ */
+
+const PAGE = 100;
+
+/** Sorts after every document id: a key `before` all documents created up to `createdAt`, inclusive. */
+const AFTER_EVERY_ID = '~';
+
+/** The key of everything captured up to this moment (a deduped replace removes what came before its request). */
+export const upTo = (at: string): NewestFirstKey => ({ createdAt: at, id: AFTER_EVERY_ID });
+
+/**
+ * The library's documents with this source_ref captured before `before`
+ * (newest-first key order), other than `keepId`, replacements still pending
+ * included (an older pending replacement is an older version too).
+ */
+export async function olderVersions(
+  deps: Pick<RemovalDeps, 'documents'>,
+  ref: LibraryRef,
+  sourceRef: string,
+  keepId: string,
+  before: NewestFirstKey,
+): Promise<DocumentRecord[]> {
+  const found: DocumentRecord[] = [];
+  let after = before;
+  for (;;) {
+    const page = await deps.documents.list(ref, { limit: PAGE, after, sourceRef, includeReplacing: true });
+    found.push(...page.filter((d) => d.id !== keepId));
+    if (page.length < PAGE) return found;
+    const last = page[page.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+/**
+ * After the index switch: the old versions' bytes, then the record switch
+ * (one step: `doc` listed, the old records gone), then their index entries
+ * once more. Idempotent: the ingestion worker runs it again for a document
+ * still `replacing` whose text is indexed (a process stopped in between).
+ * Returns false when `doc` itself was deleted meanwhile.
+ */
+export async function finishReplacement(deps: RemovalDeps, doc: DocumentRecord, replaced: readonly DocumentRecord[]): Promise<boolean> {
+  const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  for (const old of replaced) if (old.blobKey) await deps.blobs.delete(old.blobKey);
+  const stands = await deps.documents.completeReplacement(ref, doc.id, replaced.map((d) => d.id));
+  for (const old of replaced) await deps.index.remove(ref, old.id);
+  return stands;
+}
+
+/** Finds the older versions of a `replacing` document whose text is indexed, and finishes its replacement. */
+export async function resumeReplacement(deps: RemovalDeps, doc: DocumentRecord): Promise<number> {
+  const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  const replaced = doc.sourceRef === null ? [] : await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id });
+  await finishReplacement(deps, doc, replaced);
+  return replaced.length;
+}
+
+export const replacedDetail = (count: number) =>
+  `replaced ${count} older document${count === 1 ? '' : 's'} with this source_ref`;
+
+/**
+ * A deduped capture with `replace_source_ref`: the existing document is the
+ * current version, so the other documents with the request's source_ref
+ * captured before this request are removed, once the existing document is
+ * findable by words (else a reader could find neither). Returns what to add
+ * to the receipt's detail.
+ */
+export async function replaceByExisting(deps: RemovalDeps, existing: DocumentRecord, sourceRef: string, at: string): Promise<string> {
+  if (existing.replacing && existing.sourceRef === sourceRef) {
+    return 'it replaces the older documents with this source_ref once its text is indexed';
+  }
+  if (existing.passageCount === null || existing.status === 'failed') {
+    return 'nothing was replaced: that document is not findable by words yet (send this capture again once it is ready)';
+  }
+  const ref: LibraryRef = { tenantId: existing.tenantId, endUserId: existing.endUserId };
+  const older = await olderVersions(deps, ref, sourceRef, existing.id, upTo(at));
+  for (const old of older) await removeDocument(deps, old);
+  return replacedDetail(older.length);
+}

@@ -1,0 +1,254 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CaptureRejectedError, Library, LibraryAbortError, LibraryConnectionError, LibraryError, LibraryTimeoutError, normalizeBaseUrl,
+} from '../../client/src/node.js';
+import { HashingEmbedder } from '../support/hashing-embedder.js';
+import { startTestServer, type TestServer } from '../support/local-server.js';
+
+/** The typed client (client/) against the real local server, and against stubs for retries and timeouts. */
+let server: TestServer;
+let lib: Library;
+const folder = mkdtempSync(join(tmpdir(), 'library-client-'));
+
+beforeAll(async () => {
+  server = await startTestServer({ embedder: new HashingEmbedder() });
+  lib = new Library({ baseUrl: server.url, apiKey: await server.newKey('client') });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** A loopback server answering from a script of responses, recording what it was asked. */
+async function stub(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+  let n = 0;
+  const http: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res, n++));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls: () => n,
+    close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_stub_${status}`, ...headers });
+  res.end(JSON.stringify(body));
+}
+const errorBody = (code: string, retry_after?: number) => ({ error: { code, message: `stub ${code}`, request_id: 'req_stub', ...(retry_after !== undefined ? { retry_after } : {}) } });
+
+describe('the typed client against the local server', () => {
+  it('normalizes the base URL: the service root or the deployed .../v1 URL, with or without a trailing slash', async () => {
+    expect(normalizeBaseUrl('https://x.execute-api.eu-west-1.amazonaws.com/prod/v1/')).toBe('https://x.execute-api.eu-west-1.amazonaws.com/prod');
+    expect(normalizeBaseUrl('https://api.example.com/v1')).toBe('https://api.example.com');
+    expect(normalizeBaseUrl('http://127.0.0.1:8787/')).toBe('http://127.0.0.1:8787');
+    for (const base of [`${server.url}/v1/`, `${server.url}/v1`, `${server.url}/`]) {
+      const health = await new Library({ baseUrl: base, apiKey: 'unused' }).health();
+      expect(health).toMatchObject({ status: 'ok', version: 'test' });
+    }
+  });
+
+  it('captures text, files (bytes and paths) and batches; a rejected receipt is a value unless asked', async () => {
+    const created = await lib.capture({ text: 'The harbour opens at dawn.\nBoats leave at noon.', source_ref: 'notes/harbour' });
+    expect(created).toMatchObject({ ok: true, status: 'created', source_ref: 'notes/harbour' });
+    expect(created.id).toMatch(/^file_/);
+    expect(await lib.capture('The harbour opens at dawn.\nBoats leave at noon.')).toMatchObject({ status: 'deduped', id: created.id });
+
+    const rejected = await lib.capture({ text: '   ' });
+    expect(rejected).toMatchObject({ ok: false, status: 'rejected', reject_code: 'empty_content', retryable: false, id: null });
+    const thrown = await lib.capture({ text: '   ' }, { throwOnReject: true }).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(CaptureRejectedError);
+    expect(thrown).toMatchObject({ status: 422, code: 'empty_content', receipt: { reject_code: 'empty_content' } });
+
+    const bytes = await lib.captureFile(new TextEncoder().encode('k,v\nlighthouse,1\n'), { filename: 'table.csv', source_ref: 'table.csv' });
+    expect(bytes.status).toBe('created');
+    expect(await lib.documents.get(bytes.id!)).toMatchObject({ content_type: 'text/csv', filename: 'table.csv' });
+    const path = join(folder, 'memo.md');
+    writeFileSync(path, '# Memo\nThe lighthouse keeper retires in May.\n');
+    const fromPath = await lib.captureFile(path);
+    expect(fromPath.status).toBe('created');
+    expect(await lib.documents.get(fromPath.id!)).toMatchObject({ filename: 'memo.md', content_type: 'text/markdown', title: 'memo.md' });
+    const blob = await lib.captureFile(new Blob([readFileSync(path)], { type: 'text/markdown' }), { filename: 'memo-copy.md' });
+    expect(blob).toMatchObject({ status: 'deduped', id: fromPath.id });
+
+    const batch = await lib.captureBatch([{ text: 'batch one' }, { text: '' }, { text: 'batch two' }], { end_user_id: 'client-user' });
+    expect(batch.total).toBe(3);
+    expect(batch.succeeded).toBe(2);
+    expect(batch.results.map((r) => [r.index, r.status])).toEqual([[0, 'created'], [1, 'rejected'], [2, 'created']]);
+  });
+
+  it('replaces a document by source_ref', async () => {
+    const v1 = await lib.capture({ text: 'version one of the plan', source_ref: 'plan.txt' });
+    const v2 = await lib.capture({ text: 'version two of the plan', source_ref: 'plan.txt', replace_source_ref: true });
+    expect(v2.status).toBe('created');
+    const docs = await lib.documents.list({ source_ref: 'plan.txt' });
+    expect(docs.items.map((d) => d.id)).toEqual([v2.id]);
+    await expect(lib.documents.get(v1.id!)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('walks every page of search, grep, documents and end users', async () => {
+    const items = Array.from({ length: 7 }, (_, i) => ({ text: `pelican sighting number ${i}\nanother pelican line ${i}` }));
+    expect((await lib.captureBatch(items, { end_user_id: 'pager' })).succeeded).toBe(7);
+
+    const first = await lib.search({ q: 'pelican sighting', limit: 2, end_user_id: 'pager' });
+    expect(first.items).toHaveLength(2);
+    expect(first.hasMore).toBe(true);
+    expect(first.requestId).toMatch(/./);
+    const seen: string[] = [];
+    for await (const hit of first) seen.push(hit.id);
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen).size).toBe(7);
+    const all: string[] = [];
+    for await (const hit of lib.searchAll({ q: 'pelican', limit: 3, end_user_id: 'pager', kind: 'file_excerpt' })) all.push(hit.id);
+    expect(all.sort()).toEqual([...seen].sort());
+    let pages = 0;
+    for await (const page of first.pages()) pages += page.items.length ? 1 : 0;
+    expect(pages).toBe(4);
+
+    const lines: number[] = [];
+    for await (const line of lib.grepAll({ pattern: 'PELICAN', limit: 4, end_user_id: 'pager' })) lines.push(line.line);
+    expect(lines).toHaveLength(14);
+    const none = await lib.grep({ pattern: 'PELICAN', case_sensitive: true, end_user_id: 'pager' });
+    expect(none.items).toEqual([]);
+    expect(await none.nextPage()).toBeNull();
+
+    const docs: string[] = [];
+    for await (const doc of lib.documents.iterate({ end_user_id: 'pager', limit: 3 })) docs.push(doc.id);
+    expect(docs).toHaveLength(7);
+    const page = await lib.documents.list({ end_user_id: 'pager', limit: 5 });
+    expect(page.items).toHaveLength(5);
+    expect((await page.nextPage())?.items).toHaveLength(2);
+
+    const users: string[] = [];
+    for await (const user of lib.endUsers.iterate({ limit: 1 })) users.push(user.id);
+    expect(users).toEqual(expect.arrayContaining(['client-user', 'pager']));
+  });
+
+  it('deletes documents, chats, erases end users and reports usage', async () => {
+    const receipt = await lib.capture({ text: 'The ferry to Skye leaves at 9 from pier 4.', end_user_id: 'chatter' });
+    const chat = await lib.chat({ question: 'When does the ferry to Skye leave?', end_user_id: 'chatter' });
+    expect(chat.reply).toMatch(/\S/);
+    expect(chat.run_id).toMatch(/^run_/);
+    expect(chat.sources.map((s) => s.file_id)).toContain(receipt.id);
+
+    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({ id: receipt.id, deleted: true });
+    const gone = await lib.documents.get(receipt.id!, { end_user_id: 'chatter' }).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(LibraryError);
+    expect(gone).toMatchObject({ status: 404, code: 'not_found', requestId: expect.stringMatching(/./) });
+
+    const erased = await lib.endUsers.erase('chatter');
+    expect(erased).toMatchObject({ id: 'chatter', deleted: true });
+    await expect(lib.endUsers.erase('chatter')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+
+    const usage = await lib.usage();
+    expect(usage.captures).toBeGreaterThan(0);
+    expect(usage.chat_calls).toBeGreaterThanOrEqual(1);
+    expect(Array.isArray(usage.days)).toBe(true);
+  });
+
+  it('raises typed errors with status, code, message and request id', async () => {
+    const bad = new Library({ baseUrl: server.url, apiKey: 'lib_wrong' });
+    const error = (await bad.search({ q: 'x' }).catch((e: unknown) => e)) as LibraryError;
+    expect(error).toBeInstanceOf(LibraryError);
+    expect(error).toMatchObject({ status: 401, code: 'unauthorized', requestId: expect.stringMatching(/./) });
+    const invalid = (await lib.search({ q: 'x', limit: 500 }).catch((e: unknown) => e)) as LibraryError;
+    expect(invalid).toMatchObject({ status: 422, code: 'invalid_request' });
+    expect(invalid.message).toMatch(/limit/);
+    const cursor = (await lib.documents.list({ cursor: 'not-a-cursor' }).catch((e: unknown) => e)) as LibraryError;
+    expect(cursor).toMatchObject({ status: 422, code: 'invalid_request' });
+  });
+
+  it('waits out the real server\'s rate limit', async () => {
+    const limited = await startTestServer({ embedder: new HashingEmbedder(), rateLimit: { ratePerSecond: 5, burst: 2 } });
+    try {
+      const retries: number[] = [];
+      const client = new Library({ baseUrl: limited.url, apiKey: await limited.newKey('slow'), onRetry: (r) => retries.push(r.delayMs) });
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => client.capture(`rate limited capture ${i}`)));
+      expect(results.every((r) => r.status === 'created')).toBe(true);
+      expect(retries.length).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('retries, timeouts and cancellation', () => {
+  it('retries a 429 after its Retry-After, and a 503 with backoff', async () => {
+    const s = await stub((req, res, n) => {
+      if (n === 0) return json(res, 429, errorBody('rate_limited', 1), { 'retry-after': '1' });
+      if (n === 1 || n === 2) return json(res, 503, errorBody('unavailable', 0), { 'retry-after': '0' });
+      json(res, 200, { tenant_id: 't', from: '2026-01-01', to: '2026-01-31', tokens_used: 0, chat_calls: 0, ocr_pages: 0, captures: 0, days: [] });
+    });
+    try {
+      const waits: Array<{ reason: string; delayMs: number }> = [];
+      const client = new Library({ baseUrl: `${s.url}/prod/v1/`, apiKey: 'k', retryBaseMs: 10, onRetry: (r) => waits.push(r) });
+      const started = Date.now();
+      const usage = await client.usage();
+      expect(usage.tenant_id).toBe('t');
+      expect(s.calls()).toBe(4);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      expect(waits.map((w) => w.reason)).toEqual(['429 rate_limited', '503 unavailable', '503 unavailable']);
+      expect(waits[0]!.delayMs).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('gives up after its retries with the last error, and returns a retryable rejected receipt as a value once retries are spent', async () => {
+    const receipt = { ok: false, status: 'rejected', dedup: false, detail: 'embedder down', id: null, file_id: null, reject_code: 'backend_unavailable', retryable: true, source_ref: null };
+    const s = await stub((req, res) => {
+      if (req.url?.startsWith('/v1/capture')) return json(res, 503, receipt, { 'retry-after': '0' });
+      json(res, 429, errorBody('rate_limited', 0), { 'retry-after': '0' });
+    });
+    try {
+      const client = new Library({ baseUrl: s.url, apiKey: 'k', retries: 2, retryBaseMs: 5 });
+      const error = (await client.search({ q: 'x' }).catch((e: unknown) => e)) as LibraryError;
+      expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 0, requestId: 'req_stub_429' });
+      expect(s.calls()).toBe(3);
+      expect(await client.capture('x')).toMatchObject({ status: 'rejected', reject_code: 'backend_unavailable', retryable: true });
+      expect(s.calls()).toBe(6);
+      await expect(client.capture('x', { throwOnReject: true })).rejects.toBeInstanceOf(CaptureRejectedError);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('times out a request that never answers, and cancels on an AbortSignal', async () => {
+    const s = await stub(() => undefined); // never answers
+    try {
+      const client = new Library({ baseUrl: s.url, apiKey: 'k', timeoutMs: 200, retries: 0 });
+      const started = Date.now();
+      const timeout = await client.documents.list().catch((e: unknown) => e);
+      expect(timeout).toBeInstanceOf(LibraryTimeoutError);
+      expect(timeout).toMatchObject({ code: 'timeout', status: 0 });
+      expect(Date.now() - started).toBeLessThan(2000);
+
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const aborted = await new Library({ baseUrl: s.url, apiKey: 'k' }).chat('hello?', { signal: controller.signal }).catch((e: unknown) => e);
+      expect(aborted).toBeInstanceOf(LibraryAbortError);
+      expect(aborted).toMatchObject({ code: 'aborted' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('names the URL and the cause when it cannot connect', async () => {
+    const s = await stub(() => undefined);
+    const url = s.url;
+    await s.close();
+    const client = new Library({ baseUrl: url, apiKey: 'k', retries: 1, retryBaseMs: 5 });
+    const error = (await client.documents.list().catch((e: unknown) => e)) as LibraryError;
+    expect(error).toBeInstanceOf(LibraryConnectionError);
+    expect(error.message).toContain(`${url}/v1/documents`);
+    expect(error.message).toMatch(/ECONNREFUSED/);
+  });
+});
