@@ -376,9 +376,9 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
 }
 
 function human(summary: PushSummary, indexing: { ready: number; failed: unknown[] } | null): string {
-  const verb = summary.dry_run ? 'would ' : '';
+  const would = (done: string, todo: string) => (summary.dry_run ? `to ${todo}` : done);
   const lines = [
-    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${verb}created, ${summary.replaced} ${verb}replaced, ${summary.deduped} deduped, ${summary.unchanged} unchanged, ${summary.rejected.length} ${verb}rejected, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}`,
+    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${would('created', 'create')}, ${summary.replaced} ${would('replaced', 'replace')}, ${summary.deduped} deduped, ${summary.unchanged} unchanged, ${summary.rejected.length} ${would('rejected', 'reject')}, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}`,
   ];
   for (const r of summary.rejected) lines.push(`  rejected ${r.path}: ${r.code}: ${r.detail}`);
   for (const f of summary.failed) lines.push(`  failed   ${f.path}: ${f.error}`);

@@ -10,6 +10,14 @@ if (!existsSync('node_modules/.package-lock.json')) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+// The typed client (client/) ships built: `npm install <repo>/client` links the folder and
+// npm may refuse to run its build script, so build it here once when dist/ is missing.
+if (!existsSync('client/dist/index.js')) {
+  console.error('Building the TypeScript client (client/dist)...');
+  const built = spawnSync('npm', ['run', 'build', '--prefix', 'client'], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
 // The API reference page's test drives a real headless browser: Debian's chromium (playwright-core
 // downloads no browser). Installed here when missing and possible (root, or sudo without a password,
 // with apt-get); otherwise the test fails naming what to install (CHROMIUM_PATH points at another).
