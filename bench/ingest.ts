@@ -94,7 +94,7 @@ const progress = (message: string) => process.stderr.write(`[${elapsed()} s] ${m
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'n/a');
 const secs = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} s` : 'n/a');
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 interface Goal {
   name: string;

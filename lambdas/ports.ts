@@ -202,13 +202,7 @@ export interface SearchIndex {
  * chat can answer before its reply is embedded. The local index offers it;
  * on AWS a chat embeds first and writes each item once.
  */
-export interface DeferredVectorIndex {
-  /**
-   * Gives the passages of an item put without vectors their vectors (one per
-   * passage, in order). Returns false and writes nothing when the item is no
-   * longer there: an erasure that came first stays done.
-   */
-  attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean>;
+export interface DeferredVectorIndex extends Pick<SearchIndex, 'attachPassageVectors'> {
   /** The items still without vectors (their embedding failed, or the process stopped first), with their passages' texts. */
   itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>>;
 }

@@ -171,10 +171,15 @@ export class IngestWorker {
     return { outcome: 'failed', reason };
   }
 
-  /** The reason a document fails with when its backend never recovered. */
-  static gaveUp(error: unknown): string {
+  /**
+   * The reason a document fails with when its backend never recovered, the
+   * same on both stacks; the local drain knows the passage and the attempts.
+   */
+  static gaveUp(error: unknown, where: { passage?: number; attempts?: number } = {}): string {
     const detail = error instanceof BackendUnavailableError ? error.message : 'an internal error';
-    return `backend_unavailable: indexing gave up after repeated failures (${detail})`;
+    const at = where.passage === undefined ? '' : ` at passage ${where.passage}`;
+    const after = where.attempts === undefined ? 'repeated failures' : `${where.attempts} attempts`;
+    return `backend_unavailable: indexing gave up${at} after ${after} (${detail})`;
   }
 
   /** Removes a document that never became durable (its capture was cut off before its receipt). */

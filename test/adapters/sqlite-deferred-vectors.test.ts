@@ -27,10 +27,10 @@ describe('SqliteSearchIndex: vectors attached after the item (DeferredVectorInde
 
     const bob: LibraryRef = { ...alice, endUserId: 'bob' };
     await index.put(bob, indexItem('bob note', axisVector(DIMENSIONS, 1)));
-    expect(await index.attachVectors(bob, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(false);
+    expect(await index.attachPassageVectors(bob, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 6) }])).toBe(false);
     expect(rows('passage_vectors')).toBe(1);
 
-    expect(await index.attachVectors(alice, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(true);
+    expect(await index.attachPassageVectors(alice, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 6) }])).toBe(true);
     const byVector = await index.vectorSearch(alice, { vector: axisVector(DIMENSIONS, 6), limit: 10 });
     expect(byVector.map((h) => [h.itemId, h.kind])).toEqual([[item.itemId, 'chat']]);
     expect(byVector[0]!.rawScore).toBeGreaterThan(0.99);
@@ -43,8 +43,8 @@ describe('SqliteSearchIndex: vectors attached after the item (DeferredVectorInde
     const item = heron();
     await index.put(alice, item);
     await index.vectorSearch(alice, { vector: axisVector(DIMENSIONS, 6), limit: 10 }); // loads the scan
-    await index.attachVectors(alice, item.itemId, [axisVector(DIMENSIONS, 6)]);
-    await index.attachVectors(alice, item.itemId, [axisVector(DIMENSIONS, 2)]);
+    await index.attachPassageVectors(alice, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 6) }]);
+    await index.attachPassageVectors(alice, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 2) }]);
     expect(rows('passage_vectors')).toBe(1);
     const [hit] = await index.vectorSearch(alice, { vector: axisVector(DIMENSIONS, 2), limit: 10 });
     expect(hit!.rawScore).toBeGreaterThan(0.99);
@@ -55,10 +55,10 @@ describe('SqliteSearchIndex: vectors attached after the item (DeferredVectorInde
     const item = heron();
     await index.put(alice, item);
     await index.removeLibrary(alice);
-    expect(await index.attachVectors(alice, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(false);
+    expect(await index.attachPassageVectors(alice, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 6) }])).toBe(false);
     // The same end user starts a new library: the late vectors still do not land in it.
     await index.put(alice, indexItem('a new note', axisVector(DIMENSIONS, 1)));
-    expect(await index.attachVectors(alice, item.itemId, [axisVector(DIMENSIONS, 6)])).toBe(false);
+    expect(await index.attachPassageVectors(alice, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 6) }])).toBe(false);
     expect(rows('items')).toBe(1);
     expect(rows('passage_vectors')).toBe(1);
     expect(await index.itemsWithoutVectors()).toEqual([]);

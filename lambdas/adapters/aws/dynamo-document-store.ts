@@ -221,46 +221,23 @@ export class DynamoDocumentStore implements DocumentStore {
   }
 
   async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void> {
-    const sha = await this.shaOf(ref, id);
-    if (!sha) return;
     // Not written when the document was deleted meanwhile: nothing to record then.
-    await ifCondition('documents.recordExtraction', () =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
-          UpdateExpression: 'SET #kind = :kind, contentType = :contentType, lineCount = :lineCount, pageCount = :pageCount, passageCount = :passageCount',
-          ConditionExpression: 'id = :id',
-          ExpressionAttributeNames: { '#kind': 'kind' },
-          ExpressionAttributeValues: {
-            ':id': id, ':kind': result.kind, ':contentType': result.contentType, ':lineCount': result.lineCount,
-            ':pageCount': result.pageCount, ':passageCount': result.passageCount,
-          },
-        }),
-      ),
-    );
+    await this.updateDocument(ref, id, 'recordExtraction', {
+      expression: 'SET #kind = :kind, contentType = :contentType, lineCount = :lineCount, pageCount = :pageCount, passageCount = :passageCount',
+      names: { '#kind': 'kind' },
+      values: {
+        ':kind': result.kind, ':contentType': result.contentType, ':lineCount': result.lineCount,
+        ':pageCount': result.pageCount, ':passageCount': result.passageCount,
+      },
+    });
   }
 
   async recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void> {
-    const sha = await this.shaOf(ref, id);
-    if (!sha) return;
-    await ifCondition('documents.recordEmbedded', () =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
-          UpdateExpression: 'ADD passagesEmbedded :n',
-          ConditionExpression: 'id = :id',
-          ExpressionAttributeValues: { ':id': id, ':n': passagesEmbedded },
-        }),
-      ),
-    );
+    await this.updateDocument(ref, id, 'recordEmbedded', { expression: 'ADD passagesEmbedded :n', values: { ':n': passagesEmbedded } });
   }
 
   async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void> {
-    const sha = await this.shaOf(ref, id);
-    if (!sha) return;
-    const values: Record<string, unknown> = { ':id': id, ':processing': PROCESSING, ':status': outcome.status };
+    const values: Record<string, unknown> = { ':processing': PROCESSING, ':status': outcome.status };
     let sets: string;
     if (outcome.status === 'ready') {
       values[':zero'] = 0;
@@ -271,15 +248,36 @@ export class DynamoDocumentStore implements DocumentStore {
       values[':reason'] = outcome.reason;
     }
     // Only a document still processing is settled (and leaves the processing index); one gone or settled is left alone.
-    await ifCondition('documents.settle', () =>
+    await this.updateDocument(ref, id, 'settle', {
+      expression: `SET ${sets} REMOVE processingPk, processingSince, replacing`,
+      condition: '#status = :processing',
+      names: { '#status': 'status' },
+      values,
+    });
+  }
+
+  /**
+   * Updates a document's item while it is still that document (conditioned
+   * on its id, plus `condition`): one that is gone or was replaced by another
+   * capture of the same payload is left alone.
+   */
+  private async updateDocument(
+    ref: LibraryRef,
+    id: string,
+    what: string,
+    update: { expression: string; condition?: string; names?: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<void> {
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return;
+    await ifCondition(`documents.${what}`, () =>
       this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: libPk(ref), sk: `SHA#${sha}` },
-          UpdateExpression: `SET ${sets} REMOVE processingPk, processingSince, replacing`,
-          ConditionExpression: 'id = :id AND #status = :processing',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: values,
+          UpdateExpression: update.expression,
+          ConditionExpression: update.condition ? `id = :id AND ${update.condition}` : 'id = :id',
+          ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
+          ExpressionAttributeValues: { ':id': id, ...update.values },
         }),
       ),
     );

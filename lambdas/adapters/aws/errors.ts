@@ -1,7 +1,7 @@
 import { BackendUnavailableError } from '../../core/errors.js';
 
-/** Error names AWS services use for throttling and for their own transient faults. */
-const TRANSIENT_NAMES = new Set([
+/** Names AWS services use for throttling: the caller should slow down, not just try again. */
+const THROTTLING_NAMES = new Set([
   'ThrottlingException',
   'Throttling',
   'TooManyRequestsException',
@@ -10,6 +10,11 @@ const TRANSIENT_NAMES = new Set([
   'RequestThrottled',
   'RequestThrottledException',
   'SlowDown',
+]);
+
+/** Error names AWS services use for throttling and for their own transient faults. */
+const TRANSIENT_NAMES = new Set([
+  ...THROTTLING_NAMES,
   'ServiceUnavailable',
   'ServiceUnavailableException',
   'InternalServerError',
@@ -36,18 +41,6 @@ interface SdkLikeError {
   $metadata?: { httpStatusCode?: number };
   $response?: { headers?: Record<string, string | undefined> };
 }
-
-/** Names AWS services use for throttling: the caller should slow down, not just try again. */
-const THROTTLING_NAMES = new Set([
-  'ThrottlingException',
-  'Throttling',
-  'TooManyRequestsException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'RequestThrottled',
-  'RequestThrottledException',
-  'SlowDown',
-]);
 
 /** Seconds to wait before trying a throttled service again when it does not say (a throttle outlasted the SDK's own retries). */
 const THROTTLED_RETRY_AFTER_SECONDS = 2;

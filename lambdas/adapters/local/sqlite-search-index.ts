@@ -241,27 +241,6 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return [...items.values()];
   }
 
-  async attachVectors(ref: LibraryRef, itemId: string, vectors: readonly Float32Array[]): Promise<boolean> {
-    const libraryId = this.libraryId(ref, false);
-    if (libraryId === null) return false;
-    return this.write((changes) => {
-      const item = this.db.prepare('SELECT rowid, kind FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
-        | { rowid: number; kind: ItemKind }
-        | undefined;
-      if (!item) return false;
-      const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ? ORDER BY ordinal').pluck().all(item.rowid) as number[];
-      if (passageRowids.length !== vectors.length) throw new Error('one vector per passage');
-      const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
-      const insertVector = this.db.prepare('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)');
-      passageRowids.forEach((rowid, i) => {
-        deleteVector.run(BigInt(rowid)); // attaching twice replaces
-        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vectors[i]!));
-        changes.added.push({ libraryId, rowid, kind: item.kind, vector: vectors[i]! }); // the scan replaces the slot
-      });
-      return true;
-    });
-  }
-
   async passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];

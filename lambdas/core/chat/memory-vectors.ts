@@ -16,15 +16,17 @@ export interface PendingVectors {
 
 /**
  * Embeds items written without vectors (a chat's reply and creations) and
- * attaches the vectors to those still there. An item erased meanwhile gets
- * nothing (attachVectors writes nothing for it).
+ * attaches the vectors to those still there (passage ordinals follow the
+ * texts' order). An item erased meanwhile gets nothing (attachPassageVectors
+ * writes nothing for it).
  */
 export async function attachPendingVectors(deps: { index: DeferredVectorIndex; embedder: Embedder }, items: readonly PendingVectors[]): Promise<void> {
   if (!items.length) return;
   const vectors = await deps.embedder.embed(items.flatMap((item) => item.texts), 'passage');
   let offset = 0;
   for (const item of items) {
-    await deps.index.attachVectors(item.ref, item.itemId, vectors.slice(offset, offset + item.texts.length));
+    const own = vectors.slice(offset, offset + item.texts.length);
+    await deps.index.attachPassageVectors(item.ref, item.itemId, own.map((vector, ordinal) => ({ ordinal, vector })));
     offset += item.texts.length;
   }
 }

@@ -1,5 +1,4 @@
 import type { SqliteIngestQueue, QueueDrain, QueuedJob } from '../../adapters/local/sqlite-ingest-queue.js';
-import { BackendUnavailableError } from '../../core/errors.js';
 import { EMBED_STEP_PASSAGES, IngestWorker } from '../../core/ingest-worker.js';
 import type { DocumentRecord } from '../../core/model.js';
 import type { DocumentStore } from '../../ports.js';
@@ -32,7 +31,6 @@ interface ActiveJob {
   /** After repeated failures, passages go one at a time to find the bad one. */
   isolating: boolean;
   notBefore: number;
-  lastError: unknown;
 }
 
 const libraryKey = (job: QueuedJob) => `${job.tenantId}\u0000${job.endUserId ?? ''}`;
@@ -105,7 +103,7 @@ export class LocalIngestDrain implements QueueDrain {
   private add(job: QueuedJob) {
     if (this.active.has(job.documentId)) return;
     this.active.set(job.documentId, {
-      job, doc: null, extracting: false, inFlight: new Set(), choosing: false, exhausted: false, failures: 0, isolating: false, notBefore: 0, lastError: null,
+      job, doc: null, extracting: false, inFlight: new Set(), choosing: false, exhausted: false, failures: 0, isolating: false, notBefore: 0,
     });
   }
 
@@ -225,7 +223,6 @@ export class LocalIngestDrain implements QueueDrain {
 
   private succeeded(entry: ActiveJob) {
     entry.failures = 0;
-    entry.lastError = null;
     entry.isolating = false; // back to full steps; a bad passage ahead sends it back here
   }
 
@@ -237,7 +234,6 @@ export class LocalIngestDrain implements QueueDrain {
    */
   private async failed(entry: ActiveJob, error: unknown, reserved: number[]) {
     entry.failures += 1;
-    entry.lastError = error;
     this.options.log?.('ingestion step failed', {
       documentId: entry.job.documentId, failures: entry.failures, passages: reserved.length, error: String((error as Error)?.message ?? error),
     });
@@ -245,11 +241,8 @@ export class LocalIngestDrain implements QueueDrain {
     if (entry.failures >= this.retry.maxAttempts && (reserved.length <= 1 || entry.isolating)) {
       const doc = entry.doc;
       if (doc) {
-        const where = reserved.length === 1 ? ` at passage ${reserved[0]}` : '';
-        const detail = error instanceof BackendUnavailableError ? error.message : 'internal error';
-        await this.worker
-          .fail(doc, `backend_unavailable: indexing gave up${where} after ${entry.failures} attempts (${detail})`)
-          .catch(() => undefined);
+        const passage = reserved.length === 1 ? reserved[0] : undefined;
+        await this.worker.fail(doc, IngestWorker.gaveUp(error, { passage, attempts: entry.failures })).catch(() => undefined);
       }
       return this.finish(entry.job.documentId);
     }
