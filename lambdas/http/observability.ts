@@ -186,32 +186,3 @@ export interface CaptureOutcome {
   reject_code: string | null;
 }
 
-const captureListeners = new WeakMap<object, Array<(receipt: CaptureOutcome) => void>>();
-
-/**
- * Reports every receipt the capture service gives: always to the request's
- * access line (counts by status and by rejection code), and to `listener`
- * too (the AWS wiring counts them as metrics). The service is wrapped in
- * place, once; the core knows nothing of it.
- */
-export function observeCaptures<S extends { capture(...args: never[]): Promise<CaptureOutcome> }>(service: S, listener?: (receipt: CaptureOutcome) => void): S {
-  let listeners = captureListeners.get(service);
-  if (!listeners) {
-    const own: Array<(receipt: CaptureOutcome) => void> = [noteCapture];
-    captureListeners.set(service, (listeners = own));
-    const capture = service.capture.bind(service) as (...args: never[]) => Promise<CaptureOutcome>;
-    (service as { capture: (...args: never[]) => Promise<CaptureOutcome> }).capture = async (...args: never[]) => {
-      const receipt = await capture(...args);
-      for (const notify of own) {
-        try {
-          notify(receipt);
-        } catch (error) {
-          logger.warn('a capture listener failed', { error: error as Error });
-        }
-      }
-      return receipt;
-    };
-  }
-  if (listener) listeners.push(listener);
-  return service;
-}

@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Services } from '../core/services.js';
 import type { ApiHandler } from '../http/endpoint.js';
-import { observeCaptures } from '../http/observability.js';
 import type { PageName, RouteName } from '../routes.js';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
 import { createHandler as capture } from '../endpoints/capture/handler.js';
@@ -26,8 +25,6 @@ export function createLocalHandlers(
   services: Services,
   info: { version: string; backlog?: () => { documents: number; passages: number }; dependencies?: Record<string, () => Promise<void>> },
 ) {
-  // Receipts are counted on each request's access line (locally the log is the operator's view; AWS adds metrics).
-  observeCaptures(services.capture);
   const handlers: Record<RouteName | PageName, ApiHandler> = {
     health: health({ embedder: services.embedder, backend: 'local', version: info.version, backlog: info.backlog, dependencies: info.dependencies }),
     openapi: openapi({ version: info.version }),

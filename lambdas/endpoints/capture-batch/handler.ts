@@ -1,10 +1,10 @@
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { CaptureBatchRequest } from '../../http/schemas.js';
-import { captureRawItem } from '../capture/receipts.js';
+import { captureRawItem, type ReceiptListener } from '../capture/receipts.js';
 
 /** Items are captured in request order, so two identical items give created then deduped. */
-export const createHandler = (deps: Pick<Services, 'capture'>) =>
+export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>
   createEndpoint({
     auth: true,
     body: CaptureBatchRequest,
@@ -13,7 +13,7 @@ export const createHandler = (deps: Pick<Services, 'capture'>) =>
       for (const [index, raw] of body.items.entries()) {
         // Batch items are stored and queued: their embedding never holds up the receipts. An item the
         // request's budget no longer has room for is not attempted: its receipt is backend_unavailable, nothing stored.
-        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, { defaultEndUserId: body.end_user_id, interactive: false, deadline })) });
+        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, { defaultEndUserId: body.end_user_id, interactive: false, deadline, onReceipt: deps.onReceipt })) });
       }
       return { status: 200, body: { total: results.length, succeeded: results.filter((r) => r.ok).length, results } };
     },

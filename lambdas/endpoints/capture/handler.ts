@@ -1,15 +1,15 @@
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
-import { captureRawItem, receiptStatus } from './receipts.js';
+import { captureRawItem, receiptStatus, type ReceiptListener } from './receipts.js';
 
-export const createHandler = (deps: Pick<Services, 'capture'>) =>
+export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>
   createEndpoint<undefined, Record<string, unknown>>({
     auth: true,
     body: 'object',
     async run({ tenantId, body, deadline }) {
       // A single capture is interactive: on an idle machine a small one is findable by meaning when it answers,
       // as long as the request's budget allows; past it, the work is queued and the receipt says processing.
-      const receipt = await captureRawItem(deps.capture, tenantId, body, { interactive: true, deadline });
+      const receipt = await captureRawItem(deps.capture, tenantId, body, { interactive: true, deadline, onReceipt: deps.onReceipt });
       return {
         status: receiptStatus(receipt),
         body: receipt,

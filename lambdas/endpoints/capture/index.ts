@@ -1,5 +1,4 @@
 import { buildCaptureServices } from '../../core/capture-services.js';
-import { observeCaptures } from '../../http/observability.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { awsConfig } from '../../wiring/aws/config.js';
 import { InlineTextExtractor } from '../../wiring/aws/inline-extractor.js';
@@ -14,4 +13,4 @@ import { createHandler } from './handler.js';
  * ports, spend) are counted as metrics.
  */
 const { capture } = buildCaptureServices(awsCapturePorts(new InlineTextExtractor(awsConfig().inlineMaxBytes)), ingestQueue());
-export const handler = instrumented(createHandler({ capture: observeCaptures(capture, countCapture) }));
+export const handler = instrumented(createHandler({ capture, onReceipt: countCapture }));

@@ -1,6 +1,7 @@
 import type { CaptureItem, CaptureReceipt, CaptureService } from '../../core/capture.js';
 import { rejectedReceipt } from '../../core/capture.js';
 import { describeIssue } from '../../http/endpoint.js';
+import { noteCapture, type CaptureOutcome } from '../../http/observability.js';
 import { libraryOf } from '../../http/library.js';
 import { CaptureItem as CaptureItemSchema } from '../../http/schemas.js';
 
@@ -11,12 +12,33 @@ export function receiptStatus(receipt: CaptureReceipt): number {
   return receipt.retryable ? 503 : 422;
 }
 
+/** Told of every receipt a capture endpoint gives (the AWS wiring counts them as metrics). */
+export type ReceiptListener = (receipt: CaptureOutcome) => void;
+
 /**
  * Validates one raw item against the CaptureItem schema and captures it. A
  * shape problem is a rejected receipt (invalid_item, missing_content, ...),
- * never an exception: the other items of a batch go on.
+ * never an exception: the other items of a batch go on. Every receipt, a
+ * shape rejection too, is counted on the request's access line and told to
+ * `onReceipt`.
  */
 export async function captureRawItem(
+  capture: CaptureService,
+  tenantId: string,
+  raw: unknown,
+  options: { defaultEndUserId?: string; interactive: boolean; deadline?: number; onReceipt?: ReceiptListener },
+): Promise<CaptureReceipt> {
+  const receipt = await captureOne(capture, tenantId, raw, options);
+  noteCapture(receipt);
+  try {
+    options.onReceipt?.(receipt);
+  } catch {
+    // A failing counter must not fail the capture it counts.
+  }
+  return receipt;
+}
+
+async function captureOne(
   capture: CaptureService,
   tenantId: string,
   raw: unknown,

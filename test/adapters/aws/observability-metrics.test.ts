@@ -1,6 +1,5 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { observeCaptures } from '../../../lambdas/http/observability.js';
 import { METRIC, METRICS_NAMESPACE, REJECT_CODE_DIMENSION } from '../../../lambdas/wiring/aws/metric-names.js';
 import {
   countCapture, instrumented, meteredUsage, observeAbandoned, observeIngestOutcomes, withQueueMetrics,
@@ -46,15 +45,11 @@ const context = { awsRequestId: 'lambda-req', functionName: 'capture' } as Conte
 
 describe('metrics on AWS', () => {
   it('counts capture receipts by status, and rejections by code under the namespace and service the alarms watch', async () => {
-    const capture = observeCaptures(
-      { capture: async (status: 'created' | 'deduped' | 'rejected', code: string | null) => ({ status, reject_code: code }) },
-      countCapture,
-    );
     const handler = instrumented(async (_event: unknown, _context: Context) => {
-      await capture.capture('created', null);
-      await capture.capture('deduped', null);
-      await capture.capture('rejected', 'backend_unavailable');
-      await capture.capture('rejected', 'unsupported_type');
+      countCapture({ status: 'created', reject_code: null });
+      countCapture({ status: 'deduped', reject_code: null });
+      countCapture({ status: 'rejected', reject_code: 'backend_unavailable' });
+      countCapture({ status: 'rejected', reject_code: 'unsupported_type' });
       return { statusCode: 200 };
     });
     await expect(handler({}, context)).resolves.toEqual({ statusCode: 200 });
