@@ -29,7 +29,7 @@
  * no data set. Progress goes to stderr, the goal table to stdout.
  *
  *   npm run bench:ingest [-- --quick] [-- --docs 600 --big-bytes 2096128 --big-runs 3
- *                          --backlog-passages 20000 --kill-docs 150 --keep]
+ *                          --backlog-passages 20000 --kill-docs 150 --keep --phases bulk,big,backlog,kill]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,8 +63,13 @@ const { values: args } = parseArgs({
     'small-captures': { type: 'string' },
     searches: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    // Run only some phases (comma list of bulk, big, backlog, kill); the embedder-alone rate always runs.
+    phases: { type: 'string' },
   },
 });
+const PHASES = ['bulk', 'big', 'backlog', 'kill'] as const;
+const chosenPhases = new Set(args.phases ? args.phases.split(',').map((p) => p.trim()) : PHASES);
+for (const p of chosenPhases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases: unknown phase ${p} (known: ${PHASES.join(', ')})`);
 const quick = args.quick!;
 const num = (value: string | undefined, full: number, reduced: number) => (value !== undefined ? Number(value) : quick ? reduced : full);
 const CONFIG = {
@@ -326,7 +331,11 @@ async function withServer<T>(dataDir: string, label: string, body: (server: Loca
   }
 }
 
-async function phase(name: string, goalNames: string[], body: () => Promise<void>) {
+async function phase(name: string, key: (typeof PHASES)[number], goalNames: string[], body: () => Promise<void>) {
+  if (!chosenPhases.has(key)) {
+    for (const g of goalNames) goal(g, 'skipped (--phases)', '-', null);
+    return;
+  }
   const before = goals.length;
   try {
     await body();
@@ -385,7 +394,7 @@ notes.push(`embedder alone (in-process, 1 thread, batches of 8, ${CONFIG.sampleP
 
 // ---------------------------------------------------------------- 1. bulk capture and drain
 
-await phase('bulk', [G.receipts, G.drain], async () => {
+await phase('bulk', 'bulk', [G.receipts, G.drain], async () => {
   const dir = freshDir('bulk');
   await withServer(dir, 'bulk', async (server) => {
     const http = new Http(server.url, server.defaultKey!, tally);
@@ -421,7 +430,7 @@ await phase('bulk', [G.receipts, G.drain], async () => {
 
 // ---------------------------------------------------------------- 2-4. one 2 MiB capture
 
-await phase('2 MiB', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuring, G.memory], async () => {
+await phase('2 MiB', 'big', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuring, G.memory], async () => {
   const dir = freshDir('big');
   await withServer(dir, 'big', async (server) => {
     progress(`2 MiB: creating ${CONFIG.bigRuns + 1} tenants`);
@@ -516,7 +525,7 @@ await phase('2 MiB', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuring, G.m
 
 // ---------------------------------------------------------------- 3b. search while a backlog drains
 
-await phase('search under backlog', [G.searchP50, G.searchP99], async () => {
+await phase('search under backlog', 'backlog', [G.searchP50, G.searchP99], async () => {
   const dir = freshDir('backlog');
   await withServer(dir, 'backlog', async (server) => {
     const searcherKey = await createTenant(dir, 'searcher');
@@ -574,7 +583,7 @@ await phase('search under backlog', [G.searchP50, G.searchP99], async () => {
 
 // ---------------------------------------------------------------- 5. kill -9 mid-drain
 
-await phase('kill -9', [G.crash], async () => {
+await phase('kill -9', 'kill', [G.crash], async () => {
   const dir = freshDir('crash');
   const items = bulkItems('r', CONFIG.killDocs, 4);
   let key = '';

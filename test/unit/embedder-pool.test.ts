@@ -79,9 +79,9 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     const [big, other] = await Promise.all([pool.embed(texts(1000), 'passage'), pool.embed(texts(5, 'other'), 'passage')]);
     expect(big).toHaveLength(1000);
     expect(Array.from(other[4]!)).toEqual(Array.from(reference(texts(5, 'other')[4]!)));
-    expect(stats[MAX_BATCH]).toBe(8); // the default maxBatch
+    expect(stats[MAX_BATCH]).toBe(4); // the default maxBatch
     expect(stats[TEXTS]).toBe(1005);
-    expect(stats[CALLS]).toBe(125 + 1);
+    expect(stats[CALLS]).toBe(250 + 2);
   });
 
   it('answers queries while the passage workers are busy', async () => {
