@@ -91,7 +91,7 @@ async function report() {
   // The peer: MiniSearch (BM25+) over the same title + abstract, title boosted as ours is.
   const mini = new MiniSearch<{ id: string; title: string; text: string }>({ fields: ['title', 'text'], idField: 'id' });
   mini.addAll(corpus);
-  const search = new SearchService({ index: stack.ports.index, embedder });
+  const search = new SearchService({ index: stack.ports.index, embedder, documents: stack.ports.documents });
 
   console.log(machineLine());
   console.log(`BEIR SciFact, ${split} split: ${queries.length} queries, ${corpus.length} documents`);

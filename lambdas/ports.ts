@@ -32,8 +32,13 @@ export interface DocumentStore {
    */
   touchLibrary(ref: LibraryRef, at: string): Promise<string>;
   libraryExists(ref: LibraryRef): Promise<boolean>;
-  /** The library's current generation; null when it does not exist (never created, or erased). */
-  libraryGeneration(ref: LibraryRef): Promise<string | null>;
+  /**
+   * The library's current generation; null when it does not exist (never
+   * created, or erased). A library made before generations is given one,
+   * unless `readOnly` (a read path, whose function may only read): then ''
+   * is returned, the generation of its untagged index entries.
+   */
+  libraryGeneration(ref: LibraryRef, options?: { readOnly?: boolean }): Promise<string | null>;
   findBySha256(ref: LibraryRef, sha256: string): Promise<DocumentRecord | null>;
   /**
    * Claims the (library, sha256) identity for this document. Exactly one of any
@@ -120,19 +125,31 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
 }
 
-export interface KeywordQuery {
+/**
+ * Every read of the index names the library's live generation (the core
+ * reads it once per request): only entries written under it are returned,
+ * and untagged ones (written before generations, so of the library's first
+ * generation; every generational erasure removes them). An entry of an
+ * ended generation (its writer died before its own check removed it) is
+ * never returned. Left out only by tools that read without a library record.
+ */
+export interface GenerationScoped {
+  generation?: string;
+}
+
+export interface KeywordQuery extends GenerationScoped {
   text: string;
   limit: number;
   kinds?: readonly ItemKind[];
 }
 
-export interface VectorQuery {
+export interface VectorQuery extends GenerationScoped {
   vector: Float32Array;
   limit: number;
   kinds?: readonly ItemKind[];
 }
 
-export interface GrepScan {
+export interface GrepScan extends GenerationScoped {
   pattern: string;
   caseSensitive: boolean;
   itemId?: string;
@@ -181,8 +198,8 @@ export interface SearchIndex {
    * the core checks each line).
    */
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
-  /** One document's text, exactly as grep reads it; null when the library holds no such document. */
-  documentText(ref: LibraryRef, itemId: string): Promise<string | null>;
+  /** One document's text, exactly as grep reads it; null when the library holds no such document (in that generation: GenerationScoped). */
+  documentText(ref: LibraryRef, itemId: string, generation?: string): Promise<string | null>;
   /**
    * Up to `limit` passages of an item that have no vector yet, lowest ordinal
    * first, skipping the ordinals in `skip` (being embedded right now).

@@ -30,8 +30,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   docs: {},
   capture: CAPTURE,
   'capture-batch': CAPTURE,
-  search: { search: 'read', embed: true },
-  grep: { search: 'read' },
+  // Search and grep read the library's live generation (documents) before the index.
+  search: { documents: 'read', search: 'read', embed: true },
+  grep: { documents: 'read', search: 'read' },
   'documents-list': { documents: 'read' },
   'document-get': { documents: 'read' },
   'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write' },

@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../ports.js';
+import type { DocumentStore, SearchIndex } from '../ports.js';
 import { excerptAround, splitLines } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
@@ -39,15 +39,19 @@ const isGrepPosition = (v: unknown): v is GrepPosition =>
  * so nothing is ever missed and nothing is a regular expression.
  */
 export class GrepService {
-  constructor(private readonly deps: { index: SearchIndex }) {}
+  constructor(private readonly deps: { index: SearchIndex; documents: Pick<DocumentStore, 'libraryGeneration'> }) {}
 
   async grep(ref: LibraryRef, request: GrepRequest): Promise<Page<GrepResult>> {
     const scope = fingerprint(['grep', ref.tenantId, ref.endUserId, request.pattern, request.caseSensitive, request.fileId ?? null]);
     const position = decodeCursor(request.cursor, scope, isGrepPosition);
     const needle = request.caseSensitive ? request.pattern : request.pattern.toLowerCase();
     const found: Array<GrepResult & { position: GrepPosition }> = [];
+    // Only the library's live generation is read (ports.ts, GenerationScoped); no library, nothing to read.
+    const generation = await this.deps.documents.libraryGeneration(ref, { readOnly: true });
+    if (generation === null) return { items: [], hasMore: false, nextCursor: null };
 
     const candidates = this.deps.index.grepCandidates(ref, {
+      generation,
       pattern: request.pattern,
       caseSensitive: request.caseSensitive,
       itemId: request.fileId,

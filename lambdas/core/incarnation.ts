@@ -12,7 +12,9 @@ import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHi
  * where the store can check it atomically (the claim; the local index), and
  * checked again right after it everywhere else: a writer that finds its
  * generation ended removes what it wrote and (a capture) starts afresh in
- * the library's next generation.
+ * the library's next generation. Reads name the live generation, so a write
+ * whose writer died before that check is never found (ports.ts,
+ * GenerationScoped).
  */
 
 /**
@@ -99,8 +101,8 @@ export class GenerationalIndex implements SearchIndex {
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
     return this.inner.grepCandidates(ref, scan);
   }
-  documentText(ref: LibraryRef, itemId: string): Promise<string | null> {
-    return this.inner.documentText(ref, itemId);
+  documentText(ref: LibraryRef, itemId: string, generation?: string): Promise<string | null> {
+    return this.inner.documentText(ref, itemId, generation);
   }
   passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
     return this.inner.passagesWithoutVectors(ref, itemId, options);

@@ -1,4 +1,4 @@
-import type { Embedder, SearchIndex } from '../ports.js';
+import type { DocumentStore, Embedder, SearchIndex } from '../ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, isOffset, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
@@ -27,6 +27,8 @@ export interface SearchLegs {
   keywordHits: PassageHit[];
   vectorHits: PassageHit[];
   queryVector: Float32Array;
+  /** The library's live generation the legs read (null: no library, nothing read), for the request's other reads. */
+  generation: string | null;
 }
 
 export interface SearchOptions {
@@ -39,7 +41,7 @@ export const DEFAULT_SEARCH: SearchOptions = { candidatesPerLeg: 200, fusion: DE
 
 export class SearchService {
   constructor(
-    private readonly deps: { index: SearchIndex; embedder: Embedder },
+    private readonly deps: { index: SearchIndex; embedder: Embedder; documents: Pick<DocumentStore, 'libraryGeneration'> },
     private readonly options: SearchOptions = DEFAULT_SEARCH,
   ) {}
 
@@ -76,18 +78,23 @@ export class SearchService {
   /**
    * Both legs, run together, both restricted to the caller's library and
    * kinds, at passage level (chat cites passages), with the query's vector.
+   * Both read only the library's live generation (read once, beside the
+   * query embedding): an entry whose writer died before removing it after
+   * an erasure is never found (ports.ts, GenerationScoped).
    */
   async legs(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]): Promise<SearchLegs> {
     const limit = this.options.candidatesPerLeg;
+    const live = this.deps.documents.libraryGeneration(ref, { readOnly: true });
     // The query embedding starts first, so a model that runs off the main
     // thread works while the keyword leg does.
     let queryVector: Float32Array = new Float32Array(0);
-    const vectorLeg = this.deps.embedder.embed([q], 'query').then(([vector]) => {
+    const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(([[vector], generation]) => {
       queryVector = vector!;
-      return this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds });
+      return generation === null ? [] : this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds, generation });
     });
-    const [keywordHits, vectorHits] = await Promise.all([this.deps.index.keywordSearch(ref, { text: q, limit, kinds }), vectorLeg]);
-    return { keywordHits, vectorHits, queryVector };
+    const keywordLeg = live.then((generation) => (generation === null ? [] : this.deps.index.keywordSearch(ref, { text: q, limit, kinds, generation })));
+    const [keywordHits, vectorHits] = await Promise.all([keywordLeg, vectorLeg]);
+    return { keywordHits, vectorHits, queryVector, generation: await live };
   }
 
   /** Fuses the two legs with this service's weights. */

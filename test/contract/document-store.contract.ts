@@ -12,15 +12,18 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const store = await makeStore();
       const ref = { tenantId: unique(), endUserId: 'gen-user' };
       expect(await store.libraryGeneration(ref)).toBeNull();
+      expect(await store.libraryGeneration(ref, { readOnly: true })).toBeNull();
       const first = await store.touchLibrary(ref, timestamp());
       expect(await store.touchLibrary(ref, timestamp())).toBe(first);
       expect(await store.libraryGeneration(ref)).toBe(first);
+      expect(await store.libraryGeneration(ref, { readOnly: true })).toBe(first);
       const kept = documentRecord(ref);
       expect((await store.claim(kept, first)).claimed).toBe(true);
       const ended = await store.deleteLibrary(ref);
       expect(ended.generation).toBe(first);
       expect(ended.documents.map((d) => d.id)).toEqual([kept.id]);
       expect(await store.libraryGeneration(ref)).toBeNull();
+      expect(await store.libraryGeneration(ref, { readOnly: true })).toBeNull();
       // A writer that began before the erasure: refused, nothing left.
       await expect(store.claim(documentRecord(ref), first)).rejects.toMatchObject({ name: 'LibraryErasedError' });
       const second = await store.touchLibrary(ref, timestamp());

@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { blobStoreContract } from './blob-store.contract.js';
 import { documentStoreContract } from './document-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
 import { tenantStoreContract } from './tenant-store.contract.js';
+import { timestamp } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'library-contract-'));
 let n = 0;
@@ -19,3 +21,18 @@ documentStoreContract('SQLite', async () => new SqliteDocumentStore(freshDb()));
 tenantStoreContract('SQLite', async () => new SqliteTenantStore(freshDb()));
 searchIndexContract('SQLite (FTS5 + sqlite-vec)', async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'));
 blobStoreContract('folder', async () => new FolderBlobStore(join(dir, `blobs-${++n}`)));
+
+describe('SqliteDocumentStore: a library made before generations', () => {
+  it("reads as generation '' without writing (a read path), and is given one by a writer", async () => {
+    const db = freshDb();
+    const store = new SqliteDocumentStore(db);
+    const ref = { tenantId: 'ten_old', endUserId: 'old' };
+    await store.touchLibrary(ref, timestamp());
+    db.prepare('UPDATE libraries SET generation = NULL').run();
+    expect(await store.libraryGeneration(ref, { readOnly: true })).toBe('');
+    expect(db.prepare('SELECT generation FROM libraries').pluck().get()).toBeNull();
+    const given = await store.libraryGeneration(ref);
+    expect(given).toBeTruthy();
+    expect(await store.libraryGeneration(ref, { readOnly: true })).toBe(given);
+  });
+});

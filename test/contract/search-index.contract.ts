@@ -146,6 +146,37 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await index.documentText(ref, fresh.itemId)).toBe('new text');
     });
 
+    it('reads only the generation named: an entry of an ended generation is never returned, untagged (older) entries are', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'reborn' };
+      // Written under the ended generation and never removed (its writer died before its own check).
+      const stale = indexItem('okapi residue line', axisVector(DIMENSIONS, 6));
+      const staleMemory = indexItem('okapi remembered reply', axisVector(DIMENSIONS, 6, 0.1), { kind: 'chat' });
+      const live = indexItem('okapi live line', axisVector(DIMENSIONS, 6, 0.2));
+      const legacy = indexItem('okapi legacy line', axisVector(DIMENSIONS, 6, 0.3)); // written before generations: no tag
+      await index.put(ref, stale, 'gen-ended');
+      await index.put(ref, staleMemory, 'gen-ended');
+      await index.put(ref, live, 'gen-live');
+      await index.put(ref, legacy);
+      const ids = (hits: Array<{ itemId: string }>) => hits.map((h) => h.itemId).sort();
+      const expected = [live.itemId, legacy.itemId].sort();
+
+      const generation = 'gen-live';
+      expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10, generation }))).toEqual(expected);
+      expect(await index.keywordSearch(ref, { text: 'remembered', limit: 10, kinds: ['chat'], generation })).toEqual([]);
+      expect(ids(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10, generation }))).toEqual(expected);
+      expect(ids(await collect(index.grepCandidates(ref, { pattern: 'okapi', caseSensitive: false, generation })))).toEqual(expected);
+      expect(await collect(index.grepCandidates(ref, { pattern: 'residue', caseSensitive: true, itemId: stale.itemId, generation }))).toEqual([]);
+      expect(await index.documentText(ref, stale.itemId, generation)).toBeNull();
+      expect(await index.documentText(ref, live.itemId, generation)).toBe('okapi live line');
+      expect(await index.documentText(ref, legacy.itemId, generation)).toBe('okapi legacy line');
+      // '' is a library made before generations (ports.ts, libraryGeneration readOnly): its untagged entries only.
+      expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10, generation: '' }))).toEqual([legacy.itemId]);
+      expect(ids(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10, generation: '' }))).toEqual([legacy.itemId]);
+      // Without a generation (tools with no library record) every entry is read.
+      expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10 }))).toHaveLength(4);
+    });
+
     it('removes a whole library and counts what it removed by kind', async () => {
       const index = await makeIndex(DIMENSIONS);
       const tenantId = unique();

@@ -100,13 +100,15 @@ export class DynamoDocumentStore implements DocumentStore {
     return generation ?? (await this.libraryGeneration(ref)) ?? this.touchLibrary(ref, at);
   }
 
-  async libraryGeneration(ref: LibraryRef): Promise<string | null> {
+  async libraryGeneration(ref: LibraryRef, options: { readOnly?: boolean } = {}): Promise<string | null> {
     const key = { pk: librariesPk(ref.tenantId), sk: librarySk(ref) };
     const result = await callAws('documents.libraryGeneration', () =>
       this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true })),
     );
     if (!result.Item) return null;
     if (typeof result.Item.generation === 'string') return result.Item.generation;
+    // Search and grep may only read the table: their untagged entries are read as generation ''.
+    if (options.readOnly) return '';
     // A library made before generations: it gets one now (unless it was erased meanwhile).
     let generation: string | null = null;
     await ifCondition('documents.libraryGeneration', async () => {

@@ -71,6 +71,16 @@ export const libraryValue = (ref: LibraryRef) => (ref.endUserId === null ? 'S' :
 /** Filters that confine a query to one library of one tenant. */
 export const libraryFilter = (ref: LibraryRef) => [{ term: { tenant_id: ref.tenantId } }, { term: { library: libraryValue(ref) } }];
 
+/**
+ * Entries of one generation, and untagged ones (written before generations:
+ * the library's first generation, removed by every generational erasure).
+ * None when no generation is named.
+ */
+export const generationFilter = (generation?: string | null) =>
+  generation != null
+    ? [{ bool: { should: [{ term: { generation } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }], minimum_should_match: 1 } }]
+    : [];
+
 /** The fields every query filters on (tenant, library, item, kind), alike in both indices. */
 const LIBRARY_ITEM_FIELDS = {
   tenant_id: { type: 'keyword' },
@@ -376,10 +386,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   /** With a generation: that generation's items and untagged ones (older than generations); a newer generation's stay. */
   async removeLibrary(ref: LibraryRef, generation?: string | null): Promise<Record<ItemKind, number>> {
     const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
-    const filter: unknown[] = [...libraryFilter(ref)];
-    if (generation) {
-      filter.push({ bool: { should: [{ term: { generation } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }], minimum_should_match: 1 } });
-    }
+    const filter: unknown[] = [...libraryFilter(ref), ...generationFilter(generation || null)];
     const result = await this.call<{ aggregations?: { kinds?: { buckets?: Array<{ key: string; doc_count: number }> } } }>('index.removeLibrary', {
       method: 'POST',
       path: `/${this.itemsIndex}/_search`,
@@ -399,7 +406,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     if (!query.text.trim()) return [];
-    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+    const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
     const hits = await this.searchPassages('index.keywordSearch', query.limit, {
       bool: { filter, must: [{ multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields' } }] },
     });
@@ -407,7 +414,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
-    const filter = [...libraryFilter(ref), ...this.kindFilter(query.kinds)];
+    // Inside the k-NN filter too: an ended generation's passages never take a place among the k nearest.
+    const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
     const hits = await this.searchPassages('index.vectorSearch', query.limit, {
       bool: {
         // The k-NN filter restricts the graph walk itself; the outer filter is a second lock.
@@ -429,7 +437,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return body?.hits?.hits ?? [];
   }
 
-  async documentText(ref: LibraryRef, itemId: string): Promise<string | null> {
+  async documentText(ref: LibraryRef, itemId: string, generation?: string): Promise<string | null> {
     const body = await this.call<{ hits: { hits: Array<Hit<{ text: string }>> } }>('index.documentText', {
       method: 'POST',
       path: `/${this.itemsIndex}/_search`,
@@ -437,14 +445,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
       body: {
         size: 1,
         _source: ['text'],
-        query: { bool: { filter: [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }, { term: { item_id: itemId } }] } },
+        query: { bool: { filter: [...libraryFilter(ref), ...generationFilter(generation), { terms: { kind: [...DOCUMENT_KINDS] } }, { term: { item_id: itemId } }] } },
       },
     });
     return body?.hits?.hits?.[0]?._source.text ?? null;
   }
 
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
-    const filter: unknown[] = [...libraryFilter(ref), { terms: { kind: [...DOCUMENT_KINDS] } }];
+    const filter: unknown[] = [...libraryFilter(ref), ...generationFilter(scan.generation), { terms: { kind: [...DOCUMENT_KINDS] } }];
     if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
     if (canNarrowGrep(scan)) {
       filter.push({ wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } } });

@@ -96,12 +96,13 @@ export class SqliteDocumentStore implements DocumentStore {
       .get(...lib(ref), at, at, randomUUID()) as string;
   }
 
-  async libraryGeneration(ref: LibraryRef): Promise<string | null> {
+  async libraryGeneration(ref: LibraryRef, options: { readOnly?: boolean } = {}): Promise<string | null> {
     const row = this.db.prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?').get(...lib(ref)) as
       | { generation: string | null }
       | undefined;
     if (!row) return null;
     if (row.generation !== null) return row.generation;
+    if (options.readOnly) return '';
     // A library made before generations: it gets one now.
     return this.db
       .prepare('UPDATE libraries SET generation = coalesce(generation, ?) WHERE tenant_id = ? AND end_user_id = ? RETURNING generation')

@@ -32,6 +32,14 @@ const GREP_BATCH = 64;
 
 /** SQL condition: the item is a document (DOCUMENT_KINDS). */
 const DOCUMENTS_ONLY = `kind IN (${DOCUMENT_KINDS.map((k) => `'${k}'`).join(', ')})`;
+/**
+ * SQL condition on items `i`, with the generation bound twice (null: any):
+ * entries of the read's generation and untagged ones (ports.ts,
+ * GenerationScoped). Here a second lock: put refuses an ended generation in
+ * its transaction, so no entry of one is left to filter.
+ */
+const IN_GENERATION = '(? IS NULL OR i.generation IS NULL OR i.generation = ?)';
+const generationParams = (generation?: string) => [generation ?? null, generation ?? null];
 
 const schema = (dimensions: number) => `
 CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -360,10 +368,10 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
          )
          SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, r.score
          FROM ranked r CROSS JOIN items i ON i.rowid = r.rowid
-         WHERE i.library_id = ?
+         WHERE i.library_id = ? AND ${IN_GENERATION}
          ORDER BY r.score DESC, i.rowid`,
       )
-      .all(match, query.limit, libraryId) as Array<Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }>;
+      .all(match, query.limit, libraryId, ...generationParams(query.generation)) as Array<Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }>;
     if (!items.length) return [];
     const best = this.bestPassages(items.map((i) => i.item_rowid), query.text);
     return items.flatMap((item) => {
@@ -409,9 +417,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         `SELECT p.rowid AS passage_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date,
                 p.ordinal, p.line_start, p.line_end, p.text, 0 AS score
          FROM json_each(?) n CROSS JOIN passages p ON p.rowid = n.value CROSS JOIN items i ON i.rowid = p.item_rowid
-         WHERE i.library_id = ?`,
+         WHERE i.library_id = ? AND ${IN_GENERATION}`,
       )
-      .all(JSON.stringify(nearest.map((n) => n.rowid)), libraryId) as Array<HitRow & { passage_rowid: number }>;
+      .all(JSON.stringify(nearest.map((n) => n.rowid)), libraryId, ...generationParams(query.generation)) as Array<HitRow & { passage_rowid: number }>;
     const byRowid = new Map(rows.map((r) => [r.passage_rowid, r]));
     return nearest.flatMap((n) => {
       const row = byRowid.get(n.rowid);
@@ -419,10 +427,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     });
   }
 
-  async documentText(ref: LibraryRef, itemId: string): Promise<string | null> {
+  async documentText(ref: LibraryRef, itemId: string, generation?: string): Promise<string | null> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return null;
-    const row = this.db.prepare(`SELECT text FROM items WHERE library_id = ? AND item_id = ? AND ${DOCUMENTS_ONLY}`).get(libraryId, itemId) as
+    const row = this.db
+      .prepare(`SELECT text FROM items i WHERE library_id = ? AND item_id = ? AND ${DOCUMENTS_ONLY} AND ${IN_GENERATION}`)
+      .get(libraryId, itemId, ...generationParams(generation)) as
       | { text: string }
       | undefined;
     return row?.text ?? null;
@@ -431,8 +441,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return;
-    const where = ['library_id = ?', DOCUMENTS_ONLY];
-    const params: unknown[] = [libraryId];
+    const where = ['library_id = ?', DOCUMENTS_ONLY, IN_GENERATION];
+    const params: unknown[] = [libraryId, ...generationParams(scan.generation)];
     if (scan.itemId) {
       where.push('item_id = ?');
       params.push(scan.itemId);
@@ -442,7 +452,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       params.push(quoteTerm(scan.pattern));
     }
     const page = this.db.prepare(
-      `SELECT item_id, title, source_ref, content_date, text FROM items
+      `SELECT item_id, title, source_ref, content_date, text FROM items i
        WHERE ${where.join(' AND ')} AND (content_date, item_id) <= (?, ?)
        ORDER BY content_date DESC, item_id DESC LIMIT ?`,
     );

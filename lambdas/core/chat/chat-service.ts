@@ -60,8 +60,9 @@ export class ChatService {
   async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {
     const runId = newId('run');
     const intent = artifactIntent(question);
-    const { passages: retrieved, questionVector } = await this.retriever.retrieve(ref, question);
-    const passages = await this.ground(ref, retrieved);
+    const { passages: retrieved, questionVector, generation } = await this.retriever.retrieve(ref, question);
+    // The passages' lines are read in the generation the passages were found in (none without a library).
+    const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 
     let answer: ChatModelAnswer = { reply: null, citations: [], usage: { promptTokens: 0, completionTokens: 0 } };
     if (passages.length) {
@@ -103,10 +104,10 @@ export class ChatService {
   }
 
   /** Numbers the supported passages and gives each its document lines. */
-  private async ground(ref: LibraryRef, retrieved: readonly RetrievedPassage[]): Promise<GroundedPassage[]> {
+  private async ground(ref: LibraryRef, retrieved: readonly RetrievedPassage[], generation: string): Promise<GroundedPassage[]> {
     const documentLines = new Map<string, Promise<string[] | null>>();
     for (const r of retrieved) {
-      if (!documentLines.has(r.itemId)) documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId));
+      if (!documentLines.has(r.itemId)) documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId, generation));
     }
     return Promise.all(
       retrieved.map(async (r, i) => {

@@ -9,8 +9,8 @@ const LONG_LINE = 600;
  * The document's own lines, read from the index (the same text grep reads),
  * so every line number a chat cites is the one grep reports.
  */
-export async function readDocumentLines(index: SearchIndex, ref: LibraryRef, itemId: string): Promise<string[] | null> {
-  const text = await index.documentText(ref, itemId);
+export async function readDocumentLines(index: SearchIndex, ref: LibraryRef, itemId: string, generation: string): Promise<string[] | null> {
+  const text = await index.documentText(ref, itemId, generation);
   return text === null ? null : splitLines(text);
 }
 

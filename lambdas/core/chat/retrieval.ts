@@ -56,15 +56,18 @@ export class ChatRetriever {
     private readonly options: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {}
 
-  /** The passages to answer from (see selectGrounding) and the question's vector. */
-  async retrieve(ref: LibraryRef, question: string): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array }> {
-    const { candidates, questionVector } = await this.candidates(ref, question);
-    return { passages: selectGrounding(candidates, this.options), questionVector };
+  /** The passages to answer from (see selectGrounding), the question's vector and the generation they were read in. */
+  async retrieve(ref: LibraryRef, question: string): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array; generation: string | null }> {
+    const { candidates, questionVector, generation } = await this.candidates(ref, question);
+    return { passages: selectGrounding(candidates, this.options), questionVector, generation };
   }
 
   /** Every candidate passage of the top items with its support signals, before the gate. */
-  async candidates(ref: LibraryRef, question: string): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array }> {
-    const { keywordHits, vectorHits, queryVector: questionVector } = await this.search.legs(ref, question, DOCUMENT_KINDS);
+  async candidates(
+    ref: LibraryRef,
+    question: string,
+  ): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array; generation: string | null }> {
+    const { keywordHits, vectorHits, queryVector: questionVector, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS);
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), hit.rawScore]));
     const questionTerms = termSet(question);
@@ -89,7 +92,7 @@ export class ChatRetriever {
         });
       }
     });
-    return { candidates: out, questionVector };
+    return { candidates: out, questionVector, generation };
   }
 }
 

@@ -1,7 +1,8 @@
+import { documentStore } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { GrepService } from '../../core/grep.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
 
-/** Lambda entry: literal search reads the search index only. */
-export const handler = instrumented(createHandler({ grep: new GrepService({ index: searchIndex() }) }));
+/** Lambda entry: literal search reads the search index, in the library's live generation (one DynamoDB read). */
+export const handler = instrumented(createHandler({ grep: new GrepService({ index: searchIndex(), documents: documentStore() }) }));

@@ -1,8 +1,9 @@
 import { embedder } from '../../wiring/aws/bedrock.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { SearchService } from '../../core/search.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
 
-/** Lambda entry: hybrid search on the index, the query embedded by Bedrock. */
-export const handler = instrumented(createHandler({ search: new SearchService({ index: searchIndex(), embedder: embedder() }) }));
+/** Lambda entry: hybrid search on the index, the query embedded by Bedrock, in the library's live generation (one DynamoDB read). */
+export const handler = instrumented(createHandler({ search: new SearchService({ index: searchIndex(), embedder: embedder(), documents: documentStore() }) }));

@@ -93,6 +93,21 @@ describe('DynamoDocumentStore: extraction, progress and settling (the ingest wor
     expect(await store.get(ref, doc.id)).toBeNull();
   });
 
+  it('reads a library made before generations as generation \'\' without writing (search and grep may only read); a writer gives it one', async () => {
+    const table = await dynamo.createTable(DOCUMENTS_TABLE);
+    const store = new DynamoDocumentStore(dynamo.client, table);
+    const ref = { tenantId: 'ten_pre_generations', endUserId: 'old' };
+    await store.touchLibrary(ref, timestamp());
+    await dynamo.client.send(
+      new UpdateCommand({ TableName: table, Key: { pk: `LIBS#${ref.tenantId}`, sk: `U#${ref.endUserId}` }, UpdateExpression: 'REMOVE generation', ConditionExpression: 'attribute_exists(pk)' }),
+    );
+    expect(await store.libraryGeneration(ref, { readOnly: true })).toBe('');
+    expect(await store.libraryGeneration(ref, { readOnly: true })).toBe(''); // nothing was written
+    const given = await store.libraryGeneration(ref);
+    expect(given).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await store.libraryGeneration(ref, { readOnly: true })).toBe(given);
+  });
+
   it('reads a record written before passage counts were kept: ready reads as complete, processing as not yet extracted', async () => {
     const table = await dynamo.createTable(DOCUMENTS_TABLE);
     const store = new DynamoDocumentStore(dynamo.client, table);

@@ -155,6 +155,26 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(JSON.stringify(transport.bodies(/_search/)[0])).not.toContain('wildcard');
   });
 
+  it('reads only the live generation (and untagged entries) on every read: keyword, inside and outside k-NN, grep, document text', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [] } })]]);
+    const index = make(transport);
+    const generation = 'gen-live';
+    const live = { bool: { should: [{ term: { generation } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }], minimum_should_match: 1 } };
+    await index.keywordSearch(alice, { text: 'zebra', limit: 7, kinds: ['chat'], generation });
+    await index.vectorSearch(alice, { vector: axisVector(16, 1), limit: 5, generation });
+    await collect(index.grepCandidates(alice, { pattern: 'Straße', caseSensitive: false, generation }));
+    await index.documentText(alice, 'file_1', generation);
+    const [keyword, vector, grep, text] = transport.bodies(/_search/);
+    expect(keyword.query.bool.filter).toEqual([...libraryFilter(alice), live, { terms: { kind: ['chat'] } }]);
+    expect(vector.query.bool.must[0].knn.embedding.filter.bool.filter).toEqual([...libraryFilter(alice), live]);
+    expect(vector.query.bool.filter).toEqual([...libraryFilter(alice), live]);
+    expect(grep.query.bool.filter).toEqual([...libraryFilter(alice), live, { terms: { kind: ['file_excerpt', 'image'] } }]);
+    expect(text.query.bool.filter).toEqual([...libraryFilter(alice), live, { terms: { kind: ['file_excerpt', 'image'] } }, { term: { item_id: 'file_1' } }]);
+    // The same clause an erasure deletes by: what a read sees is exactly what the generation's erasure removes.
+    await index.removeLibrary(alice, generation);
+    expect(transport.bodies(/_delete_by_query$/)[0].query.bool.filter).toEqual([...libraryFilter(alice), live]);
+  });
+
   it('erases a library from both indices and counts what it held by kind', async () => {
     const transport = new RecordingTransport([
       [/_search/, () => ({ aggregations: { kinds: { buckets: [{ key: 'file_excerpt', doc_count: 3 }, { key: 'chat', doc_count: 2 }] } } })],
