@@ -3,12 +3,15 @@
 // loop. Plain JavaScript: it runs under node, tsx and the test runner alike.
 //
 // workerData.role: 'query' | 'passage'. A passage worker lowers its own
-// priority to nice 19 (on Linux nice is per thread, so only this thread):
-// passages then use every idle core while a query worker stays fast.
+// priority to nice 19 and, on Linux, the SCHED_IDLE class (both per thread,
+// so only this thread): passages then use every idle core while a query
+// worker and the server's requests stay fast.
 //
 // In: { id, texts } to embed, or { id, texts, count: true } to count tokens.
 // Out: { ready: true, name, dimensions } once loaded, then { id, flat }
 // (texts.length x 512 floats, buffer transferred), { id, tokens } or { id, error }.
+import { spawnSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -24,6 +27,23 @@ if (workerData?.role === 'passage') {
     os.setPriority(0, 19);
   } catch {
     // Not allowed here (or not supported): run at normal priority.
+  }
+  runOnlyWhenIdle();
+}
+
+/**
+ * On Linux, also puts this thread in the SCHED_IDLE class (chrt, util-linux):
+ * nice 19 still takes a slice from a search that wakes up, while any other
+ * thread that wants the CPU preempts an idle-class one at once. Elsewhere,
+ * or without chrt, nice 19 alone.
+ */
+function runOnlyWhenIdle() {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = readlinkSync('/proc/thread-self').split('/').pop();
+    spawnSync('chrt', ['--idle', '-p', '0', tid], { stdio: 'ignore', timeout: 2000 });
+  } catch {
+    // No /proc or no chrt: nice 19 is what we have.
   }
 }
 
