@@ -7,7 +7,11 @@ export type DomainErrorCode =
   | 'not_found'
   | 'unauthorized'
   | 'unavailable'
-  | 'rate_limited';
+  | 'rate_limited'
+  /** PUT /v1/bucket: the probe could not reach the bucket (422). */
+  | 'bucket_unreachable'
+  /** PUT /v1/bucket: the bucket (or STS) refused a probe step (422). */
+  | 'bucket_access_denied';
 
 export class DomainError extends Error {
   constructor(

@@ -1,0 +1,21 @@
+import { BackendUnavailableError, BucketError, CaptureRejected } from '../errors.js';
+
+/**
+ * What a failure of the caller's bucket means after registration (captures,
+ * queued reads): refused → the capture is rejected for good
+ * (`bucket_access_denied`); no answer → `backend_unavailable`, retry.
+ */
+export function captureFailure(error: BucketError, what: 'write' | 'read'): Error {
+  if (error.kind === 'unreachable') {
+    return new BackendUnavailableError(`the registered bucket could not be reached for the ${what} (${error.detail}); nothing was stored; retry`);
+  }
+  const verb = what === 'write' ? 'refused the write' : 'refused the read';
+  return new CaptureRejected('bucket_access_denied', `the registered bucket ${verb} (${error.detail})${error.during === 'assume_role' ? ' while assuming the role' : ''}; nothing was stored; check the bucket's permissions (GET /v1/bucket shows its state)`);
+}
+
+/** The line GET /v1/bucket shows as last_error. */
+export function healthLine(error: BucketError, what: 'write' | 'read' | 'delete'): string {
+  const step = error.during === 'assume_role' ? 'assume role' : what;
+  const how = error.kind === 'denied' ? 'refused' : error.kind === 'unreachable' ? 'unreachable' : 'endpoint refused by the address guard';
+  return `${step}: ${how} (${error.detail})`;
+}
