@@ -1,4 +1,5 @@
 import { AssumeRoleCommand, type STSClient } from '@aws-sdk/nested-clients/sts';
+import { roleSessionName } from './session-name.js';
 
 /** Temporary credentials of one role session. */
 export interface RoleCredentials {
@@ -23,12 +24,6 @@ export interface AssumedRolesOptions {
   /** Credentials this close to expiry are renewed before use (the SDK's own margin). */
   refreshMarginMs?: number;
   now?: () => number;
-}
-
-/** STS's allowed RoleSessionName characters are `[\w+=,.@-]`, 2 to 64 of them. */
-export function roleSessionName(name: string): string {
-  const cleaned = name.replace(/[^\w+=,.@-]/g, '-').slice(0, 64);
-  return cleaned.length >= 2 ? cleaned : `${cleaned}--`.slice(0, 2);
 }
 
 /**

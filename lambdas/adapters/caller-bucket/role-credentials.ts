@@ -1,7 +1,8 @@
 import { STSClient } from '@aws-sdk/nested-clients/sts';
 import { BackendUnavailableError, BucketError } from '../../core/errors.js';
 import { AssumedRoles, type RoleCredentials } from './assumed-roles.js';
-import { classifyStsError } from './sts-errors.js';
+import { tenantSessionName } from './session-name.js';
+import { classifyBucketError } from './classify.js';
 
 /** The customer role one tenant registered, and the external id its trust policy demands. */
 export interface RoleTarget {
@@ -22,9 +23,6 @@ export interface RoleCredentialsSource {
 
 /** A provider of the credentials STS calls are signed with. */
 export type CredentialsProvider = () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string; expiration?: Date }>;
-
-/** The session name the customer reads in CloudTrail: the tenant it is for. */
-export const tenantSessionName = (tenantId: string) => `library-${tenantId}`;
 
 /** Short timeouts: a capture waits on this call. */
 const STS_CLIENT_SETTINGS = { maxAttempts: 3, requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000 } } as const;
@@ -58,7 +56,8 @@ export class StsRoleCredentials implements RoleCredentialsSource {
       return await this.roles.credentials(request(target));
     } catch (error) {
       if (error instanceof BackendUnavailableError || error instanceof BucketError) throw error;
-      throw classifyStsError(error);
+      // Refused (AccessDenied: the trust policy, the external id, no such role) is `denied`; no answer is `unreachable`.
+      throw classifyBucketError(error, 'assume_role');
     }
   }
 
