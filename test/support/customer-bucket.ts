@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -20,6 +21,12 @@ export interface CustomerBucket {
   /** The proxy in front of it (behaviour set by `proxy.mode`). */
   proxyEndpoint: string;
   proxy: { mode: 'pass' | 'refuse-delete' | 'refuse-all' | 'drop' };
+  /**
+   * Key pairs the proxy checks SigV4 signatures of (s3rver checks the
+   * access key id but not v4 signatures): a wrong secret is refused
+   * SignatureDoesNotMatch through the proxy, as S3 refuses it.
+   */
+  verifiedKeys: Map<string, string>;
   /** Adds a key pair s3rver accepts. */
   addKey(accessKeyId: string, secret: string): void;
   /** Every object key in a bucket, sorted. */
@@ -30,7 +37,26 @@ export interface CustomerBucket {
 
 const ADMIN = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-const ACCESS_DENIED = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+const s3Error = (code: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`;
+
+const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Whether a SigV4-signed request's signature holds under this secret (header auth, S3's single URI encoding). */
+function signatureHolds(method: string, url: string, headers: Record<string, string | string[] | undefined>, secret: string): boolean {
+  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]+)$/.exec(String(headers.authorization ?? ''));
+  if (!auth) return false;
+  const [, , scope, signed, signature] = auth as unknown as [string, string, string, string, string];
+  const [path, query = ''] = url.split('?');
+  const canonicalQuery = query.split('&').filter(Boolean).map((p) => (p.includes('=') ? p : `${p}=`)).sort().join('&');
+  const names = signed.split(';');
+  const canonicalHeaders = names.map((n) => `${n}:${String(headers[n] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+  const request = [method, path, canonicalQuery, canonicalHeaders, signed, String(headers['x-amz-content-sha256'] ?? 'UNSIGNED-PAYLOAD')].join('\n');
+  const toSign = ['AWS4-HMAC-SHA256', String(headers['x-amz-date']), scope, sha256(request)].join('\n');
+  const [date, region, service] = scope.split('/') as [string, string, string];
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
+  return hmac(key, toSign).toString('hex') === signature;
+}
 
 export async function startCustomerBucket(buckets: string[]): Promise<CustomerBucket> {
   const directory = mkdtempSync(join(tmpdir(), 'customer-bucket-'));
@@ -42,11 +68,19 @@ export async function startCustomerBucket(buckets: string[]): Promise<CustomerBu
   const admin = new S3Client({ endpoint, region: 'us-east-1', credentials: ADMIN, forcePathStyle: true });
 
   const proxy: CustomerBucket['proxy'] = { mode: 'pass' };
+  const verifiedKeys = new Map<string, string>();
   const proxyServer: Server = createServer((incoming, outgoing) => {
     if (proxy.mode === 'drop') return incoming.socket.destroy();
+    const keyId = /Credential=([^/]+)\//.exec(String(incoming.headers.authorization ?? ''))?.[1];
+    const secret = keyId ? verifiedKeys.get(keyId) : undefined;
+    if (secret !== undefined && !signatureHolds(incoming.method ?? 'GET', incoming.url ?? '/', incoming.headers, secret)) {
+      incoming.resume();
+      outgoing.writeHead(403, { 'content-type': 'application/xml' }).end(s3Error('SignatureDoesNotMatch'));
+      return;
+    }
     if (proxy.mode === 'refuse-all' || (proxy.mode === 'refuse-delete' && incoming.method === 'DELETE')) {
       incoming.resume();
-      outgoing.writeHead(403, { 'content-type': 'application/xml' }).end(ACCESS_DENIED);
+      outgoing.writeHead(403, { 'content-type': 'application/xml' }).end(s3Error('AccessDenied'));
       return;
     }
     // Headers go as they came (Host included), so the request's signature still holds at s3rver.
@@ -64,6 +98,7 @@ export async function startCustomerBucket(buckets: string[]): Promise<CustomerBu
     endpoint,
     proxyEndpoint: `http://127.0.0.1:${proxyPort}`,
     proxy,
+    verifiedKeys,
     addKey: (id, secret) => account.DUMMY_ACCOUNT.createKeyPair(id, secret),
     async list(bucket, prefix) {
       const out = await admin.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
