@@ -214,7 +214,7 @@ describe('captures while registered', () => {
     expect(batch.body.succeeded).toBe(2);
     ids.batchNote = batch.body.results[0].id;
     ids.pdf = batch.body.results[1].id;
-    expect(await waitReady(keyA, ids.pdf)).toMatchObject({ status: 'ready', storage: 'bucket', kind: 'file' });
+    expect(await waitReady(keyA, ids.pdf!)).toMatchObject({ status: 'ready', storage: 'bucket', kind: 'file' });
     expect((await bucket.read('customer-a', `tenant-a/shared/${ids.pdf}`)).equals(pdf)).toBe(true);
     expect(blobFiles(join(server.dataDir, 'blobs'))).toEqual([]);
   });

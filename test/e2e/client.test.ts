@@ -139,7 +139,7 @@ describe('the typed client against the local server', () => {
     expect(chat.run_id).toMatch(/^run_/);
     expect(chat.sources.map((s) => s.file_id)).toContain(receipt.id);
 
-    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({ id: receipt.id, deleted: true });
+    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({ id: receipt.id, deleted: true, blobs_deleted: 0, blobs_pending: 0 });
     const gone = await lib.documents.get(receipt.id!, { end_user_id: 'chatter' }).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(LibraryError);
     expect(gone).toMatchObject({ status: 404, code: 'not_found', requestId: expect.stringMatching(/./) });

@@ -95,10 +95,14 @@ export function refusedAddress(address: string, options: { allowPrivate?: boolea
   return BLOCKS.find((b) => b.family === family && b.list.check(address, family))?.reason ?? null;
 }
 
+/** Every address a name resolves to (dns.lookup with all: true; tests give their own, to rebind a name). */
+export type Resolver = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
 /** A DNS lookup that refuses names resolving to any refused address (every address of the answer is checked). */
-export function guardedLookup(options: { allowPrivate?: boolean } = {}): LookupFunction {
+export function guardedLookup(options: { allowPrivate?: boolean; resolve?: Resolver } = {}): LookupFunction {
+  const resolve = options.resolve ?? ((hostname, callback) => dnsLookup(hostname, { all: true }, callback));
   return ((hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
+    resolve(hostname, (error, addresses) => {
       if (error) return callback(error);
       for (const { address } of addresses) {
         const reason = refusedAddress(address, options);
