@@ -9,8 +9,12 @@ import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
 import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';
 import { dedicatedRoleCaller, StsRoleCredentials } from '../../../lambdas/adapters/caller-bucket/role-credentials.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
-import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
+import { DynamoPendingBucketDeletes } from '../../../lambdas/adapters/aws/dynamo-pending-bucket-deletes.js';
+import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
 import { blobStoreContract } from '../../contract/blob-store.contract.js';
+import { bucketRegistrationsContract } from '../../contract/bucket-registrations.contract.js';
+import { pendingBucketDeletesContract } from '../../contract/pending-bucket-deletes.contract.js';
 import { documentStoreContract } from '../../contract/document-store.contract.js';
 import { tenantStoreContract } from '../../contract/tenant-store.contract.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
@@ -33,6 +37,8 @@ afterAll(async () => {
 
 documentStoreContract('DynamoDB (dynalite)', async () => new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE)));
 tenantStoreContract('DynamoDB (dynalite)', async () => new DynamoTenantStore(dynamo.client, await dynamo.createTable(TENANTS_TABLE)));
+bucketRegistrationsContract('DynamoDB (dynalite)', async () => new DynamoBucketRegistrations(dynamo.client, await dynamo.createTable(BUCKETS_TABLE)));
+pendingBucketDeletesContract('DynamoDB (dynalite)', async () => new DynamoPendingBucketDeletes(dynamo.client, await dynamo.createTable(BUCKETS_TABLE)));
 
 let buckets = 0;
 blobStoreContract('S3 (s3rver)', async () => {
