@@ -7,10 +7,13 @@ import { BackendUnavailableError, BucketError, CaptureRejected } from '../errors
  */
 export function captureFailure(error: BucketError, what: 'write' | 'read'): Error {
   if (error.kind === 'unreachable') {
-    return new BackendUnavailableError(`the registered bucket could not be reached for the ${what} (${error.detail}); nothing was stored; retry`);
+    return new BackendUnavailableError(`the registered bucket could not be reached for the ${what} (${error.detail})${what === 'write' ? '; nothing was stored' : ''}; retry`);
   }
-  const verb = what === 'write' ? 'refused the write' : 'refused the read';
-  return new CaptureRejected('bucket_access_denied', `the registered bucket ${verb} (${error.detail})${error.during === 'assume_role' ? ' while assuming the role' : ''}; nothing was stored; check the bucket's permissions (GET /v1/bucket shows its state)`);
+  const how = `(${error.detail})${error.during === 'assume_role' ? ' while assuming the role' : ''}`;
+  if (what === 'read') {
+    return new CaptureRejected('bucket_access_denied', `the registered bucket refused reading the stored file ${how}; check the bucket's permissions (GET /v1/bucket shows its state)`);
+  }
+  return new CaptureRejected('bucket_access_denied', `the registered bucket refused the write ${how}; nothing was stored; check the bucket's permissions (GET /v1/bucket shows its state)`);
 }
 
 /** The line GET /v1/bucket shows as last_error. */
