@@ -113,7 +113,7 @@ describe('KmsSecretCipher', () => {
 
   it("refuses to open a value under another tenant's context, or one it did not seal, without echoing the value", async () => {
     const sealed = await cipher().seal(SECRET, { tenantId: 'ten_acme' });
-    const refused = await cipher().open(sealed, { tenantId: 'ten_other' }).catch((e: unknown) => e as Error);
+    const refused: Error = await cipher().open(sealed, { tenantId: 'ten_other' }).then(() => new Error('opened'), (e: unknown) => e as Error);
     expect(refused).toBeInstanceOf(Error);
     expect(refused.name).toBe('InvalidCiphertextException');
     expect(`${refused.message} ${String(refused.stack)}`).not.toContain(sealed.slice(5, 30));
@@ -122,7 +122,7 @@ describe('KmsSecretCipher', () => {
 
   it('retries a throttled KMS, then answers backend unavailable (retryable), never with the secret in the error', async () => {
     throttle = true;
-    const failure = await cipher().seal(SECRET, { tenantId: 'ten_acme' }).catch((e: unknown) => e as Error);
+    const failure: Error = await cipher().seal(SECRET, { tenantId: 'ten_acme' }).then(() => new Error('sealed'), (e: unknown) => e as Error);
     expect(failure).toBeInstanceOf(BackendUnavailableError);
     expect(calls).toHaveLength(2);
     expect(`${failure.message} ${String(failure.stack)}`).not.toContain(SECRET);
