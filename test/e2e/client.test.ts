@@ -154,6 +154,16 @@ describe('the typed client against the local server', () => {
     expect(Array.isArray(usage.days)).toBe(true);
   });
 
+  it('reaches the bucket routes: nothing registered, no principal here, a registration breaking a rule', async () => {
+    const none = await lib.bucket.get().catch((e: unknown) => e);
+    expect(none).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await lib.bucket.trustPolicy().catch((e: unknown) => e)).toMatchObject({ status: 404, code: 'not_found' });
+    const refused = await lib.bucket.register({ provider: 'r2', bucket: 'acme-library', access_key_id: 'AKIA', secret_access_key: 'x' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LibraryError);
+    expect(refused).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringMatching(/^endpoint: /) });
+    expect(await lib.bucket.unregister().catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+
   it('raises typed errors with status, code, message and request id', async () => {
     const bad = new Library({ baseUrl: server.url, apiKey: 'lib_wrong' });
     const error = (await bad.search({ q: 'x' }).catch((e: unknown) => e)) as LibraryError;
