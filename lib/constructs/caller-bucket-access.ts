@@ -1,4 +1,4 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { TENANT_SESSION_PREFIX } from '../../lambdas/adapters/caller-bucket/session-name.js';
@@ -43,7 +43,8 @@ export class CallerBucketAccess extends Construct {
       }),
     );
     Validations.of(this.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:iam::*:role/*]`,
+      // cdk-nag names the resource as synthesized: the partition a token, or a literal once the region is known.
+      id: `AwsSolutions-IAM5[Resource::arn:${Token.isUnresolved(partition) ? '<AWS::Partition>' : partition}:iam::*:role/*]`,
       reason: "Customers' roles live in their own accounts and are registered at run time; AssumeRole is allowed on them only with an external id present (Null sts:ExternalId false) and a session named for a tenant.",
     });
   }
