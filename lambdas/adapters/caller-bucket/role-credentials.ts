@@ -24,8 +24,11 @@ export interface RoleCredentialsSource {
 /** A provider of the credentials STS calls are signed with. */
 export type CredentialsProvider = () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string; expiration?: Date }>;
 
-/** Short timeouts: a capture waits on this call. */
-const STS_CLIENT_SETTINGS = { maxAttempts: 3, requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000 } } as const;
+/**
+ * Short timeouts and one retry: a capture or a registration's probe waits on
+ * these calls, two hops of them on AWS, within API Gateway's 29 seconds.
+ */
+const STS_CLIENT_SETTINGS = { maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } } as const;
 
 export interface StsRoleCredentialsOptions {
   region: string;
