@@ -1,4 +1,4 @@
-import type { BlobStore, BucketAccess, BucketProvider, BucketRegistrationRecord, CallerBuckets, Clock } from '../../ports.js';
+import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets, Clock } from '../../ports.js';
 import { invalidRequest, notFound } from '../errors.js';
 import { newExternalId } from './access.js';
 import { documentBlobs } from './document-blobs.js';
@@ -7,15 +7,7 @@ import { probeBucket } from './probe.js';
 import { normalizeRegistration, type BucketRequest } from './rules.js';
 
 /** PUT /v1/bucket's answer: the registration without secrets (API.md). */
-export interface BucketView {
-  provider: BucketProvider;
-  bucket: string;
-  region: string;
-  endpoint: string | null;
-  prefix: string;
-  auth: 'role' | 'keys';
-  verified_at: string;
-}
+export type BucketView = Pick<BucketRegistrationRecord, 'provider' | 'bucket' | 'region' | 'endpoint' | 'prefix' | 'auth'> & { verified_at: string };
 
 /** GET /v1/bucket's answer: the registration with its health. */
 export interface BucketStatusView extends BucketView {

@@ -1,4 +1,4 @@
-import type { BucketProvider } from '../../ports.js';
+import type { BucketProvider, BucketRegistrationRecord } from '../../ports.js';
 import { invalidRequest } from '../errors.js';
 
 /** PUT /v1/bucket's body after its shape was validated (http/schemas.ts). */
@@ -13,17 +13,10 @@ export interface BucketRequest {
   secretAccessKey?: string;
 }
 
-export interface NormalizedRegistration {
-  provider: BucketProvider;
-  bucket: string;
-  region: string;
-  endpoint: string | null;
-  prefix: string;
-  auth: 'role' | 'keys';
-  roleArn: string | null;
-  accessKeyId: string | null;
+/** The registration's settings as they will be stored, with the secret still in clear (sealed before storing). */
+export type NormalizedRegistration = Pick<BucketRegistrationRecord, 'provider' | 'bucket' | 'region' | 'endpoint' | 'prefix' | 'auth' | 'roleArn' | 'accessKeyId'> & {
   secretAccessKey: string | null;
-}
+};
 
 /** Objects go under this prefix when none is given: the customer's permissions policy names it. */
 export const DEFAULT_PREFIX = 'library/';
