@@ -1,5 +1,5 @@
 import { BedrockRuntimeClient, InvokeModelCommand, ThrottlingException } from '@aws-sdk/client-bedrock-runtime';
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -17,6 +17,9 @@ import { DynamoPendingBucketDeletes } from '../../../lambdas/adapters/aws/dynamo
 import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';
 import { AesSecretCipher } from '../../../lambdas/adapters/local/aes-secret-cipher.js';
 import { BucketService } from '../../../lambdas/core/bucket/bucket-service.js';
+import { BucketDeleteRetry } from '../../../lambdas/core/bucket/delete-retry.js';
+import { documentBlobs } from '../../../lambdas/core/bucket/document-blobs.js';
+import { bucketBlobKey } from '../../../lambdas/core/bucket/placement.js';
 import { DocumentService } from '../../../lambdas/core/documents.js';
 import { openDatabase } from '../../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../../lambdas/adapters/local/sqlite-search-index.js';
@@ -364,5 +367,51 @@ describe("the AWS capture and ingest path with the tenant's own bucket", () => {
     const documents = new DocumentService({ documents: stack.ports.documents, index: stack.ports.index, blobs: stack.ports.blobs, buckets: stack.ports.buckets });
     expect(await documents.delete(ref, pdf.id!)).toEqual({ id: pdf.id, deleted: true, blobs_deleted: 1, blobs_pending: 0 });
     await expect(s3.client.send(new HeadObjectCommand({ Bucket: customer, Key: `library/end-users/alice/${pdf.id}` }))).rejects.toMatchObject({ name: 'NotFound' });
+  });
+});
+
+describe("the sweeper Lambda and the deletes owed to callers' buckets", () => {
+  it('deletes what is due in the bucket it names, drops what belongs to a bucket no longer registered, and leaves what is not due', async () => {
+    const stack = await awsStack({ callerBuckets: true });
+    const buckets = stack.ports.buckets!;
+    const customer = `owed-${Date.now()}`;
+    await s3.client.send(new CreateBucketCommand({ Bucket: customer }));
+    const endpoint = await s3.client.config.endpoint!().then((e) => `${e.protocol}//${e.hostname}:${e.port}`);
+    await new BucketService({ buckets, blobs: stack.ports.blobs, clock: systemClock() })
+      .register(ref.tenantId, { provider: 's3', bucket: customer, region: 'us-east-1', endpoint, prefix: 'library/', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    const { location } = (await buckets.registrations.get(ref.tenantId))!;
+    await s3.client.send(new PutObjectCommand({ Bucket: customer, Key: 'library/shared/owed', Body: 'left behind' }));
+    await s3.client.send(new PutObjectCommand({ Bucket: customer, Key: 'library/shared/later', Body: 'not yet' }));
+    const past = formatTimestamp(new Date(Date.now() - 60_000));
+    const future = formatTimestamp(new Date(Date.now() + 3600_000));
+    await buckets.pendingDeletes.add([
+      { tenantId: ref.tenantId, blobKey: bucketBlobKey(location, 'library/shared/owed'), since: past, nextAttemptAt: past },
+      { tenantId: ref.tenantId, blobKey: bucketBlobKey('another-bucket', 'library/shared/elsewhere'), since: past, nextAttemptAt: past },
+      { tenantId: ref.tenantId, blobKey: bucketBlobKey(location, 'library/shared/later'), since: past, nextAttemptAt: future },
+    ]);
+    const worker = new IngestWorker({
+      documents: stack.ports.documents, index: stack.ports.index, clock: systemClock(),
+      blobs: unwired('blobs'), embedder: unwired('embedder'), extractor: unwired('extractor'), spend: unwired('spend'),
+    });
+    const bucketDeletes = new BucketDeleteRetry({ buckets, blobs: documentBlobs({ blobs: unwired('blobs'), buckets }), clock: systemClock() });
+    const result = await sweeperHandler({ documents: stack.ports.documents, worker, staleAfterSeconds: 3600, bucketDeletes })();
+    expect(result).toEqual({ failed: 0, errors: 0, bucketDeletes: { deleted: 1, dropped: 1, stillPending: 0 } });
+    await expect(s3.client.send(new HeadObjectCommand({ Bucket: customer, Key: 'library/shared/owed' }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(s3.client.send(new HeadObjectCommand({ Bucket: customer, Key: 'library/shared/later' }))).resolves.toBeDefined();
+    expect(await buckets.pendingDeletes.count(ref.tenantId)).toBe(1);
+  });
+
+  it('asks for another batch only while batches come back full', async () => {
+    const reports = [{ deleted: 100, dropped: 0, stillPending: 0 }, { deleted: 60, dropped: 30, stillPending: 10 }, { deleted: 3, dropped: 0, stillPending: 0 }];
+    let calls = 0;
+    const bucketDeletes = {
+      sweep: async (limit = 100) => {
+        expect(limit).toBe(100);
+        return reports[calls++]!;
+      },
+    };
+    const result = await sweeperHandler({ documents: { listStaleProcessing: async () => [] }, worker: { fail: async () => ({ outcome: 'failed' }) } as never, staleAfterSeconds: 3600, bucketDeletes })();
+    expect(result.bucketDeletes).toEqual({ deleted: 163, dropped: 30, stillPending: 10 });
+    expect(calls).toBe(3);
   });
 });
