@@ -10,6 +10,10 @@ import { blobStoreContract } from './blob-store.contract.js';
 import { documentStoreContract } from './document-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
 import { tenantStoreContract } from './tenant-store.contract.js';
+import { bucketRegistrationsContract } from './bucket-registrations.contract.js';
+import { pendingBucketDeletesContract } from './pending-bucket-deletes.contract.js';
+import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
+import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'library-contract-'));
 let n = 0;
@@ -19,3 +23,5 @@ documentStoreContract('SQLite', async () => new SqliteDocumentStore(freshDb()));
 tenantStoreContract('SQLite', async () => new SqliteTenantStore(freshDb()));
 searchIndexContract('SQLite (FTS5 + sqlite-vec)', async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'));
 blobStoreContract('folder', async () => new FolderBlobStore(join(dir, `blobs-${++n}`)));
+bucketRegistrationsContract('SQLite', async () => new SqliteBucketRegistrations(freshDb()));
+pendingBucketDeletesContract('SQLite', async () => new SqlitePendingBucketDeletes(freshDb()));

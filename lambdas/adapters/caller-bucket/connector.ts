@@ -14,9 +14,12 @@ export interface S3BucketConnectorOptions {
   roleCredentials?: RoleCredentialsSource;
 }
 
-/** Short timeouts and one retry: a capture waits on these calls. */
+/**
+ * Short timeouts and one retry: a capture waits on these calls, and a probe
+ * step that stalls must answer 422 within the API's 29 s, not time out.
+ */
 const CONNECTION_TIMEOUT_MS = 3_000;
-const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 8_000;
 
 /**
  * Reaches callers' buckets over the S3 API: AWS S3, R2, MinIO, any

@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { BackendUnavailableError } from '../../core/errors.js';
 import type { BlobStore } from '../../ports.js';
 import { classifyBucketError } from './classify.js';
 
@@ -49,6 +50,8 @@ export class S3CallerBlobStore implements BlobStore {
         return await run(this.client());
       } catch (error) {
         if (missing?.(error)) throw MISSING;
+        // The service's own failure (its role hop on AWS): not the customer's bucket, so not blamed on it.
+        if (error instanceof BackendUnavailableError) throw error;
         const failure = classifyBucketError(error);
         if (failure.kind === 'denied' && attempt === 0 && this.options.onDenied?.()) continue;
         throw failure;

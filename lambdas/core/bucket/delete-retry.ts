@@ -1,5 +1,5 @@
 import type { CallerBuckets, Clock, PendingBucketDelete } from '../../ports.js';
-import { BucketError } from '../errors.js';
+import { BackendUnavailableError, BucketError } from '../errors.js';
 import { DocumentBlobs, later, PENDING_FIRST_RETRY_MS } from './document-blobs.js';
 import { parseBucketBlobKey } from './placement.js';
 
@@ -44,10 +44,11 @@ export class BucketDeleteRetry {
     try {
       await (await this.deps.blobs.store(registration)).delete(located.objectKey);
     } catch (error) {
-      if (!(error instanceof BucketError)) throw error;
-      if (error.kind === 'denied') this.deps.blobs.forget(entry.tenantId);
+      if (!(error instanceof BucketError) && !(error instanceof BackendUnavailableError)) throw error;
+      if (error instanceof BucketError && error.kind === 'denied') this.deps.blobs.forget(entry.tenantId);
+      const reason = error instanceof BucketError ? `${error.kind}: ${error.detail}` : `service: ${error.message}`;
       const wait = Math.min(PENDING_MAX_RETRY_MS, PENDING_FIRST_RETRY_MS * 2 ** Math.min(entry.attempts + 1, 10));
-      await buckets.pendingDeletes.retryLater(entry.tenantId, entry.blobKey, `${error.kind}: ${error.detail}`, later(clock.now(), wait));
+      await buckets.pendingDeletes.retryLater(entry.tenantId, entry.blobKey, reason, later(clock.now(), wait));
       return 'stillPending';
     }
     await buckets.pendingDeletes.remove(entry.tenantId, entry.blobKey);

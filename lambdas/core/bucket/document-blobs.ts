@@ -104,10 +104,11 @@ export class DocumentBlobs {
       await (await this.store(target.registration)).delete(target.objectKey);
       return 'deleted';
     } catch (error) {
-      if (!(error instanceof BucketError)) throw error;
+      // The service's own outage (BackendUnavailableError) postpones the delete too; only the bucket's failure marks its health.
+      if (!(error instanceof BucketError) && !(error instanceof BackendUnavailableError)) throw error;
       const now = this.clock.now();
       await this.deps.buckets!.pendingDeletes.add([{ tenantId: doc.tenantId, blobKey: doc.blobKey, since: now, nextAttemptAt: later(now, PENDING_FIRST_RETRY_MS) }]);
-      await this.recordFailure(target.registration, error, 'delete');
+      if (error instanceof BucketError) await this.recordFailure(target.registration, error, 'delete');
       return 'pending';
     }
   }
