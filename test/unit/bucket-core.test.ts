@@ -133,6 +133,20 @@ describe('registration records', () => {
   });
 });
 
+describe('a secret that no longer opens', () => {
+  it('rejects captures bucket_access_denied saying to register again, and marks the registration failing', async () => {
+    await service.register('ten_a', keys);
+    buckets.cipher = new AesSecretCipher(Buffer.alloc(32, 9)); // the secrets key was replaced
+    const blobs = documentBlobs({ blobs: new InMemoryBlobStore(), buckets, clock });
+    const placement = await blobs.placement({ tenantId: 'ten_a', endUserId: null });
+    const doc = { tenantId: 'ten_a', endUserId: null, storage: placement.storage, blobKey: placement.blobKey('file_9'), contentType: 'text/plain' } as never;
+    const error = await blobs.put(doc, Buffer.from('x')).catch((e: unknown) => e as Error & { rejectCode?: string });
+    expect(error).toMatchObject({ rejectCode: 'bucket_access_denied' });
+    expect(error!.message).toMatch(/stored secret could not be opened; register the bucket again/);
+    expect((await buckets.registrations.get('ten_a'))!).toMatchObject({ state: 'failing', lastError: expect.stringMatching(/^write: refused/) });
+  });
+});
+
 describe('deletes owed to a bucket', () => {
   const doc = (blobKey: string) => ({
     id: 'file_1', tenantId: 'ten_a', endUserId: null, title: 't', filename: 'f', contentType: 'text/plain', sourceRef: null, sizeBytes: 1,
