@@ -27,8 +27,8 @@ export interface AssumedRolesOptions {
 }
 
 /**
- * AssumeRole, cached per (role, session name, external id) in the module
- * scope of a function: a session is reused until it is within
+ * AssumeRole, cached per (role, session name, external id) for the life of
+ * the instance (the wiring keeps one per Lambda environment): a session is reused until it is within
  * `refreshMarginMs` of expiring; concurrent callers of an expired or missing
  * session share one STS call; a failed call caches nothing, and `drop` forgets
  * a session at once (the bucket refused it: a role deleted and recreated
@@ -68,7 +68,7 @@ export class AssumedRoles {
     this.sessions.delete(cacheKey(request));
   }
 
-  /** Forgets every session whose name is one of these (a tenant unregistered or replaced its bucket). */
+  /** Forgets every session of this name, whatever its role (a tenant unregistered or replaced its bucket). */
   dropSession(sessionName: string): void {
     const name = roleSessionName(sessionName);
     for (const key of [...this.sessions.keys()]) if ((JSON.parse(key) as string[])[1] === name) this.sessions.delete(key);

@@ -41,8 +41,7 @@ export interface StsRoleCredentialsOptions {
 /**
  * AssumeRole on the customer's role with the tenant's external id, a session
  * named for the tenant and one hour long, signed by `caller`. Sessions are
- * cached in module scope (AssumedRoles) and renewed five minutes before they
- * end. A refusal becomes BucketError `denied` and an outage `unreachable`,
+ * cached (AssumedRoles) and renewed five minutes before they end. A refusal becomes BucketError `denied` and an outage `unreachable`,
  * both `during: 'assume_role'`; a failure of the caller's own credentials is
  * the service's (BackendUnavailableError), never blamed on the customer.
  */
