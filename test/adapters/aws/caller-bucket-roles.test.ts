@@ -194,6 +194,18 @@ describe("the session's credentials against a real S3 API (s3rver)", () => {
     expect(customerCalls()).toHaveLength(2);
   });
 
+  it("answers backend unavailable, not the customer's bucket failing, when the service cannot assume its own dedicated role", async () => {
+    sts.reset();
+    sts.on(AssumeRoleCommand, { RoleArn: DEDICATED }).rejects(stsError('AccessDenied', 403));
+    sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).callsFake(async (_input, getClient) => {
+      await (getClient().config.credentials as () => Promise<unknown>)();
+      return session('S3RVER');
+    });
+    const failure = await connector(awsRoles()).open(access()).put('library/shared/doc_4', Buffer.from('x'), 'text/plain').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(BackendUnavailableError);
+    expect(failure).not.toBeInstanceOf(BucketError);
+  });
+
   it('refuses with denied when even a fresh session is refused, naming no credential', async () => {
     sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).resolves(session('ASIANOTALLOWED'));
     const failure = await connector(awsRoles()).open(access()).put('library/shared/doc_3', Buffer.from('x'), 'text/plain').catch((e: unknown) => e);
