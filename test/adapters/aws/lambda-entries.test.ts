@@ -10,6 +10,7 @@ import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-le
 import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
 import { systemClock } from '../../../lambdas/core/dates.js';
 import { KeyService } from '../../../lambdas/core/keys.js';
+import { baseLogger } from '../../../lambdas/http/observability.js';
 import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { makePdf, renderTextPng } from '../../extraction/fixtures.js';
@@ -172,10 +173,26 @@ describe('Lambda entries on the AWS composition root', () => {
     try {
       const { handler: put } = await import('../../../lambdas/endpoints/bucket-put/index.js');
       const body = JSON.stringify({ provider: 's3', bucket: 'customer-bucket', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'not-a-real-secret' });
-      const refused = await put(as('ten_bucket', { httpMethod: 'PUT', body, headers: { 'content-type': 'application/json' } }), context);
+      // Everything the function writes (its JSON log lines go to stdout, logged at INFO as deployed) is kept, to be searched for the secret.
+      baseLogger.setLogLevel('INFO');
+      const written: string[] = [];
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+        written.push(String(chunk));
+        return write(chunk, ...rest);
+      }) as typeof process.stdout.write;
+      let refused: Awaited<ReturnType<typeof put>>;
+      try {
+        refused = await put(as('ten_bucket', { httpMethod: 'PUT', body, headers: { 'content-type': 'application/json' } }), context);
+      } finally {
+        process.stdout.write = write;
+        baseLogger.setLogLevel('SILENT');
+      }
       expect(refused.statusCode).toBe(422);
       expect(JSON.parse(refused.body).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^endpoint/) });
       expect(refused.body).not.toContain('not-a-real-secret');
+      expect(written.join('')).toContain('ten_bucket');
+      expect(written.join('')).not.toContain('not-a-real-secret');
     } finally {
       delete process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS;
     }
