@@ -147,6 +147,22 @@ describe('a secret that no longer opens', () => {
   });
 });
 
+describe('reads the ingest worker makes', () => {
+  it('a refused read fails the document bucket_access_denied; an unreachable one is a backend outage to retry', async () => {
+    await service.register('ten_a', keys);
+    const blobs = documentBlobs({ blobs: new InMemoryBlobStore(), buckets, clock });
+    const placement = await blobs.placement({ tenantId: 'ten_a', endUserId: 'u 1' });
+    const doc = { tenantId: 'ten_a', endUserId: 'u 1', storage: placement.storage, blobKey: placement.blobKey('file_7'), contentType: 'application/pdf' } as never;
+    await blobs.put(doc, Buffer.from('%PDF'));
+    expect([...bucket.objects.keys()]).toEqual(['library/end-users/u%201/file_7']);
+    expect(Buffer.from((await blobs.get(doc))!).toString()).toBe('%PDF');
+    bucket.fail.get = new BucketError('denied', 'AccessDenied (HTTP 403)');
+    expect(await blobs.get(doc).catch((e: unknown) => e)).toMatchObject({ rejectCode: 'bucket_access_denied', detail: expect.stringMatching(/refused reading the stored file/) });
+    bucket.fail.get = new BucketError('unreachable', 'ETIMEDOUT');
+    expect(await blobs.get(doc).catch((e: unknown) => e)).toMatchObject({ name: 'BackendUnavailableError' });
+  });
+});
+
 describe('deletes owed to a bucket', () => {
   const doc = (blobKey: string) => ({
     id: 'file_1', tenantId: 'ten_a', endUserId: null, title: 't', filename: 'f', contentType: 'text/plain', sourceRef: null, sizeBytes: 1,
