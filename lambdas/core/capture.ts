@@ -7,6 +7,7 @@ import { inCurrentGeneration } from './incarnation.js';
 import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
 import { documentBlobs } from './bucket/document-blobs.js';
+import { CallerBucketUnavailableError } from './bucket/failures.js';
 import { replaceByExisting, replacedDetail } from './replacement.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
@@ -351,6 +352,7 @@ function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean 
 
 function receiptForFailure(error: unknown): CaptureReceipt {
   if (error instanceof CaptureRejected) return rejectedReceipt(error.rejectCode, error.detail);
+  if (error instanceof CallerBucketUnavailableError) return rejectedReceipt('backend_unavailable', error.message);
   if (error instanceof BackendUnavailableError) {
     return rejectedReceipt('backend_unavailable', 'a storage or model backend is unavailable; nothing was stored; retry');
   }

@@ -290,7 +290,7 @@ describe('a bucket that fails after registration', () => {
     bucket.proxy.mode = 'drop';
     const res = await api('/v1/capture', { key: keyFlaky, body: fileItem('an unreachable file about puffins') });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ reject_code: 'backend_unavailable', retryable: true });
+    expect(res.body).toMatchObject({ reject_code: 'backend_unavailable', retryable: true, detail: 'the registered bucket could not be reached for the write (ECONNRESET); nothing was stored; retry' });
     expect(res.headers.get('retry-after')).toBe('1');
     expect((await api('/v1/documents', { key: keyFlaky })).body.count).toBe(1);
   });

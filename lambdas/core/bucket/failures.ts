@@ -1,5 +1,10 @@
 import { BackendUnavailableError, BucketError, CaptureRejected } from '../errors.js';
 
+/** The tenant's own bucket could not be reached: a backend outage whose message is the customer's to read (it names their bucket's error only). */
+export class CallerBucketUnavailableError extends BackendUnavailableError {
+  override readonly name = 'CallerBucketUnavailableError';
+}
+
 /**
  * What a failure of the caller's bucket means after registration (captures,
  * queued reads): refused → the capture is rejected for good
@@ -7,7 +12,7 @@ import { BackendUnavailableError, BucketError, CaptureRejected } from '../errors
  */
 export function captureFailure(error: BucketError, what: 'write' | 'read'): Error {
   if (error.kind === 'unreachable') {
-    return new BackendUnavailableError(`the registered bucket could not be reached for the ${what} (${error.detail})${what === 'write' ? '; nothing was stored' : ''}; retry`);
+    return new CallerBucketUnavailableError(`the registered bucket could not be reached for the ${what} (${error.detail})${what === 'write' ? '; nothing was stored' : ''}; retry`);
   }
   const how = `(${error.detail})${error.during === 'assume_role' ? ' while assuming the role' : ''}`;
   if (what === 'read') {
