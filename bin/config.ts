@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { CORS_ORIGINS_ENV, parseCorsOrigins } from '../lambdas/http/cors.js';
+import type { LocalBucketOptions } from '../lambdas/wiring/local/local-stack.js';
 
 /** The local service's settings, read once from the environment. */
 export interface LocalConfig {
@@ -11,6 +12,8 @@ export interface LocalConfig {
   chat: { url: string; model: string; apiKey?: string } | null;
   /** Exact origins browser apps may call the API from (LIBRARY_CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
+  /** The caller-owned bucket's local settings (docs/bucket.md, "Local stack"). */
+  buckets: LocalBucketOptions;
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -42,5 +45,11 @@ export function readLocalConfig(): LocalConfig {
     },
     chat: chatConfig(),
     corsOrigins: parseCorsOrigins(process.env[CORS_ORIGINS_ENV]),
+    buckets: {
+      allowPrivateEndpoints: process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS === '1',
+      secretsKey: process.env.LIBRARY_SECRETS_KEY || undefined,
+      principalArn: process.env.LIBRARY_BUCKET_PRINCIPAL_ARN || null,
+      stsRegion: process.env.AWS_REGION || undefined,
+    },
   };
 }

@@ -413,3 +413,155 @@ export interface UsageLedger {
   /** Days with any recorded spend between from and to (YYYY-MM-DD, inclusive), oldest first. */
   days(tenantId: string, from: string, to: string): Promise<UsageDay[]>;
 }
+
+// ---------------------------------------------------------------------------
+// The caller-owned bucket (API.md "Caller-owned bucket"; docs/bucket.md).
+// Business rules (probe order, error → code, which store a capture uses,
+// pending-delete bookkeeping) live in core/bucket/; these ports only store,
+// seal and reach.
+// ---------------------------------------------------------------------------
+
+export type BucketProvider = 's3' | 'r2';
+export type BucketHealthState = 'ok' | 'failing';
+
+/** A tenant's registered bucket as stored. The secret only ever sealed (SecretCipher). */
+export interface BucketRegistrationRecord {
+  tenantId: string;
+  provider: BucketProvider;
+  bucket: string;
+  region: string;
+  /** Custom S3 endpoint (R2, MinIO, ...); null: AWS S3's own endpoint for the region. */
+  endpoint: string | null;
+  /** Normalized: empty, or ends with '/'. Every object the service writes lies under it. */
+  prefix: string;
+  auth: 'role' | 'keys';
+  roleArn: string | null;
+  accessKeyId: string | null;
+  /** The secret access key sealed with the tenant id as context; null for a role. Never the plaintext. */
+  sealedSecret: string | null;
+  /**
+   * Where the objects go: a fingerprint of (provider, endpoint, bucket) made
+   * by the core. Key rotation keeps it; another bucket changes it. Documents
+   * remember it (in their blob key) so a delete never goes to the wrong bucket.
+   */
+  location: string;
+  verifiedAt: string;
+  state: BucketHealthState;
+  lastError: string | null;
+  lastErrorAt: string | null;
+}
+
+export interface BucketHealth {
+  state: BucketHealthState;
+  lastError: string | null;
+  lastErrorAt: string | null;
+}
+
+/** One registration per tenant, plus the tenant's external id (kept across registrations). */
+export interface BucketRegistrationStore {
+  get(tenantId: string): Promise<BucketRegistrationRecord | null>;
+  /** Registers or replaces the tenant's registration as a whole. */
+  put(record: BucketRegistrationRecord): Promise<void>;
+  /** Removes it; false when there was none. */
+  delete(tenantId: string): Promise<boolean>;
+  /**
+   * Records the health of the registration at `location`; does nothing when
+   * the tenant's registration is gone or now points elsewhere (a replace won).
+   */
+  recordHealth(tenantId: string, location: string, health: BucketHealth): Promise<void>;
+  /**
+   * The tenant's external id: stores `candidate` when the tenant has none
+   * yet (put-if-absent, so concurrent first calls agree) and returns the
+   * stored one. Never removed by unregistering.
+   */
+  externalId(tenantId: string, candidate: string): Promise<string>;
+}
+
+/** An object in a caller's bucket the service owes a delete (the bucket refused or could not be reached). */
+export interface PendingBucketDelete {
+  tenantId: string;
+  /** The document's blob key: names the bucket location and the object (core/bucket/placement.ts). */
+  blobKey: string;
+  since: string;
+  attempts: number;
+  lastError: string | null;
+  /** Not retried before this time. */
+  nextAttemptAt: string;
+}
+
+/** The durable backlog of deletes owed to callers' buckets: a table locally, a DynamoDB table on AWS. */
+export interface PendingBucketDeletes {
+  /** Adds (or keeps) these; idempotent per (tenantId, blobKey). */
+  add(items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>): Promise<void>;
+  /** Up to `limit` entries whose nextAttemptAt is at or before `now`, oldest first. */
+  due(now: string, limit: number): Promise<PendingBucketDelete[]>;
+  /** The delete happened (or is no longer owed). */
+  remove(tenantId: string, blobKey: string): Promise<void>;
+  /** Another failed attempt: counts it, keeps the reason, and sets the next time. */
+  retryLater(tenantId: string, blobKey: string, lastError: string, nextAttemptAt: string): Promise<void>;
+  /** Drops every entry of the tenant (its registration was removed). Returns how many. */
+  removeTenant(tenantId: string): Promise<number>;
+  /** How many the tenant still owes (GET /v1/bucket shows it). */
+  count(tenantId: string): Promise<number>;
+}
+
+/**
+ * Seals secrets at rest: AES-256-GCM under a local key, or KMS on AWS. The
+ * tenant id is bound as context (GCM additional data / KMS encryption
+ * context), so a value copied to another tenant's row does not open.
+ */
+export interface SecretCipher {
+  seal(plaintext: string, context: { tenantId: string }): Promise<string>;
+  /** Throws when the value was not sealed under this key and context. */
+  open(sealed: string, context: { tenantId: string }): Promise<string>;
+}
+
+/** How to reach one tenant's bucket, secret opened. Lives only in memory; never logged. */
+export interface BucketAccess {
+  tenantId: string;
+  provider: BucketProvider;
+  bucket: string;
+  region: string;
+  endpoint: string | null;
+  auth:
+    | { kind: 'role'; roleArn: string; externalId: string }
+    | { kind: 'keys'; accessKeyId: string; secretAccessKey: string };
+}
+
+/**
+ * Reaches callers' buckets (S3, R2, any S3-compatible store). `open` returns
+ * a blob store whose keys are full object keys in that bucket. Its calls
+ * throw BucketError (core/errors.ts) classified by what happened: `denied`
+ * (the bucket or STS answered and refused: 401/403, AccessDenied,
+ * InvalidAccessKeyId, SignatureDoesNotMatch, NoSuchBucket, a wrong-region
+ * redirect), `unreachable` (no answer: DNS, TCP, TLS, timeout, 5xx,
+ * throttling), or `forbidden_endpoint` (the SSRF guard refused the address
+ * at connect time); `during: 'assume_role'` when it came from getting role
+ * credentials. The adapter caches clients/credentials per tenant and drops
+ * them on an auth failure; `forget` drops them at once (unregister, replace).
+ */
+export interface BucketConnector {
+  open(access: BucketAccess): BlobStore;
+  forget(tenantId: string): void;
+}
+
+/**
+ * The principal a customer's role trusts: the deployment's dedicated
+ * bucket-access role on AWS; locally an operator-set ARN or the identity the
+ * machine's AWS credentials resolve to. null: role registration is not
+ * available here (keys still are).
+ */
+export interface BucketPrincipal {
+  principalArn(): Promise<string | null>;
+}
+
+/** Everything the bucket feature needs, wired per stack; absent: every blob goes to the service's storage. */
+export interface CallerBuckets {
+  registrations: BucketRegistrationStore;
+  pendingDeletes: PendingBucketDeletes;
+  cipher: SecretCipher;
+  connector: BucketConnector;
+  principal: BucketPrincipal;
+  /** Local stack only, operator's choice: endpoints on private/loopback addresses (and http to loopback) are allowed. */
+  allowPrivateEndpoints?: boolean;
+}

@@ -30,6 +30,10 @@ export const ROUTES = [
   { name: 'end-user-delete', method: 'DELETE', path: '/v1/end-users/{id}', auth: true, summary: "Erase an end user's library" },
   { name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it' },
   { name: 'usage', method: 'GET', path: '/v1/usage', auth: true, summary: "The tenant's spend per day" },
+  { name: 'bucket-trust-policy', method: 'GET', path: '/v1/bucket/trust-policy', auth: true, summary: "The trust policy for a role in the caller's AWS account" },
+  { name: 'bucket-put', method: 'PUT', path: '/v1/bucket', auth: true, summary: "Register or replace the tenant's own bucket (probed first)" },
+  { name: 'bucket-get', method: 'GET', path: '/v1/bucket', auth: true, summary: "The tenant's registered bucket and its health" },
+  { name: 'bucket-delete', method: 'DELETE', path: '/v1/bucket', auth: true, summary: "Unregister the tenant's bucket" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

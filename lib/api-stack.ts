@@ -2,12 +2,13 @@ import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cd
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
-import { ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
+import { BUCKET_ENV, ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DOCS_ASSET_DIR, DOCS_ASSET_FILES, DOCS_ASSET_PACKAGE } from '../lambdas/endpoints/docs/assets.js';
 import { ALL_ROUTES } from '../lambdas/routes.js';
 import type { LibraryConfig } from './config.js';
+import { CallerBucketAccess } from './constructs/caller-bucket-access.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';
 import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
@@ -34,6 +35,8 @@ export class ApiStack extends Stack {
   readonly api: LibraryApi;
   readonly ingest: IngestPipeline;
   readonly alarms: ServiceAlarms;
+  /** The dedicated role customers' bucket roles trust. */
+  readonly callerBuckets: CallerBucketAccess;
   readonly functions = new Map<string, LibraryFunction>();
   readonly data: ImportedData;
   private readonly settings: ApiStackProps;
@@ -73,6 +76,7 @@ export class ApiStack extends Stack {
       this.grant(fn, spec.name);
       this.functions.set(spec.name, fn);
     }
+    this.callerBuckets = this.bindCallerBuckets();
     this.ingest.attachWorker(this.functions.get('ingest')!);
     this.alarms = new ServiceAlarms(this, 'Alarms', { topic: this.ingest.alarmTopic });
     new events.Rule(this, 'SweepSchedule', {
@@ -97,7 +101,32 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of the API keys (library-aws keys)' });
     new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
     new CfnOutput(this, 'TenantsTableName', { value: data.tenants.tableName });
+    new CfnOutput(this, 'BucketPrincipalArn', {
+      value: this.callerBuckets.role.roleArn,
+      description: "The principal customers' bucket roles trust (GET /v1/bucket/trust-policy names it); stable for the life of this stack",
+    });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingest.deadLetters.queueUrl });
+  }
+
+  /**
+   * Callers' buckets: the functions with a `callerBuckets` line get the
+   * buckets table, the secrets key as their line says, and the variables;
+   * those that reach buckets are the only ones the dedicated role trusts, and
+   * may assume it.
+   */
+  private bindCallerBuckets(): CallerBucketAccess {
+    const users = [...this.functions].filter(([name]) => accessOf(name).callerBuckets);
+    const reaching = users.filter(([name]) => accessOf(name).callerBuckets!.reach).map(([, fn]) => fn);
+    const access = new CallerBucketAccess(this, 'CallerBuckets', { trustedRoles: reaching.map((fn) => fn.fn.role!) });
+    for (const [name, fn] of users) {
+      const line = accessOf(name).callerBuckets!;
+      fn.bindTable(this.data.buckets, line.table).bindSecretsKey(this.data.secretsKey, line);
+      if (line.reach) access.grantAssume(fn.fn);
+      fn.fn.addEnvironment(BUCKET_ENV.table, this.data.buckets.tableName);
+      fn.fn.addEnvironment(BUCKET_ENV.accessRoleArn, access.role.roleArn);
+      fn.fn.addEnvironment(BUCKET_ENV.secretsKeyArn, this.data.secretsKey.keyArn);
+    }
+    return access;
   }
 
   private makeFunction(spec: FunctionSpec, environment: Record<string, string>): LibraryFunction {
@@ -124,11 +153,8 @@ export class ApiStack extends Stack {
   private grant(fn: LibraryFunction, name: string): void {
     const { config } = this.settings;
     const data = this.data;
-    let access: Access | undefined = ACCESS[name];
-    if (!access) {
-      Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
-      access = FULL_ACCESS;
-    }
+    if (!ACCESS[name]) Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
+    const access = accessOf(name);
     if (access.documents) fn.bindTable(data.documents, access.documents);
     if (access.tenants) fn.bindTable(data.tenants, access.tenants);
     if (access.usage) fn.bindTable(data.usage, access.usage);
@@ -155,6 +181,9 @@ function docsAssetCopies() {
   const folder = dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`));
   return Object.values(DOCS_ASSET_FILES).map((file) => ({ from: join(folder, file), to: join(DOCS_ASSET_DIR, file) }));
 }
+
+/** A function's line of lib/route-access.ts; full access (with a synth warning, see grant) when it has none. */
+const accessOf = (name: string): Access => ACCESS[name] ?? FULL_ACCESS;
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */
 const fnId = (name: string) => `${name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Function`;

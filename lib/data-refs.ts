@@ -1,8 +1,9 @@
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { DOCUMENTS_TABLE } from '../lambdas/adapters/aws/table-schemas.js';
+import { BUCKETS_TABLE, DOCUMENTS_TABLE } from '../lambdas/adapters/aws/table-schemas.js';
 
 /**
  * What the API stack knows of the data: plain values that the stateful stack
@@ -14,6 +15,8 @@ export interface DataRefs {
   readonly tenantsTableArn: string;
   readonly documentsTableArn: string;
   readonly usageTableArn: string;
+  readonly bucketsTableArn: string;
+  readonly bucketSecretsKeyArn: string;
   readonly blobBucketArn: string;
   readonly blobBucketName: string;
   readonly searchDomainArn: string;
@@ -25,6 +28,8 @@ export class ImportedData extends Construct {
   readonly tenants: dynamodb.ITable;
   readonly documents: dynamodb.ITable;
   readonly usage: dynamodb.ITable;
+  readonly buckets: dynamodb.ITable;
+  readonly secretsKey: kms.IKey;
   readonly bucket: s3.IBucket;
   readonly domain: opensearch.IDomain;
 
@@ -37,6 +42,11 @@ export class ImportedData extends Construct {
       globalIndexes: DOCUMENTS_TABLE.globalIndexes.map((i) => i.name),
     });
     this.usage = dynamodb.Table.fromTableAttributes(this, 'Usage', { tableArn: refs.usageTableArn });
+    this.buckets = dynamodb.Table.fromTableAttributes(this, 'Buckets', {
+      tableArn: refs.bucketsTableArn,
+      globalIndexes: BUCKETS_TABLE.globalIndexes.map((i) => i.name),
+    });
+    this.secretsKey = kms.Key.fromKeyArn(this, 'BucketSecretsKey', refs.bucketSecretsKeyArn);
     this.bucket = s3.Bucket.fromBucketAttributes(this, 'Blobs', { bucketArn: refs.blobBucketArn, bucketName: refs.blobBucketName });
     this.domain = opensearch.Domain.fromDomainAttributes(this, 'Search', { domainArn: refs.searchDomainArn, domainEndpoint: refs.searchDomainEndpoint });
   }

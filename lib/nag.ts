@@ -37,6 +37,9 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
     if (access.documents) {
       accept(fn, `AwsSolutions-IAM5[Resource::${exported('DocumentsTableArn')}/index/*]`, "Queries the documents table's own indexes (newest LSI, processing GSI), and nothing else.");
     }
+    if (access.callerBuckets) {
+      accept(fn, `AwsSolutions-IAM5[Resource::${exported('BucketsTableArn')}/index/*]`, "Queries the buckets table's own index (the deletes owed to callers' buckets, by when they are due), and nothing else.");
+    }
     if (access.blobs) {
       accept(fn, `AwsSolutions-IAM5[Resource::${exported('BlobBucketArn')}/blobs/*]`, 'Object keys are per tenant and document (blobs/<tenant>/<id>), chosen at run time; the actions are named one by one.');
     }

@@ -15,13 +15,24 @@ export interface Access {
   readonly ingestQueue?: boolean;
   /** Textract's OCR, with PDFs staged for it under textract-staging/ in the blob bucket. */
   readonly textract?: boolean;
+  /**
+   * Callers' own buckets (API.md "Caller-owned bucket"): the buckets table
+   * (registrations, external ids, deletes owed); `seal`/`open` encrypt or
+   * decrypt a caller's secret key with the secrets key (tenant id as
+   * context); `reach`: assume the dedicated role to reach buckets by role.
+   */
+  readonly callerBuckets?: { readonly table: 'read' | 'write'; readonly seal?: boolean; readonly open?: boolean; readonly reach?: boolean };
 }
 
 export const FULL_ACCESS: Access = {
   documents: 'write', usage: 'write', blobs: { read: true, put: true, delete: true }, search: 'write', embed: true, chat: true, ingestQueue: true,
+  callerBuckets: { table: 'write', seal: true, open: true, reach: true },
 };
 
-const CAPTURE: Access = { documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, ingestQueue: true };
+/** Reads, writes or deletes caller blobs: decrypts the secret, reaches the bucket, records its health and the deletes it owes. */
+const CALLER_BLOBS = { table: 'write', open: true, reach: true } as const;
+
+const CAPTURE: Access = { documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, ingestQueue: true, callerBuckets: CALLER_BLOBS };
 
 export const ACCESS: Readonly<Record<string, Access>> = {
   health: {},
@@ -35,14 +46,22 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   grep: { documents: 'read', search: 'read' },
   'documents-list': { documents: 'read' },
   'document-get': { documents: 'read' },
-  'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write' },
+  'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS },
   'end-users-list': { documents: 'read' },
-  'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write' },
+  'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS },
   chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true },
   usage: { usage: 'read' },
   authorizer: { tenants: 'read' },
   // Extracts (reads the bytes, Textract), embeds every passage, charges, settles; enqueues nothing.
-  ingest: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, textract: true },
-  // Settles abandoned documents failed and removes their index entries; their bytes stay with the record.
-  sweeper: { documents: 'write', search: 'write' },
+  ingest: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, textract: true, callerBuckets: CALLER_BLOBS },
+  // Settles abandoned documents failed and removes their index entries (their bytes stay with the record); retries the deletes owed to callers' buckets.
+  sweeper: { documents: 'write', search: 'write', callerBuckets: CALLER_BLOBS },
+  // The external id is stored on first request (put-if-absent); the principal is the dedicated role's ARN (an env var).
+  'bucket-trust-policy': { callerBuckets: { table: 'write' } },
+  // Probes the bucket (write, read back, delete) before registering; seals a secret key.
+  'bucket-put': { callerBuckets: { table: 'write', seal: true, reach: true } },
+  // The registration without secrets, its health and the deletes still owed.
+  'bucket-get': { callerBuckets: { table: 'read' } },
+  // Removes the registration and the deletes it owed.
+  'bucket-delete': { callerBuckets: { table: 'write' } },
 };

@@ -36,6 +36,8 @@ export class StatefulStack extends Stack {
       tenantsTableArn: out(this.tables.tenants.tableArn, 'TenantsTableArn'),
       documentsTableArn: out(this.tables.documents.tableArn, 'DocumentsTableArn'),
       usageTableArn: out(this.tables.usage.tableArn, 'UsageTableArn'),
+      bucketsTableArn: out(this.tables.buckets.tableArn, 'BucketsTableArn'),
+      bucketSecretsKeyArn: out(this.secretsKey.key.keyArn, 'BucketSecretsKeyArn'),
       blobBucketArn: out(this.blobs.bucket.bucketArn, 'BlobBucketArn'),
       blobBucketName: out(this.blobs.bucket.bucketName, 'BlobBucketName'),
       searchDomainArn: out(this.search.domain.domainArn, 'SearchDomainArn'),

@@ -249,6 +249,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bucket/trust-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The trust policy for a role in the caller's AWS account
+         * @description The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). 404 where the deployment cannot assume roles (a local stack without a configured principal).
+         */
+        get: operations["bucket-trust-policy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bucket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's registered bucket and its health
+         * @description The tenant's registration (404 when none) with its health: `state` turns `failing` when a write, read or delete to the bucket failed after registration (`last_error`, `last_error_at`), and `ok` again after a write works.
+         */
+        get: operations["bucket-get"];
+        /**
+         * Register or replace the tenant's own bucket (probed first)
+         * @description Registers or replaces the tenant's bucket: by `role_arn` (S3 on AWS) or by an access key pair (S3, R2, S3-compatible). Before answering, the service writes a probe object under `prefix`, reads it back, compares it and deletes it; a failed step answers 422 and registers nothing (a registration there was stays). While registered, the raw bytes of captured files go to the bucket under `{prefix}shared/{file_id}` or `{prefix}end-users/{end_user_id}/{file_id}`.
+         */
+        put: operations["bucket-put"];
+        post?: never;
+        /**
+         * Unregister the tenant's bucket
+         * @description Unregisters the bucket (404 when none): later captures go to the service's storage; objects already in the bucket stay there, and the documents captured meanwhile stay in the library.
+         */
+        delete: operations["bucket-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -280,6 +328,27 @@ export interface components {
             /** @description Selects that end user's library; omitted: the tenant's shared library. */
             end_user_id?: string;
         };
+        BucketRequest: {
+            /**
+             * @description `s3` (AWS, or any S3-compatible store with `endpoint`) or `r2` (Cloudflare R2).
+             * @enum {string}
+             */
+            provider: "s3" | "r2";
+            /** @description The bucket name. */
+            bucket: string;
+            /** @description AWS region (default us-east-1); R2: `auto` (the default). */
+            region?: string;
+            /** @description An https origin for R2 (`https://<account id>.r2.cloudflarestorage.com`, required) or another S3-compatible store; omit for AWS S3. It must be a public address. */
+            endpoint?: string;
+            /** @description Every object goes under it (default `library/`; `""` for the bucket root); a trailing `/` is added. */
+            prefix?: string;
+            /** @description S3 on AWS: the role the service assumes with the external id of GET /v1/bucket/trust-policy. */
+            role_arn?: string;
+            /** @description With secret_access_key: an access key pair (S3, R2, S3-compatible). */
+            access_key_id?: string;
+            /** @description Encrypted at rest and never returned. */
+            secret_access_key?: string;
+        };
         /** @description The body of every error answer. */
         Error: {
             error: {
@@ -293,10 +362,10 @@ export interface components {
             };
         };
         /**
-         * @description The error's kind; each goes with one HTTP status: `invalid_json` 400, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405, `payload_too_large` 413, `unsupported_media_type` 415, `invalid_request` 422, `rate_limited` 429, `internal_error` 500, `unavailable` 503.
+         * @description The error's kind; each goes with one HTTP status: `invalid_json` 400, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405, `payload_too_large` 413, `unsupported_media_type` 415, `invalid_request` 422, `bucket_unreachable` 422, `bucket_access_denied` 422, `rate_limited` 429, `internal_error` 500, `unavailable` 503.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "rate_limited" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "bucket_unreachable" | "bucket_access_denied" | "rate_limited" | "internal_error" | "unavailable";
         HealthResponse: {
             /**
              * @description `degraded` (200) while the embedder cannot work: captures are still stored and queued; `unavailable` (503) while a store the service needs is failing
@@ -459,6 +528,10 @@ export interface components {
             id: string;
             /** @constant */
             deleted: true;
+            /** @description 1 when the document's file was deleted (in the service's storage or the tenant's registered bucket), else 0 (a text, or a file in a bucket no longer registered) */
+            blobs_deleted: number;
+            /** @description 1 when the tenant's registered bucket refused or missed the delete: it is retried in the background */
+            blobs_pending: number;
         };
         EndUsersResponse: {
             count: number;
@@ -478,6 +551,8 @@ export interface components {
             documents_deleted: number;
             blobs_deleted: number;
             messages_deleted: number;
+            /** @description objects in the tenant's registered bucket that could not be deleted yet; retried in the background */
+            blobs_pending: number;
         };
         ChatResponse: {
             reply: string;
@@ -518,6 +593,62 @@ export interface components {
                 ocr_pages: number;
                 captures: number;
             }[];
+        };
+        TrustPolicy: {
+            /** @description the deployment's role that assumes the customer's role */
+            service_principal_arn: string;
+            /** @description unique to the tenant, unguessable, never changes */
+            external_id: string;
+            /** @description the IAM trust policy to attach to the customer's role, as is */
+            trust_policy: {
+                Version: string;
+                Statement: {
+                    [key: string]: unknown;
+                }[];
+            };
+        };
+        /** @description The registration, without secrets. */
+        BucketRegistration: {
+            /** @enum {string} */
+            provider: "s3" | "r2";
+            bucket: string;
+            region: string;
+            endpoint: string | null;
+            /** @description normalized: empty, or ends with `/` */
+            prefix: string;
+            /** @enum {string} */
+            auth: "role" | "keys";
+            /** @description when the probe last proved access */
+            verified_at: string;
+        };
+        /** @description The registration with its health. */
+        BucketStatus: {
+            /** @enum {string} */
+            provider: "s3" | "r2";
+            bucket: string;
+            region: string;
+            endpoint: string | null;
+            /** @description normalized: empty, or ends with `/` */
+            prefix: string;
+            /** @enum {string} */
+            auth: "role" | "keys";
+            /** @description when the probe last proved access */
+            verified_at: string;
+            role_arn: string | null;
+            /**
+             * @description `failing` after a write, read or delete to the bucket failed; `ok` again after a write works
+             * @enum {string}
+             */
+            state: "ok" | "failing";
+            /** @description the step and error of the last failure after registration (kept after recovery) */
+            last_error: string | null;
+            last_error_at: string | null;
+            /** @description objects whose delete the bucket refused or missed, retried in the background */
+            pending_deletes: number;
+        };
+        BucketUnregistered: {
+            /** @constant */
+            deleted: true;
         };
     };
     responses: {
@@ -1216,7 +1347,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "file_01JD7ZQ8W3M4X9N2B5C6V7K8P1",
-                     *       "deleted": true
+                     *       "deleted": true,
+                     *       "blobs_deleted": 1,
+                     *       "blobs_pending": 0
                      *     }
                      */
                     "application/json": components["schemas"]["DeletedDocument"];
@@ -1299,7 +1432,8 @@ export interface operations {
                      *       "deleted": true,
                      *       "documents_deleted": 7,
                      *       "blobs_deleted": 2,
-                     *       "messages_deleted": 4
+                     *       "messages_deleted": 4,
+                     *       "blobs_pending": 0
                      *     }
                      */
                     "application/json": components["schemas"]["ErasureResponse"];
@@ -1408,6 +1542,181 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "bucket-trust-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trust policy. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "service_principal_arn": "arn:aws:iam::123456789012:role/library-bucket-access",
+                     *       "external_id": "lib-4kFq0v2x9Lr8TqMZ1cJb7sWnYhE3aPdG",
+                     *       "trust_policy": {
+                     *         "Version": "2012-10-17",
+                     *         "Statement": [
+                     *           {
+                     *             "Effect": "Allow",
+                     *             "Principal": {
+                     *               "AWS": "arn:aws:iam::123456789012:role/library-bucket-access"
+                     *             },
+                     *             "Action": "sts:AssumeRole",
+                     *             "Condition": {
+                     *               "StringEquals": {
+                     *                 "sts:ExternalId": "lib-4kFq0v2x9Lr8TqMZ1cJb7sWnYhE3aPdG"
+                     *               }
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TrustPolicy"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "bucket-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration and its health. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "r2",
+                     *       "bucket": "acme-library",
+                     *       "region": "auto",
+                     *       "endpoint": "https://0123456789abcdef.r2.cloudflarestorage.com",
+                     *       "prefix": "library/",
+                     *       "auth": "keys",
+                     *       "verified_at": "2026-11-22T06:41:03.123456",
+                     *       "role_arn": null,
+                     *       "state": "failing",
+                     *       "last_error": "write: refused (AccessDenied (HTTP 403))",
+                     *       "last_error_at": "2026-11-22T06:41:03.123456",
+                     *       "pending_deletes": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BucketStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "bucket-put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BucketRequest"];
+            };
+        };
+        responses: {
+            /** @description Registered: the registration without secrets. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "provider": "r2",
+                     *       "bucket": "acme-library",
+                     *       "region": "auto",
+                     *       "endpoint": "https://0123456789abcdef.r2.cloudflarestorage.com",
+                     *       "prefix": "library/",
+                     *       "auth": "keys",
+                     *       "verified_at": "2026-11-22T06:41:03.123456"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BucketRegistration"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid_request` (a field breaks a rule; `message` names it, `endpoint` included when it is not https to a public address), `bucket_access_denied` or `bucket_unreachable` (the probe failed; `message` names the step). Nothing was registered; a registration there was stays. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "bucket-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unregistered. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BucketUnregistered"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

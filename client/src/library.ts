@@ -2,7 +2,7 @@ import { CaptureRejectedError, LibraryError } from './errors.js';
 import { contentTypeFor, toBase64, toBytes } from './content.js';
 import { Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 import type {
-  BatchReceipt, BatchResponse, CaptureItem, ChatRequest, ChatResponse, DeletedDocument, Document, DocumentsParams,
+  BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, DeletedDocument, Document, DocumentsParams,
   DocumentsResponse, EndUser, EndUsersParams, EndUsersResponse, Erasure, GrepParams, GrepResponse, GrepResult,
   HealthResponse, Receipt, SearchParams, SearchResponse, SearchResult, UsageParams, UsageResponse,
 } from './types.js';
@@ -262,6 +262,23 @@ export class Library {
     /** Permanently erases the end user's library. */
     erase: async (id: string, options: RequestOptions = {}): Promise<Erasure> =>
       (await this.transport.request<Erasure>({ method: 'DELETE', path: '/v1/end-users/{id}', pathParams: { id }, idempotent: false }, options)).body,
+  };
+
+  /**
+   * The tenant's own bucket for raw files (docs/bucket.md): the trust policy
+   * for a role, register (probed before it answers; a failed step is a
+   * LibraryError with code `bucket_access_denied` or `bucket_unreachable`),
+   * read with health, unregister.
+   */
+  readonly bucket = {
+    trustPolicy: async (options: RequestOptions = {}): Promise<TrustPolicy> =>
+      (await this.transport.request<TrustPolicy>({ method: 'GET', path: '/v1/bucket/trust-policy', idempotent: true }, options)).body,
+    register: async (registration: BucketRequest, options: RequestOptions = {}): Promise<BucketRegistration> =>
+      (await this.transport.request<BucketRegistration>({ method: 'PUT', path: '/v1/bucket', body: registration, idempotent: true }, options)).body,
+    get: async (options: RequestOptions = {}): Promise<BucketStatus> =>
+      (await this.transport.request<BucketStatus>({ method: 'GET', path: '/v1/bucket', idempotent: true }, options)).body,
+    unregister: async (options: RequestOptions = {}): Promise<BucketUnregistered> =>
+      (await this.transport.request<BucketUnregistered>({ method: 'DELETE', path: '/v1/bucket', idempotent: false }, options)).body,
   };
 
   /** `GET /v1/usage` (default: the current month). */

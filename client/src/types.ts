@@ -27,6 +27,11 @@ export type ChatResponse = Schemas['ChatResponse'];
 export type UsageResponse = Schemas['UsageResponse'];
 export type HealthResponse = Schemas['HealthResponse'];
 export type ErrorBody = Schemas['Error'];
+export type BucketRequest = Schemas['BucketRequest'];
+export type BucketRegistration = Schemas['BucketRegistration'];
+export type BucketStatus = Schemas['BucketStatus'];
+export type TrustPolicy = Schemas['TrustPolicy'];
+export type BucketUnregistered = Schemas['BucketUnregistered'];
 
 export type SearchParams = Omit<Query<'search'>, 'cursor'> & { cursor?: string };
 export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor'> & { case_sensitive?: boolean; cursor?: string };

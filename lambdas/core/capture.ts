@@ -6,6 +6,8 @@ import { BackendUnavailableError, CaptureRejected, LibraryErasedError, type Reje
 import { inCurrentGeneration } from './incarnation.js';
 import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
+import { documentBlobs } from './bucket/document-blobs.js';
+import { CallerBucketUnavailableError } from './bucket/failures.js';
 import { replaceByExisting, replacedDetail } from './replacement.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
@@ -257,11 +259,12 @@ export class CaptureService {
    * idle) or queue the embedding. Any failure before the receipt undoes it all.
    */
   private async captureKnownText(ref: LibraryRef, item: CaptureItem, payload: Payload, known: KnownText, options: CaptureOptions): Promise<CaptureReceipt> {
+    const placement = payload.isText ? undefined : await documentBlobs(this.deps).placement(ref);
     const now = this.deps.clock.now();
     const doc = newDocumentRecord(ref, item, {
       sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: known.kind, contentType: known.contentType,
       text: known.text, pageCount: known.pageCount, hasBytes: !payload.isText,
-    }, now);
+    }, now, placement);
     const claim = await claimDocument(this.deps, doc, payload.isText ? null : payload.bytes);
     if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
@@ -302,7 +305,7 @@ export class CaptureService {
     const doc = newDocumentRecord(ref, item, {
       sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: 'file',
       contentType: item.contentType ?? 'application/octet-stream', text: null, pageCount: null, hasBytes: true,
-    }, this.deps.clock.now());
+    }, this.deps.clock.now(), await documentBlobs(this.deps).placement(ref));
     const claim = await claimDocument(this.deps, doc, payload.bytes);
     if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
@@ -349,6 +352,7 @@ function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean 
 
 function receiptForFailure(error: unknown): CaptureReceipt {
   if (error instanceof CaptureRejected) return rejectedReceipt(error.rejectCode, error.detail);
+  if (error instanceof CallerBucketUnavailableError) return rejectedReceipt('backend_unavailable', error.message);
   if (error instanceof BackendUnavailableError) {
     return rejectedReceipt('backend_unavailable', 'a storage or model backend is unavailable; nothing was stored; retry');
   }

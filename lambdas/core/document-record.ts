@@ -1,4 +1,6 @@
-import type { BlobStore, Clock, DocumentStore } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore } from '../ports.js';
+import { documentBlobs, type Placement } from './bucket/document-blobs.js';
+import { serviceBlobKey } from './bucket/placement.js';
 import { splitLines } from './chunking.js';
 import { newId } from './ids.js';
 import { LIMITS } from './limits.js';
@@ -27,8 +29,9 @@ export interface ClaimedContent {
 }
 
 /** The one place a document record is assembled: every capture path, inline or queued, claims one of these. */
-export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, content: ClaimedContent, createdAt: string): DocumentRecord {
+export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, content: ClaimedContent, createdAt: string, placement?: Placement): DocumentRecord {
   const id = newId('file');
+  const stored = content.hasBytes ? placement?.storage ?? 'service' : 'service';
   return {
     id,
     tenantId: ref.tenantId,
@@ -42,10 +45,10 @@ export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, conten
     kind: content.kind,
     status: 'processing',
     createdAt,
-    storage: 'service',
+    storage: stored,
     lineCount: 0,
     pageCount: content.pageCount,
-    blobKey: content.hasBytes ? `blobs/${ref.tenantId}/${id}` : null,
+    blobKey: !content.hasBytes ? null : placement ? placement.blobKey(id) : serviceBlobKey(ref.tenantId, id),
     passageCount: null,
     passagesEmbedded: 0,
     failureReason: null,
@@ -71,23 +74,24 @@ export type ClaimOutcome = { claimed: true; generation: string } | { claimed: fa
  * the touch and the claim throws LibraryErasedError (core/incarnation.ts).
  */
 export async function claimDocument(
-  deps: { documents: DocumentStore; blobs: BlobStore; clock: Clock },
+  deps: { documents: DocumentStore; blobs: BlobStore; buckets?: CallerBuckets; clock: Clock },
   doc: DocumentRecord,
   bytes: Uint8Array | null,
 ): Promise<ClaimOutcome> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  const blobs = documentBlobs(deps);
   let blobWritten = false;
   try {
     if (doc.blobKey && bytes) {
-      await deps.blobs.put(doc.blobKey, bytes, doc.contentType);
+      await blobs.put(doc, bytes);
       blobWritten = true;
     }
     const generation = await deps.documents.touchLibrary(ref, deps.clock.now());
     const claim = await deps.documents.claim(doc, generation);
-    if (!claim.claimed && blobWritten) await deps.blobs.delete(doc.blobKey!);
+    if (!claim.claimed && blobWritten) await blobs.delete(doc);
     return claim.claimed ? { claimed: true, generation } : claim;
   } catch (error) {
-    if (blobWritten) await deps.blobs.delete(doc.blobKey!).catch(() => undefined);
+    if (blobWritten) await blobs.delete(doc).catch(() => undefined);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
 import { decodeCursor, fingerprint, keysetPage, isNewestFirstKey, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import { removeDocument } from './removal.js';
@@ -49,8 +49,16 @@ export const documentView = (doc: DocumentRecord): DocumentView => ({
   page_count: doc.pageCount,
 });
 
+/** DELETE /v1/documents/{id}: blobs_deleted and blobs_pending as DELETE /v1/end-users/{id} counts them. */
+export interface DeletedDocument {
+  id: string;
+  deleted: true;
+  blobs_deleted: number;
+  blobs_pending: number;
+}
+
 export class DocumentService {
-  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore }) {}
+  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; buckets?: CallerBuckets; clock?: Clock }) {}
 
   async list(ref: LibraryRef, request: { limit: number; cursor?: string; sourceRef?: string }): Promise<Page<DocumentView>> {
     const scope = fingerprint(['documents', ref.tenantId, ref.endUserId, request.sourceRef ?? null]);
@@ -65,12 +73,16 @@ export class DocumentService {
     return documentView(doc);
   }
 
-  /** Removes the document everywhere (see removeDocument). */
-  async delete(ref: LibraryRef, id: string): Promise<{ id: string; deleted: true }> {
+  /**
+   * Removes the document everywhere (see removeDocument). Its bytes in the
+   * tenant's bucket are counted deleted only when the bucket deleted them;
+   * otherwise pending (retried in the background: core/bucket/delete-retry.ts).
+   */
+  async delete(ref: LibraryRef, id: string): Promise<DeletedDocument> {
     const doc = await this.deps.documents.get(ref, id);
     if (!doc) throw notFound(`document ${id} not found`);
-    await removeDocument(this.deps, doc);
+    const blob = await removeDocument(this.deps, doc);
     await this.deps.index.scrub?.(); // the removed text leaves the files too
-    return { id, deleted: true };
+    return { id, deleted: true, blobs_deleted: blob === 'deleted' ? 1 : 0, blobs_pending: blob === 'pending' ? 1 : 0 };
   }
 }

@@ -1,4 +1,5 @@
-import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
+import { documentBlobs } from './bucket/document-blobs.js';
 import { decodeCursor, fingerprint, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import type { LibraryRef } from './model.js';
@@ -16,12 +17,14 @@ export interface ErasureReport {
   documents_deleted: number;
   blobs_deleted: number;
   messages_deleted: number;
+  /** Objects in the tenant's registered bucket not deleted yet (it refused or was unreachable): retried in the background. */
+  blobs_pending: number;
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 export class EndUserService {
-  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore }) {}
+  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; buckets?: CallerBuckets; clock?: Clock }) {}
 
   /** End users of one tenant, in order of id. */
   async list(tenantId: string, request: { limit: number; cursor?: string }): Promise<Page<EndUserView>> {
@@ -51,7 +54,8 @@ export class EndUserService {
    */
   async erase(tenantId: string, endUserId: string): Promise<ErasureReport> {
     const ref: LibraryRef = { tenantId, endUserId };
-    const { documents, index, blobs } = this.deps;
+    const { documents, index } = this.deps;
+    const blobs = documentBlobs(this.deps);
     const generation = await documents.libraryGeneration(ref);
     const messages = generation !== null ? await index.removeLibrary(ref, generation) : null;
     const ended = await documents.deleteLibrary(ref);
@@ -60,10 +64,11 @@ export class EndUserService {
       throw notFound(`end user ${endUserId} not found`);
     }
     let blobsDeleted = 0;
+    let blobsPending = 0;
     for (const doc of ended.documents) {
-      if (!doc.blobKey) continue;
-      await blobs.delete(doc.blobKey);
-      blobsDeleted += 1;
+      const blob = await blobs.delete(doc);
+      if (blob === 'deleted') blobsDeleted += 1;
+      if (blob === 'pending') blobsPending += 1;
     }
     await index.scrub?.();
     return {
@@ -72,6 +77,7 @@ export class EndUserService {
       documents_deleted: ended.documents.length,
       blobs_deleted: blobsDeleted,
       messages_deleted: (messages?.chat ?? 0) + again.chat,
+      blobs_pending: blobsPending,
     };
   }
 }

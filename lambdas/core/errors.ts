@@ -7,7 +7,11 @@ export type DomainErrorCode =
   | 'not_found'
   | 'unauthorized'
   | 'unavailable'
-  | 'rate_limited';
+  | 'rate_limited'
+  /** PUT /v1/bucket: the probe could not reach the bucket (422). */
+  | 'bucket_unreachable'
+  /** PUT /v1/bucket: the bucket (or STS) refused a probe step (422). */
+  | 'bucket_access_denied';
 
 export class DomainError extends Error {
   constructor(
@@ -73,5 +77,30 @@ export class CaptureRejected extends Error {
   ) {
     super(detail);
     this.name = 'CaptureRejected';
+  }
+}
+
+/**
+ * How a caller's bucket failed, as the adapter saw it (ports.ts,
+ * BucketConnector): `denied` the bucket (or STS) answered and refused;
+ * `unreachable` no usable answer (network, TLS, timeout, 5xx, throttling);
+ * `forbidden_endpoint` the endpoint resolved to an address the SSRF guard
+ * refuses. The core decides what each means for the caller (core/bucket/).
+ */
+export type BucketFailureKind = 'denied' | 'unreachable' | 'forbidden_endpoint';
+
+export class BucketError extends Error {
+  constructor(
+    readonly kind: BucketFailureKind,
+    /**
+     * Safe to show the customer: the S3/STS error code and HTTP status, or
+     * the network error's code. Never a credential, a signature or a header.
+     */
+    readonly detail: string,
+    /** `assume_role` when the failure came from getting role credentials (STS), else `request`. */
+    readonly during: 'assume_role' | 'request' = 'request',
+  ) {
+    super(`${kind}: ${detail}`);
+    this.name = 'BucketError';
   }
 }

@@ -1,4 +1,5 @@
-import type { BlobStore, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from '../ports.js';
+import { documentBlobs } from './bucket/document-blobs.js';
 import { indexWords } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
@@ -10,6 +11,7 @@ import type { PipelineSpend } from './usage.js';
 export interface IngestWorkerDeps {
   documents: DocumentStore;
   blobs: BlobStore;
+  buckets?: CallerBuckets;
   index: SearchIndex;
   embedder: Embedder;
   extractor: TextExtractor;
@@ -62,14 +64,14 @@ export class IngestWorker {
    * backend failure is thrown for the caller to retry.
    */
   async extract(doc: DocumentRecord): Promise<StepResult> {
-    const { blobs, extractor, documents } = this.deps;
+    const { extractor, documents } = this.deps;
     const ref = refOf(doc);
     // The generation first, then the document: a document still there after
     // the read belongs to that generation, and the index write is conditioned on it.
     const generation = await documents.libraryGeneration(ref);
     if (!generation || !(await documents.get(ref, doc.id))) return { outcome: 'skipped' };
     try {
-      const bytes = doc.blobKey ? await blobs.get(doc.blobKey) : null;
+      const bytes = doc.blobKey ? await documentBlobs(this.deps).get(doc) : null;
       if (!bytes) throw new CaptureRejected('extraction_failed', 'the stored file is missing');
       const extracted = await extractor.extract({ bytes, declaredContentType: doc.contentType, filename: doc.filename ?? '' });
       if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');

@@ -1,10 +1,13 @@
-import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
+import { documentBlobs, type BlobDeletion } from './bucket/document-blobs.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 
 export interface RemovalDeps {
   documents: DocumentStore;
   index: SearchIndex;
   blobs: BlobStore;
+  buckets?: CallerBuckets;
+  clock?: Clock;
 }
 
 const refOf = (doc: DocumentRecord): LibraryRef => ({ tenantId: doc.tenantId, endUserId: doc.endUserId });
@@ -18,10 +21,11 @@ const refOf = (doc: DocumentRecord): LibraryRef => ({ tenantId: doc.tenantId, en
  * and this pass sees it. Every step is idempotent, so a removal cut off
  * part-way can simply run again (the record goes last but one).
  */
-export async function removeDocument(deps: RemovalDeps, doc: DocumentRecord): Promise<void> {
+export async function removeDocument(deps: RemovalDeps, doc: DocumentRecord): Promise<BlobDeletion> {
   const ref = refOf(doc);
   await deps.index.remove(ref, doc.id);
-  if (doc.blobKey) await deps.blobs.delete(doc.blobKey);
+  const blob = await documentBlobs(deps).delete(doc);
   await deps.documents.delete(ref, doc.id);
   await deps.index.remove(ref, doc.id);
+  return blob;
 }

@@ -1,6 +1,7 @@
 import type { NewestFirstKey } from '../ports.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 import { removeDocument, type RemovalDeps } from './removal.js';
+import { documentBlobs } from './bucket/document-blobs.js';
 
 /**
  * Replacement by source_ref (docs/api-notes.md, "Replacing a document by
@@ -53,7 +54,7 @@ export async function olderVersions(
  */
 export async function finishReplacement(deps: RemovalDeps, doc: DocumentRecord, replaced: readonly DocumentRecord[]): Promise<boolean> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-  for (const old of replaced) if (old.blobKey) await deps.blobs.delete(old.blobKey);
+  for (const old of replaced) await documentBlobs(deps).delete(old);
   const stands = await deps.documents.completeReplacement(ref, doc.id, replaced.map((d) => d.id));
   for (const old of replaced) await deps.index.remove(ref, old.id);
   return stands;

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
+  BlobStore, CallerBuckets, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
 } from '../ports.js';
 import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -11,6 +11,7 @@ import { GrepService } from './grep.js';
 import { GenerationalIndex } from './incarnation.js';
 import type { IngestWorker } from './ingest-worker.js';
 import { KeyService } from './keys.js';
+import { BucketService } from './bucket/bucket-service.js';
 import { SearchService } from './search.js';
 import type { UsageService } from './usage.js';
 
@@ -29,6 +30,8 @@ export interface Ports {
   tokens: TokenCounter;
   /** The durable queue of background indexing (extraction, embedding). */
   queue: IngestQueue;
+  /** Callers' own buckets (API.md "Caller-owned bucket"); absent: every blob is the service's. */
+  buckets?: CallerBuckets;
   /** Where present (the local stack), a chat answers before its reply is embedded. */
   deferVectors?: DeferredVectors;
 }
@@ -45,6 +48,8 @@ export interface Services {
   usage: UsageService;
   /** The ingestion worker's use case (extract, embed, settle), driven by each stack's drain. */
   worker: IngestWorker;
+  /** The caller-owned bucket; absent where the stack wires no bucket ports. */
+  buckets?: BucketService;
 }
 
 export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: boolean } = {}): Services {
@@ -62,5 +67,6 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
     chat: new ChatService({ ...ports, index: new GenerationalIndex(ports.index, ports.documents, ports.clock), usage }),
     usage,
     worker,
+    ...(ports.buckets ? { buckets: new BucketService({ buckets: ports.buckets, blobs: ports.blobs, clock: ports.clock }) } : {}),
   };
 }

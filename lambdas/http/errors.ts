@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_request: 422,
+  bucket_unreachable: 422,
+  bucket_access_denied: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,

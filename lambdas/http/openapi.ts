@@ -56,6 +56,7 @@ const TAGS = [
   { name: 'Chat', description: 'Answers grounded in a library, citing it.' },
   { name: 'End users', description: "The tenant's end users, each with a library of its own, and their erasure." },
   { name: 'Usage', description: "The tenant's spend." },
+  { name: 'Bucket', description: "The tenant's own S3 or R2 bucket for the raw files it captures (docs/bucket.md)." },
   { name: 'Service', description: 'Health and this description; no key needed.' },
 ] as const;
 type Tag = (typeof TAGS)[number]['name'];
@@ -128,6 +129,8 @@ const ERROR_RESPONSES = {
   payload_too_large: { id: 'PayloadTooLarge', description: `The request body is over ${LIMITS.requestBodyBytes} bytes.`, message: `request body over ${LIMITS.requestBodyBytes} bytes` },
   unsupported_media_type: { id: 'UnsupportedMediaType', description: 'A body sent without `Content-Type: application/json`.', message: 'Content-Type must be application/json' },
   invalid_request: { id: 'InvalidRequest', description: 'Well-formed, but breaks the contract; `message` names the field.', message: 'limit: Too big: expected number to be <=50' },
+  bucket_unreachable: { id: 'BucketUnreachable', description: 'PUT /v1/bucket: the probe could not reach the bucket; `message` names the step (write, read, compare, delete, assume role) and what to check.', message: 'write: the bucket "acme-library" at https://example.r2.cloudflarestorage.com could not be reached (ENOTFOUND); check the endpoint and region, and that the bucket accepts connections from the internet; try again if it was throttling' },
+  bucket_access_denied: { id: 'BucketAccessDenied', description: 'PUT /v1/bucket: the bucket (or STS) refused a probe step; `message` names the step and what to check.', message: 'write: the bucket "acme-library" refused writing the probe object "library/.library-probe/3f2a" (AccessDenied (HTTP 403)); check that the credentials allow s3:PutObject on "acme-library/library/*"' },
   rate_limited: { id: 'RateLimited', description: "Over the key's rate; wait `Retry-After` seconds.", message: 'over the rate of 20 requests/s for this key' },
   internal_error: { id: 'InternalError', description: 'A bug; nothing half-written was kept.', message: 'internal error; nothing half-written was kept' },
   unavailable: { id: 'Unavailable', description: 'A backend is unavailable; nothing was done; safe to retry after `Retry-After` seconds.', message: 'a backend is unavailable; safe to retry' },
@@ -177,6 +180,28 @@ const ownOr503 = (description: string, schema: z.ZodMiniType, example: unknown):
 });
 
 const page = { has_more: false, next_cursor: null };
+
+const bucketExample = {
+  provider: 'r2', bucket: 'acme-library', region: 'auto', endpoint: 'https://0123456789abcdef.r2.cloudflarestorage.com', prefix: 'library/', auth: 'keys', verified_at: DATE,
+} as const;
+const EXTERNAL_ID = 'lib-4kFq0v2x9Lr8TqMZ1cJb7sWnYhE3aPdG';
+const PRINCIPAL = 'arn:aws:iam::123456789012:role/library-bucket-access';
+
+/** PUT /v1/bucket's 422: a field breaks a rule, or the probe failed at a step. */
+const probeFailures: ZodOpenApiResponseObject = {
+  description: '`invalid_request` (a field breaks a rule; `message` names it, `endpoint` included when it is not https to a public address), `bucket_access_denied` or `bucket_unreachable` (the probe failed; `message` names the step). Nothing was registered; a registration there was stays.',
+  headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+  content: {
+    'application/json': {
+      schema: s.ErrorResponse,
+      examples: {
+        invalid: { summary: 'endpoint refused', value: errorExample('invalid_request', 'endpoint: must use https') },
+        denied: { summary: 'write refused', value: errorExample('bucket_access_denied', ERROR_RESPONSES.bucket_access_denied.message) },
+        unreachable: { summary: 'bucket unreachable', value: errorExample('bucket_unreachable', ERROR_RESPONSES.bucket_unreachable.message) },
+      },
+    },
+  },
+};
 
 /** Each route's documentation: the operations iterate ROUTES, so a route without an entry here does not compile. */
 const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
@@ -275,7 +300,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     query: s.LibraryQuery,
     path: s.IdPath,
     notFound: true,
-    responses: { '200': success('Deleted.', s.DeletedDocument, { id: FILE_ID, deleted: true }) },
+    responses: { '200': success('Deleted.', s.DeletedDocument, { id: FILE_ID, deleted: true, blobs_deleted: 1, blobs_pending: 0 }) },
   },
   'end-users-list': {
     tag: 'End users',
@@ -293,7 +318,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     path: s.EndUserPath,
     notFound: true,
     responses: {
-      '200': success('Erased.', s.ErasureResponse, { id: 'user-42', deleted: true, documents_deleted: 7, blobs_deleted: 2, messages_deleted: 4 }),
+      '200': success('Erased.', s.ErasureResponse, { id: 'user-42', deleted: true, documents_deleted: 7, blobs_deleted: 2, messages_deleted: 4, blobs_pending: 0 }),
     },
   },
   chat: {
@@ -308,6 +333,46 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
         tokens_used: 812, run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2',
       }),
     },
+  },
+  'bucket-trust-policy': {
+    tag: 'Bucket',
+    description: "The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). 404 where the deployment cannot assume roles (a local stack without a configured principal).",
+    notFound: true,
+    responses: {
+      '200': success('The trust policy.', s.TrustPolicy, {
+        service_principal_arn: PRINCIPAL, external_id: EXTERNAL_ID,
+        trust_policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { AWS: PRINCIPAL }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': EXTERNAL_ID } } }] },
+      }),
+    },
+  },
+  'bucket-put': {
+    tag: 'Bucket',
+    description: "Registers or replaces the tenant's bucket: by `role_arn` (S3 on AWS) or by an access key pair (S3, R2, S3-compatible). Before answering, the service writes a probe object under `prefix`, reads it back, compares it and deletes it; a failed step answers 422 and registers nothing (a registration there was stays). While registered, the raw bytes of captured files go to the bucket under `{prefix}shared/{file_id}` or `{prefix}end-users/{end_user_id}/{file_id}`.",
+    body: s.BucketRequest,
+    requestExamples: {
+      r2: { summary: 'R2 with keys', value: { provider: 'r2', bucket: 'acme-library', endpoint: 'https://0123456789abcdef.r2.cloudflarestorage.com', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } },
+      role: { summary: 'S3 with a role', value: { provider: 's3', bucket: 'acme-library', region: 'eu-west-1', prefix: 'library/', role_arn: 'arn:aws:iam::210987654321:role/library-access' } },
+    },
+    responses: {
+      '200': success('Registered: the registration without secrets.', s.BucketRegistration, bucketExample),
+      '422': probeFailures,
+    },
+  },
+  'bucket-get': {
+    tag: 'Bucket',
+    description: "The tenant's registration (404 when none) with its health: `state` turns `failing` when a write, read or delete to the bucket failed after registration (`last_error`, `last_error_at`), and `ok` again after a write works.",
+    notFound: true,
+    responses: {
+      '200': success('The registration and its health.', s.BucketStatus, {
+        ...bucketExample, role_arn: null, state: 'failing', last_error: 'write: refused (AccessDenied (HTTP 403))', last_error_at: DATE, pending_deletes: 0,
+      }),
+    },
+  },
+  'bucket-delete': {
+    tag: 'Bucket',
+    description: "Unregisters the bucket (404 when none): later captures go to the service's storage; objects already in the bucket stay there, and the documents captured meanwhile stay in the library.",
+    notFound: true,
+    responses: { '200': success('Unregistered.', s.BucketUnregistered, { deleted: true }) },
   },
   usage: {
     tag: 'Usage',

@@ -270,7 +270,15 @@ export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
 export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
 
-export const DeletedDocument = meta(z.object({ id: z.string(), deleted: z.literal(true) }), { id: 'DeletedDocument' });
+export const DeletedDocument = meta(
+  z.object({
+    id: z.string(),
+    deleted: z.literal(true),
+    blobs_deleted: meta(integer(), { description: "1 when the document's file was deleted (in the service's storage or the tenant's registered bucket), else 0 (a text, or a file in a bucket no longer registered)" }),
+    blobs_pending: meta(integer(), { description: "1 when the tenant's registered bucket refused or missed the delete: it is retried in the background" }),
+  }),
+  { id: 'DeletedDocument' },
+);
 
 // ---- end users
 
@@ -310,9 +318,75 @@ export const ErasureResponse = meta(
     documents_deleted: integer(),
     blobs_deleted: integer(),
     messages_deleted: integer(),
+    blobs_pending: meta(integer(), { description: "objects in the tenant's registered bucket that could not be deleted yet; retried in the background" }),
   }),
   { id: 'ErasureResponse' },
 );
+
+// ---- caller-owned bucket
+
+const printable = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'));
+
+export const BucketRequest = meta(
+  z.strictObject({
+    provider: meta(z.enum(['s3', 'r2']), { description: '`s3` (AWS, or any S3-compatible store with `endpoint`) or `r2` (Cloudflare R2).' }),
+    bucket: meta(z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens')), {
+      description: 'The bucket name.',
+    }),
+    region: meta(z.optional(z.string().check(z.maxLength(64), z.regex(/^[a-z0-9-]*$/, 'must be a region name such as eu-west-1'))), {
+      description: 'AWS region (default us-east-1); R2: `auto` (the default).',
+    }),
+    endpoint: meta(z.optional(z.string().check(z.maxLength(2048))), {
+      description: 'An https origin for R2 (`https://<account id>.r2.cloudflarestorage.com`, required) or another S3-compatible store; omit for AWS S3. It must be a public address.',
+    }),
+    prefix: meta(z.optional(z.string().check(z.maxLength(512), z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'))), {
+      description: 'Every object goes under it (default `library/`; `""` for the bucket root); a trailing `/` is added.',
+    }),
+    role_arn: meta(z.optional(z.string().check(z.maxLength(2048))), {
+      description: 'S3 on AWS: the role the service assumes with the external id of GET /v1/bucket/trust-policy.',
+    }),
+    access_key_id: meta(z.optional(printable(128)), { description: 'With secret_access_key: an access key pair (S3, R2, S3-compatible).' }),
+    secret_access_key: meta(z.optional(printable(256)), { description: 'Encrypted at rest and never returned.' }),
+  }),
+  { id: 'BucketRequest' },
+);
+
+const bucketFields = {
+  provider: z.enum(['s3', 'r2']),
+  bucket: z.string(),
+  region: z.string(),
+  endpoint: z.nullable(z.string()),
+  prefix: meta(z.string(), { description: 'normalized: empty, or ends with `/`' }),
+  auth: z.enum(['role', 'keys']),
+  verified_at: meta(z.string(), { description: 'when the probe last proved access' }),
+};
+
+export const BucketRegistration = meta(z.object(bucketFields), { id: 'BucketRegistration', description: 'The registration, without secrets.' });
+
+export const BucketStatus = meta(
+  z.object({
+    ...bucketFields,
+    role_arn: z.nullable(z.string()),
+    state: meta(z.enum(['ok', 'failing']), { description: '`failing` after a write, read or delete to the bucket failed; `ok` again after a write works' }),
+    last_error: meta(z.nullable(z.string()), { description: 'the step and error of the last failure after registration (kept after recovery)' }),
+    last_error_at: z.nullable(z.string()),
+    pending_deletes: meta(integer(), { description: 'objects whose delete the bucket refused or missed, retried in the background' }),
+  }),
+  { id: 'BucketStatus', description: 'The registration with its health.' },
+);
+
+export const TrustPolicy = meta(
+  z.object({
+    service_principal_arn: meta(z.string(), { description: "the deployment's role that assumes the customer's role" }),
+    external_id: meta(z.string(), { description: "unique to the tenant, unguessable, never changes" }),
+    trust_policy: meta(z.object({ Version: z.string(), Statement: z.array(z.record(z.string(), z.unknown())) }), {
+      description: "the IAM trust policy to attach to the customer's role, as is",
+    }),
+  }),
+  { id: 'TrustPolicy' },
+);
+
+export const BucketUnregistered = meta(z.object({ deleted: z.literal(true) }), { id: 'BucketUnregistered' });
 
 // ---- service
 

@@ -19,6 +19,10 @@ import { createHandler as health } from '../endpoints/health/handler.js';
 import { createHandler as openapi } from '../endpoints/openapi/handler.js';
 import { createHandler as search } from '../endpoints/search/handler.js';
 import { createHandler as usage } from '../endpoints/usage/handler.js';
+import { createHandler as bucketTrustPolicy } from '../endpoints/bucket-trust-policy/handler.js';
+import { createHandler as bucketPut } from '../endpoints/bucket-put/handler.js';
+import { createHandler as bucketGet } from '../endpoints/bucket-get/handler.js';
+import { createHandler as bucketDelete } from '../endpoints/bucket-delete/handler.js';
 
 /** Every endpoint's handler, made by the same factories the Lambda entries call. */
 export function createLocalHandlers(
@@ -39,6 +43,10 @@ export function createLocalHandlers(
     'end-user-delete': endUserDelete(services),
     chat: chat(services),
     usage: usage(services),
+    'bucket-trust-policy': bucketTrustPolicy(services),
+    'bucket-put': bucketPut(services),
+    'bucket-get': bucketGet(services),
+    'bucket-delete': bucketDelete(services),
     // The renderer is read from node_modules (on AWS, from the copy beside the bundle).
     docs: docs({ version: info.version, loadAssets: () => readDocsAssets(dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`))) }),
   };

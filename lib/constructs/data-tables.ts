@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE, type TableSchema } from '../../lambdas/adapters/aws/table-schemas.js';
+import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE, type TableSchema } from '../../lambdas/adapters/aws/table-schemas.js';
 
 export interface DataTablesProps {
   readonly removalPolicy: RemovalPolicy;
@@ -11,7 +11,8 @@ export interface DataTablesProps {
 
 /**
  * The DynamoDB tables: tenants and hashed keys; libraries, documents and
- * dedup claims; usage counters. On demand, point-in-time recovery, encrypted
+ * dedup claims; usage counters; callers' bucket registrations and the
+ * deletes owed to their buckets. On demand, point-in-time recovery, encrypted
  * with an AWS managed key, deletion-protected when retained. Key schemas come
  * from the adapters' own definitions (table-schemas.ts). Logical ids are
  * pinned: renaming a construct never replaces a table.
@@ -20,12 +21,14 @@ export class DataTables extends Construct {
   readonly tenants: dynamodb.Table;
   readonly documents: dynamodb.Table;
   readonly usage: dynamodb.Table;
+  readonly buckets: dynamodb.Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
     this.tenants = this.table('TenantsTable', TENANTS_TABLE, props);
     this.documents = this.table('DocumentsTable', DOCUMENTS_TABLE, props);
     this.usage = this.table('UsageTable', USAGE_TABLE, props);
+    this.buckets = this.table('BucketsTable', BUCKETS_TABLE, props);
   }
 
   private table(id: string, schema: TableSchema, props: DataTablesProps): dynamodb.Table {

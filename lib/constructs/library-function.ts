@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Charset, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -112,6 +113,27 @@ export class LibraryFunction extends Construct {
   /** bedrock:InvokeModel (which Converse also needs) on the named models only. */
   bindModels(modelIds: readonly string[]): this {
     this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: modelIds.flatMap((id) => bedrockModelArns(this, id)) }));
+    return this;
+  }
+
+  /**
+   * The secrets key, for sealing (kms:Encrypt) or opening (kms:Decrypt)
+   * callers' secret keys: only with an encryption context that is exactly
+   * `{tenant_id}`, the one the KMS secret cipher passes.
+   */
+  bindSecretsKey(key: kms.IKey, uses: { seal?: boolean; open?: boolean }): this {
+    const actions = [...(uses.seal ? ['kms:Encrypt'] : []), ...(uses.open ? ['kms:Decrypt'] : [])];
+    if (!actions.length) return this;
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions,
+        resources: [key.keyArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['tenant_id'] },
+          Null: { 'kms:EncryptionContext:tenant_id': 'false' },
+        },
+      }),
+    );
     return this;
   }
 

@@ -12,6 +12,10 @@ import { documentStoreContract } from './document-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
 import { tenantStoreContract } from './tenant-store.contract.js';
 import { timestamp } from './fixtures.js';
+import { bucketRegistrationsContract } from './bucket-registrations.contract.js';
+import { pendingBucketDeletesContract } from './pending-bucket-deletes.contract.js';
+import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
+import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'library-contract-'));
 let n = 0;
@@ -36,3 +40,5 @@ describe('SqliteDocumentStore: a library made before generations', () => {
     expect(await store.libraryGeneration(ref, { readOnly: true })).toBe(given);
   });
 });
+bucketRegistrationsContract('SQLite', async () => new SqliteBucketRegistrations(freshDb()));
+pendingBucketDeletesContract('SQLite', async () => new SqlitePendingBucketDeletes(freshDb()));

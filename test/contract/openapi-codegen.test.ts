@@ -181,8 +181,23 @@ export async function run(baseUrl: string, apiKey: string) {
   const deleted = await api.DELETE('/v1/documents/{id}', { params: { path: { id: fileId } } });
   note('document-delete', deleted);
   deleted.data?.deleted satisfies true | undefined;
+  deleted.data?.blobs_pending satisfies number | undefined;
+
+  // The caller-owned bucket: locally no principal (404), nothing registered (404), a body that breaks a rule (422).
+  const trust = await api.GET('/v1/bucket/trust-policy');
+  note('bucket-trust-policy', trust);
+  trust.data?.trust_policy.Statement satisfies Array<Record<string, unknown>> | undefined;
+  const noBucket = await api.GET('/v1/bucket');
+  note('bucket-get', noBucket);
+  noBucket.data?.state satisfies 'ok' | 'failing' | undefined;
+  const badBucket = await api.PUT('/v1/bucket', { body: { provider: 'r2', bucket: 'acme-library', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'not-a-real-secret' } });
+  note('bucket-put', badBucket);
+  const badBucketCode = at('bucket-put', badBucket, 422)?.error.code;
+  const unregistered = await api.DELETE('/v1/bucket');
+  note('bucket-delete', unregistered);
 
   return {
+    badBucketCode,
     seen,
     created: { status: created.response.status, receipt: created.data },
     again: { status: again.response.status, receipt: again.data },
@@ -300,7 +315,7 @@ describe('the OpenAPI document a client is generated from', () => {
       }
     }
     // Each error code is an enum member, each reject code too.
-    expect(document.components.schemas.ErrorCode.enum).toHaveLength(10);
+    expect(document.components.schemas.ErrorCode.enum).toHaveLength(12);
     expect(document.components.schemas.RejectCode.enum).toContain('backend_unavailable');
   });
 
@@ -328,6 +343,7 @@ describe('the OpenAPI document a client is generated from', () => {
     expect(result.created.receipt).toMatchObject({ status: 'created', source_ref: 'notes/launch.md' });
     expect(result.again).toMatchObject({ status: 200, receipt: { status: 'deduped', id: result.created.receipt.id } });
     expect(result.rejected).toEqual({ status: 422, rejectCode: 'empty_content', retryable: false });
+    expect(result.badBucketCode).toBe('invalid_request');
     expect(result.unauthorized).toEqual({ status: 401, code: 'unauthorized' });
     expect(result.batchCodes).toEqual([null, 'empty_content']);
     expect(result.tooManyCode).toBe('invalid_request');

@@ -139,7 +139,7 @@ describe('the typed client against the local server', () => {
     expect(chat.run_id).toMatch(/^run_/);
     expect(chat.sources.map((s) => s.file_id)).toContain(receipt.id);
 
-    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({ id: receipt.id, deleted: true });
+    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({ id: receipt.id, deleted: true, blobs_deleted: 0, blobs_pending: 0 });
     const gone = await lib.documents.get(receipt.id!, { end_user_id: 'chatter' }).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(LibraryError);
     expect(gone).toMatchObject({ status: 404, code: 'not_found', requestId: expect.stringMatching(/./) });
@@ -152,6 +152,16 @@ describe('the typed client against the local server', () => {
     expect(usage.captures).toBeGreaterThan(0);
     expect(usage.chat_calls).toBeGreaterThanOrEqual(1);
     expect(Array.isArray(usage.days)).toBe(true);
+  });
+
+  it('reaches the bucket routes: nothing registered, no principal here, a registration breaking a rule', async () => {
+    const none = await lib.bucket.get().catch((e: unknown) => e);
+    expect(none).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await lib.bucket.trustPolicy().catch((e: unknown) => e)).toMatchObject({ status: 404, code: 'not_found' });
+    const refused = await lib.bucket.register({ provider: 'r2', bucket: 'acme-library', access_key_id: 'AKIA', secret_access_key: 'x' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LibraryError);
+    expect(refused).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringMatching(/^endpoint: /) });
+    expect(await lib.bucket.unregister().catch((e: unknown) => e)).toMatchObject({ status: 404 });
   });
 
   it('raises typed errors with status, code, message and request id', async () => {

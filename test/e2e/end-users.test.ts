@@ -39,7 +39,7 @@ describe('end users', () => {
 
     const erased = await server.api(`/v1/end-users/${encodeURIComponent(USER)}`, { key, method: 'DELETE' });
     expect(erased.status).toBe(200);
-    expect(erased.body).toEqual({ id: USER, deleted: true, documents_deleted: 2, blobs_deleted: 1, messages_deleted: 0 });
+    expect(erased.body).toEqual({ id: USER, deleted: true, documents_deleted: 2, blobs_deleted: 1, messages_deleted: 0, blobs_pending: 0 });
     expect(blobFiles(join(server.dataDir, 'blobs')).length).toBe(blobsBefore - 1);
 
     const q = `end_user_id=${encodeURIComponent(USER)}`;

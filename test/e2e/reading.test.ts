@@ -135,7 +135,7 @@ describe('documents', () => {
 
     const deleted = await server.api(`/v1/documents/${target.id}`, { key, method: 'DELETE' });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ id: target.id, deleted: true });
+    expect(deleted.body).toEqual({ id: target.id, deleted: true, blobs_deleted: 0, blobs_pending: 0 });
     expect((await get(`/v1/documents/${target.id}`)).status).toBe(404);
     expect((await server.api(`/v1/documents/${target.id}`, { key, method: 'DELETE' })).status).toBe(404);
     expect((await get('/v1/grep?pattern=INV-7731')).body.results).toEqual([]);

@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../lambdas/wiring/aws/config.js';
+import { BUCKET_ENV, ENV } from '../../lambdas/wiring/aws/config.js';
 import { ALL_ROUTES, ROUTES } from '../../lambdas/routes.js';
 import type { ApiStack } from '../../lib/api-stack.js';
 import { buildApp } from '../../lib/app.js';
@@ -178,6 +178,7 @@ describe('stateful resources', () => {
       ['TenantsTable', 'AWS::DynamoDB::Table'],
       ['DocumentsTable', 'AWS::DynamoDB::Table'],
       ['UsageTable', 'AWS::DynamoDB::Table'],
+      ['BucketsTable', 'AWS::DynamoDB::Table'],
       ['BlobBucket', 'AWS::S3::Bucket'],
       ['BlobAccessLogsBucket', 'AWS::S3::Bucket'],
       ['SearchDomain', 'AWS::OpenSearchService::Domain'],
@@ -201,7 +202,7 @@ describe('stateful resources', () => {
   });
 
   it('makes the tables on demand, with point-in-time recovery, encryption and deletion protection', () => {
-    dataTemplate.resourceCountIs('AWS::DynamoDB::Table', 3);
+    dataTemplate.resourceCountIs('AWS::DynamoDB::Table', 4);
     dataTemplate.allResourcesProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -571,5 +572,103 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
     expect(properties.ApiKeyRequired ?? false).toBe(false);
     expect(ACCESS.docs).toEqual({});
     expect(statementsOf('docs').flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).every((a) => a.startsWith('logs:') || a.startsWith('xray:'))).toBe(true);
+  });
+});
+
+describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
+  /** The functions that read, write or delete caller blobs: they may assume the dedicated role. */
+  const REACHING = ['capture', 'capture-batch', 'ingest', 'document-delete', 'end-user-delete', 'sweeper', 'bucket-put'];
+  const BUCKET_ROUTES = ['bucket-trust-policy', 'bucket-put', 'bucket-get', 'bucket-delete'];
+  const roleOf = (name: string) => ({ 'Fn::GetAtt': [api.getLogicalId(api.functions.get(name)!.fn.role!.node.defaultChild as never), 'Arn'] });
+  const dedicated = () => apiTemplate.toJSON().Resources.CallerBucketAccessRole;
+  const dedicatedArn = { 'Fn::GetAtt': ['CallerBucketAccessRole', 'Arn'] };
+  const variables = (name: string) => apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
+  const stsStatements = (name: string) => statementsOf(name).filter((s) => [s.Action].flat().some((a) => a.startsWith('sts:')));
+  const kmsActions = (name: string) => [...actionsOf(name)].filter((a) => a.startsWith('kms:')).sort();
+
+  it('routes the four bucket endpoints to their own functions, behind the key', () => {
+    for (const name of BUCKET_ROUTES) {
+      const route = ROUTES.find((r) => r.name === name);
+      expect(route, name).toMatchObject({ auth: true });
+      expect(api.functions.has(name), name).toBe(true);
+    }
+  });
+
+  it('has one dedicated role, pinned, that trusts exactly the functions that reach callers\' buckets', () => {
+    const role = dedicated();
+    expect(role?.Type).toBe('AWS::IAM::Role');
+    const trust = role.Properties.AssumeRolePolicyDocument.Statement as Array<{ Action: string; Effect: string; Principal: { AWS: unknown }; Condition?: unknown }>;
+    for (const statement of trust) expect(statement).toMatchObject({ Action: 'sts:AssumeRole', Effect: 'Allow' });
+    const principals = trust.flatMap((statement) => [statement.Principal.AWS].flat());
+    expect(principals).toHaveLength(REACHING.length);
+    expect(principals).toEqual(expect.arrayContaining(REACHING.map(roleOf)));
+    // Not the account root: a principal customers can name exactly.
+    expect(JSON.stringify(principals)).not.toContain(':root');
+    for (const name of ['search', 'chat', 'bucket-get', 'bucket-trust-policy', 'authorizer']) expect(principals, name).not.toContainEqual(roleOf(name));
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('lets the dedicated role assume other roles only with an external id and a session named for a tenant, and do nothing else', () => {
+    const policies = Object.values(apiTemplate.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: 'CallerBucketAccessRole' }] } })) as Array<{ Properties: { PolicyDocument: { Statement: any[] } } }>;
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toEqual([
+      {
+        Sid: 'AssumeCustomerRolesWithExternalId',
+        Effect: 'Allow',
+        Action: 'sts:AssumeRole',
+        Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::*:role/*']] },
+        Condition: { Null: { 'sts:ExternalId': 'false' }, StringLike: { 'sts:RoleSessionName': 'library-*' } },
+      },
+    ]);
+  });
+
+  it('lets only the reaching functions assume the dedicated role, and no function assume any other role', () => {
+    for (const [name] of api.functions) {
+      const statements = stsStatements(name);
+      if (!REACHING.includes(name)) {
+        expect(statements, name).toEqual([]);
+        continue;
+      }
+      expect(statements, name).toHaveLength(1);
+      expect(statements[0], name).toMatchObject({ Action: 'sts:AssumeRole', Resource: dedicatedArn });
+    }
+  });
+
+  it('grants the secrets key by use, only under a tenant_id encryption context: seal to bucket-put, open to the functions that reach buckets', () => {
+    const keyArn = importName('BucketSecretsKeyArn');
+    expect(kmsActions('bucket-put')).toEqual(['kms:Encrypt']);
+    for (const name of REACHING.filter((n) => n !== 'bucket-put')) expect(kmsActions(name), name).toEqual(['kms:Decrypt']);
+    for (const name of ['bucket-get', 'bucket-trust-policy', 'bucket-delete', 'search', 'chat', 'document-get']) expect(kmsActions(name), name).toEqual([]);
+    const statement = statementsOf('capture').find((s) => [s.Action].flat().includes('kms:Decrypt')) as unknown as { Resource: unknown; Condition: unknown };
+    expect(JSON.stringify(statement.Resource)).toContain(keyArn);
+    expect(statement.Condition).toEqual({
+      'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['tenant_id'] },
+      Null: { 'kms:EncryptionContext:tenant_id': 'false' },
+    });
+  });
+
+  it('gives the buckets table (registrations, external ids, deletes owed) to the bucket functions only, read-only to GET /v1/bucket', () => {
+    const table = importName('BucketsTableArn');
+    for (const name of [...REACHING, 'bucket-trust-policy', 'bucket-delete']) expect(resourcesFor(name, 'dynamodb:PutItem'), name).toContain(table);
+    expect(resourcesFor('bucket-get', 'dynamodb:GetItem')).toContain(table);
+    expect(resourcesFor('bucket-get', 'dynamodb:PutItem')).not.toContain(table);
+    for (const name of ['search', 'grep', 'chat', 'usage', 'authorizer', 'documents-list']) expect(JSON.stringify(statementsOf(name).map((s) => s.Resource)), name).not.toContain(table);
+    // The bucket endpoints never touch the service's own blobs.
+    for (const name of BUCKET_ROUTES) expect([...actionsOf(name)].filter((a) => a.startsWith('s3:')), name).toEqual([]);
+    dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'due' })] });
+  });
+
+  it('tells the bucket functions the table, the dedicated role and the key, and no other function', () => {
+    for (const [name] of api.functions) {
+      const env = variables(name);
+      const uses = [...REACHING, ...BUCKET_ROUTES].includes(name);
+      for (const variable of Object.values(BUCKET_ENV)) expect(env[variable] !== undefined, `${name} ${variable}`).toBe(uses);
+      if (uses) expect(env[BUCKET_ENV.accessRoleArn], name).toEqual(dedicatedArn);
+    }
+    expect(JSON.stringify(variables('bucket-get')[BUCKET_ENV.table])).toContain('BucketsTableArn');
+  });
+
+  it("outputs the principal customers trust, the dedicated role's ARN", () => {
+    apiTemplate.hasOutput('BucketPrincipalArn', { Value: dedicatedArn });
   });
 });

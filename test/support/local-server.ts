@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { openLocalStack, type LocalBucketOptions, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
@@ -27,9 +27,10 @@ export interface TestServer {
  */
 export async function startTestServer(options: {
   embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
+  buckets?: LocalBucketOptions;
 } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain });
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain, buckets: options.buckets });
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({
     handlers,

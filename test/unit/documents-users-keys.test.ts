@@ -41,7 +41,7 @@ describe('EndUserService', () => {
     await services.capture.capture(alice, { contentBase64: Buffer.from('alice file').toString('base64'), filename: 'a.txt', contentType: 'text/plain' });
     await services.capture.capture({ tenantId: 't', endUserId: 'bob' }, { text: 'bob note' });
     const report = await services.endUsers.erase('t', 'alice');
-    expect(report).toEqual({ id: 'alice', deleted: true, documents_deleted: 2, blobs_deleted: 1, messages_deleted: 0 });
+    expect(report).toEqual({ id: 'alice', deleted: true, documents_deleted: 2, blobs_deleted: 1, messages_deleted: 0, blobs_pending: 0 });
     expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);
     expect((await services.search.search(alice, { q: 'alice note', limit: 5 })).items).toEqual([]);
     expect((await services.endUsers.list('t', { limit: 10 })).items.map((u) => u.id)).toEqual(['bob']);

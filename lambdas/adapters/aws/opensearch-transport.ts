@@ -1,9 +1,9 @@
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { stringify } from 'node:querystring';
 import type { OpenSearchRequest, OpenSearchTransport } from './opensearch-search-index.js';
+import { Sha256 } from './sha256.js';
 
 /**
  * The one call the OpenSearch adapter makes (OpenSearchTransport), over
@@ -53,24 +53,6 @@ export class ResponseError extends Error {
     super(`OpenSearch answered ${statusCode}${type ? ` (${type})` : ''}`);
     this.name = 'ResponseError';
     this.meta = { statusCode, body };
-  }
-}
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const toBuffer = (data: SourceData) =>
-  typeof data === 'string' ? Buffer.from(data, 'utf8') : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
-
-/** SHA-256 and HMAC-SHA-256 for the signer, on node:crypto. */
-class Sha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', toBuffer(secret));
-  }
-  update(data: SourceData): void {
-    this.hash.update(toBuffer(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
   }
 }
 

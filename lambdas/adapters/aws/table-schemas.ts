@@ -31,3 +31,12 @@ export const DOCUMENTS_TABLE = {
 
 /** Usage counters per tenant and day. */
 export const USAGE_TABLE: TableSchema = { partitionKey: 'pk', sortKey: 'sk', localIndexes: [], globalIndexes: [] };
+
+/** Callers' bucket registrations, their external ids and the deletes owed to their buckets (see dynamo-bucket-registrations.ts). */
+export const BUCKETS_TABLE = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  localIndexes: [],
+  /** Deletes owed, by when they are next due (sparse: only pending-delete items carry the attributes). */
+  globalIndexes: [{ name: 'due', partitionKey: 'duePk', sortKey: 'dueKey' }],
+} as const satisfies TableSchema;

@@ -1,9 +1,10 @@
 import { documentStore } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { blobStore } from '../../wiring/aws/s3.js';
+import { callerBuckets } from '../../wiring/aws/buckets.js';
 import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
 
-/** Lambda entry: erases the end user's library everywhere (index entries, bytes, records). */
-export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore() }) }));
+/** Lambda entry: erases the end user's library everywhere (index entries, bytes in the service's storage or the caller's bucket, records). */
+export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore(), buckets: callerBuckets() }) }));

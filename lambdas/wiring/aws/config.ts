@@ -46,6 +46,42 @@ export const ENV = {
 } as const;
 
 /**
+ * The variables of the functions that reach callers' buckets (and only
+ * theirs: lib/route-access.ts `callerBuckets`), read by bucketConfig().
+ */
+export const BUCKET_ENV = {
+  /** Registrations, external ids and pending deletes. */
+  table: 'LIBRARY_BUCKETS_TABLE',
+  /** The dedicated role customers' roles trust (GET /v1/bucket/trust-policy names it). */
+  accessRoleArn: 'LIBRARY_BUCKET_ACCESS_ROLE_ARN',
+  /** The KMS key that seals callers' secret keys. */
+  secretsKeyArn: 'LIBRARY_BUCKET_SECRETS_KEY_ARN',
+} as const;
+
+export interface BucketConfig {
+  table: string;
+  accessRoleArn: string;
+  secretsKeyArn: string;
+}
+
+let bucketSettings: BucketConfig | undefined;
+
+/** The caller-bucket settings of this function, read (and checked) on the first call. */
+export function bucketConfig(): BucketConfig {
+  return (bucketSettings ??= readBucketConfig());
+}
+
+export function readBucketConfig(env: Record<string, string | undefined> = process.env): BucketConfig {
+  const read = (name: string) => env[name]?.trim() ?? '';
+  const config = { table: read(BUCKET_ENV.table), accessRoleArn: read(BUCKET_ENV.accessRoleArn), secretsKeyArn: read(BUCKET_ENV.secretsKeyArn) };
+  const missing = Object.entries(BUCKET_ENV).filter(([field]) => !config[field as keyof BucketConfig]).map(([, name]) => name);
+  if (missing.length) throw new ConfigError(`missing environment variables: ${missing.join(', ')}`);
+  if (!/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/.test(config.accessRoleArn)) throw new ConfigError(`${BUCKET_ENV.accessRoleArn} must be an IAM role ARN, not "${config.accessRoleArn}"`);
+  if (!/^arn:aws[a-z-]*:kms:/.test(config.secretsKeyArn)) throw new ConfigError(`${BUCKET_ENV.secretsKeyArn} must be a KMS key ARN, not "${config.secretsKeyArn}"`);
+  return config;
+}
+
+/**
  * Where the ingest function stages a scanned PDF in the blob bucket for
  * Textract's asynchronous job (textract.ts); the CDK stack grants the ingest
  * role this prefix and expires what a stopped function leaves there (lib/).

@@ -11,7 +11,8 @@ let client: DynamoDBDocumentClient | undefined;
 let documents: DynamoDocumentStore | undefined;
 let usage: DynamoUsageLedger | undefined;
 
-function dynamoClient(): DynamoDBDocumentClient {
+/** The function's one DynamoDB client; the caller-bucket ports (buckets.ts) share it. */
+export function dynamoClient(): DynamoDBDocumentClient {
   return (client ??= DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient(sdkOptions())), {
     marshallOptions: { removeUndefinedValues: true },
   }));

@@ -19,7 +19,51 @@ import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/
 import { FileExtractor } from '../../adapters/extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
 import { logger } from '../../http/observability.js';
-import type { ChatModel, Embedder, TokenCounter } from '../../ports.js';
+import type { CallerBuckets, ChatModel, Clock, Embedder, TokenCounter } from '../../ports.js';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { AesSecretCipher, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
+import { ConfiguredBucketPrincipal } from '../../adapters/local/configured-bucket-principal.js';
+import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
+import { SqlitePendingBucketDeletes } from '../../adapters/local/sqlite-pending-bucket-deletes.js';
+import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
+import { StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
+import { BucketDeleteRetry } from '../../core/bucket/delete-retry.js';
+import { documentBlobs } from '../../core/bucket/document-blobs.js';
+import { LocalBucketDeleteTimer } from '../../workers/local-bucket-deletes/retry-timer.js';
+import type { BlobStore } from '../../ports.js';
+
+/** The caller-owned bucket on the local stack (docs/bucket.md, "Local stack"), read from the environment by bin/config.ts. */
+export interface LocalBucketOptions {
+  /** LIBRARY_ALLOW_PRIVATE_ENDPOINTS=1: endpoints on loopback/private addresses, and http to loopback (tests). */
+  allowPrivateEndpoints?: boolean;
+  /** LIBRARY_SECRETS_KEY: base64 of 32 bytes; absent: a key file made in the data folder. */
+  secretsKey?: string;
+  /** LIBRARY_BUCKET_PRINCIPAL_ARN: the identity of this machine's AWS credentials; absent: no role registration. */
+  principalArn?: string | null;
+  /** Region of the STS calls for role registrations (AWS_REGION); default us-east-1. */
+  stsRegion?: string;
+  /** How often deletes owed to buckets are retried; default one minute. */
+  retryIntervalMs?: number;
+}
+
+/** The bucket ports over the same SQLite file; roles through the machine's own AWS credentials when a principal is named. */
+function localBuckets(db: SqliteDatabase, dataDir: string, options: LocalBucketOptions): CallerBuckets {
+  const principalArn = options.principalArn ?? null;
+  const roleCredentials = principalArn ? new StsRoleCredentials({ region: options.stsRegion ?? 'us-east-1', caller: defaultProvider() }) : undefined;
+  return {
+    registrations: new SqliteBucketRegistrations(db),
+    pendingDeletes: new SqlitePendingBucketDeletes(db),
+    cipher: new AesSecretCipher(loadSecretsKey(dataDir, options.secretsKey)),
+    connector: new S3BucketConnector({ allowPrivateEndpoints: options.allowPrivateEndpoints === true, roleCredentials }),
+    principal: new ConfiguredBucketPrincipal(principalArn),
+    allowPrivateEndpoints: options.allowPrivateEndpoints === true,
+  };
+}
+
+function bucketDeleteTimer(buckets: CallerBuckets, blobs: BlobStore, clock: Clock, options: LocalBucketOptions): LocalBucketDeleteTimer {
+  const retry = new BucketDeleteRetry({ buckets, blobs: documentBlobs({ blobs, buckets, clock }), clock });
+  return new LocalBucketDeleteTimer(retry, options.retryIntervalMs ?? 60_000, (message, detail) => logger.warn(message, detail));
+}
 
 export interface LocalStack {
   ports: Ports;
@@ -27,6 +71,8 @@ export interface LocalStack {
   db: SqliteDatabase;
   queue: SqliteIngestQueue;
   drain: LocalIngestDrain;
+  /** Retries deletes owed to callers' buckets (sweep() retries at once). */
+  bucketDeletes: LocalBucketDeleteTimer;
   /** What health checks on every call: the stores this stack cannot serve without. */
   dependencies: Record<string, () => Promise<void>>;
   /** Resolves once the background work started so far (chat replies' vectors, queued indexing) is done. */
@@ -44,6 +90,7 @@ export async function openLocalStack(options: {
   chatModel?: ChatModel;
   /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's threads. */
   drain?: Partial<DrainOptions>;
+  buckets?: LocalBucketOptions;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The model's worker threads are ours to stop only when we started them: one for
@@ -59,6 +106,8 @@ export async function openLocalStack(options: {
   const tokens: TokenCounter = ownEmbedder ?? new O200kTokenCounter();
   const queue = new SqliteIngestQueue(db);
   const blobs = new FolderBlobStore(join(options.dataDir, 'blobs'));
+  const buckets = localBuckets(db, options.dataDir, options.buckets ?? {});
+  const clock = systemClock();
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),
     blobs,
@@ -66,7 +115,8 @@ export async function openLocalStack(options: {
     embedder,
     extractor: new FileExtractor({ ocr }),
     tenants: new SqliteTenantStore(db),
-    clock: systemClock(),
+    clock,
+    buckets,
     tokens,
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, tokens)),
     usage: new SqliteUsageLedger(db),
@@ -82,6 +132,8 @@ export async function openLocalStack(options: {
   });
   // Resumes the queue a stop or a crash left, and rolls back captures cut off before their receipt.
   await drain.start();
+  const bucketDeletes = bucketDeleteTimer(buckets, blobs, clock, options.buckets ?? {});
+  bucketDeletes.start();
   // A chat answered just before a crash may lack its reply's vectors: embed
   // them, in the background so a failing embedder cannot stop the start.
   await background.run('vectors missing at start-up', async () => {
@@ -93,10 +145,11 @@ export async function openLocalStack(options: {
     },
     blobs: () => blobs.check(),
   };
-  return { ports, services, db, queue, drain, dependencies, settled: async () => {
+  return { ports, services, db, queue, drain, bucketDeletes, dependencies, settled: async () => {
     await Promise.all([background.settled(), drain.whenIdle()]);
   }, close: () => {
     drain.stop();
+    bucketDeletes.stop();
     background.close();
     void ocr.close();
     void ownEmbedder?.close();

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { parseIngestJob, SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
 import { callAws, retryAfterSeconds } from '../../../lambdas/adapters/aws/errors.js';
-import { ConfigError, ENV, readAwsConfig, readWholeNumber } from '../../../lambdas/wiring/aws/config.js';
+import { BUCKET_ENV, ConfigError, ENV, readAwsConfig, readBucketConfig, readWholeNumber } from '../../../lambdas/wiring/aws/config.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 import { hashKey, KeyService } from '../../../lambdas/core/keys.js';
 import { createHandler as authorizer } from '../../../lambdas/endpoints/authorizer/handler.js';
@@ -32,6 +32,17 @@ describe('AWS composition: config, queue, authorizer, errors', () => {
     expect(() => readAwsConfig({ ...VALID_ENV, LIBRARY_BLOB_BUCKET: '', LIBRARY_USAGE_TABLE: undefined })).toThrow('missing environment variables: LIBRARY_USAGE_TABLE, LIBRARY_BLOB_BUCKET');
     expect(() => readAwsConfig({ ...VALID_ENV, LIBRARY_EMBEDDING_DIMENSIONS: '768' })).toThrow(/LIBRARY_EMBEDDING_DIMENSIONS/);
     expect(() => readAwsConfig({ ...VALID_ENV, LIBRARY_SEARCH_ENDPOINT: 'http://search' })).toThrow(/https/);
+  });
+
+  it("reads the caller-bucket variables of the functions that have them, naming a missing or malformed one", () => {
+    const env = {
+      [BUCKET_ENV.table]: 'Library-Data-BucketsTable-1', [BUCKET_ENV.accessRoleArn]: 'arn:aws:iam::123456789012:role/Library-Api-CallerBucketAccessRole-X',
+      [BUCKET_ENV.secretsKeyArn]: 'arn:aws:kms:eu-west-1:123456789012:key/0f0f0f0f-1111-2222-3333-444444444444',
+    };
+    expect(readBucketConfig(env)).toEqual({ table: env[BUCKET_ENV.table], accessRoleArn: env[BUCKET_ENV.accessRoleArn], secretsKeyArn: env[BUCKET_ENV.secretsKeyArn] });
+    expect(() => readBucketConfig({ ...env, [BUCKET_ENV.table]: '' })).toThrow(`missing environment variables: ${BUCKET_ENV.table}`);
+    expect(() => readBucketConfig({ ...env, [BUCKET_ENV.accessRoleArn]: 'arn:aws:iam::123456789012:root' })).toThrow(ConfigError);
+    expect(() => readBucketConfig({ ...env, [BUCKET_ENV.secretsKeyArn]: 'alias/library' })).toThrow(/KMS key ARN/);
   });
 
   it('enqueues a job as one SQS message, and a throttled queue is backend_unavailable', async () => {

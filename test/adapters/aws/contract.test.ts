@@ -1,12 +1,20 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/nested-clients/sts';
+import { mockClient } from 'aws-sdk-client-mock';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
+import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';
+import { dedicatedRoleCaller, StsRoleCredentials } from '../../../lambdas/adapters/caller-bucket/role-credentials.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
-import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
+import { DynamoPendingBucketDeletes } from '../../../lambdas/adapters/aws/dynamo-pending-bucket-deletes.js';
+import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
 import { blobStoreContract } from '../../contract/blob-store.contract.js';
+import { bucketRegistrationsContract } from '../../contract/bucket-registrations.contract.js';
+import { pendingBucketDeletesContract } from '../../contract/pending-bucket-deletes.contract.js';
 import { documentStoreContract } from '../../contract/document-store.contract.js';
 import { tenantStoreContract } from '../../contract/tenant-store.contract.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
@@ -29,6 +37,8 @@ afterAll(async () => {
 
 documentStoreContract('DynamoDB (dynalite)', async () => new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE)));
 tenantStoreContract('DynamoDB (dynalite)', async () => new DynamoTenantStore(dynamo.client, await dynamo.createTable(TENANTS_TABLE)));
+bucketRegistrationsContract('DynamoDB (dynalite)', async () => new DynamoBucketRegistrations(dynamo.client, await dynamo.createTable(BUCKETS_TABLE)));
+pendingBucketDeletesContract('DynamoDB (dynalite)', async () => new DynamoPendingBucketDeletes(dynamo.client, await dynamo.createTable(BUCKETS_TABLE)));
 
 let buckets = 0;
 blobStoreContract('S3 (s3rver)', async () => {
@@ -36,6 +46,32 @@ blobStoreContract('S3 (s3rver)', async () => {
   await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
   return new S3BlobStore(s3.client, bucket);
 });
+
+/**
+ * A caller's bucket (s3rver on loopback, allowed for the test only), reached
+ * as the AWS stack reaches it: by keys, and by role through the dedicated
+ * role (STS through aws-sdk-client-mock, its session then used for real).
+ */
+const sts = mockClient(STSClient);
+afterAll(() => sts.restore());
+const s3rverEndpoint = async () => s3.client.config.endpoint!().then((e) => `${e.protocol}//${e.hostname}:${e.port}`);
+async function callerBucket(auth: 'keys' | 'role') {
+  const bucket = `caller-${auth}-${++buckets}`;
+  await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
+  const session = { AccessKeyId: 'S3RVER', SecretAccessKey: 'S3RVER', SessionToken: 'token', Expiration: new Date(Date.now() + 3600_000) };
+  sts.on(AssumeRoleCommand).resolves({ Credentials: session });
+  const caller = dedicatedRoleCaller({
+    region: 'us-east-1', roleArn: 'arn:aws:iam::111111111111:role/dedicated', sessionName: 'contract',
+    functionCredentials: async () => ({ accessKeyId: 'ASIAFUNCTION', secretAccessKey: 'x' }),
+  });
+  const connector = new S3BucketConnector({ allowPrivateEndpoints: true, roleCredentials: new StsRoleCredentials({ region: 'us-east-1', caller }) });
+  return connector.open({
+    tenantId: 'ten_contract', provider: 's3', bucket, region: 'us-east-1', endpoint: await s3rverEndpoint(),
+    auth: auth === 'keys' ? { kind: 'keys', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } : { kind: 'role', roleArn: 'arn:aws:iam::222222222222:role/customer', externalId: 'lib-x' },
+  });
+}
+blobStoreContract("caller's bucket by keys (S3BucketConnector, s3rver)", () => callerBucket('keys'));
+blobStoreContract("caller's bucket by role (S3BucketConnector + STS, s3rver)", () => callerBucket('role'));
 
 describe('DynamoDocumentStore: extraction, progress and settling (the ingest worker)', () => {
   const processing = (ref: { tenantId: string; endUserId: string | null }) =>

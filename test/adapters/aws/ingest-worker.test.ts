@@ -1,5 +1,5 @@
 import { BedrockRuntimeClient, InvokeModelCommand, ThrottlingException } from '@aws-sdk/client-bedrock-runtime';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -11,7 +11,16 @@ import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-le
 import { ReportedTokenCounter } from '../../../lambdas/adapters/aws/reported-token-counter.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
 import { SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
-import { DOCUMENTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { BUCKETS_TABLE, DOCUMENTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
+import { DynamoPendingBucketDeletes } from '../../../lambdas/adapters/aws/dynamo-pending-bucket-deletes.js';
+import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';
+import { AesSecretCipher } from '../../../lambdas/adapters/local/aes-secret-cipher.js';
+import { BucketService } from '../../../lambdas/core/bucket/bucket-service.js';
+import { BucketDeleteRetry } from '../../../lambdas/core/bucket/delete-retry.js';
+import { documentBlobs } from '../../../lambdas/core/bucket/document-blobs.js';
+import { bucketBlobKey } from '../../../lambdas/core/bucket/placement.js';
+import { DocumentService } from '../../../lambdas/core/documents.js';
 import { openDatabase } from '../../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../../lambdas/adapters/local/sqlite-search-index.js';
 import { buildCaptureServices, type CapturePorts } from '../../../lambdas/core/capture-services.js';
@@ -19,7 +28,8 @@ import { formatTimestamp, systemClock } from '../../../lambdas/core/dates.js';
 import { BackendUnavailableError, CaptureRejected } from '../../../lambdas/core/errors.js';
 import { IngestWorker } from '../../../lambdas/core/ingest-worker.js';
 import type { LibraryRef } from '../../../lambdas/core/model.js';
-import type { IngestJob, TextExtractor } from '../../../lambdas/ports.js';
+import type { CallerBuckets, IngestJob, TextExtractor } from '../../../lambdas/ports.js';
+import { randomBytes } from 'node:crypto';
 import { unwired } from '../../../lambdas/wiring/aws/services.js';
 import { createHandler as ingestHandler, type IngestHandlerDeps } from '../../../lambdas/workers/aws-ingest/handler.js';
 import { ABANDONED_REASON, createHandler as sweeperHandler } from '../../../lambdas/workers/aws-sweeper/handler.js';
@@ -71,7 +81,7 @@ const extractor: TextExtractor = {
 };
 
 let buckets = 0;
-async function awsStack() {
+async function awsStack(options: { callerBuckets?: boolean } = {}) {
   const bucket = `ingest-${++buckets}`;
   await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
   const tokens = new ReportedTokenCounter();
@@ -85,12 +95,31 @@ async function awsStack() {
     clock: systemClock(),
     usage: new DynamoUsageLedger(dynamo.client, await dynamo.createTable(USAGE_TABLE)),
     tokens,
+    buckets: options.callerBuckets ? await callerBucketPorts() : undefined,
   };
   const queue = new SqsIngestQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.us-east-1.amazonaws.com/1/ingest');
   const services = buildCaptureServices(ports, queue);
   /** The jobs SQS was sent, in order. */
   const sent = () => sqs.commandCalls(SendMessageCommand).map((c) => JSON.parse(c.args[0].input.MessageBody!) as IngestJob);
   return { ports, ...services, sent };
+}
+
+/**
+ * Callers' buckets as the AWS stack wires them (buckets table on dynalite,
+ * the shared connector), reaching s3rver by keys; the KMS cipher is stood in
+ * for by the local AES one (KMS has its own test), and loopback is allowed
+ * for the test server only.
+ */
+async function callerBucketPorts(): Promise<CallerBuckets> {
+  const table = await dynamo.createTable(BUCKETS_TABLE);
+  return {
+    registrations: new DynamoBucketRegistrations(dynamo.client, table),
+    pendingDeletes: new DynamoPendingBucketDeletes(dynamo.client, table),
+    cipher: new AesSecretCipher(randomBytes(32)),
+    connector: new S3BucketConnector({ allowPrivateEndpoints: true }),
+    principal: { principalArn: async () => 'arn:aws:iam::111111111111:role/dedicated' },
+    allowPrivateEndpoints: true,
+  };
 }
 
 /** A Lambda context whose remaining time follows a fake clock that sleep() advances. */
@@ -304,5 +333,85 @@ describe('the sweeper Lambda', () => {
     const retried = await stack.capture.capture(ref, file('an upload whose job was lost'), { interactive: false });
     expect(retried).toMatchObject({ status: 'created', dedup: false });
     expect(retried.id).not.toBe(stale.id);
+  });
+});
+
+describe("the AWS capture and ingest path with the tenant's own bucket", () => {
+  it("stores a queued file in the caller's bucket only, extracts it from there in the worker, and deletes it there", async () => {
+    const stack = await awsStack({ callerBuckets: true });
+    const customer = `customer-${++buckets}`;
+    await s3.client.send(new CreateBucketCommand({ Bucket: customer }));
+    const endpoint = await s3.client.config.endpoint!().then((e) => `${e.protocol}//${e.hostname}:${e.port}`);
+    const bucketService = new BucketService({ buckets: stack.ports.buckets!, blobs: stack.ports.blobs, clock: systemClock() });
+    await bucketService.register(ref.tenantId, { provider: 's3', bucket: customer, region: 'us-east-1', endpoint, prefix: 'library/', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+
+    const pdf = await stack.capture.capture(ref, file('minutes kept in the customer bucket'), { interactive: false });
+    expect(pdf.status).toBe('created');
+    const doc = (await stack.ports.documents.get(ref, pdf.id!))!;
+    expect(doc).toMatchObject({ storage: 'bucket', status: 'processing' });
+    const objects = await s3.client.send(new ListObjectsV2Command({ Bucket: customer }));
+    expect(objects.Contents?.map((o) => o.Key)).toEqual([`library/end-users/alice/${pdf.id}`]);
+    // The service's own bucket got nothing.
+    expect((await s3.client.send(new ListObjectsV2Command({ Bucket: `ingest-${buckets - 1}` }))).KeyCount ?? 0).toBe(0);
+
+    // The worker reads the queued bytes back from the caller's bucket.
+    const time = fakeTime(600_000);
+    const response = await handlerOf(stack, time)(sqsEvent(record('m1', stack.sent().at(-1))), time.context);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(await stack.ports.documents.get(ref, pdf.id!)).toMatchObject({ status: 'ready' });
+    expect(await stack.ports.index.documentText(ref, pdf.id!)).toContain('minutes kept in the customer bucket');
+    const stored = await s3.client.send(new GetObjectCommand({ Bucket: customer, Key: `library/end-users/alice/${pdf.id}` }));
+    expect(await stored.Body!.transformToString()).toContain('minutes kept in the customer bucket');
+
+    // Deleting the document deletes the object in the caller's bucket, and counts it.
+    const documents = new DocumentService({ documents: stack.ports.documents, index: stack.ports.index, blobs: stack.ports.blobs, buckets: stack.ports.buckets });
+    expect(await documents.delete(ref, pdf.id!)).toEqual({ id: pdf.id, deleted: true, blobs_deleted: 1, blobs_pending: 0 });
+    await expect(s3.client.send(new HeadObjectCommand({ Bucket: customer, Key: `library/end-users/alice/${pdf.id}` }))).rejects.toMatchObject({ name: 'NotFound' });
+  });
+});
+
+describe("the sweeper Lambda and the deletes owed to callers' buckets", () => {
+  it('deletes what is due in the bucket it names, drops what belongs to a bucket no longer registered, and leaves what is not due', async () => {
+    const stack = await awsStack({ callerBuckets: true });
+    const buckets = stack.ports.buckets!;
+    const customer = `owed-${Date.now()}`;
+    await s3.client.send(new CreateBucketCommand({ Bucket: customer }));
+    const endpoint = await s3.client.config.endpoint!().then((e) => `${e.protocol}//${e.hostname}:${e.port}`);
+    await new BucketService({ buckets, blobs: stack.ports.blobs, clock: systemClock() })
+      .register(ref.tenantId, { provider: 's3', bucket: customer, region: 'us-east-1', endpoint, prefix: 'library/', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    const { location } = (await buckets.registrations.get(ref.tenantId))!;
+    await s3.client.send(new PutObjectCommand({ Bucket: customer, Key: 'library/shared/owed', Body: 'left behind' }));
+    await s3.client.send(new PutObjectCommand({ Bucket: customer, Key: 'library/shared/later', Body: 'not yet' }));
+    const past = formatTimestamp(new Date(Date.now() - 60_000));
+    const future = formatTimestamp(new Date(Date.now() + 3600_000));
+    await buckets.pendingDeletes.add([
+      { tenantId: ref.tenantId, blobKey: bucketBlobKey(location, 'library/shared/owed'), since: past, nextAttemptAt: past },
+      { tenantId: ref.tenantId, blobKey: bucketBlobKey('another-bucket', 'library/shared/elsewhere'), since: past, nextAttemptAt: past },
+      { tenantId: ref.tenantId, blobKey: bucketBlobKey(location, 'library/shared/later'), since: past, nextAttemptAt: future },
+    ]);
+    const worker = new IngestWorker({
+      documents: stack.ports.documents, index: stack.ports.index, clock: systemClock(),
+      blobs: unwired('blobs'), embedder: unwired('embedder'), extractor: unwired('extractor'), spend: unwired('spend'),
+    });
+    const bucketDeletes = new BucketDeleteRetry({ buckets, blobs: documentBlobs({ blobs: unwired('blobs'), buckets }), clock: systemClock() });
+    const result = await sweeperHandler({ documents: stack.ports.documents, worker, staleAfterSeconds: 3600, bucketDeletes })();
+    expect(result).toEqual({ failed: 0, errors: 0, bucketDeletes: { deleted: 1, dropped: 1, stillPending: 0 } });
+    await expect(s3.client.send(new HeadObjectCommand({ Bucket: customer, Key: 'library/shared/owed' }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(s3.client.send(new HeadObjectCommand({ Bucket: customer, Key: 'library/shared/later' }))).resolves.toBeDefined();
+    expect(await buckets.pendingDeletes.count(ref.tenantId)).toBe(1);
+  });
+
+  it('asks for another batch only while batches come back full', async () => {
+    const reports = [{ deleted: 100, dropped: 0, stillPending: 0 }, { deleted: 60, dropped: 30, stillPending: 10 }, { deleted: 3, dropped: 0, stillPending: 0 }];
+    let calls = 0;
+    const bucketDeletes = {
+      sweep: async (limit = 100) => {
+        expect(limit).toBe(100);
+        return reports[calls++]!;
+      },
+    };
+    const result = await sweeperHandler({ documents: { listStaleProcessing: async () => [] }, worker: { fail: async () => ({ outcome: 'failed' }) } as never, staleAfterSeconds: 3600, bucketDeletes })();
+    expect(result.bucketDeletes).toEqual({ deleted: 163, dropped: 30, stillPending: 10 });
+    expect(calls).toBe(3);
   });
 });

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
-import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
 import { systemClock } from '../../../lambdas/core/dates.js';
 import { KeyService } from '../../../lambdas/core/keys.js';
+import { baseLogger } from '../../../lambdas/http/observability.js';
 import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { makePdf, renderTextPng } from '../../extraction/fixtures.js';
@@ -24,12 +25,15 @@ let dynamo: Awaited<ReturnType<typeof startDynalite>>;
 let tenantsTable: string;
 let documentsTable: string;
 let usageTable: string;
+let bucketsTable: string;
+const BUCKET_PRINCIPAL = 'arn:aws:iam::123456789012:role/Library-Api-CallerBucketAccessRole-ABC123';
 
 beforeAll(async () => {
   dynamo = await startDynalite();
   tenantsTable = await dynamo.createTable(TENANTS_TABLE);
   documentsTable = await dynamo.createTable(DOCUMENTS_TABLE);
   usageTable = await dynamo.createTable(USAGE_TABLE);
+  bucketsTable = await dynamo.createTable(BUCKETS_TABLE);
   const endpoint = await dynamo.endpoint();
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint,
@@ -39,6 +43,8 @@ beforeAll(async () => {
     LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '512', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
     LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
     LIBRARY_INGEST_MAX_RECEIVE_COUNT: '3', LIBRARY_INGEST_CONCURRENCY: '4', LIBRARY_STALE_AFTER_SECONDS: '14400',
+    LIBRARY_BUCKETS_TABLE: bucketsTable, LIBRARY_BUCKET_ACCESS_ROLE_ARN: BUCKET_PRINCIPAL,
+    LIBRARY_BUCKET_SECRETS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000000',
   });
 });
 afterAll(async () => {
@@ -145,6 +151,52 @@ describe('Lambda entries on the AWS composition root', () => {
       s3.restore();
     }
   }, 60_000);
+
+  it("the bucket entries: the trust policy names the dedicated role and one stable external id per tenant; no registration reads 404; a loopback endpoint is refused on AWS", async () => {
+    const as = (tenantId: string, over: Partial<APIGatewayProxyEvent> = {}) => event({ requestContext: { requestId: 'req_b', authorizer: { tenantId } } as never, ...over });
+    const { handler: trustPolicy } = await import('../../../lambdas/endpoints/bucket-trust-policy/index.js');
+    const first = JSON.parse((await trustPolicy(as('ten_bucket'), context)).body);
+    expect(first.service_principal_arn).toBe(BUCKET_PRINCIPAL);
+    expect(first.trust_policy.Statement[0]).toEqual({
+      Effect: 'Allow', Principal: { AWS: BUCKET_PRINCIPAL }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': first.external_id } },
+    });
+    const again = JSON.parse((await trustPolicy(as('ten_bucket'), context)).body);
+    const other = JSON.parse((await trustPolicy(as('ten_other_bucket'), context)).body);
+    expect(again.external_id).toBe(first.external_id);
+    expect(other.external_id).not.toBe(first.external_id);
+
+    const { handler: get } = await import('../../../lambdas/endpoints/bucket-get/index.js');
+    expect((await get(as('ten_bucket'), context)).statusCode).toBe(404);
+
+    // LIBRARY_ALLOW_PRIVATE_ENDPOINTS is never read on AWS: a loopback endpoint is refused before any call.
+    process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS = '1';
+    try {
+      const { handler: put } = await import('../../../lambdas/endpoints/bucket-put/index.js');
+      const body = JSON.stringify({ provider: 's3', bucket: 'customer-bucket', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'not-a-real-secret' });
+      // Everything the function writes (its JSON log lines go to stdout, logged at INFO as deployed) is kept, to be searched for the secret.
+      baseLogger.setLogLevel('INFO');
+      const written: string[] = [];
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+        written.push(String(chunk));
+        return write(chunk, ...rest);
+      }) as typeof process.stdout.write;
+      let refused: Awaited<ReturnType<typeof put>>;
+      try {
+        refused = await put(as('ten_bucket', { httpMethod: 'PUT', body, headers: { 'content-type': 'application/json' } }), context);
+      } finally {
+        process.stdout.write = write;
+        baseLogger.setLogLevel('SILENT');
+      }
+      expect(refused.statusCode).toBe(422);
+      expect(JSON.parse(refused.body).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^endpoint/) });
+      expect(refused.body).not.toContain('not-a-real-secret');
+      expect(written.join('')).toContain('ten_bucket');
+      expect(written.join('')).not.toContain('not-a-real-secret');
+    } finally {
+      delete process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS;
+    }
+  });
 
   it('every function entry starts on the stack environment (clients made, nothing called)', async () => {
     for (const spec of functionSpecs()) {

@@ -1,0 +1,59 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { DynamoBucketRegistrations } from '../../adapters/aws/dynamo-bucket-registrations.js';
+import { DynamoPendingBucketDeletes } from '../../adapters/aws/dynamo-pending-bucket-deletes.js';
+import { KmsClient } from '../../adapters/aws/kms-client.js';
+import { KmsSecretCipher } from '../../adapters/aws/kms-secret-cipher.js';
+import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
+import { dedicatedRoleCaller, StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
+import { roleSessionName } from '../../adapters/caller-bucket/session-name.js';
+import { BucketService } from '../../core/bucket/bucket-service.js';
+import { systemClock } from '../../core/dates.js';
+import type { BlobStore, CallerBuckets } from '../../ports.js';
+import { awsConfig, bucketConfig } from './config.js';
+import { dynamoClient } from './dynamo.js';
+import { unwired } from './services.js';
+
+/**
+ * Callers' buckets on AWS, made on the first call and kept for the Lambda
+ * environment (so role sessions and S3 clients are reused across
+ * invocations): registrations and pending deletes in the buckets table,
+ * secrets sealed with the stack's KMS key, buckets reached by keys or by
+ * role. A role is reached in two hops: the function's role assumes the
+ * stack's dedicated role (the principal customers trust), whose session
+ * assumes the customer's role with the tenant's external id. Private
+ * endpoints are never allowed here (LIBRARY_ALLOW_PRIVATE_ENDPOINTS is a
+ * local-stack setting only). Only the functions with a `callerBuckets` line
+ * in lib/route-access.ts wire this.
+ */
+let buckets: CallerBuckets | undefined;
+
+export function callerBuckets(env: Record<string, string | undefined> = process.env): CallerBuckets {
+  if (buckets) return buckets;
+  const { region } = awsConfig();
+  const settings = bucketConfig();
+  const functionCredentials = defaultProvider();
+  const caller = dedicatedRoleCaller({
+    region,
+    functionCredentials,
+    roleArn: settings.accessRoleArn,
+    // The first hop's session names the function; the customer sees the second's, named for the tenant.
+    sessionName: roleSessionName(env.AWS_LAMBDA_FUNCTION_NAME ?? 'library-function'),
+  });
+  return (buckets = {
+    registrations: new DynamoBucketRegistrations(dynamoClient(), settings.table),
+    pendingDeletes: new DynamoPendingBucketDeletes(dynamoClient(), settings.table),
+    cipher: new KmsSecretCipher(new KmsClient({ region, credentials: functionCredentials }), settings.secretsKeyArn),
+    connector: new S3BucketConnector({ allowPrivateEndpoints: false, roleCredentials: new StsRoleCredentials({ region, caller }) }),
+    principal: { principalArn: async () => settings.accessRoleArn },
+    allowPrivateEndpoints: false,
+  });
+}
+
+/**
+ * The bucket endpoints' use cases (trust policy, register, read, unregister):
+ * they never touch the service's own blobs, so that port is unwired (no S3
+ * grant on the service bucket either).
+ */
+export function bucketService(): BucketService {
+  return new BucketService({ buckets: callerBuckets(), blobs: unwired<BlobStore>('blobs'), clock: systemClock() });
+}
