@@ -6,8 +6,8 @@ const toBuffer = (data: SourceData) =>
 
 /**
  * SHA-256 and HMAC-SHA-256 on node:crypto, for the SDK's SigV4 signer where
- * the service signs requests itself (OpenSearch, KMS) instead of bundling a
- * whole client.
+ * the service signs requests itself: the OpenSearch transport
+ * (opensearch-transport.ts), which has no AWS SDK client.
  */
 export class Sha256 {
   private readonly hash: Hash | Hmac;

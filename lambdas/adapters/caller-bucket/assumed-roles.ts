@@ -1,4 +1,4 @@
-import { AssumeRoleCommand, type STSClient } from '@aws-sdk/nested-clients/sts';
+import { AssumeRoleCommand, type STSClient } from '@aws-sdk/client-sts';
 import { roleSessionName } from './session-name.js';
 
 /** Temporary credentials of one role session. */

@@ -1,4 +1,4 @@
-import { STSClient } from '@aws-sdk/nested-clients/sts';
+import { STSClient } from '@aws-sdk/client-sts';
 import { BackendUnavailableError, BucketError } from '../../core/errors.js';
 import { AssumedRoles, type RoleCredentials } from './assumed-roles.js';
 import { tenantSessionName } from './session-name.js';

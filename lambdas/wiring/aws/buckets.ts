@@ -1,8 +1,7 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DynamoBucketRegistrations } from '../../adapters/aws/dynamo-bucket-registrations.js';
 import { DynamoPendingBucketDeletes } from '../../adapters/aws/dynamo-pending-bucket-deletes.js';
-import { KmsClient } from '../../adapters/aws/kms-client.js';
-import { KmsSecretCipher } from '../../adapters/aws/kms-secret-cipher.js';
+import { kmsClient, KmsSecretCipher } from '../../adapters/aws/kms-secret-cipher.js';
 import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
 import { dedicatedRoleCaller, StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
 import { roleSessionName } from '../../adapters/caller-bucket/session-name.js';
@@ -42,7 +41,7 @@ export function callerBuckets(env: Record<string, string | undefined> = process.
   return (buckets = {
     registrations: new DynamoBucketRegistrations(dynamoClient(), settings.table),
     pendingDeletes: new DynamoPendingBucketDeletes(dynamoClient(), settings.table),
-    cipher: new KmsSecretCipher(new KmsClient({ region, credentials: functionCredentials }), settings.secretsKeyArn),
+    cipher: new KmsSecretCipher(kmsClient({ region, credentials: functionCredentials }), settings.secretsKeyArn),
     connector: new S3BucketConnector({ allowPrivateEndpoints: false, roleCredentials: new StsRoleCredentials({ region, caller }) }),
     principal: { principalArn: async () => settings.accessRoleArn },
     allowPrivateEndpoints: false,

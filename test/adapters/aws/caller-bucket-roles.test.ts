@@ -1,5 +1,5 @@
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { AssumeRoleCommand, STSClient, type AssumeRoleCommandOutput } from '@aws-sdk/nested-clients/sts';
+import { AssumeRoleCommand, STSClient, type AssumeRoleCommandOutput } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';

@@ -1,5 +1,5 @@
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/nested-clients/sts';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,135 +1,143 @@
-import { SignatureV4 } from '@smithy/signature-v4';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { DecryptCommand, EncryptCommand, InvalidCiphertextException, KMSClient, KMSServiceException } from '@aws-sdk/client-kms';
+import { mockClient } from 'aws-sdk-client-mock';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KmsClient } from '../../../lambdas/adapters/aws/kms-client.js';
-import { KmsSecretCipher } from '../../../lambdas/adapters/aws/kms-secret-cipher.js';
-import { Sha256 } from '../../../lambdas/adapters/aws/sha256.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { kmsClient, KmsSecretCipher } from '../../../lambdas/adapters/aws/kms-secret-cipher.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 
 /**
- * The KMS secret cipher against a stand-in for KMS's JSON API on loopback:
- * it checks each request's SigV4 signature by signing it again with the same
- * credentials, keeps each plaintext with its key and encryption context
- * behind a random ciphertext, and refuses to decrypt under another context
- * or key, as KMS does.
+ * The KMS secret cipher on the SDK's KMSClient, mocked with
+ * aws-sdk-client-mock (reset before each test). The mock behaves like KMS
+ * for what the cipher relies on: Encrypt keeps the plaintext with its key
+ * and encryption context behind a random ciphertext; Decrypt answers it only
+ * for the same ciphertext, key and context, and refuses anything else with
+ * InvalidCiphertextException.
  */
+const kms = mockClient(KMSClient);
 const REGION = 'eu-west-1';
 const KEY_ARN = 'arn:aws:kms:eu-west-1:111111111111:key/0f0f0f0f-1111-2222-3333-444444444444';
-const credentials = { accessKeyId: 'ASIAFUNCTION', secretAccessKey: 'function-secret', sessionToken: 'function-token' };
+const OTHER_KEY = 'arn:aws:kms:eu-west-1:111111111111:key/99999999-1111-2222-3333-444444444444';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 
-interface Call {
-  target: string;
-  body: Record<string, any>;
-  signatureValid: boolean;
-}
+const vault = new Map<string, { plaintext: Uint8Array; keyId: string; context: string }>();
+const contextOf = (context: Record<string, string> | undefined) => JSON.stringify(Object.entries(context ?? {}).sort());
+const refused = () => new InvalidCiphertextException({ message: 'The ciphertext refers to a customer master key that does not exist, or the encryption context does not match', $metadata: { httpStatusCode: 400 } });
 
-let server: Server;
-let endpoint: string;
-let calls: Call[] = [];
-let throttle = false;
-const vault = new Map<string, { plaintext: string; keyId: string; context: string }>();
-
-async function signatureValid(request: IncomingMessage, body: string): Promise<boolean> {
-  const amzDate = String(request.headers['x-amz-date']);
-  const signingDate = new Date(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
-  const signer = new SignatureV4({ service: 'kms', region: REGION, credentials, sha256: Sha256 });
-  const url = new URL(endpoint);
-  const again = await signer.sign(
-    {
-      method: 'POST', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: '/', body,
-      headers: { host: url.host, 'content-type': String(request.headers['content-type']), 'x-amz-target': String(request.headers['x-amz-target']) },
-    },
-    { signingDate },
-  );
-  return again.headers.authorization === request.headers.authorization && request.headers['x-amz-security-token'] === credentials.sessionToken;
-}
-
-function answer(status: number, body: object) {
-  return { status, body: JSON.stringify(body) };
-}
-
-async function kms(request: IncomingMessage, text: string) {
-  const target = String(request.headers['x-amz-target']);
-  const body = JSON.parse(text) as Record<string, any>;
-  calls.push({ target, body, signatureValid: await signatureValid(request, text) });
-  if (request.headers['content-type'] !== 'application/x-amz-json-1.1') return answer(400, { __type: 'SerializationException' });
-  if (throttle) return answer(400, { __type: 'com.amazonaws.kms#ThrottlingException', message: 'Rate exceeded' });
-  if (target === 'TrentService.Encrypt') {
-    const blob = randomBytes(48).toString('base64');
-    vault.set(blob, { plaintext: body.Plaintext, keyId: body.KeyId, context: JSON.stringify(body.EncryptionContext ?? {}) });
-    return answer(200, { CiphertextBlob: blob, KeyId: body.KeyId, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' });
-  }
-  if (target === 'TrentService.Decrypt') {
-    const entry = vault.get(body.CiphertextBlob);
-    if (!entry || entry.keyId !== body.KeyId || entry.context !== JSON.stringify(body.EncryptionContext ?? {})) {
-      return answer(400, { __type: 'InvalidCiphertextException', message: null });
-    }
-    return answer(200, { Plaintext: entry.plaintext, KeyId: entry.keyId });
-  }
-  return answer(400, { __type: 'UnknownOperationException' });
-}
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      void kms(request, Buffer.concat(chunks).toString('utf8')).then(({ status, body }) => {
-        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(body);
-      });
-    });
+function kmsLike() {
+  kms.on(EncryptCommand).callsFake(async (input: EncryptCommand['input']) => {
+    const blob = new Uint8Array(randomBytes(48));
+    vault.set(Buffer.from(blob).toString('base64'), { plaintext: input.Plaintext!, keyId: input.KeyId!, context: contextOf(input.EncryptionContext) });
+    return { CiphertextBlob: blob, KeyId: input.KeyId, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+  kms.on(DecryptCommand).callsFake(async (input: DecryptCommand['input']) => {
+    const entry = vault.get(Buffer.from(input.CiphertextBlob!).toString('base64'));
+    if (!entry || entry.keyId !== input.KeyId || entry.context !== contextOf(input.EncryptionContext)) throw refused();
+    return { Plaintext: entry.plaintext, KeyId: entry.keyId, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+  });
+}
+
+const cipher = (keyId = KEY_ARN) => new KmsSecretCipher(new KMSClient({ region: REGION }), keyId);
+const failureOf = (p: Promise<unknown>) => p.then(() => new Error('no failure'), (e: unknown) => e as Error);
+const throttled = () => new KMSServiceException({ name: 'ThrottlingException', $fault: 'client', message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } });
+/** What the SDK's node:http handler rejects with when nothing answers. */
+const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED', errno: -111, syscall: 'connect' });
+const timedOut = () => Object.assign(new Error('Connection timed out after 5000 ms'), { name: 'TimeoutError' });
+
 beforeEach(() => {
-  calls = [];
-  throttle = false;
+  kms.reset();
+  vault.clear();
+  kmsLike();
 });
+afterAll(() => kms.restore());
 
-const cipher = () => new KmsSecretCipher(new KmsClient({ region: REGION, credentials: async () => credentials, endpoint, maxAttempts: 2 }), KEY_ARN);
-
-describe('KmsSecretCipher', () => {
-  it('seals with the stack key under the tenant id as encryption context, in signed requests, and stores no plaintext', async () => {
+describe('KmsSecretCipher: the requests', () => {
+  it('encrypts with the stack key under {tenant_id}, and stores neither the plaintext nor its base64', async () => {
     const sealed = await cipher().seal(SECRET, { tenantId: 'ten_acme' });
+    const calls = kms.commandCalls(EncryptCommand);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({
-      target: 'TrentService.Encrypt',
-      body: { KeyId: KEY_ARN, EncryptionContext: { tenant_id: 'ten_acme' }, Plaintext: Buffer.from(SECRET).toString('base64') },
-      signatureValid: true,
-    });
-    expect(sealed).toMatch(/^kms1\.[A-Za-z0-9+/=]+$/);
+    const input = calls[0]!.args[0].input;
+    expect(input.KeyId).toBe(KEY_ARN);
+    expect(input.EncryptionContext).toEqual({ tenant_id: 'ten_acme' });
+    expect(Buffer.from(input.Plaintext!).toString('utf8')).toBe(SECRET);
+    expect(sealed).toMatch(/^kms1\.[A-Za-z0-9+/]+=*$/);
     expect(sealed).not.toContain(SECRET);
     expect(sealed).not.toContain(Buffer.from(SECRET).toString('base64'));
-    expect(await cipher().open(sealed, { tenantId: 'ten_acme' })).toBe(SECRET);
-    expect(calls[1]).toMatchObject({ target: 'TrentService.Decrypt', body: { KeyId: KEY_ARN, EncryptionContext: { tenant_id: 'ten_acme' } }, signatureValid: true });
+    // What is stored is the ciphertext KMS answered, nothing else.
+    expect(vault.has(sealed.slice('kms1.'.length))).toBe(true);
   });
 
-  it("refuses to open a value under another tenant's context, or one it did not seal, without echoing the value", async () => {
+  it('decrypts with the stack key under the same {tenant_id}, and gets the secret back', async () => {
     const sealed = await cipher().seal(SECRET, { tenantId: 'ten_acme' });
-    const refused: Error = await cipher().open(sealed, { tenantId: 'ten_other' }).then(() => new Error('opened'), (e: unknown) => e as Error);
-    expect(refused).toBeInstanceOf(Error);
-    expect(refused.name).toBe('InvalidCiphertextException');
-    expect(`${refused.message} ${String(refused.stack)}`).not.toContain(sealed.slice(5, 30));
-    await expect(cipher().open('v1.aaaa.bbbb.cccc', { tenantId: 'ten_acme' })).rejects.toThrow(/not a value sealed with KMS/);
+    expect(await cipher().open(sealed, { tenantId: 'ten_acme' })).toBe(SECRET);
+    const calls = kms.commandCalls(DecryptCommand);
+    expect(calls).toHaveLength(1);
+    const input = calls[0]!.args[0].input;
+    expect(input.KeyId).toBe(KEY_ARN);
+    expect(input.EncryptionContext).toEqual({ tenant_id: 'ten_acme' });
+    expect(Buffer.from(input.CiphertextBlob!).toString('base64')).toBe(sealed.slice('kms1.'.length));
   });
+});
 
-  it('retries a throttled KMS, then answers backend unavailable (retryable), never with the secret in the error', async () => {
-    throttle = true;
-    const failure: Error = await cipher().seal(SECRET, { tenantId: 'ten_acme' }).then(() => new Error('sealed'), (e: unknown) => e as Error);
-    expect(failure).toBeInstanceOf(BackendUnavailableError);
-    expect(calls).toHaveLength(2);
+describe('KmsSecretCipher: refusals', () => {
+  it("refuses a value under another tenant's context as KMS named it (not as an outage), without echoing the value", async () => {
+    const sealed = await cipher().seal(SECRET, { tenantId: 'ten_acme' });
+    const failure = await failureOf(cipher().open(sealed, { tenantId: 'ten_other' }));
+    expect(failure).toBeInstanceOf(InvalidCiphertextException);
+    expect(failure).not.toBeInstanceOf(BackendUnavailableError);
+    expect(kms.commandCalls(DecryptCommand)[0]!.args[0].input.EncryptionContext).toEqual({ tenant_id: 'ten_other' });
+    expect(`${failure.message} ${String(failure.stack)}`).not.toContain(sealed.slice(5, 30));
     expect(`${failure.message} ${String(failure.stack)}`).not.toContain(SECRET);
   });
 
-  it('answers backend unavailable when KMS cannot be reached', async () => {
-    const unreachable = new KmsSecretCipher(new KmsClient({ region: REGION, credentials: async () => credentials, endpoint: 'http://127.0.0.1:1', maxAttempts: 1 }), KEY_ARN);
-    await expect(unreachable.seal(SECRET, { tenantId: 'ten_acme' })).rejects.toBeInstanceOf(BackendUnavailableError);
+  it('refuses a value sealed under another key', async () => {
+    const sealed = await cipher(OTHER_KEY).seal(SECRET, { tenantId: 'ten_acme' });
+    await expect(cipher().open(sealed, { tenantId: 'ten_acme' })).rejects.toBeInstanceOf(InvalidCiphertextException);
+  });
+
+  it('refuses a value it did not seal by its prefix, without asking KMS', async () => {
+    await expect(cipher().open('v1.aaaa.bbbb.cccc', { tenantId: 'ten_acme' })).rejects.toThrow(/not a value sealed with KMS/);
+    expect(kms.commandCalls(DecryptCommand)).toHaveLength(0);
+  });
+});
+
+describe('KmsSecretCipher: KMS unavailable', () => {
+  it.each([
+    ['throttled (ThrottlingException)', throttled, 'ThrottlingException'],
+    ['unreachable (ECONNREFUSED)', connectionRefused, 'Error'],
+    ['no answer in time (TimeoutError)', timedOut, 'TimeoutError'],
+  ])('sealing while KMS is %s answers backend unavailable (retryable), never with the secret in the error', async (_what, error, name) => {
+    kms.on(EncryptCommand).rejects(error());
+    const failure = await failureOf(cipher().seal(SECRET, { tenantId: 'ten_acme' }));
+    expect(failure).toBeInstanceOf(BackendUnavailableError);
+    expect(failure.message).toBe(`secrets.seal: ${name}`);
+    expect(`${failure.message} ${String(failure.stack)}`).not.toContain(SECRET);
+    expect(`${failure.message} ${String(failure.stack)}`).not.toContain(Buffer.from(SECRET).toString('base64'));
+  });
+
+  it('opening while KMS is throttled or unreachable answers backend unavailable too', async () => {
+    const sealed = await cipher().seal(SECRET, { tenantId: 'ten_acme' });
+    kms.on(DecryptCommand).rejectsOnce(throttled()).rejectsOnce(connectionRefused());
+    await expect(cipher().open(sealed, { tenantId: 'ten_acme' })).rejects.toBeInstanceOf(BackendUnavailableError);
+    await expect(cipher().open(sealed, { tenantId: 'ten_acme' })).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it('a refusal that is no outage (AccessDeniedException) is rethrown as it is', async () => {
+    const denied = new KMSServiceException({ name: 'AccessDeniedException', $fault: 'client', message: 'not authorized to perform kms:Encrypt', $metadata: { httpStatusCode: 400 } });
+    kms.on(EncryptCommand).rejects(denied);
+    const failure = await failureOf(cipher().seal(SECRET, { tenantId: 'ten_acme' }));
+    expect(failure).toBe(denied);
+    expect(failure).not.toBeInstanceOf(BackendUnavailableError);
+  });
+});
+
+describe('kmsClient: the wired client', () => {
+  it("retries with the SDK's standard strategy (3 attempts) and gives up on a silent KMS after 5 seconds", async () => {
+    const client = kmsClient({ region: REGION, credentials: { accessKeyId: 'ASIAFUNCTION', secretAccessKey: 'function-secret' } });
+    expect(await client.config.region()).toBe(REGION);
+    expect(await client.config.maxAttempts()).toBe(3);
+    const retryMode = client.config.retryMode;
+    expect(typeof retryMode === 'function' ? await retryMode() : retryMode).toBe('standard');
+    const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }).configProvider;
+    expect(handlerConfig.requestTimeout).toBe(5_000);
   });
 });
