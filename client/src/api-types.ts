@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * The trust policy for a role in the caller's AWS account
-         * @description The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). 404 where the deployment cannot assume roles (a local stack without a configured principal).
+         * @description The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). A local stack names the principal its operator configures, else the identity of its machine's AWS credentials; with neither it still answers, with the tenant's real external id, but names `arn:aws:iam::000000000000:role/library-local-no-aws-identity`, a principal IAM refuses, and refuses `role_arn` registrations (docs/bucket.md, "Local stack").
          */
         get: operations["bucket-trust-policy"];
         put?: never;
@@ -595,7 +595,7 @@ export interface components {
             }[];
         };
         TrustPolicy: {
-            /** @description the deployment's role that assumes the customer's role */
+            /** @description the deployment's role that assumes the customer's role; on a local stack without an AWS identity, arn:aws:iam::000000000000:role/library-local-no-aws-identity (IAM refuses it; role registration is off there) */
             service_principal_arn: string;
             /** @description unique to the tenant, unguessable, never changes */
             external_id: string;

@@ -336,7 +336,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
   'bucket-trust-policy': {
     tag: 'Bucket',
-    description: "The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). 404 where the deployment cannot assume roles (a local stack without a configured principal).",
+    description: "The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). A local stack names the principal its operator configures, else the identity of its machine's AWS credentials; with neither it still answers, with the tenant's real external id, but names `arn:aws:iam::000000000000:role/library-local-no-aws-identity`, a principal IAM refuses, and refuses `role_arn` registrations (docs/bucket.md, \"Local stack\").",
     notFound: true,
     responses: {
       '200': success('The trust policy.', s.TrustPolicy, {

@@ -377,7 +377,9 @@ export const BucketStatus = meta(
 
 export const TrustPolicy = meta(
   z.object({
-    service_principal_arn: meta(z.string(), { description: "the deployment's role that assumes the customer's role" }),
+    service_principal_arn: meta(z.string(), {
+      description: "the deployment's role that assumes the customer's role; on a local stack without an AWS identity, arn:aws:iam::000000000000:role/library-local-no-aws-identity (IAM refuses it; role registration is off there)",
+    }),
     external_id: meta(z.string(), { description: "unique to the tenant, unguessable, never changes" }),
     trust_policy: meta(z.object({ Version: z.string(), Statement: z.array(z.record(z.string(), z.unknown())) }), {
       description: "the IAM trust policy to attach to the customer's role, as is",

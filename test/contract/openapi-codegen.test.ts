@@ -183,7 +183,7 @@ export async function run(baseUrl: string, apiKey: string) {
   deleted.data?.deleted satisfies true | undefined;
   deleted.data?.blobs_pending satisfies number | undefined;
 
-  // The caller-owned bucket: locally no principal (404), nothing registered (404), a body that breaks a rule (422).
+  // The caller-owned bucket: locally no AWS identity (the trust policy names a placeholder), nothing registered (404), a body that breaks a rule (422).
   const trust = await api.GET('/v1/bucket/trust-policy');
   note('bucket-trust-policy', trust);
   trust.data?.trust_policy.Statement satisfies Array<Record<string, unknown>> | undefined;

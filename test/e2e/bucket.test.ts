@@ -1,6 +1,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readLocalConfig } from '../../bin/config.js';
+import { NO_PRINCIPAL_ARN } from '../../lambdas/core/bucket/bucket-service.js';
 import { baseLogger } from '../../lambdas/http/observability.js';
 import { makePdf } from '../extraction/fixtures.js';
 import { closedPort, startCustomerBucket, type CustomerBucket } from '../support/customer-bucket.js';
@@ -23,6 +27,7 @@ let keyC: string;
 const SECRET_A = `secret-a-${crypto.randomUUID()}`;
 const SECRET_B = `secret-b-${crypto.randomUUID()}`;
 const SECRET_FLAKY = `secret-f-${crypto.randomUUID()}`;
+const MACHINE_SECRET = `machine-${crypto.randomUUID()}`;
 const bodies: string[] = [];
 let log = '';
 
@@ -59,6 +64,7 @@ beforeAll(async () => {
   }) as typeof process.stdout.write;
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  // The test server runs as a machine without AWS credentials (as CI is), whatever this shell has (test/support/aws-env.ts).
   server = await startTestServer({ embedder: new HashingEmbedder(), buckets: { allowPrivateEndpoints: true, retryIntervalMs: 3_600_000 } });
   keyA = await server.newKey('bucket-a');
   keyB = await server.newKey('bucket-b');
@@ -73,17 +79,42 @@ afterAll(async () => {
   baseLogger.setLogLevel('SILENT');
 });
 
+const trustPolicyOf = (principal: string, externalId: string) => ({
+  Version: '2012-10-17',
+  Statement: [{ Effect: 'Allow', Principal: { AWS: principal }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': externalId } } }],
+});
+
 const registrationA = () => ({ provider: 's3', bucket: 'customer-a', endpoint: bucket.endpoint, prefix: 'tenant-a', access_key_id: 'AKIATENANTA', secret_access_key: SECRET_A });
 
 describe('registration', () => {
-  it('has no trust policy without a configured principal, and says what to do', async () => {
+  it('answers the trust policy without an AWS identity, naming a principal IAM refuses, and refuses role registration', async () => {
     const res = await api('/v1/bucket/trust-policy', { key: keyA });
-    expect(res.status).toBe(404);
-    expect(res.body.error.message).toMatch(/register with an access key pair/);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      service_principal_arn: NO_PRINCIPAL_ARN,
+      external_id: expect.stringMatching(/^lib-[A-Za-z0-9_-]{32}$/),
+      trust_policy: trustPolicyOf(NO_PRINCIPAL_ARN, res.body.external_id),
+    });
+    expect(NO_PRINCIPAL_ARN).toBe('arn:aws:iam::000000000000:role/library-local-no-aws-identity');
     const role = await put(keyA, { provider: 's3', bucket: 'customer-a', role_arn: 'arn:aws:iam::123456789012:role/library' });
-    expect(res.status).toBe(404);
     expect(role.status).toBe(422);
-    expect(role.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^role_arn: /) });
+    expect(role.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^role_arn: .*register with access_key_id and secret_access_key/) });
+  });
+
+  it("keeps each tenant's external id: the same on every call and across key rotation, never another tenant's", async () => {
+    const first = (await api('/v1/bucket/trust-policy', { key: keyA })).body.external_id as string;
+    expect((await api('/v1/bucket/trust-policy', { key: keyA })).body.external_id).toBe(first);
+    const oldKey = keyA;
+    keyA = (await server.stack.services.keys.rotate('bucket-a')).api_key;
+    expect((await api('/v1/bucket/trust-policy', { key: oldKey })).status).toBe(401);
+    const rotated = await api('/v1/bucket/trust-policy', { key: keyA });
+    expect(rotated.body.external_id).toBe(first);
+    expect(rotated.body.trust_policy.Statement[0].Condition.StringEquals['sts:ExternalId']).toBe(first);
+    const other = await api('/v1/bucket/trust-policy', { key: keyB });
+    expect(other.status).toBe(200);
+    expect(other.body.external_id).toMatch(/^lib-[A-Za-z0-9_-]{32}$/);
+    expect(other.body.external_id).not.toBe(first);
+    expect(other.body.trust_policy).toEqual(trustPolicyOf(NO_PRINCIPAL_ARN, other.body.external_id));
   });
 
   it('is 404 before anything is registered', async () => {
@@ -253,7 +284,6 @@ describe('captures while registered', () => {
     expect((await api('/v1/bucket', { key: keyA })).body.bucket).toBe('customer-a');
     expect((await api(`/v1/documents/${file.body.id}`, { key: keyA })).status).toBe(404);
     expect((await api(`/v1/documents/${ids.shared}`, { key: keyB })).status).toBe(404);
-    // The same trust-policy answer for both (none here), and each tenant's external id stays its own.
     const rows = server.stack.db.prepare('SELECT tenant_id FROM bucket_registrations ORDER BY tenant_id').all();
     expect(rows).toHaveLength(2);
   });
@@ -350,10 +380,58 @@ describe('unregistering', () => {
   });
 });
 
+describe('the trust policy where the machine has an AWS identity', () => {
+  const recorded = async (target: TestServer, key: string, path: string, init: Parameters<TestServer['api']>[1] = {}) => {
+    const res = await target.api(path, { key, ...init });
+    bodies.push(JSON.stringify(res.body));
+    return res;
+  };
+
+  it('names the principal the operator sets in LIBRARY_BUCKET_PRINCIPAL_ARN', async () => {
+    const principal = 'arn:aws:iam::111122223333:role/library-local';
+    process.env.LIBRARY_BUCKET_PRINCIPAL_ARN = principal;
+    const configured = await startTestServer({ embedder: new HashingEmbedder(), buckets: readLocalConfig().buckets });
+    delete process.env.LIBRARY_BUCKET_PRINCIPAL_ARN;
+    try {
+      const key = await configured.newKey('configured');
+      const res = await recorded(configured, key, '/v1/bucket/trust-policy');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ service_principal_arn: principal, external_id: expect.stringMatching(/^lib-/), trust_policy: trustPolicyOf(principal, res.body.external_id) });
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it("names the role of the machine's credentials, and role registrations assume roles with them", async () => {
+    const sts = mockClient(STSClient);
+    // Credentials in the environment only: the chain's first source.
+    const machine = await startTestServer({
+      embedder: new HashingEmbedder(), buckets: readLocalConfig().buckets, awsCredentials: { accessKeyId: 'AKIAMACHINEKEY', secretAccessKey: MACHINE_SECRET },
+    });
+    try {
+      sts.on(GetCallerIdentityCommand).resolves({ Arn: 'arn:aws:sts::111122223333:assumed-role/Developer/alice@example.com', Account: '111122223333' });
+      sts.on(AssumeRoleCommand).rejects(Object.assign(new Error('not authorized to perform: sts:AssumeRole'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } }));
+      const key = await machine.newKey('machine');
+      const res = await recorded(machine, key, '/v1/bucket/trust-policy');
+      const principal = 'arn:aws:iam::111122223333:role/Developer';
+      expect(res.body).toEqual({ service_principal_arn: principal, external_id: expect.stringMatching(/^lib-/), trust_policy: trustPolicyOf(principal, res.body.external_id) });
+      expect((await recorded(machine, key, '/v1/bucket/trust-policy')).body.service_principal_arn).toBe(principal);
+      expect(sts.commandCalls(GetCallerIdentityCommand)).toHaveLength(1);
+      const role = await recorded(machine, key, '/v1/bucket', { method: 'PUT', body: { provider: 's3', bucket: 'customer-a', role_arn: 'arn:aws:iam::444455556666:role/library' } });
+      expect(role.status).toBe(422);
+      expect(role.body.error).toMatchObject({ code: 'bucket_access_denied', message: expect.stringMatching(/^assume role/) });
+      expect(sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input).toMatchObject({ RoleArn: 'arn:aws:iam::444455556666:role/library', ExternalId: res.body.external_id });
+    } finally {
+      await machine.close();
+      sts.restore();
+    }
+  });
+});
+
 describe('secrets', () => {
   it('never appear in an answer or a line the server logged', () => {
     expect(log.length).toBeGreaterThan(0);
-    for (const secret of [SECRET_A, SECRET_B, SECRET_FLAKY]) {
+    for (const secret of [SECRET_A, SECRET_B, SECRET_FLAKY, MACHINE_SECRET]) {
       expect(bodies.some((b) => b.includes(secret))).toBe(false);
       expect(log.includes(secret)).toBe(false);
     }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CaptureRejectedError, Library, LibraryAbortError, LibraryConnectionError, LibraryError, LibraryTimeoutError, normalizeBaseUrl,
 } from '../../client/src/node.js';
+import { NO_PRINCIPAL_ARN } from '../../lambdas/core/bucket/bucket-service.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -15,6 +16,7 @@ let lib: Library;
 const folder = mkdtempSync(join(tmpdir(), 'library-client-'));
 
 beforeAll(async () => {
+  // The test server runs as a machine without AWS credentials (as CI is): the trust policy names no real principal.
   server = await startTestServer({ embedder: new HashingEmbedder() });
   lib = new Library({ baseUrl: server.url, apiKey: await server.newKey('client') });
 });
@@ -157,7 +159,9 @@ describe('the typed client against the local server', () => {
   it('reaches the bucket routes: nothing registered, no principal here, a registration breaking a rule', async () => {
     const none = await lib.bucket.get().catch((e: unknown) => e);
     expect(none).toMatchObject({ status: 404, code: 'not_found' });
-    expect(await lib.bucket.trustPolicy().catch((e: unknown) => e)).toMatchObject({ status: 404, code: 'not_found' });
+    const trust = await lib.bucket.trustPolicy();
+    expect(trust.service_principal_arn).toBe(NO_PRINCIPAL_ARN);
+    expect(trust.trust_policy.Statement[0]).toMatchObject({ Principal: { AWS: NO_PRINCIPAL_ARN }, Condition: { StringEquals: { 'sts:ExternalId': trust.external_id } } });
     const refused = await lib.bucket.register({ provider: 'r2', bucket: 'acme-library', access_key_id: 'AKIA', secret_access_key: 'x' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LibraryError);
     expect(refused).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringMatching(/^endpoint: /) });

@@ -6,6 +6,7 @@ import { openLocalStack, type LocalBucketOptions, type LocalStack } from '../../
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
+import { isolateAwsEnvironment } from './aws-env.js';
 
 export interface TestServer {
   url: string;
@@ -24,11 +25,15 @@ export interface TestServer {
 /**
  * Starts the real local server (real SQLite, real blob folder, the real
  * embedder unless one is given) on a free port over a fresh data folder.
+ * Until it closes, the process is a machine without AWS credentials (CI has
+ * none; a developer's own must not decide what the trust policy names), or
+ * one whose only credentials are `awsCredentials`, in the environment.
  */
 export async function startTestServer(options: {
   embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
-  buckets?: LocalBucketOptions;
+  buckets?: LocalBucketOptions; awsCredentials?: { accessKeyId: string; secretAccessKey: string };
 } = {}): Promise<TestServer> {
+  const restoreAwsEnvironment = isolateAwsEnvironment(options.awsCredentials);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
   const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain, buckets: options.buckets });
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
@@ -67,6 +72,7 @@ export async function startTestServer(options: {
       await server.close();
       stack.close();
       rmSync(dataDir, { recursive: true, force: true });
+      restoreAwsEnvironment();
     },
   };
 }

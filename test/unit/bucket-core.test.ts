@@ -4,7 +4,7 @@ import { ConfiguredBucketPrincipal } from '../../lambdas/adapters/local/configur
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
 import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';
-import { BucketService } from '../../lambdas/core/bucket/bucket-service.js';
+import { BucketService, NO_PRINCIPAL_ARN } from '../../lambdas/core/bucket/bucket-service.js';
 import { BucketDeleteRetry } from '../../lambdas/core/bucket/delete-retry.js';
 import { documentBlobs } from '../../lambdas/core/bucket/document-blobs.js';
 import { bucketBlobKey, bucketLocation } from '../../lambdas/core/bucket/placement.js';
@@ -130,6 +130,19 @@ describe('registration records', () => {
     expect(opened.at(-1)!.auth).toEqual({ kind: 'role', roleArn: 'arn:aws:iam::210987654321:role/lib', externalId: a1.external_id });
     await service.unregister('ten_a');
     expect((await service.trustPolicy('ten_a')).external_id).toBe(a1.external_id);
+  });
+
+  it('without a principal still answers, naming a principal IAM refuses, and refuses role registrations', async () => {
+    buckets.principal = new ConfiguredBucketPrincipal(null);
+    const a = await service.trustPolicy('ten_a');
+    expect(a.service_principal_arn).toBe(NO_PRINCIPAL_ARN);
+    expect(a.trust_policy.Statement[0]).toEqual({
+      Effect: 'Allow', Principal: { AWS: NO_PRINCIPAL_ARN }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': a.external_id } },
+    });
+    expect((await service.trustPolicy('ten_a')).external_id).toBe(a.external_id);
+    const refused = await failureOf(service.register('ten_a', { provider: 's3', bucket: 'acme', roleArn: 'arn:aws:iam::210987654321:role/lib' }));
+    expect(refused).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^role_arn: /) });
+    expect(opened).toEqual([]);
   });
 });
 

@@ -1,9 +1,10 @@
 import type { BucketPrincipal } from '../../ports.js';
 
 /**
- * The local stack's principal for trust policies: the ARN the operator
- * names (LIBRARY_BUCKET_PRINCIPAL_ARN: the IAM role or user whose
- * credentials this machine runs with). null: role registration is off here.
+ * A fixed principal for trust policies (null: role registration is off), for
+ * tests and embedders that know it up front. The local stack resolves its own
+ * with MachineBucketPrincipal (LIBRARY_BUCKET_PRINCIPAL_ARN, else the
+ * machine's AWS identity).
  */
 export class ConfiguredBucketPrincipal implements BucketPrincipal {
   constructor(private readonly arn: string | null) {}

@@ -33,6 +33,16 @@ export interface TrustPolicyView {
   };
 }
 
+/**
+ * What the trust policy names where the deployment has no AWS identity to
+ * assume roles with (a local stack on a machine without AWS credentials and
+ * without LIBRARY_BUCKET_PRINCIPAL_ARN): a role that cannot exist (account
+ * 000000000000 is no AWS account), so IAM refuses the policy ("Invalid
+ * principal") rather than trusting anyone, while the answer keeps its shape
+ * and the tenant's external id (docs/bucket.md, "Local stack").
+ */
+export const NO_PRINCIPAL_ARN = 'arn:aws:iam::000000000000:role/library-local-no-aws-identity';
+
 const view = (r: BucketRegistrationRecord): BucketView => ({
   provider: r.provider, bucket: r.bucket, region: r.region, endpoint: r.endpoint, prefix: r.prefix, auth: r.auth, verified_at: r.verifiedAt,
 });
@@ -45,11 +55,9 @@ const view = (r: BucketRegistrationRecord): BucketView => ({
 export class BucketService {
   constructor(private readonly deps: { buckets: CallerBuckets; blobs: BlobStore; clock: Clock }) {}
 
+  /** Always answers: without a principal it names NO_PRINCIPAL_ARN (and role registration is refused). */
   async trustPolicy(tenantId: string): Promise<TrustPolicyView> {
-    const principal = await this.deps.buckets.principal.principalArn();
-    if (!principal) {
-      throw notFound('role registration is not set up on this deployment (no principal to trust: see docs/bucket.md, "Local stack"); register with an access key pair instead');
-    }
+    const principal = (await this.deps.buckets.principal.principalArn()) ?? NO_PRINCIPAL_ARN;
     const externalId = await this.deps.buckets.registrations.externalId(tenantId, newExternalId());
     return {
       service_principal_arn: principal,
@@ -69,7 +77,7 @@ export class BucketService {
     const { buckets, clock } = this.deps;
     const wanted = normalizeRegistration(request, { allowPrivateEndpoints: buckets.allowPrivateEndpoints === true });
     if (wanted.auth === 'role' && !(await buckets.principal.principalArn())) {
-      throw invalidRequest('role_arn: this deployment cannot assume roles (no AWS principal is configured); register with access_key_id and secret_access_key');
+      throw invalidRequest('role_arn: this deployment has no AWS identity to assume roles with (see docs/bucket.md, "Local stack"); register with access_key_id and secret_access_key');
     }
     const base = { tenantId, provider: wanted.provider, bucket: wanted.bucket, region: wanted.region, endpoint: wanted.endpoint };
     const access: BucketAccess = wanted.auth === 'role'

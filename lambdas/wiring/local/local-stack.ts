@@ -22,7 +22,7 @@ import { logger } from '../../http/observability.js';
 import type { CallerBuckets, ChatModel, Clock, Embedder, TokenCounter } from '../../ports.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { AesSecretCipher, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
-import { ConfiguredBucketPrincipal } from '../../adapters/local/configured-bucket-principal.js';
+import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
 import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
 import { SqlitePendingBucketDeletes } from '../../adapters/local/sqlite-pending-bucket-deletes.js';
 import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
@@ -38,7 +38,11 @@ export interface LocalBucketOptions {
   allowPrivateEndpoints?: boolean;
   /** LIBRARY_SECRETS_KEY: base64 of 32 bytes; absent: a key file made in the data folder. */
   secretsKey?: string;
-  /** LIBRARY_BUCKET_PRINCIPAL_ARN: the identity of this machine's AWS credentials; absent: no role registration. */
+  /**
+   * LIBRARY_BUCKET_PRINCIPAL_ARN: the principal trust policies name; absent:
+   * the identity this machine's AWS credentials resolve to, if any, else none
+   * (no role registration). See MachineBucketPrincipal.
+   */
   principalArn?: string | null;
   /** Region of the STS calls for role registrations (AWS_REGION); default us-east-1. */
   stsRegion?: string;
@@ -46,16 +50,32 @@ export interface LocalBucketOptions {
   retryIntervalMs?: number;
 }
 
-/** The bucket ports over the same SQLite file; roles through the machine's own AWS credentials when a principal is named. */
+/**
+ * The bucket ports over the same SQLite file. Roles go through the machine's
+ * own AWS credentials: one default chain, read lazily (nothing is asked of
+ * AWS at start), signs role sessions and names the principal, so the
+ * principal is the identity that actually calls AssumeRole. The instance
+ * metadata service is the chain's last resort (1 s, no retry); it is reached
+ * only when nothing before it (environment, SSO, ~/.aws, credential_process,
+ * web identity) had credentials, and for the principal once per process (a
+ * machine without credentials names none, so no role session is asked for).
+ */
 function localBuckets(db: SqliteDatabase, dataDir: string, options: LocalBucketOptions): CallerBuckets {
-  const principalArn = options.principalArn ?? null;
-  const roleCredentials = principalArn ? new StsRoleCredentials({ region: options.stsRegion ?? 'us-east-1', caller: defaultProvider() }) : undefined;
+  const region = options.stsRegion ?? 'us-east-1';
+  const machine = defaultProvider({ timeout: 1_000, maxRetries: 0 });
+  const roleCredentials = new StsRoleCredentials({ region, caller: machine });
+  const principal = new MachineBucketPrincipal({
+    configuredArn: options.principalArn ?? null,
+    credentials: machine,
+    region,
+    log: (message, detail) => logger.info(message, detail),
+  });
   return {
     registrations: new SqliteBucketRegistrations(db),
     pendingDeletes: new SqlitePendingBucketDeletes(db),
     cipher: new AesSecretCipher(loadSecretsKey(dataDir, options.secretsKey)),
     connector: new S3BucketConnector({ allowPrivateEndpoints: options.allowPrivateEndpoints === true, roleCredentials }),
-    principal: new ConfiguredBucketPrincipal(principalArn),
+    principal,
     allowPrivateEndpoints: options.allowPrivateEndpoints === true,
   };
 }
