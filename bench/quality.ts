@@ -48,7 +48,7 @@ const captureSeconds = (performance.now() - started) / 1000;
 const limit = DEFAULT_SEARCH.candidatesPerLeg;
 const legs = new Map<string, { keyword: PassageHit[]; vector: PassageHit[] }>();
 for (const q of queries) {
-  const [vector] = await embedder.embed([q.text], 'query');
+  const { vectors: [vector] } = await embedder.embed([q.text], 'query');
   legs.set(q.id, {
     keyword: await stack.ports.index.keywordSearch(ref, { text: q.text, limit }),
     vector: await stack.ports.index.vectorSearch(ref, { vector: vector!, limit }),

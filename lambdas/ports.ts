@@ -234,21 +234,23 @@ export interface BackgroundWork {
   run(what: string, task: () => Promise<void>): Promise<void>;
 }
 
-/** Counts the tokens a model consumed for texts, for spend accounting. */
-/**
- * Counts the tokens a model consumes for texts, for spend accounting: the
- * local embedder's own tokenizer, or a model's reported counts on AWS.
- */
+/** Counts the tokens a model reads for texts it did not report on (a local answerer's prompt and reply). */
 export interface TokenCounter {
   readonly name: string;
   count(texts: readonly string[]): Promise<number>;
 }
 
+/** What one embed() call produced: the vectors, and the tokens the model read for them (spend). */
+export interface Embedding {
+  /** Unit-length vectors, one per text, in order. */
+  vectors: Float32Array[];
+  tokens: number;
+}
+
 export interface Embedder {
   readonly name: string;
   readonly dimensions: number;
-  /** Unit-length vectors, one per text, in order. */
-  embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Float32Array[]>;
+  embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Embedding>;
 }
 
 export interface ExtractionInput {

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
+  BlobStore, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, UsageLedger,
 } from '../ports.js';
 import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -25,8 +25,6 @@ export interface Ports {
   clock: Clock;
   chatModel: ChatModel;
   usage: UsageLedger;
-  /** Counts embedding tokens for spend: a tokenizer locally, the model's own reports on AWS. */
-  tokens: TokenCounter;
   /** The durable queue of background indexing (extraction, embedding). */
   queue: IngestQueue;
   /** Where present (the local stack), a chat answers before its reply is embedded. */

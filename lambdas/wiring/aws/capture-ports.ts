@@ -6,7 +6,6 @@ import { meteredUsage } from './observability.js';
 import { documentStore, usageLedger } from './dynamo.js';
 import { searchIndex } from './opensearch.js';
 import { blobStore } from './s3.js';
-import { tokenCounter } from './tokens.js';
 
 /**
  * The ports capture and the queued ingest run on, from this function's
@@ -17,6 +16,6 @@ import { tokenCounter } from './tokens.js';
 export function awsCapturePorts(extractor: TextExtractor): CapturePorts {
   return {
     documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(), extractor,
-    clock: systemClock(), usage: meteredUsage(usageLedger()), tokens: tokenCounter(),
+    clock: systemClock(), usage: meteredUsage(usageLedger()),
   };
 }
