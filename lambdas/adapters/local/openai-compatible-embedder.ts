@@ -77,7 +77,8 @@ export class OpenAiCompatibleEmbedder implements Embedder {
   /** `ok` when the server embedded a probe lately; `degraded` (searches by words only, captures wait) when it cannot. */
   async health(): Promise<{ state: 'ok' | 'degraded'; detail: string | null }> {
     const ttl = this.config.healthTtlMs ?? 5_000;
-    if (this.lastHealth && Date.now() - this.lastHealth.at < ttl) return this.lastHealth;
+    const said = () => ({ state: this.lastHealth!.state, detail: this.lastHealth!.detail });
+    if (this.lastHealth && Date.now() - this.lastHealth.at < ttl) return said();
     const probe = new OpenAiCompatibleEmbedder({ ...this.config, timeoutMs: Math.min(this.config.timeoutMs ?? HEALTH_TIMEOUT_MS, HEALTH_TIMEOUT_MS) }, this.dimensions);
     try {
       await probe.request(['health probe'], 'query');
@@ -85,7 +86,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     } catch (error) {
       this.lastHealth = { at: Date.now(), state: 'degraded', detail: error instanceof Error ? error.message : String(error) };
     }
-    return this.lastHealth;
+    return said();
   }
 
   private async request(texts: readonly string[], purpose: Purpose): Promise<Embedding> {
