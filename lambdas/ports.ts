@@ -415,3 +415,35 @@ export interface UsageLedger {
   /** Days with any recorded spend between from and to (YYYY-MM-DD, inclusive), oldest first. */
   days(tenantId: string, from: string, to: string): Promise<UsageDay[]>;
 }
+
+/** A passage as a reindex sees it: its id in the index, and its text. */
+export interface ReindexPassage {
+  id: number;
+  text: string;
+}
+
+/**
+ * Re-embedding every vector of a local data folder with another embedder
+ * (`library reindex`), resumably: the new vectors are kept apart, durably,
+ * batch by batch, and replace the old ones all at once when every passage
+ * has one, so search never reads a mix of two models.
+ */
+export interface VectorReindex {
+  /**
+   * Starts a reindex to `target`, or resumes the unfinished one to it (one
+   * to another embedder is dropped). `current`: the target already made
+   * the vectors, nothing to do. Counts the passages with vectors, and those
+   * with the target's already.
+   */
+  begin(target: { name: string; dimensions: number }): Promise<{ current: boolean; resumed: boolean; total: number; done: number; from: string | null }>;
+  /** Up to `limit` passages after id `after`, lowest first, whose vector from the target is missing or stale (their text changed). */
+  pending(after: number, limit: number): Promise<ReindexPassage[]>;
+  /** Keeps the target's vectors for these passages, in one transaction; a passage removed meanwhile gets none. */
+  keep(vectors: ReadonlyArray<ReindexPassage & { vector: Float32Array }>): Promise<void>;
+  /**
+   * In one transaction: when no passage lacks the target's vector, those
+   * replace the old ones and the folder records the target (true); else
+   * nothing changes (false: passages came meanwhile).
+   */
+  finish(): Promise<boolean>;
+}

@@ -1,12 +1,11 @@
 import { join } from 'node:path';
-import { EmbedderPool } from '../../adapters/local/embedder-pool.js';
-import { availableParallelism } from 'node:os';
 import { openDatabase, type SqliteDatabase } from '../../adapters/local/database.js';
 import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../adapters/local/extractive-answerer.js';
 import { FolderBlobStore } from '../../adapters/local/folder-blob-store.js';
 import { InProcessBackgroundWork } from '../../adapters/local/in-process-background-work.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
-import { OpenAiCompatibleEmbedder, type OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
+import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
+import { startLocalEmbedder } from './embedder.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
@@ -34,9 +33,6 @@ export interface LocalStack {
   close(): void;
 }
 
-/** Requests to an embeddings server in flight at once from the ingestion drain. */
-const HTTP_LANES = 4;
-
 /** Wires the embedded adapters over one data folder: `library.db` (SQLite) and `blobs/`. */
 export async function openLocalStack(options: {
   dataDir: string;
@@ -48,16 +44,13 @@ export async function openLocalStack(options: {
   chat?: OpenAiCompatibleConfig | null;
   /** Any chat model (tests); wins over `chat`. */
   chatModel?: ChatModel;
-  /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's threads (or HTTP_LANES requests). */
+  /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's (embedder.ts). */
   drain?: Partial<DrainOptions>;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
-  // The model's worker threads are ours to stop only when we started them: one for
-  // queries, and one per core for passages (at low priority, so requests come first).
-  const embedderThreads = Math.max(1, Math.min(2, availableParallelism()));
-  const server = !options.embedder && options.embed ? await OpenAiCompatibleEmbedder.start(options.embed) : null;
-  const ownEmbedder = options.embedder || server ? null : await EmbedderPool.start({ passageWorkers: embedderThreads });
-  const embedder = options.embedder ?? server ?? ownEmbedder!;
+  // The embedder is ours to stop only when we started it.
+  const own = options.embedder ? null : await startLocalEmbedder(options.embed);
+  const embedder = options.embedder ?? own!.embedder;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
@@ -66,7 +59,7 @@ export async function openLocalStack(options: {
     // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
     index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
   } catch (error) {
-    void ownEmbedder?.close();
+    void own?.close();
     void ocr.close();
     db.close();
     throw error;
@@ -81,7 +74,8 @@ export async function openLocalStack(options: {
     extractor: new FileExtractor({ ocr }),
     tenants: new SqliteTenantStore(db),
     clock: systemClock(),
-    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, ownEmbedder ?? undefined)), // counted by the offline model where it runs, else o200k_base
+    // The offline answerer's tokens are counted by the offline model's tokenizer where it runs, else with o200k_base.
+    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
     usage: new SqliteUsageLedger(db),
     queue,
     deferVectors: { index, background },
@@ -89,8 +83,7 @@ export async function openLocalStack(options: {
   // The full extractor runs in this process: a single capture on an idle machine is read in its request.
   const services = buildServices(ports, { extractInlineWhenIdle: true });
   const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
-    // An embeddings server takes a few requests at once (and batches them); the offline model, one per passage thread.
-    lanes: server ? HTTP_LANES : embedderThreads,
+    lanes: own?.lanes ?? 2, // a given embedder (tests): two steps at once
     log: (message, detail) => logger.warn(message, detail),
     ...options.drain,
   });
@@ -113,7 +106,7 @@ export async function openLocalStack(options: {
     drain.stop();
     background.close();
     void ocr.close();
-    void ownEmbedder?.close();
+    void own?.close();
     db.close();
   } };
 }
