@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
+import type { OpenAiEmbedderConfig } from '../../lambdas/adapters/local/openai-compatible-embedder.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
 
@@ -26,10 +27,10 @@ export interface TestServer {
  * embedder unless one is given) on a free port over a fresh data folder.
  */
 export async function startTestServer(options: {
-  embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
+  embedder?: Embedder; embed?: OpenAiEmbedderConfig | null; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
 } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain });
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder, embed: options.embed, chatModel: options.chatModel, drain: options.drain });
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({
     handlers,
