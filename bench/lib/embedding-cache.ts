@@ -34,6 +34,21 @@ async function loadLocalModel(): Promise<Embedder> {
   return EmbedderPool.start();
 }
 
+/**
+ * The benchmarks' embedder: the cache over the embeddings server that
+ * LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL name (as `npm start` reads them,
+ * prefixes included in the namespace, as they change the vectors), else over
+ * the local model.
+ */
+export async function benchEmbedder(namespace: string): Promise<CachedEmbedder> {
+  const { readLocalConfig } = await import('../../bin/config.js');
+  const server = readLocalConfig().embed;
+  if (!server) return new CachedEmbedder({ namespace });
+  const { OpenAiCompatibleEmbedder } = await import('../../lambdas/adapters/local/openai-compatible-embedder.js');
+  const prefixes = server.queryPrefix || server.passagePrefix ? `-p${createHash('sha1').update(`${server.queryPrefix}\0${server.passagePrefix}`).digest('hex').slice(0, 8)}` : '';
+  return new CachedEmbedder({ namespace: `${namespace}${prefixes}`, inner: await OpenAiCompatibleEmbedder.start(server) });
+}
+
 export interface CachedEmbedderOptions {
   namespace: string;
   /** The model to fill misses with; default: the local Universal Sentence Encoder. */
