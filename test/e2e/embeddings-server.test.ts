@@ -138,6 +138,15 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('exit', (status) => resolve({ status, stdout, stderr }));
     });
+  /** The meaning leg's hits for a query, the folder started with this server's embedder. */
+  async function meaningHits(dataDir: string, server: EmbeddingsServer, q: string) {
+    const stack = await openLocalStack({ dataDir, embed: { url: server.url, model: server.model } });
+    try {
+      return (await stack.services.search.legs(ref, q)).vectorHits;
+    } finally {
+      stack.close();
+    }
+  }
   const embeddedPassages = (server: EmbeddingsServer, passages: string[]) => server.embedded.filter((t) => passages.includes(t));
 
   it('serve refuses the folder with another embedder; reindex switches it, and search works with the new one', async () => {
@@ -159,14 +168,9 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     expect(embeddedPassages(second, passages).sort()).toEqual([...passages].sort());
     expect(second.embedded.length - before).toBe(passages.length + 1); // and the start-up probe
 
-    const stack = await openLocalStack({ dataDir, embed: { url: second.url, model: second.model } });
-    try {
-      const { vectorHits } = await stack.services.search.legs(ref, 'how much do plums cost');
-      expect(vectorHits).toHaveLength(passages.length);
-      expect(vectorHits[0]!.passage.text).toBe(NOTES[3]);
-    } finally {
-      stack.close();
-    }
+    const hits = await meaningHits(dataDir, second, 'how much do plums cost');
+    expect(hits).toHaveLength(passages.length);
+    expect(hits[0]!.passage.text).toBe(NOTES[3]);
   });
 
   it('a reindex killed mid-way (SIGKILL) loses what it kept, nothing else: the rerun embeds only the rest, each passage once', async () => {
@@ -199,13 +203,8 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     expect(new Set(rest).size).toBe(rest.length);
     expect(firstRun).toBeGreaterThanOrEqual(kept);
 
-    const stack = await openLocalStack({ dataDir, embed: { url: second.url, model: second.model } });
-    try {
-      const { vectorHits } = await stack.services.search.legs(ref, 'when is the car insurance renewed');
-      expect(vectorHits).toHaveLength(passages.length);
-      expect(vectorHits[0]!.passage.text).toBe(NOTES[5]);
-    } finally {
-      stack.close();
-    }
+    const hits = await meaningHits(dataDir, second, 'when is the car insurance renewed');
+    expect(hits).toHaveLength(passages.length);
+    expect(hits[0]!.passage.text).toBe(NOTES[5]);
   });
 });
