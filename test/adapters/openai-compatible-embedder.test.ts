@@ -122,6 +122,19 @@ describe('OpenAiCompatibleEmbedder', () => {
     expect((error as Error).message).toMatch(new RegExp(`^the embedding server at http://127.0.0.1:${port}/v1/embeddings \\(model m\\) could not embed a probe: the embedding server did not answer`));
   });
 
+  it('starts degraded with the dimensions a data folder recorded when the server is down, and works once it is back', async () => {
+    const server = await serve();
+    server.mode = 'error500';
+    const failures: Error[] = [];
+    const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, healthTtlMs: 0 }, { knownDimensions: 48, onProbeFailed: (e) => failures.push(e) });
+    expect(embedder.dimensions).toBe(48);
+    expect(failures.map((e) => e.message)).toEqual(['the embedding server answered HTTP 500']);
+    expect((await embedder.health()).state).toBe('degraded');
+    await failureOf(embedder.embed(['x'], 'passage'));
+    server.mode = 'ok';
+    expect((await embedder.embed(['back again'], 'passage')).vectors[0]).toHaveLength(48);
+  });
+
   it('reports degraded health while the server cannot embed, ok again once it can', async () => {
     const server = await serve();
     const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, healthTtlMs: 0 });

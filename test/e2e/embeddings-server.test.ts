@@ -173,6 +173,24 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     expect(hits[0]!.passage.text).toBe(NOTES[3]);
   });
 
+  it('a server of the recorded model that is down at start: the service starts degraded and captures once it is back', async () => {
+    const { dataDir } = await folder();
+    first.mode = 'error500';
+    const server = await startTestServer({ dataDir, embed: { url: first.url, model: first.model, healthTtlMs: 0 } });
+    try {
+      expect((await server.api('/v1/health')).body).toMatchObject({ status: 'degraded', embedder: { name: 'openai-compatible:first-embed', dimensions: 48, state: 'degraded' } });
+      const key = await server.newKey('back-later');
+      expect((await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status).toBe(503);
+      first.mode = 'ok';
+      expect((await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status).toBe(201);
+      expect((await server.api('/v1/health')).body.status).toBe('ok');
+    } finally {
+      first.mode = 'ok';
+      dirs.splice(dirs.indexOf(dataDir), 1); // close() removes it
+      await server.close();
+    }
+  });
+
   it('a reindex killed mid-way (SIGKILL) loses what it kept, nothing else: the rerun embeds only the rest, each passage once', async () => {
     const { dataDir, passages } = await folder();
     second.embedded.length = 0;

@@ -22,6 +22,9 @@ interface EmbeddingsBody {
 
 type Purpose = 'query' | 'passage';
 
+/** The embedder's name, as the data folder records it. */
+export const openAiEmbedderName = (model: string) => `openai-compatible:${model}`;
+
 /** Health asks the server no longer than this: health must answer fast. */
 const HEALTH_TIMEOUT_MS = 1_500;
 
@@ -44,15 +47,24 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     private readonly config: OpenAiEmbedderConfig,
     readonly dimensions: number,
   ) {
-    this.name = `openai-compatible:${config.model}`;
+    this.name = openAiEmbedderName(config.model);
   }
 
-  /** Asks the server for one embedding to learn its dimensions; a server that cannot answer stops the start, saying why. */
-  static async start(config: OpenAiEmbedderConfig): Promise<OpenAiCompatibleEmbedder> {
+  /**
+   * Asks the server for one embedding to learn its dimensions. A server that
+   * cannot answer stops the start, saying why, unless `knownDimensions` (what
+   * the data folder recorded for this model) lets it start degraded: its
+   * calls fail as BackendUnavailableError until the server is back.
+   */
+  static async start(config: OpenAiEmbedderConfig, options: { knownDimensions?: number; onProbeFailed?: (error: Error) => void } = {}): Promise<OpenAiCompatibleEmbedder> {
     let probe: Float32Array[];
     try {
       probe = (await new OpenAiCompatibleEmbedder(config, 0).request(['dimension probe'], 'query')).vectors;
     } catch (error) {
+      if (options.knownDimensions) {
+        options.onProbeFailed?.(error as Error);
+        return new OpenAiCompatibleEmbedder(config, options.knownDimensions);
+      }
       throw new Error(
         `the embedding server at ${openAiEndpoint(config.url, '/embeddings')} (model ${config.model}) could not embed a probe: ` +
           `${error instanceof Error ? error.message : String(error)}. Start it (e.g. \`ollama pull ${config.model}\`), ` +

@@ -6,6 +6,7 @@ import { InProcessBackgroundWork } from '../../adapters/local/in-process-backgro
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
 import { startLocalEmbedder } from './embedder.js';
+import { readEmbedderRecord } from '../../adapters/local/embedder-record.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
@@ -49,7 +50,7 @@ export async function openLocalStack(options: {
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The embedder is ours to stop only when we started it.
-  const own = options.embedder ? null : await startLocalEmbedder(options.embed);
+  const own = options.embedder ? null : await startLocalEmbedder(options.embed, readEmbedderRecord(db).current);
   const embedder = options.embedder ?? own!.embedder;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
