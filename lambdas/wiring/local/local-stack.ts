@@ -5,7 +5,6 @@ import { FolderBlobStore } from '../../adapters/local/folder-blob-store.js';
 import { InProcessBackgroundWork } from '../../adapters/local/in-process-background-work.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
-import { startLocalEmbedder } from './embedder.js';
 import { readEmbedderRecord } from '../../adapters/local/embedder-record.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
@@ -20,6 +19,7 @@ import { FileExtractor } from '../../adapters/extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
 import { logger } from '../../http/observability.js';
 import type { ChatModel, Embedder } from '../../ports.js';
+import { startLocalEmbedder } from './embedder.js';
 
 export interface LocalStack {
   ports: Ports;
