@@ -78,6 +78,10 @@ describe('a data folder records its embedder', () => {
 describe('library reindex', () => {
   it('re-embeds every passage (documents, chat, creation alike) once, then search reads the new vectors only', async () => {
     const { dataDir, passages } = await folder();
+    // As a folder last served by a version before reindex would be.
+    const db = openDatabase(join(dataDir, 'library.db'));
+    db.exec('DROP TABLE reindex_vectors');
+    db.close();
     const next = new NextEmbedder();
     const outcome = await reindex(dataDir, next);
     expect(outcome).toMatchObject({ from: 'hashing-test-embedder/64', alreadyCurrent: false, resumed: false, embedded: passages.length, total: passages.length });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ReindexPassage, VectorReindex } from '../../ports.js';
 import type { SqliteDatabase } from './database.js';
 import { readEmbedderRecord } from './embedder-record.js';
-import { vectorTable } from './sqlite-search-index.js';
+import { REINDEX_TABLE, vectorTable } from './sqlite-search-index.js';
 
 const textHash = (text: string) => createHash('sha256').update(text).digest('base64');
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -32,6 +32,7 @@ export class SqliteVectorReindex implements VectorReindex {
     const wanted = `${target.name}/${target.dimensions}`;
     const record = readEmbedderRecord(this.db);
     if (!record.current) throw new Error('this data folder holds no library index yet: nothing to reindex');
+    this.db.exec(REINDEX_TABLE); // a folder last served by a version without it
     this.target = wanted;
     const resumed = record.reindexTo === wanted;
     this.db.transaction(() => {

@@ -83,15 +83,17 @@ CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
 DROP TABLE IF EXISTS passages_fts;
 CREATE VIRTUAL TABLE IF NOT EXISTS items_trigram USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
 ${vectorTable(dimensions)};
--- A library reindex's new vectors (sqlite-reindex.ts), kept apart until all are made; empty otherwise.
-CREATE TABLE IF NOT EXISTS reindex_vectors (
+${REINDEX_TABLE};
+`;
+
+/** A library reindex's new vectors (sqlite-reindex.ts), kept apart until all are made; empty otherwise. */
+export const REINDEX_TABLE = `CREATE TABLE IF NOT EXISTS reindex_vectors (
   rowid INTEGER PRIMARY KEY,
   library_id INTEGER NOT NULL,
   kind TEXT NOT NULL,
   text_hash TEXT NOT NULL,
   embedding BLOB NOT NULL
-);
-`;
+)`;
 
 /** The passage vectors: a sqlite-vec table partitioned by library, of one embedder's dimensions. */
 export const vectorTable = (dimensions: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS passage_vectors USING vec0(
