@@ -22,7 +22,7 @@ import type { LibraryRef, PassageHit } from '../lambdas/core/model.js';
 import { DEFAULT_FUSION, fuse, type FusionWeights } from '../lambdas/core/ranking.js';
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
-import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
+import { benchEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, ndcgAt, recallAt } from './lib/metrics.js';
 import { captureCorpus, loadScifact, type Qrels } from './lib/scifact.js';
@@ -34,7 +34,7 @@ const split = args.sweep ? 'train' : (args.split as 'train' | 'test');
 if (split !== 'train' && split !== 'test') throw new Error('--split train|test');
 
 const { corpus, queries, qrels } = loadScifact(split);
-const embedder = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
+const embedder = await benchEmbedder(chunkingNamespace(DEFAULT_CHUNKING)); // LIBRARY_EMBED_URL/MODEL: an embeddings server
 const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-quality-'));
 const stack = await openLocalStack({ dataDir, embedder });
 const ref: LibraryRef = { tenantId: 'bench', endUserId: null };
@@ -48,7 +48,7 @@ const captureSeconds = (performance.now() - started) / 1000;
 const limit = DEFAULT_SEARCH.candidatesPerLeg;
 const legs = new Map<string, { keyword: PassageHit[]; vector: PassageHit[] }>();
 for (const q of queries) {
-  const [vector] = await embedder.embed([q.text], 'query');
+  const { vectors: [vector] } = await embedder.embed([q.text], 'query');
   legs.set(q.id, {
     keyword: await stack.ports.index.keywordSearch(ref, { text: q.text, limit }),
     vector: await stack.ports.index.vectorSearch(ref, { vector: vector!, limit }),

@@ -117,7 +117,7 @@ async function searchBench() {
     for (const q of queries.slice(0, 10)) await stack.services.search.search(ref, { q, limit: 10 });
     const total = await timeEach(queries, (q) => stack.services.search.search(ref, { q, limit: 10 }));
     const embed = await timeEach(queries, (q) => embedder.embed([q], 'query'));
-    const vectors = await embedder.embed(queries, 'query');
+    const { vectors } = await embedder.embed(queries, 'query');
     const keyword = await timeEach(queries, (q) => index.keywordSearch(ref, { text: q, limit: 200 }));
     const vector = await timeEach(vectors, (v) => index.vectorSearch(ref, { vector: v, limit: 200 }));
     console.log(`search at ${passages} passages (${items} documents, filled in ${fillSeconds.toFixed(0)} s): ${ms(total)} over ${queries.length} queries`);
@@ -128,7 +128,7 @@ async function searchBench() {
 }
 
 /** Grep never embeds: a tiny stand-in keeps the vector table small. */
-const noModel: Embedder = { name: 'none', dimensions: 4, embed: async (texts) => texts.map(() => new Float32Array([1, 0, 0, 0])) };
+const noModel: Embedder = { name: 'none', dimensions: 4, embed: async (texts) => ({ vectors: texts.map(() => new Float32Array([1, 0, 0, 0])), tokens: 0 }) };
 
 async function grepBench() {
   const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-grep-'));

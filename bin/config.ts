@@ -10,6 +10,8 @@ export interface LocalConfig {
   rateLimit: { ratePerSecond: number; burst: number };
   /** An OpenAI-compatible chat model; null: the offline extractive answerer. */
   chat: { url: string; model: string; apiKey?: string } | null;
+  /** An OpenAI-compatible embeddings server; null: the offline embedder (Universal Sentence Encoder lite). */
+  embed: { url: string; model: string; apiKey?: string; queryPrefix?: string; passagePrefix?: string } | null;
   /** Exact origins browser apps may call the API from (LIBRARY_CORS_ORIGINS, comma-separated); none by default. */
   corsOrigins: string[];
   /** The caller-owned bucket's local settings (docs/bucket.md, "Local stack"). */
@@ -24,14 +26,23 @@ function positiveNumber(name: string, fallback: number): number {
   return value;
 }
 
-/** LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL together select an OpenAI-compatible chat model. */
-function chatConfig(): LocalConfig['chat'] {
-  const url = process.env.LIBRARY_CHAT_URL || '';
-  const model = process.env.LIBRARY_CHAT_MODEL || '';
+/** LIBRARY_<what>_URL and LIBRARY_<what>_MODEL together select an OpenAI-compatible server; LIBRARY_<what>_API_KEY is its key. */
+function openAiServer(what: 'CHAT' | 'EMBED'): { url: string; model: string; apiKey?: string } | null {
+  const url = process.env[`LIBRARY_${what}_URL`] || '';
+  const model = process.env[`LIBRARY_${what}_MODEL`] || '';
   if (!url && !model) return null;
-  if (!url || !model) throw new Error('set both LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL, or neither');
-  if (!/^https?:\/\//.test(url)) throw new Error(`LIBRARY_CHAT_URL must be an http(s) URL, not "${url}"`);
-  return { url, model, ...(process.env.LIBRARY_CHAT_API_KEY ? { apiKey: process.env.LIBRARY_CHAT_API_KEY } : {}) };
+  if (!url || !model) throw new Error(`set both LIBRARY_${what}_URL and LIBRARY_${what}_MODEL, or neither`);
+  if (!/^https?:\/\//.test(url)) throw new Error(`LIBRARY_${what}_URL must be an http(s) URL, not "${url}"`);
+  const apiKey = process.env[`LIBRARY_${what}_API_KEY`];
+  return { url, model, ...(apiKey ? { apiKey } : {}) };
+}
+
+/** The embeddings server, with the prefixes some models want before queries and passages (LIBRARY_EMBED_QUERY_PREFIX, LIBRARY_EMBED_PASSAGE_PREFIX). */
+function embedConfig(): LocalConfig['embed'] {
+  const server = openAiServer('EMBED');
+  if (!server) return null;
+  const { LIBRARY_EMBED_QUERY_PREFIX: queryPrefix, LIBRARY_EMBED_PASSAGE_PREFIX: passagePrefix } = process.env;
+  return { ...server, ...(queryPrefix ? { queryPrefix } : {}), ...(passagePrefix ? { passagePrefix } : {}) };
 }
 
 export function readLocalConfig(): LocalConfig {
@@ -43,7 +54,8 @@ export function readLocalConfig(): LocalConfig {
       ratePerSecond: positiveNumber('LIBRARY_RATE_LIMIT_RPS', 20),
       burst: positiveNumber('LIBRARY_RATE_LIMIT_BURST', 40),
     },
-    chat: chatConfig(),
+    chat: openAiServer('CHAT'),
+    embed: embedConfig(),
     corsOrigins: parseCorsOrigins(process.env[CORS_ORIGINS_ENV]),
     buckets: {
       allowPrivateEndpoints: process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS === '1',

@@ -16,6 +16,7 @@ import { startLocalServer } from '../lambdas/local-gateway/server.js';
 import { readLocalConfig } from './config.js';
 import { runKeysCommand } from './keys-command.js';
 import { runPushCommand } from './push.js';
+import { runReindexCommand } from './reindex-command.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -30,18 +31,21 @@ const USAGE = `usage:
   library keys revoke --tenant NAME     revoke every key of a tenant
   library push FOLDER [--key KEY] [--url URL] [--end-user ID] [--prune] [--dry-run] [--json]
                     [--concurrency N] [--wait]
-                                        keep FOLDER in step with a library (library push --help)`;
+                                        keep FOLDER in step with a library (library push --help)
+  library reindex [--batch N]           re-embed every passage, chat and creation with the embedder configured now
+                                        ($LIBRARY_EMBED_URL and $LIBRARY_EMBED_MODEL, or the offline default);
+                                        resumable; best with the server stopped (library reindex --help)`;
 
 async function serve() {
   const config = readLocalConfig();
-  const stack = await openLocalStack({ dataDir: config.dataDir, chat: config.chat, buckets: config.buckets });
+  const stack = await openLocalStack({ dataDir: config.dataDir, chat: config.chat, embed: config.embed, buckets: config.buckets });
   if ((await stack.ports.tenants.countTenants()) === 0) {
     const issued = await stack.services.keys.create('default');
     console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);
   }
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: VERSION, backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({ handlers, authorizer, rateLimit: config.rateLimit, corsOrigins: config.corsOrigins, host: config.host, port: config.port });
-  console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir})`);
+  console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir}; embedder ${stack.ports.embedder.name}, ${stack.ports.embedder.dimensions} dimensions)`);
   console.log(`API reference: ${server.url}/docs${config.corsOrigins.length ? `; CORS allows ${config.corsOrigins.join(', ')}` : ''}`);
   const stop = async () => {
     await server.close();
@@ -95,6 +99,10 @@ async function main(argv: string[]) {
   if (command === 'serve') return serve();
   if (command === 'keys') return keys(rest);
   if (command === 'push') return push(rest);
+  if (command === 'reindex') {
+    process.exitCode = await runReindexCommand(rest, readLocalConfig());
+    return;
+  }
   console.error(USAGE);
   process.exit(command ? 2 : 0);
 }

@@ -234,21 +234,23 @@ export interface BackgroundWork {
   run(what: string, task: () => Promise<void>): Promise<void>;
 }
 
-/** Counts the tokens a model consumed for texts, for spend accounting. */
-/**
- * Counts the tokens a model consumes for texts, for spend accounting: the
- * local embedder's own tokenizer, or a model's reported counts on AWS.
- */
+/** Counts the tokens a model reads for texts it did not report on (a local answerer's prompt and reply). */
 export interface TokenCounter {
   readonly name: string;
   count(texts: readonly string[]): Promise<number>;
 }
 
+/** What one embed() call produced: the vectors, and the tokens the model read for them (spend). */
+export interface Embedding {
+  /** Unit-length vectors, one per text, in order. */
+  vectors: Float32Array[];
+  tokens: number;
+}
+
 export interface Embedder {
   readonly name: string;
   readonly dimensions: number;
-  /** Unit-length vectors, one per text, in order. */
-  embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Float32Array[]>;
+  embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Embedding>;
 }
 
 export interface ExtractionInput {
@@ -564,4 +566,36 @@ export interface CallerBuckets {
   principal: BucketPrincipal;
   /** Local stack only, operator's choice: endpoints on private/loopback addresses (and http to loopback) are allowed. */
   allowPrivateEndpoints?: boolean;
+}
+
+/** A passage as a reindex sees it: its id in the index, and its text. */
+export interface ReindexPassage {
+  id: number;
+  text: string;
+}
+
+/**
+ * Re-embedding every vector of a local data folder with another embedder
+ * (`library reindex`), resumably: the new vectors are kept apart, durably,
+ * batch by batch, and replace the old ones all at once when every passage
+ * has one, so search never reads a mix of two models.
+ */
+export interface VectorReindex {
+  /**
+   * Starts a reindex to `target`, or resumes the unfinished one to it (one
+   * to another embedder is dropped). `current`: the target already made
+   * the vectors, nothing to do. Counts the passages with vectors, and those
+   * with the target's already.
+   */
+  begin(target: { name: string; dimensions: number }): Promise<{ current: boolean; resumed: boolean; total: number; done: number; from: string | null }>;
+  /** Up to `limit` passages after id `after`, lowest first, whose vector from the target is missing or stale (their text changed). */
+  pending(after: number, limit: number): Promise<ReindexPassage[]>;
+  /** Keeps the target's vectors for these passages, in one transaction; a passage removed meanwhile gets none. */
+  keep(vectors: ReadonlyArray<ReindexPassage & { vector: Float32Array }>): Promise<void>;
+  /**
+   * In one transaction: when no passage lacks the target's vector, those
+   * replace the old ones and the folder records the target (true); else
+   * nothing changes (false: passages came meanwhile).
+   */
+  finish(): Promise<boolean>;
 }

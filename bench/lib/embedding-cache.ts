@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ChunkingOptions } from '../../lambdas/core/chunking.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/ports.js';
 
 export const CACHE_DIR = resolve(import.meta.dirname, '../../.cache/embeddings');
 
@@ -32,6 +32,21 @@ const keyOf = (purpose: string, text: string) => createHash('sha1').update(purpo
 async function loadLocalModel(): Promise<Embedder> {
   const { EmbedderPool } = await import('../../lambdas/adapters/local/embedder-pool.js');
   return EmbedderPool.start();
+}
+
+/**
+ * The benchmarks' embedder: the cache over the embeddings server that
+ * LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL name (as `npm start` reads them,
+ * prefixes included in the namespace, as they change the vectors), else over
+ * the local model.
+ */
+export async function benchEmbedder(namespace: string): Promise<CachedEmbedder> {
+  const { readLocalConfig } = await import('../../bin/config.js');
+  const server = readLocalConfig().embed;
+  if (!server) return new CachedEmbedder({ namespace });
+  const { OpenAiCompatibleEmbedder } = await import('../../lambdas/adapters/local/openai-compatible-embedder.js');
+  const prefixes = server.queryPrefix || server.passagePrefix ? `-p${createHash('sha1').update(`${server.queryPrefix}\0${server.passagePrefix}`).digest('hex').slice(0, 8)}` : '';
+  return new CachedEmbedder({ namespace: `${namespace}${prefixes}`, inner: await OpenAiCompatibleEmbedder.start(server) });
 }
 
 export interface CachedEmbedderOptions {
@@ -79,14 +94,17 @@ export class CachedEmbedder implements Embedder {
     }
   }
 
-  async embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Float32Array[]> {
+  /** Tokens: those the model read for the texts not cached (a cached vector costs none). */
+  async embed(texts: readonly string[], purpose: 'query' | 'passage'): Promise<Embedding> {
     const keys = texts.map((t) => keyOf(purpose, t));
     const missing = [...new Set(texts.filter((_, i) => !this.vectors.has(keys[i]!.toString('hex'))))];
     this.stats.hits += texts.length - missing.length;
     this.stats.misses += missing.length;
+    let tokens = 0;
     if (missing.length) {
       this.inner ??= loadLocalModel();
-      const fresh = await (await this.inner).embed(missing, purpose);
+      const { vectors: fresh, tokens: read } = await (await this.inner).embed(missing, purpose);
+      tokens = read;
       const records: Buffer[] = [];
       missing.forEach((text, i) => {
         const key = keyOf(purpose, text);
@@ -96,6 +114,6 @@ export class CachedEmbedder implements Embedder {
       });
       appendFileSync(this.file, Buffer.concat(records));
     }
-    return keys.map((k) => this.vectors.get(k.toString('hex'))!);
+    return { vectors: keys.map((k) => this.vectors.get(k.toString('hex'))!), tokens };
   }
 }

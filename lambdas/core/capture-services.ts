@@ -5,7 +5,7 @@ import type { Ports } from './services.js';
 import { UsageService } from './usage.js';
 
 /** The ports capturing needs: a subset of every port, so a capture Lambda wires only these. */
-export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'tokens' | 'buckets'>;
+export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'buckets'>;
 
 /**
  * Capture, the ingestion worker and spend, composed once: every capture,

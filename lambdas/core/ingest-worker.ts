@@ -99,11 +99,11 @@ export class IngestWorker {
   async embedPassages(doc: DocumentRecord, passages: readonly Passage[]): Promise<boolean> {
     const { index, embedder, documents, spend, clock } = this.deps;
     const ref = refOf(doc);
-    const vectors = await embedder.embed(passages.map((p) => p.text), 'passage');
+    const { vectors, tokens } = await embedder.embed(passages.map((p) => p.text), 'passage');
     const attached = await index.attachPassageVectors(ref, doc.id, passages.map((p, i) => ({ ordinal: p.ordinal, vector: vectors[i]! })));
     if (!attached) return false;
     await documents.recordEmbedded(ref, doc.id, passages.length);
-    await spend.recordEmbedding({ tenantId: ref.tenantId, at: clock.now(), texts: passages.map((p) => p.text) });
+    await spend.recordEmbedding({ tenantId: ref.tenantId, at: clock.now(), tokens });
     return true;
   }
 

@@ -27,6 +27,8 @@ export interface SearchLegs {
   keywordHits: PassageHit[];
   vectorHits: PassageHit[];
   queryVector: Float32Array;
+  /** The tokens the embedder read for the query (spend). */
+  queryTokens: number;
   /** The library's live generation the legs read (null: no library, nothing read), for the request's other reads. */
   generation: string | null;
 }
@@ -88,13 +90,15 @@ export class SearchService {
     // The query embedding starts first, so a model that runs off the main
     // thread works while the keyword leg does.
     let queryVector: Float32Array = new Float32Array(0);
-    const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(([[vector], generation]) => {
+    let queryTokens = 0;
+    const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(([{ vectors: [vector], tokens }, generation]) => {
       queryVector = vector!;
+      queryTokens = tokens;
       return generation === null ? [] : this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds, generation });
     });
     const keywordLeg = live.then((generation) => (generation === null ? [] : this.deps.index.keywordSearch(ref, { text: q, limit, kinds, generation })));
     const [keywordHits, vectorHits] = await Promise.all([keywordLeg, vectorLeg]);
-    return { keywordHits, vectorHits, queryVector, generation: await live };
+    return { keywordHits, vectorHits, queryVector, queryTokens, generation: await live };
   }
 
   /** Fuses the two legs with this service's weights. */

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, CallerBuckets, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, TokenCounter, UsageLedger,
+  BlobStore, CallerBuckets, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, UsageLedger,
 } from '../ports.js';
 import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -26,8 +26,6 @@ export interface Ports {
   clock: Clock;
   chatModel: ChatModel;
   usage: UsageLedger;
-  /** Counts embedding tokens for spend: a tokenizer locally, the model's own reports on AWS. */
-  tokens: TokenCounter;
   /** The durable queue of background indexing (extraction, embedding). */
   queue: IngestQueue;
   /** Callers' own buckets (API.md "Caller-owned bucket"); absent: every blob is the service's. */

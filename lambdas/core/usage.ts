@@ -1,4 +1,4 @@
-import type { Clock, TokenCounter, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
+import type { Clock, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
 import { dayOf, isCalendarDate } from './dates.js';
 import { invalidRequest } from './errors.js';
 
@@ -25,11 +25,12 @@ export interface CaptureSpend {
   ocrPages: number;
 }
 
-/** Passages embedded for a tenant's document (charged as they are embedded, in steps). */
+/** Texts embedded for a tenant (a document's passages, a chat's reply), charged as the embedder reported them. */
 export interface EmbeddingSpend {
   tenantId: string;
   at: string;
-  texts: readonly string[];
+  /** The tokens the embedder said it read (Embedding.tokens). */
+  tokens: number;
 }
 
 /** What the capture pipeline charges. */
@@ -59,17 +60,17 @@ export function resolveRange(today: string, from?: string, to?: string): { from:
 const EMPTY: UsageDelta = { tokensUsed: 0, chatCalls: 0, ocrPages: 0, captures: 0 };
 
 export class UsageService {
-  constructor(private readonly deps: { usage: UsageLedger; clock: Clock; tokens: TokenCounter }) {}
+  constructor(private readonly deps: { usage: UsageLedger; clock: Clock }) {}
 
   /** A capture whose text is known: one capture and its OCR pages. */
   async recordCapture(event: CaptureSpend): Promise<void> {
     await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, captures: 1, ocrPages: event.ocrPages });
   }
 
-  /** The embedding tokens of passages embedded for a document. */
+  /** The tokens of an embedding made for a tenant outside a chat's answer. */
   async recordEmbedding(event: EmbeddingSpend): Promise<void> {
-    if (!event.texts.length) return;
-    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, tokensUsed: await this.deps.tokens.count(event.texts) });
+    if (event.tokens <= 0) return;
+    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, tokensUsed: event.tokens });
   }
 
   /** One chat call and the tokens it consumed. */

@@ -235,9 +235,15 @@ describe('GET /v1/usage', () => {
     const third = await chat(key, 'What is the capital of Peru?');
     expect(second.body.sources).toHaveLength(1);
 
-    // Embedding tokens as the stack's embedder counts them (its own tokenizer).
-    const captureTokens = await server.stack.ports.tokens.count(texts.flatMap((t) => chunkText(t).map((p) => p.text)));
-    const chatTokens = first.body.tokens_used + second.body.tokens_used + third.body.tokens_used;
+    // Embedding tokens as the stack's embedder reports them (its own tokenizer): the captures' passages, and
+    // the replies, embedded after each chat answered (their questions keep the vector they were searched with).
+    const passagesOf = (all: string[]) => all.flatMap((t) => chunkText(t).map((p) => p.text));
+    const embedderTokens = async (all: string[]) => (await server.stack.ports.embedder.embed(passagesOf(all), 'passage')).tokens;
+    const captureTokens = await embedderTokens(texts);
+    const replyTokens = await embedderTokens([first.body.reply, second.body.reply, third.body.reply]);
+    expect(replyTokens).toBeGreaterThan(0);
+    const chatTokens = first.body.tokens_used + second.body.tokens_used + third.body.tokens_used + replyTokens;
+    await server.stack.settled(); // the replies' vectors (and their charge) are background work
     const res = await server.api('/v1/usage', { key });
     expect(res.status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);

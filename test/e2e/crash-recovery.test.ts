@@ -6,7 +6,7 @@ import { chunkText } from '../../lambdas/core/chunking.js';
 import { newId } from '../../lambdas/core/ids.js';
 import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/ports.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'library-crash-'));
@@ -32,7 +32,7 @@ describe('a crash in the middle of a capture', () => {
     });
     const passages = chunkText(text);
     await first.ports.index.put(ref, {
-      itemId: id, kind: 'file_excerpt', title: 't', sourceRef: null, contentDate: now, text, passages, vectors: await embedder.embed(passages.map((p) => p.text)),
+      itemId: id, kind: 'file_excerpt', title: 't', sourceRef: null, contentDate: now, text, passages, vectors: (await embedder.embed(passages.map((p) => p.text))).vectors,
     });
     first.close(); // the process dies here
 
@@ -55,7 +55,7 @@ describe('a crash between a chat answer and its reply vectors', () => {
     /** Embeds queries; passage embeddings never finish (the process dies first). */
     const dying: Embedder = {
       name: embedder.name, dimensions: embedder.dimensions,
-      embed: (texts, purpose) => (purpose === 'query' ? embedder.embed(texts) : new Promise<Float32Array[]>(() => {})),
+      embed: (texts, purpose) => (purpose === 'query' ? embedder.embed(texts) : new Promise<Embedding>(() => {})),
     };
     const ref = { tenantId: 'ten_crash', endUserId: 'u' };
     try {
@@ -68,7 +68,7 @@ describe('a crash between a chat answer and its reply vectors', () => {
       expect(answer.sources).toHaveLength(1);
       first.close(); // the process dies before the reply's vectors are attached
 
-      const [replyVector] = await embedder.embed([answer.reply]);
+      const { vectors: [replyVector] } = await embedder.embed([answer.reply]);
       const replyByMeaning = async (stack: LocalStack) =>
         (await stack.ports.index.vectorSearch(ref, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === answer.reply);
       const second = await openLocalStack({ dataDir: dir, embedder });
@@ -98,7 +98,7 @@ describe('a crash in the middle of the ingestion queue', () => {
       name: embedder.name, dimensions: embedder.dimensions,
       embed: (texts, purpose) => {
         if (purpose === 'query') return embedder.embed(texts);
-        if (budget-- <= 0) return new Promise<Float32Array[]>(() => {});
+        if (budget-- <= 0) return new Promise<Embedding>(() => {});
         embedded.push(...texts);
         return embedder.embed(texts);
       },

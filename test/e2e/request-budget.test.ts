@@ -8,6 +8,7 @@ import { RESPONSE_MARGIN_MS } from '../../lambdas/http/endpoint.js';
 import { coreHarness } from '../support/core-harness.js';
 import { Gate, gatedEmbedder } from '../support/gated.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
+import type { Embedder } from '../../lambdas/ports.js';
 
 /**
  * The request budget end to end through the capture handlers: the context
@@ -42,7 +43,10 @@ async function stored(h: ReturnType<typeof coreHarness>, word: string) {
 describe('request budget through the capture handlers', () => {
   it('a hung embedder outlives the budget: 201 created, the document exists processing, and it becomes ready', async () => {
     const gate = new Gate();
-    const h = coreHarness({ embedder: gatedEmbedder(new HashingEmbedder(), gate) });
+    // An embedder that takes a moment, as real ones do (an instant one could finish the queued work before the receipt is read).
+    const inner = new HashingEmbedder();
+    const slow: Embedder = { name: inner.name, dimensions: inner.dimensions, embed: (texts) => sleep(300).then(() => inner.embed(texts)) };
+    const h = coreHarness({ embedder: gatedEmbedder(slow, gate) });
     const handler = captureHandler(h.services);
     const started = Date.now();
     const response = await handler(event({ text: 'a capture racing its budget: wombat' }), contextWith(RESPONSE_MARGIN_MS + BUDGET_RESERVE_MS + 400));

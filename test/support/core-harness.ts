@@ -1,4 +1,3 @@
-import { O200kTokenCounter } from '../../lambdas/adapters/local/o200k-tokens.js';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
@@ -43,7 +42,6 @@ export function coreHarness(overrides: Partial<Ports> = {}, drainOptions: Partia
     clock: systemClock(),
     chatModel: new ExtractiveAnswerer(),
     usage: new SqliteUsageLedger(db),
-    tokens: new O200kTokenCounter(),
     queue,
     ...overrides,
   };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
 import { openLocalStack, type LocalBucketOptions, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
+import type { OpenAiEmbedderConfig } from '../../lambdas/adapters/local/openai-compatible-embedder.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
 import { isolateAwsEnvironment } from './aws-env.js';
@@ -30,12 +31,12 @@ export interface TestServer {
  * one whose only credentials are `awsCredentials`, in the environment.
  */
 export async function startTestServer(options: {
-  embedder?: Embedder; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
+  embedder?: Embedder; embed?: OpenAiEmbedderConfig | null; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
   buckets?: LocalBucketOptions; awsCredentials?: { accessKeyId: string; secretAccessKey: string };
 } = {}): Promise<TestServer> {
   const restoreAwsEnvironment = isolateAwsEnvironment(options.awsCredentials);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder, chatModel: options.chatModel, drain: options.drain, buckets: options.buckets });
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder, embed: options.embed, chatModel: options.chatModel, drain: options.drain, buckets: options.buckets });
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({
     handlers,

@@ -3,7 +3,10 @@ import { readLocalConfig } from '../../bin/config.js';
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ['LIBRARY_CHAT_URL', 'LIBRARY_CHAT_MODEL', 'LIBRARY_CHAT_API_KEY']) {
+  for (const name of [
+    'LIBRARY_CHAT_URL', 'LIBRARY_CHAT_MODEL', 'LIBRARY_CHAT_API_KEY',
+    'LIBRARY_EMBED_URL', 'LIBRARY_EMBED_MODEL', 'LIBRARY_EMBED_API_KEY', 'LIBRARY_EMBED_QUERY_PREFIX', 'LIBRARY_EMBED_PASSAGE_PREFIX',
+  ]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -28,5 +31,29 @@ describe('chat model configuration', () => {
     process.env.LIBRARY_CHAT_URL = 'ftp://x';
     process.env.LIBRARY_CHAT_MODEL = 'm';
     expect(() => readLocalConfig()).toThrow(/http\(s\) URL/);
+  });
+});
+
+describe('embedder configuration', () => {
+  it('is the offline model unless both URL and model are set; the key and prefixes are optional', () => {
+    for (const name of ['LIBRARY_EMBED_URL', 'LIBRARY_EMBED_MODEL', 'LIBRARY_EMBED_API_KEY', 'LIBRARY_EMBED_QUERY_PREFIX', 'LIBRARY_EMBED_PASSAGE_PREFIX']) delete process.env[name];
+    expect(readLocalConfig().embed).toBeNull();
+    process.env.LIBRARY_EMBED_URL = 'http://localhost:11434/v1';
+    process.env.LIBRARY_EMBED_MODEL = 'nomic-embed-text';
+    expect(readLocalConfig().embed).toEqual({ url: 'http://localhost:11434/v1', model: 'nomic-embed-text' });
+    process.env.LIBRARY_EMBED_API_KEY = 'k';
+    process.env.LIBRARY_EMBED_QUERY_PREFIX = 'search_query: ';
+    process.env.LIBRARY_EMBED_PASSAGE_PREFIX = 'search_document: ';
+    expect(readLocalConfig().embed).toEqual({
+      url: 'http://localhost:11434/v1', model: 'nomic-embed-text', apiKey: 'k', queryPrefix: 'search_query: ', passagePrefix: 'search_document: ',
+    });
+  });
+
+  it('fails fast on half a configuration or a URL that is not http(s)', () => {
+    delete process.env.LIBRARY_EMBED_URL;
+    process.env.LIBRARY_EMBED_MODEL = 'nomic-embed-text';
+    expect(() => readLocalConfig()).toThrow(/both LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL/);
+    process.env.LIBRARY_EMBED_URL = 'localhost:11434';
+    expect(() => readLocalConfig()).toThrow(/LIBRARY_EMBED_URL must be an http\(s\) URL/);
   });
 });

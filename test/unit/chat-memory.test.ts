@@ -36,7 +36,7 @@ async function chatWhileHeld() {
   await services.capture.capture(alice, { text: 'The grey heron nests by the lake from February to June.' });
   embedder.holding = true;
   const response = await services.chat.chat(alice, 'When does the grey heron nest by the lake?');
-  const [replyVector] = await embedder.embed([response.reply], 'query');
+  const { vectors: [replyVector] } = await embedder.embed([response.reply], 'query');
   const replyByMeaning = async () =>
     (await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === response.reply);
   return { services, ports, embedder, background, reports, alice, response, replyByMeaning, rows };
@@ -81,7 +81,7 @@ describe('chat memory without background work (a Lambda)', () => {
     const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
     await services.capture.capture(alice, { text: 'The grey heron nests by the lake from February to June.' });
     const response = await services.chat.chat(alice, 'When does the grey heron nest by the lake?');
-    const [replyVector] = await embedder.embed([response.reply]);
+    const { vectors: [replyVector] } = await embedder.embed([response.reply]);
     const hits = await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] });
     expect(hits.find((h) => h.passage.text === response.reply)?.rawScore).toBeGreaterThan(0.99);
   });

@@ -64,9 +64,10 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     expect(pool.name).toBe('fault-test-embedder');
     expect(pool.dimensions).toBe(16);
     const input = texts(50);
-    const vectors = await pool.embed(input, 'passage');
+    const { vectors, tokens } = await pool.embed(input, 'passage');
     expect(vectors).toHaveLength(50);
     vectors.forEach((vector, i) => expect(Array.from(vector)).toEqual(Array.from(reference(input[i]!))));
+    expect(tokens).toBe(50 * 5); // the worker's count (5 words a text), summed over its sub-batches
     expect(stats[CALLS]).toBe(17); // ceil(50 / 3)
     expect(stats[MAX_BATCH]).toBe(3);
     expect(stats[MAX_IN_FLIGHT]).toBe(2); // both passage workers ran at once
@@ -76,7 +77,7 @@ describe('EmbedderPool with a fault-injecting worker', () => {
 
   it('never hands a worker more than maxBatch texts, whatever the call size', async () => {
     const { pool, stats } = await faultPool({ passageWorkers: 2 });
-    const [big, other] = await Promise.all([pool.embed(texts(1000), 'passage'), pool.embed(texts(5, 'other'), 'passage')]);
+    const [{ vectors: big }, { vectors: other }] = await Promise.all([pool.embed(texts(1000), 'passage'), pool.embed(texts(5, 'other'), 'passage')]);
     expect(big).toHaveLength(1000);
     expect(Array.from(other[4]!)).toEqual(Array.from(reference(texts(5, 'other')[4]!)));
     expect(stats[MAX_BATCH]).toBe(4); // the default maxBatch
@@ -87,11 +88,11 @@ describe('EmbedderPool with a fault-injecting worker', () => {
   it('answers queries while the passage workers are busy', async () => {
     const { pool, stats } = await faultPool({ passageWorkers: 2, data: { delayMs: { passage: 20 } } });
     let passagesDone = false;
-    const passages = pool.embed(texts(48), 'passage').then((v) => ((passagesDone = true), v)); // 6 x 160 ms over 2 workers
+    const passages = pool.embed(texts(48), 'passage').then((v) => ((passagesDone = true), v.vectors)); // 6 x 160 ms over 2 workers
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(pool.isIdle()).toBe(false);
     const started = Date.now();
-    const [query] = await pool.embed(['what is the answer'], 'query');
+    const { vectors: [query] } = await pool.embed(['what is the answer'], 'query');
     expect(Date.now() - started).toBeLessThan(100);
     expect(Array.from(query!)).toEqual(Array.from(reference('what is the answer')));
     expect(passagesDone).toBe(false);
@@ -114,14 +115,14 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     const waiting = pool.embed(['after the restart'], 'passage');
     await waitFor(() => pool.health().state === 'ok');
     expect(pool.health().restarts).toBe(1);
-    expect(Array.from((await waiting)[0]!)).toEqual(Array.from(reference('after the restart')));
+    expect(Array.from((await waiting).vectors[0]!)).toEqual(Array.from(reference('after the restart')));
     expect(stats[STARTS]).toBe(3);
   });
 
   it('sends queries to a passage worker while the query worker is down', async () => {
     const { pool, stats } = await faultPool({ passageWorkers: 1, restartDelayMs: 1000 });
     await expect(pool.embed(['EXIT_WORKER'], 'query')).rejects.toBeInstanceOf(BackendUnavailableError);
-    const [vector] = await pool.embed(['a search'], 'query');
+    const { vectors: [vector] } = await pool.embed(['a search'], 'query');
     expect(Array.from(vector!)).toEqual(Array.from(reference('a search')));
     expect(stats[QUERY_ROLE_CALLS]).toBe(1); // only the call that killed it
     expect(stats[PASSAGE_ROLE_CALLS]).toBe(1);
@@ -136,7 +137,7 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     expect(pool.health().detail).toBe('embedding worker restarting after: RuntimeError: memory access out of bounds');
     await waitFor(() => pool.health().state === 'ok');
     expect(stats[STARTS]).toBe(3);
-    expect(await pool.embed(['fine again'], 'passage')).toHaveLength(1);
+    expect((await pool.embed(['fine again'], 'passage')).vectors).toHaveLength(1);
   });
 
   it('an ordinary error rejects only that call and keeps the worker', async () => {
@@ -146,7 +147,7 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     const failure = await bad.catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(BackendUnavailableError);
     expect((failure as Error).message).toBe('embedding failed: bad input');
-    expect(Array.from((await good)[0]!)).toEqual(Array.from(reference('another capture')));
+    expect(Array.from((await good).vectors[0]!)).toEqual(Array.from(reference('another capture')));
     expect(stats[CALLS]).toBe(2); // the failed call's second sub-batch was dropped
     expect(stats[STARTS]).toBe(2);
     expect(pool.health()).toEqual({ state: 'ok', detail: null, restarts: 0, workers: { live: 2, total: 2 } });
@@ -161,7 +162,7 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     expect((failure as Error).message).toMatch(/took longer than 300 ms/);
     await waitFor(() => pool.health().state === 'ok');
     expect(pool.health().restarts).toBe(1);
-    expect(await pool.embed(['next'], 'passage')).toHaveLength(1);
+    expect((await pool.embed(['next'], 'passage')).vectors).toHaveLength(1);
   });
 
   it('a worker that never recovers leaves health degraded and calls reject instead of hanging', async () => {
@@ -188,7 +189,7 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     expect(pool.health().detail).toMatch(/restarting after: the fault worker refuses to start/);
     expect(stats[STARTS]).toBeGreaterThanOrEqual(3);
     // Queries still have the query worker.
-    expect(await pool.embed(['still searchable'], 'query')).toHaveLength(1);
+    expect((await pool.embed(['still searchable'], 'query')).vectors).toHaveLength(1);
   });
 
   it('close() rejects pending and queued calls, and later calls', async () => {
@@ -212,7 +213,7 @@ describe('EmbedderPool with a fault-injecting worker', () => {
       import { EmbedderPool } from ${JSON.stringify(poolUrl)};
       const workerUrl = new URL(${JSON.stringify(FAULT_WORKER.href)});
       const idle = await EmbedderPool.start({ workerUrl, restartDelayMs: 50 });
-      console.log('vectors', (await idle.embed(['a b', 'c'], 'passage')).length);
+      console.log('vectors', (await idle.embed(['a b', 'c'], 'passage')).vectors.length);
       console.log('failed', await idle.embed(['EXIT_WORKER'], 'passage').catch((e) => e.name));
       const closing = await EmbedderPool.start({ workerUrl });
       const hanging = closing.embed(['HANG'], 'passage').catch((e) => e.message);
@@ -236,11 +237,18 @@ describe('EmbedderPool with a fault-injecting worker', () => {
   });
 });
 
-describe('EmbedderPool counting tokens', () => {
-  it('counts with the worker, in sub-batches, summed; an empty list is zero', async () => {
+describe('EmbedderPool reporting tokens', () => {
+  it('reports the tokens the worker counted with the vectors, summed over sub-batches; an empty list is zero', async () => {
     const { pool } = await faultPool({ maxBatch: 2 });
+    expect((await pool.embed(['one two three', 'four five', 'six', ''], 'passage')).tokens).toBe(6);
+    expect(await pool.embed([], 'passage')).toEqual({ vectors: [], tokens: 0 });
+  });
+
+  it('counts texts it does not embed on the query worker, the same way', async () => {
+    const { pool, stats } = await faultPool({ maxBatch: 2 });
     expect(await pool.count(['one two three', 'four five', 'six', ''])).toBe(6);
     expect(await pool.count([])).toBe(0);
+    expect(stats[PASSAGE_ROLE_CALLS]).toBe(0);
   });
 });
 
@@ -251,7 +259,7 @@ describe('EmbedderPool with the real model', () => {
     expect(pool.name).toBe('universal-sentence-encoder-lite');
     expect(pool.dimensions).toBe(512);
     const input = ['The cat sat on the mat.', 'Quarterly revenue grew by twelve percent.'];
-    const [passages, [query]] = await Promise.all([pool.embed(input, 'passage'), pool.embed([input[0]!], 'query')]);
+    const [{ vectors: passages }, { vectors: [query] }] = await Promise.all([pool.embed(input, 'passage'), pool.embed([input[0]!], 'query')]);
     expect(passages).toHaveLength(2);
     for (const vector of passages) {
       expect(vector).toHaveLength(512);
@@ -263,7 +271,7 @@ describe('EmbedderPool with the real model', () => {
     const cosine = passages[0]!.reduce((sum, x, i) => sum + x * passages[1]![i]!, 0);
     expect(cosine).toBeLessThan(0.5);
     // Spend: the model's own SentencePiece tokens, more for a longer text.
-    const [short, long] = [await pool.count(['The cat sat.']), await pool.count(['The cat sat on the mat by the door all afternoon.'])];
+    const [short, long] = [(await pool.embed(['The cat sat.'], 'passage')).tokens, (await pool.embed(['The cat sat on the mat by the door all afternoon.'], 'query')).tokens];
     expect(short).toBeGreaterThan(0);
     expect(long).toBeGreaterThan(short);
     const health = pool.health();

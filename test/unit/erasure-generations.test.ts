@@ -23,7 +23,7 @@ describe('an index entry of an erased generation that nobody removed', () => {
     db.prepare('DELETE FROM index_ended_generations').run();
     // The dead writers' puts under the ended generation (a document's entry, a chat's memory); their checks never ran.
     const residueText = 'The okapi residue marker hides in the forest.';
-    const [vector] = await ports.embedder.embed([residueText], 'passage');
+    const { vectors: [vector] } = await ports.embedder.embed([residueText], 'passage');
     const residue: IndexItem = indexItem(residueText, vector!, { title: 'Okapi residue' });
     const memory: IndexItem = indexItem('Remembered: the okapi residue marker hides in the forest.', vector!, { kind: 'chat' });
     await ports.index.put(alice, residue, ended);

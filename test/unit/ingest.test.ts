@@ -39,7 +39,7 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     await drain.whenIdle();
     const ready = await services.documents.get(alice, receipt.id!);
     expect(ready).toMatchObject({ status: 'ready', findable_by_meaning: true, passages: 20, passages_embedded: 20 });
-    const [vector] = await ports.embedder.embed([`harbour-13 ${'lorem ipsum dolor sit amet '.repeat(14)}`], 'query');
+    const { vectors: [vector] } = await ports.embedder.embed([`harbour-13 ${'lorem ipsum dolor sit amet '.repeat(14)}`], 'query');
     const hits = await ports.index.vectorSearch(alice, { vector: vector!, limit: 20 });
     expect(new Set(hits.map((h) => h.passage.ordinal)).size).toBe(20);
   });

@@ -2,9 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
 import { DomainError } from '../../lambdas/core/errors.js';
-import { O200kTokenCounter } from '../../lambdas/adapters/local/o200k-tokens.js';
-
-const countAllTokens = (texts: readonly string[]) => new O200kTokenCounter().count(texts);
 import { isCalendarDate } from '../../lambdas/core/dates.js';
 import { resolveRange, UsageService } from '../../lambdas/core/usage.js';
 
@@ -40,13 +37,14 @@ describe('usage dates', () => {
 describe('UsageService over the SQLite ledger', () => {
   it('adds captures, OCR pages, chat calls and tokens per tenant per day', async () => {
     let now = '2026-11-21T23:59:59.000000';
-    const usage = new UsageService({ usage: new SqliteUsageLedger(openDatabase(':memory:')), clock: { now: () => now }, tokens: new O200kTokenCounter() });
+    const usage = new UsageService({ usage: new SqliteUsageLedger(openDatabase(':memory:')), clock: { now: () => now } });
     await usage.recordCapture({ tenantId: 'ten_a', at: '2026-11-21T10:00:00.000000', ocrPages: 3 });
-    await usage.recordEmbedding({ tenantId: 'ten_a', at: '2026-11-21T10:00:01.000000', texts: ['hello world', 'more text'] });
+    await usage.recordEmbedding({ tenantId: 'ten_a', at: '2026-11-21T10:00:01.000000', tokens: 7 }); // as the embedder reported
+    await usage.recordEmbedding({ tenantId: 'ten_a', at: '2026-11-21T10:00:02.000000', tokens: 0 }); // nothing read: no change
     await usage.recordChat('ten_a', '2026-11-21T11:00:00.000000', 100);
     await usage.recordChat('ten_a', '2026-11-22T00:00:01.000000', 50);
     await usage.recordChat('ten_b', '2026-11-21T11:00:00.000000', 999);
-    const captureTokens = await countAllTokens(['hello world', 'more text']);
+    const captureTokens = 7;
 
     now = '2026-11-22T08:00:00.000000';
     const report = await usage.report('ten_a', {});

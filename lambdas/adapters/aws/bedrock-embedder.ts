@@ -1,5 +1,5 @@
 import { InvokeModelCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import type { Embedder } from '../../ports.js';
+import type { Embedder, Embedding } from '../../ports.js';
 import { callAws } from './errors.js';
 
 /** Titan Text Embeddings v2 accepts 256, 512 or 1024 dimensions. */
@@ -14,8 +14,6 @@ export interface BedrockEmbedderOptions {
   dimensions: TitanDimensions;
   /** Calls in flight at once for one embed(); Titan v2 embeds one text per call. */
   concurrency?: number;
-  /** Told the input tokens Bedrock counted for each text, for spend accounting. */
-  onTokens?: (text: string, tokens: number) => void;
 }
 
 /**
@@ -23,6 +21,7 @@ export interface BedrockEmbedderOptions {
  * normalized output (unit vectors, so inner product is cosine). Throttling
  * (ThrottlingException) and transient faults become BackendUnavailableError
  * with a retryAfterSeconds hint (errors.ts), which the ingest worker backs off on.
+ * The tokens of a call are the sum of Titan's inputTextTokenCount for its texts.
  */
 export class BedrockEmbedder implements Embedder {
   readonly name: string;
@@ -42,8 +41,9 @@ export class BedrockEmbedder implements Embedder {
   }
 
   /** Titan v2 embeds queries and passages alike; the purpose is accepted and not needed. */
-  async embed(texts: readonly string[], _purpose?: 'query' | 'passage'): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], _purpose?: 'query' | 'passage'): Promise<Embedding> {
     const out = new Array<Float32Array>(texts.length);
+    let tokens = 0;
     let next = 0;
     let failure: { error: unknown } | null = null;
     const worker = async () => {
@@ -51,7 +51,9 @@ export class BedrockEmbedder implements Embedder {
       while (next < texts.length && !failure) {
         const i = next++;
         try {
-          out[i] = await this.embedOne(texts[i]!);
+          const one = await this.embedOne(texts[i]!);
+          out[i] = one.vector;
+          tokens += one.tokens;
         } catch (error) {
           failure ??= { error };
         }
@@ -60,10 +62,10 @@ export class BedrockEmbedder implements Embedder {
     // Every call settles before embed() answers, so none outlives it (a retry never overlaps its own calls).
     await Promise.all(Array.from({ length: Math.min(this.concurrency, texts.length) }, worker));
     if (failure) throw (failure as { error: unknown }).error;
-    return out;
+    return { vectors: out, tokens };
   }
 
-  private async embedOne(text: string): Promise<Float32Array> {
+  private async embedOne(text: string): Promise<{ vector: Float32Array; tokens: number }> {
     const input = text.trim() ? text.slice(0, MAX_INPUT_CHARS) : '.';
     const response = await callAws('embedder.embed', () =>
       this.client.send(
@@ -79,7 +81,6 @@ export class BedrockEmbedder implements Embedder {
     if (!Array.isArray(parsed.embedding) || parsed.embedding.length !== this.dimensions) {
       throw new Error(`embedder.embed: ${this.options.modelId} returned no ${this.dimensions}-dimension embedding`);
     }
-    if (parsed.inputTextTokenCount) this.options.onTokens?.(text, parsed.inputTextTokenCount);
-    return Float32Array.from(parsed.embedding);
+    return { vector: Float32Array.from(parsed.embedding), tokens: parsed.inputTextTokenCount ?? 0 };
   }
 }

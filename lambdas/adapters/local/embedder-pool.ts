@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { Embedder, TokenCounter } from '../../ports.js';
+import type { Embedder, Embedding, TokenCounter } from '../../ports.js';
 
 export interface EmbedderPoolOptions {
   /** The worker script; default: use-worker.mjs (Universal Sentence Encoder lite, 512 dimensions). */
@@ -43,6 +43,7 @@ interface Call {
   purpose: Purpose;
   /** Counting tokens (on the query worker) rather than embedding. */
   counting: boolean;
+  /** The tokens the model read for the sub-batches answered so far. */
   tokens: number;
   vectors: Float32Array[];
   /** Sub-batches not yet answered. */
@@ -151,13 +152,15 @@ export class EmbedderPool implements Embedder, TokenCounter {
     return this.model!.dimensions;
   }
 
-  embed(texts: readonly string[], purpose: Purpose): Promise<Float32Array[]> {
-    return this.submit(texts, purpose, false).then((call) => call.vectors);
+  /** The vectors, and the tokens the model read for them (its own SentencePiece tokenizer, counted by the worker as it embeds). */
+  embed(texts: readonly string[], purpose: Purpose): Promise<Embedding> {
+    return this.submit(texts, purpose, false).then((call) => ({ vectors: call.vectors, tokens: call.tokens }));
   }
 
   /**
-   * The tokens the model reads for these texts (its own tokenizer), for
-   * spend: counted on the query worker, which is quick and never behind passages.
+   * The tokens the model would read for texts it is not asked to embed (what
+   * the offline answerer read and wrote), with its own tokenizer: counted
+   * on the query worker, which is quick and never behind passages.
    */
   async count(texts: readonly string[]): Promise<number> {
     return (await this.submit(texts.filter((t) => t.length > 0), 'query', true)).tokens;
@@ -292,14 +295,14 @@ export class EmbedderPool implements Embedder, TokenCounter {
     const dimensions = this.dimensions;
     const call = piece.call;
     this.finishPiece(slot);
-    if (call.counting ? !Number.isInteger(tokens) : !(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions) {
-      const what = call.counting ? 'a token count' : `${piece.texts.length} x ${dimensions} vectors`;
+    if (!Number.isInteger(tokens) || (!call.counting && (!(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions))) {
+      const what = call.counting ? 'token count' : `${piece.texts.length} x ${dimensions} vectors and token count`;
       this.failCall(call, new BackendUnavailableError(`embedding failed: the worker returned no ${what}`));
     } else {
       slot.failures = 0;
       if (!call.settled) {
-        if (call.counting) call.tokens += tokens as number;
-        else for (let i = 0; i < piece.texts.length; i++) call.vectors[piece.offset + i] = (flat as Float32Array).subarray(i * dimensions, (i + 1) * dimensions);
+        call.tokens += tokens as number;
+        if (!call.counting) for (let i = 0; i < piece.texts.length; i++) call.vectors[piece.offset + i] = (flat as Float32Array).subarray(i * dimensions, (i + 1) * dimensions);
         call.remaining -= 1;
         if (!call.remaining) {
           call.settled = true;

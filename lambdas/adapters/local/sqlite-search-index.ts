@@ -2,7 +2,8 @@ import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchInd
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
-import { LibraryErasedError } from '../../core/errors.js';
+import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
+import { describeEmbedder, embedderMismatch, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
 
@@ -81,12 +82,25 @@ CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
 -- A per-passage keyword table of early versions: never read since search ranks items.
 DROP TABLE IF EXISTS passages_fts;
 CREATE VIRTUAL TABLE IF NOT EXISTS items_trigram USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
-CREATE VIRTUAL TABLE IF NOT EXISTS passage_vectors USING vec0(
+${vectorTable(dimensions)};
+${REINDEX_TABLE};
+`;
+
+/** A library reindex's new vectors (sqlite-reindex.ts), kept apart until all are made; empty otherwise. */
+export const REINDEX_TABLE = `CREATE TABLE IF NOT EXISTS reindex_vectors (
+  rowid INTEGER PRIMARY KEY,
+  library_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  embedding BLOB NOT NULL
+)`;
+
+/** The passage vectors: a sqlite-vec table partitioned by library, of one embedder's dimensions. */
+export const vectorTable = (dimensions: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS passage_vectors USING vec0(
   library_id INTEGER PARTITION KEY,
   kind TEXT,
   embedding FLOAT[${dimensions}] distance_metric=cosine
-);
-`;
+)`;
 
 interface HitRow {
   item_id: string; kind: ItemKind; title: string | null; source_ref: string | null; content_date: string;
@@ -109,6 +123,9 @@ interface VectorChanges {
 export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private readonly scans = new Map<number, VectorScan>();
   private dataVersion = -1;
+  /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
+  private readonly embedder: string;
+  private embedderCheckedAt = -1;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -121,13 +138,30 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       if (!columns.has('generation')) db.exec('ALTER TABLE items ADD COLUMN generation TEXT');
     }
     db.exec(schema(dimensions));
-    const stored = db.prepare(`SELECT value FROM index_meta WHERE key = 'embedder'`).get() as { value: string } | undefined;
-    const current = `${embedderName}/${dimensions}`;
-    if (stored && stored.value !== current) {
-      throw new Error(`the index was built with embedder ${stored.value}, not ${current}: use the same embedder or a new data directory`);
-    }
-    if (!stored) db.prepare(`INSERT INTO index_meta (key, value) VALUES ('embedder', ?)`).run(current);
+    this.embedder = `${embedderName}/${dimensions}`;
+    // The folder records the embedder that made its vectors; another one would mix two models' vectors.
+    const record = readEmbedderRecord(db);
+    if (record.current && record.current !== this.embedder) throw embedderMismatch(record, this.embedder);
+    if (!record.current) db.prepare(`INSERT INTO index_meta (key, value) VALUES ('embedder', ?)`).run(this.embedder);
     this.backfillItemsFts();
+  }
+
+  /**
+   * Refuses to read or write vectors once another process (`library reindex`)
+   * switched the folder to another embedder: this process's queries and
+   * vectors would be of the wrong model. Read only when the file changed.
+   */
+  private assertOwnVectors() {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version === this.embedderCheckedAt) return;
+    const { current } = readEmbedderRecord(this.db);
+    if (current !== this.embedder) {
+      throw new BackendUnavailableError(
+        `this data folder's vectors were re-embedded by ${current ? describeEmbedder(current) : 'another embedder'} (library reindex) since this server started with ${describeEmbedder(this.embedder)}: restart it with that embedder`,
+        30,
+      );
+    }
+    this.embedderCheckedAt = version;
   }
 
   /** Data folders made before items_fts existed get it filled once from the stored texts. */
@@ -172,6 +206,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    * second process writing the same file is never missed.
    */
   private scanFor(libraryId: number): VectorScan {
+    this.assertOwnVectors();
     const version = this.db.pragma('data_version', { simple: true }) as number;
     if (version !== this.dataVersion) {
       this.scans.clear();
@@ -194,6 +229,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none yet');
     this.write((changes) => {
+      if (item.vectors.length) this.assertOwnVectors();
       // In the same transaction as the write: an erasure that ended this generation stays done.
       if (generation !== undefined && this.db.prepare('SELECT 1 FROM index_ended_generations WHERE generation = ?').get(generation)) {
         throw new LibraryErasedError();
@@ -269,6 +305,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return false;
     return this.write((changes) => {
+      this.assertOwnVectors();
       const item = this.db.prepare('SELECT rowid, kind FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
         | { rowid: number; kind: ItemKind }
         | undefined;
@@ -295,8 +332,10 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (!item) return false;
     const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ?').pluck().all(item.rowid) as number[];
     const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
+    const deleteReindexed = this.db.prepare('DELETE FROM reindex_vectors WHERE rowid = ?');
     for (const rowid of passageRowids) {
       deleteVector.run(BigInt(rowid));
+      deleteReindexed.run(rowid); // nothing of a removed item waits in an unfinished reindex either
       changes.removed.push({ libraryId, rowid });
     }
     this.db.prepare('DELETE FROM passages WHERE item_rowid = ?').run(item.rowid);

@@ -7,9 +7,9 @@
 // so only this thread): passages then use every idle core while a query
 // worker and the server's requests stay fast.
 //
-// In: { id, texts } to embed, or { id, texts, count: true } to count tokens.
-// Out: { ready: true, name, dimensions } once loaded, then { id, flat }
-// (texts.length x 512 floats, buffer transferred), { id, tokens } or { id, error }.
+// In: { id, texts } to embed, or { id, texts, count: true } to count tokens only.
+// Out: { ready: true, name, dimensions } once loaded, then { id, flat, tokens }
+// (texts.length x 512 floats, buffer transferred; the tokens the model read), { id, tokens } or { id, error }.
 import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -62,16 +62,13 @@ try {
 
 parentPort.on('message', async ({ id, texts, count }) => {
   try {
-    if (count) {
-      // Tokens as this model reads them (its own SentencePiece vocabulary), for spend.
-      const tokens = texts.reduce((sum, text) => sum + model.tokenizer.encode(text).length, 0);
-      parentPort.postMessage({ id, tokens });
-      return;
-    }
+    // Tokens as this model reads them (its own SentencePiece vocabulary), for spend; an empty text reads none.
+    const tokens = texts.reduce((sum, text) => sum + (text ? model.tokenizer.encode(text).length : 0), 0);
+    if (count) return parentPort.postMessage({ id, tokens });
     const vectors = await model.embed(texts);
     const flat = new Float32Array(texts.length * DIMENSIONS);
     vectors.forEach((vector, i) => flat.set(vector, i * DIMENSIONS));
-    parentPort.postMessage({ id, flat }, [flat.buffer]);
+    parentPort.postMessage({ id, flat, tokens }, [flat.buffer]);
   } catch (error) {
     // Keep the error's name: 'RuntimeError: memory access out of bounds' tells
     // the pool that the WebAssembly runtime is broken and the worker must go.

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex, TokenCounter } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
@@ -35,7 +35,6 @@ export interface ChatDeps {
   chatModel: ChatModel;
   clock: Clock;
   usage: UsageService;
-  tokens: TokenCounter;
   /** Where present, the reply's and creations' vectors are attached after the answer (see remember). */
   deferVectors?: DeferredVectors;
 }
@@ -60,7 +59,7 @@ export class ChatService {
   async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {
     const runId = newId('run');
     const intent = artifactIntent(question);
-    const { passages: retrieved, questionVector, generation } = await this.retriever.retrieve(ref, question);
+    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, question);
     // The passages' lines are read in the generation the passages were found in (none without a library).
     const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 
@@ -92,13 +91,10 @@ export class ChatService {
       this.item(newId('msg'), 'chat', null, runId, this.deps.clock.now(), reply),
       ...creations,
     ];
-    const storedTexts = await this.remember(ref, messages, now, { text: question, vector: questionVector });
+    const memoryTokens = await this.remember(ref, messages, now, { text: question, vector: questionVector });
 
-    const tokensUsed =
-      (await this.deps.tokens.count([question])) + // the query embedding
-      answer.usage.promptTokens +
-      answer.usage.completionTokens +
-      (await this.deps.tokens.count(storedTexts));
+    // Every token the model ports reported for this call; a reply embedded after the answer (deferVectors) is charged when it is.
+    const tokensUsed = questionTokens + answer.usage.promptTokens + answer.usage.completionTokens + memoryTokens;
     await this.deps.usage.recordChat(ref.tenantId, now, tokensUsed);
     return { reply, artifacts, sources, tokens_used: tokensUsed, run_id: runId };
   }
@@ -123,7 +119,7 @@ export class ChatService {
 
   /**
    * Stores the exchange in the library (creating it, and so the end user, on
-   * first use) and returns the texts it embeds for it. The question keeps the
+   * first use) and returns the tokens it embedded for it before answering. The question keeps the
    * vector it was searched with (a stored question is query text). With
    * `deferVectors` (the local stack) the items are written at once, found by
    * words, and the reply's and creations' vectors are attached in the
@@ -131,12 +127,12 @@ export class ChatService {
    * them, and an erasure in between stays done. Without it (a Lambda, frozen
    * once it answers) they are embedded first and each item is written once.
    */
-  private async remember(ref: LibraryRef, items: IndexItem[], at: string, known: { text: string; vector: Float32Array }): Promise<string[]> {
+  private async remember(ref: LibraryRef, items: IndexItem[], at: string, known: { text: string; vector: Float32Array }): Promise<number> {
     const reusable = (item: IndexItem) => known.vector.length > 0 && item.passages.length === 1 && item.passages[0]!.text === known.text;
     const pending = items.filter((item) => !reusable(item)).map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
     const texts = pending.flatMap((item) => item.texts);
     const deferred = this.deps.deferVectors;
-    const vectors = deferred ? [] : await this.deps.embedder.embed(texts, 'passage');
+    const { vectors, tokens } = deferred || !texts.length ? { vectors: [], tokens: 0 } : await this.deps.embedder.embed(texts, 'passage');
     await this.deps.documents.touchLibrary(ref, at);
     let offset = 0;
     for (const item of items) {
@@ -149,8 +145,9 @@ export class ChatService {
       offset += count;
     }
     if (deferred) {
-      await deferred.background.run('chat memory vectors', () => attachPendingVectors({ index: deferred.index, embedder: this.deps.embedder }, pending));
+      const deps = { index: deferred.index, embedder: this.deps.embedder, spend: this.deps.usage, clock: this.deps.clock };
+      await deferred.background.run('chat memory vectors', () => attachPendingVectors(deps, pending));
     }
-    return texts;
+    return tokens;
   }
 }

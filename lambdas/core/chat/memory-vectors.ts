@@ -1,5 +1,6 @@
-import type { BackgroundWork, DeferredVectorIndex, Embedder } from '../../ports.js';
+import type { BackgroundWork, Clock, DeferredVectorIndex, Embedder } from '../../ports.js';
 import type { LibraryRef } from '../model.js';
+import type { UsageService } from '../usage.js';
 
 /** How a chat answers before its reply is embedded: an index that takes vectors later, and a runner for the work. */
 export interface DeferredVectors {
@@ -14,20 +15,34 @@ export interface PendingVectors {
   texts: readonly string[];
 }
 
+/** What attaching vectors later needs: the index, the embedder, and the ledger its tokens are charged to. */
+export interface PendingVectorDeps {
+  index: DeferredVectorIndex;
+  embedder: Embedder;
+  spend: Pick<UsageService, 'recordEmbedding'>;
+  clock: Clock;
+}
+
 /**
  * Embeds items written without vectors (a chat's reply and creations) and
  * attaches the vectors to those still there (passage ordinals follow the
  * texts' order). An item erased meanwhile gets nothing (attachPassageVectors
- * writes nothing for it).
+ * writes nothing for it). The chat answered before this ran, so its
+ * tokens_used could not hold these tokens: they are charged here, to each
+ * item's tenant (one embedding call per tenant, as its tokens are per call).
  */
-export async function attachPendingVectors(deps: { index: DeferredVectorIndex; embedder: Embedder }, items: readonly PendingVectors[]): Promise<void> {
-  if (!items.length) return;
-  const vectors = await deps.embedder.embed(items.flatMap((item) => item.texts), 'passage');
-  let offset = 0;
-  for (const item of items) {
-    const own = vectors.slice(offset, offset + item.texts.length);
-    await deps.index.attachPassageVectors(item.ref, item.itemId, own.map((vector, ordinal) => ({ ordinal, vector })));
-    offset += item.texts.length;
+export async function attachPendingVectors(deps: PendingVectorDeps, items: readonly PendingVectors[]): Promise<void> {
+  const byTenant = new Map<string, PendingVectors[]>();
+  for (const item of items) byTenant.set(item.ref.tenantId, [...(byTenant.get(item.ref.tenantId) ?? []), item]);
+  for (const [tenantId, own] of byTenant) {
+    const { vectors, tokens } = await deps.embedder.embed(own.flatMap((item) => item.texts), 'passage');
+    let offset = 0;
+    for (const item of own) {
+      const mine = vectors.slice(offset, offset + item.texts.length);
+      await deps.index.attachPassageVectors(item.ref, item.itemId, mine.map((vector, ordinal) => ({ ordinal, vector })));
+      offset += item.texts.length;
+    }
+    await deps.spend.recordEmbedding({ tenantId, at: deps.clock.now(), tokens });
   }
 }
 
@@ -37,7 +52,7 @@ export async function attachPendingVectors(deps: { index: DeferredVectorIndex; e
  * vectors), so they are found by meaning again. Run at start-up; returns how
  * many it mended.
  */
-export async function attachMissingVectors(deps: { index: DeferredVectorIndex; embedder: Embedder }): Promise<number> {
+export async function attachMissingVectors(deps: PendingVectorDeps): Promise<number> {
   const pending = await deps.index.itemsWithoutVectors();
   // In modest batches: a long-stopped process may have left many.
   for (let i = 0; i < pending.length; i += 32) await attachPendingVectors(deps, pending.slice(i, i + 32));

@@ -57,17 +57,20 @@ export class ChatRetriever {
   ) {}
 
   /** The passages to answer from (see selectGrounding), the question's vector and the generation they were read in. */
-  async retrieve(ref: LibraryRef, question: string): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array; generation: string | null }> {
-    const { candidates, questionVector, generation } = await this.candidates(ref, question);
-    return { passages: selectGrounding(candidates, this.options), questionVector, generation };
+  async retrieve(
+    ref: LibraryRef,
+    question: string,
+  ): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
+    const { candidates, questionVector, questionTokens, generation } = await this.candidates(ref, question);
+    return { passages: selectGrounding(candidates, this.options), questionVector, questionTokens, generation };
   }
 
   /** Every candidate passage of the top items with its support signals, before the gate. */
   async candidates(
     ref: LibraryRef,
     question: string,
-  ): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array; generation: string | null }> {
-    const { keywordHits, vectorHits, queryVector: questionVector, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS);
+  ): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
+    const { keywordHits, vectorHits, queryVector: questionVector, queryTokens: questionTokens, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS);
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), hit.rawScore]));
     const questionTerms = termSet(question);
@@ -92,7 +95,7 @@ export class ChatRetriever {
         });
       }
     });
-    return { candidates: out, questionVector, generation };
+    return { candidates: out, questionVector, questionTokens, generation };
   }
 }
 

@@ -1,7 +1,6 @@
 import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
 import { documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
-import { tokenCounter } from '../../wiring/aws/tokens.js';
 import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';
@@ -11,11 +10,10 @@ import { instrumented, meteredUsage } from '../../wiring/aws/observability.js';
 
 /** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged (and counted as metrics). */
 const clock = systemClock();
-const tokens = tokenCounter();
 export const handler = instrumented(createHandler({
   chat: new ChatService({
     // A chat's memory lands in the library's current generation (core/incarnation.ts).
-    index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock, tokens,
-    usage: new UsageService({ usage: meteredUsage(usageLedger()), clock, tokens }),
+    index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock,
+    usage: new UsageService({ usage: meteredUsage(usageLedger()), clock }),
   }),
 }));

@@ -1,9 +1,11 @@
 import type { Embedder } from '../../ports.js';
 import { createEndpoint } from '../../http/endpoint.js';
 
-/** An embedder that can say whether it is working (the local pool); others are taken to be. */
+type EmbedderState = { state: 'ok' | 'degraded'; detail: string | null };
+
+/** An embedder that can say whether it is working (the local pool, an embeddings server it asks); others are taken to be. */
 export interface EmbedderWithHealth extends Pick<Embedder, 'name' | 'dimensions'> {
-  health?(): { state: 'ok' | 'degraded'; detail: string | null };
+  health?(): EmbedderState | Promise<EmbedderState>;
 }
 
 export interface HealthDeps {
@@ -46,9 +48,11 @@ export const createHandler = (deps: HealthDeps) =>
   createEndpoint({
     auth: false,
     async run() {
-      const embedder = deps.embedder.health?.() ?? { state: 'ok' as const, detail: null };
       const names = Object.keys(deps.dependencies ?? {});
-      const results = await Promise.all(names.map((name) => probe(deps.dependencies![name]!)));
+      const [embedder, results] = await Promise.all([
+        embedderState(deps.embedder),
+        Promise.all(names.map((name) => probe(deps.dependencies![name]!))),
+      ]);
       const dependencies = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
       const backlog = deps.backlog ? safely(deps.backlog) : null;
       const unavailable = results.some((r) => r.state === 'failing');
@@ -67,6 +71,16 @@ export const createHandler = (deps: HealthDeps) =>
       };
     },
   });
+
+/** The embedder's own word on its state; one that cannot answer in time (or throws) is degraded. */
+async function embedderState(embedder: EmbedderWithHealth): Promise<EmbedderState> {
+  if (!embedder.health) return { state: 'ok', detail: null };
+  const checked = await probe(async () => {
+    const said = await embedder.health!();
+    if (said.state !== 'ok') throw new Error(said.detail ?? 'the embedder is degraded');
+  });
+  return checked.state === 'ok' ? { state: 'ok', detail: null } : { state: 'degraded', detail: checked.detail };
+}
 
 /** The backlog, or null when it cannot be read (the database is failing, which dependencies already says). */
 function safely(read: () => { documents: number; passages: number }) {

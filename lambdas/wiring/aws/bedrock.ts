@@ -4,7 +4,6 @@ import { BedrockEmbedder } from '../../adapters/aws/bedrock-embedder.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';
-import { tokenCounter } from './tokens.js';
 
 /** The Bedrock ports (embedder, chat model), on one client made on the first call. */
 let client: BedrockRuntimeClient | undefined;
@@ -15,11 +14,10 @@ function bedrockClient(): BedrockRuntimeClient {
   return (client ??= tracer.captureAWSv3Client(new BedrockRuntimeClient(sdkOptions())));
 }
 
-/** Titan Text Embeddings; spend counts the tokens Titan reports for each text it embeds (tokens.ts). */
+/** Titan Text Embeddings; each call reports the tokens Titan counted, which spend charges. */
 export function embedder(): BedrockEmbedder {
   const { modelId, dimensions } = awsConfig().embedding;
-  const tokens = tokenCounter();
-  return (embedderPort ??= new BedrockEmbedder(bedrockClient(), { modelId, dimensions, onTokens: (text, count) => tokens.record(text, count) }));
+  return (embedderPort ??= new BedrockEmbedder(bedrockClient(), { modelId, dimensions }));
 }
 
 export function chatModel(): BedrockChat {

@@ -7,7 +7,6 @@ import { documentStore, usageLedger } from './dynamo.js';
 import { searchIndex } from './opensearch.js';
 import { callerBuckets } from './buckets.js';
 import { blobStore } from './s3.js';
-import { tokenCounter } from './tokens.js';
 
 /**
  * The ports capture and the queued ingest run on, from this function's
@@ -19,6 +18,6 @@ import { tokenCounter } from './tokens.js';
 export function awsCapturePorts(extractor: TextExtractor): CapturePorts {
   return {
     documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(), extractor,
-    clock: systemClock(), usage: meteredUsage(usageLedger()), tokens: tokenCounter(), buckets: callerBuckets(),
+    clock: systemClock(), usage: meteredUsage(usageLedger()), buckets: callerBuckets(),
   };
 }

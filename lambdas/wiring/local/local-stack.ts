@@ -1,12 +1,11 @@
 import { join } from 'node:path';
-import { EmbedderPool } from '../../adapters/local/embedder-pool.js';
-import { availableParallelism } from 'node:os';
 import { openDatabase, type SqliteDatabase } from '../../adapters/local/database.js';
 import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../adapters/local/extractive-answerer.js';
-import { O200kTokenCounter } from '../../adapters/local/o200k-tokens.js';
 import { FolderBlobStore } from '../../adapters/local/folder-blob-store.js';
 import { InProcessBackgroundWork } from '../../adapters/local/in-process-background-work.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
+import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
+import { readEmbedderRecord } from '../../adapters/local/embedder-record.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
@@ -19,7 +18,8 @@ import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/
 import { FileExtractor } from '../../adapters/extraction/extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
 import { logger } from '../../http/observability.js';
-import type { CallerBuckets, ChatModel, Clock, Embedder, TokenCounter } from '../../ports.js';
+import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../ports.js';
+import { startLocalEmbedder } from './embedder.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { AesSecretCipher, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
 import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
@@ -103,27 +103,35 @@ export interface LocalStack {
 /** Wires the embedded adapters over one data folder: `library.db` (SQLite) and `blobs/`. */
 export async function openLocalStack(options: {
   dataDir: string;
+  /** Any embedder (tests); wins over `embed`. */
   embedder?: Embedder;
+  /** An OpenAI-compatible embeddings server; absent: the offline embedder's worker threads. */
+  embed?: OpenAiEmbedderConfig | null;
   /** An OpenAI-compatible chat model; absent: the offline extractive answerer. */
   chat?: OpenAiCompatibleConfig | null;
   /** Any chat model (tests); wins over `chat`. */
   chatModel?: ChatModel;
-  /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's threads. */
+  /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's (embedder.ts). */
   drain?: Partial<DrainOptions>;
   buckets?: LocalBucketOptions;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
-  // The model's worker threads are ours to stop only when we started them: one for
-  // queries, and one per core for passages (at low priority, so requests come first).
-  const embedderThreads = Math.max(1, Math.min(2, availableParallelism()));
-  const ownEmbedder = options.embedder ? null : await EmbedderPool.start({ passageWorkers: embedderThreads });
-  const embedder = options.embedder ?? ownEmbedder!;
+  // The embedder is ours to stop only when we started it.
+  const own = options.embedder ? null : await startLocalEmbedder(options.embed, readEmbedderRecord(db).current);
+  const embedder = options.embedder ?? own!.embedder;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
-  const index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
-  // Spend counts the tokens the embedder itself reads (its own tokenizer); a given embedder (tests) is counted with o200k_base.
-  const tokens: TokenCounter = ownEmbedder ?? new O200kTokenCounter();
+  let index: SqliteSearchIndex;
+  try {
+    // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
+    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
+  } catch (error) {
+    void own?.close();
+    void ocr.close();
+    db.close();
+    throw error;
+  }
   const queue = new SqliteIngestQueue(db);
   const blobs = new FolderBlobStore(join(options.dataDir, 'blobs'));
   const buckets = localBuckets(db, options.dataDir, options.buckets ?? {});
@@ -137,8 +145,8 @@ export async function openLocalStack(options: {
     tenants: new SqliteTenantStore(db),
     clock,
     buckets,
-    tokens,
-    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, tokens)),
+    // The offline answerer's tokens are counted by the offline model's tokenizer where it runs, else with o200k_base.
+    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
     usage: new SqliteUsageLedger(db),
     queue,
     deferVectors: { index, background },
@@ -146,7 +154,7 @@ export async function openLocalStack(options: {
   // The full extractor runs in this process: a single capture on an idle machine is read in its request.
   const services = buildServices(ports, { extractInlineWhenIdle: true });
   const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
-    lanes: embedderThreads,
+    lanes: own?.lanes ?? 2, // a given embedder (tests): two steps at once
     log: (message, detail) => logger.warn(message, detail),
     ...options.drain,
   });
@@ -157,7 +165,7 @@ export async function openLocalStack(options: {
   // A chat answered just before a crash may lack its reply's vectors: embed
   // them, in the background so a failing embedder cannot stop the start.
   await background.run('vectors missing at start-up', async () => {
-    await attachMissingVectors({ index, embedder });
+    await attachMissingVectors({ index, embedder, spend: services.usage, clock: ports.clock });
   });
   const dependencies = {
     database: async () => {
@@ -172,7 +180,7 @@ export async function openLocalStack(options: {
     bucketDeletes.stop();
     background.close();
     void ocr.close();
-    void ownEmbedder?.close();
+    void own?.close();
     db.close();
   } };
 }

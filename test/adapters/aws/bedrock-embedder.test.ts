@@ -17,16 +17,15 @@ describe('BedrockEmbedder (Titan Text Embeddings v2)', () => {
       const { inputText } = JSON.parse(input.body as string) as { inputText: string };
       return reply(Array.from({ length: 256 }, (_, i) => (i === inputText.length ? 1 : 0)));
     });
-    let tokens = 0;
-    const embedder = new BedrockEmbedder(new BedrockRuntimeClient({ region: 'eu-west-1' }), { modelId: MODEL, dimensions: 256, concurrency: 3, onTokens: (_text, n) => (tokens += n) });
-    const vectors = await embedder.embed(['a', 'bb', 'ccc', 'dddd', 'eeeee'], 'passage');
+    const embedder = new BedrockEmbedder(new BedrockRuntimeClient({ region: 'eu-west-1' }), { modelId: MODEL, dimensions: 256, concurrency: 3 });
+    const { vectors, tokens } = await embedder.embed(['a', 'bb', 'ccc', 'dddd', 'eeeee'], 'passage');
     expect(vectors.map((v) => v.indexOf(1))).toEqual([1, 2, 3, 4, 5]);
     expect(vectors[0]).toBeInstanceOf(Float32Array);
     const calls = bedrock.commandCalls(InvokeModelCommand);
     expect(calls).toHaveLength(5);
     expect(calls.every((c) => c.args[0].input.modelId === MODEL && c.args[0].input.contentType === 'application/json')).toBe(true);
     expect(inputsOf()[0]).toEqual({ inputText: 'a', dimensions: 256, normalize: true });
-    expect(tokens).toBe(15);
+    expect(tokens).toBe(15); // Titan's inputTextTokenCount (3 a text), summed over the call
     expect(embedder).toMatchObject({ name: MODEL, dimensions: 256 });
   });
 

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BedrockEmbedder } from '../../../lambdas/adapters/aws/bedrock-embedder.js';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
-import { ReportedTokenCounter } from '../../../lambdas/adapters/aws/reported-token-counter.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
 import { SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
 import { BUCKETS_TABLE, DOCUMENTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
@@ -84,17 +83,15 @@ let buckets = 0;
 async function awsStack(options: { callerBuckets?: boolean } = {}) {
   const bucket = `ingest-${++buckets}`;
   await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
-  const tokens = new ReportedTokenCounter();
   const ports: CapturePorts = {
     documents: new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE)),
     blobs: new S3BlobStore(s3.client, bucket),
     index: new SqliteSearchIndex(openDatabase(':memory:'), DIMENSIONS, MODEL),
     // maxAttempts 1: the SDK's own retries would hide the throttles this test drives.
-    embedder: new BedrockEmbedder(new BedrockRuntimeClient({ region: 'us-east-1', maxAttempts: 1 }), { modelId: MODEL, dimensions: DIMENSIONS, onTokens: (t, n) => tokens.record(t, n) }),
+    embedder: new BedrockEmbedder(new BedrockRuntimeClient({ region: 'us-east-1', maxAttempts: 1 }), { modelId: MODEL, dimensions: DIMENSIONS }),
     extractor,
     clock: systemClock(),
     usage: new DynamoUsageLedger(dynamo.client, await dynamo.createTable(USAGE_TABLE)),
-    tokens,
     buckets: options.callerBuckets ? await callerBucketPorts() : undefined,
   };
   const queue = new SqsIngestQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.us-east-1.amazonaws.com/1/ingest');

@@ -1,0 +1,54 @@
+import type { SqliteDatabase } from './database.js';
+
+/**
+ * Which embedder made a data folder's vectors, as `name/dimensions` in
+ * index_meta: `embedder` is the one search reads; `reindex_to`, while a
+ * `library reindex` is unfinished, the one it re-embeds with.
+ */
+export interface EmbedderRecord {
+  current: string | null;
+  reindexTo: string | null;
+}
+
+export function readEmbedderRecord(db: SqliteDatabase): EmbedderRecord {
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'`).get()) return { current: null, reindexTo: null };
+  const value = (key: string) => (db.prepare('SELECT value FROM index_meta WHERE key = ?').pluck().get(key) as string | undefined) ?? null;
+  return { current: value('embedder'), reindexTo: value('reindex_to') };
+}
+
+/** `name/dimensions` read back (a name may hold slashes: BAAI/bge-small-en-v1.5). */
+export function parseEmbedder(value: string): { name: string; dimensions: number } {
+  const cut = value.lastIndexOf('/');
+  return { name: value.slice(0, cut), dimensions: Number(value.slice(cut + 1)) };
+}
+
+export const describeEmbedder = (value: string) => {
+  const { name, dimensions } = parseEmbedder(value);
+  return `${name} (${dimensions} dimensions)`;
+};
+
+/** Starting a data folder with an embedder other than the one that made its vectors. */
+export class EmbedderMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbedderMismatchError';
+  }
+}
+
+/** The refusal, naming both embedders and the ways out. */
+export function embedderMismatch(record: EmbedderRecord, wanted: string): EmbedderMismatchError {
+  const made = describeEmbedder(record.current!);
+  const now = describeEmbedder(wanted);
+  if (record.reindexTo === wanted) {
+    return new EmbedderMismatchError(
+      `A reindex of this data folder to ${now} is unfinished: its vectors are still those of ${made}. ` +
+        'Run `npx library reindex` to finish it (it continues where it stopped), or start with the embedder that made them.',
+    );
+  }
+  return new EmbedderMismatchError(
+    `This data folder's vectors were made by ${made}, not by ${now}, the embedder configured now: ` +
+      'search by meaning cannot compare the vectors of two models, so they are not mixed. ' +
+      `Run \`npx library reindex\` to re-embed the library with ${now}, or start with ${made} again ` +
+      '(without LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL the offline universal-sentence-encoder-lite is used).',
+  );
+}
