@@ -60,16 +60,22 @@ describe('convex fusion with keyword coverage', () => {
     expect(fused[0]!.score).toBeGreaterThan(0.8);
   });
 
-  it('scales BM25 over the best by the square root of coverage, and treats a missing coverage as full', () => {
-    expect(keywordEvidence([hit('a', 10, 1), hit('b', 5, 0.25)])).toEqual([1, 0.25]);
-    expect(keywordEvidence([hit('a', 10), hit('b', 5)])).toEqual([1, 0.5]);
+  it('keeps BM25 over the best as the keyword score: 0 stays "not found"', () => {
+    expect(keywordEvidence([hit('a', 10, 1), hit('b', 5, 0.25)])).toEqual([1, 0.5]);
   });
 
-  it("slides the keyword leg's share from weakKeyword to keyword with the best coverage", () => {
+  it("slides the keyword leg's share from weakKeyword to keyword with the best coverage, full from fullCoverage up", () => {
     const full = DEFAULT_FUSION.keyword / (DEFAULT_FUSION.keyword + DEFAULT_FUSION.vector);
-    expect(keywordShare([hit('a', 1, 1)], DEFAULT_FUSION)).toBeCloseTo(full, 10);
-    expect(keywordShare([hit('a', 1, 0)], DEFAULT_FUSION)).toBeCloseTo(DEFAULT_FUSION.weakKeyword!, 10);
-    expect(keywordShare([hit('a', 1, 0.2), hit('b', 1, 0.6)], DEFAULT_FUSION)).toBeCloseTo(0.4 + (full - 0.4) * 0.6, 10);
+    const weak = DEFAULT_FUSION.weakKeyword!;
+    const at = (coverage: number) => keywordShare([hit('a', 1, coverage)], DEFAULT_FUSION);
+    expect(at(0)).toBeCloseTo(weak, 10);
+    expect(at(DEFAULT_FUSION.fullCoverage!)).toBeCloseTo(full, 10);
+    expect(at(1)).toBeCloseTo(full, 10);
+    expect(at(0.1)).toBeLessThan(at(0.2));
+    expect(at(0.2)).toBeLessThan(at(0.3));
+    // The best hit decides; an index that cannot tell coverage keeps the full share.
+    expect(keywordShare([hit('a', 1, 0.05), hit('b', 1, 0.9)], DEFAULT_FUSION)).toBeCloseTo(full, 10);
+    expect(keywordShare([hit('a', 1)], DEFAULT_FUSION)).toBeCloseTo(full, 10);
     expect(keywordShare([], DEFAULT_FUSION)).toBe(0);
   });
 });
