@@ -29,7 +29,7 @@ export interface ExtractiveOptions {
 }
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
-  maxSentences: 8,
+  maxSentences: 10,
   quotedInShortAnswer: 2,
   quoteCutoff: 0.5,
   maxItemized: 8,

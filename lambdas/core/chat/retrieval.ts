@@ -38,7 +38,7 @@ export interface RetrievalOptions {
 
 export const DEFAULT_RETRIEVAL: RetrievalOptions = {
   maxItems: 15,
-  grounding: { minItems: 5, maxItems: 8, relativeScore: 0.5 },
+  grounding: { minItems: 5, maxItems: 10, relativeScore: 0.5 },
   passagesPerItem: 2,
   support: DEFAULT_SUPPORT,
   admit: DEFAULT_ADMIT,
