@@ -9,7 +9,8 @@
  *                               (a document's own text starts with its title, as a real file would)
  *   captureCorpus(stack, ref, corpus)
  *                            -> captures every abstract (documentText, its title, its id as source_ref),
- *                               throws on any refusal; returns file id -> SciFact document id
+ *                               throws on any refusal, waits for every passage's vector (stack.settled);
+                               returns file id -> SciFact document id
  *   claimsIn(corpus, queries, qrels)
  *                            -> the queries (claims) with at least one judged document in the corpus
  *   SCIFACT_DIR              -> where the data is read from ($SCIFACT_DIR, else ../shared/data/beir/scifact)
@@ -87,7 +88,7 @@ export const documentText = (doc: ScifactDoc): string => (doc.title ? `${doc.tit
  * Returns file id -> SciFact document id, to score what search and chat return.
  */
 export async function captureCorpus(
-  stack: { services: { capture: Pick<CaptureService, 'capture'> } },
+  stack: { services: { capture: Pick<CaptureService, 'capture'> }; settled?: () => Promise<void> },
   ref: LibraryRef,
   corpus: readonly ScifactDoc[],
 ): Promise<Map<string, string>> {
@@ -97,6 +98,9 @@ export async function captureCorpus(
     if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
     docOfFile.set(receipt.id, doc.id);
   }
+  // A capture's passages are embedded by the ingestion drain after its receipt:
+  // wait for every vector, so the meaning leg sees the whole corpus.
+  await stack.settled?.();
   return docOfFile;
 }
 
