@@ -43,7 +43,7 @@ export interface FusionWeights {
  * keyword 0.85 when the words match well, as SciFact chose, down to 0.2 when
  * the best keyword hit holds little of the query.
  */
-export const DEFAULT_FUSION: FusionWeights = { method: 'convex', keyword: 0.85, weakKeyword: 0.2, fullCoverage: 0.4, vector: 0.15, k: 60 };
+export const DEFAULT_FUSION: FusionWeights = { method: 'convex', keyword: 0.85, weakKeyword: 0.1, fullCoverage: 0.3, vector: 0.15, k: 60 };
 
 export interface FusedItem {
   itemId: string;
