@@ -1,6 +1,6 @@
 /**
  * npm run bench:chat — the grounded chat on BEIR SciFact (read in place from
- * ../shared/data/beir/scifact, never copied):
+ * $SCIFACT_DIR, never copied):
  *
  *   - supported: for each test claim asked as a question, whether the reply's
  *     sources include a document judged relevant to it        (goal >= 0.80)

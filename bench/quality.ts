@@ -117,9 +117,14 @@ async function sweep() {
   for (let vector = 0.05; vector < 0.61; vector += 0.05) {
     grid.push({ method: 'convex', keyword: Number((1 - vector).toFixed(2)), vector: Number(vector.toFixed(2)), k: 60 });
   }
+  // The keyword leg's share by the best keyword hit's coverage (ranking.ts keywordShare).
+  for (const fullCoverage of [0.2, 0.3, 0.4]) {
+    for (const weakKeyword of [0.1, 0.2, 0.4, 0.6]) grid.push({ ...DEFAULT_FUSION, weakKeyword, fullCoverage });
+  }
   for (const weights of grid) results.push({ weights, ...(await evaluate(fused(weights))) });
   results.sort((a, b) => b.ndcg - a.ndcg);
   for (const r of results.slice(0, 12)) row(JSON.stringify(r.weights), r);
+  for (const r of results.filter((r) => r.weights.fullCoverage !== undefined)) row(`coverage ${JSON.stringify(r.weights)}`, r);
   const best = (method: string) => results.find((r) => r.weights.method === method)!;
   row(`best rrf ${JSON.stringify(best('rrf').weights)}`, best('rrf'));
   row(`best convex ${JSON.stringify(best('convex').weights)}`, best('convex'));

@@ -9,19 +9,21 @@
  *                               (a document's own text starts with its title, as a real file would)
  *   captureCorpus(stack, ref, corpus)
  *                            -> captures every abstract (documentText, its title, its id as source_ref),
- *                               throws on any refusal; returns file id -> SciFact document id
+ *                               throws on any refusal, waits for every passage's vector (stack.settled);
+                               returns file id -> SciFact document id
  *   claimsIn(corpus, queries, qrels)
  *                            -> the queries (claims) with at least one judged document in the corpus
- *   SCIFACT_DIR              -> where the data is read from ($SCIFACT_DIR, else ../shared/data/beir/scifact)
+ *   scifactDir()             -> where the data is read from: $SCIFACT_DIR (corpus.jsonl, queries.jsonl, qrels/)
  *
  * Tune on 'train', report on 'test'.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { dataSetDir } from './data-dir.js';
 import type { CaptureService } from '../../lambdas/core/capture.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
 
-export const SCIFACT_DIR = process.env.SCIFACT_DIR ?? resolve(import.meta.dirname, '../../../shared/data/beir/scifact');
+export const scifactDir = () => dataSetDir('SCIFACT_DIR', 'BEIR SciFact (corpus.jsonl, queries.jsonl, qrels/)');
 
 export interface ScifactDoc {
   id: string;
@@ -49,7 +51,7 @@ const readJsonl = <T>(file: string): T[] =>
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as T);
 
-export function loadQrels(split: 'train' | 'test', dir = SCIFACT_DIR): Qrels {
+export function loadQrels(split: 'train' | 'test', dir = scifactDir()): Qrels {
   const qrels: Qrels = new Map();
   const lines = readFileSync(join(dir, 'qrels', `${split}.tsv`), 'utf8').split('\n').slice(1);
   for (const line of lines) {
@@ -62,7 +64,7 @@ export function loadQrels(split: 'train' | 'test', dir = SCIFACT_DIR): Qrels {
   return qrels;
 }
 
-export function loadCorpus(dir = SCIFACT_DIR): ScifactDoc[] {
+export function loadCorpus(dir = scifactDir()): ScifactDoc[] {
   return readJsonl<{ _id: string; title?: string; text?: string }>(join(dir, 'corpus.jsonl')).map((d) => ({
     id: d._id,
     title: (d.title ?? '').trim(),
@@ -70,7 +72,7 @@ export function loadCorpus(dir = SCIFACT_DIR): ScifactDoc[] {
   }));
 }
 
-export function loadScifact(split: 'train' | 'test', dir = SCIFACT_DIR): Scifact {
+export function loadScifact(split: 'train' | 'test', dir = scifactDir()): Scifact {
   const qrels = loadQrels(split, dir);
   const queries = readJsonl<{ _id: string; text: string }>(join(dir, 'queries.jsonl'))
     .filter((q) => qrels.has(q._id))
@@ -87,7 +89,7 @@ export const documentText = (doc: ScifactDoc): string => (doc.title ? `${doc.tit
  * Returns file id -> SciFact document id, to score what search and chat return.
  */
 export async function captureCorpus(
-  stack: { services: { capture: Pick<CaptureService, 'capture'> } },
+  stack: { services: { capture: Pick<CaptureService, 'capture'> }; settled?: () => Promise<void> },
   ref: LibraryRef,
   corpus: readonly ScifactDoc[],
 ): Promise<Map<string, string>> {
@@ -97,6 +99,9 @@ export async function captureCorpus(
     if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
     docOfFile.set(receipt.id, doc.id);
   }
+  // A capture's passages are embedded by the ingestion drain after its receipt:
+  // wait for every vector, so the meaning leg sees the whole corpus.
+  await stack.settled?.();
   return docOfFile;
 }
 

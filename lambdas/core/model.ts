@@ -81,6 +81,11 @@ export interface PassageHit {
   passage: Passage;
   /** The leg's own score: BM25 (higher better) or cosine similarity. */
   rawScore: number;
+  /**
+   * Keyword leg, when the index can tell: the share of the query's term
+   * weight the item holds (core/keyword-coverage.ts). Absent: taken as 1.
+   */
+  coverage?: number;
 }
 
 /** A document the grep scan reads, newest first. */

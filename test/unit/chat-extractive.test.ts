@@ -89,3 +89,16 @@ describe('ExtractiveAnswerer: what it quotes', () => {
     expect(both.reply).toBe('From your library: Herons nest in tall reed beds near the lake. [1] Egrets nest in colonies on the river islands. [2]');
   });
 });
+
+describe('ExtractiveAnswerer: a table asked for by meaning', () => {
+  it('itemizes the passages in search order when none shares a word with a table request, yet still refuses a short answer', async () => {
+    const fruit: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: ['apples 2.40 a kilo', 'pears 3.10 a kilo'] };
+    const table = await new ExtractiveAnswerer().answer({ question: 'make a table of the fruit prices', passages: [fruit], itemize: true });
+    const quoted = table.citations.map((c) => c.quote).join('\n');
+    expect(quoted).toContain('apples 2.40 a kilo');
+    expect(quoted).toContain('pears 3.10 a kilo');
+    expect(table.citations.every((c) => c.passage === 1)).toBe(true);
+    const short = await new ExtractiveAnswerer().answer({ question: 'what do fruits cost', passages: [fruit], itemize: false });
+    expect(short).toMatchObject({ reply: null, citations: [] });
+  });
+});

@@ -29,7 +29,7 @@ export interface ExtractiveOptions {
 }
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
-  maxSentences: 8,
+  maxSentences: 10,
   quotedInShortAnswer: 2,
   quoteCutoff: 0.5,
   maxItemized: 8,
@@ -178,7 +178,12 @@ export class ExtractiveAnswerer implements ChatModel {
       return { ...s, score: coverage * prior * focus };
     });
 
-    const ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
+    let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
+    // A table, list or chart request whose passages cleared the relevance gate
+    // by meaning alone ("the fruit prices" over a list of apples and plums):
+    // no sentence shares a word, so the search's order says which to itemize.
+    // A short answer still needs a shared word.
+    if (!ranked.length && request.itemize) ranked = scored.map((s) => ({ ...s, score: 1 / s.passage.number })).sort((a, b) => b.score - a.score);
     const best = ranked[0];
     if (!best) return [];
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;

@@ -3,6 +3,7 @@ import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHi
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
+import { coverageOf } from '../../core/keyword-coverage.js';
 import { describeEmbedder, embedderMismatch, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
@@ -413,10 +414,24 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .all(match, query.limit, libraryId, ...generationParams(query.generation)) as Array<Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }>;
     if (!items.length) return [];
     const best = this.bestPassages(items.map((i) => i.item_rowid), query.text);
+    const coverage = this.coverage(libraryId, queryTerms(query.text));
     return items.flatMap((item) => {
       const passage = best.get(item.item_rowid);
-      return passage ? [toHit({ ...item, ...passage })] : [];
+      return passage ? [{ ...toHit({ ...item, ...passage }), coverage: coverage(item.item_rowid) }] : [];
     });
+  }
+
+  /**
+   * Each item's share of the query's term weight (core/keyword-coverage.ts),
+   * with the terms' rarity in this library: one FTS5 lookup per term gives the
+   * items holding it, stemmed exactly as BM25 matched them.
+   */
+  private coverage(libraryId: number, terms: readonly string[]) {
+    const documents = (this.db.prepare('SELECT count(*) AS n FROM items WHERE library_id = ?').get(libraryId) as { n: number }).n;
+    const holding = this.db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ?').pluck();
+    const library = `library : ${quoteTerm(`lib${libraryId}`)}`;
+    const termItems = terms.map((term) => new Set(holding.all(`${library} AND {title body} : ${quoteTerm(term)}`) as number[]));
+    return coverageOf(documents, termItems);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
 import type { SearchService } from '../search.js';
 import { DEFAULT_ADMIT, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
+import { artifactIntent } from './intent.js';
 import { termSet } from './terms.js';
 
 export interface RetrievedPassage {
@@ -37,7 +38,7 @@ export interface RetrievalOptions {
 
 export const DEFAULT_RETRIEVAL: RetrievalOptions = {
   maxItems: 15,
-  grounding: { minItems: 5, maxItems: 8, relativeScore: 0.5 },
+  grounding: { minItems: 5, maxItems: 10, relativeScore: 0.5 },
   passagesPerItem: 2,
   support: DEFAULT_SUPPORT,
   admit: DEFAULT_ADMIT,
@@ -80,6 +81,7 @@ export class ChatRetriever {
       if (!pool.has(key(hit))) pool.set(key(hit), termSet(`${hit.title ?? ''}\n${hit.passage.text}`));
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
+    const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
 
     const out: RetrievedPassage[] = [];
     items.forEach((item, itemRank) => {
@@ -91,7 +93,10 @@ export class ChatRetriever {
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
         out.push({
           itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, itemScore: item.score, passage: hit.passage,
-          signals: { coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null },
+          signals: {
+            coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null,
+            figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
+          },
         });
       }
     });
