@@ -12,7 +12,7 @@ export interface LocalEmbedder {
   embedder: OpenAiCompatibleEmbedder | EmbedderPool;
   /** The offline model's pool, when it runs (it also counts the offline answerer's tokens). */
   pool: EmbedderPool | null;
-  /** Embedding steps worth running at once: one per passage thread, or a few requests to a server. */
+  /** Embedding steps worth running at once: two per passage thread, or a few requests to a server. */
   lanes: number;
   close(): Promise<void>;
 }
@@ -38,5 +38,7 @@ export async function startLocalEmbedder(
   }
   const passageWorkers = Math.max(1, Math.min(2, availableParallelism()));
   const pool = await EmbedderPool.start({ passageWorkers });
-  return { embedder: pool, pool, lanes: passageWorkers, close: () => pool.close() };
+  // Two steps per passage thread: while one step's vectors are written and its
+  // next passages read (on this thread), the other's sub-batches keep the model busy.
+  return { embedder: pool, pool, lanes: 2 * passageWorkers, close: () => pool.close() };
 }
