@@ -60,12 +60,29 @@ try {
   // No forced collection here: the shards go at the next ordinary one.
 }
 
+// Tokens as this model reads them (its own SentencePiece vocabulary), for
+// spend. embed() encodes its texts before its first await, so the lengths
+// the tokenizer returns during that synchronous start are this call's count:
+// no second tokenization (~1 ms a passage, ~1.6% of the model's time).
+let encodedTokens = 0;
+const encode = model.tokenizer.encode.bind(model.tokenizer);
+model.tokenizer.encode = (text) => {
+  const ids = encode(text);
+  encodedTokens += ids.length;
+  return ids;
+};
+
 parentPort.on('message', async ({ id, texts, count }) => {
   try {
-    // Tokens as this model reads them (its own SentencePiece vocabulary), for spend; an empty text reads none.
-    const tokens = texts.reduce((sum, text) => sum + (text ? model.tokenizer.encode(text).length : 0), 0);
-    if (count) return parentPort.postMessage({ id, tokens });
-    const vectors = await model.embed(texts);
+    encodedTokens = 0;
+    if (count) {
+      // An empty text reads none.
+      for (const text of texts) if (text) model.tokenizer.encode(text);
+      return parentPort.postMessage({ id, tokens: encodedTokens });
+    }
+    const embedding = model.embed(texts);
+    const tokens = encodedTokens;
+    const vectors = await embedding;
     const flat = new Float32Array(texts.length * DIMENSIONS);
     vectors.forEach((vector, i) => flat.set(vector, i * DIMENSIONS));
     parentPort.postMessage({ id, flat, tokens }, [flat.buffer]);
