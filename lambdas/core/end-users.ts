@@ -63,21 +63,15 @@ export class EndUserService {
     if (ended.generation === null && generation === null && !Object.values(again).some((n) => n > 0)) {
       throw notFound(`end user ${endUserId} not found`);
     }
-    let blobsDeleted = 0;
-    let blobsPending = 0;
-    for (const doc of ended.documents) {
-      const blob = await blobs.delete(doc);
-      if (blob === 'deleted') blobsDeleted += 1;
-      if (blob === 'pending') blobsPending += 1;
-    }
+    const blobsGone = await blobs.deleteAll(tenantId, ended.documents);
     await index.scrub?.();
     return {
       id: endUserId,
       deleted: true,
       documents_deleted: ended.documents.length,
-      blobs_deleted: blobsDeleted,
+      blobs_deleted: blobsGone.deleted,
       messages_deleted: (messages?.chat ?? 0) + again.chat,
-      blobs_pending: blobsPending,
+      blobs_pending: blobsGone.pending,
     };
   }
 }

@@ -1,5 +1,4 @@
 import {
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -12,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
-import { pages } from './dynamo-pages.js';
+import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
 import { DOCUMENTS_TABLE } from './table-schemas.js';
 
@@ -52,7 +51,6 @@ const librarySk = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.
 const libPk = (ref: LibraryRef) => `LIB#${ref.tenantId}#${librarySk(ref)}`;
 const newestKey = (createdAt: string, id: string) => `${createdAt}|${id}`;
 const PROCESSING = 'processing';
-const BATCH_WRITE_MAX = 25;
 
 type DocumentItem = DocumentRecord & { pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string };
 
@@ -384,23 +382,9 @@ export class DynamoDocumentStore implements DocumentStore {
       return tag === undefined || tag !== live;
     });
     const keys = ended.map((item) => ({ pk: item.pk, sk: item.sk }));
-    for (let i = 0; i < keys.length; i += BATCH_WRITE_MAX) {
-      await this.batchDelete(keys.slice(i, i + BATCH_WRITE_MAX));
-    }
+    await batchDeleteAll(this.client, this.tableName, 'documents.deleteLibrary', keys);
     const documents = ended.filter((item) => String(item.sk).startsWith('SHA#')).map(toRecord);
     return { generation, documents };
-  }
-
-  private async batchDelete(keys: Array<Record<string, unknown>>): Promise<void> {
-    let pending = keys.map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
-      if (attempt > 8) throw new Error('documents.deleteLibrary: DynamoDB kept items unprocessed');
-      const result = await callAws('documents.deleteLibrary', () =>
-        this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } })),
-      );
-      pending = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-    }
   }
 
   async listStaleProcessing(olderThan: string): Promise<DocumentRecord[]> {

@@ -1,6 +1,6 @@
-import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PendingBucketDelete, PendingBucketDeletes } from '../../ports.js';
-import { pages } from './dynamo-pages.js';
+import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
 
 /**
@@ -87,14 +87,7 @@ export class DynamoPendingBucketDeletes implements PendingBucketDeletes {
   async removeTenant(tenantId: string): Promise<number> {
     const keys: Array<{ pk: string; sk: string }> = [];
     for await (const page of this.tenantPages(tenantId, false)) keys.push(...(page.Items ?? []).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
-    for (let i = 0; i < keys.length; i += 25) {
-      let requests = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-      // BatchWrite may leave some undone under load: send those again.
-      while (requests.length) {
-        const result = await callAws('pendingDeletes.removeTenant', () => this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } })));
-        requests = (result.UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
-      }
-    }
+    await batchDeleteAll(this.client, this.tableName, 'pendingDeletes.removeTenant', keys);
     return keys.length;
   }
 

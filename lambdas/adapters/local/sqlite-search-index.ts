@@ -145,16 +145,19 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (record.current && record.current !== this.embedder) throw embedderMismatch(record, this.embedder);
     if (!record.current) db.prepare(`INSERT INTO index_meta (key, value) VALUES ('embedder', ?)`).run(this.embedder);
     this.backfillItemsFts();
+    // Just checked: read the record again only once another connection commits.
+    this.embedderCheckedAt = db.pragma('data_version', { simple: true }) as number;
   }
 
   /**
    * Refuses to read or write vectors once another process (`library reindex`)
    * switched the folder to another embedder: this process's queries and
    * vectors would be of the wrong model. Read only when the file changed.
+   * Returns the file's data_version, for callers that also key on it.
    */
-  private assertOwnVectors() {
+  private assertOwnVectors(): number {
     const version = this.db.pragma('data_version', { simple: true }) as number;
-    if (version === this.embedderCheckedAt) return;
+    if (version === this.embedderCheckedAt) return version;
     const { current } = readEmbedderRecord(this.db);
     if (current !== this.embedder) {
       throw new BackendUnavailableError(
@@ -163,6 +166,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       );
     }
     this.embedderCheckedAt = version;
+    return version;
   }
 
   /** Data folders made before items_fts existed get it filled once from the stored texts. */
@@ -207,8 +211,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    * second process writing the same file is never missed.
    */
   private scanFor(libraryId: number): VectorScan {
-    this.assertOwnVectors();
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    const version = this.assertOwnVectors();
     if (version !== this.dataVersion) {
       this.scans.clear();
       this.dataVersion = version;

@@ -1,4 +1,4 @@
-import type { CallerBuckets, Clock, PendingBucketDelete } from '../../ports.js';
+import type { BucketRegistrationRecord, CallerBuckets, Clock, PendingBucketDelete } from '../../ports.js';
 import { BackendUnavailableError, BucketError } from '../errors.js';
 import { DocumentBlobs, later, PENDING_FIRST_RETRY_MS } from './document-blobs.js';
 import { parseBucketBlobKey } from './placement.js';
@@ -26,17 +26,19 @@ export class BucketDeleteRetry {
   async sweep(limit = 100): Promise<SweepReport> {
     const { buckets, clock } = this.deps;
     const report: SweepReport = { deleted: 0, dropped: 0, stillPending: 0 };
+    // Each tenant's registration is read once a sweep, however many of its deletes are due.
+    const registrations = new Map<string, Promise<BucketRegistrationRecord | null>>();
     for (const entry of await buckets.pendingDeletes.due(clock.now(), limit)) {
-      const outcome = await this.retry(entry);
+      if (!registrations.has(entry.tenantId)) registrations.set(entry.tenantId, buckets.registrations.get(entry.tenantId));
+      const outcome = await this.retry(entry, await registrations.get(entry.tenantId)!);
       report[outcome] += 1;
     }
     return report;
   }
 
-  private async retry(entry: PendingBucketDelete): Promise<keyof SweepReport> {
+  private async retry(entry: PendingBucketDelete, registration: BucketRegistrationRecord | null): Promise<keyof SweepReport> {
     const { buckets, clock } = this.deps;
     const located = parseBucketBlobKey(entry.blobKey);
-    const registration = await buckets.registrations.get(entry.tenantId);
     if (!located || !registration || registration.location !== located.location) {
       await buckets.pendingDeletes.remove(entry.tenantId, entry.blobKey);
       return 'dropped';

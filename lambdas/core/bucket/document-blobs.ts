@@ -92,9 +92,9 @@ export class DocumentBlobs {
    * does not stop the deletion: the object is put in the backlog of deletes
    * owed (retried by core/bucket/delete-retry.ts) and reported `pending`.
    */
-  async delete(doc: DocumentRecord): Promise<BlobDeletion> {
+  async delete(doc: DocumentRecord, registration?: BucketRegistrationRecord | null): Promise<BlobDeletion> {
     if (!doc.blobKey) return 'none';
-    const target = await this.bucketOf(doc);
+    const target = await this.bucketOf(doc, registration);
     if (!target) {
       await this.deps.blobs.delete(doc.blobKey);
       return 'deleted';
@@ -111,6 +111,17 @@ export class DocumentBlobs {
       if (error instanceof BucketError) await this.recordFailure(target.registration, error, 'delete');
       return 'pending';
     }
+  }
+
+  /**
+   * Deletes the bytes of one tenant's documents (an erasure): the tenant's
+   * registration is read once for all of them, not once a document.
+   */
+  async deleteAll(tenantId: string, docs: readonly DocumentRecord[]): Promise<Record<BlobDeletion, number>> {
+    const counts: Record<BlobDeletion, number> = { deleted: 0, pending: 0, none: 0 };
+    const registration = docs.some((doc) => doc.storage === 'bucket') ? await this.registration(tenantId) : null;
+    for (const doc of docs) counts[await this.delete(doc, registration)] += 1;
+    return counts;
   }
 
   /** Drops what this process holds open for a tenant (its registration was replaced or removed). */
@@ -133,15 +144,21 @@ export class DocumentBlobs {
     return opened;
   }
 
-  private registration(tenantId: string): Promise<BucketRegistrationRecord | null> {
+  registration(tenantId: string): Promise<BucketRegistrationRecord | null> {
     return this.deps.buckets ? this.deps.buckets.registrations.get(tenantId) : Promise.resolve(null);
   }
 
-  /** null: the service's storage. 'gone': a bucket document whose bucket is no longer the tenant's registered one. */
-  private async bucketOf(doc: DocumentRecord): Promise<{ registration: BucketRegistrationRecord; objectKey: string } | 'gone' | null> {
+  /**
+   * null: the service's storage. 'gone': a bucket document whose bucket is no longer the tenant's registered one.
+   * `known`: the tenant's registration as the caller already read it (undefined: read it here).
+   */
+  private async bucketOf(
+    doc: DocumentRecord,
+    known?: BucketRegistrationRecord | null,
+  ): Promise<{ registration: BucketRegistrationRecord; objectKey: string } | 'gone' | null> {
     const located = doc.storage === 'bucket' && doc.blobKey ? parseBucketBlobKey(doc.blobKey) : null;
     if (!located) return null;
-    const registration = await this.registration(doc.tenantId);
+    const registration = known !== undefined ? known : await this.registration(doc.tenantId);
     if (!registration || registration.location !== located.location) return 'gone';
     return { registration, objectKey: located.objectKey };
   }
