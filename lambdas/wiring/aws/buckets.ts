@@ -26,23 +26,37 @@ import { unwired } from './services.js';
  */
 let buckets: CallerBuckets | undefined;
 
-export function callerBuckets(env: Record<string, string | undefined> = process.env): CallerBuckets {
+export function callerBuckets(): CallerBuckets {
   if (buckets) return buckets;
   const { region } = awsConfig();
   const settings = bucketConfig();
+  // The KMS and STS/S3 clients are made on first use: a function that only
+  // reads registrations (trust policy, GET, DELETE), or a capture for a
+  // tenant with no bucket, never pays for them at cold start.
+  let cipher: KmsSecretCipher | undefined;
+  let connector: S3BucketConnector | undefined;
   const functionCredentials = defaultProvider();
-  const caller = dedicatedRoleCaller({
-    region,
-    functionCredentials,
-    roleArn: settings.accessRoleArn,
-    // The first hop's session names the function; the customer sees the second's, named for the tenant.
-    sessionName: roleSessionName(env.AWS_LAMBDA_FUNCTION_NAME ?? 'library-function'),
-  });
   return (buckets = {
     registrations: new DynamoBucketRegistrations(dynamoClient(), settings.table),
     pendingDeletes: new DynamoPendingBucketDeletes(dynamoClient(), settings.table),
-    cipher: new KmsSecretCipher(kmsClient({ region, credentials: functionCredentials }), settings.secretsKeyArn),
-    connector: new S3BucketConnector({ allowPrivateEndpoints: false, roleCredentials: new StsRoleCredentials({ region, caller }) }),
+    get cipher() {
+      return (cipher ??= new KmsSecretCipher(kmsClient({ region, credentials: functionCredentials }), settings.secretsKeyArn));
+    },
+    get connector() {
+      return (connector ??= new S3BucketConnector({
+        allowPrivateEndpoints: false,
+        roleCredentials: new StsRoleCredentials({
+          region,
+          caller: dedicatedRoleCaller({
+            region,
+            functionCredentials,
+            roleArn: settings.accessRoleArn,
+            // The first hop's session names the function; the customer sees the second's, named for the tenant.
+            sessionName: roleSessionName(process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'library-function'),
+          }),
+        }),
+      }));
+    },
     principal: { principalArn: async () => settings.accessRoleArn },
     allowPrivateEndpoints: false,
   });
