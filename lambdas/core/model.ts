@@ -86,6 +86,12 @@ export interface PassageHit {
    * weight the item holds (core/keyword-coverage.ts). Absent: taken as 1.
    */
   coverage?: number;
+  /**
+   * Keyword leg: found only through the words of the short memories
+   * captured around it (core/memory-context.ts); it holds none of the
+   * query's words itself.
+   */
+  viaContext?: boolean;
 }
 
 /** A document the grep scan reads, newest first. */

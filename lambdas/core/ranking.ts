@@ -84,9 +84,11 @@ export function fuse(
     : [reciprocalRanks(keyword, weights.k), reciprocalRanks(vector, weights.k), (weights.keyword + weights.vector) / (weights.k + 1)];
 
   const byItem = new Map<string, FusedItem>();
-  const add = (hits: PassageHit[], scores: number[], weight: number, fromKeyword: boolean) => {
+  const add = (hits: PassageHit[], scores: number[], weight: number, byWords: boolean) => {
     hits.forEach((hit, i) => {
       const contribution = weight * scores[i]!;
+      // Found through its neighbours' words only, an item did not match the query's words itself.
+      const fromKeyword = byWords && !hit.viaContext;
       const existing = byItem.get(hit.itemId);
       if (existing) {
         existing.score += contribution;

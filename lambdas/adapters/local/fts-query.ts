@@ -23,7 +23,8 @@ export const quoteTerm = (term: string): string => `"${term.replace(/"/g, '""')}
 export function keywordMatchExpression(text: string): string | null {
   const terms = queryTerms(text);
   if (!terms.length) return null;
-  return `{title body} : (${terms.map(quoteTerm).join(' OR ')})`;
+  // context: a short memory's neighbours (core/memory-context.ts), weighed below its own words.
+  return `{title body context} : (${terms.map(quoteTerm).join(' OR ')})`;
 }
 
 /** A crude stem (a word's first letters) so "migrations" meets "migration" when choosing a passage. */

@@ -4,6 +4,7 @@ import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
 import { coverageOf } from '../../core/keyword-coverage.js';
+import { contextOf, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 import { describeEmbedder, embedderMismatch, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
@@ -27,6 +28,14 @@ import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './ft
 const KIND_TOKEN: Record<ItemKind, string> = { file_excerpt: 'kfile', image: 'kimage', chat: 'kchat', creation: 'kcreation' };
 /** Title matches count this much more than body matches in BM25 (tuned on SciFact train: 1-5 within 0.005). */
 const TITLE_WEIGHT = 3;
+/**
+ * Each item's words for the keyword leg: its title and text, and for a short
+ * memory its neighbours' texts (context; core/memory-context.ts).
+ */
+const ITEMS_FTS = `CREATE VIRTUAL TABLE items_fts USING fts5(
+  library, kind, title, body, context, content='', contentless_delete=1,
+  tokenize='porter unicode61 remove_diacritics 2'
+)`;
 /** Keyword hits whose best passage is looked for; deeper ones show their first passage. */
 const BEST_PASSAGE_ITEMS = 40;
 /** Documents read per step of a grep scan. */
@@ -60,11 +69,15 @@ CREATE TABLE IF NOT EXISTS items (
   source_ref TEXT,
   content_date TEXT NOT NULL,
   text TEXT NOT NULL,
-  generation TEXT
+  generation TEXT,
+  -- A short memory (core/memory-context.ts): read in the keyword leg with the ones captured around it.
+  short_memory INTEGER NOT NULL DEFAULT 0
 );
 -- Library generations ended by an erasure: a put under one of them is refused (random tokens; nothing personal).
 CREATE TABLE IF NOT EXISTS index_ended_generations (generation TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS items_newest ON items(library_id, content_date DESC, item_id DESC);
+-- A library's short memories in capture order (item ids are ULIDs): their neighbours.
+CREATE INDEX IF NOT EXISTS items_short_memories ON items(library_id, item_id) WHERE short_memory = 1;
 CREATE TABLE IF NOT EXISTS passages (
   rowid INTEGER PRIMARY KEY,
   item_rowid INTEGER NOT NULL REFERENCES items(rowid),
@@ -76,10 +89,6 @@ CREATE TABLE IF NOT EXISTS passages (
 -- By item, in order: the ingestion worker walks an item's passages without vectors lowest first.
 CREATE INDEX IF NOT EXISTS passages_item_ordinal ON passages(item_rowid, ordinal);
 DROP INDEX IF EXISTS passages_item;
-CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
-  library, kind, title, body, content='', contentless_delete=1,
-  tokenize='porter unicode61 remove_diacritics 2'
-);
 -- A per-passage keyword table of early versions: never read since search ranks items.
 DROP TABLE IF EXISTS passages_fts;
 CREATE VIRTUAL TABLE IF NOT EXISTS items_trigram USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
@@ -116,6 +125,8 @@ const toHit = (r: HitRow): PassageHit => ({
 const endUserKey = (ref: LibraryRef) => ref.endUserId ?? '';
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
+type ShortMemoryRow = ContextMemory & { rowid: number; library_id: number; kind: ItemKind; title: string | null; text: string };
+
 interface VectorChanges {
   added: Array<{ libraryId: number; rowid: number; kind: ItemKind; vector: Float32Array }>;
   removed: Array<{ libraryId: number; rowid: number }>;
@@ -137,6 +148,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (hadItems) {
       const columns = new Set((db.prepare('PRAGMA table_info(items)').all() as Array<{ name: string }>).map((c) => c.name));
       if (!columns.has('generation')) db.exec('ALTER TABLE items ADD COLUMN generation TEXT');
+      if (!columns.has('short_memory')) db.exec('ALTER TABLE items ADD COLUMN short_memory INTEGER NOT NULL DEFAULT 0');
     }
     db.exec(schema(dimensions));
     this.embedder = `${embedderName}/${dimensions}`;
@@ -144,7 +156,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const record = readEmbedderRecord(db);
     if (record.current && record.current !== this.embedder) throw embedderMismatch(record, this.embedder);
     if (!record.current) db.prepare(`INSERT INTO index_meta (key, value) VALUES ('embedder', ?)`).run(this.embedder);
-    this.backfillItemsFts();
+    this.buildItemsFts();
     // Just checked: read the record again only once another connection commits.
     this.embedderCheckedAt = db.pragma('data_version', { simple: true }) as number;
   }
@@ -169,17 +181,64 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return version;
   }
 
-  /** Data folders made before items_fts existed get it filled once from the stored texts. */
-  private backfillItemsFts() {
-    if (this.db.prepare(`SELECT 1 FROM index_meta WHERE key = 'items_fts'`).get()) return;
+  /**
+   * Data folders made before items_fts had its context field (or before it
+   * existed) get it rebuilt once from the stored texts.
+   */
+  private buildItemsFts() {
+    const sql = this.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'items_fts'`).pluck().get() as string | undefined;
+    if (sql?.includes('context')) return;
     this.db.transaction(() => {
-      this.db.exec(`INSERT INTO items_fts (rowid, library, kind, title, body)
+      this.db.exec(`DROP TABLE IF EXISTS items_fts; ${ITEMS_FTS}`);
+      this.db.exec(`UPDATE items SET short_memory = (kind = 'file_excerpt' AND (SELECT count(*) FROM passages p WHERE p.item_rowid = items.rowid) = 1)`);
+      this.db.exec(`INSERT INTO items_fts (rowid, library, kind, title, body, context)
         SELECT rowid, 'lib' || library_id,
           CASE kind ${Object.entries(KIND_TOKEN).map(([k, t]) => `WHEN '${k}' THEN '${t}'`).join(' ')} END,
-          coalesce(title, ''), text
-        FROM items`);
-      this.db.prepare(`INSERT INTO index_meta (key, value) VALUES ('items_fts', '1')`).run();
+          coalesce(title, ''), text, ''
+        FROM items WHERE short_memory = 0`);
+      for (const libraryId of this.db.prepare('SELECT id FROM index_libraries').pluck().all() as number[]) this.rewriteAllContexts(libraryId);
+      this.db.prepare(`DELETE FROM index_meta WHERE key = 'items_fts'`).run(); // the marker of the former backfill
     }).immediate();
+  }
+
+  /** Writes an item's keyword row (replacing any), with its context. */
+  private writeFtsRow(item: { rowid: number; library_id: number; kind: ItemKind; title: string | null; text: string }, context: string) {
+    this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
+    this.db
+      .prepare('INSERT INTO items_fts (rowid, library, kind, title, body, context) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(item.rowid, `lib${item.library_id}`, KIND_TOKEN[item.kind], item.title ?? '', item.text, context);
+  }
+
+  /**
+   * Rewrites the context of the short memories whose neighbours may have
+   * changed because `itemId` arrived or left: those within
+   * MEMORY_CONTEXT.neighbours of its place in capture order (itself
+   * included, if it is one). Each needs its own neighbours read, so twice
+   * that many are read on each side. Call inside a transaction.
+   */
+  private rewriteContextsAround(libraryId: number, itemId: string) {
+    const reach = MEMORY_CONTEXT.neighbours;
+    const columns = 'rowid, library_id, kind, title, text, item_id AS itemId';
+    const before = this.db
+      .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id < ? ORDER BY item_id DESC LIMIT ?`)
+      .all(libraryId, itemId, 2 * reach) as ShortMemoryRow[];
+    const itself = this.db
+      .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id = ?`)
+      .all(libraryId, itemId) as ShortMemoryRow[];
+    const after = this.db
+      .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id > ? ORDER BY item_id LIMIT ?`)
+      .all(libraryId, itemId, 2 * reach) as ShortMemoryRow[];
+    const sequence = [...before.reverse(), ...itself, ...after];
+    const end = Math.min(sequence.length, before.length + itself.length + reach);
+    for (let i = Math.max(0, before.length - reach); i < end; i++) this.writeFtsRow(sequence[i]!, contextOf(sequence, i));
+  }
+
+  /** Rewrites every short memory's context in a library. Call inside a transaction. */
+  private rewriteAllContexts(libraryId: number) {
+    const sequence = this.db
+      .prepare('SELECT rowid, library_id, kind, title, text, item_id AS itemId FROM items WHERE library_id = ? AND short_memory = 1 ORDER BY item_id')
+      .all(libraryId) as ShortMemoryRow[];
+    sequence.forEach((memory, i) => this.writeFtsRow(memory, contextOf(sequence, i)));
   }
 
   private libraryId(ref: LibraryRef, create: boolean): number | null {
@@ -240,17 +299,20 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       }
       const libraryId = this.libraryId(ref, true)!;
       this.removeItem(libraryId, item.itemId, changes);
-      const itemRowid = this.db
-        .prepare(
-          `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text, generation ?? null).lastInsertRowid;
+      const shortMemory = isShortMemory(item);
+      const itemRowid = Number(
+        this.db
+          .prepare(
+            `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text, generation ?? null, shortMemory ? 1 : 0)
+          .lastInsertRowid,
+      );
       if (DOCUMENT_KINDS.includes(item.kind)) {
         this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
       }
-      this.db
-        .prepare('INSERT INTO items_fts (rowid, library, kind, title, body) VALUES (?, ?, ?, ?, ?)')
-        .run(itemRowid, `lib${libraryId}`, KIND_TOKEN[item.kind], item.title ?? '', item.text);
+      if (shortMemory) this.rewriteContextsAround(libraryId, item.itemId);
+      else this.writeFtsRow({ rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text }, '');
       const insertPassage = this.db.prepare(
         'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
       );
@@ -328,10 +390,14 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     });
   }
 
-  /** Deletes one item and everything derived from it; call inside a transaction. */
-  private removeItem(libraryId: number, itemId: string, changes: VectorChanges): boolean {
-    const item = this.db.prepare('SELECT rowid FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
-      | { rowid: number }
+  /**
+   * Deletes one item and everything derived from it, and rewrites its
+   * neighbours' contexts without it (unless `rewriteContexts` is false: the
+   * caller does it once for many); call inside a transaction.
+   */
+  private removeItem(libraryId: number, itemId: string, changes: VectorChanges, rewriteContexts = true): boolean {
+    const item = this.db.prepare('SELECT rowid, short_memory FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
+      | { rowid: number; short_memory: number }
       | undefined;
     if (!item) return false;
     const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ?').pluck().all(item.rowid) as number[];
@@ -346,6 +412,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     this.db.prepare('DELETE FROM items_trigram WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items WHERE rowid = ?').run(item.rowid);
+    if (item.short_memory && rewriteContexts) this.rewriteContextsAround(libraryId, itemId);
     return true;
   }
 
@@ -370,9 +437,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       const items = this.db
         .prepare(`SELECT item_id, kind FROM items WHERE library_id = ?${which}`)
         .all(...(generation ? [libraryId, generation] : [libraryId])) as Array<{ item_id: string; kind: ItemKind }>;
-      for (const item of items) if (this.removeItem(libraryId, item.item_id, changes)) counts[item.kind] += 1;
-      // The library's row goes with its last item (a newer generation may already hold some).
-      if (this.db.prepare('SELECT 1 FROM items WHERE library_id = ? LIMIT 1').get(libraryId)) return null;
+      for (const item of items) if (this.removeItem(libraryId, item.item_id, changes, false)) counts[item.kind] += 1;
+      // The library's row goes with its last item (a newer generation may already hold some: their
+      // contexts are rewritten without the removed ones).
+      if (this.db.prepare('SELECT 1 FROM items WHERE library_id = ? LIMIT 1').get(libraryId)) {
+        this.rewriteAllContexts(libraryId);
+        return null;
+      }
       this.db.prepare('DELETE FROM index_libraries WHERE id = ?').run(libraryId);
       return libraryId;
     });
@@ -406,7 +477,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const items = this.db
       .prepare(
         `WITH ranked AS (
-           SELECT rowid, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1) AS score
+           SELECT rowid, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight}) AS score
            FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?
          )
          SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, r.score
@@ -420,7 +491,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const coverage = this.coverage(libraryId, queryTerms(query.text));
     return items.flatMap((item) => {
       const passage = best.get(item.item_rowid);
-      return passage ? [{ ...toHit({ ...item, ...passage }), coverage: coverage(item.item_rowid) }] : [];
+      const share = coverage(item.item_rowid);
+      // A hit that holds none of the terms itself was found through its neighbours' words.
+      return passage ? [{ ...toHit({ ...item, ...passage }), coverage: share, ...(share === 0 ? { viaContext: true } : {}) }] : [];
     });
   }
 

@@ -1,0 +1,154 @@
+import { ulid } from 'ulid';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../lambdas/adapters/local/database.js';
+import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
+import { contextOf, isShortMemory, MEMORY_CONTEXT } from '../../lambdas/core/memory-context.js';
+import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
+import { axisVector, indexItem } from '../contract/fixtures.js';
+
+/** Short memories read with the ones captured around them (core/memory-context.ts). */
+const DIMENSIONS = 16;
+const START = Date.UTC(2026, 10, 24, 9, 0, 0);
+const at = (minutes: number) => `file_${ulid(START + minutes * 60_000)}`;
+
+const newIndex = () => new SqliteSearchIndex(openDatabase(':memory:'), DIMENSIONS, 'test');
+const memory = (text: string, minutes: number, overrides: Partial<IndexItem> = {}) =>
+  indexItem(text, axisVector(DIMENSIONS, 1), { itemId: at(minutes), ...overrides });
+
+const CONVERSATION = [
+  'Joanna: Can I come over to watch the turtles play this weekend?',
+  'Nate: Sure, they love an audience.',
+  'Joanna: Alright, see you tomorrow!',
+  'Nate: Bring snacks.',
+  'Joanna: My new bike arrived today.',
+  'Nate: Nice, what colour?',
+];
+
+describe('contextOf (the rule)', () => {
+  const sequence = ['a', 'b', 'c', 'd', 'e', 'f'].map((text, i) => ({ itemId: at(i), text }));
+
+  it('takes up to the set number of neighbours on each side, nearest first', () => {
+    expect(MEMORY_CONTEXT.neighbours).toBe(2);
+    expect(contextOf(sequence, 2).split('\n')).toEqual(['b', 'a', 'd', 'e']);
+    expect(contextOf(sequence, 0).split('\n')).toEqual(['b', 'c']);
+    expect(contextOf(sequence, 5).split('\n')).toEqual(['e', 'd']);
+  });
+
+  it('stops at a gap between sittings', () => {
+    const gap = MEMORY_CONTEXT.maxGapMs / 60_000 + 1;
+    const sittings = [0, 1, 2 + gap, 3 + gap].map((minutes, i) => ({ itemId: at(minutes), text: `m${i}` }));
+    expect(contextOf(sittings, 1)).toBe('m0');
+    expect(contextOf(sittings, 2)).toBe('m3');
+  });
+
+  it('counts only text documents of one passage as short memories', () => {
+    const one = memory('short', 0);
+    expect(isShortMemory(one)).toBe(true);
+    expect(isShortMemory({ ...one, kind: 'chat' })).toBe(false);
+    expect(isShortMemory({ ...one, passages: [...one.passages, { ...one.passages[0]!, ordinal: 1 }] })).toBe(false);
+  });
+});
+
+describe('SqliteSearchIndex: short memories in context', () => {
+  const ref: LibraryRef = { tenantId: 't', endUserId: 'joanna' };
+
+  async function converse(index: SqliteSearchIndex, texts = CONVERSATION, target: LibraryRef = ref) {
+    const items = texts.map((text, i) => memory(text, i));
+    for (const item of items) await index.put(target, item);
+    return items;
+  }
+
+  it('finds a turn through the words of the turns around it, below the turns that hold them, and marks it', async () => {
+    const index = newIndex();
+    const items = await converse(index);
+    const hits = await index.keywordSearch(ref, { text: 'turtles weekend', limit: 10 });
+    const ids = hits.map((h) => h.itemId);
+    expect(ids[0]).toBe(items[0]!.itemId);
+    expect(hits[0]!.viaContext).toBeUndefined();
+    // "Alright, see you tomorrow!" shares no word with the question, but sits two turns after it.
+    const seeYou = hits.find((h) => h.itemId === items[2]!.itemId)!;
+    expect(seeYou.viaContext).toBe(true);
+    expect(seeYou.coverage).toBe(0);
+    expect(seeYou.passage.text).toBe(CONVERSATION[2]); // the memory's own text, never its context
+    // Three turns away is out of reach.
+    expect(ids).not.toContain(items[3]!.itemId);
+    expect(ids).not.toContain(items[4]!.itemId);
+  });
+
+  it('rewrites the neighbours when a memory is removed: its words no longer find them', async () => {
+    const index = newIndex();
+    const items = await converse(index);
+    expect((await index.keywordSearch(ref, { text: 'bike', limit: 10 })).length).toBeGreaterThan(1);
+    await index.remove(ref, items[4]!.itemId);
+    expect(await index.keywordSearch(ref, { text: 'bike', limit: 10 })).toEqual([]);
+    // And the gap it left is closed: turn 3 and turn 5 are now neighbours.
+    const colour = await index.keywordSearch(ref, { text: 'colour', limit: 10 });
+    expect(colour.map((h) => h.itemId)).toContain(items[3]!.itemId);
+  });
+
+  it('gives a memory captured later its neighbours, and them the newcomer', async () => {
+    const index = newIndex();
+    const [first] = await converse(index, ['Nate: The turtles are asleep.']);
+    const later = memory('Joanna: See you at noon then.', 5);
+    await index.put(ref, later);
+    expect((await index.keywordSearch(ref, { text: 'turtles', limit: 10 })).map((h) => [h.itemId, !!h.viaContext])).toEqual([
+      [first!.itemId, false],
+      [later.itemId, true],
+    ]);
+    expect((await index.keywordSearch(ref, { text: 'noon', limit: 10 })).map((h) => [h.itemId, !!h.viaContext])).toEqual([
+      [later.itemId, false],
+      [first!.itemId, true],
+    ]);
+  });
+
+  it('keeps sittings apart, and long documents and other libraries out of a context', async () => {
+    const index = newIndex();
+    const gap = MEMORY_CONTEXT.maxGapMs / 60_000 + 1;
+    const morning = memory('Planted tomatoes in the garden.', 0);
+    const evening = memory('Dinner with Sam.', gap);
+    const longText = ['Tomatoes need sun.', 'They need water.'].join('\n');
+    const long = memory(longText, gap + 1, {
+      passages: longText.split('\n').map((text, i) => ({ ordinal: i, lineStart: i + 1, lineEnd: i + 1, text })),
+      vectors: [axisVector(DIMENSIONS, 1), axisVector(DIMENSIONS, 2)],
+    });
+    const elsewhere = memory('Tomatoes for the whole street.', gap + 2);
+    for (const item of [morning, evening, long]) await index.put(ref, item);
+    await index.put({ tenantId: 't', endUserId: 'bob' }, elsewhere);
+    const hits = await index.keywordSearch(ref, { text: 'tomatoes', limit: 10 });
+    expect(hits.map((h) => [h.itemId, !!h.viaContext]).sort()).toEqual([[long.itemId, false], [morning.itemId, false]].sort());
+  });
+
+  it('rewrites the remaining contexts when a library generation is removed, and builds them for a folder made before they existed', async () => {
+    const index = newIndex();
+    await index.put(ref, memory('Nate: Old turtle news.', 0), 'gen-1');
+    const fresh = memory('Joanna: Fresh start.', 1);
+    await index.put(ref, fresh, 'gen-2');
+    expect((await index.keywordSearch(ref, { text: 'turtle', limit: 10 })).map((h) => h.itemId)).toContain(fresh.itemId);
+    await index.removeLibrary(ref, 'gen-1');
+    expect(await index.keywordSearch(ref, { text: 'turtle', limit: 10 })).toEqual([]);
+    expect((await index.keywordSearch(ref, { text: 'fresh', limit: 10 })).map((h) => h.itemId)).toEqual([fresh.itemId]);
+  });
+});
+
+describe('SqliteSearchIndex: a data folder from before the context field', () => {
+  it('is rebuilt once at start, with the contexts of its short memories', async () => {
+    const db = openDatabase(':memory:');
+    const ref: LibraryRef = { tenantId: 't', endUserId: 'joanna' };
+    const first = new SqliteSearchIndex(db, DIMENSIONS, 'test');
+    const items = CONVERSATION.slice(0, 3).map((text, i) => memory(text, i));
+    for (const item of items) await first.put(ref, item);
+    // The former shape: no context column, no short-memory flag.
+    db.exec(`DROP TABLE items_fts;
+      CREATE VIRTUAL TABLE items_fts USING fts5(library, kind, title, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2');
+      INSERT INTO items_fts (rowid, library, kind, title, body) SELECT rowid, 'lib' || library_id, 'kfile', coalesce(title, ''), text FROM items;
+      UPDATE items SET short_memory = 0;`);
+
+    const reopened = new SqliteSearchIndex(db, DIMENSIONS, 'test');
+    const hits = await reopened.keywordSearch(ref, { text: 'turtles', limit: 10 });
+    expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([
+      [items[0]!.itemId, false],
+      [items[1]!.itemId, true],
+      [items[2]!.itemId, true],
+    ]);
+  });
+});
