@@ -44,6 +44,18 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await index.vectorSearch({ tenantId: unique(), endUserId: null }, { vector: axisVector(DIMENSIONS, 3), limit: 10 })).toEqual([]);
     });
 
+    it('reads a short memory with the ones captured around it, and forgets a removed one\'s words (core/memory-context.ts)', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'joanna' };
+      const turns = ['Can I come to watch the turtles play?', 'Alright, see you tomorrow!', 'Bring snacks.'].map((text) => indexItem(text, axisVector(DIMENSIONS, 1), { title: null }));
+      for (const turn of turns) await index.put(ref, turn);
+      const hits = await index.keywordSearch(ref, { text: 'turtles', limit: 10 });
+      expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([[turns[0]!.itemId, false], [turns[1]!.itemId, true], [turns[2]!.itemId, true]]);
+      expect(hits[1]!.passage.text).toBe('Alright, see you tomorrow!');
+      await index.remove(ref, turns[0]!.itemId);
+      expect(await index.keywordSearch(ref, { text: 'turtles', limit: 10 })).toEqual([]);
+    });
+
     it('takes an item without vectors (found by words at once), hands out its passages without vectors in order, and attaches them', async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'alice' };

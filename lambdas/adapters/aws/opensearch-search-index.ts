@@ -4,13 +4,15 @@ import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
+import { contextOf, isShortMemory, MEMORY_CONTEXT } from '../../core/memory-context.js';
 
 /**
  * The SearchIndex port on Amazon OpenSearch Service, two indices:
  *
  * - passages: one document per passage, with BM25 text fields (`title`,
- *   `text`) and a `knn_vector` (faiss HNSW, inner product on unit vectors =
- *   cosine). Both search legs run here.
+ *   `text`, and for a short memory `context`: its neighbours' texts, see
+ *   core/memory-context.ts) and a `knn_vector` (faiss HNSW, inner product on
+ *   unit vectors = cosine). Both search legs run here.
  * - items: one document per item with its whole text (returned to grep) and
  *   `grep`, a `wildcard` field holding the text in line-aligned segments, which
  *   narrows literal grep to the documents that can match.
@@ -91,6 +93,19 @@ const LIBRARY_ITEM_FIELDS = {
   generation: { type: 'keyword' },
 } as const;
 
+/** Fields added after the first indices were made: ensureIndices adds them to an older index's mapping. */
+const PASSAGE_FIELDS_ADDED = {
+  /** A short memory's neighbours' texts (core/memory-context.ts); only its one passage has it. */
+  context: { type: 'text', analyzer: 'english' },
+} as const;
+const ITEM_FIELDS_ADDED = {
+  /** Whether the item gets and gives context (core/memory-context.ts, isShortMemory). */
+  short_memory: { type: 'boolean' },
+} as const;
+
+/** Short memories read per page when every context of a library is rewritten. */
+const CONTEXT_PAGE = 1_000;
+
 export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
   return {
     settings: { index: { knn: true, number_of_shards: shards, number_of_replicas: replicas } },
@@ -100,6 +115,7 @@ export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
         ...LIBRARY_ITEM_FIELDS,
         title: { type: 'text', analyzer: 'english' },
         text: { type: 'text', analyzer: 'english' },
+        ...PASSAGE_FIELDS_ADDED,
         source_ref: { type: 'keyword', index: false },
         content_date: { type: 'keyword' },
         ordinal: { type: 'integer' },
@@ -127,6 +143,7 @@ export function itemsMapping(shards = 1, replicas = 0) {
         content_date: { type: 'keyword' },
         text: { type: 'text', index: false },
         grep: { type: 'wildcard' },
+        ...ITEM_FIELDS_ADDED,
       },
     },
   };
@@ -176,7 +193,13 @@ interface Hit<S> {
   _score: number;
   _source: S;
   sort?: unknown[];
+  /** The names of the named queries the hit matched. */
+  matched_queries?: string[];
 }
+
+/** The keyword leg's named queries: the item's own words, and its neighbours' (context). */
+const OWN_WORDS = 'own';
+const CONTEXT_WORDS = 'context';
 
 /** OpenSearch throttling (429), its transient 5xx and connection failures become BackendUnavailableError. */
 export function mapOpenSearchError(what: string, error: unknown): unknown {
@@ -217,17 +240,18 @@ export class OpenSearchSearchIndex implements SearchIndex {
   ensureIndices(): Promise<void> {
     this.ready ??= (async () => {
       const { shards, replicas } = this.options;
-      for (const [index, definition] of [
-        [this.passagesIndex, passagesMapping(this.options.dimensions, shards, replicas)],
-        [this.itemsIndex, itemsMapping(shards, replicas)],
+      for (const [index, definition, added] of [
+        [this.passagesIndex, passagesMapping(this.options.dimensions, shards, replicas), PASSAGE_FIELDS_ADDED],
+        [this.itemsIndex, itemsMapping(shards, replicas), ITEM_FIELDS_ADDED],
       ] as const) {
         const body = await this.call<{ error?: { type?: string } }>('index.create', { method: 'PUT', path: `/${index}`, body: definition }, [400]);
         if (body?.error && body.error.type !== 'resource_already_exists_exception') {
           throw new Error(`index.create ${index}: ${body.error.type ?? 'failed'}`);
         }
         if (body?.error) {
-          // An index made before generations: the field is added (adding a field to a mapping is always allowed).
-          await this.call('index.mapping', { method: 'PUT', path: `/${index}/_mapping`, body: { properties: { generation: { type: 'keyword' } } } });
+          // An index made before these fields: they are added (adding a field to a mapping is always allowed).
+          const properties = { generation: { type: 'keyword' }, ...added };
+          await this.call('index.mapping', { method: 'PUT', path: `/${index}/_mapping`, body: { properties } });
         }
       }
     })().catch((error) => {
@@ -247,11 +271,12 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none');
     await this.ensureIndices();
     const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind, ...(generation ? { generation } : {}) };
+    const shortMemory = isShortMemory(item);
     const bulkBody: unknown[] = [
       { index: { _index: this.itemsIndex, _id: item.itemId } },
       {
         ...common, title: item.title, source_ref: item.sourceRef, content_date: item.contentDate, text: item.text,
-        grep: DOCUMENT_KINDS.includes(item.kind) ? grepSegments(item.text) : [],
+        grep: DOCUMENT_KINDS.includes(item.kind) ? grepSegments(item.text) : [], short_memory: shortMemory,
       },
     ];
     item.passages.forEach((passage, i) => {
@@ -282,6 +307,72 @@ export class OpenSearchSearchIndex implements SearchIndex {
     // Anything of theirs the request missed (more documents than one search returns, a write since) goes now.
     if (replaces.length) {
       await this.deleteWhere('index.put', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { terms: { item_id: replaces } }]);
+    }
+    // The bulk was refreshed: the neighbours' searches see the new item, and no longer the replaced ones.
+    for (const id of shortMemory ? [item.itemId, ...replaces] : replaces) await this.rewriteContextsAround('index.put', ref, id);
+  }
+
+  /** Short memories of the library (item id and text) in capture order, from a search of the items index. */
+  private async shortMemories(what: string, ref: LibraryRef, range: Record<string, string> | null, order: 'asc' | 'desc', size: number, after?: string) {
+    const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; text: string }>> } }>(what, {
+      method: 'POST',
+      path: `/${this.itemsIndex}/_search`,
+      querystring: SEARCH_QS,
+      body: {
+        size,
+        _source: ['item_id', 'text'],
+        query: { bool: { filter: [...libraryFilter(ref), { term: { short_memory: true } }, ...(range ? [{ range: { item_id: range } }] : [])] } },
+        sort: [{ item_id: order }],
+        ...(after ? { search_after: [after] } : {}),
+      },
+    });
+    return (body?.hits?.hits ?? []).map((hit) => ({ itemId: hit._source.item_id, text: hit._source.text }));
+  }
+
+  /** Writes the context field of short memories' passage documents (a partial update; a memory gone meanwhile is skipped). */
+  private async writeContexts(what: string, contexts: ReadonlyArray<{ itemId: string; context: string }>) {
+    if (!contexts.length) return;
+    const bulkBody = contexts.flatMap(({ itemId, context }) => [{ update: { _index: this.passagesIndex, _id: passageId(itemId, 0) } }, { doc: { context } }]);
+    const failures = bulkFailures(await this.call<BulkResponse>(what, { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }));
+    if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError(`${what}: search backend throttled`);
+    const refused = failures.filter((f) => f.status !== 404);
+    if (refused.length) throw new Error(`${what}: ${refused.length} contexts refused (${refused[0]?.error?.type ?? 'unknown'})`);
+  }
+
+  /**
+   * Rewrites the context of the short memories whose neighbours may have
+   * changed because `itemId` arrived or left: those within
+   * MEMORY_CONTEXT.neighbours of its place in capture order (itself included,
+   * if it is one). Each needs its own neighbours read, so twice that many are
+   * read on each side.
+   */
+  private async rewriteContextsAround(what: string, ref: LibraryRef, itemId: string) {
+    const reach = MEMORY_CONTEXT.neighbours;
+    const upTo = (await this.shortMemories(what, ref, { lte: itemId }, 'desc', 2 * reach + 1)).reverse();
+    const after = await this.shortMemories(what, ref, { gt: itemId }, 'asc', 2 * reach);
+    const present = upTo.at(-1)?.itemId === itemId ? 1 : 0;
+    const before = upTo.length - present;
+    const sequence = [...upTo, ...after];
+    const contexts = [];
+    for (let i = Math.max(0, before - reach); i < Math.min(sequence.length, before + present + reach); i++) {
+      contexts.push({ itemId: sequence[i]!.itemId, context: contextOf(sequence, i) });
+    }
+    await this.writeContexts(what, contexts);
+  }
+
+  /** Rewrites every short memory's context in a library, page by page (each page read with its neighbours). */
+  private async rewriteAllContexts(what: string, ref: LibraryRef) {
+    const memories: Array<{ itemId: string; text: string }> = [];
+    for (let page = await this.shortMemories(what, ref, null, 'asc', CONTEXT_PAGE); page.length; ) {
+      memories.push(...page);
+      if (page.length < CONTEXT_PAGE) break;
+      page = await this.shortMemories(what, ref, null, 'asc', CONTEXT_PAGE, page.at(-1)!.itemId);
+    }
+    for (let start = 0; start < memories.length; start += CONTEXT_PAGE) {
+      const end = Math.min(memories.length, start + CONTEXT_PAGE);
+      const contexts = [];
+      for (let i = start; i < end; i++) contexts.push({ itemId: memories[i]!.itemId, context: contextOf(memories, i) });
+      await this.writeContexts(what, contexts);
     }
   }
 
@@ -317,6 +408,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async remove(ref: LibraryRef, itemId: string): Promise<void> {
     await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
+    // Its words leave its neighbours' contexts too.
+    await this.rewriteContextsAround('index.remove', ref, itemId);
   }
 
   /** Whether this library holds the item (a realtime get of its item document: no refresh needed). */
@@ -397,6 +490,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
       if ((ITEM_KINDS as readonly string[]).includes(bucket.key)) counts[bucket.key as ItemKind] = bucket.doc_count;
     }
     await this.deleteWhere('index.removeLibrary', [this.passagesIndex, this.itemsIndex], filter);
+    // A newer generation's memories stay: their contexts are rewritten without the removed ones.
+    if (generation !== undefined) await this.rewriteAllContexts('index.removeLibrary', ref);
     return counts;
   }
 
@@ -408,9 +503,17 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (!query.text.trim()) return [];
     const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
     const hits = await this.searchPassages('index.keywordSearch', query.limit, {
-      bool: { filter, must: [{ multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields' } }] },
+      bool: {
+        filter,
+        should: [
+          { multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS } },
+          // A short memory's neighbours' words count less than its own (core/memory-context.ts).
+          { match: { context: { query: query.text, boost: MEMORY_CONTEXT.weight, _name: CONTEXT_WORDS } } },
+        ],
+        minimum_should_match: 1,
+      },
     });
-    return hits.map((hit) => toHit(hit, hit._score));
+    return hits.map((hit) => ({ ...toHit(hit, hit._score), ...(hit.matched_queries?.includes(OWN_WORDS) ? {} : { viaContext: true }) }));
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {

@@ -8,6 +8,8 @@ import {
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 import type { GrepCandidate, LibraryRef } from '../../../lambdas/core/model.js';
 import { searchIndexContract } from '../../contract/search-index.contract.js';
+import { MEMORY_CONTEXT } from '../../../lambdas/core/memory-context.js';
+import { ulid } from 'ulid';
 import { axisVector, indexItem } from '../../contract/fixtures.js';
 
 /** A transport that records every request and answers from a script (the first matching route). */
@@ -44,12 +46,13 @@ const collect = async (iterable: AsyncIterable<GrepCandidate>) => {
 describe('OpenSearchSearchIndex: the exact requests', () => {
   it('a replacing put deletes the old versions by id in the same _bulk, after the new documents, then sweeps them in the library', async () => {
     const transport = new RecordingTransport([
-      [/_search$/, () => ({ hits: { hits: [{ _index: 'lib-items', _id: 'file_OLD' }, { _index: 'lib-passages', _id: 'file_OLD#0' }] } })],
+      // The documents of the replaced item (a search without _source); the neighbour searches find none.
+      [/_search$/, (r) => ((r.body as any)._source === false ? { hits: { hits: [{ _index: 'lib-items', _id: 'file_OLD' }, { _index: 'lib-passages', _id: 'file_OLD#0' }] } } : { hits: { hits: [] } })],
       [/_bulk$/, () => ({ errors: false, items: [] })],
     ]);
     const item = indexItem('new version', axisVector(16, 2));
     await make(transport).put(alice, item, undefined, { replaces: ['file_OLD', item.itemId] });
-    const search = transport.bodies(/_search$/)[0];
+    const search = transport.bodies(/_search$/).find((b) => b._source === false);
     expect(search.query.bool.filter).toEqual([...libraryFilter(alice), { terms: { item_id: ['file_OLD'] } }]);
     const bulk = transport.requests.find((r) => r.path === '/_bulk')!;
     const actions = (bulk.bulkBody as Array<Record<string, { _id?: string }>>).filter((line) => 'index' in line || 'delete' in line);
@@ -98,11 +101,66 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     const [body] = transport.bodies(/POST \/lib-passages-d16\/_search/);
     expect(body.size).toBe(7);
     expect(body.query.bool.filter).toEqual([...libraryFilter(shared), { terms: { kind: ['file_excerpt'] } }]);
-    expect(body.query.bool.must[0].multi_match).toMatchObject({ query: 'zebra', fields: ['title^2', 'text'] });
+    expect(body.query.bool.should[0].multi_match).toMatchObject({ query: 'zebra', fields: ['title^2', 'text'], _name: 'own' });
+    // A short memory's neighbours' words (core/memory-context.ts) count, below its own.
+    expect(body.query.bool.should[1].match.context).toEqual({ query: 'zebra', boost: MEMORY_CONTEXT.weight, _name: 'context' });
+    expect(body.query.bool.minimum_should_match).toBe(1);
     expect(hits).toEqual([
       expect.objectContaining({ itemId: 'file_1', rawScore: 3.5, passage: { ordinal: 0, lineStart: 1, lineEnd: 2, text: 'hello' } }),
     ]);
+    expect(hits[0]!.viaContext).toBe(true); // the scripted hit names no matched query: found through its context only
     expect(transport.requests.every((r) => r.method !== 'PUT')).toBe(true); // reads never create an index
+  });
+
+  it('marks a keyword hit that matched only its context', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [
+      { ...hit(passageSource('file_1'), 3), matched_queries: ['own', 'context'] },
+      { ...hit(passageSource('file_2'), 1), matched_queries: ['context'] },
+    ] } })]]);
+    const hits = await make(transport).keywordSearch(alice, { text: 'turtles', limit: 5 });
+    expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([['file_1', false], ['file_2', true]]);
+  });
+
+  it('a short memory put rewrites its own context and its neighbours\' from the library\'s short memories around it; a long document does not', async () => {
+    const at = (minute: number) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`;
+    const ids = [0, 1, 2, 3].map(at);
+    const item = indexItem('Joanna: see you tomorrow!', axisVector(16, 2), { itemId: ids[2]! });
+    const memories = (list: string[]) => ({ hits: { hits: list.map((id) => hit({ item_id: id, text: `text of ${id === item.itemId ? 'it' : ids.indexOf(id)}` })) } });
+    const transport = new RecordingTransport([
+      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? memories([ids[2]!, ids[1]!, ids[0]!]) : memories([ids[3]!]))],
+      [/_bulk/, () => ({ errors: false, items: [] })],
+    ]);
+    await make(transport).put(alice, item);
+    const [upTo, after] = transport.bodies(/POST \/lib-items\/_search/);
+    expect(upTo.query.bool.filter).toEqual([...libraryFilter(alice), { term: { short_memory: true } }, { range: { item_id: { lte: item.itemId } } }]);
+    expect(upTo.size).toBe(2 * MEMORY_CONTEXT.neighbours + 1);
+    expect(after.query.bool.filter).toEqual([...libraryFilter(alice), { term: { short_memory: true } }, { range: { item_id: { gt: item.itemId } } }]);
+    const [put, contexts] = transport.requests.filter((r) => r.path === '/_bulk');
+    expect((put!.bulkBody![1] as any).short_memory).toBe(true);
+    const updates = contexts!.bulkBody! as any[];
+    expect(updates.filter((_, i) => i % 2 === 0).map((u) => u.update._id)).toEqual(ids.map((id) => `${id}#0`));
+    expect(updates[5].doc.context).toBe('text of 1\ntext of 0\ntext of 3'); // the new memory's own
+    expect(updates[1].doc.context).toBe('text of 1\ntext of it');
+
+    const long = new RecordingTransport([[/_bulk/, () => ({ errors: false, items: [] })]]);
+    const text = 'one\ntwo';
+    await make(long).put(alice, indexItem(text, axisVector(16, 2), {
+      passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'one' }, { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'two' }],
+      vectors: [axisVector(16, 2), axisVector(16, 3)],
+    }));
+    expect(long.bodies(/lib-items\/_search/)).toEqual([]);
+    expect((long.requests.find((r) => r.path === '/_bulk')!.bulkBody![1] as any).short_memory).toBe(false);
+  });
+
+  it('a removal rewrites the contexts of the memories around the removed one', async () => {
+    const [a, b, c] = [0, 1, 2].map((minute) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`);
+    const transport = new RecordingTransport([
+      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? { hits: { hits: [hit({ item_id: a, text: 'a' })] } } : { hits: { hits: [hit({ item_id: c, text: 'c' })] } })],
+      [/_bulk/, () => ({ errors: false, items: [] })],
+    ]);
+    await make(transport).remove(alice, b!);
+    const updates = transport.requests.find((r) => r.path === '/_bulk')!.bulkBody as any[];
+    expect(updates.map((u) => u.update?._id ?? u.doc.context)).toEqual([`${a}#0`, 'c', `${c}#0`, 'a']);
   });
 
   it('filters the vector leg inside the k-NN search and again outside it, and turns scores back into cosines', async () => {
