@@ -99,3 +99,41 @@ describe('chat over everyday notes', () => {
     expect(res.body.sources).toEqual([]);
   });
 });
+
+describe('a conversation captured turn by turn', () => {
+  const TURNS = [
+    'Joanna: Can I come over on Saturday to watch your turtles play?',
+    'Nate: Of course, they love an audience.',
+    'Joanna: Alright, see you then!',
+    'Nate: I also started learning the violin last month.',
+  ];
+  const turnIds: string[] = [];
+
+  beforeAll(async () => {
+    const res = await server.api('/v1/capture/batch', { key, body: { end_user_id: 'joanna', items: TURNS.map((text, i) => ({ text, source_ref: `D1:${i + 1}` })) } });
+    expect(res.status).toBe(200);
+    turnIds.push(...res.body.results.map((r: { id: string }) => r.id));
+  }, 60_000);
+
+  const searchJoanna = async (q: string) =>
+    (await server.api(`/v1/search?q=${encodeURIComponent(q)}&limit=10&end_user_id=joanna`, { key, method: 'GET' })).body.results as Array<{ id: string; from_keyword: boolean }>;
+
+  it('finds a turn that shares no word with the question through the turns around it, not as a keyword match', async () => {
+    const results = await searchJoanna('turtles Saturday');
+    expect(results[0]!.id).toBe(turnIds[0]);
+    expect(results[0]!.from_keyword).toBe(true);
+    const seeYou = results.find((r) => r.id === turnIds[2]);
+    expect(seeYou).toBeDefined();
+    expect(seeYou!.from_keyword).toBe(false); // its own words do not match: its neighbours' do
+    // The two turns after it come next; the violin turn, three turns from the question's words, is out of reach.
+    expect(results.slice(1, 3).map((r) => r.id).sort()).toEqual([turnIds[1], turnIds[2]].sort());
+  });
+
+  it("forgets a deleted turn's words in its neighbours", async () => {
+    const res = await server.api(`/v1/documents/${turnIds[0]}?end_user_id=joanna`, { key, method: 'DELETE' });
+    expect(res.status).toBeLessThan(300);
+    const results = await searchJoanna('turtles Saturday');
+    expect(results.some((r) => r.id === turnIds[0])).toBe(false);
+    expect(results.every((r) => !r.from_keyword)).toBe(true);
+  });
+});

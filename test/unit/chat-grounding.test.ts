@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NOT_IN_LIBRARY, parseCitedReply, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
 import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
-import { DEFAULT_RETRIEVAL, selectGrounding, type RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
+import { ChatRetriever, DEFAULT_RETRIEVAL, selectGrounding, type RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
 import { contentTerms, termSet } from '../../lambdas/core/chat/terms.js';
 import { coreHarness } from '../support/core-harness.js';
@@ -44,6 +44,27 @@ describe('the support gate', () => {
     expect(isSupported({ coverage: 0, matchedTerms: 0, questionTerms: 4, cosine: DEFAULT_SUPPORT.minCosine })).toBe(true);
     expect(isSupported({ coverage: 0.35, matchedTerms: 1, questionTerms: 4, cosine: 0.5 })).toBe(true);
     expect(isSupported({ coverage: 0.35, matchedTerms: 1, questionTerms: 4, cosine: 0.4 })).toBe(false);
+  });
+});
+
+describe('short memories in context (core/memory-context.ts)', () => {
+  it('never answers from a turn found only through its neighbours, but grounds the answer on it beside the turns that hold the question', async () => {
+    const only = { coverage: 0, matchedTerms: 0, questionTerms: 3, cosine: 0.1, viaContext: true };
+    expect(isSupported(only, DEFAULT_SUPPORT)).toBe(false);
+    expect(isSupported(only, DEFAULT_RETRIEVAL.admit)).toBe(true);
+    expect(isSupported({ ...only, viaContext: false }, DEFAULT_RETRIEVAL.admit)).toBe(false);
+
+    const { services } = coreHarness();
+    const ref = { tenantId: 't', endUserId: 'joanna' };
+    for (const text of ['Joanna: Can I come over to watch your turtles play?', 'Nate: Sure, see you tomorrow then!', 'Joanna: Great, I will bring snacks.']) {
+      await services.capture.capture(ref, { text });
+    }
+    // The model reads "see you tomorrow" beside the plan it answers, so a model that writes can date the visit.
+    const { passages } = await new ChatRetriever(services.search).retrieve(ref, 'When can I watch the turtles?');
+    const texts = passages.map((p) => p.passage.text);
+    expect(texts).toContain('Joanna: Can I come over to watch your turtles play?');
+    expect(texts).toContain('Nate: Sure, see you tomorrow then!');
+    expect(passages.find((p) => p.passage.text.startsWith('Nate: Sure'))!.signals.viaContext).toBe(true);
   });
 });
 

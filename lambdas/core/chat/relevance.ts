@@ -34,6 +34,13 @@ export interface SupportThresholds {
    * a list of apples and plums), and its other words only say what to make.
    */
   minCosineForFigures: number;
+  /**
+   * Or: a short memory found through the words of the memories captured
+   * around it (core/memory-context.ts). Never enough to answer at all; once
+   * an answer is grounded, such a turn often holds what was asked ("Alright,
+   * see you tomorrow!" dates the visit the turns before it planned).
+   */
+  acceptsContext: boolean;
 }
 
 export const DEFAULT_SUPPORT: SupportThresholds = {
@@ -45,6 +52,7 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minShare: 0.7,
   minCoverageWithShare: 0.5,
   minCosineForFigures: 0.45,
+  acceptsContext: false,
 };
 
 /** Once one passage supports an answer, the other passages that may be cited beside it. */
@@ -57,6 +65,7 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minShare: 0.4,
   minCoverageWithShare: 0.2,
   minCosineForFigures: 0.4,
+  acceptsContext: true,
 };
 
 export interface SupportSignals {
@@ -68,6 +77,8 @@ export interface SupportSignals {
   cosine: number | null;
   /** The question asks for a table or a chart and the passage holds a number. */
   figuresWanted?: boolean;
+  /** The keyword leg found the passage's item only through its neighbours' words (core/memory-context.ts). */
+  viaContext?: boolean;
 }
 
 /** Inverse document frequency of each question term over a pool of passages' term sets. */
@@ -107,6 +118,7 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   const cosine = signals.cosine ?? 0;
   if (cosine >= thresholds.minCosine) return true;
   if (signals.figuresWanted && cosine >= thresholds.minCosineForFigures) return true;
+  if (signals.viaContext && thresholds.acceptsContext) return true;
   const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
   if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare) return true;
   return signals.matchedTerms > 0 && signals.coverage >= thresholds.minCoverageWithCosine && cosine >= thresholds.minCosineWithTerms;

@@ -96,6 +96,7 @@ export class ChatRetriever {
           signals: {
             coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
+            ...(hit.viaContext ? { viaContext: true } : {}),
           },
         });
       }
