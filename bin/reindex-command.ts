@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { openDatabase } from '../lambdas/adapters/local/database.js';
-import { describeEmbedder } from '../lambdas/adapters/local/embedder-record.js';
+import { describeEmbedder, embedderValue } from '../lambdas/adapters/local/embedder-record.js';
 import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteVectorReindex } from '../lambdas/adapters/local/sqlite-reindex.js';
 import { REINDEX_BATCH, reindexLibrary, type ReindexProgress } from '../lambdas/core/reindex.js';
@@ -81,7 +81,7 @@ export async function runReindexCommand(argv: string[], config: LocalConfig, out
   const progress = progressReporter(out.stdout);
   try {
     embedder = await startLocalEmbedder(config.embed);
-    const target = describeEmbedder(`${embedder.embedder.name}/${embedder.embedder.dimensions}`);
+    const target = describeEmbedder(embedderValue(embedder.embedder));
     const outcome = await reindexLibrary({ store: new SqliteVectorReindex(db), embedder: embedder.embedder }, { batch, onProgress: (p) => progress.update(p) });
     progress.stop();
     if (outcome.alreadyCurrent) {

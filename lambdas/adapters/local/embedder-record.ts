@@ -16,6 +16,9 @@ export function readEmbedderRecord(db: SqliteDatabase): EmbedderRecord {
   return { current: value('embedder'), reindexTo: value('reindex_to') };
 }
 
+/** How an embedder is recorded: `name/dimensions`. */
+export const embedderValue = (embedder: { name: string; dimensions: number }): string => `${embedder.name}/${embedder.dimensions}`;
+
 /** `name/dimensions` read back (a name may hold slashes: BAAI/bge-small-en-v1.5). */
 export function parseEmbedder(value: string): { name: string; dimensions: number } {
   const cut = value.lastIndexOf('/');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ReindexPassage, VectorReindex } from '../../ports.js';
 import type { SqliteDatabase } from './database.js';
-import { readEmbedderRecord } from './embedder-record.js';
+import { embedderValue, readEmbedderRecord } from './embedder-record.js';
 import { REINDEX_TABLE, vectorTable } from './sqlite-search-index.js';
 
 const textHash = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -29,7 +29,7 @@ export class SqliteVectorReindex implements VectorReindex {
   }
 
   async begin(target: { name: string; dimensions: number }) {
-    const wanted = `${target.name}/${target.dimensions}`;
+    const wanted = embedderValue(target);
     const record = readEmbedderRecord(this.db);
     if (!record.current) throw new Error('this data folder holds no library index yet: nothing to reindex');
     this.db.exec(REINDEX_TABLE); // a folder last served by a version without it

@@ -5,7 +5,7 @@ import type { SqliteDatabase } from './database.js';
 import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
 import { coverageOf } from '../../core/keyword-coverage.js';
 import { contextOf, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
-import { describeEmbedder, embedderMismatch, readEmbedderRecord } from './embedder-record.js';
+import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
 
@@ -151,7 +151,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       if (!columns.has('short_memory')) db.exec('ALTER TABLE items ADD COLUMN short_memory INTEGER NOT NULL DEFAULT 0');
     }
     db.exec(schema(dimensions));
-    this.embedder = `${embedderName}/${dimensions}`;
+    this.embedder = embedderValue({ name: embedderName, dimensions });
     // The folder records the embedder that made its vectors; another one would mix two models' vectors.
     const record = readEmbedderRecord(db);
     if (record.current && record.current !== this.embedder) throw embedderMismatch(record, this.embedder);
