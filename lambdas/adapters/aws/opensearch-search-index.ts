@@ -4,7 +4,7 @@ import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import { contextOf, isShortMemory, MEMORY_CONTEXT } from '../../core/memory-context.js';
+import { contextOf, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 
 /**
  * The SearchIndex port on Amazon OpenSearch Service, two indices:
@@ -105,6 +105,16 @@ const ITEM_FIELDS_ADDED = {
 
 /** Short memories read per page when every context of a library is rewritten. */
 const CONTEXT_PAGE = 1_000;
+
+/** A short memory's context to write (core/memory-context.ts). */
+interface MemoryContext {
+  itemId: string;
+  context: string;
+}
+
+/** `_bulk` partial updates writing short memories' contexts on their one passage document. */
+const contextUpdates = (passagesIndex: string, contexts: readonly MemoryContext[]) =>
+  contexts.flatMap(({ itemId, context }) => [{ update: { _index: passagesIndex, _id: passageId(itemId, 0) } }, { doc: { context } }]);
 
 export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
   return {
@@ -272,6 +282,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
     await this.ensureIndices();
     const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind, ...(generation ? { generation } : {}) };
     const shortMemory = isShortMemory(item);
+    // A short memory's context, and its neighbours' with it among them, go in the same request (one refresh).
+    const contexts = shortMemory ? await this.contextsAround('index.put', ref, item.itemId, { itemId: item.itemId, text: item.text }) : [];
+    const ownContext = contexts.find((c) => c.itemId === item.itemId)?.context;
+    const neighbours = contexts.filter((c) => c.itemId !== item.itemId);
     const bulkBody: unknown[] = [
       { index: { _index: this.itemsIndex, _id: item.itemId } },
       {
@@ -288,9 +302,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
           ordinal: passage.ordinal, line_start: passage.lineStart, line_end: passage.lineEnd,
           // Left out, not null, until the vector is known: `exists` then tells the passages still waiting for one.
           ...(vector ? { embedding: Array.from(vector) } : {}),
+          ...(ownContext ? { context: ownContext } : {}),
         },
       );
     });
+    bulkBody.push(...contextUpdates(this.passagesIndex, neighbours));
     // A replaced item may have had more passages than it has now.
     await this.deleteWhere('index.put', [this.passagesIndex], [
       ...libraryFilter(ref), { term: { item_id: item.itemId } }, { range: { ordinal: { gte: item.passages.length } } },
@@ -301,15 +317,17 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (replaces.length) {
       for (const doc of await this.documentsOf('index.put', ref, replaces)) bulkBody.push({ delete: { _index: doc._index, _id: doc._id } });
     }
-    const failures = bulkFailures(await this.call<BulkResponse>('index.put', { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }));
+    const neighbourIds = new Set(neighbours.map((n) => passageId(n.itemId, 0)));
+    const failures = bulkFailures(await this.call<BulkResponse>('index.put', { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }))
+      .filter((f) => !(f.status === 404 && neighbourIds.has(f._id ?? ''))); // a neighbour removed meanwhile has no context to write
     if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError('index.put: search backend throttled');
     if (failures.length) throw new Error(`index.put: ${failures.length} documents refused (${failures[0]?.error?.type ?? 'unknown'})`);
     // Anything of theirs the request missed (more documents than one search returns, a write since) goes now.
     if (replaces.length) {
       await this.deleteWhere('index.put', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { terms: { item_id: replaces } }]);
     }
-    // The bulk was refreshed: the neighbours' searches see the new item, and no longer the replaced ones.
-    for (const id of shortMemory ? [item.itemId, ...replaces] : replaces) await this.rewriteContextsAround('index.put', ref, id);
+    // The replaced ones leave their neighbours' contexts (the sweep refreshed: the searches no longer see them).
+    for (const id of replaces) await this.writeContexts('index.put', await this.contextsAround('index.put', ref, id, null));
   }
 
   /** Short memories of the library (item id and text) in capture order, from a search of the items index. */
@@ -330,9 +348,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /** Writes the context field of short memories' passage documents (a partial update; a memory gone meanwhile is skipped). */
-  private async writeContexts(what: string, contexts: ReadonlyArray<{ itemId: string; context: string }>) {
+  private async writeContexts(what: string, contexts: ReadonlyArray<MemoryContext>) {
     if (!contexts.length) return;
-    const bulkBody = contexts.flatMap(({ itemId, context }) => [{ update: { _index: this.passagesIndex, _id: passageId(itemId, 0) } }, { doc: { context } }]);
+    const bulkBody = contextUpdates(this.passagesIndex, contexts);
     const failures = bulkFailures(await this.call<BulkResponse>(what, { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }));
     if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError(`${what}: search backend throttled`);
     const refused = failures.filter((f) => f.status !== 404);
@@ -340,24 +358,21 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Rewrites the context of the short memories whose neighbours may have
-   * changed because `itemId` arrived or left: those within
-   * MEMORY_CONTEXT.neighbours of its place in capture order (itself included,
-   * if it is one). Each needs its own neighbours read, so twice that many are
-   * read on each side.
+   * The contexts of the short memories whose neighbours change when
+   * `itemId` arrives (`arriving`: that memory) or leaves (null): those within
+   * MEMORY_CONTEXT.neighbours of its place in capture order, itself included
+   * when it arrives. Each needs its own neighbours read, so twice that many
+   * are read on each side.
    */
-  private async rewriteContextsAround(what: string, ref: LibraryRef, itemId: string) {
+  private async contextsAround(what: string, ref: LibraryRef, itemId: string, arriving: ContextMemory | null): Promise<MemoryContext[]> {
     const reach = MEMORY_CONTEXT.neighbours;
-    const upTo = (await this.shortMemories(what, ref, { lte: itemId }, 'desc', 2 * reach + 1)).reverse();
+    const before = (await this.shortMemories(what, ref, { lt: itemId }, 'desc', 2 * reach)).reverse();
     const after = await this.shortMemories(what, ref, { gt: itemId }, 'asc', 2 * reach);
-    const present = upTo.at(-1)?.itemId === itemId ? 1 : 0;
-    const before = upTo.length - present;
-    const sequence = [...upTo, ...after];
-    const contexts = [];
-    for (let i = Math.max(0, before - reach); i < Math.min(sequence.length, before + present + reach); i++) {
-      contexts.push({ itemId: sequence[i]!.itemId, context: contextOf(sequence, i) });
-    }
-    await this.writeContexts(what, contexts);
+    const sequence = [...before, ...(arriving ? [arriving] : []), ...after];
+    const contexts: MemoryContext[] = [];
+    const end = Math.min(sequence.length, before.length + (arriving ? 1 : 0) + reach);
+    for (let i = Math.max(0, before.length - reach); i < end; i++) contexts.push({ itemId: sequence[i]!.itemId, context: contextOf(sequence, i) });
+    return contexts;
   }
 
   /** Rewrites every short memory's context in a library, page by page (each page read with its neighbours). */
@@ -409,7 +424,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async remove(ref: LibraryRef, itemId: string): Promise<void> {
     await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
     // Its words leave its neighbours' contexts too.
-    await this.rewriteContextsAround('index.remove', ref, itemId);
+    await this.writeContexts('index.remove', await this.contextsAround('index.remove', ref, itemId, null));
   }
 
   /** Whether this library holds the item (a realtime get of its item document: no refresh needed). */

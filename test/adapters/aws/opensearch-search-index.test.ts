@@ -121,26 +121,29 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([['file_1', false], ['file_2', true]]);
   });
 
-  it('a short memory put rewrites its own context and its neighbours\' from the library\'s short memories around it; a long document does not', async () => {
+  it('a short memory put writes its own context and its neighbours\' in the same _bulk, from the library\'s short memories around it; a long document does not', async () => {
     const at = (minute: number) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`;
     const ids = [0, 1, 2, 3].map(at);
-    const item = indexItem('Joanna: see you tomorrow!', axisVector(16, 2), { itemId: ids[2]! });
-    const memories = (list: string[]) => ({ hits: { hits: list.map((id) => hit({ item_id: id, text: `text of ${id === item.itemId ? 'it' : ids.indexOf(id)}` })) } });
+    const item = indexItem('see you tomorrow!', axisVector(16, 2), { itemId: ids[2]! });
+    const memories = (list: string[]) => ({ hits: { hits: list.map((id) => hit({ item_id: id, text: `text of ${ids.indexOf(id)}` })) } });
     const transport = new RecordingTransport([
-      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? memories([ids[2]!, ids[1]!, ids[0]!]) : memories([ids[3]!]))],
+      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? memories([ids[1]!, ids[0]!]) : memories([ids[3]!]))],
       [/_bulk/, () => ({ errors: false, items: [] })],
     ]);
     await make(transport).put(alice, item);
-    const [upTo, after] = transport.bodies(/POST \/lib-items\/_search/);
-    expect(upTo.query.bool.filter).toEqual([...libraryFilter(alice), { term: { short_memory: true } }, { range: { item_id: { lte: item.itemId } } }]);
-    expect(upTo.size).toBe(2 * MEMORY_CONTEXT.neighbours + 1);
+    const [before, after] = transport.bodies(/POST \/lib-items\/_search/);
+    expect(before.query.bool.filter).toEqual([...libraryFilter(alice), { term: { short_memory: true } }, { range: { item_id: { lt: item.itemId } } }]);
+    expect(before.size).toBe(2 * MEMORY_CONTEXT.neighbours);
     expect(after.query.bool.filter).toEqual([...libraryFilter(alice), { term: { short_memory: true } }, { range: { item_id: { gt: item.itemId } } }]);
-    const [put, contexts] = transport.requests.filter((r) => r.path === '/_bulk');
-    expect((put!.bulkBody![1] as any).short_memory).toBe(true);
-    const updates = contexts!.bulkBody! as any[];
-    expect(updates.filter((_, i) => i % 2 === 0).map((u) => u.update._id)).toEqual(ids.map((id) => `${id}#0`));
-    expect(updates[5].doc.context).toBe('text of 1\ntext of 0\ntext of 3'); // the new memory's own
-    expect(updates[1].doc.context).toBe('text of 1\ntext of it');
+    const bulks = transport.requests.filter((r) => r.path === '/_bulk');
+    expect(bulks).toHaveLength(1); // one request, one refresh
+    const lines = bulks[0]!.bulkBody! as any[];
+    expect(lines[1].short_memory).toBe(true);
+    expect(lines[3].context).toBe('text of 1\ntext of 0\ntext of 3'); // the new memory's own passage
+    const updates = lines.slice(4);
+    expect(updates.filter((_, i) => i % 2 === 0).map((u) => u.update._id)).toEqual([ids[0], ids[1], ids[3]].map((id) => `${id}#0`));
+    expect(updates[1].doc.context).toBe('text of 1\nsee you tomorrow!');
+    expect(updates[5].doc.context).toBe('see you tomorrow!\ntext of 1');
 
     const long = new RecordingTransport([[/_bulk/, () => ({ errors: false, items: [] })]]);
     const text = 'one\ntwo';
@@ -150,6 +153,17 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     }));
     expect(long.bodies(/lib-items\/_search/)).toEqual([]);
     expect((long.requests.find((r) => r.path === '/_bulk')!.bulkBody![1] as any).short_memory).toBe(false);
+  });
+
+  it('a put whose neighbour was removed meanwhile still succeeds; any other refused document fails it', async () => {
+    const [a, b] = [0, 1].map((minute) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`);
+    const refusing = (id: string) => new RecordingTransport([
+      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? { hits: { hits: [hit({ item_id: a, text: 'a' })] } } : { hits: { hits: [] } })],
+      [/_bulk/, () => ({ errors: true, items: [{ update: { _id: id, status: 404, error: { type: 'document_missing_exception' } } }] })],
+    ]);
+    const item = indexItem('b', axisVector(16, 2), { itemId: b! });
+    await expect(make(refusing(`${a}#0`)).put(alice, item)).resolves.toBeUndefined();
+    await expect(make(refusing(`${b}#0`)).put(alice, item)).rejects.toThrow(/refused/);
   });
 
   it('a removal rewrites the contexts of the memories around the removed one', async () => {
