@@ -41,19 +41,28 @@ export interface ContextMemory {
   text: string;
 }
 
-const capturedAt = (itemId: string): number => decodeTime(itemId.slice(itemId.indexOf('_') + 1));
+/** The capture time of an item id (a prefixed ULID); NaN for an id that is not one. */
+function capturedAt(itemId: string): number {
+  try {
+    return decodeTime(itemId.slice(itemId.indexOf('_') + 1));
+  } catch {
+    return Number.NaN;
+  }
+}
 
 /**
  * The context of `sequence[index]`: the texts of up to `neighbours` memories
- * on each side, nearest first outward, stopping at a gap between sittings.
- * `sequence` is a run of one library's short memories in capture order.
+ * on each side, nearest first outward, stopping at a gap between sittings
+ * (an id without a time counts as one). `sequence` is a run of one
+ * library's short memories in capture order. Only the times compared are
+ * decoded: rewriting a whole library's contexts stays linear.
  */
 export function contextOf(sequence: readonly ContextMemory[], index: number, rule = MEMORY_CONTEXT): string {
-  const times = sequence.map((m) => capturedAt(m.itemId));
+  const time = (i: number) => capturedAt(sequence[i]!.itemId);
   const texts: string[] = [];
   for (const step of [-1, 1]) {
     for (let i = index + step, taken = 0; taken < rule.neighbours && i >= 0 && i < sequence.length; i += step, taken++) {
-      if (Math.abs(times[i]! - times[i - step]!) > rule.maxGapMs) break;
+      if (!(Math.abs(time(i) - time(i - step)) <= rule.maxGapMs)) break;
       texts.push(sequence[i]!.text);
     }
   }

@@ -39,6 +39,18 @@ describe('contextOf (the rule)', () => {
     const sittings = [0, 1, 2 + gap, 3 + gap].map((minutes, i) => ({ itemId: at(minutes), text: `m${i}` }));
     expect(contextOf(sittings, 1)).toBe('m0');
     expect(contextOf(sittings, 2)).toBe('m3');
+    // An id without a capture time is a sitting of its own.
+    const odd = [{ itemId: at(0), text: 'a' }, { itemId: 'file_not-a-ulid', text: 'odd' }, { itemId: at(1), text: 'b' }];
+    expect(contextOf(odd, 0)).toBe('');
+    expect(contextOf(odd, 1)).toBe('');
+  });
+
+  it('rewrites a library of thousands of memories in linear time', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ itemId: `file_${ulid(START + i * 1000)}`, text: `m${i}` }));
+    const started = performance.now();
+    const contexts = many.map((_, i) => contextOf(many, i));
+    expect(contexts[10_000]).toBe('m9999\nm9998\nm10001\nm10002');
+    expect(performance.now() - started).toBeLessThan(15_000); // about 1 s here; decoding every time per memory took most of an hour
   });
 
   it('counts only text documents of one passage as short memories', () => {

@@ -135,5 +135,8 @@ describe('a conversation captured turn by turn', () => {
     const results = await searchJoanna('turtles Saturday');
     expect(results.some((r) => r.id === turnIds[0])).toBe(false);
     expect(results.every((r) => !r.from_keyword)).toBe(true);
+    // Not even through a neighbour: the keyword leg finds nothing by those words now.
+    const tenantId = (await server.api('/v1/usage', { key, method: 'GET' })).body.tenant_id as string;
+    expect(await server.stack.ports.index.keywordSearch({ tenantId, endUserId: 'joanna' }, { text: 'turtles Saturday', limit: 10 })).toEqual([]);
   });
 });

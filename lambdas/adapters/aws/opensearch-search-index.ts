@@ -114,7 +114,10 @@ interface MemoryContext {
 
 /** `_bulk` partial updates writing short memories' contexts on their one passage document. */
 const contextUpdates = (passagesIndex: string, contexts: readonly MemoryContext[]) =>
-  contexts.flatMap(({ itemId, context }) => [{ update: { _index: passagesIndex, _id: passageId(itemId, 0) } }, { doc: { context } }]);
+  contexts.flatMap(({ itemId, context }) => [{ update: { _index: passagesIndex, _id: passageId(itemId, 0), retry_on_conflict: UPDATE_RETRIES } }, { doc: { context } }]);
+
+/** A partial update of a passage document retries this often when another one (its vector, its context) lands at once. */
+const UPDATE_RETRIES = 3;
 
 export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
   return {
@@ -326,6 +329,12 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (replaces.length) {
       await this.deleteWhere('index.put', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { terms: { item_id: replaces } }]);
     }
+    // The window is read again now that the bulk is refreshed: a neighbour removed or put meanwhile (its
+    // own rewrite may have read the library before this item was in it) is mended here.
+    if (shortMemory) {
+      const fresh = await this.contextsAround('index.put', ref, item.itemId, { itemId: item.itemId, text: item.text });
+      if (JSON.stringify(fresh) !== JSON.stringify(contexts)) await this.writeContexts('index.put', fresh);
+    }
     // The replaced ones leave their neighbours' contexts (the sweep refreshed: the searches no longer see them).
     for (const id of replaces) await this.writeContexts('index.put', await this.contextsAround('index.put', ref, id, null));
   }
@@ -422,19 +431,20 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async remove(ref: LibraryRef, itemId: string): Promise<void> {
+    const shortMemory = (await this.heldItem('index.remove', ref, itemId))?.short_memory === true;
     await this.deleteWhere('index.remove', [this.passagesIndex, this.itemsIndex], [...libraryFilter(ref), { term: { item_id: itemId } }]);
-    // Its words leave its neighbours' contexts too.
-    await this.writeContexts('index.remove', await this.contextsAround('index.remove', ref, itemId, null));
+    // A short memory's words leave its neighbours' contexts too.
+    if (shortMemory) await this.writeContexts('index.remove', await this.contextsAround('index.remove', ref, itemId, null));
   }
 
-  /** Whether this library holds the item (a realtime get of its item document: no refresh needed). */
-  private async holdsItem(what: string, ref: LibraryRef, itemId: string): Promise<boolean> {
-    const body = await this.call<{ found?: boolean; _source?: { tenant_id?: string; library?: string } } | undefined>(
+  /** The item document, when this library holds the item (a realtime get: no refresh needed). */
+  private async heldItem(what: string, ref: LibraryRef, itemId: string): Promise<{ short_memory?: boolean } | null> {
+    const body = await this.call<{ found?: boolean; _source?: { tenant_id?: string; library?: string; short_memory?: boolean } } | undefined>(
       what,
-      { method: 'GET', path: `/${this.itemsIndex}/_doc/${encodeURIComponent(itemId)}`, querystring: { _source_includes: 'tenant_id,library' } },
+      { method: 'GET', path: `/${this.itemsIndex}/_doc/${encodeURIComponent(itemId)}`, querystring: { _source_includes: 'tenant_id,library,short_memory' } },
       [404],
     );
-    return !!body?.found && body._source?.tenant_id === ref.tenantId && body._source?.library === libraryValue(ref);
+    return body?.found && body._source?.tenant_id === ref.tenantId && body._source?.library === libraryValue(ref) ? body._source : null;
   }
 
   async passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
@@ -471,10 +481,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * delete again (deleteWhere); the item found gone afterwards answers false.
    */
   async attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean> {
-    if (!(await this.holdsItem('index.attachPassageVectors', ref, itemId))) return false;
+    if (!(await this.heldItem('index.attachPassageVectors', ref, itemId))) return false;
     if (!vectors.length) return true;
     const bulkBody = vectors.flatMap(({ ordinal, vector }) => [
-      { update: { _index: this.passagesIndex, _id: passageId(itemId, ordinal) } },
+      { update: { _index: this.passagesIndex, _id: passageId(itemId, ordinal), retry_on_conflict: UPDATE_RETRIES } },
       { doc: { embedding: Array.from(vector) } },
     ]);
     // Visible to search on return, so the next passagesWithoutVectors no longer sees these passages.
@@ -484,7 +494,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (failures.some((f) => f.status === 429)) throw new BackendUnavailableError('index.attachPassageVectors: search backend throttled');
     const missing = failures.filter((f) => f.status === 404);
     if (missing.length || failures.length) {
-      if (!(await this.holdsItem('index.attachPassageVectors', ref, itemId))) return false;
+      if (!(await this.heldItem('index.attachPassageVectors', ref, itemId))) return false;
       if (missing.length) throw new Error(`index.attachPassageVectors: item ${itemId} has no passage ${missing[0]?._id?.split('#').pop() ?? '?'}`);
       throw new Error(`index.attachPassageVectors: ${failures.length} passages refused (${failures[0]?.error?.type ?? 'unknown'})`);
     }
@@ -528,7 +538,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
         minimum_should_match: 1,
       },
     });
-    return hits.map((hit) => ({ ...toHit(hit, hit._score), ...(hit.matched_queries?.includes(OWN_WORDS) ? {} : { viaContext: true }) }));
+    // Marked only when the response names the queries matched and its own words are not among them.
+    return hits.map((hit) => ({ ...toHit(hit, hit._score), ...(hit.matched_queries && !hit.matched_queries.includes(OWN_WORDS) ? { viaContext: true } : {}) }));
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
@@ -550,7 +561,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
       method: 'POST',
       path: `/${this.passagesIndex}/_search`,
       querystring: SEARCH_QS,
-      body: { size, _source: { excludes: ['embedding'] }, query },
+      // Neither the vector nor a short memory's context (its neighbours' texts) is read back.
+      body: { size, _source: { excludes: ['embedding', 'context'] }, query },
     });
     return body?.hits?.hits ?? [];
   }

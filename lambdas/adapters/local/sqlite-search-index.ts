@@ -197,7 +197,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
           coalesce(title, ''), text, ''
         FROM items WHERE short_memory = 0`);
       for (const libraryId of this.db.prepare('SELECT id FROM index_libraries').pluck().all() as number[]) this.rewriteAllContexts(libraryId);
-      this.db.prepare(`DELETE FROM index_meta WHERE key = 'items_fts'`).run(); // the marker of the former backfill
+      // The former backfill's marker: a build of before this one must not fill the table again.
+      this.db.prepare(`INSERT OR IGNORE INTO index_meta (key, value) VALUES ('items_fts', '1')`).run();
     }).immediate();
   }
 

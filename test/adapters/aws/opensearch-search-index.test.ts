@@ -108,7 +108,7 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(hits).toEqual([
       expect.objectContaining({ itemId: 'file_1', rawScore: 3.5, passage: { ordinal: 0, lineStart: 1, lineEnd: 2, text: 'hello' } }),
     ]);
-    expect(hits[0]!.viaContext).toBe(true); // the scripted hit names no matched query: found through its context only
+    expect(hits[0]!.viaContext).toBeUndefined(); // a response that names no matched queries marks nothing
     expect(transport.requests.every((r) => r.method !== 'PUT')).toBe(true); // reads never create an index
   });
 
@@ -121,13 +121,23 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([['file_1', false], ['file_2', true]]);
   });
 
+  const minute = (m: number) => `file_${ulid(Date.UTC(2026, 10, 24, 9, m))}`;
+  /** Scripted short memories of the library: the search for those before an id (desc) or after it (asc), as the adapter asks. */
+  const library = (ids: string[], text: (id: string) => string) => (r: OpenSearchRequest) => {
+    const { sort, query, size } = r.body as any;
+    const range = query.bool.filter.find((f: any) => f.range)?.range.item_id ?? {};
+    const order = sort[0].item_id;
+    const picked = ids.filter((id) => (range.lt ? id < range.lt : true) && (range.gt ? id > range.gt : true));
+    const listed = (order === 'desc' ? picked.reverse() : picked).slice(0, size);
+    return { hits: { hits: listed.map((id) => hit({ item_id: id, text: text(id) })) } };
+  };
+
   it('a short memory put writes its own context and its neighbours\' in the same _bulk, from the library\'s short memories around it; a long document does not', async () => {
-    const at = (minute: number) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`;
-    const ids = [0, 1, 2, 3].map(at);
-    const item = indexItem('see you tomorrow!', axisVector(16, 2), { itemId: ids[2]! });
-    const memories = (list: string[]) => ({ hits: { hits: list.map((id) => hit({ item_id: id, text: `text of ${ids.indexOf(id)}` })) } });
+    const ids = [0, 1, 2, 3, 4, 5].map(minute);
+    const item = indexItem('see you tomorrow!', axisVector(16, 2), { itemId: ids[4]! });
+    const others = ids.filter((id) => id !== item.itemId);
     const transport = new RecordingTransport([
-      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? memories([ids[1]!, ids[0]!]) : memories([ids[3]!]))],
+      [/POST \/lib-items\/_search/, library(others, (id) => `text of ${ids.indexOf(id)}`)],
       [/_bulk/, () => ({ errors: false, items: [] })],
     ]);
     await make(transport).put(alice, item);
@@ -136,14 +146,20 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(before.size).toBe(2 * MEMORY_CONTEXT.neighbours);
     expect(after.query.bool.filter).toEqual([...libraryFilter(alice), { term: { short_memory: true } }, { range: { item_id: { gt: item.itemId } } }]);
     const bulks = transport.requests.filter((r) => r.path === '/_bulk');
-    expect(bulks).toHaveLength(1); // one request, one refresh
+    expect(bulks).toHaveLength(1); // one request, one refresh (the window read again after it had not changed)
     const lines = bulks[0]!.bulkBody! as any[];
     expect(lines[1].short_memory).toBe(true);
-    expect(lines[3].context).toBe('text of 1\ntext of 0\ntext of 3'); // the new memory's own passage
+    expect(lines[3].context).toBe('text of 3\ntext of 2\ntext of 5'); // the new memory's own passage
     const updates = lines.slice(4);
-    expect(updates.filter((_, i) => i % 2 === 0).map((u) => u.update._id)).toEqual([ids[0], ids[1], ids[3]].map((id) => `${id}#0`));
-    expect(updates[1].doc.context).toBe('text of 1\nsee you tomorrow!');
-    expect(updates[5].doc.context).toBe('see you tomorrow!\ntext of 1');
+    // Those within reach of it, each with its own neighbours: text of 0 and 1 are out of reach, and unchanged.
+    expect(updates.filter((_, i) => i % 2 === 0).map((u) => u.update)).toEqual(
+      [ids[2], ids[3], ids[5]].map((id) => ({ _index: 'lib-passages-d16', _id: `${id}#0`, retry_on_conflict: 3 })),
+    );
+    expect(updates.filter((_, i) => i % 2 === 1).map((u) => u.doc.context)).toEqual([
+      'text of 1\ntext of 0\ntext of 3\nsee you tomorrow!',
+      'text of 2\ntext of 1\nsee you tomorrow!\ntext of 5',
+      'see you tomorrow!\ntext of 3',
+    ]);
 
     const long = new RecordingTransport([[/_bulk/, () => ({ errors: false, items: [] })]]);
     const text = 'one\ntwo';
@@ -155,10 +171,26 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect((long.requests.find((r) => r.path === '/_bulk')!.bulkBody![1] as any).short_memory).toBe(false);
   });
 
+  it('a put reads the window again after its bulk, and mends the contexts when a neighbour left meanwhile', async () => {
+    const [a, b, c] = [0, 1, 2].map(minute);
+    let library_ = [a!, b!];
+    const transport = new RecordingTransport([
+      [/POST \/lib-items\/_search/, (r) => library(library_, (id) => (id === a ? 'a' : 'b'))(r)],
+      [/_bulk/, () => {
+        library_ = [a!]; // b was removed while the put's bulk ran (its removal read the library before c was in it)
+        return { errors: false, items: [] };
+      }],
+    ]);
+    await make(transport).put(alice, indexItem('c', axisVector(16, 2), { itemId: c! }));
+    const [first, mend] = transport.requests.filter((r) => r.path === '/_bulk').map((r) => r.bulkBody as any[]);
+    expect(first![3].context).toBe('b\na');
+    expect(mend!.filter((_, i) => i % 2 === 1).map((u) => u.doc.context)).toEqual(['c', 'a']); // no word of b is left
+  });
+
   it('a put whose neighbour was removed meanwhile still succeeds; any other refused document fails it', async () => {
-    const [a, b] = [0, 1].map((minute) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`);
+    const [a, b] = [0, 1].map(minute);
     const refusing = (id: string) => new RecordingTransport([
-      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? { hits: { hits: [hit({ item_id: a, text: 'a' })] } } : { hits: { hits: [] } })],
+      [/POST \/lib-items\/_search/, library([a!], () => 'a')],
       [/_bulk/, () => ({ errors: true, items: [{ update: { _id: id, status: 404, error: { type: 'document_missing_exception' } } }] })],
     ]);
     const item = indexItem('b', axisVector(16, 2), { itemId: b! });
@@ -166,15 +198,21 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     await expect(make(refusing(`${b}#0`)).put(alice, item)).rejects.toThrow(/refused/);
   });
 
-  it('a removal rewrites the contexts of the memories around the removed one', async () => {
-    const [a, b, c] = [0, 1, 2].map((minute) => `file_${ulid(Date.UTC(2026, 10, 24, 9, minute))}`);
+  it('a removal of a short memory rewrites the contexts of the memories around it; of anything else, reads nothing more', async () => {
+    const [a, b, c] = [0, 1, 2].map(minute);
+    const held = (shortMemory: boolean) => () => ({ found: true, _source: { tenant_id: 'ten_A', library: 'U#alice', short_memory: shortMemory } });
     const transport = new RecordingTransport([
-      [/POST \/lib-items\/_search/, (r) => ((r.body as any).sort[0].item_id === 'desc' ? { hits: { hits: [hit({ item_id: a, text: 'a' })] } } : { hits: { hits: [hit({ item_id: c, text: 'c' })] } })],
+      [/GET \/lib-items\/_doc\//, held(true)],
+      [/POST \/lib-items\/_search/, library([a!, c!], (id) => (id === a ? 'a' : 'c'))],
       [/_bulk/, () => ({ errors: false, items: [] })],
     ]);
     await make(transport).remove(alice, b!);
     const updates = transport.requests.find((r) => r.path === '/_bulk')!.bulkBody as any[];
     expect(updates.map((u) => u.update?._id ?? u.doc.context)).toEqual([`${a}#0`, 'c', `${c}#0`, 'a']);
+
+    const other = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(false)]]);
+    await make(other).remove(alice, b!);
+    expect(other.requests.filter((r) => r.path.endsWith('/_search') || r.path === '/_bulk')).toEqual([]);
   });
 
   it('filters the vector leg inside the k-NN search and again outside it, and turns scores back into cosines', async () => {
@@ -315,8 +353,8 @@ describe('OpenSearchSearchIndex: vectors attached after the words (the ingest wo
     expect(get).toMatchObject({ method: 'GET', path: '/lib-items/_doc/file_1' });
     expect(bulk!.querystring).toEqual({ refresh: 'wait_for' });
     expect(bulk!.bulkBody!.filter((_, i) => i % 2 === 0)).toEqual([
-      { update: { _index: 'lib-passages-d16', _id: 'file_1#0' } },
-      { update: { _index: 'lib-passages-d16', _id: 'file_1#3' } },
+      { update: { _index: 'lib-passages-d16', _id: 'file_1#0', retry_on_conflict: 3 } },
+      { update: { _index: 'lib-passages-d16', _id: 'file_1#3', retry_on_conflict: 3 } },
     ]);
     const docs = bulk!.bulkBody!.filter((_, i) => i % 2 === 1) as any[];
     expect(docs.map((d) => Object.keys(d))).toEqual([['doc'], ['doc']]);
