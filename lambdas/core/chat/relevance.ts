@@ -46,7 +46,7 @@ export interface SupportThresholds {
 export const DEFAULT_SUPPORT: SupportThresholds = {
   minCoverage: 0.3,
   minMatchedTerms: 3,
-  minCosine: 0.62,
+  minCosine: 0.58,
   minCosineWithTerms: 0.5,
   minCoverageWithCosine: 0.35,
   minShare: 0.7,
