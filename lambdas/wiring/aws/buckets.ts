@@ -10,6 +10,7 @@ import { systemClock } from '../../core/dates.js';
 import type { BlobStore, CallerBuckets } from '../../ports.js';
 import { awsConfig, bucketConfig } from './config.js';
 import { dynamoClient } from './dynamo.js';
+import { tracer } from './observability.js';
 import { unwired } from './services.js';
 
 /**
@@ -40,7 +41,8 @@ export function callerBuckets(): CallerBuckets {
     registrations: new DynamoBucketRegistrations(dynamoClient(), settings.table),
     pendingDeletes: new DynamoPendingBucketDeletes(dynamoClient(), settings.table),
     get cipher() {
-      return (cipher ??= new KmsSecretCipher(kmsClient({ region, credentials: functionCredentials }), settings.secretsKeyArn));
+      // Traced like the other AWS clients (X-Ray subsegments per KMS call).
+      return (cipher ??= new KmsSecretCipher(tracer.captureAWSv3Client(kmsClient({ region, credentials: functionCredentials })), settings.secretsKeyArn));
     },
     get connector() {
       return (connector ??= new S3BucketConnector({
