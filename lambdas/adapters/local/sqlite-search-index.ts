@@ -436,13 +436,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         generation === null ? ' AND (generation IS NULL OR generation IN (SELECT generation FROM index_ended_generations))' :
         ' AND (generation IS NULL OR generation = ?)';
       const items = this.db
-        .prepare(`SELECT item_id, kind FROM items WHERE library_id = ?${which}`)
-        .all(...(generation ? [libraryId, generation] : [libraryId])) as Array<{ item_id: string; kind: ItemKind }>;
+        .prepare(`SELECT item_id, kind, short_memory FROM items WHERE library_id = ?${which}`)
+        .all(...(generation ? [libraryId, generation] : [libraryId])) as Array<{ item_id: string; kind: ItemKind; short_memory: number }>;
       for (const item of items) if (this.removeItem(libraryId, item.item_id, changes, false)) counts[item.kind] += 1;
-      // The library's row goes with its last item (a newer generation may already hold some: their
-      // contexts are rewritten without the removed ones).
+      // The library's row goes with its last item (a newer generation may already hold some: when short
+      // memories left, their contexts are rewritten without them).
       if (this.db.prepare('SELECT 1 FROM items WHERE library_id = ? LIMIT 1').get(libraryId)) {
-        this.rewriteAllContexts(libraryId);
+        if (items.some((item) => item.short_memory)) this.rewriteAllContexts(libraryId);
         return null;
       }
       this.db.prepare('DELETE FROM index_libraries WHERE id = ?').run(libraryId);
