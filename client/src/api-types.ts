@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Hybrid search by meaning and words
-         * @description Ranks by meaning and by the query's words together (hybrid). `from_keyword` says whether a result was (also) found by the words.
+         * @description Ranks by meaning and by the query's words together (hybrid). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).
          */
         get: operations["search"];
         put?: never;

@@ -258,7 +258,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
   search: {
     tag: 'Search',
-    description: 'Ranks by meaning and by the query\'s words together (hybrid). `from_keyword` says whether a result was (also) found by the words.',
+    description: 'Ranks by meaning and by the query\'s words together (hybrid). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).',
     query: s.SearchQuery,
     responses: {
       '200': success('A page of results, best first.', s.SearchResponse, {
