@@ -149,11 +149,12 @@ describe('SqliteSearchIndex: a data folder from before the context field', () =>
     const first = new SqliteSearchIndex(db, DIMENSIONS, 'test');
     const items = CONVERSATION.slice(0, 3).map((text, i) => memory(text, i));
     for (const item of items) await first.put(ref, item);
-    // The former shape: no context column, no short-memory flag.
+    // The former shape: no context column, no short-memory column.
     db.exec(`DROP TABLE items_fts;
       CREATE VIRTUAL TABLE items_fts USING fts5(library, kind, title, body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2');
       INSERT INTO items_fts (rowid, library, kind, title, body) SELECT rowid, 'lib' || library_id, 'kfile', coalesce(title, ''), text FROM items;
-      UPDATE items SET short_memory = 0;`);
+      DROP INDEX items_short_memories;
+      ALTER TABLE items DROP COLUMN short_memory;`);
 
     const reopened = new SqliteSearchIndex(db, DIMENSIONS, 'test');
     const hits = await reopened.keywordSearch(ref, { text: 'turtles', limit: 10 });
