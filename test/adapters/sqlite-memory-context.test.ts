@@ -113,6 +113,16 @@ describe('SqliteSearchIndex: short memories in context', () => {
     ]);
   });
 
+  it('places a memory put out of capture order between its neighbours, and rewrites theirs', async () => {
+    const index = newIndex();
+    const [a, b, c, d] = ['alpha apples', 'bravo bananas', 'charlie cherries', 'delta dates'].map((text, i) => memory(text, i));
+    for (const item of [a!, b!, d!, c!]) await index.put(ref, item); // c arrives last but was captured before d
+    const found = async (word: string) => (await index.keywordSearch(ref, { text: word, limit: 10 })).map((h) => h.itemId).sort();
+    expect(await found('cherries')).toEqual([a!.itemId, b!.itemId, c!.itemId, d!.itemId].sort());
+    // a's context is b and c (two after it), no longer d.
+    expect(await found('dates')).toEqual([b!.itemId, c!.itemId, d!.itemId].sort());
+  });
+
   it('keeps sittings apart, and long documents and other libraries out of a context', async () => {
     const index = newIndex();
     const gap = MEMORY_CONTEXT.maxGapMs / 60_000 + 1;
