@@ -54,7 +54,8 @@ export async function olderVersions(
  */
 export async function finishReplacement(deps: RemovalDeps, doc: DocumentRecord, replaced: readonly DocumentRecord[]): Promise<boolean> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-  for (const old of replaced) await documentBlobs(deps).delete(old);
+  // The tenant's registration is read once for all of them.
+  await documentBlobs(deps).deleteAll(doc.tenantId, replaced);
   const stands = await deps.documents.completeReplacement(ref, doc.id, replaced.map((d) => d.id));
   for (const old of replaced) await deps.index.remove(ref, old.id);
   return stands;

@@ -41,6 +41,7 @@ let bucket: ScriptedBucket;
 let buckets: CallerBuckets;
 let service: BucketService;
 let opened: BucketAccess[];
+let forgotten: string[];
 const clock = systemClock();
 const keys = { provider: 's3' as const, bucket: 'acme', endpoint: 'https://s3.example.com', accessKeyId: 'AKIA1', secretAccessKey: 'first-secret' };
 
@@ -48,11 +49,12 @@ beforeEach(() => {
   const db = openDatabase(':memory:');
   bucket = new ScriptedBucket();
   opened = [];
+  forgotten = [];
   buckets = {
     registrations: new SqliteBucketRegistrations(db),
     pendingDeletes: new SqlitePendingBucketDeletes(db),
     cipher: new AesSecretCipher(Buffer.alloc(32, 3)),
-    connector: { open: (access) => (opened.push(access), bucket), forget: () => undefined },
+    connector: { open: (access) => (opened.push(access), bucket), forget: (tenantId) => void forgotten.push(tenantId) },
     principal: new ConfiguredBucketPrincipal('arn:aws:iam::123456789012:role/library-bucket-access'),
   };
   service = new BucketService({ buckets, blobs: new InMemoryBlobStore(), clock });
@@ -86,6 +88,7 @@ describe('the probe', () => {
     it(`${name}: 422 ${code} naming the step; nothing registered, the old registration kept`, async () => {
       await service.register('ten_a', keys);
       const before = await buckets.registrations.get('ten_a');
+      forgotten = [];
       arrange();
       const error = await failureOf(service.register('ten_a', { ...keys, bucket: 'other', secretAccessKey: 'second-secret' }));
       expect(error).toBeInstanceOf(DomainError);
@@ -93,6 +96,7 @@ describe('the probe', () => {
       expect(error!.message).toMatch(message);
       expect(error!.message).not.toContain('second-secret');
       expect(await buckets.registrations.get('ten_a')).toEqual(before);
+      expect(forgotten).toEqual(['ten_a']); // the refused attempt's client is not kept open
     });
   }
 
@@ -199,7 +203,7 @@ describe('deletes owed to a bucket', () => {
     const sweepAt = (at: string) => new BucketDeleteRetry({ buckets, blobs, clock: { now: () => at } }).sweep();
     expect(await sweepAt(far)).toEqual({ deleted: 0, dropped: 0, stillPending: 1 });
     const [entry] = await buckets.pendingDeletes.due(far.replace('2999', '3999'), 10);
-    expect(entry).toMatchObject({ attempts: 1, lastError: 'unreachable: ECONNRESET', nextAttemptAt: '2999-01-01T00:02:00.000000' });
+    expect(entry).toMatchObject({ attempts: 1, lastError: 'delete: unreachable (ECONNRESET)', nextAttemptAt: '2999-01-01T00:02:00.000000' });
     bucket.fail = {};
     expect(await sweepAt('3999-01-01T00:00:00.000000')).toEqual({ deleted: 1, dropped: 0, stillPending: 0 });
     expect(bucket.objects.size).toBe(0);

@@ -10,7 +10,7 @@ const PREFIX = 'kms1.';
  * (standard mode, 3 attempts) absorbs short throttles and faults, and a call
  * that gets no answer in 5 seconds fails (then counts as unavailable).
  */
-export const KMS_CLIENT_SETTINGS = { maxAttempts: 3, requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 } } as const;
+const KMS_CLIENT_SETTINGS = { maxAttempts: 3, requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 } } as const;
 
 /** The KMS client the cipher is wired with (lambdas/wiring/aws/buckets.ts). */
 export function kmsClient(options: { region: string; credentials?: KMSClientConfig['credentials'] }): KMSClient {

@@ -83,7 +83,12 @@ export class BucketService {
     const access: BucketAccess = wanted.auth === 'role'
       ? { ...base, auth: { kind: 'role', roleArn: wanted.roleArn!, externalId: await buckets.registrations.externalId(tenantId, newExternalId()) } }
       : { ...base, auth: { kind: 'keys', accessKeyId: wanted.accessKeyId!, secretAccessKey: wanted.secretAccessKey! } };
-    await probeBucket(buckets.connector.open(access), { bucket: wanted.bucket, prefix: wanted.prefix, endpoint: wanted.endpoint, roleArn: wanted.roleArn });
+    try {
+      await probeBucket(buckets.connector.open(access), { bucket: wanted.bucket, prefix: wanted.prefix, endpoint: wanted.endpoint, roleArn: wanted.roleArn });
+    } catch (error) {
+      buckets.connector.forget(tenantId); // a refused registration leaves no client open (a warm Lambda would keep one per attempt)
+      throw error;
+    }
     const record: BucketRegistrationRecord = {
       ...base,
       prefix: wanted.prefix,

@@ -2,9 +2,10 @@ import type { BucketRegistrationRecord, CallerBuckets, Clock, PendingBucketDelet
 import { BackendUnavailableError, BucketError } from '../errors.js';
 import { DocumentBlobs, later, PENDING_FIRST_RETRY_MS } from './document-blobs.js';
 import { parseBucketBlobKey } from './placement.js';
+import { healthLine } from './failures.js';
 
 /** The longest wait between two attempts at a delete owed. */
-export const PENDING_MAX_RETRY_MS = 60 * 60_000;
+const PENDING_MAX_RETRY_MS = 60 * 60_000;
 
 export interface SweepReport {
   deleted: number;
@@ -48,7 +49,8 @@ export class BucketDeleteRetry {
     } catch (error) {
       if (!(error instanceof BucketError) && !(error instanceof BackendUnavailableError)) throw error;
       if (error instanceof BucketError && error.kind === 'denied') this.deps.blobs.forget(entry.tenantId);
-      const reason = error instanceof BucketError ? `${error.kind}: ${error.detail}` : `service: ${error.message}`;
+      // Worded as GET /v1/bucket words a failure (failures.ts).
+      const reason = error instanceof BucketError ? healthLine(error, 'delete') : `service: ${error.message}`;
       const wait = Math.min(PENDING_MAX_RETRY_MS, PENDING_FIRST_RETRY_MS * 2 ** Math.min(entry.attempts + 1, 10));
       await buckets.pendingDeletes.retryLater(entry.tenantId, entry.blobKey, reason, later(clock.now(), wait));
       return 'stillPending';

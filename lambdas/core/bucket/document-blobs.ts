@@ -144,7 +144,7 @@ export class DocumentBlobs {
     return opened;
   }
 
-  registration(tenantId: string): Promise<BucketRegistrationRecord | null> {
+  private registration(tenantId: string): Promise<BucketRegistrationRecord | null> {
     return this.deps.buckets ? this.deps.buckets.registrations.get(tenantId) : Promise.resolve(null);
   }
 

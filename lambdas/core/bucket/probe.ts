@@ -4,7 +4,7 @@ import { BucketError, DomainError, invalidRequest } from '../errors.js';
 import { probeKeyFor } from './placement.js';
 
 /** The steps of the probe, in order, as the customer reads them in a failure's message. */
-export type ProbeStep = 'assume role' | 'write' | 'read' | 'compare' | 'delete';
+type ProbeStep = 'assume role' | 'write' | 'read' | 'compare' | 'delete';
 
 export interface ProbeTarget {
   bucket: string;
@@ -48,7 +48,7 @@ async function attempt<T>(step: ProbeStep, target: ProbeTarget, key: string, run
 }
 
 /** The 422 a failed step answers, with what the customer should check. */
-export function failure(step: ProbeStep, target: ProbeTarget, key: string, error: BucketError | null): DomainError {
+function failure(step: ProbeStep, target: ProbeTarget, key: string, error: BucketError | null): DomainError {
   if (error?.kind === 'forbidden_endpoint') {
     return invalidRequest(`endpoint: ${error.detail}; an endpoint must be https to a public address (not loopback, private, link-local or a metadata address)`);
   }

@@ -19,10 +19,10 @@ export type NormalizedRegistration = Pick<BucketRegistrationRecord, 'provider' |
 };
 
 /** Objects go under this prefix when none is given: the customer's permissions policy names it. */
-export const DEFAULT_PREFIX = 'library/';
-export const DEFAULT_S3_REGION = 'us-east-1';
+const DEFAULT_PREFIX = 'library/';
+const DEFAULT_S3_REGION = 'us-east-1';
 /** R2's only region; it takes `us-east-1` and an empty region as aliases. */
-export const R2_REGION = 'auto';
+const R2_REGION = 'auto';
 
 const ROLE_ARN = /^arn:aws(?:-cn|-us-gov)?:iam::\d{12}:role\/[\w+=,.@\/-]{1,512}$/;
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -69,7 +69,7 @@ function regionOf(request: BucketRequest): string {
 }
 
 /** An https origin, nothing more (no credentials, path, query or fragment). */
-export function normalizeEndpoint(raw: string, options: { allowPrivateEndpoints: boolean }): string {
+function normalizeEndpoint(raw: string, options: { allowPrivateEndpoints: boolean }): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -84,7 +84,7 @@ export function normalizeEndpoint(raw: string, options: { allowPrivateEndpoints:
 }
 
 /** '' or a relative path ending in '/'; default `library/`. */
-export function normalizePrefix(raw: string | undefined): string {
+function normalizePrefix(raw: string | undefined): string {
   if (raw === undefined) return DEFAULT_PREFIX;
   if (raw === '' || raw === '/') return '';
   if (raw.startsWith('/')) throw invalidRequest('prefix: must not start with "/"');
