@@ -73,7 +73,8 @@ export class CachedEmbedder implements Embedder {
     this.inner = options.inner ? Promise.resolve(options.inner) : null;
     const dir = options.dir ?? CACHE_DIR;
     mkdirSync(dir, { recursive: true });
-    this.file = join(dir, `${this.name}__${options.namespace}.bin`);
+    // A model name may hold characters a file name cannot (BAAI/bge-small-en-v1.5, openai-compatible:...).
+    this.file = join(dir, `${this.name.replace(/[^\w.-]+/g, '_')}__${options.namespace}.bin`);
     this.load();
   }
 

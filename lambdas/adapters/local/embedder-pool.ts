@@ -163,7 +163,7 @@ export class EmbedderPool implements Embedder, TokenCounter {
    * on the query worker, which is quick and never behind passages.
    */
   async count(texts: readonly string[]): Promise<number> {
-    return (await this.submit(texts.filter((t) => t.length > 0), 'query', true)).tokens;
+    return (await this.submit(texts, 'query', true)).tokens; // the worker skips empty texts (they read none)
   }
 
   private submit(texts: readonly string[], purpose: Purpose, counting: boolean): Promise<Call> {

@@ -1,7 +1,10 @@
 import { BackendUnavailableError } from '../../core/errors.js';
 import type { Embedder, Embedding } from '../../ports.js';
-import { countTokens } from './o200k-tokens.js';
+import { O200kTokenCounter } from './o200k-tokens.js';
 import { openAiEndpoint, postOpenAi, type OpenAiServer } from './openai-http.js';
+
+/** Tokens of a server that reports none: counted with o200k_base, an estimate rather than nothing. */
+const ESTIMATE = new O200kTokenCounter();
 
 export interface OpenAiEmbedderConfig extends OpenAiServer {
   model: string;
@@ -109,7 +112,7 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const body = (await postOpenAi(this.config, '/embeddings', { model: this.config.model, input, encoding_format: 'float' }, 'the embedding server')) as EmbeddingsBody;
     const vectors = this.vectorsOf(body, input.length);
     const reported = body.usage?.prompt_tokens;
-    const tokens = typeof reported === 'number' && Number.isFinite(reported) && reported > 0 ? Math.round(reported) : await estimate(input);
+    const tokens = typeof reported === 'number' && Number.isFinite(reported) && reported > 0 ? Math.round(reported) : await ESTIMATE.count(input);
     return { vectors, tokens };
   }
 
@@ -140,10 +143,4 @@ function unit(vector: Float32Array): Float32Array {
   const norm = Math.sqrt(sum);
   if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
   return vector;
-}
-
-async function estimate(texts: readonly string[]): Promise<number> {
-  let total = 0;
-  for (const text of texts) total += await countTokens(text);
-  return total;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ReindexPassage, VectorReindex } from '../../ports.js';
 import type { SqliteDatabase } from './database.js';
-import { embedderValue, readEmbedderRecord } from './embedder-record.js';
+import { embedderValue, parseEmbedder, readEmbedderRecord } from './embedder-record.js';
 import { REINDEX_TABLE, vectorTable } from './sqlite-search-index.js';
 
 const textHash = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -41,8 +41,10 @@ export class SqliteVectorReindex implements VectorReindex {
       const setTarget = record.current === wanted ? `DELETE FROM index_meta WHERE key = 'reindex_to'` : `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('reindex_to', ?)`;
       this.db.prepare(setTarget).run(...(record.current === wanted ? [] : [wanted]));
     }).immediate();
-    const total = this.db.prepare('SELECT count(*) FROM passages p WHERE EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.rowid)').pluck().get() as number;
-    const missing = this.db.prepare(`SELECT count(*) FROM passages p WHERE ${NEEDS_VECTOR}`).pluck().get() as number;
+    // One pass over the passages for both counts (the text hash is the costly part).
+    const { total, missing } = this.db
+      .prepare(`SELECT count(*) AS total, coalesce(sum(${NEEDS_VECTOR}), 0) AS missing FROM passages p WHERE EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.rowid)`)
+      .get() as { total: number; missing: number };
     return { current: record.current === wanted, resumed, total, done: total - missing, from: record.current };
   }
 
@@ -83,6 +85,6 @@ export class SqliteVectorReindex implements VectorReindex {
 
   private dimensions(): number {
     if (!this.target) throw new Error('begin() first');
-    return Number(this.target.slice(this.target.lastIndexOf('/') + 1));
+    return parseEmbedder(this.target).dimensions;
   }
 }
