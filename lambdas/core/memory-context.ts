@@ -57,7 +57,7 @@ function capturedAt(itemId: string): number {
  * library's short memories in capture order. Only the times compared are
  * decoded: rewriting a whole library's contexts stays linear.
  */
-export function contextOf(sequence: readonly ContextMemory[], index: number, rule = MEMORY_CONTEXT): string {
+export function contextOf(sequence: readonly ContextMemory[], index: number, rule: typeof MEMORY_CONTEXT = MEMORY_CONTEXT): string {
   const time = (i: number) => capturedAt(sequence[i]!.itemId);
   const texts: string[] = [];
   for (const step of [-1, 1]) {
@@ -67,4 +67,32 @@ export function contextOf(sequence: readonly ContextMemory[], index: number, rul
     }
   }
   return texts.join('\n');
+}
+
+/**
+ * Short memories an index reads on each side of a place in capture order to
+ * rewrite the contexts a change there touches: each touched memory needs its
+ * own neighbours on both sides.
+ */
+export const CONTEXT_READ_EACH_SIDE = 2 * MEMORY_CONTEXT.neighbours;
+
+/**
+ * The contexts a change at one place in capture order touches, each with its
+ * memory: those within MEMORY_CONTEXT.neighbours of the place, `at` included.
+ * `before` and `after` are the library's short memories on either side of it
+ * in capture order (up to CONTEXT_READ_EACH_SIDE each); `at` is the memory at
+ * the place (one that arrives, or stays), null when the memory there left.
+ */
+export function contextsAround<M extends ContextMemory>(before: readonly M[], at: M | null, after: readonly M[]): Array<{ memory: M; context: string }> {
+  const sequence = [...before, ...(at ? [at] : []), ...after];
+  const reach = MEMORY_CONTEXT.neighbours;
+  const end = Math.min(sequence.length, before.length + (at ? 1 : 0) + reach);
+  const touched: Array<{ memory: M; context: string }> = [];
+  for (let i = Math.max(0, before.length - reach); i < end; i++) touched.push({ memory: sequence[i]!, context: contextOf(sequence, i) });
+  return touched;
+}
+
+/** Every context of a library's short memories, given all of them in capture order. */
+export function allContexts<M extends ContextMemory>(sequence: readonly M[]): Array<{ memory: M; context: string }> {
+  return sequence.map((memory, i) => ({ memory, context: contextOf(sequence, i) }));
 }

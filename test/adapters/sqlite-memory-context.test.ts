@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
-import { contextOf, isShortMemory, MEMORY_CONTEXT } from '../../lambdas/core/memory-context.js';
+import { allContexts, CONTEXT_READ_EACH_SIDE, contextOf, contextsAround, isShortMemory, MEMORY_CONTEXT } from '../../lambdas/core/memory-context.js';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
 
@@ -51,6 +51,21 @@ describe('contextOf (the rule)', () => {
     const contexts = many.map((_, i) => contextOf(many, i));
     expect(contexts[10_000]).toBe('m9999\nm9998\nm10001\nm10002');
     expect(performance.now() - started).toBeLessThan(15_000); // about 1 s here; decoding every time per memory took most of an hour
+  });
+
+  it('names the contexts a change touches: those within reach of its place, with what an index must read around it', () => {
+    const m = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((text, i) => ({ itemId: at(i), text }));
+    expect(CONTEXT_READ_EACH_SIDE).toBe(4);
+    // d arrives between a-c and e-h: b, c, d, e, f change; a and g do not.
+    const arrived = contextsAround(m.slice(0, 3), m[3]!, m.slice(4, 8));
+    expect(arrived.map(({ memory, context }) => [memory.text, context])).toEqual([
+      ['b', 'a\nc\nd'], ['c', 'b\na\nd\ne'], ['d', 'c\nb\ne\nf'], ['e', 'd\nc\nf\ng'], ['f', 'e\nd\ng\nh'],
+    ]);
+    // d left: b, c, e, f change, closing the gap.
+    expect(contextsAround(m.slice(0, 3), null, m.slice(4, 8)).map(({ memory, context }) => [memory.text, context])).toEqual([
+      ['b', 'a\nc\ne'], ['c', 'b\na\ne\nf'], ['e', 'c\nb\nf\ng'], ['f', 'e\nc\ng\nh'],
+    ]);
+    expect(allContexts(m.slice(0, 2)).map(({ context }) => context)).toEqual(['b', 'a']);
   });
 
   it('counts only text documents of one passage as short memories', () => {

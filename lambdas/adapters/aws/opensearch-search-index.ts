@@ -4,7 +4,7 @@ import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import { contextOf, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
+import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 
 /**
  * The SearchIndex port on Amazon OpenSearch Service, two indices:
@@ -317,9 +317,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
     // A replacement: the older versions' documents are deleted by id in the same request, after the new ones,
     // so the refresh that shows the new version hides the old (a scheduled refresh mid-request may show both, never neither).
     const replaces = (options.replaces ?? []).filter((id) => id !== item.itemId);
-    if (replaces.length) {
-      for (const doc of await this.documentsOf('index.put', ref, replaces)) bulkBody.push({ delete: { _index: doc._index, _id: doc._id } });
-    }
+    const replacedDocuments = replaces.length ? await this.documentsOf('index.put', ref, replaces) : [];
+    for (const doc of replacedDocuments) bulkBody.push({ delete: { _index: doc._index, _id: doc._id } });
     const neighbourIds = new Set(neighbours.map((n) => passageId(n.itemId, 0)));
     const failures = bulkFailures(await this.call<BulkResponse>('index.put', { method: 'POST', path: '/_bulk', bulkBody, querystring: { refresh: 'wait_for' } }))
       .filter((f) => !(f.status === 404 && neighbourIds.has(f._id ?? ''))); // a neighbour removed meanwhile has no context to write
@@ -335,8 +334,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
       const fresh = await this.contextsAround('index.put', ref, item.itemId, { itemId: item.itemId, text: item.text });
       if (JSON.stringify(fresh) !== JSON.stringify(contexts)) await this.writeContexts('index.put', fresh);
     }
-    // The replaced ones leave their neighbours' contexts (the sweep refreshed: the searches no longer see them).
-    for (const id of replaces) await this.writeContexts('index.put', await this.contextsAround('index.put', ref, id, null));
+    // The replaced short memories leave their neighbours' contexts (the sweep refreshed: the searches no longer see them).
+    for (const doc of replacedDocuments.filter((d) => d.shortMemory)) await this.writeContexts('index.put', await this.contextsAround('index.put', ref, doc._id, null));
   }
 
   /** Short memories of the library (item id and text) in capture order, from a search of the items index. */
@@ -374,14 +373,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * are read on each side.
    */
   private async contextsAround(what: string, ref: LibraryRef, itemId: string, arriving: ContextMemory | null): Promise<MemoryContext[]> {
-    const reach = MEMORY_CONTEXT.neighbours;
-    const before = (await this.shortMemories(what, ref, { lt: itemId }, 'desc', 2 * reach)).reverse();
-    const after = await this.shortMemories(what, ref, { gt: itemId }, 'asc', 2 * reach);
-    const sequence = [...before, ...(arriving ? [arriving] : []), ...after];
-    const contexts: MemoryContext[] = [];
-    const end = Math.min(sequence.length, before.length + (arriving ? 1 : 0) + reach);
-    for (let i = Math.max(0, before.length - reach); i < end; i++) contexts.push({ itemId: sequence[i]!.itemId, context: contextOf(sequence, i) });
-    return contexts;
+    const before = (await this.shortMemories(what, ref, { lt: itemId }, 'desc', CONTEXT_READ_EACH_SIDE)).reverse();
+    const after = await this.shortMemories(what, ref, { gt: itemId }, 'asc', CONTEXT_READ_EACH_SIDE);
+    return contextsAround(before, arriving, after).map(({ memory, context }) => ({ itemId: memory.itemId, context }));
   }
 
   /** Rewrites every short memory's context in a library, page by page (each page read with its neighbours). */
@@ -392,23 +386,20 @@ export class OpenSearchSearchIndex implements SearchIndex {
       if (page.length < CONTEXT_PAGE) break;
       page = await this.shortMemories(what, ref, null, 'asc', CONTEXT_PAGE, page.at(-1)!.itemId);
     }
-    for (let start = 0; start < memories.length; start += CONTEXT_PAGE) {
-      const end = Math.min(memories.length, start + CONTEXT_PAGE);
-      const contexts = [];
-      for (let i = start; i < end; i++) contexts.push({ itemId: memories[i]!.itemId, context: contextOf(memories, i) });
-      await this.writeContexts(what, contexts);
-    }
+    const contexts = allContexts(memories).map(({ memory, context }) => ({ itemId: memory.itemId, context }));
+    for (let start = 0; start < contexts.length; start += CONTEXT_PAGE) await this.writeContexts(what, contexts.slice(start, start + CONTEXT_PAGE));
   }
 
   /** The item and passage documents (index and id) of these items of the library, up to REPLACED_DOCUMENTS of them. */
-  private async documentsOf(what: string, ref: LibraryRef, itemIds: readonly string[]): Promise<Array<{ _index: string; _id: string }>> {
-    const body = await this.call<{ hits: { hits: Array<{ _index: string; _id: string }> } }>(what, {
+  private async documentsOf(what: string, ref: LibraryRef, itemIds: readonly string[]): Promise<Array<{ _index: string; _id: string; shortMemory: boolean }>> {
+    const body = await this.call<{ hits: { hits: Array<{ _index: string; _id: string; _source?: { short_memory?: boolean } }> } }>(what, {
       method: 'POST',
       path: `/${this.itemsIndex},${this.passagesIndex}/_search`,
       querystring: SEARCH_QS,
-      body: { size: REPLACED_DOCUMENTS, _source: false, query: { bool: { filter: [...libraryFilter(ref), { terms: { item_id: [...itemIds] } }] } } },
+      body: { size: REPLACED_DOCUMENTS, _source: ['short_memory'], query: { bool: { filter: [...libraryFilter(ref), { terms: { item_id: [...itemIds] } }] } } },
     });
-    return body.hits.hits.map((hit) => ({ _index: hit._index, _id: hit._id }));
+    // Only an item document carries the flag; its id is the item's.
+    return body.hits.hits.map((hit) => ({ _index: hit._index, _id: hit._id, shortMemory: hit._source?.short_memory === true }));
   }
 
   /**
@@ -516,7 +507,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
     }
     await this.deleteWhere('index.removeLibrary', [this.passagesIndex, this.itemsIndex], filter);
     // A newer generation's memories stay: their contexts are rewritten without the removed ones.
-    if (generation !== undefined) await this.rewriteAllContexts('index.removeLibrary', ref);
+    // (With null, the whole library went: generationFilter(null) is no filter.)
+    if (generation) await this.rewriteAllContexts('index.removeLibrary', ref);
     return counts;
   }
 

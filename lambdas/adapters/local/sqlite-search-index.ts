@@ -2,9 +2,10 @@ import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchInd
 import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
+import type { Statement } from 'better-sqlite3';
 import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
 import { coverageOf } from '../../core/keyword-coverage.js';
-import { contextOf, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
+import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
 import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
@@ -134,6 +135,7 @@ interface VectorChanges {
 
 export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private readonly scans = new Map<number, VectorScan>();
+  private ftsRow?: { remove: Statement<[number]>; insert: Statement<[number, string, string, string, string, string]> };
   private dataVersion = -1;
   /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
   private readonly embedder: string;
@@ -190,7 +192,11 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (sql?.includes('context')) return;
     this.db.transaction(() => {
       this.db.exec(`DROP TABLE IF EXISTS items_fts; ${ITEMS_FTS}`);
-      this.db.exec(`UPDATE items SET short_memory = (kind = 'file_excerpt' AND (SELECT count(*) FROM passages p WHERE p.item_rowid = items.rowid) = 1)`);
+      const items = this.db
+        .prepare('SELECT i.rowid, i.kind, (SELECT count(*) FROM passages p WHERE p.item_rowid = i.rowid) AS passages FROM items i')
+        .all() as Array<{ rowid: number; kind: ItemKind; passages: number }>;
+      const markShort = this.db.prepare('UPDATE items SET short_memory = ? WHERE rowid = ?');
+      for (const item of items) markShort.run(isShortMemory({ kind: item.kind, passages: new Array(item.passages) }) ? 1 : 0, item.rowid);
       this.db.exec(`INSERT INTO items_fts (rowid, library, kind, title, body, context)
         SELECT rowid, 'lib' || library_id,
           CASE kind ${Object.entries(KIND_TOKEN).map(([k, t]) => `WHEN '${k}' THEN '${t}'`).join(' ')} END,
@@ -202,36 +208,33 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     }).immediate();
   }
 
-  /** Writes an item's keyword row (replacing any), with its context. */
+  /** Writes an item's keyword row (replacing any), with its context; its statements are prepared once (it runs in loops). */
   private writeFtsRow(item: { rowid: number; library_id: number; kind: ItemKind; title: string | null; text: string }, context: string) {
-    this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
-    this.db
-      .prepare('INSERT INTO items_fts (rowid, library, kind, title, body, context) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(item.rowid, `lib${item.library_id}`, KIND_TOKEN[item.kind], item.title ?? '', item.text, context);
+    this.ftsRow ??= {
+      remove: this.db.prepare('DELETE FROM items_fts WHERE rowid = ?'),
+      insert: this.db.prepare('INSERT INTO items_fts (rowid, library, kind, title, body, context) VALUES (?, ?, ?, ?, ?, ?)'),
+    };
+    this.ftsRow.remove.run(item.rowid);
+    this.ftsRow.insert.run(item.rowid, `lib${item.library_id}`, KIND_TOKEN[item.kind], item.title ?? '', item.text, context);
   }
 
   /**
-   * Rewrites the context of the short memories whose neighbours may have
-   * changed because `itemId` arrived or left: those within
-   * MEMORY_CONTEXT.neighbours of its place in capture order (itself
-   * included, if it is one). Each needs its own neighbours read, so twice
-   * that many are read on each side. Call inside a transaction.
+   * Rewrites the contexts a short memory arriving at or leaving `itemId`'s
+   * place in capture order touches (core/memory-context.ts, contextsAround).
+   * Call inside a transaction.
    */
   private rewriteContextsAround(libraryId: number, itemId: string) {
-    const reach = MEMORY_CONTEXT.neighbours;
     const columns = 'rowid, library_id, kind, title, text, item_id AS itemId';
     const before = this.db
       .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id < ? ORDER BY item_id DESC LIMIT ?`)
-      .all(libraryId, itemId, 2 * reach) as ShortMemoryRow[];
-    const itself = this.db
+      .all(libraryId, itemId, CONTEXT_READ_EACH_SIDE) as ShortMemoryRow[];
+    const at = this.db
       .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id = ?`)
-      .all(libraryId, itemId) as ShortMemoryRow[];
+      .get(libraryId, itemId) as ShortMemoryRow | undefined;
     const after = this.db
       .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id > ? ORDER BY item_id LIMIT ?`)
-      .all(libraryId, itemId, 2 * reach) as ShortMemoryRow[];
-    const sequence = [...before.reverse(), ...itself, ...after];
-    const end = Math.min(sequence.length, before.length + itself.length + reach);
-    for (let i = Math.max(0, before.length - reach); i < end; i++) this.writeFtsRow(sequence[i]!, contextOf(sequence, i));
+      .all(libraryId, itemId, CONTEXT_READ_EACH_SIDE) as ShortMemoryRow[];
+    for (const { memory, context } of contextsAround(before.reverse(), at ?? null, after)) this.writeFtsRow(memory, context);
   }
 
   /** Rewrites every short memory's context in a library. Call inside a transaction. */
@@ -239,7 +242,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const sequence = this.db
       .prepare('SELECT rowid, library_id, kind, title, text, item_id AS itemId FROM items WHERE library_id = ? AND short_memory = 1 ORDER BY item_id')
       .all(libraryId) as ShortMemoryRow[];
-    sequence.forEach((memory, i) => this.writeFtsRow(memory, contextOf(sequence, i)));
+    for (const { memory, context } of allContexts(sequence)) this.writeFtsRow(memory, context);
   }
 
   private libraryId(ref: LibraryRef, create: boolean): number | null {
@@ -299,7 +302,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         throw new LibraryErasedError();
       }
       const libraryId = this.libraryId(ref, true)!;
-      this.removeItem(libraryId, item.itemId, changes);
+      const former = this.removeItem(libraryId, item.itemId, changes, false); // a re-put: its window is rewritten below, once
       const shortMemory = isShortMemory(item);
       const itemRowid = Number(
         this.db
@@ -312,8 +315,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       if (DOCUMENT_KINDS.includes(item.kind)) {
         this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
       }
-      if (shortMemory) this.rewriteContextsAround(libraryId, item.itemId);
-      else this.writeFtsRow({ rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text }, '');
+      if (!shortMemory) this.writeFtsRow({ rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text }, '');
+      // One rewrite covers this memory arriving and a former version of it leaving.
+      if (shortMemory || former?.shortMemory) this.rewriteContextsAround(libraryId, item.itemId);
       const insertPassage = this.db.prepare(
         'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
       );
@@ -394,13 +398,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   /**
    * Deletes one item and everything derived from it, and rewrites its
    * neighbours' contexts without it (unless `rewriteContexts` is false: the
-   * caller does it once for many); call inside a transaction.
+   * caller does it). Returns what it removed (null: nothing); call inside a transaction.
    */
-  private removeItem(libraryId: number, itemId: string, changes: VectorChanges, rewriteContexts = true): boolean {
+  private removeItem(libraryId: number, itemId: string, changes: VectorChanges, rewriteContexts = true): { shortMemory: boolean } | null {
     const item = this.db.prepare('SELECT rowid, short_memory FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
       | { rowid: number; short_memory: number }
       | undefined;
-    if (!item) return false;
+    if (!item) return null;
     const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ?').pluck().all(item.rowid) as number[];
     const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
     const deleteReindexed = this.db.prepare('DELETE FROM reindex_vectors WHERE rowid = ?');
@@ -414,7 +418,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items WHERE rowid = ?').run(item.rowid);
     if (item.short_memory && rewriteContexts) this.rewriteContextsAround(libraryId, itemId);
-    return true;
+    return { shortMemory: item.short_memory === 1 };
   }
 
   async remove(ref: LibraryRef, itemId: string): Promise<void> {

@@ -44,16 +44,25 @@ const collect = async (iterable: AsyncIterable<GrepCandidate>) => {
 };
 
 describe('OpenSearchSearchIndex: the exact requests', () => {
+  const replacing = (oldIsShort: boolean) => new RecordingTransport([
+    // The documents of the replaced item (the one search without a sort); the neighbour searches find none.
+    [/_search$/, (r) => ((r.body as any).sort ? { hits: { hits: [] } } : { hits: { hits: [
+      { _index: 'lib-items', _id: 'file_OLD', _source: oldIsShort ? { short_memory: true } : {} }, { _index: 'lib-passages', _id: 'file_OLD#0', _source: {} },
+    ] } })],
+    [/_bulk$/, () => ({ errors: false, items: [] })],
+  ]);
+  /** The item ids the neighbour searches of a put were about. */
+  const windowsRead = (transport: RecordingTransport) =>
+    new Set(transport.bodies(/_search$/).filter((b) => b.sort).map((b) => Object.values(b.query.bool.filter.find((f: any) => f.range).range.item_id)[0]));
+
   it('a replacing put deletes the old versions by id in the same _bulk, after the new documents, then sweeps them in the library', async () => {
-    const transport = new RecordingTransport([
-      // The documents of the replaced item (a search without _source); the neighbour searches find none.
-      [/_search$/, (r) => ((r.body as any)._source === false ? { hits: { hits: [{ _index: 'lib-items', _id: 'file_OLD' }, { _index: 'lib-passages', _id: 'file_OLD#0' }] } } : { hits: { hits: [] } })],
-      [/_bulk$/, () => ({ errors: false, items: [] })],
-    ]);
+    const transport = replacing(false);
     const item = indexItem('new version', axisVector(16, 2));
     await make(transport).put(alice, item, undefined, { replaces: ['file_OLD', item.itemId] });
-    const search = transport.bodies(/_search$/).find((b) => b._source === false);
+    const search = transport.bodies(/_search$/).find((b) => !b.sort);
     expect(search.query.bool.filter).toEqual([...libraryFilter(alice), { terms: { item_id: ['file_OLD'] } }]);
+    // The old version was no short memory: no window is read around it, only around the new one.
+    expect(windowsRead(transport)).toEqual(new Set([item.itemId]));
     const bulk = transport.requests.find((r) => r.path === '/_bulk')!;
     const actions = (bulk.bulkBody as Array<Record<string, { _id?: string }>>).filter((line) => 'index' in line || 'delete' in line);
     expect(actions.map((a) => Object.keys(a)[0])).toEqual(['index', 'index', 'delete', 'delete']);
@@ -61,6 +70,13 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(bulk.querystring).toEqual({ refresh: 'wait_for' });
     const sweep = transport.bodies(/_delete_by_query$/).at(-1);
     expect(sweep.query.bool.filter).toEqual([...libraryFilter(alice), { terms: { item_id: ['file_OLD'] } }]);
+  });
+
+  it('a replaced short memory leaves its neighbours\' contexts', async () => {
+    const transport = replacing(true);
+    const item = indexItem('new version', axisVector(16, 2));
+    await make(transport).put(alice, item, undefined, { replaces: ['file_OLD'] });
+    expect(windowsRead(transport)).toEqual(new Set([item.itemId, 'file_OLD']));
   });
 
   it('creates both indices once with the k-NN, BM25 and wildcard mappings, then bulk-indexes every passage with the library on it', async () => {
