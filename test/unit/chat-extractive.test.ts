@@ -100,5 +100,11 @@ describe('ExtractiveAnswerer: a table asked for by meaning', () => {
     expect(table.citations.every((c) => c.passage === 1)).toBe(true);
     const short = await new ExtractiveAnswerer().answer({ question: 'what do fruits cost', passages: [fruit], itemize: false });
     expect(short).toMatchObject({ reply: null, citations: [] });
+
+    // Eight notes of eight stalls: every one is itemized, in search order (none is cut for ranking seventh or later).
+    const notes = ['apples 2.40', 'pears 3.10', 'plums 4.50', 'cherries 9.00', 'quinces 3.80', 'figs 6.20', 'grapes 4.10', 'lemons 2.90'];
+    const stalls: GroundingPassage[] = notes.map((note, i) => ({ number: i + 1, title: null, lineStart: 1, lines: [`${note} a kilo`] }));
+    const all = await new ExtractiveAnswerer().answer({ question: 'make a table of the fruit prices', passages: stalls, itemize: true });
+    expect(all.citations.map((c) => c.passage)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });

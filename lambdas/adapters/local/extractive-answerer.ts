@@ -181,9 +181,10 @@ export class ExtractiveAnswerer implements ChatModel {
     let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
     // A table, list or chart request whose passages cleared the relevance gate
     // by meaning alone ("the fruit prices" over a list of apples and plums):
-    // no sentence shares a word, so the search's order says which to itemize.
-    // A short answer still needs a shared word.
-    if (!ranked.length && request.itemize) ranked = scored.map((s) => ({ ...s, score: 1 / s.passage.number })).sort((a, b) => b.score - a.score);
+    // no sentence shares a word, so the search's order (the passages' order)
+    // says which to itemize, up to maxItemized; all score alike, so the
+    // relative cut-off below keeps them. A short answer still needs a shared word.
+    if (!ranked.length && request.itemize) ranked = scored.map((s) => ({ ...s, score: 1 }));
     const best = ranked[0];
     if (!best) return [];
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
