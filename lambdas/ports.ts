@@ -234,12 +234,6 @@ export interface BackgroundWork {
   run(what: string, task: () => Promise<void>): Promise<void>;
 }
 
-/** Counts the tokens a model reads for texts it did not report on (a local answerer's prompt and reply). */
-export interface TokenCounter {
-  readonly name: string;
-  count(texts: readonly string[]): Promise<number>;
-}
-
 /** What one embed() call produced: the vectors, and the tokens the model read for them (spend). */
 export interface Embedding {
   /** Unit-length vectors, one per text, in order. */

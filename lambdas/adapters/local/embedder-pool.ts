@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { Embedder, Embedding, TokenCounter } from '../../ports.js';
+import type { Embedder, Embedding } from '../../ports.js';
+import type { TokenCounter } from './o200k-tokens.js';
 
 export interface EmbedderPoolOptions {
   /** The worker script; default: use-worker.mjs (Universal Sentence Encoder lite, 512 dimensions). */

@@ -1,4 +1,12 @@
-import type { TokenCounter } from '../../ports.js';
+/**
+ * Counts the tokens a model reads for texts it did not report on (the local
+ * answerer's prompt and reply): the offline embedder's own tokenizer
+ * (EmbedderPool) or o200k_base. Local only: the core charges what models report.
+ */
+export interface TokenCounter {
+  readonly name: string;
+  count(texts: readonly string[]): Promise<number>;
+}
 
 /**
  * Token counting with a real BPE tokenizer (OpenAI's o200k_base, via
