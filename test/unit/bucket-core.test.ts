@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AesSecretCipher } from '../../lambdas/adapters/local/aes-secret-cipher.js';
-import { ConfiguredBucketPrincipal } from '../../lambdas/adapters/local/configured-bucket-principal.js';
+import { ConfiguredBucketPrincipal } from '../../lambdas/adapters/caller-bucket/configured-principal.js';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
 import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';

@@ -2,6 +2,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DynamoBucketRegistrations } from '../../adapters/aws/dynamo-bucket-registrations.js';
 import { DynamoPendingBucketDeletes } from '../../adapters/aws/dynamo-pending-bucket-deletes.js';
 import { kmsClient, KmsSecretCipher } from '../../adapters/aws/kms-secret-cipher.js';
+import { ConfiguredBucketPrincipal } from '../../adapters/caller-bucket/configured-principal.js';
 import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
 import { dedicatedRoleCaller, StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
 import { roleSessionName } from '../../adapters/caller-bucket/session-name.js';
@@ -59,7 +60,7 @@ export function callerBuckets(): CallerBuckets {
         }),
       }));
     },
-    principal: { principalArn: async () => settings.accessRoleArn },
+    principal: new ConfiguredBucketPrincipal(settings.accessRoleArn),
     allowPrivateEndpoints: false,
   });
 }
