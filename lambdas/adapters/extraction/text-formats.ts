@@ -32,8 +32,36 @@ function declaredFormat(declaredContentType: string, filename: string): TextForm
   return (extension && BY_EXTENSION[extension]) || null;
 }
 
-/** An HTML document announces itself in its first tag, whatever it was declared as. */
-const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i;
+/** The first tag of an HTML document (matched where the leading declaration and comments end). */
+const HTML_FIRST_TAG = /<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/iy;
+const XML_DECLARATION = /<\?xml[^>]*>/y;
+
+/**
+ * An HTML document announces itself in its first tag, whatever it was
+ * declared as; an XML declaration and comments may come before it. Read by
+ * position, one pass: a single pattern for "comments, then a tag" lets a
+ * lazy comment body swallow the next comment's end, which backtracks
+ * exponentially on a run of unclosed-looking comments (`<!---->` x 30).
+ */
+export function startsAsHtml(text: string): boolean {
+  let at = skipSpace(text, 0);
+  XML_DECLARATION.lastIndex = at;
+  if (XML_DECLARATION.test(text)) at = skipSpace(text, XML_DECLARATION.lastIndex);
+  while (text.startsWith('<!--', at)) {
+    const end = text.indexOf('-->', at + 4);
+    if (end < 0) return false;
+    at = skipSpace(text, end + 3);
+  }
+  HTML_FIRST_TAG.lastIndex = at;
+  return HTML_FIRST_TAG.test(text);
+}
+
+const SPACE = /\s/;
+function skipSpace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && SPACE.test(text[at]!)) at += 1;
+  return at;
+}
 
 /**
  * Text without a magic number: decoded (UTF-8, UTF-16 with BOM, Latin-1),
@@ -42,7 +70,7 @@ const HTML_START = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\
  */
 export function extractTextFile(bytes: Uint8Array, declaredContentType: string, filename: string): { text: string; contentType: string } {
   const text = decodeText(bytes);
-  const format = HTML_START.test(text) ? 'html' : declaredFormat(declaredContentType, filename) ?? 'plain';
+  const format = startsAsHtml(text) ? 'html' : declaredFormat(declaredContentType, filename) ?? 'plain';
   if (format === 'html') return { text: htmlToText(text), contentType: CONTENT_TYPES.html };
   if (format === 'json') {
     try {
