@@ -262,12 +262,28 @@ export interface ExtractedText {
   ocrPages: number;
 }
 
-/** Turns file bytes into text; throws CaptureRejected for bad or unsupported files. */
+/** How a file is read: for a request that waits on it, or in the background (the ingest queue). */
+export interface ExtractionOptions {
+  /**
+   * A capture request waits for this read. It never waits for another
+   * caller's file: with no reader free now, the extractor throws
+   * ExtractionDeferred and the file is queued. `signal` ends the read when
+   * the request's budget runs out.
+   */
+  request?: { signal: AbortSignal };
+}
+
+/**
+ * Turns file bytes into text; throws CaptureRejected for bad or unsupported
+ * files, including files over the extraction limits (time, memory, size).
+ */
 export interface TextExtractor {
-  extract(input: ExtractionInput): Promise<ExtractedText>;
+  extract(input: ExtractionInput, options?: ExtractionOptions): Promise<ExtractedText>;
   /**
    * Whether extracting these bytes is slow work (OCR, PDF, DOCX, or simply
-   * large), decided by the bytes: such a file is queued, never read in the request.
+   * large), decided by the bytes: such a file is queued, never read in the
+   * request. Asked within a request: a file that cannot be sniffed at once
+   * counts as slow.
    */
   isSlowWork(bytes: Uint8Array): Promise<boolean>;
 }

@@ -13,7 +13,7 @@ import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/inges
 import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
-import { functionSpecs, INGEST_NODE_MODULES, missingEntries, type FunctionSpec } from './functions.js';
+import { functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf, type FunctionSpec } from './functions.js';
 import { ACCESS, FULL_ACCESS, type Access } from './route-access.js';
 import { ImportedData, type DataRefs } from './data-refs.js';
 
@@ -138,6 +138,8 @@ export class ApiStack extends Stack {
       extra[ENV.ingestConcurrency] = String(config.ingest.concurrency);
     }
     if (spec.kind === 'sweeper') extra[ENV.staleAfterSeconds] = String(staleAfterSeconds(config));
+    const reader = readerThreadOf(spec);
+    if (reader) extra[ENV.readerThread] = reader.file;
     return new LibraryFunction(this, fnId(spec.name), {
       entry: spec.entry,
       description: spec.route ? `Library ${spec.route.method} ${spec.route.path}` : `Library ${spec.name}`,
@@ -147,6 +149,7 @@ export class ApiStack extends Stack {
       environment: { ...environment, ...extra },
       nodeModules: ingest ? INGEST_NODE_MODULES : undefined,
       copyFiles: spec.name === 'docs' ? docsAssetCopies() : undefined,
+      extraBundles: reader ? [reader] : undefined,
     });
   }
 

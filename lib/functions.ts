@@ -9,6 +9,22 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Packages the ingest function loads from node_modules instead of the bundle: native code, or files read at run time. */
 export const INGEST_NODE_MODULES = ['sharp', '@napi-rs/canvas', 'pdfjs-dist'] as const;
 
+const readerThread = (name: 'full' | 'text') => ({
+  entry: join(PROJECT_ROOT, 'lambdas', 'adapters', 'extraction', 'isolation', `${name}-thread.ts`),
+  file: `${name}-thread.mjs`,
+});
+
+/**
+ * The reader thread a function reads callers' files in (adapters/extraction/isolation),
+ * bundled beside its own code: the full pipeline for the ingest worker, the
+ * text formats for the capture routes; none for the others.
+ */
+export function readerThreadOf(spec: FunctionSpec): { entry: string; file: string } | null {
+  if (spec.kind === 'ingest') return readerThread('full');
+  if (spec.name === 'capture' || spec.name === 'capture-batch') return readerThread('text');
+  return null;
+}
+
 export interface FunctionSpec {
   /** Also the construct id and the endpoint folder name. */
   readonly name: string;

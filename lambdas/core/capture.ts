@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IngestQueue } from '../ports.js';
 import { claimDocument, newDocumentRecord } from './document-record.js';
 import { indexWords, type KnownText } from './document-indexing.js';
-import { BackendUnavailableError, CaptureRejected, LibraryErasedError, type RejectCode } from './errors.js';
+import { BackendUnavailableError, CaptureRejected, ExtractionDeferred, LibraryErasedError, type RejectCode } from './errors.js';
 import { inCurrentGeneration } from './incarnation.js';
 import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
@@ -106,19 +106,25 @@ function inlineTimeLeft(options: CaptureOptions): number {
 
 /**
  * Waits for `work` while the budget lasts. When the budget runs out first,
- * the work is left to finish on its own (its failure is ignored: the caller
- * has moved on to the queue, which does the work again if it must).
+ * `work`'s signal is aborted (a file read stops) and the work is left to end
+ * on its own (its failure is ignored: the caller has moved on to the queue,
+ * which does the work again if it must).
  */
-async function withinBudget<T>(work: Promise<T>, options: CaptureOptions): Promise<WithinBudget<T>> {
+async function withinBudget<T>(work: (signal: AbortSignal) => Promise<T>, options: CaptureOptions): Promise<WithinBudget<T>> {
+  const budget = new AbortController();
   const left = inlineTimeLeft(options);
-  if (left === Number.POSITIVE_INFINITY) return { done: true, value: await work };
+  if (left === Number.POSITIVE_INFINITY) return { done: true, value: await work(budget.signal) };
   let timer: NodeJS.Timeout | undefined;
   const outOfTime = new Promise<{ done: false }>((resolve) => {
     timer = setTimeout(() => resolve({ done: false }), Math.max(0, left));
   });
+  const running = work(budget.signal);
   try {
-    const outcome = await Promise.race([work.then((value) => ({ done: true as const, value })), outOfTime]);
-    if (!outcome.done) work.catch(() => undefined);
+    const outcome = await Promise.race([running.then((value) => ({ done: true as const, value })), outOfTime]);
+    if (!outcome.done) {
+      running.catch(() => undefined);
+      budget.abort(new Error("the request's time budget ran out"));
+    }
     return outcome;
   } finally {
     clearTimeout(timer);
@@ -230,26 +236,34 @@ export class CaptureService {
       const slow = !payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes));
       const readNow = !slow || (options.interactive && this.deps.extractInlineWhenIdle && this.deps.queue.isIdle());
       if (!readNow) return await this.queueExtraction(ref, item, payload);
-      if (payload.isText) return await this.captureKnownText(ref, item, payload, await this.readText(item, payload), options);
-      // A file is read in the request only while the budget lasts; after that its bytes are queued, and the receipt says so.
-      const read = inlineTimeLeft(options) > 0 ? await withinBudget(this.readText(item, payload), options) : { done: false as const };
+      if (payload.isText) return await this.captureKnownText(ref, item, payload, this.knownText(item), options);
+      // A file is read in the request only while the budget lasts, and only by a reader free now; else its bytes are queued, and the receipt says so.
+      const read = inlineTimeLeft(options) > 0 ? await withinBudget((signal) => this.readFile(item, payload, signal), options) : { done: false as const };
       if (!read.done) return await this.queueExtraction(ref, item, payload, OUT_OF_TIME_READING);
+      if (read.value === DEFERRED) return await this.queueExtraction(ref, item, payload, READERS_BUSY);
       return await this.captureKnownText(ref, item, payload, read.value, options);
     } catch (error) {
       return receiptForFailure(error);
     }
   }
 
-  /** The text of a text push, or of a file quick to read (text formats) in the request. */
-  private async readText(item: CaptureItem, payload: Payload): Promise<KnownText> {
-    if (payload.isText) {
-      return { text: item.text ?? '', kind: 'text', contentType: 'text/plain; charset=utf-8', pageCount: null, ocrPages: 0 };
+  /** The text of a text push. */
+  private knownText(item: CaptureItem): KnownText {
+    return { text: item.text ?? '', kind: 'text', contentType: 'text/plain; charset=utf-8', pageCount: null, ocrPages: 0 };
+  }
+
+  /** The text of a file read in the request, or DEFERRED when no reader is free for it now. */
+  private async readFile(item: CaptureItem, payload: Payload, signal: AbortSignal): Promise<KnownText | typeof DEFERRED> {
+    let extracted: KnownText;
+    try {
+      extracted = await this.deps.extractor.extract(
+        { bytes: payload.bytes, declaredContentType: item.contentType ?? 'application/octet-stream', filename: item.filename ?? '' },
+        { request: { signal } },
+      );
+    } catch (error) {
+      if (error instanceof ExtractionDeferred) return DEFERRED;
+      throw error;
     }
-    const extracted = await this.deps.extractor.extract({
-      bytes: payload.bytes,
-      declaredContentType: item.contentType ?? 'application/octet-stream',
-      filename: item.filename ?? '',
-    });
     if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
     return extracted;
   }
@@ -274,7 +288,7 @@ export class CaptureService {
       const replaced = doc.replacing ? `; ${replacedDetail(indexed.replaced)}` : '';
       const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id };
       if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
-        const run = await withinBudget(this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }), options);
+        const run = await withinBudget(() => this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }), options);
         if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, `stored and indexed: findable by words and by meaning${replaced}`);
         // An erasure came first: start again in the library's new generation.
         if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation) throw new LibraryErasedError();
@@ -320,6 +334,10 @@ export class CaptureService {
 
 const REPLACES_LATER = 'replaces older documents with this source_ref once its text is extracted';
 const QUEUED_DETAIL = 'stored; extraction and indexing continue in the background (document status processing until ready)';
+const READERS_BUSY =
+  'stored; every file reader was busy, so extraction and indexing continue in the background (document status processing until ready)';
+/** A file the extractor could not take in the request: it goes to the queue. */
+const DEFERRED = Symbol('deferred');
 const OUT_OF_TIME_READING =
   "stored; reading the file did not fit the request's time budget, so extraction and indexing continue in the background (document status processing until ready)";
 const OUT_OF_TIME_EMBEDDING =

@@ -55,6 +55,18 @@ export class LibraryErasedError extends Error {
   }
 }
 
+/**
+ * Thrown by an extractor asked to read a file within a request when it has
+ * no reader free for it now: the capture queues the file instead of waiting
+ * (a request never queues behind another caller's file).
+ */
+export class ExtractionDeferred extends Error {
+  constructor(message = 'every file reader is busy') {
+    super(message);
+    this.name = 'ExtractionDeferred';
+  }
+}
+
 /** Reject codes a capture can end with (API.md, "reject_code values"). */
 export type RejectCode =
   | 'invalid_item'

@@ -25,6 +25,8 @@ export interface LibraryFunctionProps {
   readonly nodeModules?: readonly string[];
   /** Files copied beside the bundle after esbuild ran: `from` an absolute path, `to` a path inside the bundle's folder. */
   readonly copyFiles?: readonly { readonly from: string; readonly to: string }[];
+  /** More entries bundled beside the function's own with the same settings (a worker thread's script): `entry` absolute, `file` a name in the bundle's folder. */
+  readonly extraBundles?: readonly { readonly entry: string; readonly file: string }[];
 }
 
 /**
@@ -83,7 +85,7 @@ export class LibraryFunction extends Construct {
         bundleAwsSDK: BUNDLE_SETTINGS.bundleAwsSDK,
         externalModules: [...BUNDLE_SETTINGS.externalModules],
         nodeModules,
-        commandHooks: props.copyFiles?.length ? copyHooks(props.copyFiles) : undefined,
+        commandHooks: props.copyFiles?.length || props.extraBundles?.length ? afterBundlingHooks(props.copyFiles ?? [], props.extraBundles ?? [], nodeModules ?? []) : undefined,
         // Native packages are installed for the Lambda platform, whatever machine synthesizes.
         environment: nodeModules ? { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' } : undefined,
       },
@@ -166,22 +168,41 @@ export class LibraryFunction extends Construct {
 }
 
 /**
- * Bundling hooks that copy files into the bundle's folder once esbuild has
- * written it (the docs function's renderer). The commands run on the machine
- * that synthesizes (or in the bundling container, where the project is
- * mounted at the same relative place): paths are quoted, `to` is relative.
+ * Bundling hooks that run once esbuild has written the function's bundle:
+ * copy files into its folder (the docs function's renderer), and bundle
+ * other entries beside it with the same settings (the reader thread of the
+ * functions that read files; what the function installs instead of bundling
+ * stays outside). The commands run on the machine that synthesizes (or in
+ * the bundling container, where the project is mounted at the same relative
+ * place): paths are quoted, targets are relative to the bundle's folder.
  */
-function copyHooks(files: readonly { from: string; to: string }[]) {
-  const quote = (path: string) => `"${path.replace(/(["\\$`])/g, '\\$1')}"`;
+function afterBundlingHooks(files: readonly { from: string; to: string }[], bundles: readonly { entry: string; file: string }[], installed: readonly string[]) {
+  const quote = (value: string) => `"${value.replace(/(["\\$`])/g, '\\$1')}"`;
+  const inProject = (inputDir: string, path: string) => (path.startsWith(PROJECT_ROOT) ? join(inputDir, relative(PROJECT_ROOT, path)) : path);
+  const external = [...BUNDLE_SETTINGS.externalModules, ...installed];
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir: string, outputDir: string) =>
-      files.map(({ from, to }) => {
-        const source = from.startsWith(PROJECT_ROOT) ? join(inputDir, relative(PROJECT_ROOT, from)) : from;
+    afterBundling: (inputDir: string, outputDir: string) => [
+      ...files.map(({ from, to }) => {
         const target = join(outputDir, to);
-        return `mkdir -p ${quote(dirname(target))} && cp ${quote(source)} ${quote(target)}`;
+        return `mkdir -p ${quote(dirname(target))} && cp ${quote(inProject(inputDir, from))} ${quote(target)}`;
       }),
+      ...bundles.map(({ entry, file }) =>
+        [
+          quote(join(inputDir, 'node_modules', '.bin', 'esbuild')),
+          quote(inProject(inputDir, entry)),
+          '--bundle', '--platform=node', '--format=esm', `--target=${BUNDLE_SETTINGS.target}`,
+          ...(BUNDLE_SETTINGS.minify ? ['--minify'] : []),
+          ...(BUNDLE_SETTINGS.sourceMap ? ['--sourcemap', `--sources-content=${BUNDLE_SETTINGS.sourcesContent}`] : []),
+          `--charset=${BUNDLE_SETTINGS.charset}`,
+          `--main-fields=${BUNDLE_SETTINGS.mainFields.join(',')}`,
+          quote(`--banner:js=${BUNDLE_SETTINGS.banner}`),
+          ...external.map((name) => quote(`--external:${name}`)),
+          quote(`--outfile=${join(outputDir, file)}`),
+        ].join(' '),
+      ),
+    ],
   };
 }
 

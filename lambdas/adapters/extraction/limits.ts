@@ -5,6 +5,10 @@
 export interface ExtractionLimits {
   /** Wall-clock budget for one file, from sniffing to the last OCR page. */
   timeBudgetMs: number;
+  /** Processor time the thread reading one file may use (OCR runs elsewhere and is bounded by timeBudgetMs). */
+  cpuBudgetMs: number;
+  /** Heap of a thread that reads files (V8's old generation, MiB); typed arrays and native decoders are bounded by the reader pool's memory limit. */
+  maxHeapMb: number;
   /** PDFs with more pages are refused. */
   maxPdfPages: number;
   /** Pages OCRed for one file (PDF pages without a text layer, TIFF pages); more is refused. */
@@ -17,7 +21,7 @@ export interface ExtractionLimits {
   ocrRenderDpi: number;
   /** DOCX is a zip: refused above this many entries ... */
   maxZipEntries: number;
-  /** ... or above this total uncompressed size, checked before anything is inflated. */
+  /** ... or above this total uncompressed size: the declared sizes, then the real output as it inflates (zip-inflate.ts). */
   maxZipUncompressedBytes: number;
   /** Text files up to this size are read in the capture request; larger ones, and every PDF, DOCX and image, are queued. */
   inlineMaxBytes: number;
@@ -25,6 +29,8 @@ export interface ExtractionLimits {
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
   timeBudgetMs: 120_000,
+  cpuBudgetMs: 60_000,
+  maxHeapMb: 512,
   maxPdfPages: 1_000,
   maxOcrPages: 50,
   maxImagePixels: 50_000_000,

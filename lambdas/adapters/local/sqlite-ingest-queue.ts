@@ -6,7 +6,9 @@ CREATE TABLE IF NOT EXISTS ingest_jobs (
   document_id TEXT PRIMARY KEY,
   tenant_id TEXT NOT NULL,
   end_user_id TEXT NOT NULL,
-  enqueued_at INTEGER NOT NULL
+  enqueued_at INTEGER NOT NULL,
+  -- Extractions of this job begun and never ended: each one the process died in.
+  extractions_cut_off INTEGER NOT NULL DEFAULT 0
 );
 `;
 
@@ -33,6 +35,9 @@ export class SqliteIngestQueue implements IngestQueue {
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
+    // A data folder from before the counter: add it.
+    const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('ingest_jobs') as string[];
+    if (!columns.includes('extractions_cut_off')) db.exec('ALTER TABLE ingest_jobs ADD COLUMN extractions_cut_off INTEGER NOT NULL DEFAULT 0');
   }
 
   /** The drain that works this queue in this process. */
@@ -66,6 +71,22 @@ export class SqliteIngestQueue implements IngestQueue {
 
   remove(documentId: string): void {
     this.db.prepare('DELETE FROM ingest_jobs WHERE document_id = ?').run(documentId);
+  }
+
+  /**
+   * Notes, durably, that an extraction of this job begins; returns how many
+   * begun before never ended (the process died while reading the file).
+   * `extractionEnded` clears it whatever the outcome.
+   */
+  extractionBegins(documentId: string): number {
+    const row = this.db
+      .prepare('UPDATE ingest_jobs SET extractions_cut_off = extractions_cut_off + 1 WHERE document_id = ? RETURNING extractions_cut_off')
+      .get(documentId) as { extractions_cut_off: number } | undefined;
+    return row ? row.extractions_cut_off - 1 : 0;
+  }
+
+  extractionEnded(documentId: string): void {
+    this.db.prepare('UPDATE ingest_jobs SET extractions_cut_off = 0 WHERE document_id = ?').run(documentId);
   }
 
   /** Jobs and the passages still waiting for vectors, for health. */

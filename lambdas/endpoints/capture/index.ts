@@ -1,7 +1,6 @@
 import { buildCaptureServices } from '../../core/capture-services.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
-import { awsConfig } from '../../wiring/aws/config.js';
-import { InlineTextExtractor } from '../../wiring/aws/inline-extractor.js';
+import { captureExtractor } from '../../wiring/aws/extractors.js';
 import { countCapture, instrumented } from '../../wiring/aws/observability.js';
 import { ingestQueue } from '../../wiring/aws/sqs.js';
 import { createHandler } from './handler.js';
@@ -12,5 +11,5 @@ import { createHandler } from './handler.js';
  * function (SQS); every accepted capture charged. Receipts (and, through the
  * ports, spend) are counted as metrics.
  */
-const { capture } = buildCaptureServices(awsCapturePorts(new InlineTextExtractor(awsConfig().inlineMaxBytes)), ingestQueue());
+const { capture } = buildCaptureServices(awsCapturePorts(captureExtractor()), ingestQueue());
 export const handler = instrumented(createHandler({ capture, onReceipt: countCapture }));

@@ -43,6 +43,8 @@ export const ENV = {
   ingestConcurrency: 'LIBRARY_INGEST_CONCURRENCY',
   /** Set on the sweeper only: after how long a processing document counts as abandoned. */
   staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
+  /** Set on the functions that read files: the reader thread's bundle, a file name beside the function's own. */
+  readerThread: 'LIBRARY_READER_THREAD',
 } as const;
 
 /**
@@ -87,6 +89,17 @@ export function readBucketConfig(env: Record<string, string | undefined> = proce
  * role this prefix and expires what a stopped function leaves there (lib/).
  */
 export const TEXTRACT_STAGING_PREFIX = 'textract-staging/';
+
+/**
+ * The reader thread's bundle (a file name in the function's folder), or null
+ * where the stack built none (tests run the TypeScript sources).
+ */
+export function readerThreadFile(env: Record<string, string | undefined> = process.env): string | null {
+  const file = env[ENV.readerThread]?.trim();
+  if (!file) return null;
+  if (!/^[\w.-]+\.mjs$/.test(file)) throw new ConfigError(`${ENV.readerThread} must be a file name ending .mjs, not "${file}"`);
+  return file;
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {

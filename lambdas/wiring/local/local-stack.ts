@@ -15,7 +15,7 @@ import { systemClock } from '../../core/dates.js';
 import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
 import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
 import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/drain.js';
-import { FileExtractor } from '../../adapters/extraction/extractor.js';
+import { IsolatedExtractor } from '../../adapters/extraction/isolation/isolated-extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
 import { logger } from '../../http/observability.js';
 import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../ports.js';
@@ -121,6 +121,13 @@ export async function openLocalStack(options: {
   const embedder = options.embedder ?? own!.embedder;
   // One OCR worker pool per process, shared by every capture.
   const ocr = new TesseractOcr();
+  // Caller bytes are read in reader threads within time and memory limits, never on the server's thread.
+  const extractor = new IsolatedExtractor({
+    mode: 'full',
+    ocr,
+    threads: { request: 2, background: 2 },
+    log: (message, detail) => logger.warn(message, detail),
+  });
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
   let index: SqliteSearchIndex;
   try {
@@ -128,6 +135,7 @@ export async function openLocalStack(options: {
     index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
   } catch (error) {
     void own?.close();
+    void extractor.close();
     void ocr.close();
     db.close();
     throw error;
@@ -141,7 +149,7 @@ export async function openLocalStack(options: {
     blobs,
     index,
     embedder,
-    extractor: new FileExtractor({ ocr }),
+    extractor,
     tenants: new SqliteTenantStore(db),
     clock,
     buckets,
@@ -179,6 +187,7 @@ export async function openLocalStack(options: {
     drain.stop();
     bucketDeletes.stop();
     background.close();
+    void extractor.close();
     void ocr.close();
     void own?.close();
     db.close();

@@ -5,7 +5,7 @@ import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { ENV, readWholeNumber } from '../../wiring/aws/config.js';
 import { instrumented, observeIngestOutcomes, withQueueMetrics } from '../../wiring/aws/observability.js';
 import { unwired } from '../../wiring/aws/services.js';
-import { ingestExtractor } from '../../wiring/aws/textract.js';
+import { ingestExtractor } from '../../wiring/aws/extractors.js';
 import { createHandler } from './handler.js';
 
 /**

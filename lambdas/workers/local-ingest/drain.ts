@@ -14,6 +14,8 @@ export interface DrainOptions {
 }
 
 const DEFAULT_RETRY = { baseDelayMs: 500, maxDelayMs: 8_000, maxAttempts: 6 };
+/** Starts of a file's extraction that the process did not survive, after which the document fails instead of being read again. */
+export const MAX_EXTRACTIONS_CUT_OFF = 2;
 
 interface ActiveJob {
   job: QueuedJob;
@@ -188,8 +190,16 @@ export class LocalIngestDrain implements QueueDrain {
       if (doc.passageCount === null) {
         entry.extracting = true;
         entry.choosing = false;
+        // A file the process died reading, again and again (a crash in a native reader), is not read once more: a crash loop ends here.
+        const cutOff = this.queue.extractionBegins(job.documentId);
+        if (cutOff >= MAX_EXTRACTIONS_CUT_OFF) {
+          entry.extracting = false;
+          await this.worker.fail(doc, `extraction_failed: the service stopped ${cutOff} times while reading this file; it is not read again`);
+          return this.finish(job.documentId);
+        }
         const result = await this.worker.extract(doc).finally(() => {
           entry.extracting = false;
+          this.queue.extractionEnded(job.documentId);
         });
         entry.doc = null; // read again: extraction learned its kind and passages
         if (result.outcome === 'failed') return this.finish(job.documentId);

@@ -15,7 +15,7 @@ describe('the AWS entries’ service composition', () => {
   it('capture and capture-batch compose capture on the SQS queue, with the text extractor of the configured inline size', () => {
     for (const entry of ['endpoints/capture/index.ts', 'endpoints/capture-batch/index.ts']) {
       const text = source(entry);
-      expect(text, entry).toMatch(/buildCaptureServices\(awsCapturePorts\(new InlineTextExtractor\(awsConfig\(\)\.inlineMaxBytes\)\), ingestQueue\(\)\)/);
+      expect(text, entry).toMatch(/buildCaptureServices\(awsCapturePorts\(captureExtractor\(\)\), ingestQueue\(\)\)/);
     }
   });
 

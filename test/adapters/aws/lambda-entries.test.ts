@@ -137,8 +137,9 @@ describe('Lambda entries on the AWS composition root', () => {
       });
       const scan = await renderTextPng(['scan']);
       const pdf = await makePdf([{ text: 'Typed page' }, { image: scan }, { image: scan }]);
-      const { ingestExtractor } = await import('../../../lambdas/wiring/aws/textract.js');
-      const out = await ingestExtractor().extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
+      const { ingestExtractor } = await import('../../../lambdas/wiring/aws/extractors.js');
+      const extractor = ingestExtractor();
+      const out = await extractor.extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' }).finally(() => extractor.close());
       expect(out).toMatchObject({ text: 'Typed page\n\nscanned two\n\nscanned three', pageCount: 3, ocrPages: 3 });
       const staged = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
       expect(staged).toMatchObject({ Bucket: 'blobs', Key: expect.stringMatching(/^textract-staging\/[0-9a-f]{64}\.pdf$/) });

@@ -1,13 +1,15 @@
 import { zipSync } from 'fflate';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { InlineTextExtractor } from '../../../lambdas/wiring/aws/inline-extractor.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IsolatedExtractor } from '../../../lambdas/adapters/extraction/isolation/isolated-extractor.js';
 import { FileExtractor } from '../../../lambdas/adapters/extraction/extractor.js';
 import { convertImage, makeDocx, makePdf, renderTextPng } from '../../extraction/fixtures.js';
 
 const INLINE_MAX = 1 << 20;
-const inline = new InlineTextExtractor(INLINE_MAX);
+// What captureExtractor() builds on AWS (wiring/aws/extractors.ts), here from the TypeScript sources.
+const inline = new IsolatedExtractor({ mode: 'text', limits: { inlineMaxBytes: INLINE_MAX } });
+afterAll(() => inline.close());
 const extract = (text: string | Buffer, declaredContentType = 'text/plain', filename = 'f.txt') =>
-  inline.extract({ bytes: typeof text === 'string' ? Buffer.from(text) : text, declaredContentType, filename });
+  inline.extract({ bytes: typeof text === 'string' ? Buffer.from(text) : text, declaredContentType, filename }, { request: { signal: new AbortController().signal } });
 
 const ZIP_NOT_DOCX = Buffer.from(zipSync({ 'notes.txt': Buffer.from('hello inside a zip') }));
 let samples: Array<[string, Uint8Array, boolean]>;
@@ -27,7 +29,7 @@ beforeAll(async () => {
   ];
 }, 30_000);
 
-describe('InlineTextExtractor (the API functions read text formats in the request)', () => {
+describe('the capture functions\' extractor (text formats only, read in a reader thread)', () => {
   it('reads plain text, Markdown and HTML (visible text) like the full pipeline', async () => {
     expect(await extract('hello\nworld')).toMatchObject({ text: 'hello\nworld', kind: 'file', contentType: 'text/plain', ocrPages: 0 });
     expect((await extract('<!doctype html><html><body><p>Visible</p><script>x()</script></body></html>', 'text/html', 'a.html')).text).toContain('Visible');
