@@ -43,6 +43,10 @@ export class FileExtractor implements TextExtractor {
       return await this.extractWithin(input, deadline);
     } catch (error) {
       if (error instanceof CaptureRejected || error instanceof BackendUnavailableError) throw error;
+      // A parser that recurses into each level of a structure runs out of stack on a deep one (10^5 nested tags).
+      if (error instanceof RangeError && /call stack/i.test(error.message)) {
+        throw new CaptureRejected('too_large', 'the file nests deeper than its reader can follow (the extraction limit)');
+      }
       // A parser that throws something unexpected has met a file it cannot read.
       throw new CaptureRejected('extraction_failed', 'the file could not be read as its type');
     } finally {

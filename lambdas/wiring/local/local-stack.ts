@@ -114,6 +114,8 @@ export async function openLocalStack(options: {
   /** The ingestion drain's settings (tests shorten its retries); lanes default to the embedder's (embedder.ts). */
   drain?: Partial<DrainOptions>;
   buckets?: LocalBucketOptions;
+  /** Start a file reader thread now, so the first file capture does not wait for one (the server; tests start them on demand). */
+  warmReaders?: boolean;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The embedder is ours to stop only when we started it.
@@ -128,6 +130,7 @@ export async function openLocalStack(options: {
     threads: { request: 2, background: 2 },
     log: (message, detail) => logger.warn(message, detail),
   });
+  if (options.warmReaders) extractor.warm();
   const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
   let index: SqliteSearchIndex;
   try {
