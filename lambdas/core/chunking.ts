@@ -15,14 +15,31 @@ export interface ChunkingOptions {
 
 export const DEFAULT_CHUNKING: ChunkingOptions = { targetChars: 400, maxChars: 500 };
 
+/** A text's lines (\n, \r\n or \r ends one). A text with no \r is split on its own: several times faster on a million short lines. */
 export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
+  return text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
 }
 
-/** Lines of a text as editors count them: a final newline ends the last line rather than starting one. */
+/** The first line that holds more than spaces, trimmed ('' when none), read without splitting the whole text. */
+export function firstNonBlankLine(text: string): string {
+  const end = /\r\n|\r|\n/g;
+  let start = 0;
+  for (let match = end.exec(text); ; match = end.exec(text)) {
+    const line = text.slice(start, match ? match.index : text.length).trim();
+    if (line || !match) return line;
+    start = match.index + match[0].length;
+  }
+}
+
+/** Lines of a text as editors count them: a final newline ends the last line rather than starting one. Counted, not split. */
 export function countLines(text: string): number {
-  const lines = splitLines(text);
-  return lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  if (text.includes('\r')) {
+    const lines = splitLines(text);
+    return lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  }
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines += 1;
+  return lines > 1 && text.endsWith('\n') ? lines - 1 : lines;
 }
 
 export function chunkText(text: string, options: ChunkingOptions = DEFAULT_CHUNKING): Passage[] {

@@ -1,7 +1,7 @@
 import type { BlobStore, CallerBuckets, Clock, DocumentStore } from '../ports.js';
 import { documentBlobs, type Placement } from './bucket/document-blobs.js';
 import { serviceBlobKey } from './bucket/placement.js';
-import { splitLines } from './chunking.js';
+import { firstNonBlankLine } from './chunking.js';
 import { newId } from './ids.js';
 import { LIMITS } from './limits.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
@@ -59,8 +59,7 @@ export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, conten
 function defaultTitle(labels: CaptureLabels, text: string): string {
   if (labels.title !== undefined && labels.title.trim()) return labels.title;
   if (labels.filename) return labels.filename;
-  const firstLine = splitLines(text).find((line) => line.trim()) ?? '';
-  return firstLine.trim().slice(0, LIMITS.titleChars);
+  return firstNonBlankLine(text).slice(0, LIMITS.titleChars);
 }
 
 /** A won claim names the library generation it holds in (its later writes are conditioned on it). */

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { SqliteIngestQueue, QueueDrain, QueuedJob } from '../../adapters/local/sqlite-ingest-queue.js';
 import { EMBED_STEP_PASSAGES, IngestWorker } from '../../core/ingest-worker.js';
 import type { DocumentRecord } from '../../core/model.js';
@@ -163,7 +164,9 @@ export class LocalIngestDrain implements QueueDrain {
       const entry = this.pick(now);
       if (!entry) break;
       this.running += 1;
-      void this.step(entry).finally(() => {
+      // Each step starts on a turn of its own: with an embedder that answers at once (a cache, a test double),
+      // steps chained by promises alone would run back to back and starve every request until the backlog is gone.
+      void setImmediate().then(() => this.step(entry)).finally(() => {
         this.running -= 1;
         if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
         this.schedule();
