@@ -573,6 +573,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return row?.text ?? null;
   }
 
+  /**
+   * Keyset pages of GREP_BATCH documents' metadata, then each document's text
+   * read alone as the caller asks for it: a synchronous read never holds more
+   * than one text (a page of large extracted texts read at once could be
+   * gigabytes), and nothing is read past where the caller's budget stops it.
+   */
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return;
@@ -586,26 +592,30 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       where.push('rowid IN (SELECT rowid FROM items_trigram WHERE items_trigram MATCH ?)');
       params.push(quoteTerm(scan.pattern));
     }
-    const page = this.db.prepare(
-      `SELECT item_id, title, source_ref, content_date, text FROM items i
-       WHERE ${where.join(' AND ')} AND (content_date, item_id) <= (?, ?)
+    const pageFrom = (comparison: '<=' | '<') => this.db.prepare(
+      `SELECT rowid, item_id, title, source_ref, content_date FROM items i
+       WHERE ${where.join(' AND ')} AND (content_date, item_id) ${comparison} (?, ?)
        ORDER BY content_date DESC, item_id DESC LIMIT ?`,
     );
+    const pages = { inclusive: pageFrom('<='), exclusive: pageFrom('<') };
+    const textOf = this.db.prepare('SELECT text FROM items WHERE rowid = ? AND item_id = ?').pluck();
     // Read in small pages (keyset), never holding a cursor open across an await.
-    let position = scan.startAt ?? { createdAt: '\uffff', id: '\uffff' };
-    let first = true;
+    let inclusive = !scan.startAfter;
+    let position = scan.startAt ?? scan.startAfter ?? { createdAt: '\uffff', id: '\uffff' };
     for (;;) {
-      const rows = page.all(...params, position.createdAt, position.id, GREP_BATCH + 1) as Array<{
-        item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string;
+      const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(...params, position.createdAt, position.id, GREP_BATCH) as Array<{
+        rowid: number; item_id: string; title: string | null; source_ref: string | null; content_date: string;
       }>;
-      const fresh = first ? rows : rows.slice(1); // after the first page, the first row was already yielded
-      first = false;
-      for (const r of fresh) {
-        yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text: r.text };
+      for (const r of rows) {
+        const text = textOf.get(r.rowid, r.item_id) as string | undefined;
+        // Removed since its page was read: it is no longer in the library.
+        if (text === undefined) continue;
+        yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text };
       }
-      if (rows.length < GREP_BATCH + 1) return;
+      if (rows.length < GREP_BATCH) return;
       const last = rows[rows.length - 1]!;
       position = { createdAt: last.content_date, id: last.item_id };
+      inclusive = false;
     }
   }
 }
