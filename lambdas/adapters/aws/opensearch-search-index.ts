@@ -4,6 +4,7 @@ import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
+import { keywordQueryText } from '../../core/query-terms.js';
 import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 
 /**
@@ -532,13 +533,15 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     if (!query.text.trim()) return [];
     const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
+    // The analyzer makes a clause per term and field: a query over MAX_QUERY_TERMS terms is cut to its keyword terms (core/query-terms.ts).
+    const text = keywordQueryText(query.text);
     const hits = await this.searchPassages('index.keywordSearch', query.limit, {
       bool: {
         filter,
         should: [
-          { multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS } },
+          { multi_match: { query: text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS } },
           // A short memory's neighbours' words count less than its own (core/memory-context.ts).
-          { match: { context: { query: query.text, boost: MEMORY_CONTEXT.weight, _name: CONTEXT_WORDS } } },
+          { match: { context: { query: text, boost: MEMORY_CONTEXT.weight, _name: CONTEXT_WORDS } } },
         ],
         minimum_should_match: 1,
       },

@@ -8,7 +8,8 @@ import { coverageOf } from '../../core/keyword-coverage.js';
 import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
-import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
+import { keywordTerms } from '../../core/query-terms.js';
+import { bestPassage, keywordMatchExpression, quoteTerm } from './fts-query.js';
 
 /**
  * The search index on SQLite: each item's whole text and each passage under
@@ -493,7 +494,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .all(match, query.limit, libraryId, ...generationParams(query.generation)) as Array<Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }>;
     if (!items.length) return [];
     const best = this.bestPassages(items.map((i) => i.item_rowid), query.text);
-    const coverage = this.coverage(libraryId, queryTerms(query.text));
+    // The same terms the match expression holds (at most MAX_QUERY_TERMS: one lookup each).
+    const coverage = this.coverage(libraryId, keywordTerms(query.text));
     return items.flatMap((item) => {
       const passage = best.get(item.item_rowid);
       const share = coverage(item.item_rowid);
@@ -533,7 +535,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .all(JSON.stringify(itemRowids), JSON.stringify(top)) as PassageRow[];
     const byItem = new Map<number, PassageRow[]>();
     for (const row of rows) (byItem.get(row.item_rowid) ?? byItem.set(row.item_rowid, []).get(row.item_rowid)!).push(row);
-    const words = queryTerms(text);
+    const words = keywordTerms(text);
     const best = new Map<number, PassageRow>();
     for (const [itemRowid, passages] of byItem) {
       best.set(itemRowid, passages.length > 1 ? passages[bestPassage(words, passages.map((p) => p.text))]! : passages[0]!);

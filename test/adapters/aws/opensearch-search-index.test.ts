@@ -9,6 +9,7 @@ import {
 } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 import { GrepService } from '../../../lambdas/core/grep.js';
+import { keywordTerms, MAX_QUERY_TERMS } from '../../../lambdas/core/query-terms.js';
 import type { GrepCandidate, LibraryRef } from '../../../lambdas/core/model.js';
 import { searchIndexContract } from '../../contract/search-index.contract.js';
 import { MEMORY_CONTEXT } from '../../../lambdas/core/memory-context.js';
@@ -175,6 +176,24 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     ]);
     expect(hits[0]!.viaContext).toBeUndefined(); // a response that names no matched queries marks nothing
     expect(transport.requests.every((r) => r.method !== 'PUT')).toBe(true); // reads never create an index
+  });
+
+  it('sends a query of more than 32 terms as its 32 keyword terms (one clause per term and field), and a shorter one verbatim', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [] } })]]);
+    const index = make(transport);
+    const long = Array.from({ length: 140 }, (_, i) => `t${i.toString(36)}${'x'.repeat(i % 5)}`).join(' ');
+    expect(long.length).toBeLessThanOrEqual(1000);
+    await index.keywordSearch(shared, { text: long, limit: 5 });
+    const question = 'Why did the harbour crane stop on Friday, and who fixed it?';
+    await index.keywordSearch(shared, { text: question, limit: 5 });
+    const [capped, verbatim] = transport.bodies(/_search/);
+    const sent = capped.query.bool.should[0].multi_match.query as string;
+    expect(sent).toBe(keywordTerms(long).join(' '));
+    expect(sent.split(' ')).toHaveLength(MAX_QUERY_TERMS);
+    expect(sent.split(' ').every((t) => t.endsWith('xxxx') || t.endsWith('xxx'))).toBe(true); // the longest ones
+    expect(capped.query.bool.should[1].match.context.query).toBe(sent);
+    expect(verbatim.query.bool.should[0].multi_match.query).toBe(question);
+    expect(verbatim.query.bool.should[1].match.context.query).toBe(question);
   });
 
   it('marks a keyword hit that matched only its context', async () => {
