@@ -16,7 +16,7 @@ import type { GrepScan, SearchIndex } from '../../lambdas/ports.js';
 const ref: LibraryRef = { tenantId: 'ten_bounds', endUserId: null };
 const GENERATION = 'gen-1';
 const documents = { libraryGeneration: async () => GENERATION };
-const UNBOUNDED: GrepBudgets = { pageBytes: Number.POSITIVE_INFINITY, pageMs: Number.POSITIVE_INFINITY, sliceMs: 20 };
+const UNBOUNDED: GrepBudgets = { pageBytes: Number.POSITIVE_INFINITY, pageMs: Number.POSITIVE_INFINITY, sliceMs: GREP_BUDGETS.sliceMs };
 
 let sequence = 0;
 function item(text: string): IndexItem {
@@ -86,8 +86,8 @@ const linesWithMatches = (lines: number, every: number, filler = 'plain words he
   Array.from({ length: lines }, (_, i) => ((i + 1) % every === 0 ? `line ${i + 1} has zq in it` : `${filler} ${i + 1}`)).join('\n');
 
 describe('grep page budgets', () => {
-  it('the defaults: 32 MiB and 3 s a page, 20 ms between yields', () => {
-    expect(GREP_BUDGETS).toEqual({ pageBytes: 32 * 1024 * 1024, pageMs: 3_000, sliceMs: 20 });
+  it('the defaults: 32 MiB and 3 s a page, 10 ms between yields', () => {
+    expect(GREP_BUDGETS).toEqual({ pageBytes: 32 * 1024 * 1024, pageMs: 3_000, sliceMs: 10 });
   });
 
   it('a page stops at the first document boundary past its byte budget: a short page with has_more and a cursor, none read beyond', async () => {
