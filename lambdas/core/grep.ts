@@ -179,7 +179,7 @@ export class GrepService {
         }
       }
       reached = { createdAt: doc.contentDate, id: doc.itemId };
-      // Checked before asking for the next document, so the adapter never reads one this page will not scan.
+      // Checked before asking for the next document: the adapter is not asked for one this page would not scan.
       if (bytesRead >= pageBytes || Date.now() >= stopAt) {
         outOfBudget = true;
         break;

@@ -40,8 +40,14 @@ const ITEMS_FTS = `CREATE VIRTUAL TABLE items_fts USING fts5(
 )`;
 /** Keyword hits whose best passage is looked for; deeper ones show their first passage. */
 const BEST_PASSAGE_ITEMS = 40;
-/** Documents read per step of a grep scan. */
-const GREP_BATCH = 64;
+/**
+ * Documents listed (metadata only: texts are read one by one) per step of a
+ * grep scan: 64 first, for a page that ends within its first matches, then
+ * four times more each step up to 1,024. Each step evaluates the trigram
+ * match again (all the library's documents holding a common trigram), so a
+ * long scan takes few steps.
+ */
+const GREP_BATCH = { first: 64, growth: 4, most: 1_024 };
 
 /** SQL condition: the item is a document (DOCUMENT_KINDS). */
 const DOCUMENTS_ONLY = `kind IN (${DOCUMENT_KINDS.map((k) => `'${k}'`).join(', ')})`;
@@ -576,7 +582,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   }
 
   /**
-   * Keyset pages of GREP_BATCH documents' metadata, then each document's text
+   * Keyset pages of documents' metadata (GREP_BATCH), then each document's text
    * read alone as the caller asks for it: a synchronous read never holds more
    * than one text (a page of large extracted texts read at once could be
    * gigabytes), and nothing is read past where the caller's budget stops it.
@@ -604,8 +610,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     // Read in small pages (keyset), never holding a cursor open across an await.
     let inclusive = !scan.startAfter;
     let position = scan.startAt ?? scan.startAfter ?? { createdAt: '\uffff', id: '\uffff' };
-    for (;;) {
-      const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(...params, position.createdAt, position.id, GREP_BATCH) as Array<{
+    for (let batch = GREP_BATCH.first; ; batch = Math.min(batch * GREP_BATCH.growth, GREP_BATCH.most)) {
+      const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(...params, position.createdAt, position.id, batch) as Array<{
         rowid: number; item_id: string; title: string | null; source_ref: string | null; content_date: string;
       }>;
       for (const r of rows) {
@@ -614,7 +620,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         if (text === undefined) continue;
         yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text };
       }
-      if (rows.length < GREP_BATCH) return;
+      if (rows.length < batch) return;
       const last = rows[rows.length - 1]!;
       position = { createdAt: last.content_date, id: last.item_id };
       inclusive = false;
