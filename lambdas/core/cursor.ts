@@ -42,13 +42,20 @@ export function decodeCursor<P>(
  */
 export const CURSOR_KEY_CHARS = LIMITS.endUserIdChars;
 
-/** A non-empty string of at most CURSOR_KEY_CHARS: an id, a date or an end user id in a position. */
-export const isCursorKey = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= CURSOR_KEY_CHARS;
+/** A non-empty string of at most `max` characters: an id, a date or an end user id in a position. */
+export const isCursorKey = (v: unknown, max: number = CURSOR_KEY_CHARS): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+
+/**
+ * The longest date or id of a newest-first position: the service's are 26
+ * (a date) and 31 (`file_` and a ULID) characters. Both together stay far
+ * below DynamoDB's 1,024 bytes for a sort key compared against.
+ */
+export const NEWEST_FIRST_KEY_CHARS = 64;
 
 export const isNewestFirstKey = (v: unknown): v is { createdAt: string; id: string } =>
   typeof v === 'object' && v !== null &&
-  isCursorKey((v as Record<string, unknown>).createdAt) &&
-  isCursorKey((v as Record<string, unknown>).id);
+  isCursorKey((v as Record<string, unknown>).createdAt, NEWEST_FIRST_KEY_CHARS) &&
+  isCursorKey((v as Record<string, unknown>).id, NEWEST_FIRST_KEY_CHARS);
 
 /** A count of items or lines already read: a whole number from 0 to `max` (JSON may hold 1e300, -1 or 0.5). */
 export const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;

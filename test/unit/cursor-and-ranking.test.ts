@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CURSOR_KEY_CHARS, decodeCursor, encodeCursor, isCursorKey, isNewestFirstKey, isOffset, offsetUpTo } from '../../lambdas/core/cursor.js';
+import { CURSOR_KEY_CHARS, decodeCursor, encodeCursor, isCursorKey, isNewestFirstKey, isOffset, NEWEST_FIRST_KEY_CHARS, offsetUpTo } from '../../lambdas/core/cursor.js';
 import { DomainError } from '../../lambdas/core/errors.js';
 import type { PassageHit } from '../../lambdas/core/model.js';
 import { fuse } from '../../lambdas/core/ranking.js';
@@ -45,13 +45,14 @@ describe('cursor positions', () => {
     expect(decodeCursor(encodeCursor('s', 400), 's', offsetUpTo(400))).toBe(400);
   });
 
-  it('keys: non-empty strings of at most CURSOR_KEY_CHARS (the longest id any list pages by)', () => {
+  it('keys: non-empty strings of at most CURSOR_KEY_CHARS (the longest id any list pages by), 64 for a date or id of a newest-first list', () => {
     expect(CURSOR_KEY_CHARS).toBe(256);
     for (const bad of ['', 'x'.repeat(CURSOR_KEY_CHARS + 1), 7, null]) expect(refused(bad, isCursorKey)).toBe(true);
     expect(decodeCursor(encodeCursor('s', 'é'.repeat(CURSOR_KEY_CHARS)), 's', isCursorKey)).toHaveLength(CURSOR_KEY_CHARS);
     const key = { createdAt: '2026-01-01T00:00:00.000000', id: 'file_01J0000000000000000000000' };
     expect(decodeCursor(encodeCursor('s', key), 's', isNewestFirstKey)).toEqual(key);
-    for (const bad of [{ ...key, id: '' }, { ...key, createdAt: 'x'.repeat(10_000) }, { id: key.id }, { ...key, createdAt: 1 }]) {
+    expect(decodeCursor(encodeCursor('s', { ...key, id: 'i'.repeat(NEWEST_FIRST_KEY_CHARS) }), 's', isNewestFirstKey)).toBeTruthy();
+    for (const bad of [{ ...key, id: '' }, { ...key, id: 'i'.repeat(NEWEST_FIRST_KEY_CHARS + 1) }, { ...key, createdAt: 'x'.repeat(10_000) }, { id: key.id }, { ...key, createdAt: 1 }]) {
       expect(refused(bad, isNewestFirstKey)).toBe(true);
     }
   });
