@@ -153,8 +153,10 @@ export interface GrepScan extends GenerationScoped {
   pattern: string;
   caseSensitive: boolean;
   itemId?: string;
-  /** Resume at this document (inclusive) in newest-first order. */
+  /** Resume at this document (inclusive) in newest-first order: part of it is still to read. */
   startAt?: NewestFirstKey;
+  /** Resume after this document (exclusive): it was read whole. At most one of startAt and startAfter. */
+  startAfter?: NewestFirstKey;
 }
 
 export interface PutOptions {
@@ -195,7 +197,10 @@ export interface SearchIndex {
   /**
    * Documents (kind file_excerpt or image) that may contain the pattern, newest
    * first: every document that contains it must be yielded (a superset is fine;
-   * the core checks each line).
+   * the core checks each line). Read lazily, as the caller asks: the caller
+   * stops when its page's budget runs out (core/grep.ts), so an adapter reads
+   * ahead a bounded amount of text (a few MiB or one document), never the
+   * whole library.
    */
   grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate>;
   /** One document's text, exactly as grep reads it; null when the library holds no such document (in that generation: GenerationScoped). */

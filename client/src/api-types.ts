@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Hybrid search by meaning and words
-         * @description Ranks by meaning and by the query's words together (hybrid). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).
+         * @description Ranks by meaning and by the query's words together (hybrid); the words matched are at most 32 of the query's (the longest, when it has more). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).
          */
         get: operations["search"];
         put?: never;
@@ -114,7 +114,7 @@ export interface paths {
         };
         /**
          * Literal, exhaustive line matching
-         * @description Every line holding the pattern, matched literally (no regular expressions); newest document first, then line.
+         * @description Every line holding the pattern, matched literally (no regular expressions); newest document first, then line. A page reads at most 32 MiB of document text and scans at most 3 s; when either runs out it answers the lines found so far with `has_more` true and a `next_cursor`, so a page may hold fewer lines than `limit`, even none: follow `next_cursor` until `has_more` is false (walking the pages yields every matching line once).
          */
         get: operations["grep"];
         put?: never;

@@ -205,7 +205,11 @@ export class Library {
     yield* await this.search(params, options);
   }
 
-  /** `GET /v1/grep`: one page of matching lines; iterate it to walk every page. */
+  /**
+   * `GET /v1/grep`: one page of matching lines; iterate it to walk every page.
+   * A page may hold fewer lines than `limit`, even none, with more to come
+   * (each page reads and scans within a budget): iterating walks on.
+   */
   async grep(params: GrepParams, options: RequestOptions = {}): Promise<Page<GrepResult, GrepResponse>> {
     const { case_sensitive, ...rest } = params;
     const query = { ...rest, ...(case_sensitive !== undefined ? { case_sensitive: case_sensitive ? 'true' : 'false' } : {}) };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { invalidRequest } from './errors.js';
+import { LIMITS } from './limits.js';
 
 /**
  * Opaque page cursors. A cursor carries the position after the last item of a
@@ -33,12 +34,36 @@ export function decodeCursor<P>(
   return p;
 }
 
+/**
+ * The longest string a cursor's position may hold: the longest key any list
+ * pages by (an end user id). Every position is checked before it reaches a
+ * store: a forged one (a negative line, an offset of 1e300, a key of
+ * kilobytes) is a bad cursor (422), never a query a store may choke on.
+ */
+export const CURSOR_KEY_CHARS = LIMITS.endUserIdChars;
+
+/** A non-empty string of at most `max` characters: an id, a date or an end user id in a position. */
+export const isCursorKey = (v: unknown, max: number = CURSOR_KEY_CHARS): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+
+/**
+ * The longest date or id of a newest-first position: the service's are 26
+ * (a date) and 31 (`file_` and a ULID) characters. Both together stay far
+ * below DynamoDB's 1,024 bytes for a sort key compared against.
+ */
+export const NEWEST_FIRST_KEY_CHARS = 64;
+
 export const isNewestFirstKey = (v: unknown): v is { createdAt: string; id: string } =>
   typeof v === 'object' && v !== null &&
-  typeof (v as Record<string, unknown>).createdAt === 'string' &&
-  typeof (v as Record<string, unknown>).id === 'string';
+  isCursorKey((v as Record<string, unknown>).createdAt, NEWEST_FIRST_KEY_CHARS) &&
+  isCursorKey((v as Record<string, unknown>).id, NEWEST_FIRST_KEY_CHARS);
 
-export const isOffset = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+/** A count of items or lines already read: a whole number from 0 to `max` (JSON may hold 1e300, -1 or 0.5). */
+export const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
+
+export const isOffset = (v: unknown): v is number => isCount(v);
+
+/** An offset into a list that never holds more than `max` items. */
+export const offsetUpTo = (max: number) => (v: unknown): v is number => isCount(v, max);
 
 /** One page of a list, in the contract's shape. */
 export interface Page<T> {

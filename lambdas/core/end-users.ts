@@ -1,6 +1,6 @@
 import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
-import { decodeCursor, fingerprint, keysetPage, type Page } from './cursor.js';
+import { decodeCursor, fingerprint, isCursorKey, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import type { LibraryRef } from './model.js';
 
@@ -21,15 +21,13 @@ export interface ErasureReport {
   blobs_pending: number;
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-
 export class EndUserService {
   constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; buckets?: CallerBuckets; clock?: Clock }) {}
 
   /** End users of one tenant, in order of id. */
   async list(tenantId: string, request: { limit: number; cursor?: string }): Promise<Page<EndUserView>> {
     const scope = fingerprint(['end-users', tenantId]);
-    const after = decodeCursor(request.cursor, scope, isString);
+    const after = decodeCursor(request.cursor, scope, isCursorKey);
     const users = await this.deps.documents.listEndUsers(tenantId, { limit: request.limit + 1, after });
     const view = (u: (typeof users)[number]): EndUserView => ({ id: u.id, created_at: u.createdAt, last_active_at: u.lastActiveAt, document_count: u.documentCount });
     return keysetPage(users, request.limit, scope, view, (u) => u.id);

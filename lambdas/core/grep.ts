@@ -1,6 +1,7 @@
-import type { DocumentStore, SearchIndex } from '../ports.js';
-import { excerptAround, splitLines } from './chunking.js';
-import { decodeCursor, encodeCursor, fingerprint, type Page } from './cursor.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { DocumentStore, GrepScan, SearchIndex } from '../ports.js';
+import { excerptAround } from './chunking.js';
+import { decodeCursor, encodeCursor, fingerprint, isCount, isNewestFirstKey, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
 import type { LibraryRef } from './model.js';
 
@@ -10,6 +11,8 @@ export interface GrepRequest {
   fileId?: string;
   limit: number;
   cursor?: string;
+  /** When the answer must be on its way (milliseconds since the epoch; the request's deadline): the page ends by then. */
+  deadline?: number;
 }
 
 export interface GrepResult {
@@ -21,70 +24,179 @@ export interface GrepResult {
   content_date: string;
 }
 
+/**
+ * How much one page of grep may do (docs/api-notes.md, "Grep pages"). A
+ * pattern the index cannot narrow (shorter than 3 characters, or
+ * case-insensitive outside ASCII) reads every document of the library; these
+ * keep one request from holding the process (locally, the one main thread)
+ * or a Lambda for long. A page that runs out answers what it found, with
+ * `has_more` and a cursor at the place it reached.
+ */
+export interface GrepBudgets {
+  /**
+   * UTF-8 bytes of document text one page reads: it stops at the first
+   * document boundary at or past this (so at most this plus one document).
+   */
+  pageBytes: number;
+  /** Milliseconds one page may scan; the request's deadline may end it sooner. */
+  pageMs: number;
+  /** Milliseconds of scanning between two yields to the event loop, so other requests are served meanwhile. */
+  sliceMs: number;
+}
+
+/**
+ * 32 MiB: 16 of the largest text captures (2 MiB), thousands of ordinary
+ * documents; 0.2 s of scanning prose at 150 MB/s (about 1 s of lines of
+ * a character or two, the slowest bytes), so on a healthy machine a page
+ * ends by bytes, inside its time. It bounds the cluster work one request
+ * causes and what it pulls from OpenSearch into a 1 GiB Lambda (texts come
+ * a few MiB at a time and are dropped once scanned). 3 s: a slow cluster or
+ * a busy machine still answers a page long before API Gateway's 29 s, and
+ * a client walking the pages sees progress. 10 ms between yields: another
+ * request waits about that long for the main thread at each of its steps
+ * (20 ms doubled the wait of a health check during a grep, for no gain).
+ */
+export const GREP_BUDGETS: GrepBudgets = { pageBytes: 32 * 1024 * 1024, pageMs: 3_000, sliceMs: 10 };
+
+/** Within a document the clock is read every so many lines or characters (a read per line would cost more than the match). */
+const CHECK_EVERY_LINES = 1024;
+const CHECK_EVERY_CHARS = 256 * 1024;
+
+/**
+ * The most lines a text can have: V8's longest string is under 2^29
+ * characters, and a line takes at least one (its break).
+ */
+export const MAX_TEXT_LINES = 2 ** 29;
+
+/**
+ * Where a page stopped: in the document `id` (of `createdAt`), after its
+ * first `line` lines (the last line shown, or the last one read when a budget
+ * ran out); without `line`, after the whole document.
+ */
 interface GrepPosition {
   createdAt: string;
   id: string;
-  line: number;
+  line?: number;
 }
 
 const isGrepPosition = (v: unknown): v is GrepPosition =>
-  typeof v === 'object' && v !== null &&
-  typeof (v as GrepPosition).createdAt === 'string' &&
-  typeof (v as GrepPosition).id === 'string' &&
-  Number.isInteger((v as GrepPosition).line);
+  isNewestFirstKey(v) && ((v as GrepPosition).line === undefined || isCount((v as GrepPosition).line, MAX_TEXT_LINES));
+
+/** Where the adapter resumes: inside the cursor's document (inclusive), or after it. */
+const resumeFrom = (position?: GrepPosition): Pick<GrepScan, 'startAt' | 'startAfter'> => {
+  if (!position) return {};
+  const key = { createdAt: position.createdAt, id: position.id };
+  return position.line === undefined ? { startAfter: key } : { startAt: key };
+};
 
 /**
  * Literal, exhaustive line matching. The index narrows the documents (a
  * superset of those containing the pattern); this checks every line of each,
- * so nothing is ever missed and nothing is a regular expression.
+ * so nothing is ever missed and nothing is a regular expression. Each page
+ * keeps to its budgets (GrepBudgets) and always moves past its cursor, so
+ * walking the pages yields every matching line exactly once and ends.
  */
 export class GrepService {
-  constructor(private readonly deps: { index: SearchIndex; documents: Pick<DocumentStore, 'libraryGeneration'> }) {}
+  constructor(
+    private readonly deps: { index: SearchIndex; documents: Pick<DocumentStore, 'libraryGeneration'> },
+    private readonly budgets: GrepBudgets = GREP_BUDGETS,
+  ) {}
 
   async grep(ref: LibraryRef, request: GrepRequest): Promise<Page<GrepResult>> {
     const scope = fingerprint(['grep', ref.tenantId, ref.endUserId, request.pattern, request.caseSensitive, request.fileId ?? null]);
     const position = decodeCursor(request.cursor, scope, isGrepPosition);
     const needle = request.caseSensitive ? request.pattern : request.pattern.toLowerCase();
-    const found: Array<GrepResult & { position: GrepPosition }> = [];
     // Only the library's live generation is read (ports.ts, GenerationScoped); no library, nothing to read.
     const generation = await this.deps.documents.libraryGeneration(ref, { readOnly: true });
     if (generation === null) return { items: [], hasMore: false, nextCursor: null };
+
+    const { pageBytes, pageMs, sliceMs } = this.budgets;
+    const startedAt = Date.now();
+    const stopAt = Math.min(startedAt + pageMs, request.deadline ?? Number.POSITIVE_INFINITY);
+    let sliceStartedAt = startedAt;
+    /** Gives the event loop a turn once this slice has run long enough. */
+    const pause = async () => {
+      if (Date.now() - sliceStartedAt < sliceMs) return;
+      await nextTurn();
+      sliceStartedAt = Date.now();
+    };
+
+    const found: Array<GrepResult & { position: GrepPosition }> = [];
+    let bytesRead = 0;
+    /** Where the scan stands once it moved past the cursor (null until then: no budget ends a page before). */
+    let reached: GrepPosition | null = null;
+    let outOfBudget = false;
 
     const candidates = this.deps.index.grepCandidates(ref, {
       generation,
       pattern: request.pattern,
       caseSensitive: request.caseSensitive,
       itemId: request.fileId,
-      startAt: position ? { createdAt: position.createdAt, id: position.id } : undefined,
+      ...resumeFrom(position),
     });
     scan: for await (const doc of candidates) {
-      const resumeAfterLine = position && doc.itemId === position.id ? position.line : 0;
-      const lines = splitLines(doc.text);
-      for (let i = resumeAfterLine; i < lines.length; i++) {
-        const line = lines[i]!;
-        const at = (request.caseSensitive ? line : line.toLowerCase()).indexOf(needle);
-        if (at < 0) continue;
-        const prefix = `${i + 1}: `;
-        found.push({
-          file_id: doc.itemId,
-          title: doc.title,
-          source_ref: doc.sourceRef,
-          line: i + 1,
-          snippet: prefix + excerptAround(line, at, needle.length, LIMITS.snippetChars - prefix.length),
-          content_date: doc.contentDate,
-          position: { createdAt: doc.contentDate, id: doc.itemId, line: i + 1 },
-        });
-        if (found.length > request.limit) break scan;
+      await pause();
+      bytesRead += Buffer.byteLength(doc.text, 'utf8');
+      const resumeAt = position?.line !== undefined && doc.itemId === position.id ? position.line : 0;
+      // Lines split as splitLines splits them (\r\n, \r, \n), one at a time: a long text is never copied whole.
+      const breaks = /\r\n|\r|\n/g;
+      let start = 0;
+      let linesSinceCheck = 0;
+      let charsSinceCheck = 0;
+      for (let i = 0; ; i++) {
+        const lineBreak = breaks.exec(doc.text);
+        const end = lineBreak ? lineBreak.index : doc.text.length;
+        if (i >= resumeAt) {
+          const line = doc.text.slice(start, end);
+          const at = (request.caseSensitive ? line : line.toLowerCase()).indexOf(needle);
+          if (at >= 0) {
+            const prefix = `${i + 1}: `;
+            found.push({
+              file_id: doc.itemId,
+              title: doc.title,
+              source_ref: doc.sourceRef,
+              line: i + 1,
+              snippet: prefix + excerptAround(line, at, needle.length, LIMITS.snippetChars - prefix.length),
+              content_date: doc.contentDate,
+              position: { createdAt: doc.contentDate, id: doc.itemId, line: i + 1 },
+            });
+            if (found.length > request.limit) break scan;
+          }
+        }
+        if (!lineBreak) break;
+        charsSinceCheck += end - start;
+        start = end + lineBreak[0].length;
+        if (++linesSinceCheck >= CHECK_EVERY_LINES || charsSinceCheck >= CHECK_EVERY_CHARS) {
+          linesSinceCheck = 0;
+          charsSinceCheck = 0;
+          // Out of time inside a document: the next page resumes after this line (one was read past the cursor).
+          if ((reached || i >= resumeAt) && Date.now() >= stopAt) {
+            reached = { createdAt: doc.contentDate, id: doc.itemId, line: i + 1 };
+            outOfBudget = true;
+            break scan;
+          }
+          await pause();
+        }
+      }
+      reached = { createdAt: doc.contentDate, id: doc.itemId };
+      // Checked before asking for the next document: the adapter is not asked for one this page would not scan.
+      if (bytesRead >= pageBytes || Date.now() >= stopAt) {
+        outOfBudget = true;
+        break;
       }
     }
 
-    const hasMore = found.length > request.limit;
-    const page = found.slice(0, request.limit);
-    const last = page[page.length - 1];
+    if (found.length > request.limit) {
+      const page = found.slice(0, request.limit);
+      return { items: page.map(withoutPosition), hasMore: true, nextCursor: encodeCursor(scope, page[page.length - 1]!.position) };
+    }
+    // Out of budget: every line before `reached` was read, so the next page starts there (maybe after a short or empty page).
     return {
-      items: page.map(({ position: _position, ...result }) => result),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor(scope, last.position) : null,
+      items: found.map(withoutPosition),
+      hasMore: outOfBudget,
+      nextCursor: outOfBudget && reached ? encodeCursor(scope, reached) : null,
     };
   }
 }
+
+const withoutPosition = ({ position: _position, ...result }: GrepResult & { position: GrepPosition }): GrepResult => result;

@@ -1,6 +1,6 @@
 import type { DocumentStore, Embedder, SearchIndex } from '../ports.js';
 import { excerptAround } from './chunking.js';
-import { decodeCursor, encodeCursor, fingerprint, isOffset, type Page } from './cursor.js';
+import { decodeCursor, encodeCursor, fingerprint, offsetUpTo, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import { DEFAULT_FUSION, fuse, type FusionWeights } from './ranking.js';
@@ -50,7 +50,8 @@ export class SearchService {
   async search(ref: LibraryRef, request: SearchRequest): Promise<Page<SearchResult>> {
     const kinds = request.kinds && request.kinds.length ? [...new Set(request.kinds)].sort() : undefined;
     const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null]);
-    const offset = decodeCursor(request.cursor, scope, isOffset) ?? 0;
+    // Each leg brings at most candidatesPerLeg items, so no cursor this API issued points past twice that.
+    const offset = decodeCursor(request.cursor, scope, offsetUpTo(2 * this.options.candidatesPerLeg)) ?? 0;
 
     const ranked = await this.rank(ref, request.q, kinds);
     const page = ranked.slice(offset, offset + request.limit);

@@ -8,7 +8,9 @@ import {
 } from 'zod-openapi';
 import * as z from 'zod/mini';
 import type { $ZodObject, $ZodType } from 'zod/v4/core';
+import { GREP_BUDGETS } from '../core/grep.js';
 import { LIMITS } from '../core/limits.js';
+import { MAX_QUERY_TERMS } from '../core/query-terms.js';
 import { ROUTES, type RouteName } from '../routes.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import * as s from './schemas.js';
@@ -258,7 +260,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
   search: {
     tag: 'Search',
-    description: 'Ranks by meaning and by the query\'s words together (hybrid). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).',
+    description: `Ranks by meaning and by the query's words together (hybrid); the words matched are at most ${MAX_QUERY_TERMS} of the query's (the longest, when it has more). \`from_keyword\` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).`,
     query: s.SearchQuery,
     responses: {
       '200': success('A page of results, best first.', s.SearchResponse, {
@@ -270,7 +272,11 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
   grep: {
     tag: 'Search',
-    description: 'Every line holding the pattern, matched literally (no regular expressions); newest document first, then line.',
+    description:
+      'Every line holding the pattern, matched literally (no regular expressions); newest document first, then line. ' +
+      `A page reads at most ${GREP_BUDGETS.pageBytes / 2 ** 20} MiB of document text and scans at most ${GREP_BUDGETS.pageMs / 1000} s; when either runs out it answers the lines found so far ` +
+      'with `has_more` true and a `next_cursor`, so a page may hold fewer lines than `limit`, even none: follow `next_cursor` until `has_more` is false ' +
+      '(walking the pages yields every matching line once).',
     query: s.GrepQuery,
     responses: {
       '200': success('A page of matching lines.', s.GrepResponse, {

@@ -268,6 +268,14 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       }
       const found = await collect(index.grepCandidates(ref, { pattern: 'needle', caseSensitive: false }));
       expect(found.map((c) => c.itemId)).toEqual(items.map((i) => i.itemId).reverse());
+      // Resuming at a document reads it again; resuming after it (read whole) starts with the next older one.
+      const at = items[100]!;
+      const key = { createdAt: at.contentDate, id: at.itemId };
+      const resumedAt = await collect(index.grepCandidates(ref, { pattern: 'needle', caseSensitive: false, startAt: key }));
+      expect(resumedAt.map((c) => c.itemId)).toEqual(items.slice(0, 101).map((i) => i.itemId).reverse());
+      const resumedAfter = await collect(index.grepCandidates(ref, { pattern: 'ne', caseSensitive: false, startAfter: key }));
+      expect(resumedAfter.map((c) => c.itemId)).toEqual(items.slice(0, 100).map((i) => i.itemId).reverse());
+      expect(resumedAfter[0]!.text).toBe(items[99]!.text);
     });
   });
 }

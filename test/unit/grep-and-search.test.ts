@@ -85,6 +85,35 @@ describe('SearchService', () => {
     await expect(services.search.search({ ...ref, endUserId: 'v' }, { q: 'harbour cranes', limit: 5, cursor: first.nextCursor! })).rejects.toThrow(/cursor/);
   });
 
+  it('refuses a cursor whose offset is negative, fractional or past any list it could have issued (422 cursor), as the other lists refuse forged keys', async () => {
+    const { services } = coreHarness();
+    for (let i = 0; i < 3; i++) await services.capture.capture({ ...ref, endUserId: `user${i}` }, { text: `harbour note ${i}` });
+    for (let i = 0; i < 3; i++) await services.capture.capture(ref, { text: `harbour crane ${i}` });
+    const rewrite = (cursor: string, change: (p: any) => unknown) => {
+      const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+      parsed.p = change(parsed.p);
+      return Buffer.from(JSON.stringify(parsed)).toString('base64url');
+    };
+    const expectRefused = async (call: Promise<unknown>) =>
+      expect(await call.catch((e: unknown) => e)).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^cursor: /) });
+
+    const first = await services.search.search(ref, { q: 'harbour', limit: 1 });
+    // Each leg brings at most 200 candidates: no list is longer than 400.
+    for (const offset of [-1, 1.5, 1e300, 401]) {
+      await expectRefused(services.search.search(ref, { q: 'harbour', limit: 1, cursor: rewrite(first.nextCursor!, () => offset) }));
+    }
+    expect((await services.search.search(ref, { q: 'harbour', limit: 1, cursor: rewrite(first.nextCursor!, () => 400) })).items).toEqual([]);
+
+    const documents = await services.documents.list(ref, { limit: 1 });
+    for (const change of [(p: any) => ({ ...p, id: 'f'.repeat(5_000) }), (p: any) => ({ ...p, createdAt: '' }), () => 7]) {
+      await expectRefused(services.documents.list(ref, { limit: 1, cursor: rewrite(documents.nextCursor!, change) }));
+    }
+    const users = await services.endUsers.list(ref.tenantId, { limit: 1 });
+    for (const change of [() => 'u'.repeat(257), () => '', () => -1]) {
+      await expectRefused(services.endUsers.list(ref.tenantId, { limit: 1, cursor: rewrite(users.nextCursor!, change) }));
+    }
+  });
+
   it('returns an empty page for a library that does not exist, without creating it', async () => {
     const { services, ports } = coreHarness();
     const ghost = { tenantId: 'ten_g', endUserId: 'ghost' };

@@ -4,6 +4,7 @@ import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
+import { keywordQueryText } from '../../core/query-terms.js';
 import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 
 /**
@@ -49,7 +50,17 @@ export interface OpenSearchIndexOptions {
 
 /** Grep segments are at most this long; a longer line is cut into pieces overlapping by the longest pattern. */
 const SEGMENT_CHARS = 4096;
-const GREP_BATCH = 16;
+/** Grep candidates listed per search (ids and text sizes only: a few kB). */
+const GREP_LIST_BATCH = 256;
+/**
+ * Text fetched per request while grep reads: up to this many bytes, or one
+ * document alone (larger than that, or of an unknown size: written before
+ * `text_bytes`). The core stops asking once its page budget is spent
+ * (core/grep.ts), so a page fetches at most its budget plus this much or one
+ * document, and a Lambda holds one such batch at a time, never a whole page.
+ */
+export const GREP_FETCH_BYTES = 4 * 1024 * 1024;
+const GREP_FETCH_DOCUMENTS = 64;
 const TITLE_BOOST = 2;
 /** Reads and deletes never create an index: before the first write there is simply nothing. */
 const SEARCH_QS = { ignore_unavailable: true };
@@ -101,6 +112,8 @@ const PASSAGE_FIELDS_ADDED = {
 const ITEM_FIELDS_ADDED = {
   /** Whether the item gets and gives context (core/memory-context.ts, isShortMemory). */
   short_memory: { type: 'boolean' },
+  /** The UTF-8 size of `text`: grep fetches texts in batches of bounded size (GREP_FETCH_BYTES). */
+  text_bytes: { type: 'long', index: false },
 } as const;
 
 /** Short memories read per page when every context of a library is rewritten. */
@@ -294,6 +307,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
       {
         ...common, title: item.title, source_ref: item.sourceRef, content_date: item.contentDate, text: item.text,
         grep: DOCUMENT_KINDS.includes(item.kind) ? grepSegments(item.text) : [], short_memory: shortMemory,
+        text_bytes: Buffer.byteLength(item.text, 'utf8'),
       },
     ];
     item.passages.forEach((passage, i) => {
@@ -519,13 +533,15 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     if (!query.text.trim()) return [];
     const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
+    // The analyzer makes a clause per term and field: a query over MAX_QUERY_TERMS terms is cut to its keyword terms (core/query-terms.ts).
+    const text = keywordQueryText(query.text);
     const hits = await this.searchPassages('index.keywordSearch', query.limit, {
       bool: {
         filter,
         should: [
-          { multi_match: { query: query.text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS } },
+          { multi_match: { query: text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS } },
           // A short memory's neighbours' words count less than its own (core/memory-context.ts).
-          { match: { context: { query: query.text, boost: MEMORY_CONTEXT.weight, _name: CONTEXT_WORDS } } },
+          { match: { context: { query: text, boost: MEMORY_CONTEXT.weight, _name: CONTEXT_WORDS } } },
         ],
         minimum_should_match: 1,
       },
@@ -573,19 +589,27 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return body?.hits?.hits?.[0]?._source.text ?? null;
   }
 
+  /**
+   * Lists the candidates (ids and text sizes, GREP_LIST_BATCH at a time,
+   * newest first), then fetches their texts in batches of at most
+   * GREP_FETCH_BYTES, each only when the caller asks for its first document:
+   * a caller that stops (its page budget spent) leaves the rest unread.
+   */
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
-    const filter: unknown[] = [...libraryFilter(ref), ...generationFilter(scan.generation), { terms: { kind: [...DOCUMENT_KINDS] } }];
+    const documents: unknown[] = [...libraryFilter(ref), ...generationFilter(scan.generation), { terms: { kind: [...DOCUMENT_KINDS] } }];
+    const filter: unknown[] = [...documents];
     if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
     if (canNarrowGrep(scan)) {
       filter.push({ wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } } });
     }
-    if (scan.startAt) {
-      const { createdAt, id } = scan.startAt;
+    const resume = scan.startAt ?? scan.startAfter;
+    if (resume) {
+      const { createdAt, id } = resume;
       filter.push({
         bool: {
           should: [
             { range: { content_date: { lt: createdAt } } },
-            { bool: { filter: [{ term: { content_date: createdAt } }, { range: { item_id: { lte: id } } }] } },
+            { bool: { filter: [{ term: { content_date: createdAt } }, { range: { item_id: scan.startAt ? { lte: id } : { lt: id } } }] } },
           ],
           minimum_should_match: 1,
         },
@@ -593,30 +617,76 @@ export class OpenSearchSearchIndex implements SearchIndex {
     }
     let after: unknown[] | undefined;
     for (;;) {
-      const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string }>> } }>(
-        'index.grep',
-        {
-          method: 'POST',
-          path: `/${this.itemsIndex}/_search`,
-          querystring: SEARCH_QS,
-          body: {
-            size: GREP_BATCH,
-            _source: ['item_id', 'title', 'source_ref', 'content_date', 'text'],
-            query: { bool: { filter } },
-            sort: [{ content_date: 'desc' }, { item_id: 'desc' }],
-            ...(after ? { search_after: after } : {}),
-          },
+      const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; text_bytes?: number }>> } }>('index.grep', {
+        method: 'POST',
+        path: `/${this.itemsIndex}/_search`,
+        querystring: SEARCH_QS,
+        body: {
+          size: GREP_LIST_BATCH,
+          _source: ['item_id', 'text_bytes'],
+          query: { bool: { filter } },
+          sort: [{ content_date: 'desc' }, { item_id: 'desc' }],
+          ...(after ? { search_after: after } : {}),
         },
-      );
+      });
       const hits = body?.hits?.hits ?? [];
-      for (const hit of hits) {
-        const s = hit._source;
-        yield { itemId: s.item_id, title: s.title ?? null, sourceRef: s.source_ref ?? null, contentDate: s.content_date, text: s.text };
+      for (const batch of fetchBatches(hits.map((hit) => hit._source))) {
+        const texts = await this.grepTexts(documents, batch);
+        for (const id of batch) {
+          const candidate = texts.get(id);
+          // Removed since it was listed: it is no longer in the library.
+          if (candidate) yield candidate;
+        }
       }
-      if (hits.length < GREP_BATCH) return;
+      if (hits.length < GREP_LIST_BATCH) return;
       after = hits[hits.length - 1]!.sort;
     }
   }
+
+  /** The texts of these documents of the library (one request), by id. */
+  private async grepTexts(documents: unknown[], itemIds: string[]): Promise<Map<string, GrepCandidate>> {
+    const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string }>> } }>(
+      'index.grep',
+      {
+        method: 'POST',
+        path: `/${this.itemsIndex}/_search`,
+        querystring: SEARCH_QS,
+        body: {
+          size: itemIds.length,
+          _source: ['item_id', 'title', 'source_ref', 'content_date', 'text'],
+          query: { bool: { filter: [...documents, { terms: { item_id: itemIds } }] } },
+        },
+      },
+    );
+    const texts = new Map<string, GrepCandidate>();
+    for (const { _source: s } of body?.hits?.hits ?? []) {
+      texts.set(s.item_id, { itemId: s.item_id, title: s.title ?? null, sourceRef: s.source_ref ?? null, contentDate: s.content_date, text: s.text });
+    }
+    return texts;
+  }
+}
+
+/**
+ * Listed candidates in order, cut into batches whose texts add up to at most
+ * GREP_FETCH_BYTES (and GREP_FETCH_DOCUMENTS); a text larger than that, or
+ * of unknown size, is a batch of its own.
+ */
+export function fetchBatches(listed: ReadonlyArray<{ item_id: string; text_bytes?: number }>): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const { item_id: id, text_bytes: size } of listed) {
+    const known = typeof size === 'number' && Number.isFinite(size) && size >= 0;
+    if (batch.length && (!known || bytes + size > GREP_FETCH_BYTES || batch.length >= GREP_FETCH_DOCUMENTS)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(id);
+    bytes += known ? size : Number.POSITIVE_INFINITY;
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
 }
 
 function toHit(hit: Hit<PassageSource>, rawScore: number): PassageHit {

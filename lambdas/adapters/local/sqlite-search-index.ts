@@ -8,7 +8,8 @@ import { coverageOf } from '../../core/keyword-coverage.js';
 import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan } from './vector-scan.js';
-import { bestPassage, keywordMatchExpression, queryTerms, quoteTerm } from './fts-query.js';
+import { keywordTerms } from '../../core/query-terms.js';
+import { bestPassage, keywordMatchExpression, quoteTerm } from './fts-query.js';
 
 /**
  * The search index on SQLite: each item's whole text and each passage under
@@ -39,8 +40,14 @@ const ITEMS_FTS = `CREATE VIRTUAL TABLE items_fts USING fts5(
 )`;
 /** Keyword hits whose best passage is looked for; deeper ones show their first passage. */
 const BEST_PASSAGE_ITEMS = 40;
-/** Documents read per step of a grep scan. */
-const GREP_BATCH = 64;
+/**
+ * Documents listed (metadata only: texts are read one by one) per step of a
+ * grep scan: 64 first, for a page that ends within its first matches, then
+ * four times more each step up to 1,024. Each step evaluates the trigram
+ * match again (all the library's documents holding a common trigram), so a
+ * long scan takes few steps.
+ */
+const GREP_BATCH = { first: 64, growth: 4, most: 1_024 };
 
 /** SQL condition: the item is a document (DOCUMENT_KINDS). */
 const DOCUMENTS_ONLY = `kind IN (${DOCUMENT_KINDS.map((k) => `'${k}'`).join(', ')})`;
@@ -493,7 +500,8 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .all(match, query.limit, libraryId, ...generationParams(query.generation)) as Array<Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }>;
     if (!items.length) return [];
     const best = this.bestPassages(items.map((i) => i.item_rowid), query.text);
-    const coverage = this.coverage(libraryId, queryTerms(query.text));
+    // The same terms the match expression holds (at most MAX_QUERY_TERMS: one lookup each).
+    const coverage = this.coverage(libraryId, keywordTerms(query.text));
     return items.flatMap((item) => {
       const passage = best.get(item.item_rowid);
       const share = coverage(item.item_rowid);
@@ -533,7 +541,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .all(JSON.stringify(itemRowids), JSON.stringify(top)) as PassageRow[];
     const byItem = new Map<number, PassageRow[]>();
     for (const row of rows) (byItem.get(row.item_rowid) ?? byItem.set(row.item_rowid, []).get(row.item_rowid)!).push(row);
-    const words = queryTerms(text);
+    const words = keywordTerms(text);
     const best = new Map<number, PassageRow>();
     for (const [itemRowid, passages] of byItem) {
       best.set(itemRowid, passages.length > 1 ? passages[bestPassage(words, passages.map((p) => p.text))]! : passages[0]!);
@@ -573,6 +581,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return row?.text ?? null;
   }
 
+  /**
+   * Keyset pages of documents' metadata (GREP_BATCH), then each document's text
+   * read alone as the caller asks for it: a synchronous read never holds more
+   * than one text (a page of large extracted texts read at once could be
+   * gigabytes), and nothing is read past where the caller's budget stops it.
+   */
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return;
@@ -586,26 +600,30 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       where.push('rowid IN (SELECT rowid FROM items_trigram WHERE items_trigram MATCH ?)');
       params.push(quoteTerm(scan.pattern));
     }
-    const page = this.db.prepare(
-      `SELECT item_id, title, source_ref, content_date, text FROM items i
-       WHERE ${where.join(' AND ')} AND (content_date, item_id) <= (?, ?)
+    const pageFrom = (comparison: '<=' | '<') => this.db.prepare(
+      `SELECT rowid, item_id, title, source_ref, content_date FROM items i
+       WHERE ${where.join(' AND ')} AND (content_date, item_id) ${comparison} (?, ?)
        ORDER BY content_date DESC, item_id DESC LIMIT ?`,
     );
+    const pages = { inclusive: pageFrom('<='), exclusive: pageFrom('<') };
+    const textOf = this.db.prepare('SELECT text FROM items WHERE rowid = ? AND item_id = ?').pluck();
     // Read in small pages (keyset), never holding a cursor open across an await.
-    let position = scan.startAt ?? { createdAt: '\uffff', id: '\uffff' };
-    let first = true;
-    for (;;) {
-      const rows = page.all(...params, position.createdAt, position.id, GREP_BATCH + 1) as Array<{
-        item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string;
+    let inclusive = !scan.startAfter;
+    let position = scan.startAt ?? scan.startAfter ?? { createdAt: '\uffff', id: '\uffff' };
+    for (let batch = GREP_BATCH.first; ; batch = Math.min(batch * GREP_BATCH.growth, GREP_BATCH.most)) {
+      const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(...params, position.createdAt, position.id, batch) as Array<{
+        rowid: number; item_id: string; title: string | null; source_ref: string | null; content_date: string;
       }>;
-      const fresh = first ? rows : rows.slice(1); // after the first page, the first row was already yielded
-      first = false;
-      for (const r of fresh) {
-        yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text: r.text };
+      for (const r of rows) {
+        const text = textOf.get(r.rowid, r.item_id) as string | undefined;
+        // Removed since its page was read: it is no longer in the library.
+        if (text === undefined) continue;
+        yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text };
       }
-      if (rows.length < GREP_BATCH + 1) return;
+      if (rows.length < batch) return;
       const last = rows[rows.length - 1]!;
       position = { createdAt: last.content_date, id: last.item_id };
+      inclusive = false;
     }
   }
 }

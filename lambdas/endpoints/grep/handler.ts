@@ -8,9 +8,10 @@ export const createHandler = (deps: Pick<Services, 'grep'>) =>
   createEndpoint({
     auth: true,
     query: GrepQuery,
-    async run({ tenantId, query }) {
+    async run({ tenantId, query, deadline }) {
+      // The page ends by the request's deadline at the latest (core/grep.ts, GrepBudgets), with has_more and a cursor.
       const page = await deps.grep.grep(libraryOf(tenantId, query.end_user_id), {
-        pattern: query.pattern, caseSensitive: query.case_sensitive, fileId: query.file_id, limit: query.limit, cursor: query.cursor,
+        pattern: query.pattern, caseSensitive: query.case_sensitive, fileId: query.file_id, limit: query.limit, cursor: query.cursor, deadline,
       });
       return { status: 200, body: pageBody('results', page, { pattern: query.pattern }) };
     },

@@ -1,11 +1,15 @@
 import { Client } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
 import {
+  fetchBatches,
+  GREP_FETCH_BYTES,
   OpenSearchSearchIndex,
   type OpenSearchRequest,
   type OpenSearchTransport,
 } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
+import { GrepService } from '../../../lambdas/core/grep.js';
+import { keywordTerms, MAX_QUERY_TERMS } from '../../../lambdas/core/query-terms.js';
 import type { GrepCandidate, LibraryRef } from '../../../lambdas/core/model.js';
 import { searchIndexContract } from '../../contract/search-index.contract.js';
 import { MEMORY_CONTEXT } from '../../../lambdas/core/memory-context.js';
@@ -41,6 +45,37 @@ const collect = async (iterable: AsyncIterable<GrepCandidate>) => {
   const out: GrepCandidate[] = [];
   for await (const c of iterable) out.push(c);
   return out;
+};
+
+/** An item document of the items index, as grep lists and reads it: document n is newer than n - 1. */
+const grepDoc = (n: number, text: string) => ({
+  item_id: `file_${String(n).padStart(26, '0')}`, title: 'T', source_ref: null, content_date: `2026-01-01T00:${String(Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000000`,
+  text, text_bytes: Buffer.byteLength(text) as number | undefined,
+});
+type GrepDoc = ReturnType<typeof grepDoc>;
+/** A grep listing search (sorted), as opposed to a fetch of texts by id. */
+const isListing = (body: any) => Array.isArray(body.sort);
+/**
+ * The items index answering grep's two searches as OpenSearch would: the
+ * listing (resume filter, sort, search_after, size, _source) and the fetch of
+ * texts by id (in no particular order).
+ */
+const grepLibrary = (docs: GrepDoc[]) => (r: OpenSearchRequest) => {
+  const body = r.body as any;
+  const filter: any[] = body.query.bool.filter;
+  const pick = (d: GrepDoc) => Object.fromEntries((body._source as string[]).filter((f) => (d as any)[f] !== undefined).map((f) => [f, (d as any)[f]]));
+  const ids = filter.find((f) => f.terms?.item_id)?.terms.item_id as string[] | undefined;
+  if (ids) return { hits: { hits: docs.filter((d) => ids.includes(d.item_id)).reverse().map((d) => hit(pick(d))) } };
+  const key = (d: GrepDoc) => `${d.content_date}|${d.item_id}`;
+  const resume = filter.find((f) => f.bool?.should?.[0]?.range)?.bool.should;
+  let listed = [...docs].sort((a, b) => (key(a) < key(b) ? 1 : -1));
+  if (resume) {
+    const date = resume[0].range.content_date.lt;
+    const bound = resume[1].bool.filter[1].range.item_id;
+    listed = listed.filter((d) => d.content_date < date || (d.content_date === date && (bound.lte ? d.item_id <= bound.lte : d.item_id < bound.lt)));
+  }
+  if (body.search_after) listed = listed.filter((d) => key(d) < `${body.search_after[0]}|${body.search_after[1]}`);
+  return { hits: { hits: listed.slice(0, body.size).map((d) => hit(pick(d), 1, [d.content_date, d.item_id])) } };
 };
 
 describe('OpenSearchSearchIndex: the exact requests', () => {
@@ -111,6 +146,21 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(stale.query.bool.filter).toEqual([...libraryFilter(alice), { term: { item_id: item.itemId } }, { range: { ordinal: { gte: 1 } } }]);
   });
 
+  it('records each item\'s text size in UTF-8 bytes (text_bytes), and adds the field to an items index made before it', async () => {
+    const transport = new RecordingTransport([[/_bulk/, () => ({ errors: false, items: [] })]]);
+    await make(transport).put(alice, indexItem('café ☕', axisVector(16, 2)));
+    expect((transport.requests.find((r) => r.path === '/lib-items')!.body as any).mappings.properties.text_bytes).toEqual({ type: 'long', index: false });
+    expect((transport.requests.find((r) => r.path === '/_bulk')!.bulkBody![1] as any).text_bytes).toBe(Buffer.byteLength('café ☕'));
+
+    const existing = new RecordingTransport([
+      [/^PUT \/lib-(items|passages-d16)$/, () => ({ error: { type: 'resource_already_exists_exception' } })],
+      [/_bulk/, () => ({ errors: false, items: [] })],
+    ]);
+    await make(existing).put(alice, indexItem('x', axisVector(16, 2)));
+    const mapping = existing.requests.find((r) => r.path === '/lib-items/_mapping')!;
+    expect((mapping.body as any).properties.text_bytes).toEqual({ type: 'long', index: false });
+  });
+
   it('filters the keyword leg by tenant, library and kinds, with the title boosted', async () => {
     const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [hit(passageSource('file_1'), 3.5)] } })]]);
     const hits = await make(transport).keywordSearch(shared, { text: 'zebra', limit: 7, kinds: ['file_excerpt'] });
@@ -126,6 +176,24 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     ]);
     expect(hits[0]!.viaContext).toBeUndefined(); // a response that names no matched queries marks nothing
     expect(transport.requests.every((r) => r.method !== 'PUT')).toBe(true); // reads never create an index
+  });
+
+  it('sends a query of more than 32 terms as its 32 keyword terms (one clause per term and field), and a shorter one verbatim', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [] } })]]);
+    const index = make(transport);
+    const long = Array.from({ length: 140 }, (_, i) => `t${i.toString(36)}${'x'.repeat(i % 5)}`).join(' ');
+    expect(long.length).toBeLessThanOrEqual(1000);
+    await index.keywordSearch(shared, { text: long, limit: 5 });
+    const question = 'Why did the harbour crane stop on Friday, and who fixed it?';
+    await index.keywordSearch(shared, { text: question, limit: 5 });
+    const [capped, verbatim] = transport.bodies(/_search/);
+    const sent = capped.query.bool.should[0].multi_match.query as string;
+    expect(sent).toBe(keywordTerms(long).join(' '));
+    expect(sent.split(' ')).toHaveLength(MAX_QUERY_TERMS);
+    expect(sent.split(' ').every((t) => t.endsWith('xxxx') || t.endsWith('xxx'))).toBe(true); // the longest ones
+    expect(capped.query.bool.should[1].match.context.query).toBe(sent);
+    expect(verbatim.query.bool.should[0].multi_match.query).toBe(question);
+    expect(verbatim.query.bool.should[1].match.context.query).toBe(question);
   });
 
   it('marks a keyword hit that matched only its context', async () => {
@@ -253,26 +321,101 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     expect(await make(empty).documentText(alice, 'file_2')).toBeNull();
   });
 
-  it('narrows grep with an escaped wildcard query, resumes inclusively, and pages with search_after', async () => {
-    let page = 0;
-    const doc = (n: number) => hit({ item_id: `file_${n}`, title: null, source_ref: null, content_date: `2026-01-0${n % 9}`, text: 'a*b' }, 1, [`d${n}`, `file_${n}`]);
-    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: page++ === 0 ? Array.from({ length: 16 }, (_, i) => doc(i)) : [doc(99)] } })]]);
-    const found = await collect(make(transport).grepCandidates(alice, { pattern: 'a*b?', caseSensitive: false, startAt: { createdAt: 'C', id: 'I' } }));
-    expect(found).toHaveLength(17);
-    const [first, second] = transport.bodies(/_search/);
+  it('lists grep candidates with an escaped wildcard query (ids and sizes only), resumes inclusively or after, and pages with search_after', async () => {
+    const docs = Array.from({ length: 300 }, (_, n) => grepDoc(n, 'a*b'));
+    const transport = new RecordingTransport([[/_search/, grepLibrary(docs)]]);
+    const found = await collect(make(transport).grepCandidates(alice, { pattern: 'a*b?', caseSensitive: false, startAt: { createdAt: docs[290]!.content_date, id: docs[290]!.item_id } }));
+    expect(found.map((c) => c.itemId)).toEqual(docs.slice(0, 291).reverse().map((d) => d.item_id));
+    expect(found[0]).toEqual({ itemId: docs[290]!.item_id, title: 'T', sourceRef: null, contentDate: docs[290]!.content_date, text: 'a*b' });
+    const [first, second] = transport.bodies(/_search/).filter(isListing);
+    expect(first.size).toBe(256);
+    expect(first._source).toEqual(['item_id', 'text_bytes']);
     expect(first.query.bool.filter).toEqual([
       ...libraryFilter(alice),
       { terms: { kind: ['file_excerpt', 'image'] } },
       { wildcard: { grep: { value: '*a\\*b\\?*', case_insensitive: true } } },
       {
         bool: {
-          should: [{ range: { content_date: { lt: 'C' } } }, { bool: { filter: [{ term: { content_date: 'C' } }, { range: { item_id: { lte: 'I' } } }] } }],
+          should: [
+            { range: { content_date: { lt: docs[290]!.content_date } } },
+            { bool: { filter: [{ term: { content_date: docs[290]!.content_date } }, { range: { item_id: { lte: docs[290]!.item_id } } }] } },
+          ],
           minimum_should_match: 1,
         },
       },
     ]);
     expect(first.sort).toEqual([{ content_date: 'desc' }, { item_id: 'desc' }]);
-    expect(second.search_after).toEqual(['d15', 'file_15']);
+    expect(second.search_after).toEqual([docs[35]!.content_date, docs[35]!.item_id]);
+
+    const afterOne = new RecordingTransport([[/_search/, grepLibrary(docs)]]);
+    const resumed = await collect(make(afterOne).grepCandidates(alice, { pattern: 'a*b?', caseSensitive: true, startAfter: { createdAt: docs[5]!.content_date, id: docs[5]!.item_id } }));
+    expect(resumed.map((c) => c.itemId)).toEqual(docs.slice(0, 5).reverse().map((d) => d.item_id));
+    const resume = afterOne.bodies(/_search/)[0].query.bool.filter.at(-1);
+    expect(resume.bool.should[1].bool.filter[1]).toEqual({ range: { item_id: { lt: docs[5]!.item_id } } });
+  });
+
+  it('fetches grep texts by id within the library, a few MiB a request, only the fields grep shows', async () => {
+    const MiB = 1024 * 1024;
+    const sizes = [1 * MiB, 2 * MiB, 1.5 * MiB, undefined, 10 * MiB, 10, 10];
+    const docs = sizes.map((size, n) => ({ ...grepDoc(n, `text ${n}`), text_bytes: size }));
+    const transport = new RecordingTransport([[/_search/, grepLibrary(docs)]]);
+    const found = await collect(make(transport).grepCandidates(alice, { pattern: 'te', caseSensitive: false, generation: 'gen-1' }));
+    expect(found.map((c) => c.text)).toEqual(['text 6', 'text 5', 'text 4', 'text 3', 'text 2', 'text 1', 'text 0']);
+    const fetches = transport.bodies(/_search/).filter((b) => !isListing(b));
+    const id = (n: number) => docs[n]!.item_id;
+    // Newest first: 10 + 10 bytes; 10 MiB alone; an unknown size alone; 1.5 + 2 MiB; then 1 MiB (1.5 + 2 + 1 is over 4 MiB).
+    expect(fetches.map((b) => b.query.bool.filter.at(-1).terms.item_id)).toEqual([[id(6), id(5)], [id(4)], [id(3)], [id(2), id(1)], [id(0)]]);
+    for (const fetch of fetches) {
+      expect(fetch._source).toEqual(['item_id', 'title', 'source_ref', 'content_date', 'text']);
+      expect(fetch.size).toBe(fetch.query.bool.filter.at(-1).terms.item_id.length);
+      expect(fetch.query.bool.filter.slice(0, -1)).toEqual([
+        ...libraryFilter(alice),
+        { bool: { should: [{ term: { generation: 'gen-1' } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }], minimum_should_match: 1 } },
+        { terms: { kind: ['file_excerpt', 'image'] } },
+      ]);
+    }
+    // The listing never reads a text, nor the grep segments.
+    expect(JSON.stringify(transport.bodies(/_search/).filter(isListing).map((b) => b._source))).not.toMatch(/"text"|grep/);
+  });
+
+  it('cuts listed candidates into fetch batches of at most 4 MiB and 64 documents; a larger or unknown one alone', () => {
+    const listed = (sizes: Array<number | undefined>) => sizes.map((size, n) => ({ item_id: `d${n}`, ...(size === undefined ? {} : { text_bytes: size }) }));
+    expect(GREP_FETCH_BYTES).toBe(4 * 1024 * 1024);
+    expect(fetchBatches(listed([GREP_FETCH_BYTES, 0, 1, GREP_FETCH_BYTES + 1, undefined, 0]))).toEqual([['d0', 'd1'], ['d2'], ['d3'], ['d4'], ['d5']]);
+    expect(fetchBatches(listed(Array.from({ length: 130 }, () => 1))).map((b) => b.length)).toEqual([64, 64, 2]);
+    expect(fetchBatches(listed([-1, Number.NaN]))).toEqual([['d0'], ['d1']]);
+    expect(fetchBatches([])).toEqual([]);
+  });
+
+  it('fetches no text the caller did not ask for: a grep that stops after one document made one listing and one fetch', async () => {
+    const docs = Array.from({ length: 100 }, (_, n) => ({ ...grepDoc(n, 'zq'), text_bytes: 1024 * 1024 }));
+    const transport = new RecordingTransport([[/_search/, grepLibrary(docs)]]);
+    for await (const _ of make(transport).grepCandidates(alice, { pattern: 'zq', caseSensitive: false })) break;
+    expect(transport.bodies(/_search/).map((b) => (isListing(b) ? 'list' : b.query.bool.filter.at(-1).terms.item_id.length))).toEqual(['list', 4]);
+  });
+
+  it('under GrepService, a page fetches at most its byte budget plus one fetch batch, and the pages still walk every line once', async () => {
+    const MiB = 1024 * 1024;
+    const text = `${'x'.repeat(MiB)}\nzq line`;
+    const docs = Array.from({ length: 40 }, (_, n) => ({ ...grepDoc(n, text), text_bytes: Buffer.byteLength(text) }));
+    const transport = new RecordingTransport([[/_search/, grepLibrary(docs)]]);
+    const grep = new GrepService({ index: make(transport), documents: { libraryGeneration: async () => 'gen-1' } }, { pageBytes: 8 * MiB, pageMs: 60_000, sliceMs: 20 });
+    const fetched = () => transport.bodies(/_search/).filter((b) => !isListing(b)).reduce((n, b) => n + b.query.bool.filter.at(-1).terms.item_id.length, 0) * Buffer.byteLength(text);
+    const first = await grep.grep(alice, { pattern: 'zq', caseSensitive: false, limit: 200 });
+    expect(first.items).toHaveLength(8);
+    expect(first.hasMore).toBe(true);
+    expect(fetched()).toBeLessThanOrEqual(8 * MiB + GREP_FETCH_BYTES);
+    const lines: string[] = first.items.map((r) => r.file_id);
+    let cursor = first.nextCursor;
+    for (let pages = 1; cursor; pages++) {
+      expect(pages).toBeLessThan(10);
+      const before = fetched();
+      const page = await grep.grep(alice, { pattern: 'zq', caseSensitive: false, limit: 200, cursor });
+      expect(fetched() - before).toBeLessThanOrEqual(8 * MiB + GREP_FETCH_BYTES);
+      lines.push(...page.items.map((r) => r.file_id));
+      cursor = page.nextCursor;
+    }
+    expect(lines).toEqual([...docs].reverse().map((d) => d.item_id));
   });
 
   it('scans without the wildcard narrowing for a case-insensitive pattern outside ASCII (exhaustive grep)', async () => {
