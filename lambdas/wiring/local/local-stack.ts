@@ -74,7 +74,12 @@ function localBuckets(db: SqliteDatabase, dataDir: string, options: LocalBucketO
     registrations: new SqliteBucketRegistrations(db),
     pendingDeletes: new SqlitePendingBucketDeletes(db),
     cipher: new AesSecretCipher(loadSecretsKey(dataDir, options.secretsKey)),
-    connector: new S3BucketConnector({ allowPrivateEndpoints: options.allowPrivateEndpoints === true, roleCredentials }),
+    connector: new S3BucketConnector({
+      allowPrivateEndpoints: options.allowPrivateEndpoints === true,
+      roleCredentials,
+      // The caller reads a generic refusal; the operator's log keeps what was refused and why.
+      onForbiddenEndpoint: (refusal) => logger.warn('bucket endpoint refused by the address guard', { ...refusal }),
+    }),
     principal,
     allowPrivateEndpoints: options.allowPrivateEndpoints === true,
   };
