@@ -156,7 +156,8 @@ export class ApiStack extends Stack {
     if (!ACCESS[name]) Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
     const access = accessOf(name);
     if (access.documents) fn.bindTable(data.documents, access.documents);
-    if (access.tenants) fn.bindTable(data.tenants, access.tenants);
+    if (access.tenants === 'lookup') fn.bindItemLookup(data.tenants);
+    else if (access.tenants) fn.bindTable(data.tenants, access.tenants);
     if (access.usage) fn.bindTable(data.usage, access.usage);
     if (access.blobs) fn.bindBucket(data.bucket, access.blobs);
     if (access.search) fn.bindSearch(data.domain, access.search);

@@ -6,7 +6,8 @@
  */
 export interface Access {
   readonly documents?: 'read' | 'write';
-  readonly tenants?: 'read' | 'write';
+  /** `lookup`: dynamodb:GetItem only (a key's hash to its tenant), for a function that checks a key without the authorizer. */
+  readonly tenants?: 'read' | 'write' | 'lookup';
   readonly usage?: 'read' | 'write';
   readonly blobs?: { readonly read?: boolean; readonly put?: boolean; readonly delete?: boolean };
   readonly search?: 'read' | 'write';
@@ -35,7 +36,8 @@ const CALLER_BLOBS = { table: 'write', open: true, reach: true } as const;
 const CAPTURE: Access = { documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, ingestQueue: true, callerBuckets: CALLER_BLOBS };
 
 export const ACCESS: Readonly<Record<string, Access>> = {
-  health: {},
+  // A key sent to health (no authorizer on the route) is checked by its hash: one GetItem, only when a key is sent.
+  health: { tenants: 'lookup' },
   openapi: {},
   // The API reference page: static HTML and the renderer copied beside the bundle.
   docs: {},

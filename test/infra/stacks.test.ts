@@ -394,9 +394,15 @@ describe('sweeper', () => {
 describe('least privilege per function', () => {
   const data = (actions: Set<string>) => [...actions].filter((a) => /^(dynamodb|s3|es|bedrock|sqs|textract):/.test(a));
 
-  it('lets the public routes touch no data at all', () => {
-    expect(data(actionsOf('health'))).toEqual([]);
+  it('lets the public routes touch no data, but health look up a key it is sent, one item of the tenants table', () => {
     expect(data(actionsOf('openapi'))).toEqual([]);
+    expect(data(actionsOf('docs'))).toEqual([]);
+    // No query, scan or write: a key's hash to its tenant, by the item's key.
+    expect(data(actionsOf('health'))).toEqual(['dynamodb:GetItem']);
+    const lookup = statementsOf('health').filter((s) => [s.Action].flat().includes('dynamodb:GetItem'));
+    expect(lookup).toHaveLength(1);
+    expect(JSON.stringify(lookup[0]!.Resource)).toContain(importName('TenantsTableArn'));
+    expect(JSON.stringify(lookup[0]!.Resource)).not.toMatch(/index|DocumentsTableArn|\*/);
   });
 
   it('lets the authorizer only read the tenants table', () => {

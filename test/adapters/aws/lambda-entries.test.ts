@@ -56,18 +56,25 @@ const event = (over: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent =>
   ({ headers: {}, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'req_1' }, ...over }) as never;
 
 describe('Lambda entries on the AWS composition root', () => {
-  it('health reports the AWS backend and the configured embedder', async () => {
+  it('health reports the AWS backend and the configured embedder; a key it is sent is checked in the tenants table and adds the details', async () => {
     const { handler } = await import('../../../lambdas/endpoints/health/index.js');
     const response = await handler(event({}), context);
-    expect(JSON.parse(response.body)).toEqual({
+    // Anonymous: up or degraded and what runs, nothing more.
+    expect(JSON.parse(response.body)).toEqual({ status: 'ok', version: '1.2.3', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512 } });
+    expect(response.headers?.['x-request-id']).toBe('req_1');
+
+    const issued = await new KeyService({ tenants: new DynamoTenantStore(dynamo.client, tenantsTable), clock: systemClock() }).create('health-reader');
+    const keyed = await handler(event({ headers: { Authorization: `Bearer ${issued.api_key}` } }), context);
+    expect(JSON.parse(keyed.body)).toEqual({
       status: 'ok', version: '1.2.3', backend: 'aws',
       embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512, state: 'ok', detail: null },
       // The SQS backlog is not read by a health check (no client, no call): CloudWatch has it.
       ingest: null,
-      // A health call on AWS touches no store (no client at cold start).
+      // A health call on AWS touches no store but the key's own item.
       dependencies: {},
     });
-    expect(response.headers?.['x-request-id']).toBe('req_1');
+    const unknown = await handler(event({ headers: { authorization: `Bearer lib_${'q'.repeat(40)}` } }), context);
+    expect(JSON.parse(unknown.body)).toEqual(JSON.parse(response.body));
   });
 
   it('the authorizer accepts a key created in the tenants table and refuses another', async () => {
