@@ -165,6 +165,10 @@ export class ApiStack extends Stack {
     if (models.length) fn.bindModels(models);
     if (access.ingestQueue) fn.bindQueue(this.ingest.queue);
     if (access.textract) fn.bindTextract(data.bucket, TEXTRACT_STAGING_PREFIX);
+    if (access.endUserLogKey) {
+      fn.bindMacKey(data.endUserLogKey);
+      fn.fn.addEnvironment(ENV.endUserLogKeyArn, data.endUserLogKey.keyArn);
+    }
   }
 }
 

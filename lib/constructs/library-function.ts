@@ -96,6 +96,16 @@ export class LibraryFunction extends Construct {
     return this;
   }
 
+  /** kms:GenerateMac with HMAC-SHA-256 on one HMAC key (the end-user log key): no verify, no other key or algorithm. */
+  bindMacKey(key: kms.IKey): this {
+    this.fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['kms:GenerateMac'],
+      resources: [key.keyArn],
+      conditions: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } },
+    }));
+    return this;
+  }
+
   /** dynamodb:GetItem on the table alone: reads one item by its key, no query, scan or index. */
   bindItemLookup(table: dynamodb.ITable): this {
     this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }));

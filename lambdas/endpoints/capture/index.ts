@@ -5,6 +5,7 @@ import { InlineTextExtractor } from '../../wiring/aws/inline-extractor.js';
 import { countCapture, instrumented } from '../../wiring/aws/observability.js';
 import { ingestQueue } from '../../wiring/aws/sqs.js';
 import { createHandler } from './handler.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /**
  * Lambda entry: text formats read inline; a small single capture embedded in
@@ -13,4 +14,4 @@ import { createHandler } from './handler.js';
  * ports, spend) are counted as metrics.
  */
 const { capture } = buildCaptureServices(awsCapturePorts(new InlineTextExtractor(awsConfig().inlineMaxBytes)), ingestQueue());
-export const handler = instrumented(createHandler({ capture, onReceipt: countCapture }));
+export const handler = instrumented(withEndUserLogKey(createHandler({ capture, onReceipt: countCapture })));

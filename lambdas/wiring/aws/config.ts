@@ -43,6 +43,11 @@ export const ENV = {
   ingestConcurrency: 'LIBRARY_INGEST_CONCURRENCY',
   /** Set on the sweeper only: after how long a processing document counts as abandoned. */
   staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
+  /**
+   * Set on the functions that name end users in their logs only (lib/route-access.ts
+   * `endUserLogKey`): the KMS HMAC key the end-user log key is derived from.
+   */
+  endUserLogKeyArn: 'LIBRARY_END_USER_LOG_KEY_ARN',
 } as const;
 
 /**
