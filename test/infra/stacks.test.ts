@@ -217,6 +217,10 @@ describe('stateful resources', () => {
       LocalSecondaryIndexes: [Match.objectLike({ IndexName: 'newest' })],
       GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'processing' })],
     });
+    // The documents table expires the library references job bodies name (their time to live outlasts the dead-letter queue's 14 days).
+    const resources = dataTemplate.toJSON().Resources;
+    expect(resources.DocumentsTable.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    for (const id of ['TenantsTable', 'UsageTable', 'BucketsTable']) expect(resources[id].Properties.TimeToLiveSpecification, id).toBeUndefined();
   });
 
   it('keeps the blob bucket private, encrypted, TLS-only, logged and unversioned', () => {
