@@ -103,6 +103,13 @@ export interface IngestJob {
   tenantId: string;
   endUserId: string | null;
   documentId: string;
+  /**
+   * The library generation the document was claimed in, when the capture
+   * knows it: a queue kept outside the store (SQS) names the library by it
+   * instead of by the end user id, so a job body outlives an erasure without
+   * naming anyone (adapters/aws/sqs-ingest-queue.ts).
+   */
+  generation?: string;
 }
 
 /**

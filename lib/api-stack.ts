@@ -159,7 +159,8 @@ export class ApiStack extends Stack {
     if (!ACCESS[name]) Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
     const access = accessOf(name);
     if (access.documents) fn.bindTable(data.documents, access.documents);
-    if (access.tenants) fn.bindTable(data.tenants, access.tenants);
+    if (access.tenants === 'lookup') fn.bindItemLookup(data.tenants);
+    else if (access.tenants) fn.bindTable(data.tenants, access.tenants);
     if (access.usage) fn.bindTable(data.usage, access.usage);
     if (access.blobs) fn.bindBucket(data.bucket, access.blobs);
     if (access.search) fn.bindSearch(data.domain, access.search);
@@ -167,6 +168,10 @@ export class ApiStack extends Stack {
     if (models.length) fn.bindModels(models);
     if (access.ingestQueue) fn.bindQueue(this.ingest.queue);
     if (access.textract) fn.bindTextract(data.bucket, TEXTRACT_STAGING_PREFIX);
+    if (access.endUserLogKey) {
+      fn.bindMacKey(data.endUserLogKey);
+      fn.fn.addEnvironment(ENV.endUserLogKeyArn, data.endUserLogKey.keyArn);
+    }
   }
 }
 

@@ -17,6 +17,7 @@ export interface DataRefs {
   readonly usageTableArn: string;
   readonly bucketsTableArn: string;
   readonly bucketSecretsKeyArn: string;
+  readonly endUserLogKeyArn: string;
   readonly blobBucketArn: string;
   readonly blobBucketName: string;
   readonly searchDomainArn: string;
@@ -30,6 +31,7 @@ export class ImportedData extends Construct {
   readonly usage: dynamodb.ITable;
   readonly buckets: dynamodb.ITable;
   readonly secretsKey: kms.IKey;
+  readonly endUserLogKey: kms.IKey;
   readonly bucket: s3.IBucket;
   readonly domain: opensearch.IDomain;
 
@@ -47,6 +49,7 @@ export class ImportedData extends Construct {
       globalIndexes: BUCKETS_TABLE.globalIndexes.map((i) => i.name),
     });
     this.secretsKey = kms.Key.fromKeyArn(this, 'BucketSecretsKey', refs.bucketSecretsKeyArn);
+    this.endUserLogKey = kms.Key.fromKeyArn(this, 'EndUserLogKey', refs.endUserLogKeyArn);
     this.bucket = s3.Bucket.fromBucketAttributes(this, 'Blobs', { bucketArn: refs.blobBucketArn, bucketName: refs.blobBucketName });
     this.domain = opensearch.Domain.fromDomainAttributes(this, 'Search', { domainArn: refs.searchDomainArn, domainEndpoint: refs.searchDomainEndpoint });
   }

@@ -6,7 +6,8 @@
  */
 export interface Access {
   readonly documents?: 'read' | 'write';
-  readonly tenants?: 'read' | 'write';
+  /** `lookup`: dynamodb:GetItem only (a key's hash to its tenant), for a function that checks a key without the authorizer. */
+  readonly tenants?: 'read' | 'write' | 'lookup';
   readonly usage?: 'read' | 'write';
   readonly blobs?: { readonly read?: boolean; readonly put?: boolean; readonly delete?: boolean };
   readonly search?: 'read' | 'write';
@@ -22,6 +23,12 @@ export interface Access {
    * context); `reach`: assume the dedicated role to reach buckets by role.
    */
   readonly callerBuckets?: { readonly table: 'read' | 'write'; readonly seal?: boolean; readonly open?: boolean; readonly reach?: boolean };
+  /**
+   * Names end users in its logs (a route that addresses an end user's
+   * library): kms:GenerateMac on the end-user log key, to derive the HMAC key
+   * those names are made with (lambdas/wiring/aws/end-user-log-key.ts).
+   */
+  readonly endUserLogKey?: boolean;
 }
 
 export const FULL_ACCESS: Access = {
@@ -32,24 +39,25 @@ export const FULL_ACCESS: Access = {
 /** Reads, writes or deletes caller blobs: decrypts the secret, reaches the bucket, records its health and the deletes it owes. */
 const CALLER_BLOBS = { table: 'write', open: true, reach: true } as const;
 
-const CAPTURE: Access = { documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, ingestQueue: true, callerBuckets: CALLER_BLOBS };
+const CAPTURE: Access = { documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, ingestQueue: true, callerBuckets: CALLER_BLOBS, endUserLogKey: true };
 
 export const ACCESS: Readonly<Record<string, Access>> = {
-  health: {},
+  // A key sent to health (no authorizer on the route) is checked by its hash: one GetItem, only when a key is sent.
+  health: { tenants: 'lookup' },
   openapi: {},
   // The API reference page: static HTML and the renderer copied beside the bundle.
   docs: {},
   capture: CAPTURE,
   'capture-batch': CAPTURE,
   // Search and grep read the library's live generation (documents) before the index.
-  search: { documents: 'read', search: 'read', embed: true },
-  grep: { documents: 'read', search: 'read' },
-  'documents-list': { documents: 'read' },
-  'document-get': { documents: 'read' },
-  'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS },
+  search: { documents: 'read', search: 'read', embed: true, endUserLogKey: true },
+  grep: { documents: 'read', search: 'read', endUserLogKey: true },
+  'documents-list': { documents: 'read', endUserLogKey: true },
+  'document-get': { documents: 'read', endUserLogKey: true },
+  'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
   'end-users-list': { documents: 'read' },
-  'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS },
-  chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true },
+  'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
+  chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true, endUserLogKey: true },
   usage: { usage: 'read' },
   authorizer: { tenants: 'read' },
   // Extracts (reads the bytes, Textract), embeds every passage, charges, settles; enqueues nothing.

@@ -4,6 +4,7 @@ import type { LibraryConfig } from './config.js';
 import { BlobStorage } from './constructs/blob-storage.js';
 import { BucketSecretsKey } from './constructs/bucket-secrets-key.js';
 import { DataTables } from './constructs/data-tables.js';
+import { EndUserLogKey } from './constructs/end-user-log-key.js';
 import type { DataRefs } from './data-refs.js';
 import { SearchDomain } from './constructs/search-domain.js';
 
@@ -12,8 +13,8 @@ export interface StatefulStackProps extends StackProps {
 }
 
 /**
- * Everything that holds data: tables, the blob bucket, the search domain and
- * the secrets key. It only composes; the stateless API stack receives these by
+ * Everything that holds data: tables, the blob bucket, the search domain, the
+ * secrets key and the end-user log key. It only composes; the stateless API stack receives these by
  * props, so redeploying or renaming the API never touches data.
  */
 export class StatefulStack extends Stack {
@@ -21,6 +22,8 @@ export class StatefulStack extends Stack {
   readonly blobs: BlobStorage;
   readonly search: SearchDomain;
   readonly secretsKey: BucketSecretsKey;
+  /** The HMAC key end users are named with in logs. */
+  readonly endUserLogKey: EndUserLogKey;
   /** The values the API stack imports, exported under fixed names. */
   readonly refs: DataRefs;
 
@@ -31,6 +34,7 @@ export class StatefulStack extends Stack {
     this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy });
     this.search = new SearchDomain(this, 'Search', { ...props.config.search, removalPolicy, logRetentionDays: props.config.logRetentionDays });
     this.secretsKey = new BucketSecretsKey(this, 'BucketSecrets', { removalPolicy });
+    this.endUserLogKey = new EndUserLogKey(this, 'EndUserLogs', { removalPolicy });
     const out = (value: string, name: string) => this.exportValue(value, { name: `${this.stackName}-${name}` });
     this.refs = {
       tenantsTableArn: out(this.tables.tenants.tableArn, 'TenantsTableArn'),
@@ -38,6 +42,7 @@ export class StatefulStack extends Stack {
       usageTableArn: out(this.tables.usage.tableArn, 'UsageTableArn'),
       bucketsTableArn: out(this.tables.buckets.tableArn, 'BucketsTableArn'),
       bucketSecretsKeyArn: out(this.secretsKey.key.keyArn, 'BucketSecretsKeyArn'),
+      endUserLogKeyArn: out(this.endUserLogKey.key.keyArn, 'EndUserLogKeyArn'),
       blobBucketArn: out(this.blobs.bucket.bucketArn, 'BlobBucketArn'),
       blobBucketName: out(this.blobs.bucket.bucketName, 'BlobBucketName'),
       searchDomainArn: out(this.search.domain.domainArn, 'SearchDomainArn'),

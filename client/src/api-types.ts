@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * Service health, version and embedder
-         * @description `ok`: everything works. `degraded` (200): the embedder cannot embed; captures are still stored and queued, words and grep still answer. `unavailable` (503, `Retry-After`): a store the service needs is failing.
+         * @description `ok`: everything works. `degraded` (200): the embedder cannot embed; captures are still stored and queued, words and grep still answer. `unavailable` (503, `Retry-After`): a store the service needs is failing. No key is needed: without one (or with one that is not valid) the answer is only the status, version, backend and embedder name and dimensions. With a valid key it adds why (`embedder.state` and `detail`, the indexing backlog, each store's state), which can name internal addresses and upstream errors.
          */
         get: operations["health"];
         put?: never;
@@ -366,6 +366,7 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "bucket_unreachable" | "bucket_access_denied" | "rate_limited" | "internal_error" | "unavailable";
+        /** @description Without a key (or with one that is not valid) only `status`, `version`, `backend` and `embedder.name`/`dimensions`; a valid key adds the reasons (`embedder.state`, `embedder.detail`, `ingest`, `dependencies`), which can name internal addresses and upstream errors. */
         HealthResponse: {
             /**
              * @description `degraded` (200) while the embedder cannot work: captures are still stored and queued; `unavailable` (503) while a store the service needs is failing
@@ -379,19 +380,20 @@ export interface components {
                 name: string;
                 dimensions: number;
                 /**
-                 * @description whether the embedder is embedding
+                 * @description whether the embedder is embedding (with a valid key only)
                  * @enum {string}
                  */
-                state: "ok" | "degraded";
-                detail: string | null;
+                state?: "ok" | "degraded";
+                /** @description why it is not, in the embedder's own words (with a valid key only) */
+                detail?: string | null;
             };
-            /** @description the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics) */
-            ingest: {
+            /** @description with a valid key only: the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics) */
+            ingest?: {
                 backlog_documents: number;
                 backlog_passages: number;
             } | null;
-            /** @description each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store */
-            dependencies: {
+            /** @description with a valid key only: each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store */
+            dependencies?: {
                 [key: string]: {
                     /** @enum {string} */
                     state: "ok" | "failing";
@@ -877,27 +879,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ok",
-                     *       "version": "0.1.0",
-                     *       "backend": "aws",
-                     *       "embedder": {
-                     *         "name": "amazon.titan-embed-text-v2:0",
-                     *         "dimensions": 1024,
-                     *         "state": "ok",
-                     *         "detail": null
-                     *       },
-                     *       "ingest": null,
-                     *       "dependencies": {}
-                     *     }
-                     */
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The service is `unavailable`: a store it needs is failing. On AWS the gateway may answer a 503 itself (the function or the key check unavailable) with the Error body. */
+            /** @description The service is `unavailable`: a store it needs is failing (with a valid key, `dependencies` says which). On AWS the gateway may answer a 503 itself (the function or the key check unavailable) with the Error body. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

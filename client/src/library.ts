@@ -116,7 +116,7 @@ export class Library {
     return this.transport.baseUrl;
   }
 
-  /** `GET /v1/health` (no key needed, sent anyway). A 503 `unavailable` health body is returned, not thrown. */
+  /** `GET /v1/health` (no key needed; the key is sent, so a valid one gets the details: embedder state, backlog, stores). A 503 `unavailable` health body is returned, not thrown. */
   async health(options: RequestOptions = {}): Promise<HealthResponse> {
     const response = await this.transport.request<HealthResponse>(
       { method: 'GET', path: '/v1/health', idempotent: true, retry503: false, accept: (status, body) => status === 503 && !!body && typeof body === 'object' && 'status' in body },

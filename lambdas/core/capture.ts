@@ -286,7 +286,7 @@ export class CaptureService {
       if (!indexed) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
       const { passages } = indexed;
       const replaced = doc.replacing ? `; ${replacedDetail(indexed.replaced)}` : '';
-      const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id };
+      const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id, generation: claim.generation };
       if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
         const run = await withinBudget(() => this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }), options);
         if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, `stored and indexed: findable by words and by meaning${replaced}`);
@@ -323,7 +323,7 @@ export class CaptureService {
     const claim = await claimDocument(this.deps, doc, payload.bytes);
     if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
-      await this.deps.queue.enqueue({ tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id });
+      await this.deps.queue.enqueue({ tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id, generation: claim.generation });
     } catch (error) {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;

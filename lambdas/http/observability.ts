@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -17,7 +17,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
  *
  * What a line may carry: ids (request, tenant, document), the route
  * template (never the raw path, which holds ids the caller chose), the end
- * user as a hash, counts, statuses and durations. Never a body, a query
+ * user as a keyed hash (hashEndUser), counts, statuses and durations. Never a body, a query
  * string, a header, an API key or document text.
  */
 
@@ -62,9 +62,33 @@ export const logger = {
   critical: forward('critical'),
 };
 
-/** An end user as logs name them: 16 hex digits of SHA-256 over tenant and end user id (stable, not reversible without both). */
-export const hashEndUser = (tenantId: string, endUserId: string): string =>
-  createHash('sha256').update(tenantId).update('\u0000').update(endUserId).digest('hex').slice(0, 16);
+/**
+ * The key end users are named in logs with: the deployment's, once the
+ * wiring gives it (locally derived from the data folder's secrets key; on
+ * AWS derived from a KMS HMAC key at the first request an environment
+ * serves). Until then a random key of this process's own, so a line never
+ * names an end user by anything a log reader could recompute: an unkeyed
+ * hash of a guessable id (an e-mail address) is reversed by hashing guesses.
+ */
+let endUserLogKey: Buffer = randomBytes(32);
+
+/** The smallest key taken: HMAC-SHA-256's own block of security. */
+export const END_USER_LOG_KEY_BYTES = 32;
+
+/** Makes `key` the one end users are named in logs with, from now on in this process. */
+export function useEndUserLogKey(key: Uint8Array): void {
+  if (key.byteLength < END_USER_LOG_KEY_BYTES) throw new Error(`the end-user log key must be at least ${END_USER_LOG_KEY_BYTES} bytes`);
+  endUserLogKey = Buffer.from(key);
+}
+
+/**
+ * An end user as logs name them: 16 hex digits of HMAC-SHA-256, keyed with
+ * the deployment's secret, over tenant and end user id. Stable within a
+ * deployment (lines of one end user can be followed), and neither reversible
+ * nor recomputable from a guess without the key.
+ */
+export const hashEndUser = (tenantId: string, endUserId: string, key: Uint8Array = endUserLogKey): string =>
+  createHmac('sha256', key).update(tenantId).update('\u0000').update(endUserId).digest('hex').slice(0, 16);
 
 /** Runs `fn` in a fresh log context. */
 export function runWithRequestLog<T>(owner: RequestLog['owner'], keys: Record<string, unknown>, fn: () => T): T {

@@ -49,6 +49,8 @@ interface RouteDoc {
   responses: ZodOpenApiResponsesObject;
   /** Whether an id in the path may name nothing (404). */
   notFound?: boolean;
+  /** A public route that takes a key when one is sent (health: a valid key adds details). */
+  optionalKey?: boolean;
 }
 
 const TAGS = [
@@ -209,15 +211,32 @@ const probeFailures: ZodOpenApiResponseObject = {
 const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   health: {
     tag: 'Service',
-    description: '`ok`: everything works. `degraded` (200): the embedder cannot embed; captures are still stored and queued, words and grep still answer. `unavailable` (503, `Retry-After`): a store the service needs is failing.',
+    description:
+      '`ok`: everything works. `degraded` (200): the embedder cannot embed; captures are still stored and queued, words and grep still answer. `unavailable` (503, `Retry-After`): a store the service needs is failing. No key is needed: without one (or with one that is not valid) the answer is only the status, version, backend and embedder name and dimensions. With a valid key it adds why (`embedder.state` and `detail`, the indexing backlog, each store\'s state), which can name internal addresses and upstream errors.',
+    optionalKey: true,
     responses: {
-      '200': success('The service is `ok` or `degraded`.', s.HealthResponse, {
-        status: 'ok', version: '0.1.0', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 1024, state: 'ok', detail: null },
-        ingest: null, dependencies: {},
-      }),
-      '503': ownOr503('The service is `unavailable`: a store it needs is failing.', s.HealthResponse, {
-        status: 'unavailable', version: '0.1.0', backend: 'local', embedder: { name: 'use-512', dimensions: 512, state: 'ok', detail: null },
-        ingest: null, dependencies: { database: { state: 'failing', detail: 'no answer within 2000 ms' }, blobs: { state: 'ok', detail: null } },
+      '200': {
+        description: 'The service is `ok` or `degraded`.',
+        headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+        content: {
+          'application/json': {
+            schema: s.HealthResponse,
+            examples: {
+              anonymous: { summary: 'without a key', value: { status: 'degraded', version: '0.1.0', backend: 'local', embedder: { name: 'openai-compatible:nomic-embed-text', dimensions: 768 } } },
+              keyed: {
+                summary: 'with a valid key',
+                value: {
+                  status: 'degraded', version: '0.1.0', backend: 'local',
+                  embedder: { name: 'openai-compatible:nomic-embed-text', dimensions: 768, state: 'degraded', detail: 'the embedding server answered HTTP 503' },
+                  ingest: { backlog_documents: 3, backlog_passages: 41 }, dependencies: { database: { state: 'ok', detail: null }, blobs: { state: 'ok', detail: null } },
+                },
+              },
+            },
+          },
+        },
+      },
+      '503': ownOr503('The service is `unavailable`: a store it needs is failing (with a valid key, `dependencies` says which).', s.HealthResponse, {
+        status: 'unavailable', version: '0.1.0', backend: 'local', embedder: { name: 'use-512', dimensions: 512 },
       }),
     },
   },
@@ -425,7 +444,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       summary: route.summary,
       description: doc.description,
       tags: [doc.tag],
-      ...(route.auth ? {} : { security: [] }),
+      ...(route.auth ? {} : { security: doc.optionalKey ? [{}, { bearer: [] }] : [] }),
       requestParams: { ...(doc.query ? { query: doc.query } : {}), ...(doc.path ? { path: doc.path } : {}) },
       ...(doc.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: doc.body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) } } } }

@@ -402,18 +402,22 @@ export const HealthResponse = meta(
     embedder: z.object({
       name: z.string(),
       dimensions: integer(),
-      state: meta(z.enum(['ok', 'degraded']), { description: 'whether the embedder is embedding' }),
-      detail: z.nullable(z.string()),
+      state: meta(z.optional(z.enum(['ok', 'degraded'])), { description: 'whether the embedder is embedding (with a valid key only)' }),
+      detail: meta(z.optional(z.nullable(z.string())), { description: "why it is not, in the embedder's own words (with a valid key only)" }),
     }),
     ingest: meta(
-      z.nullable(z.object({ backlog_documents: integer(), backlog_passages: integer() })),
-      { description: 'the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics)' },
+      z.optional(z.nullable(z.object({ backlog_documents: integer(), backlog_passages: integer() }))),
+      { description: 'with a valid key only: the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics)' },
     ),
-    dependencies: meta(z.record(z.string(), z.object({ state: z.enum(['ok', 'failing']), detail: z.nullable(z.string()) })), {
-      description: 'each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store',
+    dependencies: meta(z.optional(z.record(z.string(), z.object({ state: z.enum(['ok', 'failing']), detail: z.nullable(z.string()) }))), {
+      description: 'with a valid key only: each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store',
     }),
   }),
-  { id: 'HealthResponse' },
+  {
+    id: 'HealthResponse',
+    description:
+      'Without a key (or with one that is not valid) only `status`, `version`, `backend` and `embedder.name`/`dimensions`; a valid key adds the reasons (`embedder.state`, `embedder.detail`, `ingest`, `dependencies`), which can name internal addresses and upstream errors.',
+  },
 );
 
 export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), {

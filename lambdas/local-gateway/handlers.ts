@@ -30,7 +30,8 @@ export function createLocalHandlers(
   info: { version: string; backlog?: () => { documents: number; passages: number }; dependencies?: Record<string, () => Promise<void>> },
 ) {
   const handlers: Record<RouteName | PageName, ApiHandler> = {
-    health: health({ embedder: services.embedder, backend: 'local', version: info.version, backlog: info.backlog, dependencies: info.dependencies }),
+    // A key sent to health is checked like the authorizer checks it (the route has none): it adds the details.
+    health: health({ embedder: services.embedder, backend: 'local', version: info.version, backlog: info.backlog, dependencies: info.dependencies, keys: services.keys }),
     openapi: openapi({ version: info.version }),
     capture: capture(services),
     'capture-batch': captureBatch(services),

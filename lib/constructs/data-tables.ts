@@ -13,7 +13,8 @@ export interface DataTablesProps {
  * The DynamoDB tables: tenants and hashed keys; libraries, documents and
  * dedup claims; usage counters; callers' bucket registrations and the
  * deletes owed to their buckets. On demand, point-in-time recovery, encrypted
- * with an AWS managed key, deletion-protected when retained. Key schemas come
+ * with an AWS managed key, deletion-protected when retained, with a time to
+ * live where the schema names one. Key schemas come
  * from the adapters' own definitions (table-schemas.ts). Logical ids are
  * pinned: renaming a construct never replaces a table.
  */
@@ -41,6 +42,7 @@ export class DataTables extends Construct {
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
       removalPolicy: props.removalPolicy,
+      timeToLiveAttribute: schema.timeToLiveAttribute,
     });
     for (const index of schema.localIndexes) {
       table.addLocalSecondaryIndex({ indexName: index.name, sortKey: key(index.sortKey), projectionType: dynamodb.ProjectionType.ALL });

@@ -98,6 +98,22 @@ export class LibraryFunction extends Construct {
     return this;
   }
 
+  /** kms:GenerateMac with HMAC-SHA-256 on one HMAC key (the end-user log key): no verify, no other key or algorithm. */
+  bindMacKey(key: kms.IKey): this {
+    this.fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['kms:GenerateMac'],
+      resources: [key.keyArn],
+      conditions: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } },
+    }));
+    return this;
+  }
+
+  /** dynamodb:GetItem on the table alone: reads one item by its key, no query, scan or index. */
+  bindItemLookup(table: dynamodb.ITable): this {
+    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [table.tableArn] }));
+    return this;
+  }
+
   /** Object actions on the blob keys only (`blobs/...`), each named: no wildcard action. */
   bindBucket(bucket: s3.IBucket, access: { read?: boolean; put?: boolean; delete?: boolean }): this {
     const actions = [...(access.read ? ['s3:GetObject'] : []), ...(access.put ? ['s3:PutObject'] : []), ...(access.delete ? ['s3:DeleteObject'] : [])];

@@ -451,23 +451,23 @@ describe('endpoints where private addresses are not allowed', () => {
 
   it('refuses plain http, loopback, private and metadata addresses and names resolving to them, naming endpoint', async () => {
     const base = { provider: 's3', bucket: 'customer-a', access_key_id: 'AKIATENANTA', secret_access_key: SECRET_A };
-    const cases: Array<[string, RegExp]> = [
-      [bucket.endpoint, /^endpoint: must use https/],
-      ['https://127.0.0.1:9', /^endpoint: 127\.0\.0\.1, a loopback address/],
-      ['https://10.1.2.3', /^endpoint: 10\.1\.2\.3, a private \(RFC 1918\) address/],
-      ['https://192.168.0.10', /^endpoint: .*RFC 1918/],
-      ['https://169.254.169.254', /^endpoint: 169\.254\.169\.254, a cloud metadata address/],
-      ['https://[::1]', /^endpoint: ::1, a loopback address/],
-      ['https://[fd00:ec2::254]', /^endpoint: fd00:ec2::254, a cloud metadata address/],
-      ['https://[::ffff:127.0.0.1]', /^endpoint: .*loopback address \(in IPv6 form\)/],
-      ['https://localhost:9', /^endpoint: localhost resolves to (127\.0\.0\.1|::1), a loopback address/],
+    expect((await strict.api('/v1/bucket', { key, method: 'PUT', body: { ...base, endpoint: bucket.endpoint } })).body.error.message).toMatch(/^endpoint: must use https/);
+    // One message for every refusal, a literal or a name: which address a name resolves to is not told (no DNS oracle).
+    const generic = /^endpoint: the endpoint is not a public address, or its name resolves to one that is not; an endpoint must be https to a public address/;
+    const refused = [
+      'https://127.0.0.1:9', 'https://10.1.2.3', 'https://192.168.0.10', 'https://169.254.169.254', 'https://[::1]', 'https://[fd00:ec2::254]',
+      'https://[::ffff:127.0.0.1]', 'https://[::ffff:0:a00:1]', 'https://[64:ff9b:1::a00:1]', 'https://[fec0::1]', 'https://localhost:9',
     ];
-    for (const [endpoint, message] of cases) {
+    const messages = new Set<string>();
+    for (const endpoint of refused) {
       const res = await strict.api('/v1/bucket', { key, method: 'PUT', body: { ...base, endpoint } });
       expect(res.status, endpoint).toBe(422);
       expect(res.body.error.code, endpoint).toBe('invalid_request');
-      expect(res.body.error.message, endpoint).toMatch(message);
+      expect(res.body.error.message, endpoint).toMatch(generic);
+      expect(res.body.error.message, endpoint).not.toMatch(/127\.0\.0\.1|::1|10\.|192\.168|169\.254|loopback address|RFC 1918/);
+      messages.add(res.body.error.message);
     }
+    expect(messages.size).toBe(1);
     expect((await strict.api('/v1/bucket', { key })).status).toBe(404);
   });
 });

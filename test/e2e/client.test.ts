@@ -55,7 +55,11 @@ describe('the typed client against the local server', () => {
     for (const base of [`${server.url}/v1/`, `${server.url}/v1`, `${server.url}/`]) {
       const health = await new Library({ baseUrl: base, apiKey: 'unused' }).health();
       expect(health).toMatchObject({ status: 'ok', version: 'test' });
+      // A key no tenant holds: the anonymous answer, with no details.
+      expect(health.embedder.state).toBeUndefined();
     }
+    // The client sends its key: a valid one gets the details.
+    expect(await lib.health()).toMatchObject({ status: 'ok', embedder: { state: 'ok', detail: null }, ingest: { backlog_documents: expect.any(Number) } });
   });
 
   it('captures text, files (bytes and paths) and batches; a rejected receipt is a value unless asked', async () => {

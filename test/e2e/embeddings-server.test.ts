@@ -47,10 +47,10 @@ describe('an OpenAI-compatible embeddings server, set by LIBRARY_EMBED_URL and L
   });
 
   it('names the embedder in health, embeds captures and queries through it, and charges the tokens it reports', async () => {
-    const health = await server.api('/v1/health');
+    const key = await server.newKey('embed-tenant');
+    const health = await server.api('/v1/health', { key });
     expect(health.body).toMatchObject({ status: 'ok', embedder: { name: 'openai-compatible:test-embed', dimensions: 48, state: 'ok' } });
 
-    const key = await server.newKey('embed-tenant');
     const created = await server.api('/v1/capture', { key, body: { text: NOTES[3] } });
     expect(created.status).toBe(201);
     expect((await server.api(`/v1/documents/${created.body.id}`, { key })).body).toMatchObject({ status: 'ready', findable_by_meaning: true });
@@ -81,10 +81,16 @@ describe('an OpenAI-compatible embeddings server, set by LIBRARY_EMBED_URL and L
       expect((await server.api('/v1/documents', { key })).body.documents).toEqual([]);
       expect((await server.api('/v1/grep?pattern=marathon', { key })).body.results).toEqual([]);
     }
-    const health = await server.api('/v1/health');
+    const health = await server.api('/v1/health', { key });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'degraded', embedder: { name: 'openai-compatible:test-embed', state: 'degraded' } });
     expect(health.body.embedder.detail).toMatch(/the embedding server answered HTTP 429/);
+    // Without a key: up or degraded, and what runs; never the upstream error or where the embedder is.
+    const anonymous = await server.api('/v1/health');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toEqual({ status: 'degraded', version: 'test', backend: 'local', embedder: { name: 'openai-compatible:test-embed', dimensions: 48 } });
+    expect(JSON.stringify(anonymous.body)).not.toMatch(/HTTP 429|127\.0\.0\.1|localhost|embedding server/);
+    expect(JSON.stringify(anonymous.body)).not.toContain(new URL(embeddings.url).host);
 
     embeddings.mode = 'ok';
     const retried = await server.api('/v1/capture', { key, body: { text: NOTES[4], source_ref: 'run-1' } });
@@ -178,8 +184,8 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     first.mode = 'error500';
     const server = await startTestServer({ dataDir, embed: { url: first.url, model: first.model, healthTtlMs: 0 } });
     try {
-      expect((await server.api('/v1/health')).body).toMatchObject({ status: 'degraded', embedder: { name: 'openai-compatible:first-embed', dimensions: 48, state: 'degraded' } });
       const key = await server.newKey('back-later');
+      expect((await server.api('/v1/health', { key })).body).toMatchObject({ status: 'degraded', embedder: { name: 'openai-compatible:first-embed', dimensions: 48, state: 'degraded' } });
       expect((await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status).toBe(503);
       first.mode = 'ok';
       expect((await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status).toBe(201);

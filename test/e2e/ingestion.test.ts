@@ -116,7 +116,7 @@ describe('ingestion over HTTP', () => {
     server = await startTestServer({ embedder, drain: { retry: { baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 1000 } } });
     const key = await server.newKey('flaky');
     embedder.failing = true;
-    const health = await server.api('/v1/health');
+    const health = await server.api('/v1/health', { key });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'degraded', embedder: { state: 'degraded', detail: expect.stringContaining('memory access') } });
     const batch = await server.api('/v1/capture/batch', { key, body: { items: [{ text: 'kept while the model is down' }, { text: 'and this one too' }] } });
@@ -174,17 +174,23 @@ class SlowEmbedder extends HashingEmbedder {
 }
 
 describe('health under failing dependencies', () => {
-  it('answers 503 unavailable naming the database when it fails, and ok again once it works', async () => {
+  it('answers 503 unavailable naming the database when it fails (to a valid key only), and ok again once it works', async () => {
     server = await startTestServer({ embedder: new HashingEmbedder() });
+    const key = await server.newKey('operator');
     expect((await server.api('/v1/health')).body.status).toBe('ok');
     const original = server.stack.dependencies.database!;
     server.stack.dependencies.database = async () => {
       throw new Error('SQLITE_IOERR: disk I/O error');
     };
-    const failing = await server.api('/v1/health');
+    // Only the probe is replaced: the database itself still answers the key check.
+    const failing = await server.api('/v1/health', { key });
     expect(failing.status).toBe(503);
     expect(failing.headers.get('retry-after')).toBe('5');
     expect(failing.body).toMatchObject({ status: 'unavailable', dependencies: { database: { state: 'failing', detail: 'SQLITE_IOERR: disk I/O error' }, blobs: { state: 'ok' } } });
+    const anonymous = await server.api('/v1/health');
+    expect(anonymous.status).toBe(503);
+    expect(anonymous.headers.get('retry-after')).toBe('5');
+    expect(anonymous.body).toEqual({ status: 'unavailable', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
     server.stack.dependencies.database = original;
     expect((await server.api('/v1/health')).status).toBe(200);
   });
@@ -193,9 +199,9 @@ describe('health under failing dependencies', () => {
     server = await startTestServer({ embedder: new HashingEmbedder() });
     server.stack.drain.stop();
     server.stack.db.close();
-    const health = await server.api('/v1/health');
+    // With the database closed no key can be checked either: the anonymous answer, still 503.
+    const health = await server.api('/v1/health', { key: `lib_${'A'.repeat(40)}` });
     expect(health.status).toBe(503);
-    expect(health.body.dependencies.database.state).toBe('failing');
-    expect(health.body.ingest).toBeNull();
+    expect(health.body).toEqual({ status: 'unavailable', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
   });
 });

@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { createHash } from 'node:crypto';
+import { deriveFromSecretsKey, END_USER_LOG_KEY_PURPOSE, loadSecretsKey } from '../../lambdas/adapters/local/aes-secret-cipher.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEndpoint, type ApiHandler } from '../../lambdas/http/endpoint.js';
 import { baseLogger, hashEndUser, logger } from '../../lambdas/http/observability.js';
@@ -128,7 +130,7 @@ describe('the local server log, end to end', () => {
   });
   afterAll(() => server.close());
 
-  it('names tenant, route, status and the end user hashed; never a key, a secret or document text', async () => {
+  it('names tenant, route, status and the end user by a keyed hash; never a key, a secret or document text', async () => {
     const issued = await server.stack.services.keys.create('observed');
     const key = issued.api_key;
     const endUser = 'alice@example.com';
@@ -153,7 +155,13 @@ describe('the local server log, end to end', () => {
 
     const access = accessLines();
     expect(access).toHaveLength(results.length + 1);
-    const hashed = hashEndUser(issued.tenant_id, endUser);
+    // Keyed with the data folder's own secret (derived from secrets.key), not a hash anyone can recompute from a guess.
+    const folderKey = deriveFromSecretsKey(loadSecretsKey(server.dataDir, undefined), END_USER_LOG_KEY_PURPOSE);
+    const hashed = hashEndUser(issued.tenant_id, endUser, folderKey);
+    expect(hashed).toMatch(/^[0-9a-f]{16}$/);
+    const unkeyed = createHash('sha256').update(issued.tenant_id).update('\u0000').update(endUser).digest('hex').slice(0, 16);
+    expect(hashed).not.toBe(unkeyed);
+    expect(raw).not.toContain(unkeyed);
     for (const result of results) {
       const mine = access.filter((l) => l.requestId === result.requestId);
       expect(mine, result.kind).toHaveLength(1);

@@ -21,16 +21,31 @@ function expectError(res: { status: number; headers: Headers; body: any }, statu
 }
 
 describe('HTTP protocol and errors', () => {
-  it('serves health and OpenAPI without a key', async () => {
+  it('serves health and OpenAPI without a key: health says only up or degraded and what runs', async () => {
     const health = await server.api('/v1/health');
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({
+    expect(health.body).toEqual({ status: 'ok', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
+    expect(health.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('adds the details to health for a valid key, checked as the authorizer checks it, and none for a wrong or revoked one', async () => {
+    const key = await server.newKey('health-reader');
+    const detailed = {
       status: 'ok', version: 'test', backend: 'local',
       embedder: { name: 'hashing-test-embedder', dimensions: 64, state: 'ok', detail: null },
       ingest: { backlog_documents: 0, backlog_passages: 0 },
       dependencies: { database: { state: 'ok', detail: null }, blobs: { state: 'ok', detail: null } },
-    });
-    expect(health.headers.get('x-request-id')).toMatch(/^req_/);
+    };
+    expect((await server.api('/v1/health', { key })).body).toEqual(detailed);
+    const anonymous = { status: 'ok', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } };
+    // A key of the right shape that no tenant holds, a malformed one, another scheme: anonymous, not 401 (health needs no key).
+    for (const authorization of [`Bearer lib_${'Z'.repeat(40)}`, 'Bearer not-a-key', `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${key} extra`]) {
+      const res = await server.api('/v1/health', { headers: { authorization } });
+      expect(res.status, authorization).toBe(200);
+      expect(res.body, authorization).toEqual(anonymous);
+    }
+    await server.stack.services.keys.revoke({ tenant: 'health-reader' });
+    expect((await server.api('/v1/health', { key })).body).toEqual(anonymous);
   });
 
   it('describes every route in OpenAPI 3.1 from the validating schemas', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -9,7 +11,7 @@ import { buildApp } from '../../lib/app.js';
 import { DEFAULT_CONFIG, resolveConfig } from '../../lib/config.js';
 import { WORKER_TIMEOUTS_PER_DELIVERY } from '../../lib/constructs/ingest-pipeline.js';
 import { BEARER_KEY_PATTERN } from '../../lib/constructs/library-api.js';
-import { missingEntries } from '../../lib/functions.js';
+import { functionSpecs, missingEntries } from '../../lib/functions.js';
 import { METRIC, METRICS_NAMESPACE, REJECT_CODE_DIMENSION } from '../../lambdas/wiring/aws/metric-names.js';
 import { ACCESS } from '../../lib/route-access.js';
 import type { StatefulStack } from '../../lib/stateful-stack.js';
@@ -63,7 +65,8 @@ describe('routes and functions', () => {
     for (const fn of Object.values(functions) as Array<{ Properties: Record<string, any> }>) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
       expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
-        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds].includes(v as never))),
+        // The function-specific ones are checked with their functions (the end-user log key: below).
+        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds, ENV.endUserLogKeyArn].includes(v as never))),
       );
       expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
     }
@@ -183,6 +186,7 @@ describe('stateful resources', () => {
       ['BlobAccessLogsBucket', 'AWS::S3::Bucket'],
       ['SearchDomain', 'AWS::OpenSearchService::Domain'],
       ['BucketSecretsKey', 'AWS::KMS::Key'],
+      ['EndUserLogKey', 'AWS::KMS::Key'],
     ] as const) {
       const resource = dataTemplate.toJSON().Resources[id];
       expect(resource?.Type, id).toBe(type);
@@ -213,6 +217,10 @@ describe('stateful resources', () => {
       LocalSecondaryIndexes: [Match.objectLike({ IndexName: 'newest' })],
       GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'processing' })],
     });
+    // The documents table expires the library references job bodies name (their time to live outlasts the dead-letter queue's 14 days).
+    const resources = dataTemplate.toJSON().Resources;
+    expect(resources.DocumentsTable.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    for (const id of ['TenantsTable', 'UsageTable', 'BucketsTable']) expect(resources[id].Properties.TimeToLiveSpecification, id).toBeUndefined();
   });
 
   it('keeps the blob bucket private, encrypted, TLS-only, logged and unversioned', () => {
@@ -394,9 +402,15 @@ describe('sweeper', () => {
 describe('least privilege per function', () => {
   const data = (actions: Set<string>) => [...actions].filter((a) => /^(dynamodb|s3|es|bedrock|sqs|textract):/.test(a));
 
-  it('lets the public routes touch no data at all', () => {
-    expect(data(actionsOf('health'))).toEqual([]);
+  it('lets the public routes touch no data, but health look up a key it is sent, one item of the tenants table', () => {
     expect(data(actionsOf('openapi'))).toEqual([]);
+    expect(data(actionsOf('docs'))).toEqual([]);
+    // No query, scan or write: a key's hash to its tenant, by the item's key.
+    expect(data(actionsOf('health'))).toEqual(['dynamodb:GetItem']);
+    const lookup = statementsOf('health').filter((s) => [s.Action].flat().includes('dynamodb:GetItem'));
+    expect(lookup).toHaveLength(1);
+    expect(JSON.stringify(lookup[0]!.Resource)).toContain(importName('TenantsTableArn'));
+    expect(JSON.stringify(lookup[0]!.Resource)).not.toMatch(/index|DocumentsTableArn|\*/);
   });
 
   it('lets the authorizer only read the tenants table', () => {
@@ -584,7 +598,8 @@ describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
   const dedicatedArn = { 'Fn::GetAtt': ['CallerBucketAccessRole', 'Arn'] };
   const variables = (name: string) => apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
   const stsStatements = (name: string) => statementsOf(name).filter((s) => [s.Action].flat().some((a) => a.startsWith('sts:')));
-  const kmsActions = (name: string) => [...actionsOf(name)].filter((a) => a.startsWith('kms:')).sort();
+  // The secrets key's actions; kms:GenerateMac is the end-user log key's (its own test, below).
+  const kmsActions = (name: string) => [...actionsOf(name)].filter((a) => a.startsWith('kms:') && a !== 'kms:GenerateMac').sort();
 
   it('routes the four bucket endpoints to their own functions, behind the key', () => {
     for (const name of BUCKET_ROUTES) {
@@ -672,3 +687,55 @@ describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
     apiTemplate.hasOutput('BucketPrincipalArn', { Value: dedicatedArn });
   });
 });
+
+describe('the end-user log key (end users named in logs by a keyed HMAC)', () => {
+  /** The functions whose requests address an end user's library, so their logs name end users. */
+  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-delete', 'end-user-delete', 'chat'];
+  const variables = (name: string) => apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
+
+  it('is an HMAC key of its own in the data stack, pinned and retained, its ARN exported to the API stack', () => {
+    const key = dataTemplate.toJSON().Resources.EndUserLogKey;
+    expect(key).toMatchObject({ Type: 'AWS::KMS::Key', DeletionPolicy: 'Retain', Properties: { KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' } });
+    // Not the secrets key: one key, one use.
+    expect(dataTemplate.toJSON().Resources.BucketSecretsKey.Properties.KeySpec).toBeUndefined();
+    dataTemplate.hasOutput('*', { Export: { Name: importName('EndUserLogKeyArn') } });
+  });
+
+  it('lets exactly the functions that name end users derive from it: kms:GenerateMac with HMAC-SHA-256 on that key only, and tells them its ARN', () => {
+    for (const [name] of api.functions) {
+      const statements = statementsOf(name).filter((s) => [s.Action].flat().includes('kms:GenerateMac'));
+      const env = variables(name);
+      if (!NAMING.includes(name)) {
+        expect(statements, name).toEqual([]);
+        expect(env[ENV.endUserLogKeyArn], name).toBeUndefined();
+        continue;
+      }
+      expect(statements, name).toHaveLength(1);
+      expect([statements[0]!.Action].flat(), name).toEqual(['kms:GenerateMac']);
+      expect(JSON.stringify(statements[0]!.Resource), name).toContain(importName('EndUserLogKeyArn'));
+      expect(JSON.stringify(statements[0]!.Resource), name).not.toContain('*');
+      expect((statements[0] as unknown as { Condition: unknown }).Condition, name).toEqual({ StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } });
+      expect(JSON.stringify(env[ENV.endUserLogKeyArn]), name).toContain('EndUserLogKeyArn');
+    }
+    // No function may verify MACs, or use the key for anything else.
+    for (const [name] of api.functions) expect([...actionsOf(name)].filter((a) => /Mac|kms:\*/.test(a) && a !== 'kms:GenerateMac'), name).toEqual([]);
+  });
+
+  it('has every entry of those functions derive the key before its handler runs, and no other entry', () => {
+    // Those functions are the routes that address a library (libraryOf, directly or through the capture receipts) and the end user's own route.
+    const addressing = ROUTES.filter((route) => {
+      const handler = readFileSync(join(dirname(entryOf(route.name)), 'handler.ts'), 'utf8');
+      return /libraryOf\(|\/receipts\.js/.test(handler) || route.path === '/v1/end-users/{id}';
+    }).map((route) => route.name);
+    expect(addressing.sort()).toEqual([...NAMING].sort());
+    for (const spec of functionSpecs()) {
+      const wraps = /instrumented\(withEndUserLogKey\(/.test(readFileSync(spec.entry, 'utf8'));
+      expect(wraps, spec.name).toBe(NAMING.includes(spec.name));
+    }
+  });
+});
+
+/** A route's Lambda entry (index.ts), beside its handler. */
+function entryOf(name: string): string {
+  return functionSpecs().find((spec) => spec.name === name)!.entry;
+}

@@ -9,7 +9,8 @@ import { BucketDeleteRetry } from '../../lambdas/core/bucket/delete-retry.js';
 import { documentBlobs } from '../../lambdas/core/bucket/document-blobs.js';
 import { bucketBlobKey, bucketLocation } from '../../lambdas/core/bucket/placement.js';
 import { systemClock } from '../../lambdas/core/dates.js';
-import { BackendUnavailableError, BucketError, DomainError } from '../../lambdas/core/errors.js';
+import { BackendUnavailableError, BucketError, CaptureRejected, DomainError, FORBIDDEN_ENDPOINT_DETAIL } from '../../lambdas/core/errors.js';
+import { captureFailure, healthLine } from '../../lambdas/core/bucket/failures.js';
 import type { BlobStore, BucketAccess, CallerBuckets } from '../../lambdas/ports.js';
 import { InMemoryBlobStore } from '../support/in-memory-ports.js';
 
@@ -82,7 +83,8 @@ describe('the probe', () => {
     ['read refused', () => { bucket.fail.get = new BucketError('denied', 'AccessDenied (HTTP 403)'); }, 'bucket_access_denied', /^read: .*s3:GetObject.*kms:Decrypt/],
     ['read differs', () => { bucket.corrupt = true; }, 'bucket_unreachable', /^compare: the probe object read back differs/],
     ['delete refused', () => { bucket.fail.delete = new BucketError('denied', 'AccessDenied (HTTP 403)'); }, 'bucket_access_denied', /^delete: .*still there.*s3:DeleteObject/],
-    ['endpoint refused', () => { bucket.fail.put = new BucketError('forbidden_endpoint', 's3.example.com resolves to 10.0.0.1, a private (RFC 1918) address'); }, 'invalid_request', /^endpoint: s3\.example\.com resolves to 10\.0\.0\.1/],
+    // Whatever an adapter put in the detail, the caller is never told the address (no DNS oracle).
+    ['endpoint refused', () => { bucket.fail.put = new BucketError('forbidden_endpoint', 's3.example.com resolves to 10.0.0.1, a private (RFC 1918) address'); }, 'invalid_request', /^endpoint: the endpoint is not a public address, or its name resolves to one that is not; an endpoint must be https to a public address \([^)]*\)$/],
   ];
   for (const [name, arrange, code, message] of cases) {
     it(`${name}: 422 ${code} naming the step; nothing registered, the old registration kept`, async () => {
@@ -220,5 +222,19 @@ describe('deletes owed to a bucket', () => {
     expect(bucket.calls).toEqual([]);
     // Deleting a document of the old bucket claims nothing.
     expect(await blobs.delete(doc(bucketBlobKey(location, 'library/shared/file_1')))).toBe('none');
+  });
+});
+
+describe('an address guard refusal after registration', () => {
+  it('reaches the health line and the capture rejection without the address the adapter saw', () => {
+    const refused = new BucketError('forbidden_endpoint', 'bucket.example.com resolves to 10.0.0.1, a private (RFC 1918) address');
+    const line = healthLine(refused, 'write');
+    expect(line).toBe(`write: endpoint refused by the address guard (${FORBIDDEN_ENDPOINT_DETAIL})`);
+    const rejection = captureFailure(refused, 'write');
+    expect(rejection).toBeInstanceOf(CaptureRejected);
+    expect(rejection.message).toContain(FORBIDDEN_ENDPOINT_DETAIL);
+    for (const text of [line, rejection.message]) expect(text).not.toMatch(/10\.0\.0\.1|bucket\.example\.com|RFC 1918/);
+    // Other failures keep their code and status: those are the bucket's own answer, not the service's network.
+    expect(healthLine(new BucketError('denied', 'AccessDenied (HTTP 403)'), 'read')).toBe('read: refused (AccessDenied (HTTP 403))');
   });
 });

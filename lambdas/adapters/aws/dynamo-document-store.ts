@@ -25,6 +25,7 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * | library          | LIBS#<tenant>              | S or U#<user> | createdAt, lastActiveAt, documentCount        |
  * | document (claim) | LIB#<tenant>#S or #U#<user>| SHA#<sha256>  | the whole record; `newestKey` for the LSI     |
  * | id pointer       | same                       | ID#<docId>    | sha256 of the claim it belongs to             |
+ * | library reference| LIBREF#<tenant>#<generation>| LIB          | endUserId, generation, expiresAt (TTL)        |
  *
  * A `processing` document also carries `processingPk`/`processingSince` (the
  * sparse `processing` GSI the sweeper reads); `settle` removes them in the
@@ -45,11 +46,28 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * wrote and throws LibraryErasedError. Either the erasure's sweep (after the
  * library item is gone) sees the claim, or the claim's check sees the
  * library gone.
+ *
+ * Library references (libraryReference): messages kept outside this table
+ * (the SQS job bodies, which SQS keeps for days whatever happens here) name
+ * an end user's library by its generation, never by the end user id. The
+ * reference item resolves it while the generation lives; an erasure deletes
+ * it with the library item, so the body then reveals nothing and resolves to
+ * nothing. Written like a claim (write, then read the generation again), so
+ * a reference written while an erasure runs is removed by one or the other.
  */
 const librariesPk = (tenantId: string) => `LIBS#${tenantId}`;
 const librarySk = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
 const libPk = (ref: LibraryRef) => `LIB#${ref.tenantId}#${librarySk(ref)}`;
 const newestKey = (createdAt: string, id: string) => `${createdAt}|${id}`;
+const referenceKey = (tenantId: string, generation: string) => ({ pk: `LIBREF#${tenantId}#${generation}`, sk: 'LIB' });
+
+/**
+ * How long a library reference lives after it was last written: past the 14
+ * days the dead-letter queue keeps a job (counted from when it was first
+ * sent), the longest a job body that names it can exist. DynamoDB's time to
+ * live removes what an erasure cut short left behind.
+ */
+export const LIBRARY_REFERENCE_TTL_SECONDS = 15 * 24 * 3600;
 const PROCESSING = 'processing';
 
 type DocumentItem = DocumentRecord & { pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string };
@@ -123,6 +141,45 @@ export class DynamoDocumentStore implements DocumentStore {
       generation = (updated.Attributes?.generation as string | undefined) ?? null;
     });
     return generation;
+  }
+
+  /**
+   * An opaque reference to the library's generation `generation`, for a
+   * message kept outside this table: the generation itself (random, never
+   * reused), with an item that resolves it back to the library while that
+   * generation lives. Returns the reference; it resolves to nothing once the
+   * library is erased (or when it already was, by the time of this call).
+   */
+  async libraryReference(ref: LibraryRef, generation: string): Promise<string> {
+    const key = referenceKey(ref.tenantId, generation);
+    const expiresAt = Math.floor(Date.now() / 1000) + LIBRARY_REFERENCE_TTL_SECONDS;
+    await callAws('documents.libraryReference', () =>
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...key, tenantId: ref.tenantId, endUserId: ref.endUserId, generation, expiresAt } })),
+    );
+    // As a claim: the generation read again after the write; an erasure that ended it either deletes this item after, or is seen here.
+    if ((await this.libraryGeneration(ref, { readOnly: true })) !== generation) await this.deleteReference(ref.tenantId, generation);
+    return generation;
+  }
+
+  /** The library a reference names, while its generation lives; null once it was erased (a reference it left behind goes now). */
+  async resolveLibraryReference(tenantId: string, reference: string): Promise<LibraryRef | null> {
+    if (!reference || reference.includes('#')) return null;
+    const result = await callAws('documents.resolveLibraryReference', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: referenceKey(tenantId, reference), ConsistentRead: true })),
+    );
+    const item = result.Item;
+    if (!item || (item.endUserId !== null && typeof item.endUserId !== 'string')) return null;
+    const ref: LibraryRef = { tenantId, endUserId: item.endUserId as string | null };
+    if ((await this.libraryGeneration(ref, { readOnly: true })) === reference) return ref;
+    // Its library was erased and the reference outlived it (the erasure stopped half way): it names nobody from now on.
+    await this.deleteReference(tenantId, reference);
+    return null;
+  }
+
+  private async deleteReference(tenantId: string, generation: string): Promise<void> {
+    await callAws('documents.deleteReference', () =>
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: referenceKey(tenantId, generation) })),
+    );
   }
 
   async libraryExists(ref: LibraryRef): Promise<boolean> {
@@ -374,6 +431,8 @@ export class DynamoDocumentStore implements DocumentStore {
       ),
     );
     const generation = old.Attributes ? ((old.Attributes.generation as string | undefined) ?? '') : null;
+    // Its reference goes with it: a queued job's body that names it resolves to nothing from here on.
+    if (generation) await this.deleteReference(ref.tenantId, generation);
     const items = await this.queryAll(libPk(ref));
     // A library created afresh since keeps its items: only those of no live generation go.
     const live = await this.libraryGeneration(ref);

@@ -14,6 +14,8 @@ export interface TableSchema {
   readonly sortKey: string;
   readonly localIndexes: readonly IndexSchema[];
   readonly globalIndexes: readonly Required<IndexSchema>[];
+  /** The attribute DynamoDB's time to live reads (epoch seconds), on the items that expire. */
+  readonly timeToLiveAttribute?: string;
 }
 
 /** Tenants and hashed API keys (see dynamo-tenant-store.ts). */
@@ -27,6 +29,8 @@ export const DOCUMENTS_TABLE = {
   localIndexes: [{ name: 'newest', sortKey: 'newestKey' }],
   /** Documents still `processing` (sparse: the attributes exist only while processing). */
   globalIndexes: [{ name: 'processing', partitionKey: 'processingPk', sortKey: 'processingSince' }],
+  /** Library references (the SQS job bodies' pointers) expire on their own after the longest a job can wait. */
+  timeToLiveAttribute: 'expiresAt',
 } as const satisfies TableSchema;
 
 /** Usage counters per tenant and day. */

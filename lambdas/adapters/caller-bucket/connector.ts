@@ -3,7 +3,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { BucketError } from '../../core/errors.js';
 import type { BlobStore, BucketAccess, BucketConnector } from '../../ports.js';
-import { guardedHttpAgent, guardedHttpsAgent } from './endpoint-guard.js';
+import { guardedHttpAgent, guardedHttpsAgent, type EndpointRefusal } from './endpoint-guard.js';
 import type { RoleCredentialsSource, RoleTarget } from './role-credentials.js';
 import { S3CallerBlobStore } from './s3-caller-blob-store.js';
 
@@ -12,6 +12,12 @@ export interface S3BucketConnectorOptions {
   allowPrivateEndpoints?: boolean;
   /** Session credentials for customers' roles; absent: a role registration fails at its first step. */
   roleCredentials?: RoleCredentialsSource;
+  /**
+   * Told each connection the address guard refuses, with the host, the
+   * address and why: for the operator's log. The caller only ever reads a
+   * generic refusal (classify.ts).
+   */
+  onForbiddenEndpoint?: (refusal: EndpointRefusal) => void;
 }
 
 /**
@@ -36,10 +42,10 @@ export class S3BucketConnector implements BucketConnector {
   private readonly handler: NodeHttpHandler;
 
   constructor(private readonly options: S3BucketConnectorOptions = {}) {
-    const allowPrivate = options.allowPrivateEndpoints === true;
+    const guard = { allowPrivate: options.allowPrivateEndpoints === true, onRefused: options.onForbiddenEndpoint };
     this.handler = new NodeHttpHandler({
-      httpsAgent: guardedHttpsAgent({ allowPrivate }),
-      httpAgent: guardedHttpAgent({ allowPrivate }),
+      httpsAgent: guardedHttpsAgent(guard),
+      httpAgent: guardedHttpAgent(guard),
       connectionTimeout: CONNECTION_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
     });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretCipher } from '../../ports.js';
@@ -62,3 +62,17 @@ export function loadSecretsKey(dataDir: string, fromEnv: string | undefined): Bu
   if (key.byteLength !== KEY_BYTES) throw new Error(`${file} does not hold a 32-byte key`);
   return key;
 }
+
+/**
+ * A key for another purpose derived from the secrets key (HKDF-SHA-256, the
+ * purpose as its info): one secret for the operator to keep, and keys that
+ * tell nothing of it or of each other. Used for the end-user log key (the
+ * HMAC that names end users in logs), so lines of a data folder stay
+ * comparable across restarts, and a copy of the logs alone reverses nothing.
+ */
+export function deriveFromSecretsKey(secretsKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `library ${purpose}`, KEY_BYTES));
+}
+
+/** The purpose the end-user log key is derived for (a new version would name end users anew). */
+export const END_USER_LOG_KEY_PURPOSE = 'end-user log key v1';

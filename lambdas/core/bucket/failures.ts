@@ -1,4 +1,4 @@
-import { BackendUnavailableError, BucketError, CaptureRejected } from '../errors.js';
+import { BackendUnavailableError, BucketError, CaptureRejected, FORBIDDEN_ENDPOINT_DETAIL } from '../errors.js';
 
 /** The tenant's own bucket could not be reached: a backend outage whose message is the customer's to read (it names their bucket's error only). */
 export class CallerBucketUnavailableError extends BackendUnavailableError {
@@ -14,7 +14,7 @@ export function captureFailure(error: BucketError, what: 'write' | 'read'): Erro
   if (error.kind === 'unreachable') {
     return new CallerBucketUnavailableError(`the registered bucket could not be reached for the ${what} (${error.detail})${what === 'write' ? '; nothing was stored' : ''}; retry`);
   }
-  const how = `(${error.detail})${error.during === 'assume_role' ? ' while assuming the role' : ''}`;
+  const how = `(${shownDetail(error)})${error.during === 'assume_role' ? ' while assuming the role' : ''}`;
   if (what === 'read') {
     return new CaptureRejected('bucket_access_denied', `the registered bucket refused reading the stored file ${how}; check the bucket's permissions (GET /v1/bucket shows its state)`);
   }
@@ -25,5 +25,8 @@ export function captureFailure(error: BucketError, what: 'write' | 'read'): Erro
 export function healthLine(error: BucketError, what: 'write' | 'read' | 'delete'): string {
   const step = error.during === 'assume_role' ? 'assume role' : what;
   const how = error.kind === 'denied' ? 'refused' : error.kind === 'unreachable' ? 'unreachable' : 'endpoint refused by the address guard';
-  return `${step}: ${how} (${error.detail})`;
+  return `${step}: ${how} (${shownDetail(error)})`;
 }
+
+/** The detail a customer reads: an address guard refusal never names the address, whatever the adapter put there. */
+const shownDetail = (error: BucketError) => (error.kind === 'forbidden_endpoint' ? FORBIDDEN_ENDPOINT_DETAIL : error.detail);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BlobStore } from '../../ports.js';
-import { BucketError, DomainError, invalidRequest } from '../errors.js';
+import { BucketError, DomainError, FORBIDDEN_ENDPOINT_DETAIL, invalidRequest } from '../errors.js';
 import { probeKeyFor } from './placement.js';
 
 /** The steps of the probe, in order, as the customer reads them in a failure's message. */
@@ -50,7 +50,8 @@ async function attempt<T>(step: ProbeStep, target: ProbeTarget, key: string, run
 /** The 422 a failed step answers, with what the customer should check. */
 function failure(step: ProbeStep, target: ProbeTarget, key: string, error: BucketError | null): DomainError {
   if (error?.kind === 'forbidden_endpoint') {
-    return invalidRequest(`endpoint: ${error.detail}; an endpoint must be https to a public address (not loopback, private, link-local or a metadata address)`);
+    // The same words whatever the adapter saw: the refused address stays in the operator's log.
+    return invalidRequest(`endpoint: ${FORBIDDEN_ENDPOINT_DETAIL}; an endpoint must be https to a public address (not loopback, private, link-local, a metadata address or another special-purpose range)`);
   }
   const where = `bucket "${target.bucket}"${target.endpoint ? ` at ${target.endpoint}` : ''}`;
   const objects = `"${target.bucket}/${target.prefix}*"`;

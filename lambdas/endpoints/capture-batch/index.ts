@@ -4,6 +4,7 @@ import { captureExtractor } from '../../wiring/aws/extractors.js';
 import { countCapture, instrumented } from '../../wiring/aws/observability.js';
 import { ingestQueue } from '../../wiring/aws/sqs.js';
 import { createHandler } from './handler.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /**
  * Lambda entry (one receipt per item): text formats read inline and indexed
@@ -12,4 +13,4 @@ import { createHandler } from './handler.js';
  * charged. Receipts (and, through the ports, spend) are counted as metrics.
  */
 const { capture } = buildCaptureServices(awsCapturePorts(captureExtractor()), ingestQueue());
-export const handler = instrumented(createHandler({ capture, onReceipt: countCapture }));
+export const handler = instrumented(withEndUserLogKey(createHandler({ capture, onReceipt: countCapture })));

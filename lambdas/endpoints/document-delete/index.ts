@@ -5,6 +5,7 @@ import { callerBuckets } from '../../wiring/aws/buckets.js';
 import { DocumentService } from '../../core/documents.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /** Lambda entry: removes the document everywhere (index entries, bytes in the service's storage or the caller's bucket, record). */
-export const handler = instrumented(createHandler({ documents: new DocumentService({ documents: documentStore(), index: searchIndex(), blobs: blobStore(), buckets: callerBuckets() }) }));
+export const handler = instrumented(withEndUserLogKey(createHandler({ documents: new DocumentService({ documents: documentStore(), index: searchIndex(), blobs: blobStore(), buckets: callerBuckets() }) })));

@@ -3,6 +3,7 @@ import { unwired } from '../../wiring/aws/services.js';
 import { DocumentService } from '../../core/documents.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /** Lambda entry: reads the document store only (the search index and the blobs are for delete). */
-export const handler = instrumented(createHandler({ documents: new DocumentService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) }));
+export const handler = instrumented(withEndUserLogKey(createHandler({ documents: new DocumentService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) })));

@@ -5,6 +5,7 @@ import { callerBuckets } from '../../wiring/aws/buckets.js';
 import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /** Lambda entry: erases the end user's library everywhere (index entries, bytes in the service's storage or the caller's bucket, records). */
-export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore(), buckets: callerBuckets() }) }));
+export const handler = instrumented(withEndUserLogKey(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: searchIndex(), blobs: blobStore(), buckets: callerBuckets() }) })));

@@ -3,6 +3,7 @@ import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { GrepService } from '../../core/grep.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /** Lambda entry: literal search reads the search index, in the library's live generation (one DynamoDB read). */
-export const handler = instrumented(createHandler({ grep: new GrepService({ index: searchIndex(), documents: documentStore() }) }));
+export const handler = instrumented(withEndUserLogKey(createHandler({ grep: new GrepService({ index: searchIndex(), documents: documentStore() }) })));

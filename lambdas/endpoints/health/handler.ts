@@ -1,5 +1,8 @@
+import type { KeyService } from '../../core/keys.js';
 import type { Embedder } from '../../ports.js';
+import { eventHeader } from '../../http/cors.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { logger } from '../../http/observability.js';
 
 type EmbedderState = { state: 'ok' | 'degraded'; detail: string | null };
 
@@ -16,6 +19,12 @@ export interface HealthDeps {
   backlog?: () => { documents: number; passages: number };
   /** Stores the service cannot serve without (the local database and blob folder): each resolves when usable. */
   dependencies?: Record<string, () => Promise<void>>;
+  /**
+   * Checks a key presented with the call (the route has no authorizer: the
+   * handler asks the tenant store as the authorizer does). Absent: every
+   * caller gets the anonymous answer.
+   */
+  keys?: Pick<KeyService, 'authenticate'>;
 }
 
 /** A check that has not answered by then counts as failing: health must answer fast. */
@@ -43,34 +52,67 @@ async function probe(check: () => Promise<void>): Promise<{ state: 'ok' | 'faili
  * cannot embed; captures are still stored and queued, words and grep still
  * answer. `unavailable` (503, Retry-After): a store the service cannot serve
  * without (the database, the blob store) is failing.
+ *
+ * Without a valid key (none, or one that does not authenticate) it answers
+ * only `{status, version, backend, embedder: {name, dimensions}}`: the
+ * embedder's and the stores' own words can hold an internal URL or an
+ * upstream error text, and the backlog tells how busy every tenant is. A
+ * valid key adds them (`embedder.state`, `embedder.detail`, `ingest`,
+ * `dependencies`); the operator's log gets them whenever the state changes.
  */
-export const createHandler = (deps: HealthDeps) =>
-  createEndpoint({
+export const createHandler = (deps: HealthDeps) => {
+  let lastLogged = JSON.stringify({ status: 'ok' });
+  return createEndpoint({
     auth: false,
-    async run() {
+    async run({ event }) {
       const names = Object.keys(deps.dependencies ?? {});
-      const [embedder, results] = await Promise.all([
+      const [embedder, results, keyed] = await Promise.all([
         embedderState(deps.embedder),
         Promise.all(names.map((name) => probe(deps.dependencies![name]!))),
+        presentsValidKey(deps, eventHeader(event.headers, 'authorization')),
       ]);
       const dependencies = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
       const backlog = deps.backlog ? safely(deps.backlog) : null;
       const unavailable = results.some((r) => r.state === 'failing');
       const status = unavailable ? 'unavailable' : embedder.state === 'ok' ? 'ok' : 'degraded';
+      const details = {
+        embedder: { state: embedder.state, detail: embedder.detail },
+        ingest: backlog ? { backlog_documents: backlog.documents, backlog_passages: backlog.passages } : null,
+        dependencies,
+      };
+      // The operator's log has the reasons anonymous callers are not told: once per change, not once per poll.
+      const seen = JSON.stringify({ status, embedder: details.embedder, dependencies });
+      if (seen !== lastLogged) {
+        lastLogged = seen;
+        const log = status === 'ok' ? logger.info : logger.warn;
+        log(`health is ${status}`, { health: { status, ...details } });
+      }
+      const summary = { status, version: deps.version, backend: deps.backend, embedder: { name: deps.embedder.name, dimensions: deps.embedder.dimensions } };
       return {
         status: unavailable ? 503 : 200,
         headers: unavailable ? { 'retry-after': '5' } : undefined,
-        body: {
-          status,
-          version: deps.version,
-          backend: deps.backend,
-          embedder: { name: deps.embedder.name, dimensions: deps.embedder.dimensions, state: embedder.state, detail: embedder.detail },
-          ingest: backlog ? { backlog_documents: backlog.documents, backlog_passages: backlog.passages } : null,
-          dependencies,
-        },
+        body: keyed
+          ? { ...summary, embedder: { ...summary.embedder, ...details.embedder }, ingest: details.ingest, dependencies: details.dependencies }
+          : summary,
       };
     },
   });
+};
+
+/**
+ * Whether the call carries a key the tenant store knows (active), checked
+ * the way the authorizer checks it. A wrong key, or a check that fails or
+ * takes too long, is an anonymous call: health answers regardless.
+ */
+async function presentsValidKey(deps: HealthDeps, authorization: string | undefined): Promise<boolean> {
+  const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
+  if (!match || !deps.keys) return false;
+  let tenantId: string | null = null;
+  const checked = await probe(async () => {
+    tenantId = await deps.keys!.authenticate(match[1]!);
+  });
+  return checked.state === 'ok' && tenantId !== null;
+}
 
 /** The embedder's own word on its state; one that cannot answer in time (or throws) is degraded. */
 async function embedderState(embedder: EmbedderWithHealth): Promise<EmbedderState> {

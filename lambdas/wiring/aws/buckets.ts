@@ -7,6 +7,7 @@ import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
 import { dedicatedRoleCaller, StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
 import { roleSessionName } from '../../adapters/caller-bucket/session-name.js';
 import { BucketService } from '../../core/bucket/bucket-service.js';
+import { logger } from '../../http/observability.js';
 import { systemClock } from '../../core/dates.js';
 import type { BlobStore, CallerBuckets } from '../../ports.js';
 import { awsConfig, bucketConfig } from './config.js';
@@ -48,6 +49,8 @@ export function callerBuckets(): CallerBuckets {
     get connector() {
       return (connector ??= new S3BucketConnector({
         allowPrivateEndpoints: false,
+        // The caller reads a generic refusal; the operator's log keeps what was refused and why.
+        onForbiddenEndpoint: (refusal) => logger.warn('bucket endpoint refused by the address guard', { ...refusal }),
         roleCredentials: new StsRoleCredentials({
           region,
           caller: dedicatedRoleCaller({

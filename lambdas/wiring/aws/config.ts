@@ -45,6 +45,11 @@ export const ENV = {
   staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
   /** Set on the functions that read files: the reader thread's bundle, a file name beside the function's own. */
   readerThread: 'LIBRARY_READER_THREAD',
+  /**
+   * Set on the functions that name end users in their logs only (lib/route-access.ts
+   * `endUserLogKey`): the KMS HMAC key the end-user log key is derived from.
+   */
+  endUserLogKeyArn: 'LIBRARY_END_USER_LOG_KEY_ARN',
 } as const;
 
 /**

@@ -17,11 +17,11 @@ import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
 import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/drain.js';
 import { IsolatedExtractor } from '../../adapters/extraction/isolation/isolated-extractor.js';
 import { buildServices, type Ports, type Services } from '../../core/services.js';
-import { logger } from '../../http/observability.js';
+import { logger, useEndUserLogKey } from '../../http/observability.js';
 import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../ports.js';
 import { startLocalEmbedder } from './embedder.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { AesSecretCipher, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
+import { AesSecretCipher, deriveFromSecretsKey, END_USER_LOG_KEY_PURPOSE, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
 import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
 import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
 import { SqlitePendingBucketDeletes } from '../../adapters/local/sqlite-pending-bucket-deletes.js';
@@ -60,7 +60,7 @@ export interface LocalBucketOptions {
  * web identity) had credentials, and for the principal once per process (a
  * machine without credentials names none, so no role session is asked for).
  */
-function localBuckets(db: SqliteDatabase, dataDir: string, options: LocalBucketOptions): CallerBuckets {
+function localBuckets(db: SqliteDatabase, secretsKey: Buffer, options: LocalBucketOptions): CallerBuckets {
   const region = options.stsRegion ?? 'us-east-1';
   const machine = defaultProvider({ timeout: 1_000, maxRetries: 0 });
   const roleCredentials = new StsRoleCredentials({ region, caller: machine });
@@ -73,8 +73,13 @@ function localBuckets(db: SqliteDatabase, dataDir: string, options: LocalBucketO
   return {
     registrations: new SqliteBucketRegistrations(db),
     pendingDeletes: new SqlitePendingBucketDeletes(db),
-    cipher: new AesSecretCipher(loadSecretsKey(dataDir, options.secretsKey)),
-    connector: new S3BucketConnector({ allowPrivateEndpoints: options.allowPrivateEndpoints === true, roleCredentials }),
+    cipher: new AesSecretCipher(secretsKey),
+    connector: new S3BucketConnector({
+      allowPrivateEndpoints: options.allowPrivateEndpoints === true,
+      roleCredentials,
+      // The caller reads a generic refusal; the operator's log keeps what was refused and why.
+      onForbiddenEndpoint: (refusal) => logger.warn('bucket endpoint refused by the address guard', { ...refusal }),
+    }),
     principal,
     allowPrivateEndpoints: options.allowPrivateEndpoints === true,
   };
@@ -145,7 +150,10 @@ export async function openLocalStack(options: {
   }
   const queue = new SqliteIngestQueue(db);
   const blobs = new FolderBlobStore(join(options.dataDir, 'blobs'));
-  const buckets = localBuckets(db, options.dataDir, options.buckets ?? {});
+  // One secret for the data folder: it seals bucket secrets, and the key that names end users in logs is derived from it.
+  const secretsKey = loadSecretsKey(options.dataDir, options.buckets?.secretsKey);
+  useEndUserLogKey(deriveFromSecretsKey(secretsKey, END_USER_LOG_KEY_PURPOSE));
+  const buckets = localBuckets(db, secretsKey, options.buckets ?? {});
   const clock = systemClock();
   const ports: Ports = {
     documents: new SqliteDocumentStore(db),

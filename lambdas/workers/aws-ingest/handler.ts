@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { parseIngestJob } from '../../adapters/aws/sqs-ingest-queue.js';
+import { parseIngestMessage, resolveIngestMessage, type LibraryReferences } from '../../adapters/aws/sqs-ingest-queue.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import { IngestWorker, type StepResult } from '../../core/ingest-worker.js';
 import { logger } from '../../http/observability.js';
@@ -19,6 +19,8 @@ export const DEFAULT_BACKOFF: BackoffSettings = { baseDelayMs: 1_000, maxDelayMs
 
 export interface IngestHandlerDeps {
   worker: Pick<IngestWorker, 'runToCompletion' | 'next' | 'fail'>;
+  /** Resolves the library reference a job body carries instead of an end user id (the documents table). */
+  references: Pick<LibraryReferences, 'resolveLibraryReference'>;
   /** The queue's maxReceiveCount: the delivery that reaches it is the final attempt. */
   maxReceiveCount: number;
   /** Embedding steps of one job in flight at once (each a few passages, one Bedrock call per passage). */
@@ -86,13 +88,27 @@ export function createHandler(deps: IngestHandlerDeps) {
   }
 
   async function processRecord(record: SQSRecord, context?: Context): Promise<StepResult | null> {
-    const job = parseIngestJob(record.body);
-    if (!job) {
+    const message = parseIngestMessage(record.body);
+    if (!message) {
       // Never retried: the same body would fail the same way.
       logger.error('dropped a malformed ingest message', { messageId: record.messageId });
       return null;
     }
     const finalAttempt = Number(record.attributes?.ApproximateReceiveCount ?? '1') >= deps.maxReceiveCount;
+    let job: IngestJob | null;
+    try {
+      job = await resolveIngestMessage(message, deps.references);
+    } catch (error) {
+      if (!finalAttempt) throw new RetryLater(message.documentId, error);
+      // The document cannot be found without its library: the sweeper settles it failed later.
+      logger.error('ingest gave up on its final attempt: its library could not be read', { documentId: message.documentId, tenantId: message.tenantId, error: error as Error });
+      return { outcome: 'skipped' };
+    }
+    if (!job) {
+      // The reference resolves to nothing: the library was erased, and its documents with it.
+      logger.info('ingest skipped: its library was erased', { documentId: message.documentId, tenantId: message.tenantId });
+      return { outcome: 'skipped' };
+    }
     try {
       const result = await runWithBackoff(job, context);
       logger.info('ingest finished', { ...result, documentId: job.documentId, tenantId: job.tenantId });

@@ -1,7 +1,8 @@
-import { parseIngestJob } from '../../adapters/aws/sqs-ingest-queue.js';
+import { parseIngestMessage } from '../../adapters/aws/sqs-ingest-queue.js';
 import { buildCaptureServices } from '../../core/capture-services.js';
 import { withInvocationLog } from '../../http/observability.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
 import { ENV, readWholeNumber } from '../../wiring/aws/config.js';
 import { instrumented, observeIngestOutcomes, withQueueMetrics } from '../../wiring/aws/observability.js';
 import { unwired } from '../../wiring/aws/services.js';
@@ -21,4 +22,5 @@ const concurrency = readWholeNumber(ENV.ingestConcurrency, { min: 1, max: 16 });
 const { worker } = buildCaptureServices(awsCapturePorts(ingestExtractor()), unwired('ingestQueue'));
 observeIngestOutcomes(worker);
 
-export const handler = instrumented(withInvocationLog(withQueueMetrics(createHandler({ worker, maxReceiveCount, concurrency }), parseIngestJob)));
+// Job bodies name an end user's library by a reference the documents table resolves (adapters/aws/sqs-ingest-queue.ts).
+export const handler = instrumented(withInvocationLog(withQueueMetrics(createHandler({ worker, references: documentStore(), maxReceiveCount, concurrency }), parseIngestMessage)));

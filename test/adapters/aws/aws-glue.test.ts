@@ -4,7 +4,8 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
-import { parseIngestJob, SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
+import { parseIngestMessage, resolveIngestMessage, SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
+import type { LibraryRef } from '../../../lambdas/core/model.js';
 import { callAws, retryAfterSeconds } from '../../../lambdas/adapters/aws/errors.js';
 import { BUCKET_ENV, ConfigError, ENV, readAwsConfig, readBucketConfig, readWholeNumber } from '../../../lambdas/wiring/aws/config.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
@@ -45,19 +46,55 @@ describe('AWS composition: config, queue, authorizer, errors', () => {
     expect(() => readBucketConfig({ ...env, [BUCKET_ENV.secretsKeyArn]: 'alias/library' })).toThrow(/KMS key ARN/);
   });
 
-  it('enqueues a job as one SQS message, and a throttled queue is backend_unavailable', async () => {
+  it('enqueues a job as one SQS message naming the library by reference, and a throttled queue is backend_unavailable', async () => {
     sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
-    const queue = new SqsIngestQueue(new SQSClient({ region: 'eu-west-1' }), 'https://sqs/q');
-    const job = { tenantId: 'ten_1', endUserId: 'alice', documentId: 'file_1' };
+    const written: Array<[LibraryRef, string]> = [];
+    const references = {
+      libraryReference: async (ref: LibraryRef, generation: string) => { written.push([ref, generation]); return generation; },
+      resolveLibraryReference: async () => null,
+      libraryGeneration: async () => 'gen-live',
+    };
+    let now = 0;
+    const queue = new SqsIngestQueue(new SQSClient({ region: 'eu-west-1' }), 'https://sqs/q', references, () => now);
+    const job = { tenantId: 'ten_1', endUserId: 'alice@example.com', documentId: 'file_1', generation: 'gen-1' };
     // Each Lambda embeds on its own: a small single capture never waits behind the queue's work.
     expect(queue.isIdle()).toBe(true);
     expect('settled' in queue).toBe(false);
     await queue.enqueue(job);
-    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs/q', MessageBody: JSON.stringify(job) });
-    expect(parseIngestJob(JSON.stringify(job))).toEqual(job);
-    expect(parseIngestJob('{"tenantId":"t"}')).toBeNull();
+    const body = sqs.commandCalls(SendMessageCommand)[0]!.args[0].input;
+    expect(body).toEqual({ QueueUrl: 'https://sqs/q', MessageBody: JSON.stringify({ v: 2, tenantId: 'ten_1', documentId: 'file_1', library: 'gen-1' }) });
+    expect(body.MessageBody).not.toContain('alice');
+    expect(written).toEqual([[{ tenantId: 'ten_1', endUserId: 'alice@example.com' }, 'gen-1']]);
+    // The same generation again within the hour: the reference is not written again; after it, it is (its time to live starts anew).
+    await queue.enqueue({ ...job, documentId: 'file_2' });
+    expect(written).toHaveLength(1);
+    now = 3_600_000;
+    await queue.enqueue({ ...job, documentId: 'file_3' });
+    expect(written).toHaveLength(2);
+    // A job that came without its generation names the live one; the shared library is null (it names nobody).
+    await queue.enqueue({ tenantId: 'ten_1', endUserId: 'bob', documentId: 'file_4' });
+    expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[3]!.args[0].input.MessageBody!)).toEqual({ v: 2, tenantId: 'ten_1', documentId: 'file_4', library: 'gen-live' });
+    await queue.enqueue({ tenantId: 'ten_1', endUserId: null, documentId: 'file_5', generation: 'gen-s' });
+    expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[4]!.args[0].input.MessageBody!)).toEqual({ v: 2, tenantId: 'ten_1', documentId: 'file_5', library: null });
+    expect(written.map(([r]) => r.endUserId)).toEqual(['alice@example.com', 'alice@example.com', 'bob']);
     sqs.on(SendMessageCommand).rejects(Object.assign(new Error('throttled'), { name: 'RequestThrottled', $metadata: { httpStatusCode: 400 } }));
     await expect(queue.enqueue(job)).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it('reads both job forms back, and resolves a reference to its library or to nothing', async () => {
+    expect(parseIngestMessage(JSON.stringify({ v: 2, tenantId: 't', documentId: 'file_1', library: 'gen-1' }))).toEqual({ v: 2, tenantId: 't', documentId: 'file_1', library: 'gen-1' });
+    expect(parseIngestMessage(JSON.stringify({ v: 2, tenantId: 't', documentId: 'file_1', library: null }))).toEqual({ v: 2, tenantId: 't', documentId: 'file_1', library: null });
+    // Sent before the reference form (in flight during a deploy).
+    expect(parseIngestMessage(JSON.stringify({ tenantId: 't', endUserId: 'alice', documentId: 'file_1' }))).toEqual({ v: 1, tenantId: 't', documentId: 'file_1', endUserId: 'alice' });
+    for (const junk of ['{"tenantId":"t"}', 'not json', '[]', 'null', '{"v":3,"tenantId":"t","documentId":"f","library":"g"}', '{"v":2,"tenantId":"t","documentId":"f","library":7}', '{"tenantId":"t","documentId":"f","endUserId":5}']) {
+      expect(parseIngestMessage(junk), junk).toBeNull();
+    }
+    const references = { resolveLibraryReference: async (tenantId: string, reference: string) => (reference === 'gen-1' ? { tenantId, endUserId: 'alice' } : null) };
+    expect(await resolveIngestMessage({ v: 2, tenantId: 't', documentId: 'f', library: 'gen-1' }, references)).toEqual({ tenantId: 't', endUserId: 'alice', documentId: 'f', generation: 'gen-1' });
+    expect(await resolveIngestMessage({ v: 2, tenantId: 't', documentId: 'f', library: 'gen-erased' }, references)).toBeNull();
+    expect(await resolveIngestMessage({ v: 2, tenantId: 't', documentId: 'f', library: '' }, references)).toBeNull();
+    expect(await resolveIngestMessage({ v: 2, tenantId: 't', documentId: 'f', library: null }, references)).toEqual({ tenantId: 't', endUserId: null, documentId: 'f' });
+    expect(await resolveIngestMessage({ v: 1, tenantId: 't', documentId: 'f', endUserId: 'bob' }, references)).toEqual({ tenantId: 't', endUserId: 'bob', documentId: 'f' });
   });
 
   it('authorizes a live key by its hash, hands the tenant over and names its usage plan key (the hash, not the key)', async () => {

@@ -4,13 +4,14 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockEmbedder } from '../../../lambdas/adapters/aws/bedrock-embedder.js';
-import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
+import { DynamoDocumentStore, LIBRARY_REFERENCE_TTL_SECONDS } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
-import { SqsIngestQueue } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
+import { SqsIngestQueue, type IngestMessage } from '../../../lambdas/adapters/aws/sqs-ingest-queue.js';
 import { BUCKETS_TABLE, DOCUMENTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
 import { DynamoPendingBucketDeletes } from '../../../lambdas/adapters/aws/dynamo-pending-bucket-deletes.js';
 import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';
@@ -20,6 +21,7 @@ import { BucketDeleteRetry } from '../../../lambdas/core/bucket/delete-retry.js'
 import { documentBlobs } from '../../../lambdas/core/bucket/document-blobs.js';
 import { bucketBlobKey } from '../../../lambdas/core/bucket/placement.js';
 import { DocumentService } from '../../../lambdas/core/documents.js';
+import { EndUserService } from '../../../lambdas/core/end-users.js';
 import { openDatabase } from '../../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../../lambdas/adapters/local/sqlite-search-index.js';
 import { buildCaptureServices, type CapturePorts } from '../../../lambdas/core/capture-services.js';
@@ -94,11 +96,14 @@ async function awsStack(options: { callerBuckets?: boolean } = {}) {
     usage: new DynamoUsageLedger(dynamo.client, await dynamo.createTable(USAGE_TABLE)),
     buckets: options.callerBuckets ? await callerBucketPorts() : undefined,
   };
-  const queue = new SqsIngestQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.us-east-1.amazonaws.com/1/ingest');
+  const documents = ports.documents as DynamoDocumentStore;
+  const queue = new SqsIngestQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.us-east-1.amazonaws.com/1/ingest', documents);
   const services = buildCaptureServices(ports, queue);
-  /** The jobs SQS was sent, in order. */
-  const sent = () => sqs.commandCalls(SendMessageCommand).map((c) => JSON.parse(c.args[0].input.MessageBody!) as IngestJob);
-  return { ports, ...services, sent };
+  /** The job messages SQS was sent, in order. */
+  const sent = () => sqs.commandCalls(SendMessageCommand).map((c) => JSON.parse(c.args[0].input.MessageBody!) as IngestMessage);
+  /** The bodies as SQS keeps them. */
+  const bodies = () => sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input.MessageBody!);
+  return { ports, documents, ...services, sent, bodies };
 }
 
 /**
@@ -142,7 +147,7 @@ const PARAGRAPHS = Array.from({ length: 100 }, (_, i) => `Paragraph ${i} of the 
 
 function handlerOf(stack: Awaited<ReturnType<typeof awsStack>>, time: ReturnType<typeof fakeTime>, over: Partial<IngestHandlerDeps> = {}) {
   return ingestHandler({
-    worker: stack.worker, maxReceiveCount: 3, concurrency: 4, stepPassages: 4,
+    worker: stack.worker, references: stack.documents, maxReceiveCount: 3, concurrency: 4, stepPassages: 4,
     backoff: { baseDelayMs: 2_000, maxDelayMs: 30_000, marginMs: 60_000 }, sleep: time.sleep, random: () => 1,
     ...over,
   });
@@ -192,6 +197,118 @@ describe('the AWS capture path: what is embedded in the request, what goes to SQ
     // Titan's reported tokens (5 a text here) for every passage embedded, inline or by the worker.
     expect(day!.tokensUsed).toBe(5 * (passages + 1));
     expect(time.delays).toEqual([]);
+  });
+});
+
+describe('SQS job bodies: an opaque library reference, never the end user id', () => {
+  /** Every item of the documents table (dynalite), as JSON, to search for a name. */
+  const tableText = async (stack: Awaited<ReturnType<typeof awsStack>>) => {
+    const name = (stack.documents as unknown as { tableName: string }).tableName;
+    const out = await dynamo.client.send(new ScanCommand({ TableName: name }));
+    return JSON.stringify(out.Items ?? []);
+  };
+
+  it("names an end user's library by a reference the worker resolves, the tenant's shared library by null", async () => {
+    const stack = await awsStack();
+    const endUser = { tenantId: ref.tenantId, endUserId: 'dana@example.com' };
+    const mine = await stack.capture.capture(endUser, file('the minutes of the harbour board'), { interactive: false });
+    const shared = await stack.capture.capture({ tenantId: ref.tenantId, endUserId: null }, { text: 'a shared note about the harbour' }, { interactive: false });
+    const [mineMessage, sharedMessage] = stack.sent();
+    const generation = await stack.documents.libraryGeneration(endUser);
+    expect(mineMessage).toEqual({ v: 2, tenantId: ref.tenantId, documentId: mine.id, library: generation });
+    expect(sharedMessage).toEqual({ v: 2, tenantId: ref.tenantId, documentId: shared.id, library: null });
+    for (const body of stack.bodies()) expect(body).not.toMatch(/dana|example\.com|endUserId/);
+    expect(await stack.documents.resolveLibraryReference(ref.tenantId, (mineMessage as { library: string }).library)).toEqual(endUser);
+
+    const time = fakeTime(600_000);
+    const response = await handlerOf(stack, time)(sqsEvent(record('m1', mineMessage), record('m2', sharedMessage)), time.context);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(await stack.ports.documents.get(endUser, mine.id!)).toMatchObject({ status: 'ready' });
+    expect(await stack.ports.documents.get({ tenantId: ref.tenantId, endUserId: null }, shared.id!)).toMatchObject({ status: 'ready' });
+  });
+
+  it('writes the reference once for the jobs of one library, not once per job', async () => {
+    const stack = await awsStack();
+    const endUser = { tenantId: ref.tenantId, endUserId: 'erin' };
+    const spy = vi.spyOn(stack.documents, 'libraryReference');
+    for (const text of ['one queued note', 'two queued notes', 'three queued notes']) await stack.capture.capture(endUser, { text }, { interactive: false });
+    expect(new Set(stack.sent().map((m) => (m as { library: string }).library)).size).toBe(1);
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
+  it('after an erasure the body reveals nothing and resolves to nothing: the worker skips it, and no item names the end user', async () => {
+    const stack = await awsStack();
+    const endUser = { tenantId: ref.tenantId, endUserId: 'frank@example.com' };
+    await stack.capture.capture(endUser, file('frank keeps his scans here'), { interactive: false });
+    const [message] = stack.sent();
+    expect(await tableText(stack)).toContain('frank@example.com');
+    const erasure = new EndUserService({ documents: stack.ports.documents, index: stack.ports.index, blobs: stack.ports.blobs });
+    expect(await erasure.erase(endUser.tenantId, endUser.endUserId)).toMatchObject({ deleted: true, documents_deleted: 1 });
+
+    // Nothing in the table names the end user any more, the reference included (the erasure removed it; no job had to).
+    expect(await tableText(stack)).not.toContain('frank@example.com');
+    expect(stack.bodies().join('')).not.toContain('frank');
+    expect(await stack.documents.resolveLibraryReference(ref.tenantId, (message as { library: string }).library)).toBeNull();
+    const time = fakeTime(600_000);
+    const response = await handlerOf(stack, time)(sqsEvent(record('m1', message)), time.context);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(bedrock.commandCalls(InvokeModelCommand)).toHaveLength(0);
+    // A new library for the same id is another generation: the old body names nothing in it either.
+    await stack.capture.capture(endUser, { text: 'frank starts again' }, { interactive: false });
+    const again = stack.sent().at(-1) as { library: string };
+    expect(again.library).not.toBe((message as { library: string }).library);
+    expect(await stack.documents.resolveLibraryReference(ref.tenantId, (message as { library: string }).library)).toBeNull();
+  });
+
+  it('removes a reference an erasure cut short left behind the first time a job names it, and lets it expire anyway', async () => {
+    const stack = await awsStack();
+    const endUser = { tenantId: ref.tenantId, endUserId: 'gina' };
+    const generation = await stack.documents.touchLibrary(endUser, formatTimestamp(new Date()));
+    const before = Math.floor(Date.now() / 1000);
+    const reference = await stack.documents.libraryReference(endUser, generation);
+    const text = await tableText(stack);
+    const item = (JSON.parse(text) as Array<Record<string, unknown>>).find((i) => i.sk === 'LIB' && String(i.pk).startsWith('LIBREF#'))!;
+    expect(item.expiresAt as number).toBeGreaterThanOrEqual(before + LIBRARY_REFERENCE_TTL_SECONDS);
+    expect(LIBRARY_REFERENCE_TTL_SECONDS).toBeGreaterThan(14 * 24 * 3600);
+    // The library item goes as an erasure's first step does, and the erasure stops there.
+    const name = (stack.documents as unknown as { tableName: string }).tableName;
+    await dynamo.client.send(new DeleteCommand({ TableName: name, Key: { pk: `LIBS#${endUser.tenantId}`, sk: `U#${endUser.endUserId}` } }));
+    expect(await tableText(stack)).toContain('gina');
+    expect(await stack.documents.resolveLibraryReference(endUser.tenantId, reference)).toBeNull();
+    expect(await tableText(stack)).not.toContain('gina');
+  });
+
+  it('a reference written for a library already erased resolves to nothing and leaves nothing', async () => {
+    const stack = await awsStack();
+    const endUser = { tenantId: ref.tenantId, endUserId: 'hugo' };
+    const generation = await stack.documents.touchLibrary(endUser, formatTimestamp(new Date()));
+    await stack.documents.deleteLibrary(endUser);
+    const reference = await stack.documents.libraryReference(endUser, generation);
+    expect(await stack.documents.resolveLibraryReference(endUser.tenantId, reference)).toBeNull();
+    expect(await tableText(stack)).not.toContain('hugo');
+  });
+
+  it('still works a message of the earlier form (end user id in the body) sent before a deploy', async () => {
+    const stack = await awsStack();
+    const receipt = await stack.capture.capture(ref, { text: 'queued before the deploy' }, { interactive: false });
+    const old = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: receipt.id };
+    const time = fakeTime(600_000);
+    const response = await handlerOf(stack, time)(sqsEvent(record('m-old', old)), time.context);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(await stack.ports.documents.get(ref, receipt.id!)).toMatchObject({ status: 'ready' });
+  });
+
+  it('hands a job back to SQS when its reference cannot be read yet (DynamoDB failing), and does not drop it', async () => {
+    const stack = await awsStack();
+    const receipt = await stack.capture.capture(ref, { text: 'resolved on the second delivery' }, { interactive: false });
+    const [message] = stack.sent();
+    const flaky = { resolveLibraryReference: async () => { throw new BackendUnavailableError('documents.resolveLibraryReference: throttled'); } };
+    const time = fakeTime(600_000);
+    const first = await handlerOf(stack, time, { references: flaky })(sqsEvent(record('m1', message)), time.context);
+    expect(first.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
+    const second = await handlerOf(stack, time)(sqsEvent(record('m1', message, 2)), time.context);
+    expect(second.batchItemFailures).toEqual([]);
+    expect(await stack.ports.documents.get(ref, receipt.id!)).toMatchObject({ status: 'ready' });
   });
 });
 

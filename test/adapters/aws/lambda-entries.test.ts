@@ -2,6 +2,7 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { DetectDocumentTextCommand, GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import { GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
@@ -10,7 +11,8 @@ import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-le
 import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
 import { systemClock } from '../../../lambdas/core/dates.js';
 import { KeyService } from '../../../lambdas/core/keys.js';
-import { baseLogger } from '../../../lambdas/http/observability.js';
+import { baseLogger, hashEndUser } from '../../../lambdas/http/observability.js';
+import { ENV } from '../../../lambdas/wiring/aws/config.js';
 import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { makePdf, renderTextPng } from '../../extraction/fixtures.js';
@@ -56,18 +58,25 @@ const event = (over: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent =>
   ({ headers: {}, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'req_1' }, ...over }) as never;
 
 describe('Lambda entries on the AWS composition root', () => {
-  it('health reports the AWS backend and the configured embedder', async () => {
+  it('health reports the AWS backend and the configured embedder; a key it is sent is checked in the tenants table and adds the details', async () => {
     const { handler } = await import('../../../lambdas/endpoints/health/index.js');
     const response = await handler(event({}), context);
-    expect(JSON.parse(response.body)).toEqual({
+    // Anonymous: up or degraded and what runs, nothing more.
+    expect(JSON.parse(response.body)).toEqual({ status: 'ok', version: '1.2.3', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512 } });
+    expect(response.headers?.['x-request-id']).toBe('req_1');
+
+    const issued = await new KeyService({ tenants: new DynamoTenantStore(dynamo.client, tenantsTable), clock: systemClock() }).create('health-reader');
+    const keyed = await handler(event({ headers: { Authorization: `Bearer ${issued.api_key}` } }), context);
+    expect(JSON.parse(keyed.body)).toEqual({
       status: 'ok', version: '1.2.3', backend: 'aws',
       embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512, state: 'ok', detail: null },
       // The SQS backlog is not read by a health check (no client, no call): CloudWatch has it.
       ingest: null,
-      // A health call on AWS touches no store (no client at cold start).
+      // A health call on AWS touches no store but the key's own item.
       dependencies: {},
     });
-    expect(response.headers?.['x-request-id']).toBe('req_1');
+    const unknown = await handler(event({ headers: { authorization: `Bearer lib_${'q'.repeat(40)}` } }), context);
+    expect(JSON.parse(unknown.body)).toEqual(JSON.parse(response.body));
   });
 
   it('the authorizer accepts a key created in the tenants table and refuses another', async () => {
@@ -93,6 +102,38 @@ describe('Lambda entries on the AWS composition root', () => {
     expect(response.statusCode).toBe(200);
     const body = JSON.parse(response.body);
     expect(body.documents.map((d: { id: string }) => d.id)).toEqual([doc.id]);
+  });
+
+  it('an entry that names end users derives the end-user log key from KMS once, and its access line names the end user by that HMAC', async () => {
+    const kms = mockClient(KMSClient);
+    const mac = new Uint8Array(32).fill(7);
+    kms.on(GenerateMacCommand).resolves({ Mac: mac });
+    process.env[ENV.endUserLogKeyArn] = 'arn:aws:kms:us-east-1:123456789012:key/99999999-0000-0000-0000-000000000000';
+    baseLogger.setLogLevel('INFO');
+    const written: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      const { handler } = await import('../../../lambdas/endpoints/documents-list/index.js');
+      for (const requestId of ['req_k1', 'req_k2']) {
+        const response = await handler(event({ queryStringParameters: { end_user_id: 'carol@example.com' }, requestContext: { requestId, authorizer: { tenantId: 'ten_logs' } } as never }), context);
+        expect(response.statusCode).toBe(200);
+      }
+    } finally {
+      process.stdout.write = write;
+      baseLogger.setLogLevel('SILENT');
+      delete process.env[ENV.endUserLogKeyArn];
+      kms.restore();
+    }
+    expect(kms.commandCalls(GenerateMacCommand)).toHaveLength(1);
+    expect(kms.commandCalls(GenerateMacCommand)[0]!.args[0].input).toMatchObject({ KeyId: expect.stringContaining(':key/9999'), MacAlgorithm: 'HMAC_SHA_256' });
+    const access = written.join('').split('\n').filter((l) => l.includes('"message":"access"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(access.map((l) => l.requestId)).toEqual(['req_k1', 'req_k2']);
+    for (const line of access) expect(line.endUser).toBe(hashEndUser('ten_logs', 'carol@example.com', mac));
+    expect(written.join('')).not.toContain('carol@example.com');
   });
 
   it('document-get reads one document of the caller tenant library, and not another tenant one', async () => {
