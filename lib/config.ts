@@ -130,7 +130,9 @@ export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   positiveInt(config.ingest.concurrency, 'ingest.concurrency', 16);
   if (!Array.isArray(config.cors.allowedOrigins) || !config.cors.allowedOrigins.every((o) => typeof o === 'string')) throw new Error('library config: cors.allowedOrigins must be a list of origins');
   parseCorsOrigins(config.cors.allowedOrigins, 'library config: cors.allowedOrigins');
-  if (config.alarms.email !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(config.alarms.email)) {
+  // name@domain, the domain holding a '.' neither first nor last. Its first '.' after the first
+  // character is found by position ([^\s@.]*), where /@[^\s@]+\.[^\s@]+$/ tried every '.' (polynomial).
+  if (config.alarms.email !== '' && !/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/.test(config.alarms.email)) {
     throw new Error('library config: alarms.email must be an email address (or empty)');
   }
   return config;

@@ -74,9 +74,20 @@ export function normalizeBaseUrl(baseUrl: string): string {
     throw new TypeError(`baseUrl is not an absolute URL: ${JSON.stringify(baseUrl)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http or https: ${baseUrl}`);
-  let path = url.pathname.replace(/\/+$/, '');
+  let path = withoutTrailingSlashes(url.pathname);
   if (path.endsWith('/v1')) path = path.slice(0, -3);
   return `${url.origin}${path}`;
+}
+
+/**
+ * The text without the slashes it ends with. A loop rather than /\/+$/, which retries a long run
+ * of slashes from each of its positions (quadratic), and rather than a lookbehind, which older
+ * browsers cannot parse.
+ */
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return text.slice(0, end);
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>

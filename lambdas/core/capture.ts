@@ -142,12 +142,15 @@ const CAPTURE_ATTEMPTS = 3;
 /** Standard base64 (RFC 4648, section 4), padding optional, no whitespace. Linear: safe on megabytes. */
 function isBase64(encoded: string): boolean {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) return false;
-  const unpadded = encoded.replace(/=+$/, '');
+  const unpadded = withoutPadding(encoded);
   if (unpadded.length % 4 === 1) return false;
   return encoded.length === unpadded.length || encoded.length % 4 === 0;
 }
 
-const decodedLength = (encoded: string) => Math.floor((encoded.replace(/=+$/, '').length * 3) / 4);
+/** The text without its trailing '='; (?<!=) matches a run from its first '=' only (linear on any text). */
+const withoutPadding = (encoded: string) => encoded.replace(/(?<!=)=+$/, '');
+
+const decodedLength = (encoded: string) => Math.floor((withoutPadding(encoded).length * 3) / 4);
 
 interface Payload {
   bytes: Uint8Array;

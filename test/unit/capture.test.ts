@@ -76,6 +76,20 @@ describe('CaptureService', () => {
     drain.stop(); // its thousands of passages are not this test's concern
   });
 
+  it('reads base64 padding: one or two = where the length needs them, none at all, never more', async () => {
+    const { services, drain } = coreHarness();
+    const status = async (contentBase64: string) => (await services.capture.capture(shared, { contentBase64, ...file })).reject_code ?? 'created';
+    expect(await status('YQ==')).toBe('created');
+    expect(await status('YWI=')).toBe('created');
+    expect(await status('YWJj')).toBe('created');
+    expect(await status('YWJjZA')).toBe('created');
+    for (const bad of ['YQ=', 'YQ===', 'YWJj=', 'Y===', '=']) expect(await status(bad), bad).toBe('invalid_base64');
+    const started = performance.now();
+    expect(await status(`YWJj${'='.repeat(50_000)}`)).toBe('invalid_base64');
+    expect(performance.now() - started).toBeLessThan(100);
+    drain.stop();
+  });
+
   it('accepts exactly 2 MiB of text', async () => {
     const { services, drain } = coreHarness();
     const receipt = await services.capture.capture(shared, { text: 'ab\n'.repeat((2 * 1024 * 1024) / 3) + 'ab' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildArtifact, dataPointsOf, tableOf, VEGA_LITE_SCHEMA, type CitedFact } from '../../lambdas/core/chat/artifacts.js';
+import { buildArtifact, dataPointsOf, keyValue, tableOf, VEGA_LITE_SCHEMA, type CitedFact } from '../../lambdas/core/chat/artifacts.js';
 import { artifactIntent, artifactTitle } from '../../lambdas/core/chat/intent.js';
 
 const fact = (text: string, lines = [1]): CitedFact => ({ text, title: 'Report', fileId: 'file_1', lines });
@@ -19,6 +19,16 @@ describe('artifact intent', () => {
     expect(artifactTitle('Please make a table of the quarterly revenue?', 'Table')).toBe('Quarterly revenue');
     expect(artifactTitle('Draw a bar chart of sales by region', 'Chart')).toBe('Sales by region');
     expect(artifactTitle('List the risks', 'List')).toBe('Risks');
+    expect(artifactTitle('Chart the sales?! . ?', 'Chart')).toBe('Sales');
+    expect(artifactTitle('Who? What. Why!', 'Table')).toBe('Who? What. Why');
+    expect(artifactTitle('?? !', 'Table')).toBe('?? !');
+  });
+
+  it('titles in linear time whatever the question ends with', () => {
+    const started = performance.now();
+    expect(artifactTitle(`Make a table of ${'?'.repeat(50_000)}x`, 'Table')).toMatch(/^\?{79}…$/);
+    expect(artifactTitle(`Make a table of x${' ?'.repeat(25_000)}`, 'Table')).toBe('X');
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });
 
@@ -63,5 +73,68 @@ describe('creations from cited facts', () => {
     expect(buildArtifact('list', 'List the team', [fact('Ingrid leads the team.')])!.draft).toMatchObject({
       type: 'document', content_type: 'text/markdown', content: '# Team\n\n- Ingrid leads the team. (Report, line 1)',
     });
+  });
+});
+
+describe('key/value facts', () => {
+  it('reads "Key: value", "Key = value" and "Key — value", a bullet before, spaces trimmed', () => {
+    expect(keyValue('Q1: 120')).toEqual({ key: 'Q1', value: '120' });
+    expect(keyValue('  - Revenue = 4.2 million ')).toEqual({ key: 'Revenue', value: '4.2 million' });
+    expect(keyValue('• Lead — Ingrid Solberg')).toEqual({ key: 'Lead', value: 'Ingrid Solberg' });
+    expect(keyValue('Range – 1:2')).toEqual({ key: 'Range', value: '1:2' });
+    expect(keyValue('Ratio: 1: 2')).toEqual({ key: 'Ratio', value: '1: 2' });
+    expect(keyValue('Period 2020–2021: growth')).toEqual({ key: 'Period 2020–2021', value: 'growth' });
+    expect(keyValue('Period 2020 – 2021: growth')).toEqual({ key: 'Period 2020', value: '2021: growth' });
+    expect(keyValue('   : v')).toEqual({ key: '', value: 'v' });
+    expect(keyValue('k:  \t')).toEqual({ key: 'k', value: '' });
+  });
+
+  it('is no pair without a space after the separator, with a key over 60 characters, a sentence as key or a value over lines', () => {
+    for (const text of ['Churn:3.5%', 'Churn', `${'k'.repeat(61)}: v`, 'The launch is in: March', 'Key: one\ntwo', 'Key: value\n', ': v', 'k: \n']) {
+      expect(keyValue(text), JSON.stringify(text)).toBeNull();
+    }
+    expect(keyValue(`${'k'.repeat(60)}: v`)).toEqual({ key: 'k'.repeat(60), value: 'v' });
+  });
+
+  it('gives what the pattern it replaces gave, on every short text of the characters that matter', () => {
+    // The pattern keyValue was, kept only to compare with: applied here to texts of at most 12 characters.
+    // eslint-disable-next-line regexp/no-super-linear-backtracking -- the old pattern, as a reference on short texts only
+    const OLD = /^\s*[-*•]?\s*([^:=—]{1,60}?)\s*(?::|=|—|–)\s+(.+)$/;
+    const old = (text: string) => {
+      const m = OLD.exec(text);
+      return m && !/\s(is|are|was|were)\s/i.test(m[1]!) ? { key: m[1]!.trim(), value: m[2]!.trim() } : null;
+    };
+    // Every kind of white space and line break there is, two that are neither (U+0085, U+180E), the separators and bullets.
+    const alphabet = [' ', ' ', '\n', '\r', '\t', '\v', '\f', '\u00a0', '\u1680', '\u2005', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff',
+      '\u0085', '\u180e', '-', '*', '•', ':', ':', '=', '—', '–', 'a', 'Q', '1', ' is ', '.'];
+    let seed = 24;
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
+    let pairs = 0;
+    for (let i = 0; i < 30_000; i++) {
+      let text = '';
+      for (let length = random(13); length > 0; length--) text += alphabet[random(alphabet.length)];
+      const expected = old(text);
+      if (expected) pairs += 1;
+      expect(keyValue(text), JSON.stringify(text)).toEqual(expected);
+    }
+    expect(pairs).toBeGreaterThan(500);
+    for (const key of [59, 60, 61].map((n) => 'k'.repeat(n))) {
+      for (const text of [`${key}: v`, `- ${key}: v`, `  ${key} = v`, ` ${' '.repeat(58)}: v`, `•${key}— v`]) {
+        expect(keyValue(text), text).toEqual(old(text));
+      }
+    }
+  });
+
+  it('is read in linear time (the pattern took 10 s on 500 spaces)', () => {
+    const timed = (text: string) => {
+      const started = performance.now();
+      const pair = keyValue(text);
+      expect(performance.now() - started, JSON.stringify(text.slice(0, 8))).toBeLessThan(100);
+      return pair;
+    };
+    for (const text of [' '.repeat(50_000), `- ${' '.repeat(50_000)}`, `a:${' '.repeat(50_000)}\n`, `${' '.repeat(25_000)}:${' '.repeat(25_000)}\n`, 'a '.repeat(25_000)]) {
+      expect(timed(text)).toBeNull();
+    }
+    expect(timed(`${' '.repeat(50_000)}: v`)).toEqual({ key: '', value: 'v' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
+import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
 import type { GroundingPassage } from '../../lambdas/ports.js';
 
 const falcon: GroundingPassage = {
@@ -60,6 +60,25 @@ describe('ExtractiveAnswerer', () => {
   it('has no answer when no sentence holds any of the question', async () => {
     const answer = await answerer.answer({ question: 'What is the capital of Peru?', passages: [falcon, heron], itemize: false });
     expect(answer).toMatchObject({ reply: null, citations: [] });
+  });
+});
+
+describe('ExtractiveAnswerer: a sentence longer than maxSentenceChars', () => {
+  const narrow = new ExtractiveAnswerer({ ...DEFAULT_EXTRACTIVE, maxSentenceChars: 40 });
+  const quoteOf = async (line: string) => {
+    const passage: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: [line] };
+    const answer = await narrow.answer({ question: 'When is the Falcon launch?', passages: [passage], itemize: false });
+    return { reply: answer.reply, quote: answer.citations[0]!.quote };
+  };
+
+  it('is cut before the word the limit falls in, with an ellipsis in the reply', async () => {
+    expect(await quoteOf('The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.')).toEqual({
+      reply: 'From your library: The Falcon launch moved to 14 March… [1]',
+      quote: 'The Falcon launch moved to 14 March',
+    });
+    // The limit falls on a space: the cut drops it; a first word past the limit is cut inside.
+    expect((await quoteOf('The Falcon launch of the batteries was at noon on a Friday.')).quote).toBe('The Falcon launch of the batteries was');
+    expect((await quoteOf(`Falcon${'x'.repeat(60)} launch moved.`)).quote).toBe(`Falcon${'x'.repeat(33)}`);
   });
 });
 

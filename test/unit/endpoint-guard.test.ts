@@ -77,6 +77,19 @@ describe('the SSRF guard: which addresses an endpoint may reach', () => {
     expect(refusedAddress('::ffff:0:169.254.169.254', { allowPrivate: true })).toMatch(/metadata/);
     expect(refusedAddress('2001:0:4136:e378:8000:63bf:5601:5601', { allowPrivate: true })).toMatch(/metadata/);
   });
+
+  it('reads an IPv6 address with a zone (%eth0) as the address, its dotted quad included, in linear time', () => {
+    expect(refusedAddress('fe80::1%eth0')).toMatch(/link-local/);
+    expect(refusedAddress('::ffff:127.0.0.1%eth0')).toMatch(/loopback address \(in IPv6 form\)/);
+    expect(refusedAddress('::ffff:10.0.0.1%1.2.3.4')).toMatch(/RFC 1918.*IPv6 form/);
+    expect(refusedAddress('64:ff9b::10.0.0.1%z')).toMatch(/RFC 1918.*IPv6 form/);
+    expect(refusedAddress('::ffff:8.8.8.8%en0')).toBeNull();
+    expect(refusedAddress('1::2:3:4:5:6:1.2.3.4')).toBe('not an IP address');
+    const started = performance.now();
+    expect(refusedAddress(`::ffff:10.0.0.1%${'1.'.repeat(25_000)}`)).toMatch(/RFC 1918.*IPv6 form/);
+    expect(refusedAddress(`::${'1'.repeat(50_000)}`)).toBe('not an IP address');
+    expect(performance.now() - started).toBeLessThan(100);
+  });
 });
 
 const lookupWith = (addresses: LookupAddress[], onRefused?: (refusal: EndpointRefusal) => void) =>

@@ -102,10 +102,16 @@ for (const [net, bits] of [['2001:3::', 32], ['2001:4:112::', 48], ['2001:20::',
 const GLOBAL_UNICAST = new BlockList();
 GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
 
-/** The 16 bytes of an IPv6 address (any textual form, an embedded dotted quad included). */
+/**
+ * The 16 bytes of an IPv6 address (any textual form, an embedded dotted quad included).
+ * `address` is one that isIP() calls IPv6, whose zone ('%eth0') holds no '%' and no line break.
+ */
 function ipv6Bytes(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  // The zone is cut at its '%' by position: /%.*$/ retried a run of '%' from each one (quadratic).
+  const zone = address.indexOf('%');
+  let text = zone === -1 ? address : address.slice(0, zone);
+  // (?<!\d): the quad is tried from the first digit of a run only, not again from each later one.
+  const dotted = /(?<!\d)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const [a, b, c, d] = dotted[1]!.split('.').map(Number);
     text = text.slice(0, -dotted[1]!.length) + `${((a! << 8) | b!).toString(16)}:${((c! << 8) | d!).toString(16)}`;

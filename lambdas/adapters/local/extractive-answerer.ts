@@ -210,6 +210,8 @@ export class ExtractiveAnswerer implements ChatModel {
 
   private quote(text: string): string {
     const max = this.options.maxSentenceChars;
-    return text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+    // The cut drops the last word and the spaces before it; (?<!\s) tries a run of spaces from its
+    // first one only (linear), where /\s+\S*$/ retried it from each of its positions.
+    return text.length <= max ? text : `${text.slice(0, max - 1).replace(/(?<!\s)\s+\S*$/, '')}…`;
   }
 }

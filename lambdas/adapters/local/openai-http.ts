@@ -11,7 +11,8 @@ export interface OpenAiServer {
 
 /** The operation's URL: the base as given, or the base already ending in the operation (`/chat/completions`, `/embeddings`). */
 export function openAiEndpoint(url: string, operation: string): string {
-  const base = url.replace(/\/+$/, '');
+  // (?<!\/): the trailing slashes are tried from the first of the run only (linear on any URL).
+  const base = url.replace(/(?<!\/)\/+$/, '');
   return base.endsWith(operation) ? base : `${base}${operation}`;
 }
 
