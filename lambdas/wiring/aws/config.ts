@@ -90,7 +90,7 @@ export function readBucketConfig(env: Record<string, string | undefined> = proce
 
 /**
  * Where the ingest function stages a scanned PDF in the blob bucket for
- * Textract's asynchronous job (textract.ts); the CDK stack grants the ingest
+ * Textract's asynchronous job (extractors.ts); the CDK stack grants the ingest
  * role this prefix and expires what a stopped function leaves there (lib/).
  */
 export const TEXTRACT_STAGING_PREFIX = 'textract-staging/';

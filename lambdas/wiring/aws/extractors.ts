@@ -15,15 +15,21 @@ import { sdkOptions } from './sdk.js';
  * the bundle the stack builds beside the function's own (lib/), and the
  * process may hold at most 85% of the function's memory while files are read.
  */
-const MEMORY_SHARE = 0.85;
+export const MEMORY_SHARE = 0.85;
 
-function readerOptions() {
-  const file = readerThreadFile();
-  const memoryMiB = Number(process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
+/**
+ * The reader threads' script and memory bound in this function: its
+ * `LIBRARY_READER_THREAD` bundle beside the function's own (none in tests:
+ * the sources), and the process's memory while files are read, a share of the
+ * function's memory (none outside Lambda: the extractor's default growth).
+ */
+export function readerSettings(env: Record<string, string | undefined> = process.env, bundleUrl: string = import.meta.url) {
+  const file = readerThreadFile(env);
+  const memoryMiB = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
   const ceiling = Number.isFinite(memoryMiB) && memoryMiB > 0 ? Math.floor(memoryMiB * MEMORY_SHARE * 1024 * 1024) : undefined;
   return {
     // In a bundle, import.meta.url is the function's index.mjs: the thread's bundle lies beside it.
-    workerUrl: file ? new URL(`./${file}`, import.meta.url) : undefined,
+    workerUrl: file ? new URL(`./${file}`, bundleUrl) : undefined,
     memoryCeilingBytes: ceiling,
     memoryGrowthBytes: ceiling,
     log: (message: string, detail: Record<string, unknown>) => logger.warn(message, detail),
@@ -43,7 +49,7 @@ export function captureExtractor(): IsolatedExtractor {
     mode: 'text',
     limits: { inlineMaxBytes: awsConfig().inlineMaxBytes },
     threads: { request: 1, background: 1 },
-    ...readerOptions(),
+    ...readerSettings(),
   });
 }
 
@@ -64,6 +70,6 @@ export function ingestExtractor(): IsolatedExtractor {
     limits: { inlineMaxBytes: config.inlineMaxBytes },
     pdfOcr: new TextractPdfOcr({ jobs: textract, s3: s3Client(), bucket: config.blobBucket, prefix: TEXTRACT_STAGING_PREFIX }),
     threads: { request: 1, background: 2 },
-    ...readerOptions(),
+    ...readerSettings(),
   });
 }

@@ -4,7 +4,7 @@ import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';
 
-/** The S3 client of this Lambda environment, made on the first call; the blob store and Textract's staging (textract.ts) share it. */
+/** The S3 client of this Lambda environment, made on the first call; the blob store and Textract's staging (extractors.ts) share it. */
 let client: S3Client | undefined;
 let blobs: S3BlobStore | undefined;
 

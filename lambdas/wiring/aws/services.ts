@@ -5,7 +5,7 @@ import type { Ports } from '../../core/services.js';
  * (lambdas/endpoints/<route>/index.ts, workers/aws-ingest/, workers/aws-sweeper/)
  * makes the core's services it calls on only the ports its use case needs,
  * from the per-client factories (dynamo.ts, s3.ts, opensearch.ts, bedrock.ts,
- * sqs.ts, textract.ts; capture-ports.ts gathers capture's). Capture and the
+ * sqs.ts, extractors.ts; capture-ports.ts gathers capture's). Capture and the
  * ingest worker are composed by the core's buildCaptureServices (every
  * accepted capture charged, as the local stack's buildServices does), so
  * esbuild leaves every other SDK client, adapter and use case out of the

@@ -23,7 +23,7 @@ describe('the AWS entries’ service composition', () => {
     const text = source('workers/aws-ingest/index.ts');
     expect(text).toMatch(/buildCaptureServices\(awsCapturePorts\(ingestExtractor\(\)\), unwired\('ingestQueue'\)\)/);
     expect(text).toMatch(/readWholeNumber\(ENV\.ingestConcurrency/);
-    expect(text).toMatch(/createHandler\(\{ worker, maxReceiveCount, concurrency \}\)/);
+    expect(text).toMatch(/createHandler\(\{ worker, references: documentStore\(\), maxReceiveCount, concurrency \}\)/);
   });
 
   it('an unwired port throws UnwiredPortError naming it on first use, and is not mistaken for a promise', async () => {

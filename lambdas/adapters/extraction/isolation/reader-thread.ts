@@ -9,6 +9,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, OcrResult, PdfOcr } from '../../../ports.js';
+import { asReadFailure } from '../read-failure.js';
 import { fromWire, toWire, type FromReader, type ReaderThreadData, type ToReader, type WireError } from './protocol.js';
 import { currentThreadId } from './thread-usage.js';
 
@@ -89,7 +90,8 @@ export function serveReads(reader: ThreadReader): void {
     }
     read(message).then(
       (value) => send({ type: 'done', id: message.id, value }),
-      (error: unknown) => send({ type: 'done', id: message.id, error: toWire(error) }),
+      // Whatever a reader throws reaches the supervisor as a contract error (a parser's own errors are not).
+      (error: unknown) => send({ type: 'done', id: message.id, error: toWire(asReadFailure(error)) }),
     );
   });
   send({ type: 'ready', threadId: currentThreadId() });
