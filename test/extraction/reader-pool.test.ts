@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReaderPool, type ReaderPoolOptions } from '../../lambdas/adapters/extraction/isolation/reader-pool.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../../lambdas/adapters/extraction/limits.js';
@@ -128,6 +129,16 @@ describe('the reader pool', () => {
     const readers = pool({ ocr: { name: 'test', recognize: async (image) => { seen.push(image.png.length); return { text: 'page words', confidence: 1 }; } } });
     expect(await textOf(readers.run('background', read('ocr')))).toBe('page words');
     expect(seen).toEqual([3]);
+  });
+
+  it('a thread left holding a large heap after its read is replaced, giving the memory back; a lean one is kept', async () => {
+    const readers = pool({ threads: { request: 1, background: 1 } });
+    expect(await textOf(readers.run('background', read('lean')))).toBe('read lean');
+    expect(readers.state().threads).toBe(1);
+    expect(await textOf(readers.run('background', read('bloat')))).toBe('read bloat');
+    await sleep(100);
+    expect(readers.state().threads).toBe(0);
+    expect(await textOf(readers.run('background', read('next')))).toBe('read next');
   });
 
   it('a thread that cannot start fails its read as backend_unavailable (retryable), not forever', async () => {

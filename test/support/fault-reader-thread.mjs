@@ -8,6 +8,7 @@
 //   crash     throws from a timer (the thread dies)
 //   sleep:N   answers after N ms, without using the processor
 //   ocr       asks the supervisor to OCR one image and answers with its text
+//   bloat     answers at once, saying its heap is now 200 MiB (a big read's leftovers)
 //   anything else: answers at once with "read <filename>"
 import { readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
@@ -21,7 +22,8 @@ const threadId = (() => {
 })();
 
 const ocrCalls = new Map();
-const answer = (id, text) => parentPort.postMessage({ type: 'done', id, value: { text, kind: 'file', contentType: 'text/plain', pageCount: null, ocrPages: 0 } });
+const answer = (id, text, heapBytes = 1024 * 1024) =>
+  parentPort.postMessage({ type: 'done', id, value: { text, kind: 'file', contentType: 'text/plain', pageCount: null, ocrPages: 0 }, heapBytes });
 
 parentPort.on('message', (message) => {
   if (message.type === 'ocr-reply') {
@@ -29,7 +31,7 @@ parentPort.on('message', (message) => {
     return;
   }
   if (message.op === 'slow-work') {
-    parentPort.postMessage({ type: 'done', id: message.id, value: false });
+    parentPort.postMessage({ type: 'done', id: message.id, value: false, heapBytes: 1024 * 1024 });
     return;
   }
   const name = message.filename;
@@ -56,6 +58,10 @@ parentPort.on('message', (message) => {
     const png = new Uint8Array([1, 2, 3]);
     ocrCalls.set(7, (reply) => answer(message.id, reply.error ? `ocr failed: ${reply.error.detail ?? reply.error.message}` : reply.result.text));
     parentPort.postMessage({ type: 'ocr', call: 7, image: { png, width: 1, height: 1 } });
+    return;
+  }
+  if (name === 'bloat') {
+    answer(message.id, 'read bloat', 200 * 1024 * 1024);
     return;
   }
   answer(message.id, `read ${name}`);

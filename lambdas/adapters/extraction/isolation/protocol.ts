@@ -30,7 +30,8 @@ export type ToReader =
 
 export type FromReader =
   | { type: 'ready'; threadId: number | null }
-  | { type: 'done'; id: number; value?: ExtractedText | boolean; error?: WireError }
+  /** `heapBytes`: what the thread's heap (and the buffers it holds) takes after the read, for the supervisor to recycle a bloated thread. */
+  | { type: 'done'; id: number; value?: ExtractedText | boolean; error?: WireError; heapBytes: number }
   | { type: 'ocr'; call: number; image: OcrImage }
   | { type: 'pdf-ocr'; call: number; pdf: Uint8Array }
   | { type: 'ocr-cancel'; call: number };

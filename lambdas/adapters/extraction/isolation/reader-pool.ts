@@ -27,12 +27,14 @@ export interface ReaderPoolOptions {
   niceness?: Partial<Record<Lane, number>>;
   /** A request's sniffing (is this slow work?) gives up after this long and counts as slow. Default 2000 ms. */
   sniffBudgetMs?: number;
+  /** A thread whose heap is larger than this after a read is replaced (the memory given back). Default 96 MiB. */
+  recycleAboveBytes?: number;
   /** How often running reads are checked against their limits. Default 50 ms. */
   watchIntervalMs?: number;
   log?: (message: string, detail: Record<string, unknown>) => void;
 }
 
-type StopReason = 'cpu' | 'time' | 'memory' | 'aborted' | 'closed';
+type StopReason = 'cpu' | 'time' | 'memory' | 'aborted' | 'closed' | 'recycled';
 
 interface Job {
   lane: Lane;
@@ -70,6 +72,7 @@ interface Slot {
 const STOP_GRACE_MS = 5_000;
 const DEFAULT_NICENESS: Record<Lane, number> = { request: 5, background: 10 };
 const MiB = 1024 * 1024;
+const DEFAULT_RECYCLE_ABOVE_BYTES = 96 * MiB;
 
 /**
  * Supervised threads that read files (extraction-thread.ts). Every read of
@@ -271,6 +274,8 @@ export class ReaderPool {
         const job = slot.job;
         this.release(slot);
         this.settle(job, message.error ? fromWire(message.error) : null, message.value);
+        // V8 keeps the heap a big read grew to: a thread left holding more than it needs idle is replaced, giving the memory back.
+        if (message.heapBytes > (this.options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES)) void this.stop(slot, 'recycled');
         this.pump();
         return;
       }
@@ -432,7 +437,7 @@ export class ReaderPool {
         : reason === 'memory' ? this.memoryReject()
         : reason === 'aborted' ? (job.signal?.reason instanceof Error ? job.signal.reason : new Error('the read was cancelled'))
         : new BackendUnavailableError('the file readers are closing');
-      if (reason !== 'aborted' && reason !== 'closed') this.options.log?.('a file read was stopped', { reason, lane: slot.lane });
+      if (reason !== 'aborted' && reason !== 'closed' && reason !== 'recycled') this.options.log?.('a file read was stopped', { reason, lane: slot.lane });
       this.settle(job, error);
     }
     await worker.terminate().catch(() => undefined);

@@ -7,6 +7,7 @@
  * Textract) every reader shares.
  */
 import os from 'node:os';
+import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, OcrResult, PdfOcr } from '../../../ports.js';
 import { asReadFailure } from '../read-failure.js';
@@ -73,6 +74,12 @@ export const supervisorPdfOcr: PdfOcr = {
   },
 };
 
+/** This thread's heap and the buffers it holds (V8 keeps what a big read grew it to). */
+function heapBytes(): number {
+  const heap = v8.getHeapStatistics();
+  return heap.total_heap_size + heap.external_memory;
+}
+
 /** Serves the supervisor's reads with `reader` until the thread is stopped. */
 export function serveReads(reader: ThreadReader): void {
   const read = (message: Extract<ToReader, { type: 'read' }>): Promise<ExtractedText | boolean> =>
@@ -89,9 +96,9 @@ export function serveReads(reader: ThreadReader): void {
       return;
     }
     read(message).then(
-      (value) => send({ type: 'done', id: message.id, value }),
+      (value) => send({ type: 'done', id: message.id, value, heapBytes: heapBytes() }),
       // Whatever a reader throws reaches the supervisor as a contract error (a parser's own errors are not).
-      (error: unknown) => send({ type: 'done', id: message.id, error: toWire(asReadFailure(error)) }),
+      (error: unknown) => send({ type: 'done', id: message.id, error: toWire(asReadFailure(error)), heapBytes: heapBytes() }),
     );
   });
   send({ type: 'ready', threadId: currentThreadId() });
