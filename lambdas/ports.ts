@@ -386,11 +386,25 @@ export interface GroundingPassage {
   document?: string;
 }
 
+/** An earlier exchange of the conversation a question belongs to. */
+export interface ConversationTurn {
+  question: string;
+  reply: string;
+}
+
 export interface ChatModelRequest {
   question: string;
   passages: readonly GroundingPassage[];
   /** The caller wants several facts (a list, table or chart follows), not a short answer. */
   itemize: boolean;
+  /** The conversation's earlier turns, oldest first (a follow-up is read in their light); absent or empty for a first question. */
+  history?: readonly ConversationTurn[];
+}
+
+export interface ChatModelCallOptions {
+  /** Receives the reply's text as it is written, piece by piece (streamed replies); the answer still returns whole. */
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
 }
 
 export interface Citation {
@@ -415,7 +429,14 @@ export interface ChatModelAnswer {
  */
 export interface ChatModel {
   readonly name: string;
-  answer(request: ChatModelRequest): Promise<ChatModelAnswer>;
+  /**
+   * A generative model that can judge whether the passages answer the
+   * question (and says so, with NOT_IN_LIBRARY): it is given the best
+   * candidates once clear noise is dropped. The offline extractive answerer
+   * cannot judge: the core's support gate decides for it.
+   */
+  readonly judges: boolean;
+  answer(request: ChatModelRequest, options?: ChatModelCallOptions): Promise<ChatModelAnswer>;
 }
 
 /** What one event adds to a tenant's spend on one day. */

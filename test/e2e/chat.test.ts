@@ -285,7 +285,7 @@ describe('a chat model that is down', () => {
   it('answers 503 unavailable with Retry-After, and stores and charges nothing', async () => {
     const down = await startTestServer({
       embedder: new HashingEmbedder(),
-      chatModel: { name: 'down', answer: async () => { throw new BackendUnavailableError('model down', 4); } },
+      chatModel: { name: 'down', judges: true, answer: async () => { throw new BackendUnavailableError('model down', 4); } },
     });
     try {
       const key = await down.newKey('t');

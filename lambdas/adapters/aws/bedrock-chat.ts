@@ -20,6 +20,7 @@ const THROTTLE_NAMES = new Set(['ThrottlingException', 'ServiceQuotaExceededExce
  */
 export class BedrockChat implements ChatModel {
   readonly name: string;
+  readonly judges = true;
 
   constructor(
     private readonly client: BedrockRuntimeClient,

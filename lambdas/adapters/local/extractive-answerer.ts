@@ -122,6 +122,7 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 
 export class ExtractiveAnswerer implements ChatModel {
   readonly name = 'extractive';
+  readonly judges = false;
 
   /**
    * `tokens` counts what the answer "read" and wrote, for usage: it has no model

@@ -22,6 +22,7 @@ interface CompletionBody {
  */
 export class OpenAiCompatibleChat implements ChatModel {
   readonly name: string;
+  readonly judges = true;
 
   constructor(private readonly config: OpenAiCompatibleConfig) {
     this.name = `openai-compatible:${config.model}`;

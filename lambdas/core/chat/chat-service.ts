@@ -39,6 +39,12 @@ export interface ChatDeps {
   deferVectors?: DeferredVectors;
 }
 
+/** How a question is asked. */
+export interface ChatOptions {
+  /** Receives the reply's text as the model writes it (a streamed reply); the response still comes whole. */
+  onDelta?: (text: string) => void;
+}
+
 export const NO_ANSWER_REPLY =
   'Your library does not hold the answer to this question: nothing in it is relevant enough to cite, so I will not guess.';
 
@@ -56,16 +62,17 @@ export class ChatService {
     this.retriever = new ChatRetriever(new SearchService(deps));
   }
 
-  async chat(ref: LibraryRef, question: string): Promise<ChatResponse> {
+  async chat(ref: LibraryRef, question: string, options: ChatOptions = {}): Promise<ChatResponse> {
     const runId = newId('run');
     const intent = artifactIntent(question);
-    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, question);
+    const { chatModel } = this.deps;
+    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, question, { judging: chatModel.judges });
     // The passages' lines are read in the generation the passages were found in (none without a library).
     const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 
     let answer: ChatModelAnswer = { reply: null, citations: [], usage: { promptTokens: 0, completionTokens: 0 } };
     if (passages.length) {
-      answer = await this.deps.chatModel.answer({ question, passages, itemize: intent !== null });
+      answer = await chatModel.answer({ question, passages, itemize: intent !== null }, { onDelta: options.onDelta });
     }
     // A reply that cites nothing rests on everything it was given, and only on that.
     const citations = answer.reply && !answer.citations.length ? passages.map((p) => ({ passage: p.number })) : answer.citations;

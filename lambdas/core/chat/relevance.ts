@@ -55,6 +55,24 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   acceptsContext: false,
 };
 
+/**
+ * With a model that judges (ChatModel.judges), the gate only drops clear
+ * noise: a passage goes to the model when it shares a content word with the
+ * question or is at least loosely related in meaning; the model decides
+ * whether the passages answer.
+ */
+export const DEFAULT_NOISE: SupportThresholds = {
+  minCoverage: 0,
+  minMatchedTerms: 1,
+  minCosine: 0.3,
+  minCosineWithTerms: 0.3,
+  minCoverageWithCosine: 0,
+  minShare: 1,
+  minCoverageWithShare: 1,
+  minCosineForFigures: 0.3,
+  acceptsContext: true,
+};
+
 /** Once one passage supports an answer, the other passages that may be cited beside it. */
 export const DEFAULT_ADMIT: SupportThresholds = {
   minCoverage: 0.2,

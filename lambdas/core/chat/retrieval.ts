@@ -1,6 +1,6 @@
 import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
 import type { SearchService } from '../search.js';
-import { DEFAULT_ADMIT, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
+import { DEFAULT_ADMIT, DEFAULT_NOISE, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
 import { artifactIntent } from './intent.js';
 import { termSet } from './terms.js';
 
@@ -34,6 +34,8 @@ export interface RetrievalOptions {
   support: SupportThresholds;
   /** Once it is, what other passages must clear to be given to the model too. */
   admit: SupportThresholds;
+  /** With a model that judges: what a passage must clear to be given to it at all (only clear noise is dropped). */
+  noise: SupportThresholds;
 }
 
 export const DEFAULT_RETRIEVAL: RetrievalOptions = {
@@ -42,6 +44,7 @@ export const DEFAULT_RETRIEVAL: RetrievalOptions = {
   passagesPerItem: 2,
   support: DEFAULT_SUPPORT,
   admit: DEFAULT_ADMIT,
+  noise: DEFAULT_NOISE,
 };
 
 const key = (hit: PassageHit) => `${hit.itemId}#${hit.passage.ordinal}`;
@@ -57,13 +60,19 @@ export class ChatRetriever {
     private readonly options: RetrievalOptions = DEFAULT_RETRIEVAL,
   ) {}
 
-  /** The passages to answer from (see selectGrounding), the question's vector and the generation they were read in. */
+  /**
+   * The passages to answer from (see selectGrounding; with a model that
+   * judges, every candidate that is not clear noise), the question's vector
+   * and the generation they were read in.
+   */
   async retrieve(
     ref: LibraryRef,
     question: string,
+    options: { judging?: boolean } = {},
   ): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
     const { candidates, questionVector, questionTokens, generation } = await this.candidates(ref, question);
-    return { passages: selectGrounding(candidates, this.options), questionVector, questionTokens, generation };
+    const gate = options.judging ? { ...this.options, support: this.options.noise, admit: this.options.noise } : this.options;
+    return { passages: selectGrounding(candidates, gate), questionVector, questionTokens, generation };
   }
 
   /** Every candidate passage of the top items with its support signals, before the gate. */
