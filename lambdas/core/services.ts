@@ -5,6 +5,7 @@ import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
 import { ChatService } from './chat/chat-service.js';
 import type { DeferredVectors } from './chat/memory-vectors.js';
+import type { CosineScale } from './chat/calibration.js';
 import { DocumentService } from './documents.js';
 import { EndUserService } from './end-users.js';
 import { GrepService } from './grep.js';
@@ -32,6 +33,8 @@ export interface Ports {
   buckets?: CallerBuckets;
   /** Where present (the local stack), a chat answers before its reply is embedded. */
   deferVectors?: DeferredVectors;
+  /** The embedder's cosine scale, recorded with it (core/chat/calibration.ts). */
+  cosineScale?: () => Promise<CosineScale | undefined>;
 }
 
 export interface Services {

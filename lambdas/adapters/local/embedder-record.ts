@@ -1,3 +1,4 @@
+import type { CosineScale } from '../../core/chat/calibration.js';
 import type { SqliteDatabase } from './database.js';
 
 /**
@@ -54,4 +55,26 @@ export function embedderMismatch(record: EmbedderRecord, wanted: string): Embedd
       `Run \`npx library reindex\` to re-embed the library with ${now}, or start with ${made} again ` +
       '(without LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL the offline universal-sentence-encoder-lite is used).',
   );
+}
+
+/**
+ * The cosine scale measured for an embedder (core/chat/calibration.ts),
+ * kept in index_meta beside the embedder record as `cosine_scale`; null when
+ * none was measured for this embedder (a new folder, or another embedder's).
+ */
+export function readCosineScale(db: SqliteDatabase, embedder: string): CosineScale | null {
+  const raw = db.prepare(`SELECT value FROM index_meta WHERE key = 'cosine_scale'`).pluck().get() as string | undefined;
+  if (!raw) return null;
+  try {
+    const kept = JSON.parse(raw) as { embedder?: unknown; related?: unknown; unrelated?: unknown };
+    if (kept.embedder !== embedder || typeof kept.related !== 'number' || typeof kept.unrelated !== 'number') return null;
+    return { related: kept.related, unrelated: kept.unrelated };
+  } catch {
+    return null;
+  }
+}
+
+export function writeCosineScale(db: SqliteDatabase, embedder: string, scale: CosineScale): void {
+  db.prepare(`INSERT INTO index_meta (key, value) VALUES ('cosine_scale', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+    .run(JSON.stringify({ embedder, ...scale }));
 }

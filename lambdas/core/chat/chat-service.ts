@@ -5,6 +5,7 @@ import type { IndexItem, LibraryRef } from '../model.js';
 import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
+import type { CosineScale } from './calibration.js';
 import { artifactIntent } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
 import { attachPendingVectors, type DeferredVectors } from './memory-vectors.js';
@@ -37,6 +38,8 @@ export interface ChatDeps {
   usage: UsageService;
   /** Where present, the reply's and creations' vectors are attached after the answer (see remember). */
   deferVectors?: DeferredVectors;
+  /** The embedder's cosine scale (calibration.ts), recorded with it; absent: cosines are read as they come. */
+  cosineScale?: () => Promise<CosineScale | undefined>;
 }
 
 /** How a question is asked. */
@@ -59,7 +62,7 @@ export class ChatService {
   private readonly retriever: ChatRetriever;
 
   constructor(private readonly deps: ChatDeps) {
-    this.retriever = new ChatRetriever(new SearchService(deps));
+    this.retriever = new ChatRetriever(new SearchService(deps), undefined, deps.cosineScale);
   }
 
   async chat(ref: LibraryRef, question: string, options: ChatOptions = {}): Promise<ChatResponse> {

@@ -3,6 +3,7 @@ import type { SearchService } from '../search.js';
 import { DEFAULT_ADMIT, DEFAULT_NOISE, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
 import { artifactIntent } from './intent.js';
 import { termSet } from './terms.js';
+import { onReferenceScale, type CosineScale } from './calibration.js';
 
 export interface RetrievedPassage {
   itemId: string;
@@ -58,6 +59,8 @@ export class ChatRetriever {
   constructor(
     private readonly search: SearchService,
     private readonly options: RetrievalOptions = DEFAULT_RETRIEVAL,
+    /** The embedder's cosine scale (calibration.ts): cosines are read on the reference scale the bars are written in. */
+    private readonly scale: () => Promise<CosineScale | undefined> = async () => undefined,
   ) {}
 
   /**
@@ -82,7 +85,8 @@ export class ChatRetriever {
   ): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
     const { keywordHits, vectorHits, queryVector: questionVector, queryTokens: questionTokens, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS);
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
-    const cosineOf = new Map(vectorHits.map((hit) => [key(hit), hit.rawScore]));
+    const scale = await this.scale();
+    const cosineOf = new Map(vectorHits.map((hit) => [key(hit), onReferenceScale(hit.rawScore, scale)]));
     const questionTerms = termSet(question);
     // How rare each question word is among everything the two legs turned up.
     const pool = new Map<string, Set<string>>();

@@ -20,6 +20,7 @@ import { buildServices, type Ports, type Services } from '../../core/services.js
 import { logger, useEndUserLogKey } from '../../http/observability.js';
 import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../ports.js';
 import { startLocalEmbedder } from './embedder.js';
+import { recordedCosineScale } from './cosine-scale.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { AesSecretCipher, deriveFromSecretsKey, END_USER_LOG_KEY_PURPOSE, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
 import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
@@ -169,9 +170,14 @@ export async function openLocalStack(options: {
     usage: new SqliteUsageLedger(db),
     queue,
     deferVectors: { index, background },
+    cosineScale: recordedCosineScale(db, embedder, (message, detail) => logger.warn(message, detail)),
   };
   // The full extractor runs in this process: a single capture on an idle machine is read in its request.
   const services = buildServices(ports, { extractInlineWhenIdle: true });
+  // A new embedder is calibrated now rather than at the first chat (once: the scale is recorded with it).
+  void background.run('embedder calibration', async () => {
+    await ports.cosineScale?.();
+  });
   const drain = new LocalIngestDrain(queue, services.worker, ports.documents, {
     lanes: own?.lanes ?? 2, // a given embedder (tests): two steps at once
     log: (message, detail) => logger.warn(message, detail),

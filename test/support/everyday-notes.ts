@@ -1,0 +1,170 @@
+/**
+ * Everyday notes and questions asked in other words than the notes use, for
+ * the chat's gate and answerer (issue 18): two sets written apart, one to
+ * tune on (TRAIN) and one to report (HELD_OUT), never the other way round.
+ * Each question names the notes that answer it (any one cited is right; a
+ * list names all it wants) and what it asks for; the unrelated questions
+ * must be refused. The notes are short, as people write them.
+ */
+export type Ask = 'fact' | 'amount' | 'date' | 'summary' | 'list' | 'table' | 'decision' | 'reason';
+
+export interface EverydayNote {
+  id: string;
+  text: string;
+}
+
+export interface EverydayQuestion {
+  question: string;
+  /** Notes that answer it: citing any one is right. */
+  answers: string[];
+  ask: Ask;
+}
+
+export interface EverydaySet {
+  notes: EverydayNote[];
+  questions: EverydayQuestion[];
+  /** Questions the notes do not answer: each must get the no-answer reply, with no sources. */
+  unrelated: string[];
+}
+
+export const TRAIN: EverydaySet = {
+  notes: [
+    { id: 'car-battery', text: "Car wouldn't start this morning, just clicking. Roadside assistance came at 9 and said the battery was dead. Got a new battery fitted at Kwik Fit for £128. Late for work by an hour." },
+    { id: 'rent', text: 'Letter from the landlord: rent goes up from £950 to £1,020 a month starting 1 March. He says council tax and repairs cost more. I have until the end of January to say if I want to renew.' },
+    { id: 'standup-moved', text: 'Team standup moves from 9:30 to 10:15 from next week because Priya is on school runs. Same video link as before.' },
+    { id: 'lisbon-trip', text: 'Booked flights to Lisbon: out Friday 14 June at 07:05 from Gatwick, back Monday 17 June at 19:40. Hotel Alfama Patio, 3 nights, breakfast included. Total £612 for two.' },
+    { id: 'dentist', text: 'Dentist check-up with Dr Okafor on Tuesday 4 April at 3:20pm. Bring the new insurance card.' },
+    { id: 'vet', text: 'Took Biscuit to the vet: ear infection. Drops twice a day for ten days, follow-up on the 22nd. Bill was £86.40.' },
+    { id: 'boiler', text: 'Boiler engineer came: pressure valve was faulty, replaced it. Labour £90, part £45. Heating back on by lunchtime.' },
+    { id: 'gym-cancel', text: 'Cancelled the PureGym membership. Reason: I keep going to the pool instead and £29.99 a month for twice a month is silly. Last payment goes out 28 February.' },
+    { id: 'book-club', text: "Book club decided next month's book is The Remains of the Day. We meet at Hannah's on the 9th, she does dinner, everyone brings wine." },
+    { id: 'kitchen-quote', text: 'Three quotes for the kitchen worktops: Stone Masters £2,400, WorktopExpress £1,850, local carpenter £2,100 (wood, not quartz). Going with WorktopExpress.' },
+    { id: 'mum-birthday', text: "Mum's 70th: party at the Red Lion on Saturday 20 July from 6pm. I'm ordering the cake from Bettys, lemon drizzle, picking it up that morning." },
+    { id: 'passport', text: 'Passport renewal sent off on 3 May. The website says allow up to ten weeks. Reference number PX-448210.' },
+    { id: 'bike-service', text: 'Bike service at Evans Cycles: new chain and brake pads, gears adjusted. Cost £74. Ready to collect Thursday after 4.' },
+    { id: 'school-trip', text: "Ella's school trip to the Science Museum is on 12 March. Need to sign the consent form and pay £15 on ParentPay by Friday. Packed lunch needed." },
+    { id: 'electric-bill', text: 'Electricity bill for the quarter came in at £312, up from £248 last quarter. Mostly the heater in the office. Should switch to the fixed tariff.' },
+    { id: 'plumber-leak', text: 'Leak under the bathroom sink. Plumber (Dave, 07700 900123) coming Wednesday between 8 and 10 to replace the trap.' },
+    { id: 'garden-plan', text: "Garden plan for spring: tomatoes and courgettes in the raised bed, herbs by the back door, and finally dig out the dead hedge. Order seeds by mid-February." },
+    { id: 'job-offer', text: 'Got the offer from Northwind: £58k, 28 days holiday, hybrid 3 days in the office. Start date 1 September. Need to reply by Friday.' },
+    { id: 'insurance-claim', text: 'Phone screen cracked. Claimed on the gadget insurance, claim number GI-77310, excess £50. Replacement phone arrives in 3-5 working days.' },
+    { id: 'wedding-rsvp', text: "RSVP'd yes to Tom and Aisha's wedding on 6 September in Bath. Two of us, vegetarian meal for me. Need a hotel for the Saturday night." },
+  ],
+  questions: [
+    { question: 'what happened with the car', answers: ['car-battery'], ask: 'summary' },
+    { question: 'how much did the new battery cost me', answers: ['car-battery'], ask: 'amount' },
+    { question: 'by how much is my rent increasing', answers: ['rent'], ask: 'amount' },
+    { question: 'when does the morning meeting happen now', answers: ['standup-moved'], ask: 'date' },
+    { question: 'what time is my flight home from Portugal', answers: ['lisbon-trip'], ask: 'date' },
+    { question: 'when am I seeing the dentist', answers: ['dentist'], ask: 'date' },
+    { question: "what's wrong with the dog and how do I treat it", answers: ['vet'], ask: 'fact' },
+    { question: 'how much did fixing the heating cost', answers: ['boiler'], ask: 'amount' },
+    { question: 'why did I quit the gym', answers: ['gym-cancel'], ask: 'reason' },
+    { question: 'what book are we reading next', answers: ['book-club'], ask: 'decision' },
+    { question: 'make a table of the worktop prices', answers: ['kitchen-quote'], ask: 'table' },
+    { question: 'which company did we pick for the kitchen counters', answers: ['kitchen-quote'], ask: 'decision' },
+    { question: 'where is the party for my mother', answers: ['mum-birthday'], ask: 'fact' },
+    { question: 'what is my passport application reference', answers: ['passport'], ask: 'fact' },
+    { question: 'when can I pick up my bicycle', answers: ['bike-service'], ask: 'date' },
+    { question: "what do I need to do for Ella's outing", answers: ['school-trip'], ask: 'list' },
+    { question: 'why was the power bill so high', answers: ['electric-bill'], ask: 'reason' },
+    { question: "who's coming to fix the leak and when", answers: ['plumber-leak'], ask: 'date' },
+    { question: 'summarise my plans for the garden', answers: ['garden-plan'], ask: 'summary' },
+    { question: 'what salary did Northwind offer', answers: ['job-offer'], ask: 'amount' },
+    { question: 'list the appointments I have coming up', answers: ['dentist', 'plumber-leak', 'vet'], ask: 'list' },
+    { question: 'how much is the excess on my phone claim', answers: ['insurance-claim'], ask: 'amount' },
+    { question: 'what did I reply about the wedding invitation', answers: ['wedding-rsvp'], ask: 'decision' },
+    { question: 'give me a table of what I spent on repairs', answers: ['boiler', 'bike-service', 'car-battery'], ask: 'table' },
+    { question: 'how long will the new passport take', answers: ['passport'], ask: 'date' },
+    { question: "when is Ella's museum visit", answers: ['school-trip'], ask: 'date' },
+    { question: 'what did the landlord say', answers: ['rent'], ask: 'summary' },
+    { question: 'how many days off does the new job give', answers: ['job-offer'], ask: 'fact' },
+    { question: 'what cake did I order', answers: ['mum-birthday'], ask: 'fact' },
+    { question: 'where are we staying in Lisbon', answers: ['lisbon-trip'], ask: 'fact' },
+    { question: 'what should I grow in the raised bed', answers: ['garden-plan'], ask: 'fact' },
+    { question: 'list the bills I paid recently', answers: ['vet', 'boiler', 'bike-service', 'car-battery', 'electric-bill'], ask: 'list' },
+  ],
+  unrelated: [
+    'what is the capital of Australia',
+    'how do I make sourdough starter',
+    'when did I last go skiing',
+    "what's my sister's phone number",
+    'how much did the sofa cost',
+    'which football team won the league',
+    'what did the accountant say about my tax return',
+    'when is the piano lesson',
+    'summarise the meeting with the bank',
+    'make a table of my shares and their prices',
+    'what are the side effects of ibuprofen',
+    'why did we choose the blue paint for the hallway',
+  ],
+};
+
+export const HELD_OUT: EverydaySet = {
+  notes: [
+    { id: 'laptop-repair', text: 'Laptop keyboard stopped working after the coffee spill. Took it to FixIt on the high street; they replaced the keyboard and cleaned the board. Paid £165, three-month warranty on the repair.' },
+    { id: 'council-tax', text: 'Council tax for this year is band C, £1,732 in ten monthly instalments of £173.20 from April. Direct debit set up on the 1st of each month.' },
+    { id: 'parents-evening', text: "Parents' evening for Sam moved from Wednesday to Thursday 16 November, 5:40pm, with Mr Patel in room 12. Maths is fine, reading needs more practice at home." },
+    { id: 'car-mot', text: 'MOT passed with two advisories: front tyres near the legal limit and a small oil leak. Garage quoted £180 for two tyres. MOT due again next October.' },
+    { id: 'broadband', text: 'Switched broadband from Virgin to Zen. Virgin was £62 a month, Zen is £35 with the same speed. Engineer installs the line on 2 October between 8 and 1.' },
+    { id: 'swim-club', text: 'Signed the kids up for swimming at the leisure centre: Saturdays 9am, £48 a month for both. First lesson this Saturday, bring goggles.' },
+    { id: 'washing-machine', text: 'Washing machine died (drum won’t spin). Repair man said the motor is gone and it’s not worth fixing at 11 years old. Ordered a Bosch Series 4 from AO for £449, delivery and removal of the old one on Tuesday.' },
+    { id: 'holiday-cornwall', text: 'Cornwall cottage booked for the last week of August, Saturday to Saturday, in St Ives. £1,150 for the week, dog allowed. Deposit of £300 paid, the rest due six weeks before.' },
+    { id: 'gp-appointment', text: 'GP appointment with Dr Morgan on Monday 8th at 11:10 about the knee. If it still hurts she may refer me for physio.' },
+    { id: 'hoa-meeting', text: 'Residents meeting: we agreed to repaint the stairwell in grey and to put in bike racks by the bins. Each flat pays £75 towards it. Work starts after Easter.' },
+    { id: 'lost-wallet', text: 'Lost my wallet on the 23 bus. Cancelled both bank cards, reported it to TfL lost property (ref LP-20931). Driving licence needs replacing, £20 online.' },
+    { id: 'netflix-cancel', text: 'Cancelled Netflix: we barely watched it since getting Disney+, and the price went up to £12.99. Access ends on the 14th.' },
+    { id: 'anniversary', text: 'Anniversary dinner booked at Dishoom Kings Cross for Friday at 8pm, table for two. Present idea: the Kyoto photo printed and framed.' },
+    { id: 'roof-leak', text: 'Roofer (Mike from Highline) looked at the damp patch in the bedroom: two slipped tiles and the flashing needs redoing. Quote £420, he can do it on the 18th if it is dry.' },
+    { id: 'savings', text: 'Moved £5,000 into the Marcus easy-access account at 4.1%. Emergency fund target is £8,000, so £3,000 to go.' },
+    { id: 'team-offsite', text: 'Team offsite decided: two days in Bristol on 21-22 May, train booked for everyone, workshops on the roadmap, dinner at the harbourside on the first night.' },
+  ],
+  questions: [
+    { question: 'what happened to my laptop', answers: ['laptop-repair'], ask: 'summary' },
+    { question: 'how much was the keyboard fix', answers: ['laptop-repair'], ask: 'amount' },
+    { question: 'how much do I pay the council every month', answers: ['council-tax'], ask: 'amount' },
+    { question: "when is Sam's school meeting now", answers: ['parents-evening'], ask: 'date' },
+    { question: 'what did the teacher say about Sam', answers: ['parents-evening'], ask: 'summary' },
+    { question: 'what needs fixing on the car after the test', answers: ['car-mot'], ask: 'list' },
+    { question: 'how much will I save on internet each month', answers: ['broadband'], ask: 'amount' },
+    { question: 'when does the engineer come for the new line', answers: ['broadband'], ask: 'date' },
+    { question: 'what time are the children at the pool', answers: ['swim-club'], ask: 'date' },
+    { question: 'why did we replace the washer instead of repairing it', answers: ['washing-machine'], ask: 'reason' },
+    { question: 'how much is still owed for the Cornwall holiday', answers: ['holiday-cornwall'], ask: 'amount' },
+    { question: 'when is my doctor visit', answers: ['gp-appointment'], ask: 'date' },
+    { question: 'what did we decide at the residents meeting', answers: ['hoa-meeting'], ask: 'decision' },
+    { question: 'what do I need to do after losing my wallet', answers: ['lost-wallet'], ask: 'list' },
+    { question: 'why did I stop the streaming subscription', answers: ['netflix-cancel'], ask: 'reason' },
+    { question: 'where are we eating for our anniversary', answers: ['anniversary'], ask: 'fact' },
+    { question: 'what is wrong with the roof and what will it cost', answers: ['roof-leak'], ask: 'amount' },
+    { question: 'how far am I from my emergency fund goal', answers: ['savings'], ask: 'amount' },
+    { question: 'summarise the plans for the team away days', answers: ['team-offsite'], ask: 'summary' },
+    { question: 'make a table of the monthly subscriptions I pay', answers: ['swim-club', 'broadband', 'council-tax'], ask: 'table' },
+    { question: 'list the appointments and visits coming up', answers: ['gp-appointment', 'parents-evening', 'broadband', 'roof-leak'], ask: 'list' },
+    { question: 'put the home repair costs in a table', answers: ['roof-leak', 'washing-machine', 'laptop-repair', 'car-mot'], ask: 'table' },
+    { question: 'which new washing machine did I buy', answers: ['washing-machine'], ask: 'fact' },
+    { question: 'what is the lost property reference', answers: ['lost-wallet'], ask: 'fact' },
+    { question: 'what interest rate does my savings account pay', answers: ['savings'], ask: 'amount' },
+    { question: 'when is the stairwell work starting', answers: ['hoa-meeting'], ask: 'date' },
+    { question: 'can the dog come on the summer holiday', answers: ['holiday-cornwall'], ask: 'fact' },
+    { question: 'what present am I giving for the anniversary', answers: ['anniversary'], ask: 'fact' },
+    { question: 'when is the next car inspection due', answers: ['car-mot'], ask: 'date' },
+    { question: 'what might the doctor do about my knee', answers: ['gp-appointment'], ask: 'fact' },
+    { question: 'how are we getting to Bristol', answers: ['team-offsite'], ask: 'fact' },
+    { question: 'what did I decide about the internet provider', answers: ['broadband'], ask: 'decision' },
+  ],
+  unrelated: [
+    'what is the boiling point of water at altitude',
+    'when is my brother’s birthday',
+    'how much did the new sofa cost',
+    'what did the mortgage advisor recommend',
+    'who won the Booker prize last year',
+    'summarise the meeting with the architect',
+    'make a chart of my running times',
+    'what medication am I taking for my blood pressure',
+    'when is the next book club',
+    'what did we decide about the school for Sam next year',
+    'how do I reset my router password',
+    'list the countries I visited last year',
+  ],
+};
