@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { openDatabase } from '../lambdas/adapters/local/database.js';
-import { describeEmbedder, embedderValue } from '../lambdas/adapters/local/embedder-record.js';
+import { describeEmbedder, embedderValue, readCosineScale, writeCosineScale } from '../lambdas/adapters/local/embedder-record.js';
+import { measureCosineScale } from '../lambdas/core/chat/calibration.js';
 import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteVectorReindex } from '../lambdas/adapters/local/sqlite-reindex.js';
 import { REINDEX_BATCH, reindexLibrary, type ReindexProgress } from '../lambdas/core/reindex.js';
@@ -84,6 +85,9 @@ export async function runReindexCommand(argv: string[], config: LocalConfig, out
     const target = describeEmbedder(embedderValue(embedder.embedder));
     const outcome = await reindexLibrary({ store: new SqliteVectorReindex(db), embedder: embedder.embedder }, { batch, onProgress: (p) => progress.update(p) });
     progress.stop();
+    // The chat's gate reads cosines on this embedder's scale: measured now, recorded with it (core/chat/calibration.ts).
+    const scale = readCosineScale(db, embedderValue(embedder.embedder)) ?? (await measureCosineScale(embedder.embedder)).scale;
+    writeCosineScale(db, embedderValue(embedder.embedder), scale);
     if (outcome.alreadyCurrent) {
       out.stdout.write(`library reindex: the vectors are already ${target}'s: nothing to do\n`);
     } else {
@@ -91,7 +95,8 @@ export async function runReindexCommand(argv: string[], config: LocalConfig, out
       new SqliteSearchIndex(db, embedder.embedder.dimensions, embedder.embedder.name);
       out.stdout.write(
         `library reindex: ${outcome.total} passages now embedded by ${target} (${outcome.embedded} this run${outcome.resumed ? ', continuing an earlier one' : ''}; ` +
-          `before: ${outcome.from ? describeEmbedder(outcome.from) : 'none recorded'}). Start the server with the same embedder settings.\n`,
+          `before: ${outcome.from ? describeEmbedder(outcome.from) : 'none recorded'}); its cosine scale: question-answer ${scale.related.toFixed(3)}, ` +
+          `unrelated ${scale.unrelated.toFixed(3)}. Start the server with the same embedder settings.\n`,
       );
     }
     return 0;

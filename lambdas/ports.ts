@@ -384,6 +384,12 @@ export interface GroundingPassage {
   lines: readonly string[];
   /** Opaque: passages with the same key come from the same document. */
   document?: string;
+  /**
+   * The passage shares no content word with the question but the gate
+   * admitted it by meaning: an answerer that matches words should still
+   * read it (the offline extractive answerer quotes its leading sentences).
+   */
+  byMeaning?: boolean;
 }
 
 /** An earlier exchange of the conversation a question belongs to. */

@@ -16,6 +16,7 @@ import { ServiceAlarms } from './constructs/service-alarms.js';
 import { functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf, type FunctionSpec } from './functions.js';
 import { ACCESS, FULL_ACCESS, type Access } from './route-access.js';
 import { ImportedData, type DataRefs } from './data-refs.js';
+import { EmbedderScale } from './constructs/embedder-scale.js';
 
 export interface ApiStackProps extends StackProps {
   readonly config: LibraryConfig;
@@ -37,6 +38,8 @@ export class ApiStack extends Stack {
   readonly alarms: ServiceAlarms;
   /** The dedicated role customers' bucket roles trust. */
   readonly callerBuckets: CallerBucketAccess;
+  /** The deployed embedder's cosine scale, measured at deploy time. */
+  readonly embedderScale: EmbedderScale;
   readonly functions = new Map<string, LibraryFunction>();
   readonly data: ImportedData;
   private readonly settings: ApiStackProps;
@@ -77,6 +80,14 @@ export class ApiStack extends Stack {
       this.functions.set(spec.name, fn);
     }
     this.callerBuckets = this.bindCallerBuckets();
+    // The chat's gate reads cosines on the scale the deployed embedder was measured at (core/chat/calibration.ts).
+    this.embedderScale = new EmbedderScale(this, 'EmbedderScale', {
+      handler: this.functions.get('embedder-scale')!,
+      modelId: config.models.embeddingModelId,
+      dimensions: config.models.embeddingDimensions,
+      logRetentionDays: config.logRetentionDays,
+    });
+    this.functions.get('chat')!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
     this.ingest.attachWorker(this.functions.get('ingest')!);
     this.alarms = new ServiceAlarms(this, 'Alarms', { topic: this.ingest.alarmTopic });
     new events.Rule(this, 'SweepSchedule', {

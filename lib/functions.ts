@@ -29,19 +29,21 @@ export interface FunctionSpec {
   /** Also the construct id and the endpoint folder name. */
   readonly name: string;
   readonly entry: string;
-  readonly kind: 'endpoint' | 'authorizer' | 'ingest' | 'sweeper';
+  readonly kind: 'endpoint' | 'authorizer' | 'ingest' | 'sweeper' | 'embedder-scale';
   readonly route?: RouteDefinition;
 }
 
 const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints', name, 'index.ts');
 
-/** Every Lambda function of the service, derived from the route table: one per route and page, the authorizer, the ingest worker, the sweeper. */
+/** Every Lambda function of the service, derived from the route table: one per route and page, the authorizer, the ingest worker, the sweeper, the embedder-scale custom resource. */
 export function functionSpecs(): FunctionSpec[] {
   return [
     ...ALL_ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
     { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer' },
     { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'), kind: 'ingest' },
     { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'), kind: 'sweeper' },
+    // Measures the embedder's cosine scale at deploy time (a custom resource: lib/constructs/embedder-scale.ts).
+    { name: 'embedder-scale', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-embedder-scale', 'index.ts'), kind: 'embedder-scale' },
   ];
 }
 

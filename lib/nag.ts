@@ -1,4 +1,4 @@
-import { Validations } from 'aws-cdk-lib';
+import { Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { ALL_ROUTES } from '../lambdas/routes.js';
 import type { ApiStack } from './api-stack.js';
@@ -54,6 +54,13 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
       accept(fn, `AwsSolutions-IAM5[Resource::${exported('SearchDomainArn')}/*]`, "Index paths of the service's own domain; the HTTP verbs are named one by one (reads: GET, HEAD, POST).");
     }
   }
+
+  // The custom-resource provider framework CDK ships (its own function, role and invoke grant) around the embedder-scale function.
+  const provider = api.embedderScale.provider;
+  const scaleFunction = api.getLogicalId(api.functions.get('embedder-scale')!.fn.node.defaultChild as CfnElement);
+  accept(provider, 'AwsSolutions-L1', "The provider framework's function is CDK's, on the runtime the pinned aws-cdk-lib chooses; it only relays deploy-time events.");
+  accept(provider, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', "CDK's provider framework role writes its own logs with the managed basic execution policy.");
+  accept(provider, `AwsSolutions-IAM5[Resource::<${scaleFunction}.Arn>:*]`, 'The framework may invoke the embedder-scale function and its versions (CDK grants lambda:InvokeFunction on the ARN and ARN:*).');
 
   const restApi = api.api.api;
   accept(restApi, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]', "API Gateway's account-level logging role uses the managed policy AWS publishes for exactly that purpose.");

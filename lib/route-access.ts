@@ -64,6 +64,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   ingest: { documents: 'write', usage: 'write', blobs: { read: true }, search: 'write', embed: true, textract: true, callerBuckets: CALLER_BLOBS },
   // Settles abandoned documents failed and removes their index entries (their bytes stay with the record); retries the deletes owed to callers' buckets.
   sweeper: { documents: 'write', search: 'write', callerBuckets: CALLER_BLOBS },
+  // Embeds the calibration set with the deployed model at deploy time (a custom resource); touches no data.
+  'embedder-scale': { embed: true },
   // The external id is stored on first request (put-if-absent); the principal is the dedicated role's ARN (an env var).
   'bucket-trust-policy': { callerBuckets: { table: 'write' } },
   // Probes the bucket (write, read back, delete) before registering; seals a secret key.

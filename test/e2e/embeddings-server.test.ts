@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALIBRATION_PAIRS } from '../../lambdas/core/chat/calibration-pairs.js';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { readLocalConfig } from '../../bin/config.js';
@@ -172,7 +173,9 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     expect(run.stdout).toMatch(new RegExp(`reindex: ${passages.length}/${passages.length} passages\n`));
     expect(run.stdout).toContain(`library reindex: ${passages.length} passages now embedded by openai-compatible:second-embed (32 dimensions)`);
     expect(embeddedPassages(second, passages).sort()).toEqual([...passages].sort());
-    expect(second.embedded.length - before).toBe(passages.length + 1); // and the start-up probe
+    // And the start-up probe, and the calibration set the chat's gate is scaled by (recorded with the embedder).
+    expect(second.embedded.length - before).toBe(passages.length + 1 + 2 * CALIBRATION_PAIRS.length);
+    expect(run.stdout).toMatch(/its cosine scale: question-answer \d\.\d{3}, unrelated -?\d\.\d{3}/);
 
     const hits = await meaningHits(dataDir, second, 'how much do plums cost');
     expect(hits).toHaveLength(passages.length);

@@ -39,6 +39,13 @@ beforeAll(() => {
   ({ app, data, api, dataTemplate, apiTemplate } = synth());
 });
 
+/** The service's own functions (LibraryFunction), not the provider framework CDK adds around the embedder-scale custom resource. */
+function serviceFunctions(template: Template): Array<{ Properties: Record<string, any> }> {
+  return (Object.values(template.findResources('AWS::Lambda::Function')) as Array<{ Properties: Record<string, any> }>).filter((fn) =>
+    String(fn.Properties.Description ?? '').startsWith('Library '),
+  );
+}
+
 const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }) =>
   stack.getLogicalId(construct.node.defaultChild as never);
 
@@ -59,18 +66,21 @@ describe('routes and functions', () => {
     expect(missingEntries()).toEqual([]);
   });
 
-  it('makes one function per route and page, plus the authorizer, the ingest worker and the sweeper, all on Node.js 22 ARM64 with X-Ray', () => {
-    const functions = apiTemplate.findResources('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(ALL_ROUTES.length + 3);
-    for (const fn of Object.values(functions) as Array<{ Properties: Record<string, any> }>) {
+  it('makes one function per route and page, plus the authorizer, the ingest worker, the sweeper and the embedder scale, all on Node.js 22 ARM64 with X-Ray', () => {
+    const functions = serviceFunctions(apiTemplate);
+    expect(functions).toHaveLength(ALL_ROUTES.length + 4);
+    // And the one function of CDK's custom-resource provider framework.
+    apiTemplate.resourceCountIs('AWS::Lambda::Function', ALL_ROUTES.length + 5);
+    for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' }, LoggingConfig: { LogFormat: 'JSON' } });
       expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(
         // The function-specific ones are checked with their functions (the end-user log key: below).
-        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds, ENV.endUserLogKeyArn, ENV.readerThread].includes(v as never))),
+        expect.arrayContaining(Object.values(ENV).filter((v) => ![ENV.ingestMaxReceiveCount, ENV.ingestConcurrency, ENV.staleAfterSeconds, ENV.endUserLogKeyArn, ENV.readerThread, ENV.embeddingScale].includes(v as never))),
       );
       expect(fn.Properties.Environment.Variables[ENV.version]).toBe('9.9.9');
     }
-    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_ROUTES.length + 3 + 1);
+    // One per function, the API's access log, the provider framework's.
+    apiTemplate.resourceCountIs('AWS::Logs::LogGroup', ALL_ROUTES.length + 4 + 1 + 1);
     apiTemplate.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: DEFAULT_CONFIG.logRetentionDays });
   });
 
@@ -520,7 +530,7 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
     for (const response of gatewayResponses(apiTemplate)) {
       expect(Object.keys(response.Properties.ResponseParameters).some((k) => /access-control|vary/i.test(k)), response.Properties.ResponseType).toBe(false);
     }
-    apiTemplate.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.corsOrigins]: '' }) } });
+    for (const fn of serviceFunctions(apiTemplate)) expect(fn.Properties.Environment.Variables[ENV.corsOrigins]).toBe('');
   });
 
   it('with allowed origins: answers preflights on every path with a keyless mock that allows only those origins', () => {
@@ -559,7 +569,7 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
       });
     }
     expect(gatewayResponses(several).map((r) => r.Properties.ResponseType)).toEqual(expect.arrayContaining(['UNAUTHORIZED', 'THROTTLED', 'DEFAULT_4XX', 'DEFAULT_5XX']));
-    several.allResourcesProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.corsOrigins]: ORIGINS.join(',') }) } });
+    for (const fn of serviceFunctions(several)) expect(fn.Properties.Environment.Variables[ENV.corsOrigins]).toBe(ORIGINS.join(','));
 
     // One origin: named exactly, not echoed.
     const one = synth({ cors: { allowedOrigins: ['https://app.example.com'] } }).apiTemplate;
@@ -739,3 +749,29 @@ describe('the end-user log key (end users named in logs by a keyed HMAC)', () =>
 function entryOf(name: string): string {
   return functionSpecs().find((spec) => spec.name === name)!.entry;
 }
+
+describe("the embedder's cosine scale (core/chat/calibration.ts), measured at deploy", () => {
+  it('is a custom resource over the embedder-scale function, measured again when the model, its dimensions or the calibration set change', () => {
+    const scaleFn = logicalId(api, api.functions.get('embedder-scale')!.fn);
+    apiTemplate.hasResourceProperties('Custom::LibraryEmbedderScale', {
+      ServiceToken: Match.anyValue(),
+      ModelId: DEFAULT_CONFIG.models.embeddingModelId,
+      Dimensions: String(DEFAULT_CONFIG.models.embeddingDimensions),
+      CalibrationSet: Match.stringLikeRegexp('^[0-9a-f]{16}$'),
+    });
+    // The provider framework invokes that function; the function may only invoke the embedding model.
+    expect(JSON.stringify(apiTemplate.findResources('AWS::Lambda::Function'))).toContain(scaleFn);
+    expect([...actionsOf('embedder-scale')].filter((a) => !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual(['bedrock:InvokeModel']);
+  });
+
+  it('is set on the chat function as LIBRARY_EMBEDDING_SCALE (related,unrelated from the resource), and on no function that does not read cosines', () => {
+    const resourceId = logicalId(api, api.embedderScale.resource);
+    const chat = apiTemplate.findResources('AWS::Lambda::Function', { Properties: { Description: 'Library POST /v1/chat' } });
+    const variables = (Object.values(chat)[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } }).Properties.Environment.Variables;
+    expect(variables[ENV.embeddingScale]).toEqual({
+      'Fn::Join': [',', [{ 'Fn::GetAtt': [resourceId, 'Related'] }, { 'Fn::GetAtt': [resourceId, 'Unrelated'] }]],
+    });
+    const others = serviceFunctions(apiTemplate).filter((fn) => fn.Properties.Description !== 'Library POST /v1/chat');
+    for (const fn of others) expect(fn.Properties.Environment.Variables[ENV.embeddingScale], fn.Properties.Description).toBeUndefined();
+  });
+});

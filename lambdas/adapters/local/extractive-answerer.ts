@@ -26,6 +26,8 @@ export interface ExtractiveOptions {
   relativeCutoff: number;
   /** Longest sentence quoted whole; longer ones are cut around their matching words. */
   maxSentenceChars: number;
+  /** Sentences of one note quoted for a summary ("summarise ...", "what happened with ..."). */
+  maxSummarySentences: number;
 }
 
 export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
@@ -35,6 +37,7 @@ export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
   maxItemized: 8,
   relativeCutoff: 0.15,
   maxSentenceChars: 400,
+  maxSummarySentences: 4,
 };
 
 interface Block {
@@ -113,6 +116,36 @@ function underHeading(heading: Sentence): Sentence[] {
   return out;
 }
 
+/**
+ * What a question asks for, read from its words: a time or date, an amount
+ * of money, a count, or a summary of what a note says. A sentence that holds
+ * such a thing answers it better than one that only shares its words
+ * ("how much did the repair cost" over "Labour £90, part £45").
+ */
+type Wanted = 'time' | 'amount' | 'count' | 'summary';
+
+const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
+  ['summary', /(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)/i],
+  ['amount', /(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)/i],
+  ['count', /(?:how many|number of)/i],
+  ['time', /(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)/i],
+];
+
+const MONTH_OR_DAY =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
+  'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
+const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
+  time: new RegExp(`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`, 'i'),
+  amount: /[£$€¥]\s?\d|\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
+  count: /\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)/i,
+};
+
+/** What the question wants, if one of the kinds above. */
+function wanted(question: string): Wanted | null {
+  for (const [kind, asks] of ASKS) if (asks.test(question)) return kind;
+  return null;
+}
+
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
   for (const t of a) if (b.has(t)) shared += 1;
@@ -140,8 +173,10 @@ export class ExtractiveAnswerer implements ChatModel {
 
     const quoted = selected.map((s) => ({ sentence: s, quote: this.quote(s.text) }));
     const best = selected[0]!.score;
+    // A summary quotes its note whole (up to maxSummarySentences); a short answer its best sentences.
+    const summary = wanted(request.question) === 'summary';
     const isLead = ({ sentence }: { sentence: Sentence }, i: number) =>
-      i === 0 || (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff);
+      summary || i === 0 || (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff);
     const lead = quoted.filter(isLead);
     const further = [...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`))];
     const reply = request.itemize
@@ -160,7 +195,11 @@ export class ExtractiveAnswerer implements ChatModel {
   private select(request: ChatModelRequest): Sentence[] {
     const question = new Set(contentTerms(request.question));
     const sentences = request.passages.flatMap(sentencesOf);
-    if (!question.size || !sentences.length) return [];
+    if (!sentences.length) return [];
+    const want = wanted(request.question);
+    // A summary of one note: its sentences in order, not the best of several.
+    if (want === 'summary' && !request.itemize) return this.summary(sentences, question);
+    if (!question.size) return this.byMeaning(sentences, want);
 
     // Rarer words among the candidates say more about which sentence answers.
     const df = new Map<string, number>();
@@ -168,6 +207,7 @@ export class ExtractiveAnswerer implements ChatModel {
     const weight = (t: string) => Math.log(1 + (sentences.length + 1) / ((df.get(t) ?? 0) + 0.5));
     const total = [...question].reduce((sum, t) => sum + weight(t), 0);
 
+    const holds = want && want !== 'summary' ? HOLDS[want] : null;
     const scored: Sentence[] = sentences.map((s) => {
       let matched = 0;
       for (const t of question) if (s.terms.has(t)) matched += weight(t);
@@ -176,10 +216,16 @@ export class ExtractiveAnswerer implements ChatModel {
       const prior = 1 / (1 + 0.08 * (s.passage.number - 1));
       // Very long sentences say many things; prefer the focused one among equals.
       const focus = 1 / (1 + Math.max(0, s.text.length - 250) / 1000);
-      return { ...s, score: coverage * prior * focus };
+      // The kind of thing asked for (a time, an amount) counts: among a note's sentences it picks the answer,
+      // and in a note admitted by meaning alone it is the only clue.
+      const fits = holds?.test(s.text) ? 1 : 0;
+      const base = coverage > 0 ? coverage * (1 + 0.5 * fits) : s.passage.byMeaning ? 0.2 * fits : 0;
+      return { ...s, score: base * prior * focus };
     });
 
     let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
+    // Nothing shares a word: a passage the gate admitted by meaning answers with its leading sentences.
+    if (!ranked.length && !request.itemize) return this.byMeaning(sentences, want);
     // A table, list or chart request whose passages cleared the relevance gate
     // by meaning alone ("the fruit prices" over a list of apples and plums):
     // no sentence shares a word, so the search's order (the passages' order)
@@ -207,6 +253,36 @@ export class ExtractiveAnswerer implements ChatModel {
       else take(s);
     }
     return chosen;
+  }
+
+  /**
+   * A summary: the note that holds the most of the question (the first
+   * passage on a tie, or when none shares a word but one was admitted by
+   * meaning), its sentences in order, up to maxSummarySentences.
+   */
+  private summary(sentences: Array<Omit<Sentence, 'score'>>, question: ReadonlySet<string>): Sentence[] {
+    const shared = (s: Omit<Sentence, 'score'>) => [...question].filter((t) => s.terms.has(t)).length;
+    const byPassage = new Map<number, Array<Omit<Sentence, 'score'>>>();
+    for (const s of sentences) byPassage.set(s.passage.number, [...(byPassage.get(s.passage.number) ?? []), s]);
+    let best: Array<Omit<Sentence, 'score'>> | null = null;
+    let bestShared = 0;
+    for (const group of byPassage.values()) {
+      const count = group.reduce((n, s) => n + shared(s), 0);
+      if (count > bestShared) [best, bestShared] = [group, count];
+    }
+    best ??= [...byPassage.values()].find((group) => group[0]!.passage.byMeaning) ?? null;
+    if (!best) return [];
+    return best.slice(0, this.options.maxSummarySentences).map((s) => ({ ...s, score: 1 }));
+  }
+
+  /** No sentence shares a word: the first passage admitted by meaning, its sentences that hold what is wanted, else its first. */
+  private byMeaning(sentences: Array<Omit<Sentence, 'score'>>, want: Wanted | null): Sentence[] {
+    const first = sentences.find((s) => s.passage.byMeaning)?.passage;
+    if (!first) return [];
+    const own = sentences.filter((s) => s.passage === first);
+    const holds = want && want !== 'summary' ? HOLDS[want] : null;
+    const fitting = holds ? own.filter((s) => holds.test(s.text)) : [];
+    return (fitting.length ? fitting : own).slice(0, this.options.quotedInShortAnswer).map((s) => ({ ...s, score: 1 }));
   }
 
   private quote(text: string): string {

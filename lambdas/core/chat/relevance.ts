@@ -34,6 +34,10 @@ export interface SupportThresholds {
    * a list of apples and plums), and its other words only say what to make.
    */
   minCosineForFigures: number;
+  /** Or: the item that stands out in meaning by at least this lead (cosineLead)... */
+  minLead: number;
+  /** ...at no less than this cosine. */
+  minCosineWithLead: number;
   /**
    * Or: a short memory found through the words of the memories captured
    * around it (core/memory-context.ts). Never enough to answer at all; once
@@ -52,6 +56,8 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minShare: 0.7,
   minCoverageWithShare: 0.5,
   minCosineForFigures: 0.45,
+  minLead: 0.11,
+  minCosineWithLead: 0.3,
   acceptsContext: false,
 };
 
@@ -70,6 +76,8 @@ export const DEFAULT_NOISE: SupportThresholds = {
   minShare: 1,
   minCoverageWithShare: 1,
   minCosineForFigures: 0.3,
+  minLead: 0,
+  minCosineWithLead: 0.3,
   acceptsContext: true,
 };
 
@@ -83,6 +91,8 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minShare: 0.4,
   minCoverageWithShare: 0.2,
   minCosineForFigures: 0.4,
+  minLead: 0.05,
+  minCosineWithLead: 0.3,
   acceptsContext: true,
 };
 
@@ -97,6 +107,13 @@ export interface SupportSignals {
   figuresWanted?: boolean;
   /** The keyword leg found the passage's item only through its neighbours' words (core/memory-context.ts). */
   viaContext?: boolean;
+  /**
+   * How far the passage's item stands out in meaning: its best cosine less
+   * the best cosine of any other item (negative for every item but the
+   * closest). In a small library of notes the one that answers stands out;
+   * for a question the library does not hold, every note is about as far.
+   */
+  cosineLead?: number;
 }
 
 /** Inverse document frequency of each question term over a pool of passages' term sets. */
@@ -136,6 +153,7 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   const cosine = signals.cosine ?? 0;
   if (cosine >= thresholds.minCosine) return true;
   if (signals.figuresWanted && cosine >= thresholds.minCosineForFigures) return true;
+  if ((signals.cosineLead ?? -1) >= thresholds.minLead && cosine >= thresholds.minCosineWithLead) return true;
   if (signals.viaContext && thresholds.acceptsContext) return true;
   const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
   if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare) return true;

@@ -87,6 +87,7 @@ export class ChatRetriever {
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const scale = await this.scale();
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), onReferenceScale(hit.rawScore, scale)]));
+    const leadOf = cosineLeads(vectorHits.map((hit) => ({ itemId: hit.itemId, cosine: cosineOf.get(key(hit))! })));
     const questionTerms = termSet(question);
     // How rare each question word is among everything the two legs turned up.
     const pool = new Map<string, Set<string>>();
@@ -109,6 +110,7 @@ export class ChatRetriever {
           signals: {
             coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
+            cosineLead: leadOf.get(hit.itemId),
             ...(hit.viaContext ? { viaContext: true } : {}),
           },
         });
@@ -116,6 +118,16 @@ export class ChatRetriever {
     });
     return { candidates: out, questionVector, questionTokens, generation };
   }
+}
+
+/** Each item's lead in meaning (SupportSignals.cosineLead): its best cosine less the best of any other item. */
+function cosineLeads(hits: ReadonlyArray<{ itemId: string; cosine: number }>): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const { itemId, cosine } of hits) best.set(itemId, Math.max(best.get(itemId) ?? -1, cosine));
+  const [first, second] = [...best.values()].sort((a, b) => b - a);
+  const leads = new Map<string, number>();
+  for (const [itemId, cosine] of best) leads.set(itemId, cosine === first ? cosine - (second ?? 0) : cosine - first!);
+  return leads;
 }
 
 const strength = (c: RetrievedPassage) => c.signals.coverage + (c.signals.cosine ?? 0);

@@ -7,14 +7,18 @@ import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';
 import { GenerationalIndex } from '../../core/incarnation.js';
 import { instrumented, meteredUsage } from '../../wiring/aws/observability.js';
+import { embeddingScale } from '../../wiring/aws/config.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged (and counted as metrics). */
 const clock = systemClock();
+const scale = embeddingScale();
 export const handler = instrumented(withEndUserLogKey(createHandler({
   chat: new ChatService({
     // A chat's memory lands in the library's current generation (core/incarnation.ts).
     index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock,
     usage: new UsageService({ usage: meteredUsage(usageLedger()), clock }),
+    // Measured when the stack was deployed (workers/aws-embedder-scale).
+    cosineScale: async () => scale,
   }),
 })));

@@ -1,3 +1,4 @@
+import type { CosineScale } from '../../core/chat/calibration.js';
 import { CORS_ORIGINS_ENV, parseCorsOrigins } from '../../http/cors.js';
 
 /**
@@ -45,6 +46,8 @@ export const ENV = {
   staleAfterSeconds: 'LIBRARY_STALE_AFTER_SECONDS',
   /** Set on the functions that read files: the reader thread's bundle, a file name beside the function's own. */
   readerThread: 'LIBRARY_READER_THREAD',
+  /** Set on the functions that read cosines (chat): the embedder's scale measured at deploy, `related,unrelated` (core/chat/calibration.ts). */
+  embeddingScale: 'LIBRARY_EMBEDDING_SCALE',
   /**
    * Set on the functions that name end users in their logs only (lib/route-access.ts
    * `endUserLogKey`): the KMS HMAC key the end-user log key is derived from.
@@ -94,6 +97,21 @@ export function readBucketConfig(env: Record<string, string | undefined> = proce
  * role this prefix and expires what a stopped function leaves there (lib/).
  */
 export const TEXTRACT_STAGING_PREFIX = 'textract-staging/';
+
+/**
+ * The embedder's cosine scale this function was deployed with
+ * (LIBRARY_EMBEDDING_SCALE, `related,unrelated`), or undefined where none is
+ * set: the gate then reads cosines as they come.
+ */
+export function embeddingScale(env: Record<string, string | undefined> = process.env): CosineScale | undefined {
+  const raw = env[ENV.embeddingScale]?.trim();
+  if (!raw) return undefined;
+  const [related, unrelated] = raw.split(',').map(Number);
+  if (raw.split(',').length !== 2 || !Number.isFinite(related) || !Number.isFinite(unrelated) || related! <= unrelated!) {
+    throw new ConfigError(`${ENV.embeddingScale} must be "related,unrelated" with related above unrelated, not "${raw}"`);
+  }
+  return { related: related!, unrelated: unrelated! };
+}
 
 /**
  * The reader thread's bundle (a file name in the function's folder), or null
