@@ -390,6 +390,8 @@ export interface GroundingPassage {
    * read it (the offline extractive answerer quotes its leading sentences).
    */
   byMeaning?: boolean;
+  /** The passage supports an answer on its own (it cleared the relevance gate); the others were admitted beside it. */
+  supports?: boolean;
 }
 
 /** An earlier exchange of the conversation a question belongs to. */

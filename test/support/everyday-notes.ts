@@ -66,7 +66,7 @@ export const TRAIN: EverydaySet = {
     { question: 'where is the party for my mother', answers: ['mum-birthday'], ask: 'fact' },
     { question: 'what is my passport application reference', answers: ['passport'], ask: 'fact' },
     { question: 'when can I pick up my bicycle', answers: ['bike-service'], ask: 'date' },
-    { question: "what do I need to do for Ella's outing", answers: ['school-trip'], ask: 'list' },
+    { question: "what do I need to do for Ella's outing", answers: ['school-trip'], ask: 'summary' },
     { question: 'why was the power bill so high', answers: ['electric-bill'], ask: 'reason' },
     { question: "who's coming to fix the leak and when", answers: ['plumber-leak'], ask: 'date' },
     { question: 'summarise my plans for the garden', answers: ['garden-plan'], ask: 'summary' },

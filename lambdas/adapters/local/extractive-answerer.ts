@@ -208,6 +208,7 @@ export class ExtractiveAnswerer implements ChatModel {
     const total = [...question].reduce((sum, t) => sum + weight(t), 0);
 
     const holds = want && want !== 'summary' ? HOLDS[want] : null;
+    const someSupport = request.passages.some((p) => p.supports);
     const scored: Sentence[] = sentences.map((s) => {
       let matched = 0;
       for (const t of question) if (s.terms.has(t)) matched += weight(t);
@@ -219,8 +220,11 @@ export class ExtractiveAnswerer implements ChatModel {
       // The kind of thing asked for (a time, an amount) counts: among a note's sentences it picks the answer,
       // and in a note admitted by meaning alone it is the only clue.
       const fits = holds?.test(s.text) ? 1 : 0;
-      const base = coverage > 0 ? coverage * (1 + 0.5 * fits) : s.passage.byMeaning ? 0.2 * fits : 0;
-      return { ...s, score: base * prior * focus };
+      // A note that supports an answer by meaning alone counts as half the question's words.
+      const words = coverage > 0 ? coverage : s.passage.byMeaning && s.passage.supports ? 0.5 : s.passage.byMeaning ? 0.2 * fits : 0;
+      // Evidence that supports an answer leads; what was only admitted beside it follows.
+      const support = someSupport && !s.passage.supports ? 0.5 : 1;
+      return { ...s, score: words * (1 + 0.5 * fits) * support * prior * focus };
     });
 
     let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);

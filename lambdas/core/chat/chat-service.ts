@@ -118,7 +118,7 @@ export class ChatService {
     return Promise.all(
       retrieved.map(async (r, i) => {
         const { lineStart, lines } = passageLines(await documentLines.get(r.itemId)!, r.passage);
-        return { number: i + 1, title: r.title, lineStart, lines, document: r.itemId, ...(r.signals.matchedTerms === 0 ? { byMeaning: true } : {}) };
+        return { number: i + 1, title: r.title, lineStart, lines, document: r.itemId, ...(r.signals.matchedTerms === 0 ? { byMeaning: true } : {}), ...(r.supporting ? { supports: true } : {}) };
       }),
     );
   }

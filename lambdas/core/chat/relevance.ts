@@ -34,10 +34,14 @@ export interface SupportThresholds {
    * a list of apples and plums), and its other words only say what to make.
    */
   minCosineForFigures: number;
-  /** Or: the item that stands out in meaning by at least this lead (cosineLead)... */
-  minLead: number;
-  /** ...at no less than this cosine. */
-  minCosineWithLead: number;
+  /**
+   * Or: the item that stands out in meaning (cosineLead) by at least `lead`
+   * at a cosine of at least `cosine`, for any of these tiers: the further it
+   * stands out, the less close it need be.
+   */
+  leadTiers: ReadonlyArray<{ lead: number; cosine: number }>;
+  /** Or: at least two terms and this share of the question's distinct terms, holding `coverage` of the weight, at `cosine` or more. */
+  shareWithCosine: { share: number; coverage: number; cosine: number } | null;
   /**
    * Or: a short memory found through the words of the memories captured
    * around it (core/memory-context.ts). Never enough to answer at all; once
@@ -56,8 +60,8 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minShare: 0.7,
   minCoverageWithShare: 0.5,
   minCosineForFigures: 0.45,
-  minLead: 0.11,
-  minCosineWithLead: 0.3,
+  leadTiers: [{ lead: 0.105, cosine: 0.3 }, { lead: 0.08, cosine: 0.4 }],
+  shareWithCosine: { share: 0.6, coverage: 0.5, cosine: 0.35 },
   acceptsContext: false,
 };
 
@@ -76,8 +80,8 @@ export const DEFAULT_NOISE: SupportThresholds = {
   minShare: 1,
   minCoverageWithShare: 1,
   minCosineForFigures: 0.3,
-  minLead: 0,
-  minCosineWithLead: 0.3,
+  leadTiers: [],
+  shareWithCosine: null,
   acceptsContext: true,
 };
 
@@ -91,8 +95,8 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minShare: 0.4,
   minCoverageWithShare: 0.2,
   minCosineForFigures: 0.4,
-  minLead: 0.05,
-  minCosineWithLead: 0.3,
+  leadTiers: [{ lead: 0.05, cosine: 0.3 }],
+  shareWithCosine: null,
   acceptsContext: true,
 };
 
@@ -153,9 +157,12 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   const cosine = signals.cosine ?? 0;
   if (cosine >= thresholds.minCosine) return true;
   if (signals.figuresWanted && cosine >= thresholds.minCosineForFigures) return true;
-  if ((signals.cosineLead ?? -1) >= thresholds.minLead && cosine >= thresholds.minCosineWithLead) return true;
+  const lead = signals.cosineLead ?? -1;
+  if (thresholds.leadTiers.some((tier) => lead >= tier.lead && cosine >= tier.cosine)) return true;
   if (signals.viaContext && thresholds.acceptsContext) return true;
   const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
   if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare) return true;
+  const sharing = thresholds.shareWithCosine;
+  if (sharing && signals.matchedTerms >= 2 && share >= sharing.share && signals.coverage >= sharing.coverage && cosine >= sharing.cosine) return true;
   return signals.matchedTerms > 0 && signals.coverage >= thresholds.minCoverageWithCosine && cosine >= thresholds.minCosineWithTerms;
 }

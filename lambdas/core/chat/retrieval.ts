@@ -16,6 +16,8 @@ export interface RetrievedPassage {
   itemScore: number;
   passage: Passage;
   signals: SupportSignals;
+  /** Set by selectGrounding: this passage clears the support gate itself (the others were admitted beside one that does). */
+  supporting?: boolean;
 }
 
 export interface RetrievalOptions {
@@ -143,7 +145,7 @@ export function selectGrounding(candidates: readonly RetrievedPassage[], options
   if (!candidates.some((c) => isSupported(c.signals, options.support))) return [];
   const byItem = new Map<string, RetrievedPassage[]>();
   for (const c of candidates.filter((c) => isSupported(c.signals, options.admit))) {
-    byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), c]);
+    byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), { ...c, supporting: isSupported(c.signals, options.support) }]);
   }
   const { minItems, maxItems, relativeScore } = options.grounding;
   const items = [...byItem.values()].sort((a, b) => a[0]!.itemRank - b[0]!.itemRank);
