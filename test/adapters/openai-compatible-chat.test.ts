@@ -46,7 +46,7 @@ describe('OpenAiCompatibleChat, whole answers', () => {
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer secret');
-    expect(sent.body).toMatchObject({ model: 'llama3.1:8b', temperature: 0, max_tokens: 800, stream: false });
+    expect(sent.body).toMatchObject({ model: 'llama3.1:8b', temperature: 0, max_tokens: 1200, stream: false });
     expect(sent.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'answer_from_library', strict: true } });
     expect(sent.body.response_format!.json_schema!.schema.properties.citations.items.properties.passage.enum).toEqual([1, 2]);
     expect(sent.system).toMatch(/ONLY the numbered passages/);

@@ -7,7 +7,7 @@ import {
   type ConverseStreamOutput,
   type TokenUsage,
 } from '@aws-sdk/client-bedrock-runtime';
-import { ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog, type RawReply } from '../../core/chat/prompt.js';
+import { ANSWER_MAX_TOKENS, ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog, type RawReply } from '../../core/chat/prompt.js';
 import { AnswerStream } from '../../core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../ports.js';
@@ -63,7 +63,7 @@ export class BedrockChat implements ChatModel {
       modelId: this.options.modelId,
       system: [{ text: systemPrompt(request.itemize) }],
       messages: [{ role: 'user', content: [{ text: userPrompt(request) }] }],
-      inferenceConfig: { maxTokens: this.options.maxTokens ?? 800, temperature: 0 },
+      inferenceConfig: { maxTokens: this.options.maxTokens ?? ANSWER_MAX_TOKENS, temperature: 0 },
       toolConfig: {
         tools: [{ toolSpec: { name: ANSWER_TOOL.name, description: ANSWER_TOOL.description, inputSchema: { json: answerSchema(request.passages.map((p) => p.number)) as never } } }],
         toolChoice: { tool: { name: ANSWER_TOOL.name } },

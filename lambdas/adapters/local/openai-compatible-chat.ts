@@ -1,4 +1,4 @@
-import { ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog } from '../../core/chat/prompt.js';
+import { ANSWER_MAX_TOKENS, ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog } from '../../core/chat/prompt.js';
 import { AnswerStream } from '../../core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import { countTokens } from './o200k-tokens.js';
@@ -89,7 +89,7 @@ export class OpenAiCompatibleChat implements ChatModel {
         { role: 'user', content: user },
       ],
       temperature: 0,
-      max_tokens: this.config.maxTokens ?? 800,
+      max_tokens: this.config.maxTokens ?? ANSWER_MAX_TOKENS,
       ...(structured
         ? { response_format: { type: 'json_schema', json_schema: { name: ANSWER_TOOL.name, strict: true, schema: answerSchema(request.passages.map((p) => p.number)) } } }
         : {}),

@@ -31,6 +31,14 @@ export const ANSWER_TOOL = {
 /** What the model answers, as the system prompt spells it. */
 export const ANSWER_FORMAT = '{"answer": string or null, "citations": [{"passage": number, "quote": string or null}]}';
 
+/**
+ * The tokens a model may write for one answer, unless configured: room for
+ * an itemized answer of 8 facts with a quote for each (the JSON and the
+ * quotes take about half again what the plain-text reply of 800 did). A
+ * reply cut at the limit is not the answer format, and so a 503.
+ */
+export const ANSWER_MAX_TOKENS = 1_200;
+
 /** How much of the conversation goes into the prompt: the newest turns, each cut, up to a total. */
 export const HISTORY_LIMITS = { turns: 8, questionChars: 1_000, replyChars: 1_500, totalChars: 8_000 };
 
