@@ -439,7 +439,7 @@ export interface ChatModel {
   readonly name: string;
   /**
    * A generative model that can judge whether the passages answer the
-   * question (and says so, with NOT_IN_LIBRARY): it is given the best
+   * question (and says so: a null answer, core/chat/prompt.ts): it is given the best
    * candidates once clear noise is dropped. The offline extractive answerer
    * cannot judge: the core's support gate decides for it.
    */

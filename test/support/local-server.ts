@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
 import { openLocalStack, type LocalBucketOptions, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
+import type { OpenAiCompatibleConfig } from '../../lambdas/adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../lambdas/adapters/local/openai-compatible-embedder.js';
 import type { ChatModel, Embedder } from '../../lambdas/ports.js';
 import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
@@ -32,11 +33,13 @@ export interface TestServer {
  */
 export async function startTestServer(options: {
   embedder?: Embedder; embed?: OpenAiEmbedderConfig | null; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
+  /** An OpenAI-compatible chat server, as LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL give it. */
+  chat?: OpenAiCompatibleConfig;
   buckets?: LocalBucketOptions; awsCredentials?: { accessKeyId: string; secretAccessKey: string };
 } = {}): Promise<TestServer> {
   const restoreAwsEnvironment = isolateAwsEnvironment(options.awsCredentials);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder, embed: options.embed, chatModel: options.chatModel, drain: options.drain, buckets: options.buckets });
+  const stack = await openLocalStack({ dataDir, embedder: options.embedder, embed: options.embed, chatModel: options.chatModel, chat: options.chat, drain: options.drain, buckets: options.buckets });
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
   const server = await startLocalServer({
     handlers,

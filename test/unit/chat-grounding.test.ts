@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_IN_LIBRARY, parseCitedReply, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
+import { NOT_IN_LIBRARY, judgeReply, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
 import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
 import { ChatRetriever, DEFAULT_RETRIEVAL, selectGrounding, type RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
@@ -76,10 +76,14 @@ describe('the grounding prompt', () => {
     expect(systemPrompt(true)).toMatch(/list of facts/);
   });
 
-  it('reads citations in order, ignoring numbers it was not given, and NOT_IN_LIBRARY as no answer', () => {
-    expect(parseCitedReply('A [2]. B [1, 3]. C [9] [2]', 3)).toEqual({ reply: 'A [2]. B [1, 3]. C [9] [2]', citations: [{ passage: 2 }, { passage: 1 }, { passage: 3 }] });
-    expect(parseCitedReply(`  ${NOT_IN_LIBRARY}\n`, 3)).toEqual({ reply: null, citations: [] });
-    expect(parseCitedReply('', 3)).toEqual({ reply: null, citations: [] });
+  it('reads a plain-text reply by its [n] markers in order, rejects one naming a number it was not given, and reads NOT_IN_LIBRARY as no answer', () => {
+    const three = [1, 2, 3].map((number) => ({ number, title: null, lineStart: 1, lines: ['x'] }));
+    expect(judgeReply({ text: 'A [2]. B [1, 3]. C [2]' }, three)).toEqual({
+      kind: 'answer', reply: 'A [2]. B [1, 3]. C [2]', citations: [{ passage: 2 }, { passage: 1 }, { passage: 3 }], droppedQuotes: 0,
+    });
+    expect(judgeReply({ text: 'A [2]. C [9]' }, three)).toMatchObject({ kind: 'rejected', reason: 'unknown_passage' });
+    expect(judgeReply({ text: `  ${NOT_IN_LIBRARY}\n` }, three)).toEqual({ kind: 'not_in_library' });
+    expect(judgeReply({ text: '' }, three)).toEqual({ kind: 'not_in_library' });
   });
 });
 

@@ -77,9 +77,12 @@ export class ChatService {
     if (passages.length) {
       answer = await chatModel.answer({ question, passages, itemize: intent !== null }, { onDelta: options.onDelta });
     }
-    // A reply that cites nothing rests on everything it was given, and only on that.
-    const citations = answer.reply && !answer.citations.length ? passages.map((p) => ({ passage: p.number })) : answer.citations;
-    const sources = answer.reply ? buildSources(passages, citations) : [];
+    // A reply that cites nothing rests on everything it was given, and only on that: so for the extractive answerer, whose
+    // passages all cleared the support gate. A judging model was given candidates, some of them noise: its reply must cite
+    // (an uncited one is no answer). A reply citing a passage it was not given is rejected whole, from any model (docs/chat.md).
+    const citations = answer.reply && !answer.citations.length && !chatModel.judges ? passages.map((p) => ({ passage: p.number })) : answer.citations;
+    const given = new Set(passages.map((p) => p.number));
+    const sources = answer.reply && citations.every((c) => given.has(c.passage)) ? buildSources(passages, citations) : [];
     let reply = answer.reply && sources.length ? answer.reply : NO_ANSWER_REPLY;
 
     const artifacts: ChatArtifact[] = [];

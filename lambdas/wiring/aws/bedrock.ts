@@ -1,6 +1,7 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { BedrockChat } from '../../adapters/aws/bedrock-chat.js';
 import { BedrockEmbedder } from '../../adapters/aws/bedrock-embedder.js';
+import { logger } from '../../http/observability.js';
 import { awsConfig } from './config.js';
 import { tracer } from './observability.js';
 import { sdkOptions } from './sdk.js';
@@ -21,5 +22,5 @@ export function embedder(): BedrockEmbedder {
 }
 
 export function chatModel(): BedrockChat {
-  return (chat ??= new BedrockChat(bedrockClient(), { modelId: awsConfig().chatModelId }));
+  return (chat ??= new BedrockChat(bedrockClient(), { modelId: awsConfig().chatModelId, log: (message, detail) => logger.warn(message, detail) }));
 }

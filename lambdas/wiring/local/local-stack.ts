@@ -166,7 +166,7 @@ export async function openLocalStack(options: {
     clock,
     buckets,
     // The offline answerer's tokens are counted by the offline model's tokenizer where it runs, else with o200k_base.
-    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
+    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat, { log: (message, detail) => logger.warn(message, detail) }) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
     usage: new SqliteUsageLedger(db),
     queue,
     deferVectors: { index, background },
