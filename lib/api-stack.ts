@@ -177,6 +177,8 @@ export class ApiStack extends Stack {
     if (access.search) fn.bindSearch(data.domain, access.search);
     const models = [...(access.embed ? [config.models.embeddingModelId] : []), ...(access.chat ? [config.models.chatModelId] : [])];
     if (models.length) fn.bindModels(models);
+    // The chat model streams its reply when the caller asks for one (Accept: text/event-stream).
+    if (access.chat) fn.bindModelStreams([config.models.chatModelId]);
     if (access.ingestQueue) fn.bindQueue(this.ingest.queue);
     if (access.textract) fn.bindTextract(data.bucket, TEXTRACT_STAGING_PREFIX);
     if (access.endUserLogKey) {

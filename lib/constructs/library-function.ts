@@ -134,6 +134,14 @@ export class LibraryFunction extends Construct {
     return this;
   }
 
+  /** bedrock:InvokeModelWithResponseStream (ConverseStream: a chat reply streamed as it is written) on the named models only. */
+  bindModelStreams(modelIds: readonly string[]): this {
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['bedrock:InvokeModelWithResponseStream'], resources: modelIds.flatMap((id) => bedrockModelArns(this, id)) }),
+    );
+    return this;
+  }
+
   /**
    * The secrets key, for sealing (kms:Encrypt) or opening (kms:Decrypt)
    * callers' secret keys: only with an encryption context that is exactly

@@ -463,6 +463,10 @@ describe('least privilege per function', () => {
 
   it('gives the chat model only to chat, and Textract only to the ingest function', () => {
     expect(resourcesFor('chat', 'bedrock:InvokeModel')).toContain(DEFAULT_CONFIG.models.chatModelId);
+    // ConverseStream, for a reply streamed as it is written: the chat model only, on the chat function only.
+    expect(resourcesFor('chat', 'bedrock:InvokeModelWithResponseStream')).toContain(DEFAULT_CONFIG.models.chatModelId);
+    expect(resourcesFor('chat', 'bedrock:InvokeModelWithResponseStream')).not.toContain(DEFAULT_CONFIG.models.embeddingModelId);
+    for (const name of api.functions.keys()) if (name !== 'chat') expect(actionsOf(name).has('bedrock:InvokeModelWithResponseStream'), name).toBe(false);
     for (const [name] of api.functions) {
       const hasTextract = [...actionsOf(name)].some((a) => a.startsWith('textract:'));
       expect(hasTextract, name).toBe(name === 'ingest');

@@ -148,3 +148,40 @@ describe('choosing the passages to answer from', () => {
     expect(chosen([candidate(0, 0.9), candidate(1, 0.85, 0), candidate(2, 0.8)])).toEqual([0, 2]);
   });
 });
+
+describe('the gate with a model that judges, and the gate in tiers', () => {
+  const passage = (itemRank: number, signals: RetrievedPassage['signals']): RetrievedPassage => ({
+    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, itemRank, itemScore: 1 - itemRank / 10,
+    passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' }, signals,
+  });
+  // "Who manages Falcon?" over a status report naming the team lead: one word of two, loosely related, not standing out.
+  const loose = passage(0, { coverage: 0.45, matchedTerms: 1, questionTerms: 2, cosine: 0.33, cosineLead: 0.02 });
+  const noise = passage(1, { coverage: 0, matchedTerms: 0, questionTerms: 2, cosine: 0.12, cosineLead: -0.21 });
+  const judging = { ...DEFAULT_RETRIEVAL, support: DEFAULT_RETRIEVAL.noise, admit: DEFAULT_RETRIEVAL.noise };
+
+  it('refuses for the extractive answerer what it gives a judging model, and gives neither clear noise', () => {
+    expect(selectGrounding([loose, noise])).toEqual([]);
+    expect(selectGrounding([loose, noise], judging).map((p) => p.itemId)).toEqual(['file_0']);
+    expect(selectGrounding([noise], judging)).toEqual([]);
+  });
+
+  it('passes a note that stands out in meaning: the further it stands out, the less close it need be', () => {
+    const signals = (cosine: number, cosineLead: number) => ({ coverage: 0, matchedTerms: 0, questionTerms: 2, cosine, cosineLead });
+    expect(isSupported(signals(0.31, 0.14))).toBe(true); // far ahead of every other note, loosely close
+    expect(isSupported(signals(0.41, 0.09))).toBe(true); // ahead, and closer
+    expect(isSupported(signals(0.37, 0.09))).toBe(false); // ahead by as much, but not close enough
+    expect(isSupported(signals(0.45, 0.02))).toBe(false); // as close as the rest: nothing stands out
+  });
+
+  it('passes two of three words with some meaning, never two words alone', () => {
+    const words = (cosine: number) => ({ coverage: 0.55, matchedTerms: 2, questionTerms: 3, cosine, cosineLead: 0 });
+    expect(isSupported(words(0.4))).toBe(true);
+    expect(isSupported(words(0.25))).toBe(false);
+  });
+
+  it('marks the passages that clear the support gate themselves, beside those only admitted', () => {
+    const strong = passage(0, { coverage: 0.9, matchedTerms: 3, questionTerms: 3, cosine: 0.6, cosineLead: 0.2 });
+    const weak = passage(1, { coverage: 0.25, matchedTerms: 1, questionTerms: 3, cosine: 0.3, cosineLead: -0.3 });
+    expect(selectGrounding([strong, weak]).map((p) => [p.itemId, p.supporting])).toEqual([['file_0', true], ['file_1', false]]);
+  });
+});
