@@ -63,13 +63,13 @@ export function serverEnv(dataDir: string, port?: number): NodeJS.ProcessEnv {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startServer(options: { dataDir: string; label: string; timeoutMs?: number }): Promise<LocalServer> {
+export async function startServer(options: { dataDir: string; label: string; timeoutMs?: number; env?: Record<string, string> }): Promise<LocalServer> {
   const port = await freePort();
   const logFile = join(options.dataDir, `server-${options.label}-${Date.now()}.log`);
   const log = createWriteStream(logFile);
   const child = spawn('npx', ['tsx', 'bin/library.ts', 'serve'], {
     cwd: REPO_ROOT,
-    env: serverEnv(options.dataDir, port),
+    env: { ...serverEnv(options.dataDir, port), ...options.env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
