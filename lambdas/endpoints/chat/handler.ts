@@ -8,6 +8,6 @@ export const createHandler = (deps: Pick<Services, 'chat'>) =>
     auth: true,
     body: ChatRequest,
     async run({ tenantId, body }) {
-      return { status: 200, body: await deps.chat.chat(libraryOf(tenantId, body.end_user_id), body.question) };
+      return { status: 200, body: await deps.chat.chat(libraryOf(tenantId, body.end_user_id), body.question, { conversationId: body.conversation_id }) };
     },
   });

@@ -1,5 +1,5 @@
 import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
-import { documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
+import { conversationStore, documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
@@ -9,12 +9,13 @@ import { GenerationalIndex } from '../../core/incarnation.js';
 import { instrumented, meteredUsage } from '../../wiring/aws/observability.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
-/** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged (and counted as metrics). */
+/** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library and its conversation, tokens charged (and counted as metrics). */
 const clock = systemClock();
 export const handler = instrumented(withEndUserLogKey(createHandler({
   chat: new ChatService({
     // A chat's memory lands in the library's current generation (core/incarnation.ts).
     index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock,
     usage: new UsageService({ usage: meteredUsage(usageLedger()), clock }),
+    conversations: conversationStore(),
   }),
 })));
