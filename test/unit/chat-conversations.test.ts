@@ -73,7 +73,7 @@ describe('conversations (core)', () => {
     expect(cited(wifi)).toEqual([ids.wifi]);
   });
 
-  it('gives a model that judges the bare question and the recent turns, oldest first; one that does not, the question with those it goes on from', async () => {
+  it('gives a model that judges the bare question and the recent turns, oldest first; one that does not, a question without words of its own with those it goes on from', async () => {
     const judging = new ScriptedModel(true, () => ['From the note [1].']);
     const { services, ref } = await library(undefined, { chatModel: judging });
     const first = await services.chat.chat(ref, 'Where did I park the car?');
@@ -248,7 +248,9 @@ describe('what a follow-up is searched with (searchQuestion)', () => {
       turn('And where is her clinic?', 'On Mill Road [1], next to the dentist [2].'),
     ];
     const asked = searchQuestion('What is her phone number?', history);
-    expect(asked.question).toBe('Who is my dentist?\nAnd where is her clinic?\nWhat is her phone number?');
+    // Found in context, answered by its own words.
+    expect(asked.question).toBe('What is her phone number?');
+    expect(searchQuestion('And when was that?', history).question).toBe('Who is my dentist?\nAnd where is her clinic?\nAnd when was that?');
     expect(asked.search).toBe('Who is my dentist?\nAnd where is her clinic?\nMill Road next\nWhat is her phone number?');
     expect(asked.inContext).toBe(true);
   });

@@ -106,7 +106,7 @@ export class ChatService {
       const history = conversation.history.map(({ question: q, reply: r }) => ({ question: q, reply: r }));
       answer = await chatModel.answer(
         {
-          // A model that judges reads the history; one that matches words (the extractive answerer) is given the question with those it goes on from.
+          // A model that judges reads the history; one that matches words (the extractive answerer) is given a question without words of its own with those it goes on from.
           question: chatModel.judges ? question : asked.question,
           passages,
           itemize: intent !== null,

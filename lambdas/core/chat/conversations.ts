@@ -129,7 +129,12 @@ export function refersBack(question: string): boolean {
 export interface SearchQuestion {
   /** The text the hybrid search runs on. */
   search: string;
-  /** The question with the earlier ones it goes on from (the question itself when it stands alone). */
+  /**
+   * What a model that reads no history (the extractive answerer, which
+   * matches words) is given: the question, or, when it has no word of its
+   * own ("and when was that?"), the question with the earlier ones it goes
+   * on from.
+   */
   question: string;
   /** Whether the conversation's earlier turns were drawn in. */
   inContext: boolean;
@@ -168,5 +173,6 @@ export function searchQuestion(question: string, history: readonly ConversationT
     }
   }
   const search = [...earlier, ...(replyWords.length ? [replyWords.join(' ')] : []), question].join('\n');
-  return { search, question: withEarlier, inContext: true };
+  // The passages were found in context; among them, a question's own words pick what answers it ("who leads it?": the lead).
+  return { search, question: contentTerms(question).length ? question : withEarlier, inContext: true };
 }
