@@ -171,7 +171,7 @@ describe('the chat function entry, streaming through a fake awslambda', () => {
       LIBRARY_USAGE_TABLE: await dynamo.createTable(USAGE_TABLE), LIBRARY_BLOB_BUCKET: 'blobs',
       LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
       LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '256', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
-      LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
+      LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576', LIBRARY_CORS_ORIGINS: 'https://app.example.com',
     });
     // The runtime's global exists before the entry is loaded, as in Lambda.
     (globalThis as { awslambda?: unknown }).awslambda = fakeRuntime;
@@ -210,14 +210,15 @@ describe('the chat function entry, streaming through a fake awslambda', () => {
     }) as typeof process.stdout.write;
     let stream: CollectedStream;
     try {
-      stream = await ask({ question: 'And when was that?', end_user_id: 'ann', conversation_id: first.conversation_id }, { accept: 'text/event-stream' });
+      stream = await ask({ question: 'And when was that?', end_user_id: 'ann', conversation_id: first.conversation_id }, { accept: 'text/event-stream', origin: 'https://app.example.com' });
     } finally {
       process.stdout.write = write;
       baseLogger.setLogLevel('SILENT');
     }
     const { prelude, body } = stream.written;
     expect(prelude.statusCode).toBe(200);
-    expect(prelude.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform' });
+    // The function's own headers, the CORS ones its middleware adds included, go first.
+    expect(prelude.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'access-control-allow-origin': 'https://app.example.com', 'x-request-id': expect.stringMatching(/^req_/) });
     const events = body.split('\n\n').filter(Boolean).map((block) => block.split('\n')[0]);
     expect(events).toEqual(['event: start', 'event: delta', 'event: done']);
     const done = JSON.parse(body.split('\n\n').filter(Boolean).at(-1)!.split('\n')[1]!.slice('data: '.length));
