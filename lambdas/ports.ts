@@ -447,6 +447,43 @@ export interface ChatModel {
   answer(request: ChatModelRequest, options?: ChatModelCallOptions): Promise<ChatModelAnswer>;
 }
 
+/** One stored exchange of a conversation. */
+export interface ConversationTurnRecord extends ConversationTurn {
+  /** The chat's run (`run_...`): orders the turns, and names one for removal. */
+  runId: string;
+  at: string;
+}
+
+/**
+ * The recent turns of each conversation (POST /v1/chat `conversation_id`;
+ * docs/api-notes.md, "Conversations"). A conversation lives in one library
+ * and one of its generations: every call names both, so a conversation id
+ * never reaches into another tenant's or end user's library, and one of an
+ * erased library is gone. The core checks the generation again after an
+ * append (core/chat/conversations.ts), as it does for index writes.
+ */
+export interface ConversationStore {
+  /**
+   * The conversation's newest `limit` turns written under `generation` of
+   * the library, oldest first; empty when it has none there (never begun,
+   * another library's, or erased).
+   */
+  recentTurns(ref: LibraryRef, conversationId: string, generation: string, limit: number): Promise<ConversationTurnRecord[]>;
+  /**
+   * Adds a turn under `generation` (a turn with the same runId is replaced),
+   * then keeps only the conversation's newest `keep` turns.
+   */
+  append(ref: LibraryRef, conversationId: string, generation: string, turn: ConversationTurnRecord, keep: number): Promise<void>;
+  /** Removes one turn (a chat that failed after storing it); missing is no error. */
+  removeTurn(ref: LibraryRef, conversationId: string, runId: string): Promise<void>;
+  /**
+   * Removes every turn of every conversation of the library, except those of
+   * generation `keep` (the live generation of a library created afresh while
+   * an erasure ran). Returns how many turns went.
+   */
+  removeLibrary(ref: LibraryRef, options?: { keep?: string | null }): Promise<number>;
+}
+
 /** What one event adds to a tenant's spend on one day. */
 export interface UsageDelta {
   tokensUsed: number;

@@ -14,6 +14,13 @@ export interface RouteDefinition {
   /** Whether the Bearer-key authorizer guards it. */
   readonly auth: boolean;
   readonly summary: string;
+  /**
+   * The route may answer as a stream (server-sent events, asked with
+   * `Accept: text/event-stream`): on AWS its integration streams the
+   * function's response (API Gateway's response transfer mode STREAM) and
+   * its function writes through Lambda response streaming.
+   */
+  readonly streaming?: boolean;
 }
 
 export const ROUTES = [
@@ -28,7 +35,7 @@ export const ROUTES = [
   { name: 'document-delete', method: 'DELETE', path: '/v1/documents/{id}', auth: true, summary: 'Delete a document everywhere' },
   { name: 'end-users-list', method: 'GET', path: '/v1/end-users', auth: true, summary: "The tenant's end users" },
   { name: 'end-user-delete', method: 'DELETE', path: '/v1/end-users/{id}', auth: true, summary: "Erase an end user's library" },
-  { name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it' },
+  { name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it', streaming: true },
   { name: 'usage', method: 'GET', path: '/v1/usage', auth: true, summary: "The tenant's spend per day" },
   { name: 'bucket-trust-policy', method: 'GET', path: '/v1/bucket/trust-policy', auth: true, summary: "The trust policy for a role in the caller's AWS account" },
   { name: 'bucket-put', method: 'PUT', path: '/v1/bucket', auth: true, summary: "Register or replace the tenant's own bucket (probed first)" },

@@ -221,6 +221,10 @@ export interface paths {
         /**
          * Answer a question from the library, citing it
          * @description Answers from the selected library only, citing its sources; when nothing relevant is there, the reply says so and `sources` is empty. The question and the reply are kept and found by later searches (kind `chat`).
+         *
+         *     **Conversations.** Every answer names its `conversation_id`; send it with the next question (same key, same `end_user_id`) and a follow-up is read in the light of the recent turns: "and when was that?" is searched together with what it points back to, and a language model is given the turns. A conversation id of another library or tenant, an erased one, or one never begun is 404 `not_found`.
+         *
+         *     **Streamed replies.** With `Accept: text/event-stream` the answer is a stream of server-sent events: `start` at once (`ChatStreamStart`: `run_id`, `conversation_id`), `delta` for each piece of the reply as it is written (`ChatStreamDelta`: `text`), then `done` with the whole `ChatResponse`, the same body the JSON answer has. `done`'s `reply` is the one to keep: the pieces add up to it except when the reply was replaced after it was written. A failure before `start` is the usual status with the `Error` body; after it, the stream ends with an `error` event whose data is the `Error` body. Lines starting with `:` are keep-alive comments. JSON stays the default (no `Accept`, `application/json` or `*\/*`).
          */
         post: operations["chat"];
         delete?: never;
@@ -327,6 +331,8 @@ export interface components {
             question: string;
             /** @description Selects that end user's library; omitted: the tenant's shared library. */
             end_user_id?: string;
+            /** @description Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key's tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404. */
+            conversation_id?: string;
         };
         BucketRequest: {
             /**
@@ -578,6 +584,8 @@ export interface components {
             tokens_used: number;
             /** @description run_ + ULID */
             run_id: string;
+            /** @description cnv_ + ULID: the conversation this chat belongs to (the one sent, or a new one); send it with the next question to follow up. */
+            conversation_id: string;
         };
         UsageResponse: {
             tenant_id: string;
@@ -651,6 +659,18 @@ export interface components {
         BucketUnregistered: {
             /** @constant */
             deleted: true;
+        };
+        /** @description The data of `event: start`. */
+        ChatStreamStart: {
+            /** @description run_ + ULID, as in the final response */
+            run_id: string;
+            /** @description cnv_ + ULID, as in the final response */
+            conversation_id: string;
+        };
+        /** @description The data of `event: delta`. The `done` event's `reply` is the one to keep: it may differ from the pieces (see the operation). */
+        ChatStreamDelta: {
+            /** @description The next piece of the reply; the pieces in order make the reply as written so far. */
+            text: string;
         };
     };
     responses: {
@@ -1447,7 +1467,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The answer. */
+            /** @description The answer: JSON, or with `Accept: text/event-stream` the same answer streamed as server-sent events. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1467,14 +1487,30 @@ export interface operations {
                      *         }
                      *       ],
                      *       "tokens_used": 812,
-                     *       "run_id": "run_01JD7ZQ8W3M4X9N2B5C6V7K8P2"
+                     *       "run_id": "run_01JD7ZQ8W3M4X9N2B5C6V7K8P2",
+                     *       "conversation_id": "cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"
                      *     }
                      */
                     "application/json": components["schemas"]["ChatResponse"];
+                    /**
+                     * @example event: start
+                     *     data: {"run_id":"run_01JD7ZQ8W3M4X9N2B5C6V7K8P2","conversation_id":"cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"}
+                     *
+                     *     event: delta
+                     *     data: {"text":"You ship "}
+                     *
+                     *     event: delta
+                     *     data: {"text":"on Friday [1]."}
+                     *
+                     *     event: done
+                     *     data: {"reply":"You ship on Friday [1].","artifacts":[],"sources":[{"kind":"file","title":"Meeting notes","snippet":"3: We ship on Friday.","file_id":"file_01JD7ZQ8W3M4X9N2B5C6V7K8P1"}],"tokens_used":812,"run_id":"run_01JD7ZQ8W3M4X9N2B5C6V7K8P2","conversation_id":"cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"}
+                     */
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];

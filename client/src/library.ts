@@ -1,8 +1,9 @@
-import { CaptureRejectedError, LibraryError } from './errors.js';
+import { CaptureRejectedError, LibraryConnectionError, LibraryError, LibraryTimeoutError, statusOfCode } from './errors.js';
 import { contentTypeFor, toBase64, toBytes } from './content.js';
-import { Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
+import { readEvents } from './sse.js';
+import { abortError, Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 import type {
-  BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, DeletedDocument, Document, DocumentsParams,
+  BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, ChatStreamEvent, DeletedDocument, Document, DocumentsParams,
   DocumentsResponse, EndUser, EndUsersParams, EndUsersResponse, Erasure, GrepParams, GrepResponse, GrepResult,
   HealthResponse, Receipt, SearchParams, SearchResponse, SearchResult, UsageParams, UsageResponse,
 } from './types.js';
@@ -43,6 +44,12 @@ export interface BatchOptions extends RequestOptions {
 }
 
 export type FileData = Uint8Array | ArrayBuffer | Blob;
+
+export interface ChatOptions extends RequestOptions {
+  /** Goes on with this conversation (the `conversation_id` of an earlier answer, in the same library). */
+  conversationId?: string;
+  end_user_id?: string;
+}
 
 interface Paged {
   has_more: boolean;
@@ -88,6 +95,38 @@ export class Page<T, B extends Paged = Paged> implements AsyncIterable<T> {
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     for await (const page of this.pages()) yield* page.items;
   }
+}
+
+function chatBody(question: string | ChatRequest, options: { conversationId?: string; end_user_id?: string }): ChatRequest {
+  const body: ChatRequest = typeof question === 'string' ? { question } : { ...question };
+  if (options.conversationId !== undefined) body.conversation_id = options.conversationId;
+  if (options.end_user_id !== undefined) body.end_user_id = options.end_user_id;
+  return body;
+}
+
+function parseData(data: string, requestId: string | null, request: { method: string; url: string }): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(data) as unknown;
+    if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new LibraryError({ message: `an event from ${request.method} ${request.url} is not a JSON object`, status: 0, code: 'invalid_response', requestId, body: data, request });
+}
+
+/** The service's `error` event (the contract's error body) as the LibraryError the same failure before the stream would be. */
+function streamedError(body: Record<string, unknown>, requestId: string | null, request: { method: string; url: string }): LibraryError {
+  const error = (body.error ?? {}) as { code?: unknown; message?: unknown; request_id?: unknown; retry_after?: unknown };
+  const code = typeof error.code === 'string' ? error.code : 'internal_error';
+  return new LibraryError({
+    message: typeof error.message === 'string' ? error.message : `the stream from ${request.method} ${request.url} failed`,
+    status: statusOfCode(code),
+    code,
+    requestId: typeof error.request_id === 'string' ? error.request_id : requestId,
+    retryAfter: typeof error.retry_after === 'number' ? error.retry_after : null,
+    body,
+    request,
+  });
 }
 
 function isReceipt(body: unknown): body is Receipt {
@@ -244,10 +283,81 @@ export class Library {
       (await this.transport.request<DeletedDocument>({ method: 'DELETE', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: false }, options)).body,
   };
 
-  /** `POST /v1/chat`: an answer from the library, citing it. */
-  async chat(question: string | ChatRequest, options: RequestOptions = {}): Promise<ChatResponse> {
-    const body = typeof question === 'string' ? { question } : question;
-    return (await this.transport.request<ChatResponse>({ method: 'POST', path: '/v1/chat', body, idempotent: false }, options)).body;
+  /**
+   * `POST /v1/chat`: an answer from the library, citing it. The answer names
+   * its `conversation_id`: pass it as `conversationId` with the next
+   * question to follow up (`"And when was that?"`).
+   */
+  async chat(question: string | ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
+    const { conversationId, end_user_id, ...call } = options;
+    const body = chatBody(question, { conversationId, end_user_id });
+    return (await this.transport.request<ChatResponse>({ method: 'POST', path: '/v1/chat', body, idempotent: false }, call)).body;
+  }
+
+  /**
+   * `POST /v1/chat` as server-sent events: iterate it for `start` (the run
+   * and conversation ids, at once), `delta` (the reply's text as it is
+   * written) and `done` (the whole response, as `chat` returns it; its
+   * `reply` is the one to keep). The request is sent when iteration starts.
+   * Failures are `LibraryError`s as for `chat`, also one the service reports
+   * after the stream has started (its `error` event); `signal` cancels, and
+   * `timeoutMs` is the longest wait for the response and then between two
+   * chunks (the service sends a keep-alive every 15 s). Leaving the loop
+   * early stops reading; the service still finishes (and keeps) the chat.
+   *
+   * ```ts
+   * for await (const event of lib.chatStream('When is the launch?', { conversationId })) {
+   *   if (event.type === 'delta') process.stdout.write(event.text);
+   *   if (event.type === 'done') conversationId = event.response.conversation_id;
+   * }
+   * ```
+   */
+  async *chatStream(question: string | ChatRequest, options: ChatOptions = {}): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    const { conversationId, end_user_id, ...call } = options;
+    const body = chatBody(question, { conversationId, end_user_id });
+    const opened = await this.transport.openStream({ method: 'POST', path: '/v1/chat', body, idempotent: false, mediaType: 'text/event-stream' }, call);
+    if (!('stream' in opened)) {
+      // A service that answered JSON (it does not stream): the same events, from the whole answer.
+      const response = opened.body as ChatResponse;
+      yield { type: 'start', run_id: response.run_id, conversation_id: response.conversation_id };
+      if (response.reply) yield { type: 'delta', text: response.reply };
+      yield { type: 'done', response };
+      return;
+    }
+    const where = { method: opened.method, url: opened.url };
+    let idle = false;
+    let ended = false;
+    try {
+      const events = readEvents(opened.stream, {
+        idleMs: opened.timeoutMs,
+        onIdle: () => {
+          idle = true;
+          opened.abort();
+        },
+      });
+      for await (const { event, data } of events) {
+        if (event === 'start' || event === 'delta' || event === 'done' || event === 'error') {
+          const parsed = parseData(data, opened.requestId, where);
+          if (event === 'start') yield { type: 'start', ...(parsed as { run_id: string; conversation_id: string }) };
+          else if (event === 'delta') yield { type: 'delta', text: String((parsed as { text?: unknown }).text ?? '') };
+          else if (event === 'done') {
+            ended = true;
+            yield { type: 'done', response: parsed as ChatResponse };
+          } else {
+            ended = true;
+            throw streamedError(parsed, opened.requestId, where);
+          }
+        }
+      }
+      if (!ended) throw new LibraryConnectionError({ message: `the stream from ${where.method} ${where.url} ended before its final event`, status: 0, code: 'connection_failed', requestId: opened.requestId, request: where });
+    } catch (error) {
+      if (error instanceof LibraryError) throw error;
+      if (opened.aborted() && call.signal) throw abortError(call.signal, where);
+      if (idle) throw new LibraryTimeoutError({ message: `no event from ${where.method} ${where.url} within ${opened.timeoutMs} ms`, status: 0, code: 'timeout', requestId: opened.requestId, request: where, cause: error });
+      throw new LibraryConnectionError({ message: `the stream from ${where.method} ${where.url} broke: ${(error as Error)?.message ?? String(error)}`, status: 0, code: 'connection_failed', requestId: opened.requestId, request: where, cause: error });
+    } finally {
+      opened.release();
+    }
   }
 
   /** End users: list (one page), iterate (all), erase. */

@@ -48,6 +48,8 @@ export interface RawResponse<T = unknown> {
 
 export interface RequestSpec {
   method: Method;
+  /** The `Accept` header (default `application/json`). */
+  mediaType?: string;
   /** A path of the OpenAPI description; `{id}` filled from `pathParams`. */
   path: ApiPath;
   pathParams?: Record<string, string>;
@@ -162,11 +164,28 @@ export class Transport {
   }
 
   async request<T>(spec: RequestSpec, call: RequestOptions = {}): Promise<RawResponse<T>> {
+    const answer = await this.exchange(spec, call, false);
+    return answer as RawResponse<T>;
+  }
+
+  /**
+   * Sends a request whose successful answer may be a stream (server-sent
+   * events): failures, retries and errors as `request`; a successful answer
+   * of type `text/event-stream` comes back unread, with what reading it
+   * needs (the caller's signal and `timeoutMs`, now between two chunks, stay
+   * wired until `release`). Any other successful answer is read as `request`
+   * reads it.
+   */
+  async openStream(spec: RequestSpec, call: RequestOptions = {}): Promise<OpenedStream | RawResponse<unknown>> {
+    return this.exchange(spec, call, true);
+  }
+
+  private async exchange(spec: RequestSpec, call: RequestOptions, streaming: boolean): Promise<RawResponse<unknown> | OpenedStream> {
     const url = this.url(spec);
     const retries = call.retries ?? this.options.retries;
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     const where = { method: spec.method, url };
-    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers, authorization: `Bearer ${this.options.apiKey}` };
+    const headers: Record<string, string> = { accept: spec.mediaType ?? 'application/json', ...this.options.headers, authorization: `Bearer ${this.options.apiKey}` };
     let payload: string | undefined;
     if (spec.body !== undefined) {
       payload = JSON.stringify(spec.body);
@@ -187,8 +206,26 @@ export class Transport {
       let retryReason: string | null = null;
       let retryAfter: number | null = null;
       let failure: LibraryError;
+      let handedOver = false;
       try {
         const response = await this.fetchImpl(url, { method: spec.method, headers, body: payload, signal: controller.signal });
+        if (streaming && response.ok && response.body && (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+          // The stream is the caller's to read: the signal stays wired to it until it is released.
+          handedOver = true;
+          clearTimeout(timer);
+          return {
+            stream: response.body,
+            status: response.status,
+            headers: response.headers,
+            requestId: response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid'),
+            url,
+            method: spec.method,
+            timeoutMs,
+            abort: () => controller.abort(),
+            aborted: () => call.signal?.aborted === true,
+            release: () => call.signal?.removeEventListener('abort', onAbort),
+          } satisfies OpenedStream;
+        }
         const text = await response.text();
         const requestId = response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid');
         let body: unknown = text;
@@ -205,7 +242,7 @@ export class Transport {
         const id = requestId ?? (typeof errorBody?.request_id === 'string' ? errorBody.request_id : null);
         if (response.ok || spec.accept?.(response.status, body)) {
           const retryable = response.status === 503 && spec.retry503 !== false;
-          if (!retryable || attempt >= retries) return { status: response.status, body: body as T, headers: response.headers, requestId: id, url, method: spec.method };
+          if (!retryable || attempt >= retries) return { status: response.status, body, headers: response.headers, requestId: id, url, method: spec.method };
         }
         retryAfter = parseRetryAfter(response.headers.get('retry-after'), errorBody?.retry_after);
         const code = typeof errorBody?.code === 'string' ? errorBody.code : `http_${response.status}`;
@@ -229,7 +266,7 @@ export class Transport {
         }
       } finally {
         clearTimeout(timer);
-        call.signal?.removeEventListener('abort', onAbort);
+        if (!handedOver) call.signal?.removeEventListener('abort', onAbort);
       }
       if (!retryReason || attempt >= retries) throw failure;
       const delayMs = this.backoff(attempt, retryAfter);
@@ -243,6 +280,24 @@ export class Transport {
   }
 }
 
-function abortError(signal: AbortSignal, request: { method: string; url: string }): LibraryAbortError {
+/** A successful answer whose body is a stream (server-sent events), not read yet. */
+export interface OpenedStream {
+  stream: ReadableStream<Uint8Array>;
+  status: number;
+  headers: Headers;
+  requestId: string | null;
+  url: string;
+  method: string;
+  /** The longest wait for the next chunk, in milliseconds (the call's `timeoutMs`). */
+  timeoutMs: number;
+  /** Cancels the request (reading then fails). */
+  abort(): void;
+  /** Whether the caller's own signal fired. */
+  aborted(): boolean;
+  /** Unwires the caller's signal: call once done reading. */
+  release(): void;
+}
+
+export function abortError(signal: AbortSignal, request: { method: string; url: string }): LibraryAbortError {
   return new LibraryAbortError({ message: `${request.method} ${request.url} was cancelled`, status: 0, code: 'aborted', request, cause: signal.reason });
 }

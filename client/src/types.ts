@@ -24,6 +24,13 @@ export type EndUser = EndUsersResponse['end_users'][number];
 export type Erasure = Schemas['ErasureResponse'];
 export type ChatRequest = Schemas['ChatRequest'];
 export type ChatResponse = Schemas['ChatResponse'];
+export type ChatStreamStart = Schemas['ChatStreamStart'];
+export type ChatStreamDelta = Schemas['ChatStreamDelta'];
+/** What `chatStream` yields: `start` at once, `delta` for each piece of the reply, `done` with the whole response. */
+export type ChatStreamEvent =
+  | ({ type: 'start' } & ChatStreamStart)
+  | ({ type: 'delta' } & ChatStreamDelta)
+  | { type: 'done'; response: ChatResponse };
 export type UsageResponse = Schemas['UsageResponse'];
 export type HealthResponse = Schemas['HealthResponse'];
 export type ErrorBody = Schemas['Error'];

@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, ConversationStore, DocumentStore, SearchIndex } from '../ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { decodeCursor, fingerprint, isCursorKey, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
@@ -22,7 +22,9 @@ export interface ErasureReport {
 }
 
 export class EndUserService {
-  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; buckets?: CallerBuckets; clock?: Clock }) {}
+  constructor(
+    private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; conversations: ConversationStore; buckets?: CallerBuckets; clock?: Clock },
+  ) {}
 
   /** End users of one tenant, in order of id. */
   async list(tenantId: string, request: { limit: number; cursor?: string }): Promise<Page<EndUserView>> {
@@ -58,7 +60,9 @@ export class EndUserService {
     const messages = generation !== null ? await index.removeLibrary(ref, generation) : null;
     const ended = await documents.deleteLibrary(ref);
     const again = await index.removeLibrary(ref, ended.generation ?? generation);
-    if (ended.generation === null && generation === null && !Object.values(again).some((n) => n > 0)) {
+    // A conversation lives in a generation; a turn written meanwhile under the ended one checks it after its write (core/chat/conversations.ts).
+    const turns = await this.deps.conversations.removeLibrary(ref, { keep: await documents.libraryGeneration(ref, { readOnly: true }) });
+    if (ended.generation === null && generation === null && !Object.values(again).some((n) => n > 0) && turns === 0) {
       throw notFound(`end user ${endUserId} not found`);
     }
     const blobsGone = await blobs.deleteAll(tenantId, ended.documents);

@@ -1,5 +1,5 @@
 import type {
-  BlobStore, CallerBuckets, ChatModel, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, UsageLedger,
+  BlobStore, CallerBuckets, ChatModel, Clock, ConversationStore, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, UsageLedger,
 } from '../ports.js';
 import type { CaptureService } from './capture.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -27,6 +27,8 @@ export interface Ports {
   clock: Clock;
   chatModel: ChatModel;
   usage: UsageLedger;
+  /** The conversations' recent turns (a chat's follow-ups). */
+  conversations: ConversationStore;
   /** The durable queue of background indexing (extraction, embedding). */
   queue: IngestQueue;
   /** Callers' own buckets (API.md "Caller-owned bucket"); absent: every blob is the service's. */

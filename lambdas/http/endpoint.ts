@@ -27,8 +27,16 @@ export interface EndpointRequest<Q, B, P> {
 
 export interface EndpointResult {
   status: number;
-  body: unknown;
+  /** The JSON body (ignored when `stream` is set). */
+  body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A streamed answer (server-sent events, http/event-stream.ts): its
+   * chunks in order, after the status and headers. The local gateway writes
+   * them as they come; on AWS a streaming function writes them through
+   * Lambda response streaming (wiring/aws/response-streaming.ts).
+   */
+  stream?: AsyncIterable<string>;
 }
 
 export interface EndpointSpec<Q, B, P> {
@@ -41,7 +49,12 @@ export interface EndpointSpec<Q, B, P> {
   run(request: EndpointRequest<Q, B, P>): Promise<EndpointResult>;
 }
 
-export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+/** A proxy result, or a streamed one (its `body` empty, its chunks in `stream`). */
+export interface ApiResult extends APIGatewayProxyResult {
+  stream?: AsyncIterable<string>;
+}
+
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ApiResult>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -87,7 +100,7 @@ export function describeIssue(error: $ZodError, prefix = ''): string {
   return `${field}: ${issue.message}`;
 }
 
-function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
+export function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
   const headers = event.headers ?? {};
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   return key ? headers[key] ?? undefined : undefined;
@@ -129,7 +142,7 @@ function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
  * every failure to the contract's error body, in this one place.
  */
 export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec: EndpointSpec<Q, B, P>): ApiHandler {
-  const run = async (event: APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyResult> => {
+  const run = async (event: APIGatewayProxyEvent, context?: Context): Promise<ApiResult> => {
     const deadline = requestDeadline(event, context);
     const requestId = requestIdOf(event);
     const tenantId = String(event.requestContext?.authorizer?.tenantId ?? '');
@@ -142,6 +155,7 @@ export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec
       body = spec.body === 'object' ? (object as B) : validate(spec.body, object);
     }
     const result = await spec.run({ requestId, tenantId, query, body, path, deadline, event });
+    if (result.stream) return { statusCode: result.status, headers: { 'x-request-id': requestId, ...result.headers }, body: '', stream: result.stream };
     return jsonResponse(result.status, result.body, requestId, result.headers);
   };
 

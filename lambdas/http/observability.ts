@@ -155,7 +155,17 @@ function decodedPathId(event: APIGatewayProxyEvent): string | undefined {
   }
 }
 
-type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type ProxyResult = APIGatewayProxyResult & { stream?: AsyncIterable<string> };
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<ProxyResult>;
+
+/** A streamed body that calls `done` once it has been read to its end (or left). */
+async function* untilEnd(stream: AsyncIterable<string>, done: () => void): AsyncGenerator<string> {
+  try {
+    yield* stream;
+  } finally {
+    done();
+  }
+}
 
 /**
  * An API endpoint's handler run in its request's log context: the local
@@ -184,12 +194,16 @@ export function withRequestLog(handler: ProxyHandler): ProxyHandler {
       note();
       const log = contexts.getStore()!;
       let status = 500;
+      let streaming = false;
       try {
         const result = await handler(event, context);
         status = result.statusCode;
-        return result;
+        if (!result.stream) return result;
+        // A streamed answer's line is written when its stream ends, with the whole duration.
+        streaming = true;
+        return { ...result, stream: untilEnd(result.stream, () => writeAccessLine(log, status)) };
       } finally {
-        writeAccessLine(log, status);
+        if (!streaming) writeAccessLine(log, status);
       }
     });
   };

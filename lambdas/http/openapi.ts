@@ -13,6 +13,7 @@ import { LIMITS } from '../core/limits.js';
 import { MAX_QUERY_TERMS } from '../core/query-terms.js';
 import { ROUTES, type RouteName } from '../routes.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
+import { formatEvent } from './event-stream.js';
 import * as s from './schemas.js';
 
 /**
@@ -87,6 +88,12 @@ const withRetryAfter = { ...requestIdOnly, 'Retry-After': { $ref: '#/components/
 const REQUEST_ID = 'req_01JD7ZQ8W3M4X9N2B5C6V7K8P0';
 const FILE_ID = 'file_01JD7ZQ8W3M4X9N2B5C6V7K8P1';
 const DATE = '2026-11-22T06:41:03.123456';
+
+const CHAT_EXAMPLE = {
+  reply: 'You ship on Friday [1].', artifacts: [],
+  sources: [{ kind: 'file', title: 'Meeting notes', snippet: '3: We ship on Friday.', file_id: FILE_ID }],
+  tokens_used: 812, run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2', conversation_id: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3',
+} as const;
 
 const errorExample = (code: ErrorCode, message: string, retryAfter?: number) => ({
   error: { code, message, request_id: REQUEST_ID, ...(retryAfter !== undefined ? { retry_after: retryAfter } : {}) },
@@ -348,15 +355,36 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
   chat: {
     tag: 'Chat',
-    description: 'Answers from the selected library only, citing its sources; when nothing relevant is there, the reply says so and `sources` is empty. The question and the reply are kept and found by later searches (kind `chat`).',
+    description: [
+      'Answers from the selected library only, citing its sources; when nothing relevant is there, the reply says so and `sources` is empty. The question and the reply are kept and found by later searches (kind `chat`).',
+      '',
+      '**Conversations.** Every answer names its `conversation_id`; send it with the next question (same key, same `end_user_id`) and a follow-up is read in the light of the recent turns: "and when was that?" is searched together with what it points back to, and a language model is given the turns. A conversation id of another library or tenant, an erased one, or one never begun is 404 `not_found`.',
+      '',
+      '**Streamed replies.** With `Accept: text/event-stream` the answer is a stream of server-sent events: `start` at once (`ChatStreamStart`: `run_id`, `conversation_id`), `delta` for each piece of the reply as it is written (`ChatStreamDelta`: `text`), then `done` with the whole `ChatResponse`, the same body the JSON answer has. `done`\'s `reply` is the one to keep: the pieces add up to it except when the reply was replaced after it was written. A failure before `start` is the usual status with the `Error` body; after it, the stream ends with an `error` event whose data is the `Error` body. Lines starting with `:` are keep-alive comments. JSON stays the default (no `Accept`, `application/json` or `*/*`).',
+    ].join('\n'),
     body: s.ChatRequest,
-    requestExamples: { question: { summary: 'a question', value: { question: 'When do we ship?', end_user_id: 'user-42' } } },
+    notFound: true,
+    requestExamples: {
+      question: { summary: 'a question', value: { question: 'When do we ship?', end_user_id: 'user-42' } },
+      followUp: { summary: 'a follow-up in a conversation', value: { question: 'And who signs it off?', end_user_id: 'user-42', conversation_id: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3' } },
+    },
     responses: {
-      '200': success('The answer.', s.ChatResponse, {
-        reply: 'You ship on Friday [1].', artifacts: [],
-        sources: [{ kind: 'file', title: 'Meeting notes', snippet: '3: We ship on Friday.', file_id: FILE_ID }],
-        tokens_used: 812, run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2',
-      }),
+      '200': {
+        description: 'The answer: JSON, or with `Accept: text/event-stream` the same answer streamed as server-sent events.',
+        headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+        content: {
+          ...json(s.ChatResponse, CHAT_EXAMPLE),
+          'text/event-stream': {
+            schema: { type: 'string', description: 'Server-sent events: `start` (ChatStreamStart), `delta` (ChatStreamDelta) for each piece of the reply, then `done` (ChatResponse) or `error` (Error).' },
+            example: [
+              formatEvent('start', { run_id: CHAT_EXAMPLE.run_id, conversation_id: CHAT_EXAMPLE.conversation_id }),
+              formatEvent('delta', { text: 'You ship ' }),
+              formatEvent('delta', { text: 'on Friday [1].' }),
+              formatEvent('done', CHAT_EXAMPLE),
+            ].join(''),
+          },
+        },
+      },
     },
   },
   'bucket-trust-policy': {
@@ -475,6 +503,8 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer lib_...`.' } },
         headers: { RequestId: RequestIdHeader, RetryAfter: RetryAfterHeader } as never,
+        // The data of a streamed chat's events (the operation's text/event-stream answer names them).
+        schemas: { ChatStreamStart: s.ChatStreamStart, ChatStreamDelta: s.ChatStreamDelta },
         // Operations list the others (each becomes a component on first use); a wrong method can meet any path.
         responses: { MethodNotAllowed: { ...errorResponses.method_not_allowed, id: undefined } },
       },

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { CHAT_LIMITS } from '../core/chat/limits.js';
 import { isCalendarDate } from '../core/dates.js';
+import { isIdOf } from '../core/ids.js';
 import type { RejectCode } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
@@ -450,6 +451,13 @@ export const ChatRequest = meta(
       { description: 'Answered only from the selected library.' },
     ),
     end_user_id: z.optional(EndUserId),
+    conversation_id: meta(
+      z.optional(z.string().check(z.refine((id: string) => isIdOf('cnv', id), 'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)'))),
+      {
+        description:
+          'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
+      },
+    ),
   }),
   { id: 'ChatRequest' },
 );
@@ -476,8 +484,24 @@ export const ChatResponse = meta(
     ),
     tokens_used: integer().check(z.minimum(0)),
     run_id: meta(z.string(), { description: 'run_ + ULID' }),
+    conversation_id: meta(z.string(), { description: 'cnv_ + ULID: the conversation this chat belongs to (the one sent, or a new one); send it with the next question to follow up.' }),
   }),
   { id: 'ChatResponse' },
+);
+
+/** A streamed chat's first event (`event: start`), sent as soon as the request is accepted. */
+export const ChatStreamStart = meta(
+  z.object({
+    run_id: meta(z.string(), { description: 'run_ + ULID, as in the final response' }),
+    conversation_id: meta(z.string(), { description: 'cnv_ + ULID, as in the final response' }),
+  }),
+  { id: 'ChatStreamStart', description: 'The data of `event: start`.' },
+);
+
+/** A piece of the reply as it is written (`event: delta`). */
+export const ChatStreamDelta = meta(
+  z.object({ text: meta(z.string(), { description: 'The next piece of the reply; the pieces in order make the reply as written so far.' }) }),
+  { id: 'ChatStreamDelta', description: 'The data of `event: delta`. The `done` event\'s `reply` is the one to keep: it may differ from the pieces (see the operation).' },
 );
 
 // ---- usage

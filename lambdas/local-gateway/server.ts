@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/limits.js';
-import type { ApiHandler } from '../http/endpoint.js';
+import type { ApiHandler, ApiResult } from '../http/endpoint.js';
 import { errorResponse } from '../http/endpoint.js';
 import { CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
@@ -62,6 +62,35 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
 function send(response: ServerResponse, result: APIGatewayProxyResult, extraHeaders: Record<string, string> = {}) {
   response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...extraHeaders });
   response.end(result.body);
+}
+
+/** Resolves when the response can take more (drain), or will take nothing more (closed). */
+const writable = (response: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+
+/**
+ * A handler's answer on the wire: a proxy result at once, or a streamed one
+ * (server-sent events) chunk by chunk as its stream yields them, headers
+ * first. A reader that goes away stops the writing, not the stream: it is
+ * read to its end, so the work behind it completes (as on AWS).
+ */
+async function answer(response: ServerResponse, result: ApiResult, extraHeaders: Record<string, string>): Promise<void> {
+  if (!result.stream) return send(response, result, extraHeaders);
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...extraHeaders });
+  response.flushHeaders();
+  for await (const chunk of result.stream) {
+    if (response.destroyed || response.writableEnded) continue;
+    if (!response.write(chunk)) await writable(response);
+  }
+  if (!response.destroyed) response.end();
 }
 
 function lambdaContext(functionName: string, requestId: string): Context {
@@ -172,9 +201,10 @@ export async function startLocalServer(options: LocalServerOptions) {
     } as unknown as APIGatewayProxyEvent;
 
     try {
-      send(response, await options.handlers[route.name as RouteName | PageName]!(event, lambdaContext(route.name, requestId)), corsHeaders);
+      await answer(response, await options.handlers[route.name as RouteName | PageName]!(event, lambdaContext(route.name, requestId)), corsHeaders);
     } catch {
-      fail(new HttpError('internal_error', 'internal error'));
+      if (!response.headersSent) fail(new HttpError('internal_error', 'internal error'));
+      else response.destroy();
     }
   };
 

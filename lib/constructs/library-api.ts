@@ -25,7 +25,8 @@ export const BEARER_KEY_PATTERN = '^Bearer lib_[0-9A-Za-z]{40}$';
 
 /**
  * The REST API: one method per route of the route table, each proxied to its
- * own function; the TOKEN authorizer on every keyed route, whose
+ * own function (a streaming route's response streamed: ResponseTransferMode
+ * STREAM); the TOKEN authorizer on every keyed route, whose
  * usageIdentifierKey selects the key's entry in the usage plan (per-key
  * throttling, 429); a 405 for every other method on a known path; access
  * logs, X-Ray and metrics on the stage; errors API Gateway makes itself in
@@ -86,7 +87,9 @@ export class LibraryApi extends Construct {
       const fn = props.handlers.get(route.name);
       if (!fn) throw new Error(`no function for route ${route.name}`);
       const resource = this.api.root.resourceForPath(route.path);
-      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+      // A streaming route's answer reaches the caller as the function writes it (InvokeWithResponseStream).
+      const streaming = route.streaming ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM } : {};
+      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, ...streaming }), {
         operationName: route.name,
         requestValidator: validator,
         ...(route.auth ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true } : {}),

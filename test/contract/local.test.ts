@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { FolderBlobStore } from '../../lambdas/adapters/local/folder-blob-store.js';
+import { SqliteConversationStore } from '../../lambdas/adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../lambdas/adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
 import { blobStoreContract } from './blob-store.contract.js';
+import { conversationStoreContract } from './conversation-store.contract.js';
 import { documentStoreContract } from './document-store.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
 import { tenantStoreContract } from './tenant-store.contract.js';
@@ -22,6 +24,10 @@ let n = 0;
 const freshDb = () => openDatabase(join(dir, `db-${++n}.sqlite`));
 
 documentStoreContract('SQLite', async () => new SqliteDocumentStore(freshDb()));
+conversationStoreContract('SQLite', async () => {
+  const db = freshDb();
+  return { conversations: new SqliteConversationStore(db), documents: new SqliteDocumentStore(db) };
+});
 tenantStoreContract('SQLite', async () => new SqliteTenantStore(freshDb()));
 searchIndexContract('SQLite (FTS5 + sqlite-vec)', async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'));
 blobStoreContract('folder', async () => new FolderBlobStore(join(dir, `blobs-${++n}`)));

@@ -271,3 +271,142 @@ describe('retries, timeouts and cancellation', () => {
     expect(error.message).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe('chat conversations and streamed replies', () => {
+  const collect = async <T>(events: AsyncIterable<T>): Promise<T[]> => {
+    const all: T[] = [];
+    for await (const event of events) all.push(event);
+    return all;
+  };
+
+  it('follows up in a conversation with conversationId; another library cannot, with a typed 404', async () => {
+    await lib.capture({ text: 'Parked the car on level 3 of the Harbour Street garage on Tuesday 14 May.', end_user_id: 'driver' });
+    const first = await lib.chat('Where did I park the car?', { end_user_id: 'driver' });
+    expect(first.conversation_id).toMatch(/^cnv_[0-9A-HJKMNP-TV-Z]{26}$/);
+    const followUp = await lib.chat('And when was that?', { end_user_id: 'driver', conversationId: first.conversation_id });
+    expect(followUp.conversation_id).toBe(first.conversation_id);
+    expect(followUp.reply).toContain('14 May');
+    // The object form takes it too.
+    expect((await lib.chat({ question: 'And which level?', end_user_id: 'driver', conversation_id: first.conversation_id })).conversation_id).toBe(first.conversation_id);
+    const elsewhere = await lib.chat('And when was that?', { conversationId: first.conversation_id }).catch((e: unknown) => e);
+    expect(elsewhere).toBeInstanceOf(LibraryError);
+    expect(elsewhere).toMatchObject({ status: 404, code: 'not_found', requestId: expect.stringMatching(/^req_/) });
+  });
+
+  it('streams start, the reply as deltas and done; the deltas add up to the reply, and the conversation goes on', async () => {
+    await lib.capture({ text: 'The wifi password at the cabin is spruce-lantern-42.', end_user_id: 'guest' });
+    const events = await collect(lib.chatStream('What is the wifi password at the cabin?', { end_user_id: 'guest' }));
+    expect(events[0]).toMatchObject({ type: 'start', run_id: expect.stringMatching(/^run_/), conversation_id: expect.stringMatching(/^cnv_/) });
+    const done = events.at(-1)!;
+    if (done.type !== 'done') throw new Error('the last event is not done');
+    expect(done.response).toMatchObject({ run_id: events[0]!.type === 'start' ? events[0]!.run_id : '', reply: expect.stringContaining('spruce-lantern-42') });
+    const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
+    expect(text).toBe(done.response.reply);
+    const next = await collect(lib.chatStream('And who set that?', { end_user_id: 'guest', conversationId: done.response.conversation_id }));
+    expect(next.at(-1)).toMatchObject({ type: 'done', response: { conversation_id: done.response.conversation_id } });
+  });
+
+  it('throws the typed error when the stream cannot start (an unknown conversation is 404)', async () => {
+    const stream = lib.chatStream('hi', { conversationId: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3' });
+    const error = await collect(stream).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LibraryError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  /** A stub answering a chat as server-sent events, written in the pieces given (with pauses). */
+  const sse = (pieces: Array<string | number>, status = 200) =>
+    stub(async (req, res) => {
+      res.writeHead(status, { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_sse' });
+      for (const piece of pieces) {
+        if (typeof piece === 'number') await new Promise((r) => setTimeout(r, piece));
+        else res.write(piece);
+      }
+      res.end();
+    });
+  const DONE = { reply: 'Level 3 [1].', artifacts: [], sources: [], tokens_used: 3, run_id: 'run_1', conversation_id: 'cnv_1' };
+
+  it('reads events however the bytes are cut: CRLF or CR line ends, comments, split lines, several data lines; asks for text/event-stream', async () => {
+    let accept: string | undefined;
+    const s = await stub(async (req, res) => {
+      accept = req.headers.accept;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const body = `: hello\r\nevent: start\r\ndata: {"run_id":"run_1",\r\ndata: "conversation_id":"cnv_1"}\r\n\r\nevent: delta\rdata: {"text":"Level"}\r\revent: delta\ndata: {"text":" 3 [1]."}\n\n: keep-alive\n\nevent: done\ndata: ${JSON.stringify(DONE)}\n\n`;
+      for (let i = 0; i < body.length; i += 7) {
+        res.write(body.slice(i, i + 7));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      res.end();
+    });
+    try {
+      const events = await collect(new Library({ baseUrl: s.url, apiKey: 'k' }).chatStream('Where?'));
+      expect(accept).toBe('text/event-stream');
+      expect(events).toEqual([
+        { type: 'start', run_id: 'run_1', conversation_id: 'cnv_1' },
+        { type: 'delta', text: 'Level' },
+        { type: 'delta', text: ' 3 [1].' },
+        { type: 'done', response: DONE },
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("throws the service's error event as the LibraryError the same failure would be, after the events before it", async () => {
+    const error = { error: { code: 'unavailable', message: 'a backend is unavailable; safe to retry', request_id: 'req_sse', retry_after: 4 } };
+    const s = await sse([`event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`, `event: delta\ndata: {"text":"Lev"}\n\n`, `event: error\ndata: ${JSON.stringify(error)}\n\n`]);
+    try {
+      const seen: string[] = [];
+      const thrown = await (async () => {
+        for await (const event of new Library({ baseUrl: s.url, apiKey: 'k' }).chatStream('Where?')) seen.push(event.type);
+      })().catch((e: unknown) => e);
+      expect(seen).toEqual(['start', 'delta']);
+      expect(thrown).toBeInstanceOf(LibraryError);
+      expect(thrown).toMatchObject({ status: 503, code: 'unavailable', retryAfter: 4, requestId: 'req_sse', message: 'a backend is unavailable; safe to retry' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('says so when the stream ends before its final event, when it goes quiet too long, and when it is cancelled', async () => {
+    const cut = await sse([`event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`, `event: delta\ndata: {"text":"Lev"}\n\n`]);
+    const quiet = await sse([`event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`, 5_000]);
+    try {
+      const ended = await collect(new Library({ baseUrl: cut.url, apiKey: 'k' }).chatStream('Where?')).catch((e: unknown) => e);
+      expect(ended).toBeInstanceOf(LibraryConnectionError);
+      expect((ended as Error).message).toMatch(/ended before its final event/);
+
+      const started = Date.now();
+      const idle = await collect(new Library({ baseUrl: quiet.url, apiKey: 'k', timeoutMs: 200 }).chatStream('Where?')).catch((e: unknown) => e);
+      expect(idle).toBeInstanceOf(LibraryTimeoutError);
+      expect(Date.now() - started).toBeLessThan(2000);
+
+      const controller = new AbortController();
+      const seen: string[] = [];
+      const aborted = await (async () => {
+        for await (const event of new Library({ baseUrl: quiet.url, apiKey: 'k' }).chatStream('Where?', { signal: controller.signal })) {
+          seen.push(event.type);
+          setTimeout(() => controller.abort(), 50);
+        }
+      })().catch((e: unknown) => e);
+      expect(seen).toEqual(['start']);
+      expect(aborted).toBeInstanceOf(LibraryAbortError);
+    } finally {
+      await cut.close();
+      await quiet.close();
+    }
+  });
+
+  it('retries a 429 before the stream starts, and turns a JSON answer (a service that does not stream) into the same events', async () => {
+    const s = await stub((req, res, n) => {
+      if (n === 0) return json(res, 429, errorBody('rate_limited', 0), { 'retry-after': '0' });
+      json(res, 200, DONE);
+    });
+    try {
+      const events = await collect(new Library({ baseUrl: s.url, apiKey: 'k', retryBaseMs: 5 }).chatStream('Where?'));
+      expect(s.calls()).toBe(2);
+      expect(events).toEqual([{ type: 'start', run_id: 'run_1', conversation_id: 'cnv_1' }, { type: 'delta', text: 'Level 3 [1].' }, { type: 'done', response: DONE }]);
+    } finally {
+      await s.close();
+    }
+  });
+});

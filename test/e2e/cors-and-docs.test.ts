@@ -116,6 +116,18 @@ describe('CORS on the local server', () => {
     expect(wrongMethod.headers.get('access-control-allow-origin')).toBe(ALLOWED);
   });
 
+  it('puts them on a streamed chat (Accept: text/event-stream is a safelisted header: no new preflight) before its first event', async () => {
+    const response = await fetch(`${withCors.url}/v1/chat`, {
+      method: 'POST',
+      headers: { origin: ALLOWED, authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ question: 'anything about kumquats?' }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(response.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+    expect(await response.text()).toMatch(/^event: start\n/);
+  });
+
   it('refuses an operator list that is not exact origins, naming the variable', () => {
     expect(parseCorsOrigins(' https://a.example , http://localhost:3000 ,,')).toEqual(['https://a.example', 'http://localhost:3000']);
     expect(parseCorsOrigins(undefined)).toEqual([]);

@@ -6,8 +6,9 @@ import { startTestServer, type TestServer } from '../support/local-server.js';
  * The erase race, randomized: captures (single and batch, text and small
  * files) and chats for one end user, with an erasure of that end user
  * landing among them at a random moment. After each round: nothing findable
- * that is not a document of the library (or its chat memory), counts that
- * add up, every capture either whole or gone (gone only if it overlapped the
+ * that is not a document of the library (or its chat memory), no turn of a
+ * conversation of an ended generation (and a conversation answered before
+ * the erasure began is not found after it), counts that add up, every capture either whole or gone (gone only if it overlapped the
  * erasure or finished before it), and every capture started after the
  * erasure answered present and complete.
  */
@@ -86,7 +87,12 @@ describe('erase race', () => {
             sent.push({ token, startedAt, answeredAt, ok: res.status === 200 && !!r?.ok, id: r?.id ?? null });
           });
         });
-      const chat = (delay: number) => at(delay, () => server.api('/v1/chat', { key, body: { question: `what about ${marker}?`, end_user_id: user } }));
+      const chats: Array<{ answeredAt: number; conversation: string | null }> = [];
+      const chat = (delay: number) =>
+        at(delay, async () => {
+          const res = await server.api('/v1/chat', { key, body: { question: `what about ${marker}?`, end_user_id: user } });
+          chats.push({ answeredAt: Date.now(), conversation: res.status === 200 ? res.body.conversation_id : null });
+        });
 
       // Some material before, then the race.
       await single(0, false);
@@ -129,6 +135,15 @@ describe('erase race', () => {
         if (hit.kind === 'chat' || hit.kind === 'creation') {
           if (!entry) residue += 1;
         } else if (!docIds.has((hit.file_id ?? hit.id)!)) residue += 1;
+      }
+      // Conversations: no turn of an ended generation is left, and one whose chat answered before the erasure began is gone.
+      const live = server.stack.db.prepare('SELECT generation FROM libraries WHERE end_user_id = ?').pluck().get(user) as string | undefined;
+      const turnGenerations = server.stack.db.prepare('SELECT generation FROM conversation_turns WHERE end_user_id = ?').pluck().all(user) as string[];
+      for (const generation of turnGenerations) if (generation !== live) residue += 1;
+      for (const c of chats) {
+        if (!c.conversation || c.answeredAt >= erase.startedAt) continue;
+        const again = await server.api('/v1/chat', { key, body: { question: 'and then?', end_user_id: user, conversation_id: c.conversation } });
+        expect(again.status, `round ${round}: a conversation answered before the erasure goes on after it`).toBe(404);
       }
       // Counts add up.
       if (entry) expect(entry.document_count).toBe(docs.length);

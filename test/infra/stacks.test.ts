@@ -105,6 +105,35 @@ describe('routes and functions', () => {
     }
   });
 
+  it('streams the routes that may stream (POST /v1/chat): response transfer mode STREAM, invoked with InvokeWithResponseStream; every other route buffers', () => {
+    const resources = apiTemplate.toJSON().Resources as Record<string, { Properties: Record<string, any> }>;
+    const streaming = ALL_ROUTES.filter((r) => r.streaming).map((r) => r.name);
+    expect(streaming).toEqual(['chat']);
+    for (const route of ALL_ROUTES) {
+      const method = api.api.api.methods.find((m) => m.resource.path === route.path && m.httpMethod === route.method)!;
+      const integration = resources[api.getLogicalId(method.node.defaultChild as never)]!.Properties.Integration;
+      const uri = JSON.stringify(integration.Uri);
+      if (route.streaming) {
+        expect(integration, route.name).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST', ResponseTransferMode: 'STREAM' });
+        expect(uri).toContain('/2021-11-15/functions/');
+        expect(uri).toContain('/response-streaming-invocations');
+      } else {
+        expect(integration.ResponseTransferMode, route.name).toBeUndefined();
+        expect(uri, route.name).toContain('/invocations');
+        expect(uri, route.name).not.toContain('response-streaming');
+      }
+    }
+    // The chat function keeps the settings of every API function, and API Gateway may invoke it (lambda:InvokeFunction covers the streaming invoke).
+    const chat = resources[api.getLogicalId(api.functions.get('chat')!.fn.node.defaultChild as never)]!.Properties;
+    const search = resources[api.getLogicalId(api.functions.get('search')!.fn.node.defaultChild as never)]!.Properties;
+    expect({ Timeout: chat.Timeout, MemorySize: chat.MemorySize, Runtime: chat.Runtime, Handler: chat.Handler }).toEqual({
+      Timeout: search.Timeout, MemorySize: search.MemorySize, Runtime: search.Runtime, Handler: search.Handler,
+    });
+    const chatFn = api.getLogicalId(api.functions.get('chat')!.fn.node.defaultChild as never);
+    const permissions = Object.values(apiTemplate.findResources('AWS::Lambda::Permission')).map((p) => (p as { Properties: Record<string, any> }).Properties);
+    expect(permissions.some((p) => p.Action === 'lambda:InvokeFunction' && p.Principal === 'apigateway.amazonaws.com' && JSON.stringify(p.FunctionName).includes(chatFn))).toBe(true);
+  });
+
   it('answers other methods on a known path with a 405 mock carrying Allow', () => {
     const paths = new Set(ALL_ROUTES.map((r) => r.path));
     const anys = api.api.api.methods.filter((m) => m.httpMethod === 'ANY');

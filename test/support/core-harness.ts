@@ -10,7 +10,7 @@ import type { TextExtractor } from '../../lambdas/ports.js';
 import { HashingEmbedder } from './hashing-embedder.js';
 import { SqliteIngestQueue } from '../../lambdas/adapters/local/sqlite-ingest-queue.js';
 import { LocalIngestDrain, type DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
-import { InMemoryBlobStore, InMemoryDocumentStore } from './in-memory-ports.js';
+import { InMemoryBlobStore, InMemoryConversationStore, InMemoryDocumentStore } from './in-memory-ports.js';
 
 /** Decodes UTF-8 files; refuses `application/x-unsupported`. Enough to drive the core's bytes path. */
 export const utf8Extractor: TextExtractor = {
@@ -42,6 +42,7 @@ export function coreHarness(overrides: Partial<Ports> = {}, drainOptions: Partia
     clock: systemClock(),
     chatModel: new ExtractiveAnswerer(),
     usage: new SqliteUsageLedger(db),
+    conversations: new InMemoryConversationStore(),
     queue,
     ...overrides,
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LibraryErasedError } from '../../lambdas/core/errors.js';
-import type { BlobStore, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/ports.js';
+import type { BlobStore, ConversationStore, ConversationTurnRecord, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/ports.js';
 import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
 
 /**
@@ -126,6 +126,33 @@ export class InMemoryBlobStore implements BlobStore {
   }
   async delete(key: string) {
     this.blobs.delete(key);
+  }
+}
+
+export class InMemoryConversationStore implements ConversationStore {
+  /** Every turn, by library, conversation and run. */
+  readonly turns = new Map<string, { ref: LibraryRef; conversationId: string; generation: string; turn: ConversationTurnRecord }>();
+  private of(ref: LibraryRef, conversationId?: string) {
+    return [...this.turns.entries()]
+      .filter(([, t]) => libKey(t.ref) === libKey(ref) && (conversationId === undefined || t.conversationId === conversationId))
+      .sort(([, a], [, b]) => (a.turn.runId < b.turn.runId ? -1 : 1));
+  }
+  async recentTurns(ref: LibraryRef, conversationId: string, generation: string, limit: number) {
+    const own = this.of(ref, conversationId).filter(([, t]) => t.generation === generation).map(([, t]) => structuredClone(t.turn));
+    return limit > 0 ? own.slice(-limit) : [];
+  }
+  async append(ref: LibraryRef, conversationId: string, generation: string, turn: ConversationTurnRecord, keep: number) {
+    this.turns.set(JSON.stringify([libKey(ref), conversationId, turn.runId]), { ref, conversationId, generation, turn: structuredClone(turn) });
+    const all = this.of(ref, conversationId);
+    for (const [key] of all.slice(0, Math.max(0, all.length - keep))) this.turns.delete(key);
+  }
+  async removeTurn(ref: LibraryRef, conversationId: string, runId: string) {
+    this.turns.delete(JSON.stringify([libKey(ref), conversationId, runId]));
+  }
+  async removeLibrary(ref: LibraryRef, options: { keep?: string | null } = {}) {
+    const gone = this.of(ref).filter(([, t]) => options.keep == null || t.generation !== options.keep);
+    for (const [key] of gone) this.turns.delete(key);
+    return gone.length;
   }
 }
 

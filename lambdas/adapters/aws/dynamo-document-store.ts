@@ -26,6 +26,7 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * | document (claim) | LIB#<tenant>#S or #U#<user>| SHA#<sha256>  | the whole record; `newestKey` for the LSI     |
  * | id pointer       | same                       | ID#<docId>    | sha256 of the claim it belongs to             |
  * | library reference| LIBREF#<tenant>#<generation>| LIB          | endUserId, generation, expiresAt (TTL)        |
+ * | conversation turn| LIB#<tenant>#S or #U#<user>| CNV#<conv>#<run> | generation; dynamo-conversation-store.ts  |
  *
  * A `processing` document also carries `processingPk`/`processingSince` (the
  * sparse `processing` GSI the sweeper reads); `settle` removes them in the
@@ -57,7 +58,9 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  */
 const librariesPk = (tenantId: string) => `LIBS#${tenantId}`;
 const librarySk = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
-const libPk = (ref: LibraryRef) => `LIB#${ref.tenantId}#${librarySk(ref)}`;
+/** The partition of one library's items (documents, id pointers, conversation turns): every key starts with the tenant. */
+export const libraryPartitionKey = (ref: LibraryRef) => `LIB#${ref.tenantId}#${librarySk(ref)}`;
+const libPk = libraryPartitionKey;
 const newestKey = (createdAt: string, id: string) => `${createdAt}|${id}`;
 const referenceKey = (tenantId: string, generation: string) => ({ pk: `LIBREF#${tenantId}#${generation}`, sk: 'LIB' });
 

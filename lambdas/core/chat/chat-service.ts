@@ -1,4 +1,4 @@
-import type { ChatModel, ChatModelAnswer, Clock, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, Clock, ConversationStore, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
@@ -6,9 +6,11 @@ import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import type { CosineScale } from './calibration.js';
+import { Conversations, searchQuestion } from './conversations.js';
 import { artifactIntent } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
-import { attachPendingVectors, type DeferredVectors } from './memory-vectors.js';
+import { attachPendingVectors, type DeferredVectors, type PendingVectors } from './memory-vectors.js';
+import { ReplyDeltas } from './reply-deltas.js';
 import { ChatRetriever, type RetrievedPassage } from './retrieval.js';
 import { buildSources, citedFacts, type ChatSource, type GroundedPassage } from './sources.js';
 
@@ -27,6 +29,14 @@ export interface ChatResponse {
   sources: ChatSource[];
   tokens_used: number;
   run_id: string;
+  /** `cnv_` + ULID: the conversation this chat belongs to (the one it named, or one it began). */
+  conversation_id: string;
+}
+
+/** What a chat says as soon as it has begun (a streamed chat's `start` event). */
+export interface ChatStarted {
+  run_id: string;
+  conversation_id: string;
 }
 
 export interface ChatDeps {
@@ -36,6 +46,8 @@ export interface ChatDeps {
   chatModel: ChatModel;
   clock: Clock;
   usage: UsageService;
+  /** The conversations' recent turns (docs/api-notes.md, "Conversations"). */
+  conversations: ConversationStore;
   /** Where present, the reply's and creations' vectors are attached after the answer (see remember). */
   deferVectors?: DeferredVectors;
   /** The embedder's cosine scale (calibration.ts), recorded with it; absent: cosines are read as they come. */
@@ -44,7 +56,19 @@ export interface ChatDeps {
 
 /** How a question is asked. */
 export interface ChatOptions {
-  /** Receives the reply's text as the model writes it (a streamed reply); the response still comes whole. */
+  /** The conversation the question goes on (its earlier turns are read); absent: a new conversation. */
+  conversationId?: string;
+  /**
+   * Called once the chat has begun: the request is valid and the
+   * conversation found, so from here a failure is the chat's own. Nothing
+   * after it is awaited before retrieval starts.
+   */
+  onStart?: (started: ChatStarted) => void;
+  /**
+   * Receives the reply's text as it is written (a streamed reply; see
+   * ReplyDeltas for how the pieces relate to the final reply); the response
+   * still comes whole.
+   */
   onDelta?: (text: string) => void;
 }
 
@@ -60,22 +84,39 @@ export const NO_ANSWER_REPLY =
  */
 export class ChatService {
   private readonly retriever: ChatRetriever;
+  private readonly conversations: Conversations;
 
   constructor(private readonly deps: ChatDeps) {
     this.retriever = new ChatRetriever(new SearchService(deps), undefined, deps.cosineScale);
+    this.conversations = new Conversations(deps);
   }
 
   async chat(ref: LibraryRef, question: string, options: ChatOptions = {}): Promise<ChatResponse> {
     const runId = newId('run');
+    const conversation = await this.conversations.open(ref, options.conversationId);
+    options.onStart?.({ run_id: runId, conversation_id: conversation.id });
+    const deltas = options.onDelta ? new ReplyDeltas(options.onDelta) : null;
     const intent = artifactIntent(question);
     const { chatModel } = this.deps;
-    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, question, { judging: chatModel.judges });
+    // A follow-up that points back is searched with what it points back to (conversations.ts).
+    const asked = searchQuestion(question, conversation.history, { noAnswerReply: NO_ANSWER_REPLY });
+    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, asked.search, { judging: chatModel.judges });
     // The passages' lines are read in the generation the passages were found in (none without a library).
     const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 
     let answer: ChatModelAnswer = { reply: null, citations: [], usage: { promptTokens: 0, completionTokens: 0 } };
     if (passages.length) {
-      answer = await chatModel.answer({ question, passages, itemize: intent !== null }, { onDelta: options.onDelta });
+      const history = conversation.history.map(({ question: q, reply: r }) => ({ question: q, reply: r }));
+      answer = await chatModel.answer(
+        {
+          // A model that judges reads the history; one that matches words (the extractive answerer) is given a question without words of its own with those it goes on from.
+          question: chatModel.judges ? question : asked.question,
+          passages,
+          itemize: intent !== null,
+          ...(history.length ? { history } : {}),
+        },
+        { onDelta: deltas?.push },
+      );
     }
     // A reply that cites nothing rests on everything it was given, and only on that: so for the extractive answerer, whose
     // passages all cleared the support gate. A judging model was given candidates, some of them noise: its reply must cite
@@ -98,18 +139,31 @@ export class ChatService {
         if (built.note) reply = `${reply}\n\n${built.note}`;
       }
     }
+    deltas?.finish(reply);
 
     const messages = [
       this.item(newId('msg'), 'chat', null, runId, now, question),
       this.item(newId('msg'), 'chat', null, runId, this.deps.clock.now(), reply),
       ...creations,
     ];
-    const memoryTokens = await this.remember(ref, messages, now, { text: question, vector: questionVector });
-
-    // Every token the model ports reported for this call; a reply embedded after the answer (deferVectors) is charged when it is.
-    const tokensUsed = questionTokens + answer.usage.promptTokens + answer.usage.completionTokens + memoryTokens;
-    await this.deps.usage.recordChat(ref.tenantId, now, tokensUsed);
-    return { reply, artifacts, sources, tokens_used: tokensUsed, run_id: runId };
+    // What the chat stores (its memory, the conversation's turn, the charge) is stored whole or not at all.
+    const undo: Array<() => Promise<unknown>> = [];
+    let tokensUsed: number;
+    let pending: PendingVectors[];
+    try {
+      // The turn first: a conversation its library's erasure ended meanwhile fails the chat before anything else is written.
+      undo.push(await this.conversations.append(ref, conversation, { runId, question, reply, at: now }));
+      const memory = await this.remember(ref, messages, now, { text: asked.search, vector: questionVector }, undo);
+      pending = memory.pending;
+      // Every token the model ports reported for this call; a reply embedded after the answer (deferVectors) is charged when it is.
+      tokensUsed = questionTokens + answer.usage.promptTokens + answer.usage.completionTokens + memory.tokens;
+      await this.deps.usage.recordChat(ref.tenantId, now, tokensUsed);
+    } catch (error) {
+      for (const step of undo.reverse()) await step().catch(() => undefined);
+      throw error;
+    }
+    await this.embedLater(pending);
+    return { reply, artifacts, sources, tokens_used: tokensUsed, run_id: runId, conversation_id: conversation.id };
   }
 
   /** Numbers the supported passages and gives each its document lines. */
@@ -132,15 +186,23 @@ export class ChatService {
 
   /**
    * Stores the exchange in the library (creating it, and so the end user, on
-   * first use) and returns the tokens it embedded for it before answering. The question keeps the
-   * vector it was searched with (a stored question is query text). With
-   * `deferVectors` (the local stack) the items are written at once, found by
-   * words, and the reply's and creations' vectors are attached in the
-   * background if the items are still there: the answer does not wait for
-   * them, and an erasure in between stays done. Without it (a Lambda, frozen
-   * once it answers) they are embedded first and each item is written once.
+   * first use) and returns the tokens it embedded for it before answering,
+   * and the items whose vectors come later. The question keeps the vector it
+   * was searched with when that was its own text (a stored question is
+   * query text). With `deferVectors` (the local stack) the items are written
+   * at once, found by words, and the reply's and creations' vectors are
+   * attached once the chat is stored whole (embedLater): the answer does not
+   * wait for them. Without it (a Lambda, frozen once it answers) they are
+   * embedded first and each item is written once. Each item written adds
+   * its removal to `undo`.
    */
-  private async remember(ref: LibraryRef, items: IndexItem[], at: string, known: { text: string; vector: Float32Array }): Promise<number> {
+  private async remember(
+    ref: LibraryRef,
+    items: IndexItem[],
+    at: string,
+    known: { text: string; vector: Float32Array },
+    undo: Array<() => Promise<unknown>>,
+  ): Promise<{ tokens: number; pending: PendingVectors[] }> {
     const reusable = (item: IndexItem) => known.vector.length > 0 && item.passages.length === 1 && item.passages[0]!.text === known.text;
     const pending = items.filter((item) => !reusable(item)).map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
     const texts = pending.flatMap((item) => item.texts);
@@ -149,6 +211,7 @@ export class ChatService {
     await this.deps.documents.touchLibrary(ref, at);
     let offset = 0;
     for (const item of items) {
+      undo.push(() => this.deps.index.remove(ref, item.itemId));
       if (reusable(item)) {
         await this.deps.index.put(ref, { ...item, vectors: [known.vector] });
         continue;
@@ -157,10 +220,14 @@ export class ChatService {
       await this.deps.index.put(ref, { ...item, vectors: deferred ? [] : vectors.slice(offset, offset + count) });
       offset += count;
     }
-    if (deferred) {
-      const deps = { index: deferred.index, embedder: this.deps.embedder, spend: this.deps.usage, clock: this.deps.clock };
-      await deferred.background.run('chat memory vectors', () => attachPendingVectors(deps, pending));
-    }
-    return tokens;
+    return { tokens, pending: deferred ? pending : [] };
+  }
+
+  /** Attaches the vectors of items written without them, in the background (and charges their tokens then). */
+  private async embedLater(pending: PendingVectors[]): Promise<void> {
+    const deferred = this.deps.deferVectors;
+    if (!deferred || !pending.length) return;
+    const deps = { index: deferred.index, embedder: this.deps.embedder, spend: this.deps.usage, clock: this.deps.clock };
+    await deferred.background.run('chat memory vectors', () => attachPendingVectors(deps, pending));
   }
 }

@@ -1,13 +1,33 @@
+import type { ChatOptions } from '../../core/chat/chat-service.js';
 import type { Services } from '../../core/services.js';
-import { createEndpoint } from '../../http/endpoint.js';
+import { createEndpoint, headerValue } from '../../http/endpoint.js';
+import { eventStream, prefersEventStream } from '../../http/event-stream.js';
 import { libraryOf } from '../../http/library.js';
 import { ChatRequest } from '../../http/schemas.js';
 
-export const createHandler = (deps: Pick<Services, 'chat'>) =>
+/**
+ * POST /v1/chat. JSON by default; with `Accept: text/event-stream` the same
+ * chat streamed as server-sent events (docs/api-notes.md, "Streamed
+ * replies"): `start` once the request is accepted and the conversation
+ * found, `delta` for each piece of the reply as it is written, then `done`
+ * with the whole response, exactly what the JSON answer would be. A failure
+ * before `start` is the usual JSON error; after it, an `error` event.
+ */
+export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeatMs?: number } = {}) =>
   createEndpoint({
     auth: true,
     body: ChatRequest,
-    async run({ tenantId, body }) {
-      return { status: 200, body: await deps.chat.chat(libraryOf(tenantId, body.end_user_id), body.question) };
+    async run({ tenantId, body, event, requestId }) {
+      const ref = libraryOf(tenantId, body.end_user_id);
+      const ask = (more: ChatOptions = {}) => deps.chat.chat(ref, body.question, { conversationId: body.conversation_id, ...more });
+      if (!prefersEventStream(headerValue(event, 'accept'))) return { status: 200, body: await ask() };
+      return eventStream(
+        requestId,
+        async (events) => {
+          const response = await ask({ onStart: (started) => events.send('start', started), onDelta: (text) => events.send('delta', { text }) });
+          events.send('done', response);
+        },
+        options,
+      );
     },
   });

@@ -1,24 +1,36 @@
 import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
-import { documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
+import { conversationStore, documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';
 import { GenerationalIndex } from '../../core/incarnation.js';
-import { instrumented, meteredUsage } from '../../wiring/aws/observability.js';
+import { instrumented, meteredUsage, publishStoredMetrics } from '../../wiring/aws/observability.js';
 import { embeddingScale } from '../../wiring/aws/config.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
+import { streamingHandler } from '../../wiring/aws/response-streaming.js';
 
-/** Lambda entry: retrieval (index, embedder), the chat model, the exchange remembered in the library, tokens charged (and counted as metrics). */
+/**
+ * Lambda entry: retrieval (index, embedder), the chat model, the exchange
+ * remembered in the library and its conversation, tokens charged (and
+ * counted as metrics). A streaming function (the route's integration
+ * streams, lib/constructs/library-api.ts): a JSON answer is written whole, a
+ * streamed one (Accept: text/event-stream) event by event; the metrics a
+ * stream recorded are published once it has ended.
+ */
 const clock = systemClock();
 const scale = embeddingScale();
-export const handler = instrumented(withEndUserLogKey(createHandler({
-  chat: new ChatService({
-    // A chat's memory lands in the library's current generation (core/incarnation.ts).
-    index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock,
-    usage: new UsageService({ usage: meteredUsage(usageLedger()), clock }),
-    // Measured when the stack was deployed (workers/aws-embedder-scale).
-    cosineScale: async () => scale,
-  }),
-})));
+export const handler = streamingHandler(
+  instrumented(withEndUserLogKey(createHandler({
+    chat: new ChatService({
+      // A chat's memory lands in the library's current generation (core/incarnation.ts).
+      index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock,
+      usage: new UsageService({ usage: meteredUsage(usageLedger()), clock }),
+      conversations: conversationStore(),
+      // Measured when the stack was deployed (workers/aws-embedder-scale).
+      cosineScale: async () => scale,
+    }),
+  }))),
+  { afterStream: publishStoredMetrics },
+);

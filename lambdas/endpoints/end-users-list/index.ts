@@ -4,5 +4,5 @@ import { EndUserService } from '../../core/end-users.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
 
-/** Lambda entry: reads the document store only (the search index and the blobs are for erasure). */
-export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs') }) }));
+/** Lambda entry: reads the document store only (the search index, the blobs and the conversations are for erasure). */
+export const handler = instrumented(createHandler({ endUsers: new EndUserService({ documents: documentStore(), index: unwired('index'), blobs: unwired('blobs'), conversations: unwired('conversations') }) }));

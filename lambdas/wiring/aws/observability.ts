@@ -22,6 +22,11 @@ export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 
 
 type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
 
+/** Publishes the metrics stored so far (an invocation's, as it ends; a stream's, once it has been written). */
+export async function publishStoredMetrics(): Promise<void> {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}
+
 /**
  * Every function's handler, as its Lambda entry exports it: the Tracer's
  * handler capture (an X-Ray subsegment with the cold start annotated and
@@ -29,9 +34,7 @@ type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
  * text), and the metrics the invocation stored published when it ends.
  */
 export function instrumented<H extends (event: any, context: Context) => Promise<unknown>>(handler: H): H {
-  const publish = async () => {
-    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
-  };
+  const publish = publishStoredMetrics;
   return middy(handler)
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use({ after: publish, onError: publish })

@@ -6,6 +6,7 @@ import { InProcessBackgroundWork } from '../../adapters/local/in-process-backgro
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
 import { readEmbedderRecord } from '../../adapters/local/embedder-record.js';
+import { SqliteConversationStore } from '../../adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
@@ -168,6 +169,7 @@ export async function openLocalStack(options: {
     // The offline answerer's tokens are counted by the offline model's tokenizer where it runs, else with o200k_base.
     chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat, { log: (message, detail) => logger.warn(message, detail) }) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
     usage: new SqliteUsageLedger(db),
+    conversations: new SqliteConversationStore(db),
     queue,
     deferVectors: { index, background },
     cosineScale: recordedCosineScale(db, embedder, (message, detail) => logger.warn(message, detail)),

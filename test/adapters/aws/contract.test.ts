@@ -3,6 +3,7 @@ import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConversationStore } from '../../../lambdas/adapters/aws/dynamo-conversation-store.js';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
@@ -15,6 +16,7 @@ import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../.
 import { blobStoreContract } from '../../contract/blob-store.contract.js';
 import { bucketRegistrationsContract } from '../../contract/bucket-registrations.contract.js';
 import { pendingBucketDeletesContract } from '../../contract/pending-bucket-deletes.contract.js';
+import { conversationStoreContract } from '../../contract/conversation-store.contract.js';
 import { documentStoreContract } from '../../contract/document-store.contract.js';
 import { tenantStoreContract } from '../../contract/tenant-store.contract.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
@@ -36,6 +38,11 @@ afterAll(async () => {
 });
 
 documentStoreContract('DynamoDB (dynalite)', async () => new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE)));
+// Conversations live in the documents table, in their library's partition.
+conversationStoreContract('DynamoDB (dynalite)', async () => {
+  const table = await dynamo.createTable(DOCUMENTS_TABLE);
+  return { conversations: new DynamoConversationStore(dynamo.client, table), documents: new DynamoDocumentStore(dynamo.client, table) };
+});
 tenantStoreContract('DynamoDB (dynalite)', async () => new DynamoTenantStore(dynamo.client, await dynamo.createTable(TENANTS_TABLE)));
 bucketRegistrationsContract('DynamoDB (dynalite)', async () => new DynamoBucketRegistrations(dynamo.client, await dynamo.createTable(BUCKETS_TABLE)));
 pendingBucketDeletesContract('DynamoDB (dynalite)', async () => new DynamoPendingBucketDeletes(dynamo.client, await dynamo.createTable(BUCKETS_TABLE)));

@@ -6,6 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BedrockEmbedder } from '../../../lambdas/adapters/aws/bedrock-embedder.js';
+import { DynamoConversationStore } from '../../../lambdas/adapters/aws/dynamo-conversation-store.js';
 import { DynamoDocumentStore, LIBRARY_REFERENCE_TTL_SECONDS } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
 import { S3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store.js';
@@ -85,8 +86,9 @@ let buckets = 0;
 async function awsStack(options: { callerBuckets?: boolean } = {}) {
   const bucket = `ingest-${++buckets}`;
   await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
+  const documentsTable = await dynamo.createTable(DOCUMENTS_TABLE);
   const ports: CapturePorts = {
-    documents: new DynamoDocumentStore(dynamo.client, await dynamo.createTable(DOCUMENTS_TABLE)),
+    documents: new DynamoDocumentStore(dynamo.client, documentsTable),
     blobs: new S3BlobStore(s3.client, bucket),
     index: new SqliteSearchIndex(openDatabase(':memory:'), DIMENSIONS, MODEL),
     // maxAttempts 1: the SDK's own retries would hide the throttles this test drives.
@@ -103,7 +105,7 @@ async function awsStack(options: { callerBuckets?: boolean } = {}) {
   const sent = () => sqs.commandCalls(SendMessageCommand).map((c) => JSON.parse(c.args[0].input.MessageBody!) as IngestMessage);
   /** The bodies as SQS keeps them. */
   const bodies = () => sqs.commandCalls(SendMessageCommand).map((c) => c.args[0].input.MessageBody!);
-  return { ports, documents, ...services, sent, bodies };
+  return { ports, documents, documentsTable, ...services, sent, bodies };
 }
 
 /**
@@ -242,7 +244,7 @@ describe('SQS job bodies: an opaque library reference, never the end user id', (
     await stack.capture.capture(endUser, file('frank keeps his scans here'), { interactive: false });
     const [message] = stack.sent();
     expect(await tableText(stack)).toContain('frank@example.com');
-    const erasure = new EndUserService({ documents: stack.ports.documents, index: stack.ports.index, blobs: stack.ports.blobs });
+    const erasure = new EndUserService({ documents: stack.ports.documents, index: stack.ports.index, blobs: stack.ports.blobs, conversations: new DynamoConversationStore(dynamo.client, stack.documentsTable) });
     expect(await erasure.erase(endUser.tenantId, endUser.endUserId)).toMatchObject({ deleted: true, documents_deleted: 1 });
 
     // Nothing in the table names the end user any more, the reference included (the erasure removed it; no job had to).
