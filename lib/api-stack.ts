@@ -87,7 +87,8 @@ export class ApiStack extends Stack {
       dimensions: config.models.embeddingDimensions,
       logRetentionDays: config.logRetentionDays,
     });
-    this.functions.get('chat')!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
+    // Chat's gate and search's absolute scores read cosines on that scale.
+    for (const name of ['chat', 'search']) this.functions.get(name)!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
     this.ingest.attachWorker(this.functions.get('ingest')!);
     this.alarms = new ServiceAlarms(this, 'Alarms', { topic: this.ingest.alarmTopic });
     new events.Rule(this, 'SweepSchedule', {

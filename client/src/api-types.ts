@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Hybrid search by meaning and words
-         * @description Ranks by meaning and by the query's words together (hybrid); the words matched are at most 32 of the query's (the longest, when it has more). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).
+         * @description Ranks by meaning and by the query's words together (hybrid); the words matched are at most 32 of the query's (the longest, when it has more). `from_keyword` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false). `score` is absolute, in [0, 1] and comparable between queries: results keep the ranking's order, and the first scores how relevant the query's best result is at all (by the share of the query's words it holds, and by its meaning on one scale for every embedder), so a query that matches nothing in words or meaning scores low throughout; `min_score` keeps only results at or above a threshold.
          */
         get: operations["search"];
         put?: never;
@@ -471,6 +471,7 @@ export interface components {
                 /** @enum {string} */
                 kind: "file_excerpt" | "image" | "chat" | "creation";
                 snippet: string;
+                /** @description Absolute relevance in [0, 1], comparable between queries on one library and with every embedder (docs/api-notes.md, "Scores"). */
                 score: number;
                 from_keyword: boolean;
                 content_date: string;
@@ -1119,6 +1120,8 @@ export interface operations {
                 end_user_id?: string;
                 /** @description Comma list of kinds to keep: file_excerpt, image, chat, creation. */
                 kind?: string;
+                /** @description Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field. */
+                min_score?: number;
             };
             header?: never;
             path?: never;

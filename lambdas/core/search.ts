@@ -4,12 +4,16 @@ import { decodeCursor, encodeCursor, fingerprint, offsetUpTo, type Page } from '
 import { LIMITS } from './limits.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import { DEFAULT_FUSION, fuse, type FusionWeights } from './ranking.js';
+import type { CosineScale } from './chat/calibration.js';
+import { queryRelevance } from './relevance-score.js';
 
 export interface SearchRequest {
   q: string;
   limit: number;
   cursor?: string;
   kinds?: readonly ItemKind[];
+  /** Only results scoring at least this (0..1; API.md "Scores and `min_score`"). */
+  minScore?: number;
 }
 
 export interface SearchResult {
@@ -43,17 +47,28 @@ export const DEFAULT_SEARCH: SearchOptions = { candidatesPerLeg: 200, fusion: DE
 
 export class SearchService {
   constructor(
-    private readonly deps: { index: SearchIndex; embedder: Embedder; documents: Pick<DocumentStore, 'libraryGeneration'> },
+    private readonly deps: {
+      index: SearchIndex;
+      embedder: Embedder;
+      documents: Pick<DocumentStore, 'libraryGeneration'>;
+      /** The embedder's cosine scale (core/chat/calibration.ts): scores mean the same with every embedder. */
+      cosineScale?: () => Promise<CosineScale | undefined>;
+    },
     private readonly options: SearchOptions = DEFAULT_SEARCH,
   ) {}
 
   async search(ref: LibraryRef, request: SearchRequest): Promise<Page<SearchResult>> {
     const kinds = request.kinds && request.kinds.length ? [...new Set(request.kinds)].sort() : undefined;
-    const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null]);
+    const minScore = request.minScore ?? 0;
+    const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null, minScore]);
     // Each leg brings at most candidatesPerLeg items, so no cursor this API issued points past twice that.
     const offset = decodeCursor(request.cursor, scope, offsetUpTo(2 * this.options.candidatesPerLeg)) ?? 0;
 
-    const ranked = await this.rank(ref, request.q, kinds);
+    const { keywordHits, vectorHits } = await this.legs(ref, request.q, kinds);
+    const fused = this.fuse(keywordHits, vectorHits);
+    // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all.
+    const relevance = queryRelevance(request.q, fused, vectorHits, await this.deps.cosineScale?.());
+    const ranked = fused.map((item) => ({ ...item, score: item.score * relevance })).filter((item) => item.score >= minScore);
     const page = ranked.slice(offset, offset + request.limit);
     const hasMore = offset + request.limit < ranked.length;
     return {

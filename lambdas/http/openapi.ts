@@ -286,7 +286,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
   search: {
     tag: 'Search',
-    description: `Ranks by meaning and by the query's words together (hybrid); the words matched are at most ${MAX_QUERY_TERMS} of the query's (the longest, when it has more). \`from_keyword\` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false).`,
+    description: `Ranks by meaning and by the query's words together (hybrid); the words matched are at most ${MAX_QUERY_TERMS} of the query's (the longest, when it has more). \`from_keyword\` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false). \`score\` is absolute, in [0, 1] and comparable between queries: results keep the ranking's order, and the first scores how relevant the query's best result is at all (by the share of the query's words it holds, and by its meaning on one scale for every embedder), so a query that matches nothing in words or meaning scores low throughout; \`min_score\` keeps only results at or above a threshold.`,
     query: s.SearchQuery,
     responses: {
       '200': success('A page of results, best first.', s.SearchResponse, {

@@ -178,6 +178,9 @@ export const SearchQuery = z.object({
   cursor: cursorParam,
   end_user_id: z.optional(EndUserId),
   kind: meta(kindList, { description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
+  min_score: meta(z.optional(z.coerce.number().check(z.minimum(0), z.maximum(1))), {
+    description: 'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
+  }),
 });
 
 export const SearchResponse = meta(
@@ -189,7 +192,9 @@ export const SearchResponse = meta(
         id: z.string(),
         kind: z.enum(ITEM_KINDS),
         snippet: z.string(),
-        score: z.number().check(z.minimum(0), z.maximum(1)),
+        score: meta(z.number().check(z.minimum(0), z.maximum(1)), {
+          description: 'Absolute relevance in [0, 1], comparable between queries on one library and with every embedder (docs/api-notes.md, "Scores").',
+        }),
         from_keyword: z.boolean(),
         content_date: z.string(),
         title: z.nullable(z.string()),

@@ -797,14 +797,17 @@ describe("the embedder's cosine scale (core/chat/calibration.ts), measured at de
     expect([...actionsOf('embedder-scale')].filter((a) => !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual(['bedrock:InvokeModel']);
   });
 
-  it('is set on the chat function as LIBRARY_EMBEDDING_SCALE (related,unrelated from the resource), and on no function that does not read cosines', () => {
+  it('is set on the chat and search functions as LIBRARY_EMBEDDING_SCALE (related,unrelated from the resource), and on no function that does not read cosines', () => {
     const resourceId = logicalId(api, api.embedderScale.resource);
-    const chat = apiTemplate.findResources('AWS::Lambda::Function', { Properties: { Description: 'Library POST /v1/chat' } });
-    const variables = (Object.values(chat)[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } }).Properties.Environment.Variables;
-    expect(variables[ENV.embeddingScale]).toEqual({
-      'Fn::Join': [',', [{ 'Fn::GetAtt': [resourceId, 'Related'] }, { 'Fn::GetAtt': [resourceId, 'Unrelated'] }]],
-    });
-    const others = serviceFunctions(apiTemplate).filter((fn) => fn.Properties.Description !== 'Library POST /v1/chat');
+    const readers = ['Library POST /v1/chat', 'Library GET /v1/search'];
+    for (const description of readers) {
+      const fn = apiTemplate.findResources('AWS::Lambda::Function', { Properties: { Description: description } });
+      const variables = (Object.values(fn)[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } }).Properties.Environment.Variables;
+      expect(variables[ENV.embeddingScale], description).toEqual({
+        'Fn::Join': [',', [{ 'Fn::GetAtt': [resourceId, 'Related'] }, { 'Fn::GetAtt': [resourceId, 'Unrelated'] }]],
+      });
+    }
+    const others = serviceFunctions(apiTemplate).filter((fn) => !readers.includes(fn.Properties.Description));
     for (const fn of others) expect(fn.Properties.Environment.Variables[ENV.embeddingScale], fn.Properties.Description).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ export const createHandler = (deps: Pick<Services, 'search'>) =>
     query: SearchQuery,
     async run({ tenantId, query }) {
       const page = await deps.search.search(libraryOf(tenantId, query.end_user_id), {
-        q: query.q, limit: query.limit, cursor: query.cursor, kinds: query.kind,
+        q: query.q, limit: query.limit, cursor: query.cursor, kinds: query.kind, minScore: query.min_score,
       });
       return { status: 200, body: pageBody('results', page, { query: query.q }) };
     },

@@ -5,6 +5,14 @@ import { SearchService } from '../../core/search.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
+import { embeddingScale } from '../../wiring/aws/config.js';
 
-/** Lambda entry: hybrid search on the index, the query embedded by Bedrock, in the library's live generation (one DynamoDB read). */
-export const handler = instrumented(withEndUserLogKey(createHandler({ search: new SearchService({ index: searchIndex(), embedder: embedder(), documents: documentStore() }) })));
+/**
+ * Lambda entry: hybrid search on the index, the query embedded by Bedrock, in
+ * the library's live generation (one DynamoDB read); scores on the scale the
+ * embedder was measured at when the stack was deployed (workers/aws-embedder-scale).
+ */
+const scale = embeddingScale();
+export const handler = instrumented(withEndUserLogKey(createHandler({
+  search: new SearchService({ index: searchIndex(), embedder: embedder(), documents: documentStore(), cosineScale: async () => scale }),
+})));

@@ -1,0 +1,58 @@
+import { onReferenceScale, type CosineScale } from './chat/calibration.js';
+import { termCoverage, termWeights } from './chat/relevance.js';
+import { termSet } from './chat/terms.js';
+import type { PassageHit } from './model.js';
+
+/**
+ * An absolute relevance for search results (API.md "Scores and `min_score`"):
+ * the hybrid ranking orders results by how they compare with each other, so
+ * the best hit of any query scores 1 there; this says how relevant the best
+ * result is at all, from evidence that means the same in every library and
+ * with every embedder:
+ * - by meaning: the result's cosine on the reference scale (calibration.ts),
+ *   0 at REFERENCE 0.15 (a little above the median of unrelated texts) up to
+ *   1 at 0.6 (a close paraphrase; the median answer is at 0.47);
+ * - by words: the share of the query's content terms the result holds, each
+ *   weighted by how rare it is among the results (core/chat/relevance.ts);
+ * combined as either being enough (1 - (1 - meaning)(1 - words)).
+ * A result's score is its place in the ranking (the hybrid score) times the
+ * best such relevance among the results: the order stays the ranking's, the
+ * first result scores the relevance the query found, and an unrelated query
+ * scores low throughout.
+ */
+export const MEANING_FLOOR = 0.15;
+export const MEANING_FULL = 0.6;
+
+export interface ScoredItem {
+  itemId: string;
+  passageText: string;
+  /** The hybrid score (0..1, 1 for the best of the query). */
+  score: number;
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+
+/** The query's best absolute relevance among the first `consider` ranked items. */
+export function queryRelevance(
+  q: string,
+  ranked: readonly ScoredItem[],
+  vectorHits: readonly PassageHit[],
+  scale: CosineScale | undefined,
+  consider = 50,
+): number {
+  const top = ranked.slice(0, consider);
+  if (!top.length) return 0;
+  const cosineOf = new Map<string, number>();
+  for (const hit of vectorHits) cosineOf.set(hit.itemId, Math.max(cosineOf.get(hit.itemId) ?? -1, onReferenceScale(hit.rawScore, scale)));
+  const question = termSet(q);
+  const texts = top.map((item) => termSet(item.passageText));
+  const weights = termWeights(question, texts);
+  let best = 0;
+  top.forEach((item, i) => {
+    const meaning = clamp01(((cosineOf.get(item.itemId) ?? 0) - MEANING_FLOOR) / (MEANING_FULL - MEANING_FLOOR));
+    const { coverage, matched } = termCoverage(question, texts[i]!, weights);
+    const words = matched > 0 ? coverage : 0;
+    best = Math.max(best, 1 - (1 - meaning) * (1 - words));
+  });
+  return best;
+}

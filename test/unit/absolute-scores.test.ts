@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { MEANING_FLOOR, queryRelevance } from '../../lambdas/core/relevance-score.js';
+import { REFERENCE_SCALE } from '../../lambdas/core/chat/calibration.js';
+import type { PassageHit } from '../../lambdas/core/model.js';
+import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HashingEmbedder } from '../support/hashing-embedder.js';
+import { ShiftedEmbedder } from '../support/shifted-embedder.js';
+import type { Embedder } from '../../lambdas/ports.js';
+
+/** API.md "Scores and `min_score`": a score says how relevant a result is at all, the same with every embedder. */
+const hit = (itemId: string, rawScore: number): PassageHit =>
+  ({ itemId, rawScore, passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' } }) as unknown as PassageHit;
+
+describe("a query's absolute relevance", () => {
+  it('is 0 for results that share neither words nor meaning, and high for one holding every word', () => {
+    const ranked = [{ itemId: 'a', passageText: 'The ferry leaves at noon from pier four.', score: 1 }];
+    expect(queryRelevance('zzqqxxjj', ranked, [hit('a', MEANING_FLOOR - 0.05)], REFERENCE_SCALE)).toBe(0);
+    expect(queryRelevance('ferry pier noon', ranked, [hit('a', MEANING_FLOOR)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
+  });
+
+  it('reads cosines on the embedder\'s own scale: the same evidence scores the same on two scales', () => {
+    const ranked = [{ itemId: 'a', passageText: 'unrelated words only', score: 1 }];
+    const shifted = { related: (REFERENCE_SCALE.related + 1) / 2, unrelated: (REFERENCE_SCALE.unrelated + 1) / 2 };
+    const onReference = queryRelevance('a question', ranked, [hit('a', 0.4)], REFERENCE_SCALE);
+    expect(queryRelevance('a question', ranked, [hit('a', (0.4 + 1) / 2)], shifted)).toBeCloseTo(onReference, 6);
+    expect(onReference).toBeGreaterThan(0.4);
+    // Uncalibrated, the shifted cosine would read as a near-perfect match.
+    expect(queryRelevance('a question', ranked, [hit('a', (0.4 + 1) / 2)], undefined)).toBeGreaterThan(0.99);
+  });
+});
+
+describe('search scores and min_score over the local stack', () => {
+  const notes = [
+    'The plumber comes on Wednesday between 8 and 10 to replace the trap under the bathroom sink.',
+    'Book club meets at Hannah’s on the 9th; next month we read The Remains of the Day.',
+    'Electricity bill for the quarter: £312, up from £248, mostly the office heater.',
+  ];
+
+  async function scoresWith(embedder: Embedder, queries: string[], minScore?: number) {
+    const dir = mkdtempSync(join(tmpdir(), 'library-scores-'));
+    const stack = await openLocalStack({ dataDir: dir, embedder });
+    try {
+      const ref = { tenantId: 't', endUserId: null };
+      for (const text of notes) await stack.services.capture.capture(ref, { text });
+      await stack.settled();
+      const out: number[][] = [];
+      for (const q of queries) out.push((await stack.services.search.search(ref, { q, limit: 10, minScore })).items.map((r) => r.score));
+      return out;
+    } finally {
+      stack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('scores an unrelated query low whatever the library holds, a query in the notes\' words high; the same with a shifted-scale embedder', async () => {
+    const queries = ['zzqqxxjj', 'plumber bathroom sink trap', 'electricity bill quarter'];
+    const plain = await scoresWith(new HashingEmbedder(), queries);
+    expect(plain[0]![0]).toBeLessThan(0.1); // the best hit of nonsense is not 1
+    expect(plain[1]![0]).toBeGreaterThan(0.8);
+    expect(plain[2]![0]).toBeGreaterThan(0.8);
+    const shifted = await scoresWith(new ShiftedEmbedder(new HashingEmbedder()), queries);
+    shifted.forEach((scores, i) => scores.forEach((score, j) => expect(score).toBeCloseTo(plain[i]![j]!, 6)));
+  });
+
+  it('min_score keeps only results at or above it, the ranking\'s order unchanged; an unrelated query\'s results all go', async () => {
+    const [all, nonsense] = await scoresWith(new HashingEmbedder(), ['plumber bathroom sink trap', 'zzqqxxjj']);
+    expect(all!.length).toBe(3);
+    expect(nonsense!.length).toBeGreaterThan(0); // without min_score, nonsense still gets its (low) results
+    const [above] = await scoresWith(new HashingEmbedder(), ['plumber bathroom sink trap'], 0.5);
+    expect(above!.length).toBeGreaterThan(0);
+    expect(above!.length).toBeLessThan(all!.length);
+    expect(above).toEqual(all!.filter((s) => s >= 0.5));
+    const [dropped] = await scoresWith(new HashingEmbedder(), ['zzqqxxjj'], 0.2);
+    expect(dropped).toEqual([]);
+  });
+});
