@@ -37,7 +37,8 @@ describe('the search query', () => {
         const expression = keywordMatchExpression(text);
         if (expression === null) expect(terms).toHaveLength(0);
         else expect(() => count.get(expression)).not.toThrow();
-        expect(performance.now() - started).toBeLessThan(100);
+        // Bounded: milliseconds whatever the text (a pattern that backtracked would take seconds); generous for a loaded machine.
+        expect(performance.now() - started).toBeLessThan(1_000);
       }),
       { numRuns: 300 },
     );
