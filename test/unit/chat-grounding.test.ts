@@ -168,8 +168,9 @@ describe('the gate with a model that judges, and the gate in tiers', () => {
   it('passes a note that stands out in meaning: the further it stands out, the less close it need be', () => {
     const signals = (cosine: number, cosineLead: number) => ({ coverage: 0, matchedTerms: 0, questionTerms: 2, cosine, cosineLead });
     expect(isSupported(signals(0.31, 0.14))).toBe(true); // far ahead of every other note, loosely close
-    expect(isSupported(signals(0.41, 0.09))).toBe(true); // ahead, and closer
-    expect(isSupported(signals(0.37, 0.09))).toBe(false); // ahead by as much, but not close enough
+    expect(isSupported(signals(0.41, 0.1))).toBe(true); // ahead, and closer
+    expect(isSupported(signals(0.37, 0.1))).toBe(false); // ahead by as much, but not close enough
+    expect(isSupported(signals(0.54, 0.08))).toBe(false); // close, but not ahead enough
     expect(isSupported(signals(0.45, 0.02))).toBe(false); // as close as the rest: nothing stands out
   });
 

@@ -60,7 +60,7 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minShare: 0.7,
   minCoverageWithShare: 0.5,
   minCosineForFigures: 0.45,
-  leadTiers: [{ lead: 0.105, cosine: 0.3 }, { lead: 0.08, cosine: 0.4 }],
+  leadTiers: [{ lead: 0.105, cosine: 0.3 }, { lead: 0.095, cosine: 0.4 }],
   shareWithCosine: { share: 0.6, coverage: 0.5, cosine: 0.35 },
   acceptsContext: false,
 };
