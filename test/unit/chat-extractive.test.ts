@@ -127,3 +127,27 @@ describe('ExtractiveAnswerer: a table asked for by meaning', () => {
     expect(all.citations.map((c) => c.passage)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
+
+describe('ExtractiveAnswerer: what a question wants', () => {
+  const note = (number: number, line: string, extra: Partial<GroundingPassage> = {}): GroundingPassage => ({ number, title: null, lineStart: 1, lines: [line], ...extra });
+  const boiler = note(1, 'Boiler engineer came: the pressure valve was faulty, so he replaced it. Labour £90, part £45. Heating back on by lunchtime.');
+
+  it('a question of an amount is answered first by the sentence of the note that holds one', async () => {
+    const answer = await answerer.answer({ question: 'how much did the boiler repair cost?', passages: [boiler], itemize: false });
+    expect(answer.citations[0]!.quote).toBe('Labour £90, part £45.');
+  });
+
+  it('a question of a time is answered by the sentence that holds one, from a note that supports it by meaning alone', async () => {
+    const bike = note(1, 'Bike service at Evans Cycles: new chain and brake pads. Ready to collect Thursday after 4.', { byMeaning: true, supports: true });
+    const cake = note(2, "I'm ordering the cake from Bettys, picking it up that morning.");
+    const answer = await answerer.answer({ question: 'when can I pick up my bicycle?', passages: [bike, cake], itemize: false });
+    expect(answer.citations[0]).toMatchObject({ passage: 1, quote: 'Ready to collect Thursday after 4.' });
+  });
+
+  it('a summary quotes the note that holds the question whole, in order', async () => {
+    const answer = await answerer.answer({ question: 'summarise what happened with the boiler', passages: [boiler, note(2, 'The heron nests by the lake.')], itemize: false });
+    expect(answer.reply).toBe(
+      'From your library: Boiler engineer came: the pressure valve was faulty, so he replaced it. [1] Labour £90, part £45. [1] Heating back on by lunchtime. [1]',
+    );
+  });
+});

@@ -125,19 +125,19 @@ function underHeading(heading: Sentence): Sentence[] {
 type Wanted = 'time' | 'amount' | 'count' | 'summary';
 
 const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
-  ['summary', /(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)/i],
-  ['amount', /(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)/i],
-  ['count', /(?:how many|number of)/i],
-  ['time', /(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)/i],
+  ['summary', /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i],
+  ['amount', /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i],
+  ['count', /\b(?:how many|number of)\b/i],
+  ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
 ];
 
 const MONTH_OR_DAY =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
   'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
 const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
-  time: new RegExp(`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`, 'i'),
-  amount: /[£$€¥]\s?\d|\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
-  count: /\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)/i,
+  time: new RegExp(String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`, 'i'),
+  amount: /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
+  count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
 };
 
 /** What the question wants, if one of the kinds above. */
@@ -209,17 +209,24 @@ export class ExtractiveAnswerer implements ChatModel {
 
     const holds = want && want !== 'summary' ? HOLDS[want] : null;
     const someSupport = request.passages.some((p) => p.supports);
-    const scored: Sentence[] = sentences.map((s) => {
+    const coverageOf = (s: Omit<Sentence, 'score'>) => {
       let matched = 0;
       for (const t of question) if (s.terms.has(t)) matched += weight(t);
-      const coverage = matched / total;
+      return matched / total;
+    };
+    // The best coverage in each passage: a note that holds the question answers "how much" with its sentence that holds an amount.
+    const passageBest = new Map<number, number>();
+    for (const s of sentences) passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(s)));
+    const scored: Sentence[] = sentences.map((s) => {
+      const fitting = holds?.test(s.text) ?? false;
+      const coverage = fitting ? Math.max(coverageOf(s), 0.8 * passageBest.get(s.passage.number)!) : coverageOf(s);
       // Earlier passages were ranked higher by the hybrid search.
       const prior = 1 / (1 + 0.08 * (s.passage.number - 1));
       // Very long sentences say many things; prefer the focused one among equals.
       const focus = 1 / (1 + Math.max(0, s.text.length - 250) / 1000);
       // The kind of thing asked for (a time, an amount) counts: among a note's sentences it picks the answer,
       // and in a note admitted by meaning alone it is the only clue.
-      const fits = holds?.test(s.text) ? 1 : 0;
+      const fits = fitting ? 1 : 0;
       // A note that supports an answer by meaning alone counts as half the question's words.
       const words = coverage > 0 ? coverage : s.passage.byMeaning && s.passage.supports ? 0.5 : s.passage.byMeaning ? 0.2 * fits : 0;
       // Evidence that supports an answer leads; what was only admitted beside it follows.
