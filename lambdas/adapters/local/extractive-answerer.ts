@@ -229,12 +229,12 @@ export class ExtractiveAnswerer implements ChatModel {
       const fits = fitting ? 1 : 0;
       // A note that supports an answer by meaning alone counts as half the question's words.
       const words = coverage > 0 ? coverage : s.passage.byMeaning && s.passage.supports ? 0.5 : s.passage.byMeaning ? 0.2 * fits : 0;
-      // Evidence that supports an answer leads; what was only admitted beside it follows.
-      const support = someSupport && !s.passage.supports ? 0.5 : 1;
-      return { ...s, score: words * (1 + 0.5 * fits) * support * prior * focus };
+      return { ...s, score: words * (1 + 0.5 * fits) * prior * focus };
     });
+    // Evidence that supports an answer leads; what was only admitted beside it follows (but is still cited when it holds enough of the question).
+    const leadWeight = (x: Sentence) => (someSupport && !x.passage.supports ? 0.5 : 1);
 
-    let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
+    let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score * leadWeight(b) - a.score * leadWeight(a));
     // Nothing shares a word: a passage the gate admitted by meaning answers with its leading sentences.
     if (!ranked.length && !request.itemize) return this.byMeaning(sentences, want);
     // A table, list or chart request whose passages cleared the relevance gate
@@ -243,8 +243,8 @@ export class ExtractiveAnswerer implements ChatModel {
     // says which to itemize, up to maxItemized; all score alike, so the
     // relative cut-off below keeps them. A short answer still needs a shared word.
     if (!ranked.length && request.itemize) ranked = scored.map((s) => ({ ...s, score: 1 }));
-    const best = ranked[0];
-    if (!best) return [];
+    if (!ranked.length) return [];
+    const bestScore = Math.max(...ranked.map((s) => s.score));
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
     const chosen: Sentence[] = [];
     const take = (s: Sentence, underAHeading = false) => {
@@ -256,7 +256,8 @@ export class ExtractiveAnswerer implements ChatModel {
       chosen.push(s);
     };
     for (const s of ranked) {
-      if (chosen.length === limit || s.score < best.score * this.options.relativeCutoff) break;
+      if (chosen.length === limit) break;
+      if (s.score < bestScore * this.options.relativeCutoff) continue;
       // A matching heading answers with what it heads; one that heads nothing
       // (a document's title above a blank line) is itself the evidence.
       const headed = s.blocks[s.block]!.heading ? underHeading(s) : [];
