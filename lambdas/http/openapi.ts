@@ -9,6 +9,7 @@ import {
 import * as z from 'zod/mini';
 import type { $ZodObject, $ZodType } from 'zod/v4/core';
 import { GREP_BUDGETS } from '../core/grep.js';
+import { CONTENT_PAGE_BYTES, FILE_LINK_SECONDS } from '../core/reading.js';
 import { LIMITS } from '../core/limits.js';
 import { MAX_QUERY_TERMS } from '../core/query-terms.js';
 import { ROUTES, type RouteName } from '../routes.js';
@@ -351,6 +352,57 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     path: s.IdPath,
     notFound: true,
     responses: { '200': success('Deleted.', s.DeletedDocument, { id: FILE_ID, deleted: true, blobs_deleted: 1, blobs_pending: 0 }) },
+  },
+  // ---- reading a document back
+  'document-content': {
+    tag: 'Documents',
+    description: [
+      "The document's extracted text, a page of lines: the very lines grep reports and chat cites, numbered alike (a grep hit's `line` N is `lines[N - from_line]`), read from the index in the library's live generation. Lines are split on \\n, \\r\\n and \\r, without their breaks; a final line break ends the last line (`line_count` counts as the document's does).",
+      '',
+      `A page holds at most \`lines\` lines and stops early before a line that would take it past ${CONTENT_PAGE_BYTES / 2 ** 20} MiB of JSON (it always holds one line, however long): follow \`next_from_line\` until it is null. A \`from_line\` past the last line answers no lines and a null \`next_from_line\`.`,
+      '',
+      '409 `not_ready` while the text is not extracted yet (a queued file, `status` `processing` with `passages` null; a document still embedding reads already), and for a `failed` document, which has no text. 404 outside the caller\'s library.',
+    ].join('\n'),
+    query: s.DocumentContentQuery,
+    path: s.IdPath,
+    notFound: true,
+    notReady: true,
+    responses: {
+      '200': success('A page of lines.', s.DocumentContent, { id: FILE_ID, line_count: 42, from_line: 1, lines: ['# Meeting notes', '', 'We ship on Friday.'], next_from_line: 4 }),
+    },
+  },
+  'document-file': {
+    tag: 'Documents',
+    description: [
+      "The file as captured: its bytes with the `Content-Type` it is stored with (for a file, the type its bytes turned out to be) and `Content-Disposition: attachment` naming it (RFC 6266: `filename`, and `filename*` in UTF-8 when the name is not plain ASCII). A text push has no file: its text comes as `text/plain; charset=utf-8`, named after its title (`<title>.txt`, see docs/api-notes.md). A file kept in the tenant's own bucket is read there; one in a bucket the tenant no longer has registered is 404 (it is the customer's alone).",
+      '',
+      `On AWS a file answers \`302\` with a \`Location\` presigned for ${FILE_LINK_SECONDS} s (the service's storage, or the tenant's bucket with its own credentials) that answers the same headers: follow it without the \`Authorization\` header (fetch and curl -L drop it on another origin). The local stack answers 200 with the bytes. A text push always answers 200.`,
+    ].join('\n'),
+    query: s.LibraryQuery,
+    path: s.IdPath,
+    notFound: true,
+    notReady: true,
+    responses: {
+      '200': {
+        description: "The file, in its own media type (`Content-Type`: the stored one; `text/plain; charset=utf-8` for a text push). A text push whose text is not readable yet (or that failed) is 409 `not_ready`.",
+        headers: {
+          ...requestIdOnly,
+          'Content-Disposition': {
+            description: 'Always an attachment, naming the file (RFC 6266, RFC 8187).',
+            required: true,
+            schema: { type: 'string', examples: [`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`] },
+          },
+        } as ZodOpenApiResponseObject['headers'],
+        content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The bytes of the file, in its own media type (see Content-Type).' } } } as ZodOpenApiResponseObject['content'],
+      },
+      '302': {
+        description: `AWS, a file (not a text push): a URL that serves it with the same Content-Type and Content-Disposition for ${FILE_LINK_SECONDS} s. Follow it without the key.`,
+        headers: {
+          ...requestIdOnly,
+          Location: { description: 'The presigned URL.', required: true, schema: { type: 'string', format: 'uri' } },
+        } as ZodOpenApiResponseObject['headers'],
+      },
+    },
   },
   'end-users-list': {
     tag: 'End users',

@@ -597,7 +597,7 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
     for (const response of gatewayResponses(several)) {
       expect(response.Properties.ResponseParameters, response.Properties.ResponseType).toMatchObject({
         'gatewayresponse.header.Access-Control-Allow-Origin': 'method.request.header.Origin',
-        'gatewayresponse.header.Access-Control-Expose-Headers': "'x-request-id,retry-after'",
+        'gatewayresponse.header.Access-Control-Expose-Headers': "'x-request-id,retry-after,content-disposition'",
         'gatewayresponse.header.Vary': "'Origin'",
       });
     }
