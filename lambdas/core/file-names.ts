@@ -44,7 +44,7 @@ function trimDotsAndSpaces(text: string): string {
   return text.slice(start, end);
 }
 
-/** RFC 8187 attr-char: what `filename*` keeps as is; everything else is percent-encoded as UTF-8. */
+/** `filename*`'s value: percent-encoded UTF-8 but for unreserved characters, all of them RFC 8187 attr-chars (`'()*` encoded too). */
 const encodeExtValue = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
