@@ -613,6 +613,17 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
     expect(documents, 'GET and DELETE on /v1/documents/{id}').toBeDefined();
   });
 
+  it('lets browsers read files at the presigned URLs the file route redirects to only when origins are allowed: a GET from any origin (a redirected fetch sends Origin: null), Content-Disposition readable', () => {
+    expect(dataTemplate.toJSON().Resources.BlobBucket.Properties.CorsConfiguration).toBeUndefined();
+    const { dataTemplate: withCors } = synth({ cors: { allowedOrigins: ORIGINS } });
+    const blob = withCors.toJSON().Resources.BlobBucket.Properties;
+    expect(blob.CorsConfiguration).toEqual({
+      CorsRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'], ExposedHeaders: ['Content-Disposition', 'Content-Length'], MaxAge: 3600 }],
+    });
+    // Still private: public access blocked, objects readable only by a signed request.
+    expect(blob.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+  });
+
   it("with allowed origins: the gateway's own errors carry the CORS headers, and every function gets the list", () => {
     const several = synth({ cors: { allowedOrigins: ORIGINS } }).apiTemplate;
     for (const response of gatewayResponses(several)) {
