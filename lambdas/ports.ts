@@ -130,6 +130,14 @@ export interface BlobStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Optional: a URL anyone holding it may GET the object at, for
+   * `expiresInSeconds`, answered with this Content-Type and
+   * Content-Disposition (an S3 presigned URL). Makes no request and does not
+   * check that the object exists. A store without it (a local folder) has
+   * its bytes served through the service.
+   */
+  downloadUrl?(key: string, options: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string>;
 }
 
 /**

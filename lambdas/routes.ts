@@ -33,6 +33,9 @@ export const ROUTES = [
   { name: 'documents-list', method: 'GET', path: '/v1/documents', auth: true, summary: 'List documents, newest first' },
   { name: 'document-get', method: 'GET', path: '/v1/documents/{id}', auth: true, summary: 'One document' },
   { name: 'document-delete', method: 'DELETE', path: '/v1/documents/{id}', auth: true, summary: 'Delete a document everywhere' },
+  // Reading a document back.
+  { name: 'document-content', method: 'GET', path: '/v1/documents/{id}/content', auth: true, summary: "A document's text, by lines as grep numbers them" },
+  { name: 'document-file', method: 'GET', path: '/v1/documents/{id}/file', auth: true, summary: "A document's file, as captured" },
   { name: 'end-users-list', method: 'GET', path: '/v1/end-users', auth: true, summary: "The tenant's end users" },
   { name: 'end-user-delete', method: 'DELETE', path: '/v1/end-users/{id}', auth: true, summary: "Erase an end user's library" },
   { name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it', streaming: true },

@@ -55,6 +55,12 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'documents-list': { documents: 'read', endUserLogKey: true },
   'document-get': { documents: 'read', endUserLogKey: true },
   'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
+  // The record and the library's live generation, then the text from the index, as grep reads it.
+  'document-content': { documents: 'read', search: 'read', endUserLogKey: true },
+  // A text push's text from the index; a file by a URL presigned with this function's credentials (so s3:GetObject on
+  // the blobs), or with the caller's keys or role session for their bucket: the table (a role's external id is read
+  // by a put-if-absent; a failed reach marks the registration's health), the secret opened, the role assumed.
+  'document-file': { documents: 'read', search: 'read', blobs: { read: true }, callerBuckets: CALLER_BLOBS, endUserLogKey: true },
   'end-users-list': { documents: 'read' },
   'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
   chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true, endUserLogKey: true },

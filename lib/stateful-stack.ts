@@ -31,7 +31,8 @@ export class StatefulStack extends Stack {
     super(scope, id, props);
     const removalPolicy = props.config.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
     this.tables = new DataTables(this, 'Tables', { removalPolicy, pitrRecoveryDays: props.config.erasure.pitrRecoveryDays });
-    this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy });
+    // Browser apps allowed on the API also follow its redirects to presigned URLs of this bucket (GET /v1/documents/{id}/file).
+    this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy, browserDownloads: props.config.cors.allowedOrigins.length > 0 });
     this.search = new SearchDomain(this, 'Search', { ...props.config.search, removalPolicy, logRetentionDays: props.config.logRetentionDays });
     this.secretsKey = new BucketSecretsKey(this, 'BucketSecrets', { removalPolicy });
     this.endUserLogKey = new EndUserLogKey(this, 'EndUserLogs', { removalPolicy });

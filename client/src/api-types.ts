@@ -169,6 +169,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A document's text, by lines as grep numbers them
+         * @description The document's extracted text, a page of lines: the very lines grep reports and chat cites, numbered alike (a grep hit's `line` N is `lines[N - from_line]`), read from the index in the library's live generation. Lines are split on \n, \r\n and \r, without their breaks; a final line break ends the last line (`line_count` counts as the document's does).
+         *
+         *     A page holds at most `lines` lines and stops early before a line that would take it past 1 MiB of JSON (it always holds one line, however long): follow `next_from_line` until it is null. A `from_line` past the last line answers no lines and a null `next_from_line`.
+         *
+         *     409 `not_ready` while the text is not extracted yet (a queued file, `status` `processing` with `passages` null; a document still embedding reads already), and for a `failed` document, which has no text. 404 outside the caller's library.
+         */
+        get: operations["document-content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A document's file, as captured
+         * @description The file as captured: its bytes with the `Content-Type` it is stored with (for a file, the type its bytes turned out to be) and `Content-Disposition: attachment` naming it (RFC 6266: `filename`, and `filename*` in UTF-8 when the name is not plain ASCII). A text push has no file: its text comes as `text/plain; charset=utf-8`, named after its title (`<title>.txt`, see docs/api-notes.md). A file kept in the tenant's own bucket is read there; one in a bucket the tenant no longer has registered is 404 (it is the customer's alone).
+         *
+         *     On AWS a file answers `302` with a `Location` presigned for 300 s (the service's storage, or the tenant's bucket with its own credentials) that answers the same headers: follow it without the `Authorization` header (fetch and curl -L drop it on another origin). The local stack answers 200 with the bytes. A text push always answers 200.
+         */
+        get: operations["document-file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/end-users": {
         parameters: {
             query?: never;
@@ -368,10 +414,10 @@ export interface components {
             };
         };
         /**
-         * @description The error's kind; each goes with one HTTP status: `invalid_json` 400, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405, `payload_too_large` 413, `unsupported_media_type` 415, `invalid_request` 422, `bucket_unreachable` 422, `bucket_access_denied` 422, `rate_limited` 429, `internal_error` 500, `unavailable` 503.
+         * @description The error's kind; each goes with one HTTP status: `invalid_json` 400, `unauthorized` 401, `not_found` 404, `method_not_allowed` 405, `not_ready` 409, `payload_too_large` 413, `unsupported_media_type` 415, `invalid_request` 422, `bucket_unreachable` 422, `bucket_access_denied` 422, `rate_limited` 429, `internal_error` 500, `unavailable` 503.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "bucket_unreachable" | "bucket_access_denied" | "rate_limited" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "not_ready" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "bucket_unreachable" | "bucket_access_denied" | "rate_limited" | "internal_error" | "unavailable";
         /** @description Without a key (or with one that is not valid) only `status`, `version`, `backend` and `embedder.name`/`dimensions`; a valid key adds the reasons (`embedder.state`, `embedder.detail`, `ingest`, `dependencies`), which can name internal addresses and upstream errors. */
         HealthResponse: {
             /**
@@ -542,6 +588,17 @@ export interface components {
             /** @description 1 when the tenant's registered bucket refused or missed the delete: it is retried in the background */
             blobs_pending: number;
         };
+        DocumentContent: {
+            id: string;
+            /** @description lines of the document's whole text (a final newline ends the last line), as the document's `line_count` */
+            line_count: number;
+            /** @description the line `lines[0]` is */
+            from_line: number;
+            /** @description `lines[k]` is line `from_line + k`, without its line break (\n, \r\n or \r) */
+            lines: string[];
+            /** @description the `from_line` of the next page; null when this page reaches the end */
+            next_from_line: number | null;
+        };
         EndUsersResponse: {
             count: number;
             end_users: {
@@ -696,6 +753,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `invalid_request`: Well-formed, but breaks the contract; `message` names the field, or the query parameter the operation does not take (`lmit: unknown parameter`). */
+        InvalidRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "invalid_request",
+                 *         "message": "limit: Too big: expected number to be <=50",
+                 *         "request_id": "req_01JD7ZQ8W3M4X9N2B5C6V7K8P0"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `rate_limited`: Over the key's rate; wait `Retry-After` seconds. */
         RateLimited: {
             headers: {
@@ -833,25 +909,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `invalid_request`: Well-formed, but breaks the contract; `message` names the field. */
-        InvalidRequest: {
-            headers: {
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "invalid_request",
-                 *         "message": "limit: Too big: expected number to be <=50",
-                 *         "request_id": "req_01JD7ZQ8W3M4X9N2B5C6V7K8P0"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description `not_found`: Nothing with this id in the caller's library (or an unknown path). */
         NotFound: {
             headers: {
@@ -864,6 +921,25 @@ export interface components {
                  *       "error": {
                  *         "code": "not_found",
                  *         "message": "document file_01JD7ZQ8W3M4X9N2B5C6V7K8P1 not found",
+                 *         "request_id": "req_01JD7ZQ8W3M4X9N2B5C6V7K8P0"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `not_ready`: The document's text is not extracted yet (`status` `processing`; try again once it is known), or never will be (`failed`: `failure_reason` says why). */
+        NotReady: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "not_ready",
+                 *         "message": "document file_01JD7ZQ8W3M4X9N2B5C6V7K8P1 is not ready: its text is still being extracted",
                  *         "request_id": "req_01JD7ZQ8W3M4X9N2B5C6V7K8P0"
                  *       }
                  *     }
@@ -903,6 +979,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
+            422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             /** @description The service is `unavailable`: a store it needs is failing (with a valid key, `dependencies` says which). On AWS the gateway may answer a 503 itself (the function or the key check unavailable) with the Error body. */
@@ -939,6 +1016,7 @@ export interface operations {
                     };
                 };
             };
+            422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1007,27 +1085,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `rejected`, not retryable: `reject_code` says why, `detail` how. */
+            /** @description `rejected`, not retryable: `reject_code` says why, `detail` how. A query parameter (the route takes none: `end_user_id` goes in the body) is refused before the body is read, with the Error body (`invalid_request`). */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "ok": false,
-                     *       "status": "rejected",
-                     *       "dedup": false,
-                     *       "detail": "the text is empty or whitespace",
-                     *       "id": null,
-                     *       "file_id": null,
-                     *       "reject_code": "empty_content",
-                     *       "retryable": false,
-                     *       "source_ref": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Receipt"];
+                    "application/json": components["schemas"]["Receipt"] | components["schemas"]["Error"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -1373,6 +1438,99 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "document-content": {
+        parameters: {
+            query?: {
+                /** @description The first line to read, 1-based (default 1): the line numbers grep and chat cite. Past the last line: no lines, `next_from_line` null. */
+                from_line?: number;
+                /** @description At most this many lines (1 to 5000, default 1000); a page of very long lines may hold fewer (follow `next_from_line`). */
+                lines?: number;
+                end_user_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "file_01JD7ZQ8W3M4X9N2B5C6V7K8P1",
+                     *       "line_count": 42,
+                     *       "from_line": 1,
+                     *       "lines": [
+                     *         "# Meeting notes",
+                     *         "",
+                     *         "We ship on Friday."
+                     *       ],
+                     *       "next_from_line": 4
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DocumentContent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotReady"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "document-file": {
+        parameters: {
+            query?: {
+                end_user_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, in its own media type (`Content-Type`: the stored one; `text/plain; charset=utf-8` for a text push). A text push whose text is not readable yet (or that failed) is 409 `not_ready`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Always an attachment, naming the file (RFC 6266, RFC 8187). */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description AWS, a file (not a text push): a URL that serves it with the same Content-Type and Content-Disposition for 300 s. Follow it without the key. */
+            302: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description The presigned URL. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["NotReady"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "end-users-list": {
         parameters: {
             query?: {
@@ -1617,6 +1775,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1659,6 +1818,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1743,6 +1903,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -42,3 +42,56 @@ export async function toBytes(data: Uint8Array | ArrayBuffer | Blob): Promise<Ui
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   return new Uint8Array(await data.arrayBuffer());
 }
+
+/**
+ * The file name a `Content-Disposition` names: `filename*` (RFC 8187,
+ * `UTF-8''` then percent-encoded UTF-8) when present and readable, else
+ * `filename` (quoted or a token); null when it names none.
+ */
+export function filenameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  let plain: string | null = null;
+  let extended: string | null = null;
+  for (const part of splitParameters(header).slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim().toLowerCase();
+    const value = part.slice(eq + 1).trim();
+    if (name === 'filename*') {
+      const quote = value.indexOf("'");
+      const second = quote < 0 ? -1 : value.indexOf("'", quote + 1);
+      if (second > 0 && value.slice(0, quote).toLowerCase() === 'utf-8') {
+        try {
+          extended = decodeURIComponent(value.slice(second + 1));
+        } catch {
+          // malformed: the plain filename is used
+        }
+      }
+    } else if (name === 'filename') {
+      plain = value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+    }
+  }
+  return extended ?? plain;
+}
+
+/** A header value's `;`-separated parts, a quoted string kept whole (a `;` inside quotes splits nothing). */
+function splitParameters(header: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < header.length; i++) {
+    const c = header[i]!;
+    if (quoted && c === '\\' && i + 1 < header.length) {
+      current += c + header[i + 1];
+      i += 1;
+      continue;
+    }
+    if (c === '"') quoted = !quoted;
+    if (c === ';' && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  return parts;
+}

@@ -1,9 +1,9 @@
 import { CaptureRejectedError, LibraryConnectionError, LibraryError, LibraryTimeoutError, statusOfCode } from './errors.js';
-import { contentTypeFor, toBase64, toBytes } from './content.js';
+import { contentTypeFor, filenameFromDisposition, toBase64, toBytes } from './content.js';
 import { readEvents } from './sse.js';
 import { abortError, Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
 import type {
-  BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, ChatStreamEvent, DeletedDocument, Document, DocumentsParams,
+  BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, ChatStreamEvent, DeletedDocument, Document, DocumentContent, DocumentsParams,
   DocumentsResponse, EndUser, EndUsersParams, EndUsersResponse, Erasure, GrepParams, GrepResponse, GrepResult,
   HealthResponse, Receipt, SearchParams, SearchResponse, SearchResult, UsageParams, UsageResponse,
 } from './types.js';
@@ -49,6 +49,29 @@ export interface ChatOptions extends RequestOptions {
   /** Goes on with this conversation (the `conversation_id` of an earlier answer, in the same library). */
   conversationId?: string;
   end_user_id?: string;
+}
+
+/** Which lines `documents.content` reads: from `fromLine` (1-based, default 1), at most `lines` (1 to 5000, default 1000). */
+export interface ContentOptions extends RequestOptions {
+  fromLine?: number;
+  lines?: number;
+  end_user_id?: string;
+}
+
+/** One line of a document's text, numbered as grep and chat number it. */
+export interface DocumentLine {
+  line: number;
+  text: string;
+}
+
+/** A document's file (`documents.file`): its bytes, the media type and the name it was sent with. */
+export interface DocumentFile {
+  bytes: Uint8Array;
+  contentType: string;
+  /** From `Content-Disposition` (its UTF-8 `filename*` when sent); null when the answer named none. */
+  filename: string | null;
+  /** The `x-request-id` of the API's answer, when the bytes came from it (not after a redirect). */
+  requestId: string | null;
 }
 
 interface Paged {
@@ -281,6 +304,58 @@ export class Library {
       (await this.transport.request<Document>({ method: 'GET', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: true }, options)).body,
     delete: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<DeletedDocument> =>
       (await this.transport.request<DeletedDocument>({ method: 'DELETE', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: false }, options)).body,
+    /**
+     * `GET /v1/documents/{id}/content`: one page of the document's lines
+     * (`lines[k]` is line `from_line + k`, the numbers grep reports);
+     * `next_from_line` is where the next page starts, null at the end. A
+     * document whose text is not extracted yet throws `LibraryError` with
+     * code `not_ready` (409).
+     */
+    content: async (id: string, options: ContentOptions = {}): Promise<DocumentContent> => {
+      const { fromLine, lines, end_user_id, ...call } = options;
+      const query = { from_line: fromLine, lines, end_user_id };
+      return (await this.transport.request<DocumentContent>({ method: 'GET', path: '/v1/documents/{id}/content', pathParams: { id }, query, idempotent: true }, call)).body;
+    },
+    /**
+     * Every line of the document from `fromLine` on, page after page
+     * (`lines` per page), each with its number.
+     *
+     * ```ts
+     * for await (const { line, text } of lib.documents.iterateLines(hit.file_id)) console.log(line, text);
+     * ```
+     */
+    iterateLines: (id: string, options: ContentOptions = {}): AsyncIterable<DocumentLine> => {
+      const content = this.documents.content;
+      return {
+        async *[Symbol.asyncIterator]() {
+          let from: number | null = options.fromLine ?? 1;
+          while (from !== null) {
+            const page: DocumentContent = await content(id, { ...options, fromLine: from });
+            for (const [k, text] of page.lines.entries()) yield { line: page.from_line + k, text };
+            // A page that made no progress would loop for ever: stop rather than ask again.
+            from = page.next_from_line !== null && page.next_from_line > from ? page.next_from_line : null;
+          }
+        },
+      };
+    },
+    /**
+     * `GET /v1/documents/{id}/file`: the file as captured (a text push: its
+     * text, as `text/plain; charset=utf-8`), with its media type and name.
+     * A redirect (AWS answers a presigned URL) is followed; fetch drops the
+     * key on the way, as it must.
+     */
+    file: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<DocumentFile> => {
+      const response = await this.transport.request<Uint8Array>(
+        { method: 'GET', path: '/v1/documents/{id}/file', pathParams: { id }, query: params, idempotent: true, binary: true, mediaType: '*/*' },
+        options,
+      );
+      return {
+        bytes: response.body,
+        contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+        filename: filenameFromDisposition(response.headers.get('content-disposition')),
+        requestId: response.requestId,
+      };
+    },
   };
 
   /**

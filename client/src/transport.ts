@@ -61,6 +61,8 @@ export interface RequestSpec {
   accept?: (status: number, body: unknown) => boolean;
   /** Whether a 503 answer should be retried (default: yes). */
   retry503?: boolean;
+  /** A successful answer is bytes (`body` a Uint8Array), not JSON; an error is still read as the error body. */
+  binary?: boolean;
 }
 
 /**
@@ -225,6 +227,11 @@ export class Transport {
             aborted: () => call.signal?.aborted === true,
             release: () => call.signal?.removeEventListener('abort', onAbort),
           } satisfies OpenedStream;
+        }
+        if (spec.binary && response.ok) {
+          // Read whole here, within the attempt's timeout (a file is at most a few MiB).
+          const bytes = new Uint8Array(await response.arrayBuffer());
+          return { status: response.status, body: bytes, headers: response.headers, requestId: response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid'), url, method: spec.method };
         }
         const text = await response.text();
         const requestId = response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid');

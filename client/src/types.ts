@@ -19,6 +19,8 @@ export type GrepResult = GrepResponse['results'][number];
 export type DocumentsResponse = Schemas['DocumentsResponse'];
 export type Document = Schemas['Document'];
 export type DeletedDocument = Schemas['DeletedDocument'];
+/** A page of a document's lines (`documents.content`). */
+export type DocumentContent = Schemas['DocumentContent'];
 export type EndUsersResponse = Schemas['EndUsersResponse'];
 export type EndUser = EndUsersResponse['end_users'][number];
 export type Erasure = Schemas['ErasureResponse'];
@@ -45,3 +47,4 @@ export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor'> & { ca
 export type DocumentsParams = Query<'documents-list'>;
 export type EndUsersParams = Query<'end-users-list'>;
 export type UsageParams = Query<'usage'>;
+export type DocumentContentParams = Query<'document-content'>;

@@ -8,6 +8,8 @@ export type DomainErrorCode =
   | 'unauthorized'
   | 'unavailable'
   | 'rate_limited'
+  /** GET /v1/documents/{id}/content and /file: the document's text is not extracted yet (409). */
+  | 'not_ready'
   /** PUT /v1/bucket: the probe could not reach the bucket (422). */
   | 'bucket_unreachable'
   /** PUT /v1/bucket: the bucket (or STS) refused a probe step (422). */
@@ -26,6 +28,7 @@ export class DomainError extends Error {
 
 export const invalidRequest = (message: string) => new DomainError('invalid_request', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
+export const notReady = (message: string) => new DomainError('not_ready', message);
 
 /**
  * Thrown by adapters when a dependency is down or throttling. Safe to retry;

@@ -15,4 +15,6 @@ export const LIMITS = {
   grep: { min: 1, max: 200, default: 50 },
   documents: { min: 1, max: 100, default: 20 },
   endUsers: { min: 1, max: 100, default: 20 },
+  /** GET /v1/documents/{id}/content: lines per page. */
+  contentLines: { min: 1, max: 5000, default: 1000 },
 } as const;

@@ -12,6 +12,7 @@ import { GrepService } from './grep.js';
 import { GenerationalIndex } from './incarnation.js';
 import type { IngestWorker } from './ingest-worker.js';
 import { KeyService } from './keys.js';
+import { DocumentReader } from './reading.js';
 import { BucketService } from './bucket/bucket-service.js';
 import { SearchService } from './search.js';
 import type { UsageService } from './usage.js';
@@ -44,6 +45,8 @@ export interface Services {
   search: SearchService;
   grep: GrepService;
   documents: DocumentService;
+  /** Reading a document back: its lines, its file. */
+  reading: DocumentReader;
   endUsers: EndUserService;
   keys: KeyService;
   embedder: Embedder;
@@ -63,6 +66,8 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
     search: new SearchService(ports),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),
+    // Locally a file's bytes go through the service (no link: the folder store makes none).
+    reading: new DocumentReader(ports),
     endUsers: new EndUserService(ports),
     keys: new KeyService(ports),
     embedder: ports.embedder,

@@ -14,8 +14,8 @@ export const CORS_ORIGINS_ENV = 'LIBRARY_CORS_ORIGINS';
 
 /** Request headers a browser may send (the key and the JSON body's type). */
 export const CORS_ALLOW_HEADERS = 'authorization,content-type';
-/** Response headers a browser app may read beyond the safelisted ones. */
-export const CORS_EXPOSE_HEADERS = 'x-request-id,retry-after';
+/** Response headers a browser app may read beyond the safelisted ones (a downloaded file's name is in Content-Disposition). */
+export const CORS_EXPOSE_HEADERS = 'x-request-id,retry-after,content-disposition';
 /** How long a browser may cache a preflight's answer (seconds; Chromium caps at 7200). */
 export const CORS_MAX_AGE_SECONDS = 7200;
 

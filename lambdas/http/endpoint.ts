@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { safeParse } from 'zod/mini';
-import type { $ZodError, $ZodType } from 'zod/v4/core';
+import type { $ZodError, $ZodObject, $ZodType } from 'zod/v4/core';
 import { LIMITS } from '../core/limits.js';
 import { newId } from '../core/ids.js';
 import { HttpError, errorBody, toHttpError } from './errors.js';
@@ -27,9 +27,15 @@ export interface EndpointRequest<Q, B, P> {
 
 export interface EndpointResult {
   status: number;
-  /** The JSON body (ignored when `stream` is set). */
+  /** The JSON body (ignored when `stream` or `content` is set). */
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A body that is not JSON, its Content-Type in `headers`: text is sent as
+   * it is; bytes go base64-encoded with `isBase64Encoded` (API Gateway's
+   * proxy model for binary; the local gateway decodes them onto the wire).
+   */
+  content?: string | Uint8Array;
   /**
    * A streamed answer (server-sent events, http/event-stream.ts): its
    * chunks in order, after the status and headers. The local gateway writes
@@ -42,7 +48,13 @@ export interface EndpointResult {
 export interface EndpointSpec<Q, B, P> {
   /** Whether the route is behind the authorizer. */
   auth: boolean;
-  query?: $ZodType<Q>;
+  /**
+   * The route's query parameters, an object schema: the only parameters it
+   * takes. Any other is 422 `invalid_request` naming it (`lmit: unknown
+   * parameter`), checked here for every route; a route without one takes
+   * none (docs/api-notes.md, "Parameters").
+   */
+  query?: $ZodObject & $ZodType<Q>;
   /** A schema, or 'object' to accept any JSON object and validate it in `run`. */
   body?: $ZodType<B> | 'object';
   path?: $ZodType<P>;
@@ -83,6 +95,17 @@ export function requestDeadline(event: APIGatewayProxyEvent, context: Pick<Conte
 
 export function jsonResponse(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
   return { statusCode: status, headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers }, body: JSON.stringify(body) };
+}
+
+/** A body that is not JSON: text as it is, bytes base64-encoded (isBase64Encoded). */
+export function contentResponse(status: number, content: string | Uint8Array, requestId: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  const binary = typeof content !== 'string';
+  return {
+    statusCode: status,
+    headers: { 'x-request-id': requestId, ...headers },
+    body: binary ? Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('base64') : content,
+    isBase64Encoded: binary,
+  };
 }
 
 export function errorResponse(error: HttpError, requestId: string): APIGatewayProxyResult {
@@ -130,6 +153,24 @@ function parseBody(event: APIGatewayProxyEvent): Record<string, unknown> {
   }
 }
 
+/** How an unknown parameter's name is shown: as sent, cut when long. */
+const shownName = (name: string) => (name === '' ? '""' : name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
+/**
+ * Refuses the first query parameter (in the order sent) the route does not
+ * take: a typo such as `lmit`, or `end_user_id` where the contract does not
+ * put it (the body of a POST), is 422 rather than silently ignored.
+ */
+export function refuseUnknownParameters(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>, known: ReadonlySet<string>): void {
+  const names = new Set([...Object.keys(event.queryStringParameters ?? {}), ...Object.keys(event.multiValueQueryStringParameters ?? {})]);
+  for (const name of names) {
+    if (!known.has(name)) throw new HttpError('invalid_request', `${shownName(name)}: unknown parameter`);
+  }
+}
+
+/** The names of an object schema's fields. */
+export const parameterNames = (schema: $ZodObject | undefined): ReadonlySet<string> => new Set(schema ? Object.keys(schema._zod.def.shape) : []);
+
 function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
   const result = safeParse(schema, value);
   if (!result.success) throw new HttpError('invalid_request', describeIssue(result.error, prefix));
@@ -142,11 +183,14 @@ function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
  * every failure to the contract's error body, in this one place.
  */
 export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec: EndpointSpec<Q, B, P>): ApiHandler {
+  const parameters = parameterNames(spec.query);
   const run = async (event: APIGatewayProxyEvent, context?: Context): Promise<ApiResult> => {
     const deadline = requestDeadline(event, context);
     const requestId = requestIdOf(event);
     const tenantId = String(event.requestContext?.authorizer?.tenantId ?? '');
     if (spec.auth && !tenantId) throw new HttpError('unauthorized', 'missing or invalid API key');
+    // Before the parameters' values: a misspelt name is the likelier cause of a missing or odd value.
+    refuseUnknownParameters(event, parameters);
     const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}) : (undefined as Q);
     const path = spec.path ? validate(spec.path, event.pathParameters ?? {}) : (undefined as P);
     let body = undefined as B;
@@ -156,6 +200,7 @@ export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec
     }
     const result = await spec.run({ requestId, tenantId, query, body, path, deadline, event });
     if (result.stream) return { statusCode: result.status, headers: { 'x-request-id': requestId, ...result.headers }, body: '', stream: result.stream };
+    if (result.content !== undefined) return contentResponse(result.status, result.content, requestId, result.headers);
     return jsonResponse(result.status, result.body, requestId, result.headers);
   };
 

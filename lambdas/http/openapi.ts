@@ -9,6 +9,7 @@ import {
 import * as z from 'zod/mini';
 import type { $ZodObject, $ZodType } from 'zod/v4/core';
 import { GREP_BUDGETS } from '../core/grep.js';
+import { CONTENT_PAGE_BYTES, FILE_LINK_SECONDS } from '../core/reading.js';
 import { LIMITS } from '../core/limits.js';
 import { MAX_QUERY_TERMS } from '../core/query-terms.js';
 import { ROUTES, type RouteName } from '../routes.js';
@@ -31,8 +32,11 @@ import * as s from './schemas.js';
  *   contract's error body, lib/constructs/gateway-responses.ts);
  * - 401 on the routes behind the key;
  * - 400, 413, 415 on the routes that read a JSON body;
- * - 422 `invalid_request` on the routes whose query, path or body a schema
- *   validates; POST /v1/capture instead answers 422 with a rejected receipt;
+ * - 422 `invalid_request` on every route: each validates its query (a
+ *   parameter it does not take is refused, docs/api-notes.md "Parameters"),
+ *   and its path and body where it has them; POST /v1/capture answers 422
+ *   with a rejected receipt for a bad item, the Error for a bad parameter;
+ * - 409 `not_ready` where a document's text is read back before it is known;
  * - 404 where an id names something that may not exist;
  * - 404 for an unknown path and 405 (with `Allow`) for a wrong method are
  *   answered for any path, so they are components here, not on operations.
@@ -50,6 +54,8 @@ interface RouteDoc {
   responses: ZodOpenApiResponsesObject;
   /** Whether an id in the path may name nothing (404). */
   notFound?: boolean;
+  /** Whether it reads a document's text, which may not be known yet (409 `not_ready`). */
+  notReady?: boolean;
   /** A public route that takes a key when one is sent (health: a valid key adds details). */
   optionalKey?: boolean;
 }
@@ -136,10 +142,11 @@ const ERROR_RESPONSES = {
   invalid_json: { id: 'InvalidJson', description: 'The body is not UTF-8 JSON whose top level is an object (or it repeats a key).', message: 'body: not valid JSON' },
   unauthorized: { id: 'Unauthorized', description: 'Missing, malformed, unknown or revoked API key.', message: 'missing Authorization: Bearer <API_KEY>' },
   not_found: { id: 'NotFound', description: "Nothing with this id in the caller's library (or an unknown path).", message: `document ${FILE_ID} not found` },
+  not_ready: { id: 'NotReady', description: "The document's text is not extracted yet (`status` `processing`; try again once it is known), or never will be (`failed`: `failure_reason` says why).", message: `document ${FILE_ID} is not ready: its text is still being extracted` },
   method_not_allowed: { id: 'MethodNotAllowed', description: 'A known path with a method it does not take; `Allow` lists the methods it takes.', message: 'POST is not allowed on /v1/search; use GET' },
   payload_too_large: { id: 'PayloadTooLarge', description: `The request body is over ${LIMITS.requestBodyBytes} bytes.`, message: `request body over ${LIMITS.requestBodyBytes} bytes` },
   unsupported_media_type: { id: 'UnsupportedMediaType', description: 'A body sent without `Content-Type: application/json`.', message: 'Content-Type must be application/json' },
-  invalid_request: { id: 'InvalidRequest', description: 'Well-formed, but breaks the contract; `message` names the field.', message: 'limit: Too big: expected number to be <=50' },
+  invalid_request: { id: 'InvalidRequest', description: 'Well-formed, but breaks the contract; `message` names the field, or the query parameter the operation does not take (`lmit: unknown parameter`).', message: 'limit: Too big: expected number to be <=50' },
   bucket_unreachable: { id: 'BucketUnreachable', description: 'PUT /v1/bucket: the probe could not reach the bucket; `message` names the step (write, read, compare, delete, assume role) and what to check.', message: 'write: the bucket "acme-library" at https://example.r2.cloudflarestorage.com could not be reached (ENOTFOUND); check the endpoint and region, and that the bucket accepts connections from the internet; try again if it was throttling' },
   bucket_access_denied: { id: 'BucketAccessDenied', description: 'PUT /v1/bucket: the bucket (or STS) refused a probe step; `message` names the step and what to check.', message: 'write: the bucket "acme-library" refused writing the probe object "library/.library-probe/3f2a" (AccessDenied (HTTP 403)); check that the credentials allow s3:PutObject on "acme-library/library/*"' },
   rate_limited: { id: 'RateLimited', description: "Over the key's rate; wait `Retry-After` seconds.", message: 'over the rate of 20 requests/s for this key' },
@@ -266,7 +273,19 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     responses: {
       '201': success('`created`: stored (or durably queued for extraction).', s.Receipt, receiptExamples.created),
       '200': success('`deduped`: the same payload is already in this library.', s.Receipt, receiptExamples.deduped),
-      '422': success('`rejected`, not retryable: `reject_code` says why, `detail` how.', s.Receipt, receiptExamples.rejected),
+      '422': {
+        description: '`rejected`, not retryable: `reject_code` says why, `detail` how. A query parameter (the route takes none: `end_user_id` goes in the body) is refused before the body is read, with the Error body (`invalid_request`).',
+        headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+        content: {
+          'application/json': {
+            schema: z.union([s.Receipt, s.ErrorResponse]),
+            examples: {
+              rejected: { summary: 'a rejected capture', value: receiptExamples.rejected },
+              parameter: { summary: 'a query parameter', value: errorExample('invalid_request', 'end_user_id: unknown parameter') },
+            },
+          },
+        },
+      },
       '503': ownOr503('`rejected` with `backend_unavailable`: nothing was stored; send it again after `Retry-After`.', s.Receipt, receiptExamples.unavailable),
     },
   },
@@ -333,6 +352,57 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     path: s.IdPath,
     notFound: true,
     responses: { '200': success('Deleted.', s.DeletedDocument, { id: FILE_ID, deleted: true, blobs_deleted: 1, blobs_pending: 0 }) },
+  },
+  // ---- reading a document back
+  'document-content': {
+    tag: 'Documents',
+    description: [
+      "The document's extracted text, a page of lines: the very lines grep reports and chat cites, numbered alike (a grep hit's `line` N is `lines[N - from_line]`), read from the index in the library's live generation. Lines are split on \\n, \\r\\n and \\r, without their breaks; a final line break ends the last line (`line_count` counts as the document's does).",
+      '',
+      `A page holds at most \`lines\` lines and stops early before a line that would take it past ${CONTENT_PAGE_BYTES / 2 ** 20} MiB of JSON (it always holds one line, however long): follow \`next_from_line\` until it is null. A \`from_line\` past the last line answers no lines and a null \`next_from_line\`.`,
+      '',
+      '409 `not_ready` while the text is not extracted yet (a queued file, `status` `processing` with `passages` null; a document still embedding reads already), and for a `failed` document, which has no text. 404 outside the caller\'s library.',
+    ].join('\n'),
+    query: s.DocumentContentQuery,
+    path: s.IdPath,
+    notFound: true,
+    notReady: true,
+    responses: {
+      '200': success('A page of lines.', s.DocumentContent, { id: FILE_ID, line_count: 42, from_line: 1, lines: ['# Meeting notes', '', 'We ship on Friday.'], next_from_line: 4 }),
+    },
+  },
+  'document-file': {
+    tag: 'Documents',
+    description: [
+      "The file as captured: its bytes with the `Content-Type` it is stored with (for a file, the type its bytes turned out to be) and `Content-Disposition: attachment` naming it (RFC 6266: `filename`, and `filename*` in UTF-8 when the name is not plain ASCII). A text push has no file: its text comes as `text/plain; charset=utf-8`, named after its title (`<title>.txt`, see docs/api-notes.md). A file kept in the tenant's own bucket is read there; one in a bucket the tenant no longer has registered is 404 (it is the customer's alone).",
+      '',
+      `On AWS a file answers \`302\` with a \`Location\` presigned for ${FILE_LINK_SECONDS} s (the service's storage, or the tenant's bucket with its own credentials) that answers the same headers: follow it without the \`Authorization\` header (fetch and curl -L drop it on another origin). The local stack answers 200 with the bytes. A text push always answers 200.`,
+    ].join('\n'),
+    query: s.LibraryQuery,
+    path: s.IdPath,
+    notFound: true,
+    notReady: true,
+    responses: {
+      '200': {
+        description: "The file, in its own media type (`Content-Type`: the stored one; `text/plain; charset=utf-8` for a text push). A text push whose text is not readable yet (or that failed) is 409 `not_ready`.",
+        headers: {
+          ...requestIdOnly,
+          'Content-Disposition': {
+            description: 'Always an attachment, naming the file (RFC 6266, RFC 8187).',
+            required: true,
+            schema: { type: 'string', examples: [`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`] },
+          },
+        } as ZodOpenApiResponseObject['headers'],
+        content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The bytes of the file, in its own media type (see Content-Type).' } } } as ZodOpenApiResponseObject['content'],
+      },
+      '302': {
+        description: `AWS, a file (not a text push): a URL that serves it with the same Content-Type and Content-Disposition for ${FILE_LINK_SECONDS} s. Follow it without the key.`,
+        headers: {
+          ...requestIdOnly,
+          Location: { description: 'The presigned URL.', required: true, schema: { type: 'string', format: 'uri' } },
+        } as ZodOpenApiResponseObject['headers'],
+      },
+    },
   },
   'end-users-list': {
     tag: 'End users',
@@ -442,13 +512,14 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
 
 function operationResponses(route: (typeof ROUTES)[number], doc: RouteDoc): ZodOpenApiResponsesObject {
   const own = doc.responses;
-  const validates = Boolean(doc.query || doc.path || doc.body);
   const codes: ErrorCode[] = [];
   if (doc.body) codes.push('invalid_json');
   if (route.auth) codes.push('unauthorized');
   if (doc.notFound) codes.push('not_found');
+  if (doc.notReady) codes.push('not_ready');
   if (doc.body) codes.push('payload_too_large', 'unsupported_media_type');
-  if (validates) codes.push('invalid_request');
+  // Every operation checks its query (an unknown parameter is 422), whatever else it validates.
+  codes.push('invalid_request');
   codes.push('rate_limited', 'internal_error', 'unavailable');
   const all: ZodOpenApiResponsesObject = { ...own };
   for (const code of codes) {
@@ -492,6 +563,8 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           'A searchable library of documents and memories per tenant and end user, answering questions from it.',
           '',
           'Every call but `GET /v1/health` and `GET /v1/openapi.json` takes `Authorization: Bearer <API_KEY>`. Every answer carries `x-request-id`; every error has the `Error` body, whose `code` goes with its HTTP status. An unknown path answers 404 `not_found`, a known path with another method 405 `method_not_allowed` with `Allow` (the `NotFound` and `MethodNotAllowed` responses).',
+          '',
+          'An operation takes only the query parameters it lists: any other is 422 `invalid_request` naming it (`lmit: unknown parameter`). `end_user_id` is a query parameter on GET and DELETE and a body field on POST, nowhere else.',
           '',
           '`servers` is where this document was served: its origin, and on AWS the stage; every path starts with `/v1`.',
         ].join('\n'),

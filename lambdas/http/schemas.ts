@@ -396,6 +396,29 @@ export const TrustPolicy = meta(
 
 export const BucketUnregistered = meta(z.object({ deleted: z.literal(true) }), { id: 'BucketUnregistered' });
 
+// ---- reading a document back (GET /v1/documents/{id}/content and /file)
+
+export const DocumentContentQuery = z.object({
+  from_line: meta(z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1), {
+    description: 'The first line to read, 1-based (default 1): the line numbers grep and chat cite. Past the last line: no lines, `next_from_line` null.',
+  }),
+  lines: meta(limitParam(LIMITS.contentLines), {
+    description: `At most this many lines (${LIMITS.contentLines.min} to ${LIMITS.contentLines.max}, default ${LIMITS.contentLines.default}); a page of very long lines may hold fewer (follow \`next_from_line\`).`,
+  }),
+  end_user_id: z.optional(EndUserId),
+});
+
+export const DocumentContent = meta(
+  z.object({
+    id: z.string(),
+    line_count: meta(integer(), { description: "lines of the document's whole text (a final newline ends the last line), as the document's `line_count`" }),
+    from_line: meta(integer().check(z.minimum(1)), { description: 'the line `lines[0]` is' }),
+    lines: meta(z.array(z.string()), { description: '`lines[k]` is line `from_line + k`, without its line break (\\n, \\r\\n or \\r)' }),
+    next_from_line: meta(z.nullable(integer().check(z.minimum(1))), { description: 'the `from_line` of the next page; null when this page reaches the end' }),
+  }),
+  { id: 'DocumentContent' },
+);
+
 // ---- service
 
 export const HealthResponse = meta(

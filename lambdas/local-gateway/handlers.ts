@@ -11,6 +11,8 @@ import { DOCS_ASSET_PACKAGE, readDocsAssets } from '../endpoints/docs/assets.js'
 import { createHandler as docs } from '../endpoints/docs/handler.js';
 import { createHandler as documentDelete } from '../endpoints/document-delete/handler.js';
 import { createHandler as documentGet } from '../endpoints/document-get/handler.js';
+import { createHandler as documentContent } from '../endpoints/document-content/handler.js';
+import { createHandler as documentFile } from '../endpoints/document-file/handler.js';
 import { createHandler as documentsList } from '../endpoints/documents-list/handler.js';
 import { createHandler as endUserDelete } from '../endpoints/end-user-delete/handler.js';
 import { createHandler as endUsersList } from '../endpoints/end-users-list/handler.js';
@@ -40,6 +42,8 @@ export function createLocalHandlers(
     'documents-list': documentsList(services),
     'document-get': documentGet(services),
     'document-delete': documentDelete(services),
+    'document-content': documentContent(services),
+    'document-file': documentFile(services),
     'end-users-list': endUsersList(services),
     'end-user-delete': endUserDelete(services),
     chat: chat(services),

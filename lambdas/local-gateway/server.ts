@@ -59,9 +59,12 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
+/** A proxy result on the wire; a base64 body (isBase64Encoded: bytes, as API Gateway takes binary from a function) goes as its bytes. */
 function send(response: ServerResponse, result: APIGatewayProxyResult, extraHeaders: Record<string, string> = {}) {
-  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...extraHeaders });
-  response.end(result.body);
+  const bytes = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : null;
+  const length = bytes ? { 'content-length': String(bytes.byteLength) } : {};
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...length, ...extraHeaders });
+  response.end(bytes ?? result.body);
 }
 
 /** Resolves when the response can take more (drain), or will take nothing more (closed). */

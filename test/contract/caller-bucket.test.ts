@@ -16,4 +16,4 @@ blobStoreContract('caller bucket (S3 connector, keys, s3rver)', async () =>
   connector.open({
     tenantId: 'ten_contract', provider: 's3', bucket: 'contract-bucket', region: 'us-east-1', endpoint: bucket.endpoint,
     auth: { kind: 'keys', accessKeyId: 'AKIACONTRACT', secretAccessKey: 'contract-secret' },
-  }));
+  }), { links: { secret: 'contract-secret' } });

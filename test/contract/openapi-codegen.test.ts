@@ -50,6 +50,7 @@ import createClient from 'openapi-fetch';
 import type { components, operations, paths } from './api-types.js';
 import type { CaptureReceipt } from '${root}/lambdas/core/capture.js';
 import type { DocumentView } from '${root}/lambdas/core/documents.js';
+import type { DocumentContentPage } from '${root}/lambdas/core/reading.js';
 import type { EndUserView, ErasureReport } from '${root}/lambdas/core/end-users.js';
 import type { RejectCode } from '${root}/lambdas/core/errors.js';
 import type { ChatResponse } from '${root}/lambdas/core/chat/chat-service.js';
@@ -70,14 +71,16 @@ agree<Same<Schemas['RejectCode'], RejectCode>>();
 agree<Same<Schemas['ErrorCode'], ErrorCode>>();
 agree<Same<Schemas['Error'], ErrorBody>>();
 agree<Same<Schemas['Document'], DocumentView>>();
+agree<Same<Schemas['DocumentContent'], DocumentContentPage>>();
+agree<Same<BodyAt<'document-content', 409>, Schemas['Error']>>();
 agree<Same<Schemas['EndUsersResponse']['end_users'][number], EndUserView>>();
 agree<Same<Schemas['ErasureResponse'], ErasureReport>>();
 agree<Same<Schemas['ChatResponse'], ChatResponse>>();
 agree<Same<Schemas['UsageResponse'], UsageReport>>();
-// Every capture answer is the receipt; a 503 may also be the gateway's Error.
+// Every capture answer is the receipt; a 503 may also be the gateway's Error, a 422 the Error of a query parameter.
 agree<Same<BodyAt<'capture', 201>, Schemas['Receipt']>>();
 agree<Same<BodyAt<'capture', 200>, Schemas['Receipt']>>();
-agree<Same<BodyAt<'capture', 422>, Schemas['Receipt']>>();
+agree<Same<BodyAt<'capture', 422>, Schemas['Receipt'] | Schemas['Error']>>();
 agree<Same<BodyAt<'capture', 503>, Schemas['Receipt'] | Schemas['Error']>>();
 agree<Same<BodyAt<'capture', 401>, Schemas['Error']>>();
 agree<Same<BodyAt<'capture-batch', 200>['results'][number]['reject_code'], RejectCode | null>>();
@@ -88,7 +91,7 @@ agree<Same<BodyAt<'health', 503>, Schemas['HealthResponse'] | Schemas['Error']>>
 const notRejectCode: Schemas['RejectCode'] = 'bogus';
 // @ts-expect-error not an error code
 const notErrorCode: Schemas['ErrorCode'] = 'bogus';
-// @ts-expect-error a rejected receipt has no error member
+// @ts-expect-error a 422 may be a rejected receipt, which has no error member: narrow first
 type NoErrorMember = BodyAt<'capture', 422>['error'];
 // The headers are declared.
 type CaptureHeaders = Responses<'capture'>[503]['headers'];
@@ -135,8 +138,14 @@ export async function run(baseUrl: string, apiKey: string) {
   note('capture', rejected);
   // Narrowing on status: a 422 is the receipt, its reject_code an enum.
   const refused = at('capture', rejected, 422);
-  const rejectCode: RejectCode | null | undefined = refused?.reject_code;
-  const retryable: boolean | null | undefined = refused?.retryable;
+  const receipt = refused && 'reject_code' in refused ? refused : undefined;
+  const rejectCode: RejectCode | null | undefined = receipt?.reject_code;
+  const retryable: boolean | null | undefined = receipt?.retryable;
+  // A query parameter the route does not take: the Error, before the body is read.
+  const misplaced = await api.POST('/v1/capture', { body: { text: 'for bob?' }, params: { query: { end_user_id: 'bob' } as never } });
+  note('capture', misplaced);
+  const misplacedBody = at('capture', misplaced, 422);
+  const misplacedMessage = misplacedBody && 'error' in misplacedBody ? misplacedBody.error.message : undefined;
   // openapi-fetch's own narrowing: error is a receipt or the Error body.
   if (rejected.error) {
     if ('reject_code' in rejected.error) rejected.error.reject_code satisfies RejectCode | null;
@@ -173,6 +182,16 @@ export async function run(baseUrl: string, apiKey: string) {
   const missing = await api.GET('/v1/documents/{id}', { params: { path: { id: 'file_00000000000000000000000000' } } });
   note('document-get', missing);
   const missingCode = at('document-get', missing, 404)?.error.code;
+  const content = await api.GET('/v1/documents/{id}/content', { params: { path: { id: fileId }, query: { from_line: 2, lines: 10 } } });
+  note('document-content', content);
+  const contentLines: string[] | undefined = content.data?.lines;
+  content.data?.next_from_line satisfies number | null | undefined;
+  const file = await api.GET('/v1/documents/{id}/file', { params: { path: { id: fileId } }, parseAs: 'arrayBuffer' });
+  file.data satisfies ArrayBuffer | undefined;
+  // The body is bytes: noted as what the document says it is, a string of them.
+  seen.push({ operation: 'document-file', status: file.response.status, body: file.data ? new TextDecoder().decode(file.data) : file.error });
+  const fileText = file.data ? new TextDecoder().decode(file.data) : undefined;
+  const fileDisposition = file.response.headers.get('content-disposition');
 
   const users = await api.GET('/v1/end-users', { params: { query: {} } });
   note('end-users-list', users);
@@ -209,6 +228,8 @@ export async function run(baseUrl: string, apiKey: string) {
     unauthorized: { status: unauthorized.response.status, code: unauthorizedCode },
     batchCodes, tooManyCode, lines, missingCode,
     badLimit: { status: badLimit.response.status, code: badLimit.error?.error.code },
+    misplaced: { status: misplaced.response.status, message: misplacedMessage },
+    contentLines, fileText, fileDisposition,
     searchRequestId: search.response.headers.get('x-request-id'),
   };
 }
@@ -280,7 +301,7 @@ function responseSchema(operationId: string, status: number): any {
       let response = operation.responses[String(status)];
       if (!response) return undefined;
       if (response.$ref) response = resolveRef(response.$ref);
-      return response.content['application/json'].schema;
+      return (response.content['application/json'] ?? response.content['*/*']).schema;
     }
   }
   return undefined;
@@ -304,7 +325,9 @@ describe('the OpenAPI document a client is generated from', () => {
       expect(op.description, route.name).toBeTruthy();
       const success = op.responses['200'] ?? op.responses['201'];
       // One example, or several named ones (health: without and with a key).
-      if (route.name !== 'openapi') expect(success.content['application/json'].example ?? success.content['application/json'].examples, route.name).toBeDefined();
+      // The file route answers bytes in the file's own type (no JSON, no example).
+      if (route.name === 'document-file') expect(success.content['*/*'], route.name).toBeDefined();
+      else if (route.name !== 'openapi') expect(success.content['application/json'].example ?? success.content['application/json'].examples, route.name).toBeDefined();
       if (route.method === 'POST') expect(op.requestBody.content['application/json'].examples, route.name).toBeDefined();
       for (const [status, response] of Object.entries<any>(op.responses)) {
         const resolved = response.$ref ? resolveRef(response.$ref) : response;
@@ -320,7 +343,8 @@ describe('the OpenAPI document a client is generated from', () => {
       }
     }
     // Each error code is an enum member, each reject code too.
-    expect(document.components.schemas.ErrorCode.enum).toHaveLength(12);
+    expect(document.components.schemas.ErrorCode.enum).toHaveLength(13);
+    expect(document.components.schemas.ErrorCode.enum).toContain('not_ready');
     expect(document.components.schemas.RejectCode.enum).toContain('backend_unavailable');
   });
 
@@ -354,6 +378,10 @@ describe('the OpenAPI document a client is generated from', () => {
     expect(result.tooManyCode).toBe('invalid_request');
     expect(result.badLimit).toEqual({ status: 422, code: 'invalid_request' });
     expect(result.lines).toEqual([1]);
+    expect(result.misplaced).toEqual({ status: 422, message: 'end_user_id: unknown parameter' });
+    expect(result.contentLines).toEqual(['Bring the slides.']);
+    expect(result.fileText).toBe('The launch is on Friday.\nBring the slides.');
+    expect(result.fileDisposition).toBe('attachment; filename="Launch.txt"');
     expect(result.missingCode).toBe('not_found');
     expect(result.searchRequestId).toMatch(/^req_/);
   });

@@ -410,3 +410,75 @@ describe('chat conversations and streamed replies', () => {
     }
   });
 });
+
+describe('reading a document back', () => {
+  it('reads a page of lines at the numbers grep reports, and iterates every line across pages', async () => {
+    const text = 'Packing list\r\nthe Tern kayak\nspare paddle\rthe Tern tent\nmatches\n';
+    const created = await lib.capture({ text, source_ref: 'lists/packing' });
+    const id = created.id!;
+    const hits = [];
+    for await (const hit of lib.grepAll({ pattern: 'Tern', file_id: id })) hits.push(hit);
+    expect(hits.map((h) => h.line)).toEqual([2, 4]);
+    for (const hit of hits) {
+      const page = await lib.documents.content(id, { fromLine: hit.line, lines: 1 });
+      expect(`${hit.line}: ${page.lines[0]}`).toBe(hit.snippet);
+    }
+    const first = await lib.documents.content(id, { lines: 2 });
+    expect(first).toEqual({ id, line_count: 5, from_line: 1, lines: ['Packing list', 'the Tern kayak'], next_from_line: 3 });
+    const all = [];
+    for await (const line of lib.documents.iterateLines(id, { lines: 2 })) all.push(line);
+    expect(all).toEqual(['Packing list', 'the Tern kayak', 'spare paddle', 'the Tern tent', 'matches'].map((t, i) => ({ line: i + 1, text: t })));
+    const fromThree = [];
+    for await (const line of lib.documents.iterateLines(id, { fromLine: 3, lines: 10 })) fromThree.push(line.line);
+    expect(fromThree).toEqual([3, 4, 5]);
+    const refused = await lib.documents.content(id, { lines: 0 }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringMatching(/^lines: /) });
+  });
+
+  it("downloads a document's file: the bytes, their type and the name (filename* decoded)", async () => {
+    const text = 'Ünïcode notes\nline two\n';
+    const pushed = await lib.capture({ text, title: 'Ünïcode notes' });
+    const asText = await lib.documents.file(pushed.id!);
+    expect(new TextDecoder().decode(asText.bytes)).toBe(text);
+    expect(asText).toMatchObject({ contentType: 'text/plain; charset=utf-8', filename: 'Ünïcode notes.txt', requestId: expect.stringMatching(/^req_/) });
+    const csv = await lib.captureFile(new TextEncoder().encode('a,b\nçà,1\n'), { filename: 'tableau été.csv', end_user_id: 'reader-eve' });
+    const file = await lib.documents.file(csv.id!, { end_user_id: 'reader-eve' });
+    expect(new TextDecoder().decode(file.bytes)).toBe('a,b\nçà,1\n');
+    expect(file).toMatchObject({ contentType: 'text/csv', filename: 'tableau été.csv' });
+    const elsewhere = await lib.documents.file(csv.id!).catch((e: unknown) => e);
+    expect(elsewhere).toBeInstanceOf(LibraryError);
+    expect(elsewhere).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('follows a redirect to a presigned URL (as AWS answers) without sending the key there; not_ready is a typed 409, not retried', async () => {
+    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x0a, 0xff, 0x00, 0x80, 0x7f]);
+    let storageSawKey: string | undefined = 'not called';
+    const storage = await stub((req, res) => {
+      storageSawKey = req.headers.authorization;
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf` });
+      res.end(Buffer.from(bytes));
+    });
+    const api = await stub((req, res) => {
+      if (new URL(req.url!, 'http://stub').pathname.endsWith('/file')) {
+        res.writeHead(302, { location: `${storage.url}/blobs/file_1?X-Amz-Signature=abc`, 'x-request-id': 'req_redirect' });
+        return res.end();
+      }
+      json(res, 409, errorBody('not_ready'));
+    });
+    try {
+      const client = new Library({ baseUrl: api.url, apiKey: 'lib_secret_key', retryBaseMs: 5 });
+      const file = await client.documents.file('file_1');
+      expect(Buffer.from(file.bytes).equals(Buffer.from(bytes))).toBe(true);
+      expect(file).toMatchObject({ contentType: 'application/pdf', filename: 'résumé.pdf' });
+      expect(storageSawKey).toBeUndefined();
+      const calls = api.calls();
+      const notReady = await client.documents.content('file_1').catch((e: unknown) => e);
+      expect(notReady).toBeInstanceOf(LibraryError);
+      expect(notReady).toMatchObject({ status: 409, code: 'not_ready' });
+      expect(api.calls()).toBe(calls + 1);
+    } finally {
+      await api.close();
+      await storage.close();
+    }
+  });
+});

@@ -87,7 +87,7 @@ describe('CORS on the local server', () => {
     const allowed = await fetch(`${withCors.url}/v1/documents`, { headers: { origin: ALLOWED, authorization: `Bearer ${key}` } });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,content-disposition');
     expect(allowed.headers.get('vary')).toBe('Origin');
     expect(allowed.headers.get('x-request-id')).toMatch(/^req_/);
 
@@ -109,7 +109,7 @@ describe('CORS on the local server', () => {
     const invalid = await fetch(`${withCors.url}/v1/search?q=`, { headers: { origin: ALLOWED, authorization: `Bearer ${key}` } });
     expect(invalid.status).toBe(422);
     expect(invalid.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(invalid.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+    expect(invalid.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,content-disposition');
 
     const wrongMethod = await fetch(`${withCors.url}/v1/health`, { method: 'DELETE', headers: { origin: ALLOWED } });
     expect(wrongMethod.status).toBe(405);
@@ -124,7 +124,7 @@ describe('CORS on the local server', () => {
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(response.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+    expect(response.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,content-disposition');
     expect(await response.text()).toMatch(/^event: start\n/);
   });
 

@@ -521,6 +521,27 @@ describe('least privilege per function', () => {
     }
   });
 
+  it("lets the reading routes read what they answer from: content the documents table and the index; file also the blobs (get only) and callers' buckets", () => {
+    const notDynamo = (name: string) => data(actionsOf(name)).filter((a) => !a.startsWith('dynamodb:')).sort();
+    const documentsTable = importName('DocumentsTableArn');
+    for (const name of ['document-content', 'document-file']) {
+      // The record and the library's live generation, read, never written.
+      expect(resourcesFor(name, 'dynamodb:GetItem'), name).toContain(documentsTable);
+      for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+        expect(resourcesFor(name, write), `${name} ${write}`).not.toContain(documentsTable);
+      }
+      expect([...actionsOf(name)].some((a) => a.startsWith('bedrock:') || a.startsWith('sqs:') || a.startsWith('textract:')), name).toBe(false);
+    }
+    expect(notDynamo('document-content')).toEqual(['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost']);
+    expect(notDynamo('document-file')).toEqual(['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost', 's3:GetObject']);
+    // A presigned URL carries the function's own right to read the object: s3:GetObject on the blob keys, nothing more.
+    const blobs = `${importName('BlobBucketArn')}"},"/blobs/*`;
+    expect(resourcesFor('document-file', 's3:GetObject')).toContain(blobs);
+    expect(resourcesFor('document-file', 's3:GetObject')).not.toContain('textract-staging');
+    // The content route never reaches a bucket, the service's or a caller's.
+    expect(JSON.stringify(statementsOf('document-content').map((s) => s.Resource))).not.toMatch(/BucketsTableArn|BucketSecretsKeyArn|BlobBucketArn/);
+  });
+
   it('uses no AWS managed policy on any function role', () => {
     for (const [name, fn] of api.functions) {
       const roleId = api.getLogicalId(fn.fn.role!.node.defaultChild as never);
@@ -592,12 +613,23 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
     expect(documents, 'GET and DELETE on /v1/documents/{id}').toBeDefined();
   });
 
+  it('lets browsers read files at the presigned URLs the file route redirects to only when origins are allowed: a GET from any origin (a redirected fetch sends Origin: null), Content-Disposition readable', () => {
+    expect(dataTemplate.toJSON().Resources.BlobBucket.Properties.CorsConfiguration).toBeUndefined();
+    const { dataTemplate: withCors } = synth({ cors: { allowedOrigins: ORIGINS } });
+    const blob = withCors.toJSON().Resources.BlobBucket.Properties;
+    expect(blob.CorsConfiguration).toEqual({
+      CorsRules: [{ AllowedMethods: ['GET'], AllowedOrigins: ['*'], ExposedHeaders: ['Content-Disposition', 'Content-Length'], MaxAge: 3600 }],
+    });
+    // Still private: public access blocked, objects readable only by a signed request.
+    expect(blob.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+  });
+
   it("with allowed origins: the gateway's own errors carry the CORS headers, and every function gets the list", () => {
     const several = synth({ cors: { allowedOrigins: ORIGINS } }).apiTemplate;
     for (const response of gatewayResponses(several)) {
       expect(response.Properties.ResponseParameters, response.Properties.ResponseType).toMatchObject({
         'gatewayresponse.header.Access-Control-Allow-Origin': 'method.request.header.Origin',
-        'gatewayresponse.header.Access-Control-Expose-Headers': "'x-request-id,retry-after'",
+        'gatewayresponse.header.Access-Control-Expose-Headers': "'x-request-id,retry-after,content-disposition'",
         'gatewayresponse.header.Vary': "'Origin'",
       });
     }
@@ -634,7 +666,7 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
 
 describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
   /** The functions that read, write or delete caller blobs: they may assume the dedicated role. */
-  const REACHING = ['capture', 'capture-batch', 'ingest', 'document-delete', 'end-user-delete', 'sweeper', 'bucket-put'];
+  const REACHING = ['capture', 'capture-batch', 'ingest', 'document-delete', 'document-file', 'end-user-delete', 'sweeper', 'bucket-put'];
   const BUCKET_ROUTES = ['bucket-trust-policy', 'bucket-put', 'bucket-get', 'bucket-delete'];
   const roleOf = (name: string) => ({ 'Fn::GetAtt': [api.getLogicalId(api.functions.get(name)!.fn.role!.node.defaultChild as never), 'Arn'] });
   const dedicated = () => apiTemplate.toJSON().Resources.CallerBucketAccessRole;
@@ -696,7 +728,7 @@ describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
     const keyArn = importName('BucketSecretsKeyArn');
     expect(kmsActions('bucket-put')).toEqual(['kms:Encrypt']);
     for (const name of REACHING.filter((n) => n !== 'bucket-put')) expect(kmsActions(name), name).toEqual(['kms:Decrypt']);
-    for (const name of ['bucket-get', 'bucket-trust-policy', 'bucket-delete', 'search', 'chat', 'document-get']) expect(kmsActions(name), name).toEqual([]);
+    for (const name of ['bucket-get', 'bucket-trust-policy', 'bucket-delete', 'search', 'chat', 'document-get', 'document-content']) expect(kmsActions(name), name).toEqual([]);
     const statement = statementsOf('capture').find((s) => [s.Action].flat().includes('kms:Decrypt')) as unknown as { Resource: unknown; Condition: unknown };
     expect(JSON.stringify(statement.Resource)).toContain(keyArn);
     expect(statement.Condition).toEqual({
@@ -733,7 +765,7 @@ describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
 
 describe('the end-user log key (end users named in logs by a keyed HMAC)', () => {
   /** The functions whose requests address an end user's library, so their logs name end users. */
-  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-delete', 'end-user-delete', 'chat'];
+  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-delete', 'document-content', 'document-file', 'end-user-delete', 'chat'];
   const variables = (name: string) => apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
 
   it('is an HMAC key of its own in the data stack, pinned and retained, its ARN exported to the API stack', () => {

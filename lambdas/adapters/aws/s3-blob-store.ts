@@ -1,6 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from '../../ports.js';
 import { callAws } from './errors.js';
+import { presignGetObject } from './s3-presign.js';
 
 /**
  * Raw bytes in one S3 bucket (encrypted at rest by the bucket's default
@@ -27,6 +28,11 @@ export class S3BlobStore implements BlobStore {
       if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
       throw error;
     }
+  }
+
+  /** A presigned GET (s3-presign.ts), signed with this function's credentials: it needs s3:GetObject on the key. */
+  async downloadUrl(key: string, options: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string> {
+    return callAws('blobs.downloadUrl', () => presignGetObject(this.client, { bucket: this.bucket, key: this.prefix + key, ...options }));
   }
 
   async delete(key: string): Promise<void> {

@@ -2,6 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client 
 import { BackendUnavailableError } from '../../core/errors.js';
 import type { BlobStore } from '../../ports.js';
 import { classifyBucketError } from './classify.js';
+import { presignGetObject } from '../aws/s3-presign.js';
 
 /**
  * Raw bytes in a caller's bucket, keys as the core gives them (full object
@@ -37,6 +38,17 @@ export class S3CallerBlobStore implements BlobStore {
       if (error === MISSING) return null;
       throw error;
     }
+  }
+
+  /**
+   * A presigned GET with the caller's own credentials (their keys, or the
+   * role session): the client fetches from their bucket, not through the
+   * service. No request is made but a role's session, so a refused role
+   * shows here and a refusing bucket only to whoever follows the URL.
+   * ExpectedBucketOwner is not part of such a URL (S3 reads it from a header only).
+   */
+  async downloadUrl(key: string, options: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string> {
+    return this.call((client) => presignGetObject(client, { bucket: this.bucket, key, ...options }));
   }
 
   async delete(key: string): Promise<void> {

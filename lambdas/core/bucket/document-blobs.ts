@@ -3,7 +3,7 @@ import { formatTimestamp, systemClock } from '../dates.js';
 import { BackendUnavailableError, BucketError } from '../errors.js';
 import type { DocumentRecord, LibraryRef, Storage } from '../model.js';
 import { openBucket } from './access.js';
-import { captureFailure, healthLine } from './failures.js';
+import { captureFailure, downloadFailure, healthLine } from './failures.js';
 import { bucketBlobKey, objectKeyFor, parseBucketBlobKey, serviceBlobKey } from './placement.js';
 
 export interface DocumentBlobDeps {
@@ -19,6 +19,25 @@ export interface Placement {
   storage: Storage;
   blobKey(documentId: string): string;
 }
+
+/** The headers a download link answers with, and how long it lives (BlobStore.downloadUrl). */
+export interface DownloadLink {
+  expiresInSeconds: number;
+  contentType: string;
+  contentDisposition: string;
+}
+
+/**
+ * A document's file for its owner to download: the bytes, or a short-lived
+ * link to them; `missing` when its store holds no such object; `gone` when
+ * it lies in a bucket the tenant no longer has registered (the customer's
+ * alone: the service reads it no more), with its key there.
+ */
+export type Download =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'link'; url: string }
+  | { kind: 'missing' }
+  | { kind: 'gone'; objectKey: string };
 
 /** What deleting a document's bytes came to: done, owed to the caller's bucket (retried in the background), or nothing to do. */
 export type BlobDeletion = 'deleted' | 'pending' | 'none';
@@ -84,6 +103,28 @@ export class DocumentBlobs {
       if (!(error instanceof BucketError)) throw error;
       await this.recordFailure(target.registration, error, 'read');
       throw captureFailure(error, 'read');
+    }
+  }
+
+  /**
+   * A document's file, for GET /v1/documents/{id}/file: a link when one is
+   * asked for and its store makes them (S3: presigned with the service's own
+   * credentials, or with the caller's for their bucket), else the bytes. A
+   * bucket that refuses or cannot be reached marks the registration failing
+   * (as a queued read does) and answers `bucket_access_denied` or
+   * `unavailable` (failures.ts, downloadFailure).
+   */
+  async download(doc: DocumentRecord, link?: DownloadLink): Promise<Download> {
+    if (!doc.blobKey) return { kind: 'missing' };
+    const target = await this.bucketOf(doc);
+    if (target === 'gone') return { kind: 'gone', objectKey: parseBucketBlobKey(doc.blobKey)!.objectKey };
+    if (!target) return fetchFrom(this.deps.blobs, doc.blobKey, link);
+    try {
+      return await fetchFrom(await this.store(target.registration), target.objectKey, link);
+    } catch (error) {
+      if (!(error instanceof BucketError)) throw error;
+      await this.recordFailure(target.registration, error, 'read');
+      throw downloadFailure(error);
     }
   }
 
@@ -177,6 +218,12 @@ export class DocumentBlobs {
       state: 'ok', lastError: registration.lastError, lastErrorAt: registration.lastErrorAt,
     }).catch(() => undefined);
   }
+}
+
+async function fetchFrom(store: BlobStore, key: string, link: DownloadLink | undefined): Promise<Download> {
+  if (link && store.downloadUrl) return { kind: 'link', url: await store.downloadUrl(key, link) };
+  const bytes = await store.get(key);
+  return bytes ? { kind: 'bytes', bytes } : { kind: 'missing' };
 }
 
 /** `at` plus `ms`, in the service's date format. */

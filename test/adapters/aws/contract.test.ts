@@ -52,7 +52,7 @@ blobStoreContract('S3 (s3rver)', async () => {
   const bucket = `blobs-${++buckets}`;
   await s3.client.send(new CreateBucketCommand({ Bucket: bucket }));
   return new S3BlobStore(s3.client, bucket);
-});
+}, { links: { secret: 'S3RVER' } });
 
 /**
  * A caller's bucket (s3rver on loopback, allowed for the test only), reached
@@ -77,8 +77,9 @@ async function callerBucket(auth: 'keys' | 'role') {
     auth: auth === 'keys' ? { kind: 'keys', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } : { kind: 'role', roleArn: 'arn:aws:iam::222222222222:role/customer', externalId: 'lib-x' },
   });
 }
-blobStoreContract("caller's bucket by keys (S3BucketConnector, s3rver)", () => callerBucket('keys'));
-blobStoreContract("caller's bucket by role (S3BucketConnector + STS, s3rver)", () => callerBucket('role'));
+blobStoreContract("caller's bucket by keys (S3BucketConnector, s3rver)", () => callerBucket('keys'), { links: { secret: 'S3RVER' } });
+// Links presigned with the role's session (its secret is the one STS handed out).
+blobStoreContract("caller's bucket by role (S3BucketConnector + STS, s3rver)", () => callerBucket('role'), { links: { secret: 'S3RVER' } });
 
 describe('DynamoDocumentStore: extraction, progress and settling (the ingest worker)', () => {
   const processing = (ref: { tenantId: string; endUserId: string | null }) =>

@@ -2,7 +2,7 @@ import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { DetectDocumentTextCommand, GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
@@ -17,6 +17,10 @@ import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { makePdf, renderTextPng } from '../../extraction/fixtures.js';
 import { startDynalite } from './local-aws.js';
+import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
+import { bucketBlobKey, bucketLocation } from '../../../lambdas/core/bucket/placement.js';
+import { startCustomerBucket, type CustomerBucket } from '../../support/customer-bucket.js';
+import { presignedSignatureHolds } from '../../support/sigv4-query.js';
 
 /**
  * The Lambda entries themselves (index.ts), each wiring its own ports from
@@ -28,6 +32,8 @@ let tenantsTable: string;
 let documentsTable: string;
 let usageTable: string;
 let bucketsTable: string;
+/** An S3 API (s3rver) standing in for the service's blob bucket (`blobs`) and a customer's bucket, reached through AWS_ENDPOINT_URL_S3. */
+let s3: CustomerBucket;
 const BUCKET_PRINCIPAL = 'arn:aws:iam::123456789012:role/Library-Api-CallerBucketAccessRole-ABC123';
 
 beforeAll(async () => {
@@ -37,8 +43,11 @@ beforeAll(async () => {
   usageTable = await dynamo.createTable(USAGE_TABLE);
   bucketsTable = await dynamo.createTable(BUCKETS_TABLE);
   const endpoint = await dynamo.endpoint();
+  s3 = await startCustomerBucket(['blobs', 'customer-bucket']);
+  // The functions' own credentials (below) are a key pair s3rver knows.
+  s3.addKey('local', 'local');
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint, AWS_ENDPOINT_URL_S3: s3.endpoint,
     POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     LIBRARY_VERSION: '1.2.3', LIBRARY_TENANTS_TABLE: tenantsTable, LIBRARY_DOCUMENTS_TABLE: documentsTable, LIBRARY_USAGE_TABLE: usageTable,
     LIBRARY_BLOB_BUCKET: 'blobs', LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
@@ -51,6 +60,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await dynamo?.close();
+  await s3?.close();
 });
 
 const context = { awsRequestId: 'r', functionName: 'f', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
@@ -237,6 +247,106 @@ describe('Lambda entries on the AWS composition root', () => {
       expect(written.join('')).not.toContain('not-a-real-secret');
     } finally {
       delete process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS;
+    }
+  });
+
+  it('document-content reads the document of the caller library in DynamoDB: 404 for another tenant or end user, 409 while its text is not known and after it failed', async () => {
+    const store = new DynamoDocumentStore(dynamo.client, documentsTable);
+    const mine = { tenantId: 'ten_content', endUserId: 'erin' };
+    await store.touchLibrary(mine, timestamp());
+    const queued = documentRecord(mine, { status: 'processing', passageCount: null, passagesEmbedded: 0, kind: 'file', blobKey: 'blobs/ten_content/x' });
+    const failed = documentRecord(mine, { status: 'failed', failureReason: 'extraction_failed: the PDF is corrupt' });
+    await store.claim(queued);
+    await store.claim(failed);
+    const { handler } = await import('../../../lambdas/endpoints/document-content/index.js');
+    const read = (id: string, tenantId: string, query: Record<string, string> | null) =>
+      handler(event({ pathParameters: { id }, queryStringParameters: query, requestContext: { requestId: 'req_c', authorizer: { tenantId } } as never }), context);
+    const notReady = await read(queued.id, 'ten_content', { end_user_id: 'erin', from_line: '1' });
+    expect(notReady.statusCode).toBe(409);
+    expect(JSON.parse(notReady.body).error).toMatchObject({ code: 'not_ready', message: expect.stringContaining('still being extracted') });
+    const gaveUp = await read(failed.id, 'ten_content', { end_user_id: 'erin' });
+    expect(gaveUp.statusCode).toBe(409);
+    expect(JSON.parse(gaveUp.body).error.message).toContain('extraction_failed: the PDF is corrupt');
+    expect((await read(queued.id, 'ten_content', null)).statusCode).toBe(404);
+    expect((await read(queued.id, 'ten_other', { end_user_id: 'erin' })).statusCode).toBe(404);
+    const typo = await read(queued.id, 'ten_content', { end_user_id: 'erin', lmit: '5' });
+    expect(typo.statusCode).toBe(422);
+    expect(JSON.parse(typo.body).error.message).toBe('lmit: unknown parameter');
+  });
+
+  it("document-file answers a file in the service's bucket with a 302 to a URL presigned for 300 s with the function's credentials, serving the bytes with their type and name", async () => {
+    const store = new DynamoDocumentStore(dynamo.client, documentsTable);
+    const mine = { tenantId: 'ten_file', endUserId: null };
+    await store.touchLibrary(mine, timestamp());
+    const pdf = await makePdf([{ text: 'Signed on Tuesday' }]);
+    const doc = documentRecord(mine, { kind: 'file', contentType: 'application/pdf', filename: 'contrat signé.pdf', blobKey: 'blobs/ten_file/contract', sizeBytes: pdf.byteLength });
+    await store.claim(doc);
+    const admin = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true });
+    await admin.send(new PutObjectCommand({ Bucket: 'blobs', Key: doc.blobKey!, Body: pdf, ContentType: 'application/octet-stream' }));
+    admin.destroy();
+
+    const { handler } = await import('../../../lambdas/endpoints/document-file/index.js');
+    const download = (tenantId: string) =>
+      handler(event({ pathParameters: { id: doc.id }, requestContext: { requestId: 'req_f', authorizer: { tenantId } } as never }), context);
+    const response = await download('ten_file');
+    expect(response.statusCode).toBe(302);
+    expect(response.isBase64Encoded).toBe(false);
+    const location = response.headers!.location as string;
+    expect(location.startsWith(`${s3.endpoint}/blobs/blobs/ten_file/contract?`)).toBe(true);
+    expect(new URL(location).searchParams.get('X-Amz-Expires')).toBe('300');
+    expect(presignedSignatureHolds(location, 'local')).toBe(true);
+    expect(response.headers).toMatchObject({ 'cache-control': 'private, no-store', 'x-request-id': 'req_f' });
+    // Followed without the key, as a client does: the bytes, answered with the document's type and name.
+    const followed = await fetch(location);
+    expect(followed.status).toBe(200);
+    expect(Buffer.from(await followed.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(followed.headers.get('content-type')).toBe('application/pdf');
+    expect(followed.headers.get('content-disposition')).toBe(`attachment; filename="contrat sign_.pdf"; filename*=UTF-8''contrat%20sign%C3%A9.pdf`);
+    expect((await download('ten_someone_else')).statusCode).toBe(404);
+  });
+
+  it("document-file answers a file in the caller's registered bucket with a URL presigned with the caller's keys (their secret opened by KMS under the tenant's context); unregistered, 404", async () => {
+    const secret = `customer-${crypto.randomUUID()}`;
+    s3.addKey('AKIACUSTOMER', secret);
+    const kms = mockClient(KMSClient);
+    kms.on(DecryptCommand, { EncryptionContext: { tenant_id: 'ten_caller' } }).resolves({ Plaintext: new TextEncoder().encode(secret) });
+    try {
+      const registrations = new DynamoBucketRegistrations(dynamo.client, bucketsTable);
+      const location = bucketLocation('s3', s3.endpoint, 'customer-bucket');
+      await registrations.put({
+        tenantId: 'ten_caller', provider: 's3', bucket: 'customer-bucket', region: 'us-east-1', endpoint: s3.endpoint, prefix: 'library/', auth: 'keys',
+        roleArn: null, accessKeyId: 'AKIACUSTOMER', sealedSecret: `kms1.${Buffer.from('sealed').toString('base64')}`, location, verifiedAt: timestamp(),
+        state: 'ok', lastError: null, lastErrorAt: null,
+      });
+      const store = new DynamoDocumentStore(dynamo.client, documentsTable);
+      const mine = { tenantId: 'ten_caller', endUserId: null };
+      await store.touchLibrary(mine, timestamp());
+      const doc = documentRecord(mine, { kind: 'file', contentType: 'text/csv', filename: 'rivers.csv', storage: 'bucket' });
+      const objectKey = `library/shared/${doc.id}`;
+      await store.claim({ ...doc, blobKey: bucketBlobKey(location, objectKey) });
+      const admin = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true });
+      await admin.send(new PutObjectCommand({ Bucket: 'customer-bucket', Key: objectKey, Body: 'city,river\nLyon,Rhône\n' }));
+      admin.destroy();
+
+      const { handler } = await import('../../../lambdas/endpoints/document-file/index.js');
+      const download = () => handler(event({ pathParameters: { id: doc.id }, requestContext: { requestId: 'req_cb', authorizer: { tenantId: 'ten_caller' } } as never }), context);
+      const response = await download();
+      expect(response.statusCode).toBe(302);
+      const url = response.headers!.location as string;
+      expect(url.startsWith(`${s3.endpoint}/customer-bucket/library/shared/${doc.id}?`)).toBe(true);
+      expect(new URL(url).searchParams.get('X-Amz-Credential')).toMatch(/^AKIACUSTOMER\//);
+      expect(presignedSignatureHolds(url, secret)).toBe(true);
+      expect(kms.commandCalls(DecryptCommand)).toHaveLength(1);
+      const followed = await fetch(url);
+      expect(await followed.text()).toBe('city,river\nLyon,Rhône\n');
+      expect(followed.headers.get('content-disposition')).toBe('attachment; filename="rivers.csv"');
+
+      await registrations.delete('ten_caller');
+      const gone = await download();
+      expect(gone.statusCode).toBe(404);
+      expect(JSON.parse(gone.body).error.message).toContain(`as object "${objectKey}"`);
+    } finally {
+      kms.restore();
     }
   });
 
