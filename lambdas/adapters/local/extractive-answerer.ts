@@ -57,6 +57,8 @@ interface Sentence {
   lines: number[];
   terms: Set<string>;
   score: number;
+  /** Whether the sentence holds any of the question's words (not only its meaning or the kind of thing asked). */
+  sharesWords?: boolean;
 }
 
 const TERMINAL = /[.!?:;]["')\]]?$/;
@@ -229,10 +231,13 @@ export class ExtractiveAnswerer implements ChatModel {
       const fits = fitting ? 1 : 0;
       // A note that supports an answer by meaning alone counts as half the question's words.
       const words = coverage > 0 ? coverage : s.passage.byMeaning && s.passage.supports ? 0.5 : s.passage.byMeaning ? 0.2 * fits : 0;
-      return { ...s, score: words * (1 + 0.5 * fits) * prior * focus };
+      return { ...s, score: words * (1 + 0.5 * fits) * prior * focus, sharesWords: coverage > 0 };
     });
-    // Evidence that supports an answer leads; what was only admitted beside it follows (but is still cited when it holds enough of the question).
+    // Evidence that supports an answer leads; what was only admitted beside it follows. It is still
+    // cited when it holds enough of the question's own words; one that holds none (only a time or an
+    // amount of the kind asked for) must stand out twice as far to be cited.
     const leadWeight = (x: Sentence) => (someSupport && !x.passage.supports ? 0.5 : 1);
+    const cutoffWeight = (x: Sentence) => (x.sharesWords ? 1 : leadWeight(x));
 
     let ranked = scored.filter((s) => s.score > 0).sort((a, b) => b.score * leadWeight(b) - a.score * leadWeight(a));
     // Nothing shares a word: a passage the gate admitted by meaning answers with its leading sentences.
@@ -257,7 +262,7 @@ export class ExtractiveAnswerer implements ChatModel {
     };
     for (const s of ranked) {
       if (chosen.length === limit) break;
-      if (s.score < bestScore * this.options.relativeCutoff) continue;
+      if (s.score * cutoffWeight(s) < bestScore * this.options.relativeCutoff) continue;
       // A matching heading answers with what it heads; one that heads nothing
       // (a document's title above a blank line) is itself the evidence.
       const headed = s.blocks[s.block]!.heading ? underHeading(s) : [];
