@@ -3,8 +3,10 @@
  * (lambdas/adapters/local) and an AWS adapter (lambdas/adapters/aws), and one
  * contract test suite that both pass (test/contract).
  */
+import type { Filter } from './core/filter.js';
 import type {
   ApiKeyRecord,
+  DocumentChanges,
   DocumentRecord,
   EndUserRecord,
   GrepCandidate,
@@ -56,8 +58,13 @@ export interface DocumentStore {
    */
   list(
     ref: LibraryRef,
-    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean },
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean; filter?: Filter },
   ): Promise<DocumentRecord[]>;
+  /**
+   * Changes a document's title, source_ref or metadata (PATCH); returns the
+   * updated record, or null when the library holds no such document.
+   */
+  update(ref: LibraryRef, id: string, changes: DocumentChanges): Promise<DocumentRecord | null>;
   /**
    * A replacement's switch of the records: document `id` stops `replacing`
    * (it is listed from now on) and the records `replaced` are deleted (the
@@ -152,19 +159,28 @@ export interface GenerationScoped {
   generation?: string;
 }
 
-export interface KeywordQuery extends GenerationScoped {
+/**
+ * Only items that match the filter (core/filter.ts) are read, inside the
+ * index and before ranking: a query returns its best `limit` matching
+ * items, never fewer because better ones did not match.
+ */
+export interface Filtered {
+  filter?: Filter;
+}
+
+export interface KeywordQuery extends GenerationScoped, Filtered {
   text: string;
   limit: number;
   kinds?: readonly ItemKind[];
 }
 
-export interface VectorQuery extends GenerationScoped {
+export interface VectorQuery extends GenerationScoped, Filtered {
   vector: Float32Array;
   limit: number;
   kinds?: readonly ItemKind[];
 }
 
-export interface GrepScan extends GenerationScoped {
+export interface GrepScan extends GenerationScoped, Filtered {
   pattern: string;
   caseSensitive: boolean;
   itemId?: string;
@@ -194,6 +210,12 @@ export interface SearchIndex {
    */
   put(ref: LibraryRef, item: IndexItem, generation?: string, options?: PutOptions): Promise<void>;
   remove(ref: LibraryRef, itemId: string): Promise<void>;
+  /**
+   * Changes an item's title, source_ref or metadata (PATCH) in place, its
+   * passages and vectors untouched; searches, grep and filters see the
+   * change once it returns. Returns false when the item is not there.
+   */
+  updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean>;
   /**
    * Removes a library's items; returns how many of each kind were removed.
    * With a generation, only the items written under it (and untagged ones),

@@ -3,7 +3,7 @@
  * and one API Gateway method from each entry; the local server routes with
  * the same table. Pure data: importing it pulls in no handler code.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteDefinition {
   /** Also the endpoint's folder under lambdas/endpoints/. */
@@ -32,6 +32,7 @@ export const ROUTES = [
   { name: 'grep', method: 'GET', path: '/v1/grep', auth: true, summary: 'Literal, exhaustive line matching' },
   { name: 'documents-list', method: 'GET', path: '/v1/documents', auth: true, summary: 'List documents, newest first' },
   { name: 'document-get', method: 'GET', path: '/v1/documents/{id}', auth: true, summary: 'One document' },
+  { name: 'document-update', method: 'PATCH', path: '/v1/documents/{id}', auth: true, summary: "Change a document's title, source_ref or metadata" },
   { name: 'document-delete', method: 'DELETE', path: '/v1/documents/{id}', auth: true, summary: 'Delete a document everywhere' },
   // Reading a document back.
   { name: 'document-content', method: 'GET', path: '/v1/documents/{id}/content', auth: true, summary: "A document's text, by lines as grep numbers them" },

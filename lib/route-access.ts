@@ -54,6 +54,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   grep: { documents: 'read', search: 'read', endUserLogKey: true },
   'documents-list': { documents: 'read', endUserLogKey: true },
   'document-get': { documents: 'read', endUserLogKey: true },
+  // The record, then every index entry of the document (title, source_ref, metadata).
+  'document-update': { documents: 'write', search: 'write', endUserLogKey: true },
   'document-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
   // The record and the library's live generation, then the text from the index, as grep reads it.
   'document-content': { documents: 'read', search: 'read', endUserLogKey: true },

@@ -10,6 +10,7 @@ import { documentBlobs } from './bucket/document-blobs.js';
 import { CallerBucketUnavailableError } from './bucket/failures.js';
 import { replaceByExisting, replacedDetail } from './replacement.js';
 import { LIMITS } from './limits.js';
+import type { Metadata } from './metadata.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 
 /** One capture item after its shape was validated (types and lengths; see http/schemas.ts). */
@@ -22,6 +23,8 @@ export interface CaptureItem {
   sourceRef?: string;
   /** This capture is the new version of the document at `sourceRef` (core/replacement.ts). */
   replaceSourceRef?: boolean;
+  /** Checked by checkMetadata (core/metadata.ts) before it gets here. */
+  metadata?: Metadata;
 }
 
 /** The capture receipt, exactly as API.md publishes it. */

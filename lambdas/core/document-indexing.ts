@@ -2,6 +2,7 @@ import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
 import { putUnderGeneration } from './incarnation.js';
 import { finishReplacement, olderVersions } from './replacement.js';
 import { chunkText, countLines } from './chunking.js';
+import { itemKindOf } from './filter-subject.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import type { PipelineSpend } from './usage.js';
 
@@ -43,13 +44,16 @@ export async function indexWords(
     : [];
   const stands = await putUnderGeneration(deps, ref, {
     itemId: doc.id,
-    kind: known.kind === 'image' ? 'image' : 'file_excerpt',
+    kind: itemKindOf(known.kind),
     title: doc.title,
     sourceRef: doc.sourceRef,
     contentDate: doc.createdAt,
     text: known.text,
     passages,
     vectors: [],
+    metadata: doc.metadata,
+    documentKind: known.kind,
+    contentType: known.contentType,
   }, generation, doc.id, replaced.length ? { replaces: replaced.map((d) => d.id) } : undefined);
   if (!stands) {
     // Deleted meanwhile: the old versions, already out of the index, go all the same (as the caller asked).

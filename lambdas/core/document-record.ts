@@ -4,6 +4,7 @@ import { serviceBlobKey } from './bucket/placement.js';
 import { firstNonBlankLine } from './chunking.js';
 import { newId } from './ids.js';
 import { LIMITS } from './limits.js';
+import type { Metadata } from './metadata.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 
 /** What the caller said about a capture besides its content (validated by http/schemas.ts). */
@@ -13,6 +14,7 @@ export interface CaptureLabels {
   sourceRef?: string;
   /** The new version of the document at sourceRef: claimed `replacing` (core/replacement.ts). */
   replaceSourceRef?: boolean;
+  metadata?: Metadata;
 }
 
 /** What the service knows of a payload when it claims it. */
@@ -52,6 +54,7 @@ export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, conten
     passageCount: null,
     passagesEmbedded: 0,
     failureReason: null,
+    metadata: labels.metadata ?? {},
     ...(labels.replaceSourceRef && labels.sourceRef !== undefined ? { replacing: true } : {}),
   };
 }

@@ -2,7 +2,9 @@ import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from
 import { decodeCursor, fingerprint, keysetPage, isNewestFirstKey, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import { removeDocument } from './removal.js';
-import type { DocumentRecord, LibraryRef } from './model.js';
+import { filterFingerprint, type Filter } from './filter.js';
+import { mergeMetadata, type Metadata } from './metadata.js';
+import type { DocumentChanges, DocumentRecord, LibraryRef } from './model.js';
 
 /** A document as API.md publishes it. */
 export interface DocumentView {
@@ -25,6 +27,14 @@ export interface DocumentView {
   storage: DocumentRecord['storage'];
   line_count: number;
   page_count: number | null;
+  metadata: Metadata;
+}
+
+/** PATCH /v1/documents/{id}: what the caller asked to change (shapes checked by http/schemas.ts; metadata is a merge patch). */
+export interface DocumentPatch {
+  title?: string;
+  source_ref?: string | null;
+  metadata?: Record<string, unknown>;
 }
 
 export const documentView = (doc: DocumentRecord): DocumentView => ({
@@ -47,6 +57,7 @@ export const documentView = (doc: DocumentRecord): DocumentView => ({
   storage: doc.storage,
   line_count: doc.lineCount,
   page_count: doc.pageCount,
+  metadata: doc.metadata,
 });
 
 /** DELETE /v1/documents/{id}: blobs_deleted and blobs_pending as DELETE /v1/end-users/{id} counts them. */
@@ -60,10 +71,10 @@ export interface DeletedDocument {
 export class DocumentService {
   constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; buckets?: CallerBuckets; clock?: Clock }) {}
 
-  async list(ref: LibraryRef, request: { limit: number; cursor?: string; sourceRef?: string }): Promise<Page<DocumentView>> {
-    const scope = fingerprint(['documents', ref.tenantId, ref.endUserId, request.sourceRef ?? null]);
+  async list(ref: LibraryRef, request: { limit: number; cursor?: string; sourceRef?: string; filter?: Filter }): Promise<Page<DocumentView>> {
+    const scope = fingerprint(['documents', ref.tenantId, ref.endUserId, request.sourceRef ?? null, filterFingerprint(request.filter)]);
     const after = decodeCursor(request.cursor, scope, isNewestFirstKey);
-    const docs = await this.deps.documents.list(ref, { limit: request.limit + 1, after, sourceRef: request.sourceRef });
+    const docs = await this.deps.documents.list(ref, { limit: request.limit + 1, after, sourceRef: request.sourceRef, filter: request.filter });
     return keysetPage(docs, request.limit, scope, documentView, (doc) => ({ createdAt: doc.createdAt, id: doc.id }));
   }
 
@@ -71,6 +82,27 @@ export class DocumentService {
     const doc = await this.deps.documents.get(ref, id);
     if (!doc) throw notFound(`document ${id} not found`);
     return documentView(doc);
+  }
+
+  /**
+   * Changes a document's title, source_ref or metadata (a merge patch:
+   * RFC 7396). The index entry changes first, then the record, so once it
+   * answers search, grep, the list and filters all see the change. A
+   * document still `processing` whose text is not in the index yet gets the
+   * change from its record when it is indexed.
+   */
+  async update(ref: LibraryRef, id: string, patch: DocumentPatch): Promise<DocumentView> {
+    const doc = await this.deps.documents.get(ref, id);
+    if (!doc) throw notFound(`document ${id} not found`);
+    const changes: DocumentChanges = {};
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.source_ref !== undefined) changes.sourceRef = patch.source_ref;
+    if (patch.metadata !== undefined) changes.metadata = mergeMetadata(doc.metadata, patch.metadata);
+    if (!Object.keys(changes).length) return documentView(doc);
+    await this.deps.index.updateItem(ref, id, changes);
+    const updated = await this.deps.documents.update(ref, id, changes);
+    if (!updated) throw notFound(`document ${id} not found`);
+    return documentView(updated);
   }
 
   /**

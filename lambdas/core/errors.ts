@@ -73,6 +73,8 @@ export class ExtractionDeferred extends Error {
 /** Reject codes a capture can end with (API.md, "reject_code values"). */
 export type RejectCode =
   | 'invalid_item'
+  /** The item's metadata breaks the metadata rules (API.md, "Metadata"). */
+  | 'invalid_request'
   | 'missing_content'
   | 'ambiguous_content'
   | 'invalid_base64'

@@ -3,6 +3,8 @@ import type { DocumentStore, GrepScan, SearchIndex } from '../ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, isCount, isNewestFirstKey, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
+import { filterFingerprint, type Filter } from './filter.js';
+import type { Metadata } from './metadata.js';
 import type { LibraryRef } from './model.js';
 
 export interface GrepRequest {
@@ -11,6 +13,8 @@ export interface GrepRequest {
   fileId?: string;
   limit: number;
   cursor?: string;
+  /** Only documents matching it are read (API.md, "Filters"). */
+  filter?: Filter;
   /** When the answer must be on its way (milliseconds since the epoch; the request's deadline): the page ends by then. */
   deadline?: number;
 }
@@ -22,6 +26,7 @@ export interface GrepResult {
   line: number;
   snippet: string;
   content_date: string;
+  metadata: Metadata;
 }
 
 /**
@@ -103,7 +108,7 @@ export class GrepService {
   ) {}
 
   async grep(ref: LibraryRef, request: GrepRequest): Promise<Page<GrepResult>> {
-    const scope = fingerprint(['grep', ref.tenantId, ref.endUserId, request.pattern, request.caseSensitive, request.fileId ?? null]);
+    const scope = fingerprint(['grep', ref.tenantId, ref.endUserId, request.pattern, request.caseSensitive, request.fileId ?? null, filterFingerprint(request.filter)]);
     const position = decodeCursor(request.cursor, scope, isGrepPosition);
     const needle = request.caseSensitive ? request.pattern : request.pattern.toLowerCase();
     // Only the library's live generation is read (ports.ts, GenerationScoped); no library, nothing to read.
@@ -132,6 +137,7 @@ export class GrepService {
       pattern: request.pattern,
       caseSensitive: request.caseSensitive,
       itemId: request.fileId,
+      filter: request.filter,
       ...resumeFrom(position),
     });
     scan: for await (const doc of candidates) {
@@ -158,6 +164,7 @@ export class GrepService {
               line: i + 1,
               snippet: prefix + excerptAround(line, at, needle.length, LIMITS.snippetChars - prefix.length),
               content_date: doc.contentDate,
+              metadata: doc.metadata ?? {},
               position: { createdAt: doc.contentDate, id: doc.itemId, line: i + 1 },
             });
             if (found.length > request.limit) break scan;

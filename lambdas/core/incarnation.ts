@@ -1,6 +1,6 @@
 import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../ports.js';
 import { LibraryErasedError } from './errors.js';
-import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from './model.js';
+import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from './model.js';
 
 /**
  * Library generations: the rule that makes an erasure final against writes
@@ -88,6 +88,9 @@ export class GenerationalIndex implements SearchIndex {
 
   remove(ref: LibraryRef, itemId: string): Promise<void> {
     return this.inner.remove(ref, itemId);
+  }
+  updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {
+    return this.inner.updateItem(ref, itemId, changes);
   }
   removeLibrary(ref: LibraryRef, generation?: string | null): Promise<Record<ItemKind, number>> {
     return this.inner.removeLibrary(ref, generation);

@@ -1,4 +1,5 @@
 /** Domain types shared by the core, the ports and the adapters. No I/O here. */
+import type { Metadata } from './metadata.js';
 
 /** A library: the tenant's shared one (endUserId null) or one end user's. */
 export interface LibraryRef {
@@ -41,6 +42,8 @@ export interface DocumentRecord {
    * Absent (false) for every other document.
    */
   replacing?: boolean;
+  /** The caller's metadata (core/metadata.ts); {} when none. */
+  metadata: Metadata;
 }
 
 /** Kinds of searchable items. Documents are file_excerpt or image; chat and creation come from chats. */
@@ -69,6 +72,18 @@ export interface IndexItem {
   passages: readonly Passage[];
   /** One per passage; or none yet, for an index that takes them later (DeferredVectorIndex). */
   vectors: readonly Float32Array[];
+  /** A document's metadata, what filters read; absent (as {}) for chats and creations. */
+  metadata?: Metadata;
+  /** A document's kind (text, file, image) and content type, which filters read; absent for chats and creations. */
+  documentKind?: DocumentKind;
+  contentType?: string;
+}
+
+/** What PATCH /v1/documents/{id} may change of a document, in its record and its index entry alike. */
+export interface DocumentChanges {
+  title?: string;
+  sourceRef?: string | null;
+  metadata?: Metadata;
 }
 
 /** One passage found by one leg of search, best first. */
@@ -81,6 +96,8 @@ export interface PassageHit {
   passage: Passage;
   /** The leg's own score: BM25 (higher better) or cosine similarity. */
   rawScore: number;
+  /** The item's metadata ({} when none): every search result and chat source carries it. */
+  metadata?: Metadata;
   /**
    * Keyword leg, when the index can tell: the share of the query's term
    * weight the item holds (core/keyword-coverage.ts). Absent: taken as 1.
@@ -101,6 +118,7 @@ export interface GrepCandidate {
   sourceRef: string | null;
   contentDate: string;
   text: string;
+  metadata?: Metadata;
 }
 
 export interface EndUserRecord {

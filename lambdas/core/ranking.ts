@@ -1,3 +1,4 @@
+import type { Metadata } from './metadata.js';
 import type { ItemKind, PassageHit } from './model.js';
 
 /**
@@ -55,6 +56,7 @@ export interface FusedItem {
   passageText: string;
   score: number;
   fromKeyword: boolean;
+  metadata: Metadata;
 }
 
 /** Keeps each item's best (first) passage in a ranked list of passages. */
@@ -103,6 +105,7 @@ export function fuse(
           passageText: hit.passage.text,
           score: contribution,
           fromKeyword,
+          metadata: hit.metadata ?? {},
         });
       }
     });

@@ -2,6 +2,8 @@ import type { DocumentStore, Embedder, SearchIndex } from '../ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, offsetUpTo, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';
+import { filterFingerprint, type Filter } from './filter.js';
+import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import { DEFAULT_FUSION, fuse, type FusionWeights } from './ranking.js';
 import type { CosineScale } from './chat/calibration.js';
@@ -14,6 +16,8 @@ export interface SearchRequest {
   kinds?: readonly ItemKind[];
   /** Only results scoring at least this (0..1; API.md "Scores and `min_score`"). */
   minScore?: number;
+  /** Only items matching it are searched (API.md, "Filters"). */
+  filter?: Filter;
 }
 
 export interface SearchResult {
@@ -25,6 +29,7 @@ export interface SearchResult {
   content_date: string;
   title: string | null;
   source_ref: string | null;
+  metadata: Metadata;
 }
 
 export interface SearchLegs {
@@ -60,11 +65,11 @@ export class SearchService {
   async search(ref: LibraryRef, request: SearchRequest): Promise<Page<SearchResult>> {
     const kinds = request.kinds && request.kinds.length ? [...new Set(request.kinds)].sort() : undefined;
     const minScore = request.minScore ?? 0;
-    const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null, minScore]);
+    const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null, minScore, filterFingerprint(request.filter)]);
     // Each leg brings at most candidatesPerLeg items, so no cursor this API issued points past twice that.
     const offset = decodeCursor(request.cursor, scope, offsetUpTo(2 * this.options.candidatesPerLeg)) ?? 0;
 
-    const { keywordHits, vectorHits } = await this.legs(ref, request.q, kinds);
+    const { keywordHits, vectorHits } = await this.legs(ref, request.q, kinds, request.filter);
     const fused = this.fuse(keywordHits, vectorHits);
     // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all.
     const relevance = queryRelevance(request.q, fused, vectorHits, await this.deps.cosineScale?.());
@@ -81,6 +86,7 @@ export class SearchService {
         content_date: item.contentDate,
         title: item.title,
         source_ref: item.sourceRef,
+        metadata: item.metadata,
       })),
       hasMore,
       nextCursor: hasMore ? encodeCursor(scope, offset + request.limit) : null,
@@ -88,8 +94,8 @@ export class SearchService {
   }
 
   /** The hybrid ranking of items for a query. */
-  async rank(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]) {
-    const { keywordHits, vectorHits } = await this.legs(ref, q, kinds);
+  async rank(ref: LibraryRef, q: string, kinds?: readonly ItemKind[], filter?: Filter) {
+    const { keywordHits, vectorHits } = await this.legs(ref, q, kinds, filter);
     return this.fuse(keywordHits, vectorHits);
   }
 
@@ -100,7 +106,7 @@ export class SearchService {
    * query embedding): an entry whose writer died before removing it after
    * an erasure is never found (ports.ts, GenerationScoped).
    */
-  async legs(ref: LibraryRef, q: string, kinds?: readonly ItemKind[]): Promise<SearchLegs> {
+  async legs(ref: LibraryRef, q: string, kinds?: readonly ItemKind[], filter?: Filter): Promise<SearchLegs> {
     const limit = this.options.candidatesPerLeg;
     const live = this.deps.documents.libraryGeneration(ref, { readOnly: true });
     // The query embedding starts first, so a model that runs off the main
@@ -110,9 +116,9 @@ export class SearchService {
     const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(([{ vectors: [vector], tokens }, generation]) => {
       queryVector = vector!;
       queryTokens = tokens;
-      return generation === null ? [] : this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds, generation });
+      return generation === null ? [] : this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds, generation, filter });
     });
-    const keywordLeg = live.then((generation) => (generation === null ? [] : this.deps.index.keywordSearch(ref, { text: q, limit, kinds, generation })));
+    const keywordLeg = live.then((generation) => (generation === null ? [] : this.deps.index.keywordSearch(ref, { text: q, limit, kinds, generation, filter })));
     const [keywordHits, vectorHits] = await Promise.all([keywordLeg, vectorLeg]);
     return { keywordHits, vectorHits, queryVector, queryTokens, generation: await live };
   }

@@ -94,10 +94,11 @@ const withRetryAfter = { ...requestIdOnly, 'Retry-After': { $ref: '#/components/
 const REQUEST_ID = 'req_01JD7ZQ8W3M4X9N2B5C6V7K8P0';
 const FILE_ID = 'file_01JD7ZQ8W3M4X9N2B5C6V7K8P1';
 const DATE = '2026-11-22T06:41:03.123456';
+const METADATA = { project: 'apollo', year: 2024, tags: ['meeting', 'q3'] };
 
 const CHAT_EXAMPLE = {
   reply: 'You ship on Friday [1].', artifacts: [],
-  sources: [{ kind: 'file', title: 'Meeting notes', snippet: '3: We ship on Friday.', file_id: FILE_ID }],
+  sources: [{ kind: 'file', title: 'Meeting notes', snippet: '3: We ship on Friday.', file_id: FILE_ID, metadata: METADATA }],
   tokens_used: 812, run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2', conversation_id: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3',
 } as const;
 
@@ -128,7 +129,7 @@ const documentExample = {
   id: FILE_ID, file_id: FILE_ID, title: 'Meeting notes', filename: null, content_type: 'text/plain; charset=utf-8',
   source_ref: 'notes/meeting.md', size_bytes: 1834, sha256: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c',
   kind: 'text', status: 'ready', failure_reason: null, findable_by_words: true, findable_by_meaning: true,
-  passages: 3, passages_embedded: 3, created_at: DATE, storage: 'service', line_count: 42, page_count: null,
+  passages: 3, passages_embedded: 3, created_at: DATE, storage: 'service', line_count: 42, page_count: null, metadata: METADATA,
 };
 
 // ---- responses
@@ -310,7 +311,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     responses: {
       '200': success('A page of results, best first.', s.SearchResponse, {
         query: 'when do we ship', count: 1,
-        results: [{ id: FILE_ID, kind: 'file_excerpt', snippet: 'We ship on Friday.', score: 0.82, from_keyword: true, content_date: DATE, title: 'Meeting notes', source_ref: 'notes/meeting.md' }],
+        results: [{ id: FILE_ID, kind: 'file_excerpt', snippet: 'We ship on Friday.', score: 0.82, from_keyword: true, content_date: DATE, title: 'Meeting notes', source_ref: 'notes/meeting.md', metadata: METADATA }],
         ...page,
       }),
     },
@@ -326,7 +327,7 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     responses: {
       '200': success('A page of matching lines.', s.GrepResponse, {
         pattern: 'Friday', count: 1,
-        results: [{ file_id: FILE_ID, title: 'Meeting notes', source_ref: 'notes/meeting.md', line: 3, snippet: '3: We ship on Friday.', content_date: DATE }],
+        results: [{ file_id: FILE_ID, title: 'Meeting notes', source_ref: 'notes/meeting.md', line: 3, snippet: '3: We ship on Friday.', content_date: DATE, metadata: METADATA }],
         ...page,
       }),
     },
@@ -344,6 +345,20 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     path: s.IdPath,
     notFound: true,
     responses: { '200': success('The document.', s.Document, documentExample) },
+  },
+  'document-update': {
+    tag: 'Documents',
+    description:
+      "Changes the document's `title`, `source_ref` or `metadata` (a merge patch, RFC 7396: a key with null removes it); the text, its passages and vectors stay. Search, grep, the document list and filters see the change as soon as this answers. 404 outside the caller's library; 422 naming the field or key when the result breaks the rules.",
+    query: s.LibraryQuery,
+    path: s.IdPath,
+    body: s.DocumentPatch,
+    notFound: true,
+    requestExamples: {
+      tag: { summary: 'tag it and retitle it', value: { title: 'Apollo kickoff', metadata: { project: 'apollo', year: 2024, tags: ['meeting'] } } },
+      untag: { summary: 'remove a key', value: { metadata: { tags: null } } },
+    },
+    responses: { '200': success('The updated document.', s.Document, documentExample) },
   },
   'document-delete': {
     tag: 'Documents',
@@ -550,7 +565,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         : {}),
       responses: operationResponses(route, doc),
     };
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     paths[route.path] = { ...(paths[route.path] ?? {}), [method]: operation };
   }
   const document = createDocument(

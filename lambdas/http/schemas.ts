@@ -6,6 +6,8 @@ import { isIdOf } from '../core/ids.js';
 import type { RejectCode } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
+import { FILTER_LIMITS } from '../core/filter.js';
+import { METADATA_LIMITS } from '../core/metadata.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 
 /**
@@ -43,6 +45,33 @@ const limitParam = (range: { min: number; max: number; default: number }) =>
 
 const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
 
+// ---- metadata and filters
+
+const metadataValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+export const MetadataSchema = meta(z.record(z.string(), metadataValue), {
+  id: 'Metadata',
+  description:
+    `At most ${METADATA_LIMITS.keys} keys, each matching \`${METADATA_LIMITS.keyPattern.source}\`; a value is a string (at most ${METADATA_LIMITS.stringChars} characters), a finite number, a boolean, ` +
+    `or an array of at most ${METADATA_LIMITS.arrayItems} strings (each at most ${METADATA_LIMITS.arrayItemChars} characters); at most ${METADATA_LIMITS.serializedBytes / 1024} KB as JSON. ` +
+    'Filters read it (`metadata.<key>`). `{}` when none.',
+});
+
+const FILTER_DESCRIPTION =
+  'Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields ' +
+  '(`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators ' +
+  '(`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; ' +
+  'a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. ' +
+  `At most ${FILTER_LIMITS.depth} levels of and/or/not and ${FILTER_LIMITS.conditions} conditions; a malformed filter is 422 naming the path inside it. ` +
+  'Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters".';
+
+export const FilterSchema = meta(z.record(z.string(), z.unknown()), { id: 'Filter', description: FILTER_DESCRIPTION });
+
+/** A filter as a GET parameter: the JSON object, URL-encoded (parsed by core/filter.ts, which names the path of a problem). */
+const filterParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(FILTER_LIMITS.jsonChars))), {
+  description: `URL-encoded JSON. ${FILTER_DESCRIPTION} A cursor works only with the same filter.`,
+});
+
 // ---- capture
 
 /** A declared content_type is at most this long (RFC 6838 names are at most 127 + 1 + 127; room for a charset). */
@@ -76,6 +105,9 @@ export const CaptureItem = meta(
     ),
     title: z.optional(z.string().check(z.maxLength(LIMITS.titleChars))),
     source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
+    metadata: meta(z.optional(MetadataSchema), {
+      description: 'The document\'s metadata, which filters read. A rejection names the key (`reject_code` `invalid_request`). A `deduped` capture keeps the stored metadata: change it with PATCH.',
+    }),
     replace_source_ref: meta(z.optional(z.boolean()), {
       description:
         'Requires source_ref. This capture is the new version of the document at source_ref: once its text is indexed, the older documents with that source_ref in the same library are removed (a reader finds one version at every moment). See docs/api-notes.md.',
@@ -98,6 +130,7 @@ export const CaptureBatchRequest = meta(
 /** Every reject code a capture can end with (API.md, "reject_code values"), in the contract's order. */
 export const REJECT_CODES = [
   'invalid_item',
+  'invalid_request',
   'missing_content',
   'ambiguous_content',
   'invalid_base64',
@@ -117,7 +150,7 @@ export const RejectCodeSchema = meta(z.enum(REJECT_CODES), {
   id: 'RejectCode',
   description:
     'Why a capture was rejected. Only `backend_unavailable` is retryable (HTTP 503, `Retry-After`); every other code is final (HTTP 422): ' +
-    '`invalid_item` a field has the wrong type or breaks a rule (`detail` names it); `missing_content` neither `text` nor `content_base64`; ' +
+    '`invalid_item` a field has the wrong type or breaks a rule (`detail` names it); `invalid_request` the `metadata` breaks the metadata rules (`detail` names the key); `missing_content` neither `text` nor `content_base64`; ' +
     '`ambiguous_content` both; `invalid_base64` `content_base64` does not decode; `too_large` over the size limits; ' +
     '`unsupported_type` no text can be extracted from this kind of file; `empty_content` the text, or what was extracted, is empty or whitespace; ' +
     '`extraction_failed` the file is corrupt or malformed for its type; `encrypted_document` the file is password-protected; ' +
@@ -181,6 +214,7 @@ export const SearchQuery = z.object({
   min_score: meta(z.optional(z.coerce.number().check(z.minimum(0), z.maximum(1))), {
     description: 'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
   }),
+  filter: filterParam,
 });
 
 export const SearchResponse = meta(
@@ -199,6 +233,7 @@ export const SearchResponse = meta(
         content_date: z.string(),
         title: z.nullable(z.string()),
         source_ref: z.nullable(z.string()),
+        metadata: meta(MetadataSchema, { description: "the document's metadata; `{}` for `chat` and `creation` results" }),
       }),
     ),
     ...pageFields,
@@ -213,6 +248,7 @@ export const GrepQuery = z.object({
   limit: limitParam(LIMITS.grep),
   cursor: cursorParam,
   end_user_id: z.optional(EndUserId),
+  filter: filterParam,
 });
 
 export const GrepResponse = meta(
@@ -227,6 +263,7 @@ export const GrepResponse = meta(
         line: integer().check(z.minimum(1)),
         snippet: z.string(),
         content_date: z.string(),
+        metadata: MetadataSchema,
       }),
     ),
     ...pageFields,
@@ -257,6 +294,7 @@ export const Document = meta(
     storage: z.enum(['service', 'bucket']),
     line_count: integer(),
     page_count: z.nullable(integer()),
+    metadata: MetadataSchema,
   }),
   { id: 'Document' },
 );
@@ -266,6 +304,7 @@ export const DocumentsQuery = z.object({
   cursor: cursorParam,
   end_user_id: z.optional(EndUserId),
   source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
+  filter: filterParam,
 });
 
 export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.array(Document), ...pageFields }), {
@@ -275,6 +314,17 @@ export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.
 export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
 export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
+
+export const DocumentPatch = meta(
+  z.strictObject({
+    title: meta(z.optional(text(1, LIMITS.titleChars)), { description: 'The new title.' }),
+    source_ref: meta(z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.sourceRefChars)))), { description: 'The new source_ref; null removes it.' }),
+    metadata: meta(z.optional(z.record(z.string(), z.nullable(metadataValue))), {
+      description: 'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules.',
+    }),
+  }),
+  { id: 'DocumentPatch', description: 'Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref).' },
+);
 
 export const DeletedDocument = meta(
   z.object({
@@ -486,6 +536,7 @@ export const ChatRequest = meta(
           'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
       },
     ),
+    filter: meta(z.optional(FilterSchema), { description: 'Only documents matching it are used as evidence (see Filter).' }),
   }),
   { id: 'ChatRequest' },
 );
@@ -508,6 +559,7 @@ export const ChatResponse = meta(
         title: z.string(),
         snippet: meta(z.string(), { description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
         file_id: z.string(),
+        metadata: MetadataSchema,
       }),
     ),
     tokens_used: integer().check(z.minimum(0)),

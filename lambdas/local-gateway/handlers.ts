@@ -10,6 +10,7 @@ import { createHandler as chat } from '../endpoints/chat/handler.js';
 import { DOCS_ASSET_PACKAGE, readDocsAssets } from '../endpoints/docs/assets.js';
 import { createHandler as docs } from '../endpoints/docs/handler.js';
 import { createHandler as documentDelete } from '../endpoints/document-delete/handler.js';
+import { createHandler as documentUpdate } from '../endpoints/document-update/handler.js';
 import { createHandler as documentGet } from '../endpoints/document-get/handler.js';
 import { createHandler as documentContent } from '../endpoints/document-content/handler.js';
 import { createHandler as documentFile } from '../endpoints/document-file/handler.js';
@@ -41,6 +42,7 @@ export function createLocalHandlers(
     grep: grep(services),
     'documents-list': documentsList(services),
     'document-get': documentGet(services),
+    'document-update': documentUpdate(services),
     'document-delete': documentDelete(services),
     'document-content': documentContent(services),
     'document-file': documentFile(services),

@@ -31,6 +31,7 @@ export function documentRecord(ref: LibraryRef, overrides: Partial<DocumentRecor
     passageCount: 1,
     passagesEmbedded: 1,
     failureReason: null,
+    metadata: {},
     ...overrides,
   };
 }

@@ -201,6 +201,11 @@ export async function run(baseUrl: string, apiKey: string) {
   note('usage', usage);
   const erased = await api.DELETE('/v1/end-users/{id}', { params: { path: { id: 'user-1' } } });
   note('end-user-delete', erased);
+  const patched = await api.PATCH('/v1/documents/{id}', { params: { path: { id: fileId } }, body: { title: 'Launch notes', metadata: { project: 'apollo', year: 2024, draft: null } } });
+  note('document-update', patched);
+  patched.data?.metadata satisfies Record<string, string | number | boolean | string[]> | undefined;
+  const filtered = await api.GET('/v1/documents', { params: { query: { filter: JSON.stringify({ 'metadata.project': 'apollo' }) } } });
+  note('documents-list', filtered);
   const deleted = await api.DELETE('/v1/documents/{id}', { params: { path: { id: fileId } } });
   note('document-delete', deleted);
   deleted.data?.deleted satisfies true | undefined;

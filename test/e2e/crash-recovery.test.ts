@@ -28,7 +28,7 @@ describe('a crash in the middle of a capture', () => {
     await first.ports.documents.claim({
       id, tenantId: ref.tenantId, endUserId: ref.endUserId, title: 't', filename: 't.txt', contentType: 'text/plain', sourceRef: null,
       sizeBytes: text.length, sha256: 'c'.repeat(64), kind: 'file', status: 'processing', createdAt: now, storage: 'service',
-      lineCount: 1, pageCount: null, blobKey, passageCount: null, passagesEmbedded: 0, failureReason: null,
+      lineCount: 1, pageCount: null, blobKey, passageCount: null, passagesEmbedded: 0, failureReason: null, metadata: {},
     });
     const passages = chunkText(text);
     await first.ports.index.put(ref, {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LibraryErasedError } from '../../lambdas/core/errors.js';
 import type { BlobStore, ConversationStore, ConversationTurnRecord, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/ports.js';
-import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
+import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
+import { matchesFilter, type Filter } from '../../lambdas/core/filter.js';
+import { documentSubject } from '../../lambdas/core/filter-subject.js';
 
 /**
  * In-memory fakes of the storage ports for unit tests of the core. They pass
@@ -73,14 +75,23 @@ export class InMemoryDocumentStore implements DocumentStore {
     const doc = this.docs.get(id);
     return doc && libKey(doc) === libKey(ref) ? structuredClone(doc) : null;
   }
-  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean }) {
+  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean; filter?: Filter }) {
     return this.inLibrary(ref)
       .filter((d) => options.includeReplacing || !d.replacing)
       .filter((d) => options.sourceRef === undefined || d.sourceRef === options.sourceRef)
+      .filter((d) => !options.filter || matchesFilter(documentSubject(d), options.filter))
       .filter((d) => !options.after || newestFirst(d, { ...d, createdAt: options.after.createdAt, id: options.after.id }) > 0)
       .sort(newestFirst)
       .slice(0, options.limit)
       .map((d) => structuredClone(d));
+  }
+  async update(ref: LibraryRef, id: string, changes: DocumentChanges) {
+    const doc = this.own(ref, id);
+    if (!doc) return null;
+    if (changes.title !== undefined) doc.title = changes.title;
+    if (changes.sourceRef !== undefined) doc.sourceRef = changes.sourceRef;
+    if (changes.metadata !== undefined) doc.metadata = structuredClone(changes.metadata);
+    return structuredClone(doc);
   }
   async completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]) {
     // At once (no await between): a list sees the old records or the new one.

@@ -186,7 +186,7 @@ describe('deletes owed to a bucket', () => {
   const doc = (blobKey: string) => ({
     id: 'file_1', tenantId: 'ten_a', endUserId: null, title: 't', filename: 'f', contentType: 'text/plain', sourceRef: null, sizeBytes: 1,
     sha256: 'x', kind: 'file' as const, status: 'ready' as const, createdAt: clock.now(), storage: 'bucket' as const, lineCount: 1,
-    pageCount: null, blobKey, passageCount: 1, passagesEmbedded: 1, failureReason: null,
+    pageCount: null, blobKey, passageCount: 1, passagesEmbedded: 1, failureReason: null, metadata: {},
   });
 
   it('a refused delete is pending, retried with a doubling wait, and removed once it works', async () => {

@@ -97,8 +97,8 @@ describe('sources', () => {
   it('one source per cited document, first cited first, its cited lines numbered as in the document', () => {
     const sources = buildSources(passages, [{ passage: 2 }, { passage: 1, lines: [11] }, { passage: 3 }, { passage: 7 }]);
     expect(sources).toEqual([
-      { kind: 'file', title: 'B', snippet: '1: one', file_id: 'file_b' },
-      { kind: 'file', title: 'A', snippet: '11: eleven\n40: forty', file_id: 'file_a' },
+      { kind: 'file', title: 'B', snippet: '1: one', file_id: 'file_b', metadata: {} },
+      { kind: 'file', title: 'A', snippet: '11: eleven\n40: forty', file_id: 'file_a', metadata: {} },
     ]);
   });
 
@@ -127,7 +127,7 @@ describe('sources', () => {
 
 describe('choosing the passages to answer from', () => {
   const candidate = (itemRank: number, itemScore: number, coverage = 0.8): RetrievedPassage => ({
-    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, itemRank, itemScore,
+    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, metadata: {}, itemRank, itemScore,
     passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
     signals: { coverage, matchedTerms: 3, questionTerms: 4, cosine: null },
   });
@@ -151,7 +151,7 @@ describe('choosing the passages to answer from', () => {
 
 describe('the gate with a model that judges, and the gate in tiers', () => {
   const passage = (itemRank: number, signals: RetrievedPassage['signals']): RetrievedPassage => ({
-    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, itemRank, itemScore: 1 - itemRank / 10,
+    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, metadata: {}, itemRank, itemScore: 1 - itemRank / 10,
     passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' }, signals,
   });
   // "Who manages Falcon?" over a status report naming the team lead: one word of two, loosely related, not standing out.

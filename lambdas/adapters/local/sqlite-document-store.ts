@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
-import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import type { Filter } from '../../core/filter.js';
+import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
+import { compileFilter, deleteMetadataRows, metadataOf, metadataTableSchema, writeMetadataRows } from './sqlite-filter.js';
+
+/** One row per metadata scalar of each document (sqlite-filter.ts): filters read it through indexes. */
+const METADATA_TABLE = 'document_metadata';
 
 /** The shared library is stored under this end-user id: real ids are at least 1 character. */
 const SHARED = '';
@@ -37,12 +42,14 @@ CREATE TABLE IF NOT EXISTS documents (
   passages_embedded INTEGER NOT NULL DEFAULT 0,
   failure_reason TEXT,
   replacing INTEGER NOT NULL DEFAULT 0,
+  metadata TEXT,
   UNIQUE (tenant_id, end_user_id, sha256),
   FOREIGN KEY (tenant_id, end_user_id) REFERENCES libraries(tenant_id, end_user_id)
 );
 CREATE INDEX IF NOT EXISTS documents_newest ON documents(tenant_id, end_user_id, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS documents_source_ref ON documents(tenant_id, end_user_id, source_ref, created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS documents_status ON documents(status, created_at);
+${metadataTableSchema(METADATA_TABLE)}
 `;
 
 interface DocumentRow {
@@ -50,7 +57,7 @@ interface DocumentRow {
   content_type: string; source_ref: string | null; size_bytes: number; kind: DocumentRecord['kind'];
   status: DocumentRecord['status']; created_at: string; storage: DocumentRecord['storage']; line_count: number;
   page_count: number | null; blob_key: string | null; passage_count: number | null; passages_embedded: number;
-  failure_reason: string | null; replacing: number;
+  failure_reason: string | null; replacing: number; metadata: string | null; rowid?: number;
 }
 
 const toRecord = (r: DocumentRow): DocumentRecord => ({
@@ -59,6 +66,7 @@ const toRecord = (r: DocumentRow): DocumentRecord => ({
   kind: r.kind, status: r.status, createdAt: r.created_at, storage: r.storage, lineCount: r.line_count,
   pageCount: r.page_count, blobKey: r.blob_key, passageCount: r.passage_count, passagesEmbedded: r.passages_embedded,
   failureReason: r.failure_reason,
+  metadata: metadataOf(r.metadata),
   ...(r.replacing ? { replacing: true } : {}),
 });
 
@@ -68,9 +76,13 @@ const ADDED_COLUMNS: Array<[string, string]> = [
   ['passages_embedded', 'INTEGER NOT NULL DEFAULT 0'],
   ['failure_reason', 'TEXT'],
   ['replacing', 'INTEGER NOT NULL DEFAULT 0'],
+  ['metadata', 'TEXT'],
 ];
 
 const lib = (ref: LibraryRef) => [ref.tenantId, ref.endUserId ?? SHARED] as const;
+/** A library's scope in the metadata table: tenant and end user in one value (a tenant id holds no NUL). */
+const scopeOf = (ref: LibraryRef) => `${ref.tenantId}\u0000${ref.endUserId ?? SHARED}`;
+const isEmpty = (metadata: object) => Object.keys(metadata).length === 0;
 
 export class SqliteDocumentStore implements DocumentStore {
   constructor(private readonly db: SqliteDatabase) {
@@ -134,16 +146,20 @@ export class SqliteDocumentStore implements DocumentStore {
         .prepare(
           `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
              size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key, passage_count,
-             passages_embedded, failure_reason, replacing)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             passages_embedded, failure_reason, replacing, metadata)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
         )
         .run(
           doc.id, doc.tenantId, doc.endUserId ?? SHARED, doc.sha256, doc.title, doc.filename, doc.contentType,
           doc.sourceRef, doc.sizeBytes, doc.kind, doc.status, doc.createdAt, doc.storage, doc.lineCount,
           doc.pageCount, doc.blobKey, doc.passageCount, doc.passagesEmbedded, doc.failureReason, doc.replacing ? 1 : 0,
+          isEmpty(doc.metadata) ? null : JSON.stringify(doc.metadata),
         );
-      if (inserted.changes === 1) return { claimed: true as const };
+      if (inserted.changes === 1) {
+        writeMetadataRows(this.db, METADATA_TABLE, Number(inserted.lastInsertRowid), scopeOf(doc), doc.metadata);
+        return { claimed: true as const };
+      }
       const existing = this.db
         .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ? AND sha256 = ?')
         .get(doc.tenantId, doc.endUserId ?? SHARED, doc.sha256) as DocumentRow;
@@ -194,10 +210,21 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async list(
     ref: LibraryRef,
-    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean },
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean; filter?: Filter },
   ): Promise<DocumentRecord[]> {
     const where = ['tenant_id = ?', 'end_user_id = ?'];
     const params: unknown[] = [...lib(ref)];
+    if (options.filter) {
+      const compiled = compileFilter(options.filter, {
+        metadataTable: METADATA_TABLE,
+        owner: 'documents.rowid',
+        scope: scopeOf(ref),
+        fields: { source_ref: 'source_ref', title: 'title', content_type: 'content_type', created_at: 'created_at', content_date: 'created_at' },
+        kinds: ['kind', `CASE kind WHEN 'image' THEN 'image' ELSE 'file_excerpt' END`],
+      });
+      where.push(compiled.sql);
+      params.push(...compiled.params);
+    }
     if (!options.includeReplacing) where.push('replacing = 0');
     if (options.sourceRef !== undefined) {
       where.push('source_ref = ?');
@@ -213,11 +240,30 @@ export class SqliteDocumentStore implements DocumentStore {
     return rows.map(toRecord);
   }
 
+  async update(ref: LibraryRef, id: string, changes: DocumentChanges): Promise<DocumentRecord | null> {
+    return this.db.transaction(() => {
+      const row = this.db.prepare('SELECT rowid, * FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?').get(id, ...lib(ref)) as
+        | (DocumentRow & { rowid: number })
+        | undefined;
+      if (!row) return null;
+      const current = toRecord(row);
+      const next = {
+        title: changes.title ?? current.title,
+        sourceRef: changes.sourceRef === undefined ? current.sourceRef : changes.sourceRef,
+        metadata: changes.metadata ?? current.metadata,
+      };
+      this.db
+        .prepare('UPDATE documents SET title = ?, source_ref = ?, metadata = ? WHERE rowid = ?')
+        .run(next.title, next.sourceRef, isEmpty(next.metadata) ? null : JSON.stringify(next.metadata), row.rowid);
+      if (changes.metadata) writeMetadataRows(this.db, METADATA_TABLE, row.rowid, scopeOf(ref), next.metadata);
+      return { ...current, ...next };
+    }).immediate();
+  }
+
   async completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]): Promise<boolean> {
     // One transaction: a list sees the old records or the new one, never neither or both.
     return this.db.transaction(() => {
-      const deleteOld = this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?');
-      for (const old of replaced) if (old !== id) deleteOld.run(old, ...lib(ref));
+      for (const old of replaced) if (old !== id) this.deleteRow(ref, old);
       return this.db.prepare('UPDATE documents SET replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(id, ...lib(ref)).changes === 1;
     }).immediate();
   }
@@ -228,7 +274,15 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async delete(ref: LibraryRef, id: string): Promise<void> {
-    this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(id, ...lib(ref));
+    this.db.transaction(() => this.deleteRow(ref, id)).immediate();
+  }
+
+  /** Deletes a document's row and its metadata rows; call inside a transaction. */
+  private deleteRow(ref: LibraryRef, id: string) {
+    const rowid = this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ? RETURNING rowid').pluck().get(id, ...lib(ref)) as
+      | number
+      | undefined;
+    if (rowid !== undefined) deleteMetadataRows(this.db, METADATA_TABLE, rowid);
   }
 
   async deleteLibrary(ref: LibraryRef): Promise<{ generation: string | null; documents: DocumentRecord[] }> {
@@ -239,6 +293,7 @@ export class SqliteDocumentStore implements DocumentStore {
         | undefined;
       const rows = this.db.prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?').all(...lib(ref)) as DocumentRow[];
       this.db.prepare('DELETE FROM documents WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
+      this.db.prepare(`DELETE FROM ${METADATA_TABLE} WHERE scope = ?`).run(scopeOf(ref));
       this.db.prepare('DELETE FROM libraries WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
       return { generation: library ? (library.generation ?? '') : null, documents: rows.map(toRecord) };
     }).immediate();

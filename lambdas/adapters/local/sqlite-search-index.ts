@@ -1,5 +1,7 @@
 import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../ports.js';
-import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
+import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
+import type { Filter } from '../../core/filter.js';
+import { compileFilter, deleteMetadataRows, metadataOf, metadataTableSchema, writeMetadataRows, type CompiledFilter } from './sqlite-filter.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 import type { Statement } from 'better-sqlite3';
@@ -49,6 +51,18 @@ const BEST_PASSAGE_ITEMS = 40;
  */
 const GREP_BATCH = { first: 64, growth: 4, most: 1_024 };
 
+/** One row per metadata scalar of each item (sqlite-filter.ts), scoped by library id. */
+const METADATA_TABLE = 'item_metadata';
+/** Where a filter reads an item `i`'s fields: a document's as its record has them (core/filter-subject.ts). */
+const itemFilter = (filter: Filter, libraryId: number): CompiledFilter =>
+  compileFilter(filter, {
+    metadataTable: METADATA_TABLE,
+    owner: 'i.rowid',
+    scope: libraryId,
+    fields: { source_ref: 'i.source_ref', title: 'i.title', content_type: 'i.content_type', created_at: 'i.content_date', content_date: 'i.content_date' },
+    kinds: ['i.kind', 'i.doc_kind'],
+  });
+
 /** SQL condition: the item is a document (DOCUMENT_KINDS). */
 const DOCUMENTS_ONLY = `kind IN (${DOCUMENT_KINDS.map((k) => `'${k}'`).join(', ')})`;
 /**
@@ -79,8 +93,13 @@ CREATE TABLE IF NOT EXISTS items (
   text TEXT NOT NULL,
   generation TEXT,
   -- A short memory (core/memory-context.ts): read in the keyword leg with the ones captured around it.
-  short_memory INTEGER NOT NULL DEFAULT 0
+  short_memory INTEGER NOT NULL DEFAULT 0,
+  -- A document's metadata (JSON; NULL for none), kind and content type: what filters read (sqlite-filter.ts).
+  metadata TEXT,
+  doc_kind TEXT,
+  content_type TEXT
 );
+${metadataTableSchema(METADATA_TABLE)}
 -- Library generations ended by an erasure: a put under one of them is refused (random tokens; nothing personal).
 CREATE TABLE IF NOT EXISTS index_ended_generations (generation TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS items_newest ON items(library_id, content_date DESC, item_id DESC);
@@ -122,11 +141,11 @@ export const vectorTable = (dimensions: number) => `CREATE VIRTUAL TABLE IF NOT 
 
 interface HitRow {
   item_id: string; kind: ItemKind; title: string | null; source_ref: string | null; content_date: string;
-  ordinal: number; line_start: number; line_end: number; text: string; score: number;
+  ordinal: number; line_start: number; line_end: number; text: string; score: number; metadata: string | null;
 }
 
 const toHit = (r: HitRow): PassageHit => ({
-  itemId: r.item_id, kind: r.kind, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date,
+  itemId: r.item_id, kind: r.kind, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, metadata: metadataOf(r.metadata),
   passage: { ordinal: r.ordinal, lineStart: r.line_start, lineEnd: r.line_end, text: r.text }, rawScore: r.score,
 });
 
@@ -158,6 +177,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       const columns = new Set((db.prepare('PRAGMA table_info(items)').all() as Array<{ name: string }>).map((c) => c.name));
       if (!columns.has('generation')) db.exec('ALTER TABLE items ADD COLUMN generation TEXT');
       if (!columns.has('short_memory')) db.exec('ALTER TABLE items ADD COLUMN short_memory INTEGER NOT NULL DEFAULT 0');
+      for (const column of ['metadata', 'doc_kind', 'content_type']) if (!columns.has(column)) db.exec(`ALTER TABLE items ADD COLUMN ${column} TEXT`);
     }
     db.exec(schema(dimensions));
     this.embedder = embedderValue({ name: embedderName, dimensions });
@@ -314,11 +334,16 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       const itemRowid = Number(
         this.db
           .prepare(
-            `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory, metadata, doc_kind, content_type)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text, generation ?? null, shortMemory ? 1 : 0)
+          .run(
+            item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text, generation ?? null, shortMemory ? 1 : 0,
+            item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null, item.documentKind ?? null, item.contentType ?? null,
+          )
           .lastInsertRowid,
       );
+      if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
       if (DOCUMENT_KINDS.includes(item.kind)) {
         this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
       }
@@ -424,6 +449,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     this.db.prepare('DELETE FROM items_trigram WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items WHERE rowid = ?').run(item.rowid);
+    deleteMetadataRows(this.db, METADATA_TABLE, item.rowid);
     if (item.short_memory && rewriteContexts) this.rewriteContextsAround(libraryId, itemId);
     return { shortMemory: item.short_memory === 1 };
   }
@@ -486,18 +512,23 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const kinds = query.kinds?.length && ITEM_KINDS.some((k) => !query.kinds!.includes(k)) ? query.kinds : null;
     const kindClause = kinds ? `kind : (${kinds.map((k) => KIND_TOKEN[k]).join(' OR ')}) AND ` : '';
     const match = `library : ${quoteTerm(`lib${libraryId}`)} AND ${kindClause}${terms}`;
+    // A filter runs inside the ranking (before its LIMIT): the best matching items, never fewer.
+    const filter = query.filter ? itemFilter(query.filter, libraryId) : null;
+    const filterClause = filter ? ` AND rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${filter.sql})` : '';
     const items = this.db
       .prepare(
         `WITH ranked AS (
            SELECT rowid, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight}) AS score
-           FROM items_fts WHERE items_fts MATCH ? ORDER BY score DESC LIMIT ?
+           FROM items_fts WHERE items_fts MATCH ?${filterClause} ORDER BY score DESC LIMIT ?
          )
-         SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, r.score
+         SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, i.metadata, r.score
          FROM ranked r CROSS JOIN items i ON i.rowid = r.rowid
          WHERE i.library_id = ? AND ${IN_GENERATION}
          ORDER BY r.score DESC, i.rowid`,
       )
-      .all(match, query.limit, libraryId, ...generationParams(query.generation)) as Array<Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }>;
+      .all(match, ...(filter ? [libraryId, ...filter.params] : []), query.limit, libraryId, ...generationParams(query.generation)) as Array<
+      Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number }
+    >;
     if (!items.length) return [];
     const best = this.bestPassages(items.map((i) => i.item_rowid), query.text);
     // The same terms the match expression holds (at most MAX_QUERY_TERMS: one lookup each).
@@ -552,12 +583,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    // Filtering by kind inside the scan means a rare kind is never crowded out.
-    const nearest = this.scanFor(libraryId).search(query.vector, query.limit, query.kinds);
+    // Filtering by kind and by the filter inside the scan means a rare kind or a selective filter is never crowded out.
+    const nearest = this.scanFor(libraryId).search(query.vector, query.limit, query.kinds, query.filter ? this.passagesMatching(libraryId, query.filter) : undefined);
     if (!nearest.length) return [];
     const rows = this.db
       .prepare(
-        `SELECT p.rowid AS passage_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date,
+        `SELECT p.rowid AS passage_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, i.metadata,
                 p.ordinal, p.line_start, p.line_end, p.text, 0 AS score
          FROM json_each(?) n CROSS JOIN passages p ON p.rowid = n.value CROSS JOIN items i ON i.rowid = p.item_rowid
          WHERE i.library_id = ? AND ${IN_GENERATION}`,
@@ -567,6 +598,42 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     return nearest.flatMap((n) => {
       const row = byRowid.get(n.rowid);
       return row ? [toHit({ ...row, score: n.score })] : [];
+    });
+  }
+
+  /** The passages (vector rowids) of a library's items that match a filter, through the metadata table's indexes. */
+  private passagesMatching(libraryId: number, filter: Filter): Set<number> {
+    const compiled = itemFilter(filter, libraryId);
+    const rowids = this.db
+      .prepare(`SELECT p.rowid FROM items i CROSS JOIN passages p ON p.item_rowid = i.rowid WHERE i.library_id = ? AND ${compiled.sql}`)
+      .pluck()
+      .all(libraryId, ...compiled.params) as number[];
+    return new Set(rowids);
+  }
+
+  async updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {
+    const libraryId = this.libraryId(ref, false);
+    if (libraryId === null) return false;
+    return this.write(() => {
+      const item = this.db
+        .prepare('SELECT rowid, library_id, kind, title, source_ref, text, short_memory, metadata FROM items WHERE item_id = ? AND library_id = ?')
+        .get(itemId, libraryId) as
+        | { rowid: number; library_id: number; kind: ItemKind; title: string | null; source_ref: string | null; text: string; short_memory: number; metadata: string | null }
+        | undefined;
+      if (!item) return false;
+      const title = changes.title ?? item.title;
+      const sourceRef = changes.sourceRef === undefined ? item.source_ref : changes.sourceRef;
+      const metadata = changes.metadata ?? metadataOf(item.metadata);
+      this.db
+        .prepare('UPDATE items SET title = ?, source_ref = ?, metadata = ? WHERE rowid = ?')
+        .run(title, sourceRef, Object.keys(metadata).length ? JSON.stringify(metadata) : null, item.rowid);
+      if (changes.metadata) writeMetadataRows(this.db, METADATA_TABLE, item.rowid, libraryId, metadata);
+      // The title is in the keyword row: a new one is found by its words at once.
+      if (changes.title !== undefined && changes.title !== item.title) {
+        if (item.short_memory) this.rewriteContextsAround(libraryId, itemId);
+        else this.writeFtsRow({ rowid: item.rowid, library_id: libraryId, kind: item.kind, title, text: item.text }, '');
+      }
+      return true;
     });
   }
 
@@ -596,12 +663,17 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       where.push('item_id = ?');
       params.push(scan.itemId);
     }
+    if (scan.filter) {
+      const filter = itemFilter(scan.filter, libraryId);
+      where.push(filter.sql);
+      params.push(...filter.params);
+    }
     if (canUseTrigrams(scan)) {
       where.push('rowid IN (SELECT rowid FROM items_trigram WHERE items_trigram MATCH ?)');
       params.push(quoteTerm(scan.pattern));
     }
     const pageFrom = (comparison: '<=' | '<') => this.db.prepare(
-      `SELECT rowid, item_id, title, source_ref, content_date FROM items i
+      `SELECT rowid, item_id, title, source_ref, content_date, metadata FROM items i
        WHERE ${where.join(' AND ')} AND (content_date, item_id) ${comparison} (?, ?)
        ORDER BY content_date DESC, item_id DESC LIMIT ?`,
     );
@@ -612,13 +684,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     let position = scan.startAt ?? scan.startAfter ?? { createdAt: '\uffff', id: '\uffff' };
     for (let batch = GREP_BATCH.first; ; batch = Math.min(batch * GREP_BATCH.growth, GREP_BATCH.most)) {
       const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(...params, position.createdAt, position.id, batch) as Array<{
-        rowid: number; item_id: string; title: string | null; source_ref: string | null; content_date: string;
+        rowid: number; item_id: string; title: string | null; source_ref: string | null; content_date: string; metadata: string | null;
       }>;
       for (const r of rows) {
         const text = textOf.get(r.rowid, r.item_id) as string | undefined;
         // Removed since its page was read: it is no longer in the library.
         if (text === undefined) continue;
-        yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text };
+        yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text, metadata: metadataOf(r.metadata) };
       }
       if (rows.length < batch) return;
       const last = rows[rows.length - 1]!;

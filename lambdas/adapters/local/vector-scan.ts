@@ -18,6 +18,9 @@ export interface ScanHit {
   score: number;
 }
 
+/** A filter matching at most this many vectors is scored exactly (every one) rather than through the bit codes. */
+const EXACT_SCAN_MAX = 8_192;
+
 const KIND_CODE: Record<ItemKind, number> = { file_excerpt: 0, image: 1, chat: 2, creation: 3 };
 
 export class VectorScan {
@@ -72,8 +75,15 @@ export class VectorScan {
     }
   }
 
-  search(query: Float32Array, limit: number, kinds?: readonly ItemKind[]): ScanHit[] {
+  /**
+   * The `limit` nearest vectors of the given kinds, among `only` (vector
+   * rowids; a filter's matches) when given. A selective filter is scored
+   * exactly, every match; a broad one goes through the bit-code scan with
+   * the filter inside it, so it never returns fewer than exist.
+   */
+  search(query: Float32Array, limit: number, kinds?: readonly ItemKind[], only?: ReadonlySet<number>): ScanHit[] {
     const allowed = kinds?.length ? new Set(kinds.map((k) => KIND_CODE[k])) : null;
+    if (only && only.size <= EXACT_SCAN_MAX) return this.exact(query, limit, allowed, only);
     const { dimensions: d, words, stride, floats } = this;
     const padded = new Float32Array(stride);
     padded.set(query.subarray(0, d));
@@ -85,7 +95,7 @@ export class VectorScan {
     const histogram = new Uint32Array(d + 2);
     let eligible = 0;
     for (let slot = 0; slot < this.size; slot++) {
-      if (allowed && !allowed.has(this.kinds[slot]!)) {
+      if ((allowed && !allowed.has(this.kinds[slot]!)) || (only && !only.has(this.rowids[slot]!))) {
         distance[slot] = d + 1;
         continue;
       }
@@ -117,6 +127,25 @@ export class VectorScan {
       hits.push({ rowid: this.rowids[slot]!, score: s0 + s1 + s2 + s3 });
     }
     return hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit);
+  }
+
+  /** Exact cosine of each of `only`'s vectors (of the allowed kinds): the nearest `limit`. */
+  private exact(query: Float32Array, limit: number, allowed: Set<number> | null, only: ReadonlySet<number>): ScanHit[] {
+    const hits: ScanHit[] = [];
+    for (const rowid of only) {
+      const slot = this.slotOf.get(rowid);
+      if (slot === undefined || (allowed && !allowed.has(this.kinds[slot]!))) continue;
+      hits.push({ rowid, score: this.cosine(slot, query) });
+    }
+    return hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit);
+  }
+
+  private cosine(slot: number, query: Float32Array): number {
+    const { dimensions: d, floats, stride } = this;
+    const base = slot * stride;
+    let sum = 0;
+    for (let j = 0; j < d; j++) sum += floats[base + j]! * query[j]!;
+    return sum;
   }
 
   private grow() {

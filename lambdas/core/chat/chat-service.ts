@@ -1,6 +1,7 @@
 import type { ChatModel, ChatModelAnswer, Clock, ConversationStore, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
+import type { Filter } from '../filter.js';
 import type { IndexItem, LibraryRef } from '../model.js';
 import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
@@ -58,6 +59,8 @@ export interface ChatDeps {
 export interface ChatOptions {
   /** The conversation the question goes on (its earlier turns are read); absent: a new conversation. */
   conversationId?: string;
+  /** Only documents matching it are evidence (API.md, "Filters"). */
+  filter?: Filter;
   /**
    * Called once the chat has begun: the request is valid and the
    * conversation found, so from here a failure is the chat's own. Nothing
@@ -100,7 +103,7 @@ export class ChatService {
     const { chatModel } = this.deps;
     // A follow-up that points back is searched with what it points back to (conversations.ts).
     const asked = searchQuestion(question, conversation.history, { noAnswerReply: NO_ANSWER_REPLY });
-    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, asked.search, { judging: chatModel.judges });
+    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, asked.search, { judging: chatModel.judges, filter: options.filter });
     // The passages' lines are read in the generation the passages were found in (none without a library).
     const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 
@@ -175,7 +178,7 @@ export class ChatService {
     return Promise.all(
       retrieved.map(async (r, i) => {
         const { lineStart, lines } = passageLines(await documentLines.get(r.itemId)!, r.passage);
-        return { number: i + 1, title: r.title, lineStart, lines, document: r.itemId, ...(r.signals.matchedTerms === 0 ? { byMeaning: true } : {}), ...(r.supporting ? { supports: true } : {}) };
+        return { number: i + 1, title: r.title, lineStart, lines, document: r.itemId, metadata: r.metadata, ...(r.signals.matchedTerms === 0 ? { byMeaning: true } : {}), ...(r.supporting ? { supports: true } : {}) };
       }),
     );
   }

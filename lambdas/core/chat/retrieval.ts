@@ -1,5 +1,7 @@
 import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
 import type { SearchService } from '../search.js';
+import type { Filter } from '../filter.js';
+import type { Metadata } from '../metadata.js';
 import { DEFAULT_ADMIT, DEFAULT_NOISE, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
 import { artifactIntent } from './intent.js';
 import { termSet } from './terms.js';
@@ -10,6 +12,7 @@ export interface RetrievedPassage {
   kind: ItemKind;
   title: string | null;
   sourceRef: string | null;
+  metadata: Metadata;
   /** 0 for the best item of the hybrid ranking. */
   itemRank: number;
   /** The item's hybrid score (0..1). */
@@ -73,9 +76,9 @@ export class ChatRetriever {
   async retrieve(
     ref: LibraryRef,
     question: string,
-    options: { judging?: boolean } = {},
+    options: { judging?: boolean; filter?: Filter } = {},
   ): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
-    const { candidates, questionVector, questionTokens, generation } = await this.candidates(ref, question);
+    const { candidates, questionVector, questionTokens, generation } = await this.candidates(ref, question, options.filter);
     const gate = options.judging ? { ...this.options, support: this.options.noise, admit: this.options.noise } : this.options;
     return { passages: selectGrounding(candidates, gate), questionVector, questionTokens, generation };
   }
@@ -84,8 +87,10 @@ export class ChatRetriever {
   async candidates(
     ref: LibraryRef,
     question: string,
+    /** Only documents matching it are evidence (API.md, "Filters"). */
+    filter?: Filter,
   ): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
-    const { keywordHits, vectorHits, queryVector: questionVector, queryTokens: questionTokens, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS);
+    const { keywordHits, vectorHits, queryVector: questionVector, queryTokens: questionTokens, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS, filter);
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const scale = await this.scale();
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), onReferenceScale(hit.rawScore, scale)]));
@@ -108,7 +113,7 @@ export class ChatRetriever {
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
         out.push({
-          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, itemRank, itemScore: item.score, passage: hit.passage,
+          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, metadata: hit.metadata ?? {}, itemRank, itemScore: item.score, passage: hit.passage,
           signals: {
             coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),

@@ -1,10 +1,13 @@
 import type { Citation, GroundingPassage } from '../../ports.js';
 import { LIMITS } from '../limits.js';
 import type { CitedFact } from './artifacts.js';
+import type { Metadata } from '../metadata.js';
 import { numberedSnippet } from './lines.js';
 /** A passage as handed to the model, with the id of the document it came from. */
 export interface GroundedPassage extends GroundingPassage {
   document: string;
+  /** The document's metadata, which its source carries. */
+  metadata?: Metadata;
 }
 
 export interface ChatSource {
@@ -12,6 +15,7 @@ export interface ChatSource {
   title: string;
   snippet: string;
   file_id: string;
+  metadata: Metadata;
 }
 
 interface ResolvedCitation {
@@ -38,10 +42,10 @@ function resolve(passages: readonly GroundedPassage[], citations: readonly Citat
 
 /** One source per cited document, in the order first cited; the snippet holds the cited lines with their numbers. */
 export function buildSources(passages: readonly GroundedPassage[], citations: readonly Citation[]): ChatSource[] {
-  const byDocument = new Map<string, { title: string; lines: Map<number, string>; focus?: string }>();
+  const byDocument = new Map<string, { title: string; metadata: Metadata; lines: Map<number, string>; focus?: string }>();
   for (const { passage, lines, quote } of resolve(passages, citations)) {
     const itemId = passage.document;
-    const entry = byDocument.get(itemId) ?? { title: passage.title ?? '', lines: new Map<number, string>() };
+    const entry = byDocument.get(itemId) ?? { title: passage.title ?? '', metadata: passage.metadata ?? {}, lines: new Map<number, string>() };
     for (const n of lines) entry.lines.set(n, passage.lines[n - passage.lineStart]!);
     entry.focus ??= quote;
     byDocument.set(itemId, entry);
@@ -55,6 +59,7 @@ export function buildSources(passages: readonly GroundedPassage[], citations: re
       entry.focus,
     ),
     file_id: fileId,
+    metadata: entry.metadata,
   }));
 }
 

@@ -1,5 +1,7 @@
 import type { CaptureItem, CaptureReceipt, CaptureService } from '../../core/capture.js';
 import { rejectedReceipt } from '../../core/capture.js';
+import { DomainError } from '../../core/errors.js';
+import { checkMetadata, type Metadata } from '../../core/metadata.js';
 import { describeIssue } from '../../http/endpoint.js';
 import { noteCapture, type CaptureOutcome } from '../../http/observability.js';
 import { libraryOf } from '../../http/library.js';
@@ -47,11 +49,21 @@ async function captureOne(
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return rejectedReceipt('invalid_item', 'item: must be a JSON object');
   }
+  // Metadata has rules of its own, checked first so a rejection names the key (API.md, "Metadata").
+  let metadata: Metadata | undefined;
+  if ('metadata' in raw && (raw as { metadata?: unknown }).metadata !== undefined) {
+    try {
+      metadata = checkMetadata((raw as { metadata: unknown }).metadata);
+    } catch (error) {
+      if (error instanceof DomainError) return rejectedReceipt('invalid_request', error.message);
+      throw error;
+    }
+  }
   const parsed = CaptureItemSchema.safeParse(raw);
   if (!parsed.success) return rejectedReceipt('invalid_item', describeIssue(parsed.error));
   const { text, content_base64, filename, content_type, title, source_ref, replace_source_ref, end_user_id } = parsed.data;
   const item: CaptureItem = {
-    text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref, replaceSourceRef: replace_source_ref,
+    text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref, replaceSourceRef: replace_source_ref, metadata,
   };
   return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, { interactive: options.interactive, deadline: options.deadline });
 }

@@ -1,4 +1,5 @@
 import type { ChatOptions } from '../../core/chat/chat-service.js';
+import { parseFilter } from '../../core/filter.js';
 import type { Services } from '../../core/services.js';
 import { createEndpoint, headerValue } from '../../http/endpoint.js';
 import { eventStream, prefersEventStream } from '../../http/event-stream.js';
@@ -19,7 +20,9 @@ export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeat
     body: ChatRequest,
     async run({ tenantId, body, event, requestId }) {
       const ref = libraryOf(tenantId, body.end_user_id);
-      const ask = (more: ChatOptions = {}) => deps.chat.chat(ref, body.question, { conversationId: body.conversation_id, ...more });
+      // The filter is read before the chat begins: a malformed one is 422 before any stream starts.
+      const filter = body.filter === undefined ? undefined : parseFilter(body.filter);
+      const ask = (more: ChatOptions = {}) => deps.chat.chat(ref, body.question, { conversationId: body.conversation_id, filter, ...more });
       if (!prefersEventStream(headerValue(event, 'accept'))) return { status: 200, body: await ask() };
       return eventStream(
         requestId,

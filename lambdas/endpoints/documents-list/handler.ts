@@ -1,3 +1,4 @@
+import { parseFilterParam } from '../../core/filter.js';
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
@@ -11,6 +12,7 @@ export const createHandler = (deps: Pick<Services, 'documents'>) =>
     async run({ tenantId, query }) {
       const page = await deps.documents.list(libraryOf(tenantId, query.end_user_id), {
         limit: query.limit, cursor: query.cursor, sourceRef: query.source_ref,
+        filter: query.filter === undefined ? undefined : parseFilterParam(query.filter),
       });
       return { status: 200, body: pageBody('documents', page) };
     },

@@ -1,3 +1,4 @@
+import { parseFilterParam } from '../../core/filter.js';
 import type { Services } from '../../core/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
@@ -11,6 +12,7 @@ export const createHandler = (deps: Pick<Services, 'search'>) =>
     async run({ tenantId, query }) {
       const page = await deps.search.search(libraryOf(tenantId, query.end_user_id), {
         q: query.q, limit: query.limit, cursor: query.cursor, kinds: query.kind, minScore: query.min_score,
+        filter: query.filter === undefined ? undefined : parseFilterParam(query.filter),
       });
       return { status: 200, body: pageBody('results', page, { query: query.q }) };
     },

@@ -1,0 +1,15 @@
+import type { Services } from '../../core/services.js';
+import { createEndpoint } from '../../http/endpoint.js';
+import { libraryOf } from '../../http/library.js';
+import { DocumentPatch, IdPath, LibraryQuery } from '../../http/schemas.js';
+
+export const createHandler = (deps: Pick<Services, 'documents'>) =>
+  createEndpoint({
+    auth: true,
+    query: LibraryQuery,
+    path: IdPath,
+    body: DocumentPatch,
+    async run({ tenantId, query, path, body }) {
+      return { status: 200, body: await deps.documents.update(libraryOf(tenantId, query.end_user_id), path.id, body) };
+    },
+  });
