@@ -10,7 +10,10 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
-import type { DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import { matchesFilter, type Filter } from '../../core/filter.js';
+import { documentSubject } from '../../core/filter-subject.js';
+import type { Metadata } from '../../core/metadata.js';
 import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
 import { DOCUMENTS_TABLE } from './table-schemas.js';
@@ -27,6 +30,13 @@ import { DOCUMENTS_TABLE } from './table-schemas.js';
  * | id pointer       | same                       | ID#<docId>    | sha256 of the claim it belongs to             |
  * | library reference| LIBREF#<tenant>#<generation>| LIB          | endUserId, generation, expiresAt (TTL)        |
  * | conversation turn| LIB#<tenant>#S or #U#<user>| CNV#<conv>#<run> | generation; dynamo-conversation-store.ts  |
+ *
+ * A document's `metadata` is kept as its JSON text (a string attribute): a
+ * metadata number may be any finite double, and DynamoDB's numbers stop at
+ * 38 digits and 1e126. A record written before metadata has none and reads
+ * as {}. DynamoDB indexes none of it: the list evaluates a filter on each
+ * record it reads (core/filter.ts, matchesFilter) and reads on until the
+ * page is full or the library ends.
  *
  * A `processing` document also carries `processingPk`/`processingSince` (the
  * sparse `processing` GSI the sweeper reads); `settle` removes them in the
@@ -73,7 +83,18 @@ const referenceKey = (tenantId: string, generation: string) => ({ pk: `LIBREF#${
 export const LIBRARY_REFERENCE_TTL_SECONDS = 15 * 24 * 3600;
 const PROCESSING = 'processing';
 
-type DocumentItem = DocumentRecord & { pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string };
+type DocumentItem = Omit<DocumentRecord, 'metadata'> & {
+  pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string;
+  /** The metadata's JSON text (absent on records written before metadata). */
+  metadata?: string;
+};
+
+/** Metadata as stored: its JSON text; a map is read too, and nothing as {}. */
+function readMetadata(stored: unknown): Metadata {
+  if (typeof stored === 'string') return JSON.parse(stored) as Metadata;
+  if (stored && typeof stored === 'object' && !Array.isArray(stored)) return stored as Metadata;
+  return {};
+}
 
 const toRecord = (item: Record<string, unknown>): DocumentRecord => {
   const i = item as unknown as Partial<DocumentItem>;
@@ -89,6 +110,7 @@ const toRecord = (item: Record<string, unknown>): DocumentRecord => {
     passagesEmbedded: Math.min(Number(i.passagesEmbedded ?? 0), passageCount ?? 0),
     failureReason: i.failureReason ?? null,
     ...(i.replacing === true ? { replacing: true } : {}),
+    metadata: readMetadata(item.metadata),
   };
 };
 
@@ -232,9 +254,10 @@ export class DynamoDocumentStore implements DocumentStore {
   }
 
   private toItem(ref: LibraryRef, doc: DocumentRecord): DocumentItem {
-    const { replacing, ...fields } = doc;
+    const { replacing, metadata, ...fields } = doc;
     return {
       ...fields,
+      metadata: JSON.stringify(metadata ?? {}),
       // Present only while a replacement waits (the list leaves such documents out).
       ...(replacing ? { replacing: true } : {}),
       pk: libPk(ref),
@@ -343,9 +366,56 @@ export class DynamoDocumentStore implements DocumentStore {
     );
   }
 
+  /**
+   * Changes a document's title, source_ref (null: none, written as a claim
+   * writes it) and metadata (replaced whole), in one write conditioned on
+   * the record still being that document. Returns the record as written,
+   * or null when the library holds no such document.
+   */
+  async update(ref: LibraryRef, id: string, changes: DocumentChanges): Promise<DocumentRecord | null> {
+    const sets: string[] = [];
+    const values: Record<string, unknown> = { ':id': id };
+    if (changes.title !== undefined) {
+      sets.push('title = :title');
+      values[':title'] = changes.title;
+    }
+    if (changes.sourceRef !== undefined) {
+      sets.push('sourceRef = :sourceRef');
+      values[':sourceRef'] = changes.sourceRef;
+    }
+    if (changes.metadata !== undefined) {
+      sets.push('metadata = :metadata');
+      values[':metadata'] = JSON.stringify(changes.metadata);
+    }
+    if (!sets.length) return this.get(ref, id);
+    const sha = await this.shaOf(ref, id);
+    if (!sha) return null;
+    let updated: DocumentRecord | null = null;
+    await ifCondition('documents.update', async () => {
+      const result = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: libPk(ref), sk: `SHA#${sha}` },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'id = :id',
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      updated = result.Attributes ? toRecord(result.Attributes) : null;
+    });
+    return updated;
+  }
+
+  /**
+   * Newest first from `after`. The metadata filter (and `kind`, `title`,
+   * ...: core/filter.ts) is evaluated here on each record read, page after
+   * page, until `limit` records match or the library ends: a page is short
+   * only at the end, and the next one (after its last record) skips nothing.
+   */
   async list(
     ref: LibraryRef,
-    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean },
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean; filter?: Filter },
   ): Promise<DocumentRecord[]> {
     const out: DocumentRecord[] = [];
     const values: Record<string, unknown> = { ':pk': libPk(ref) };
@@ -369,11 +439,14 @@ export class DynamoDocumentStore implements DocumentStore {
       ExpressionAttributeValues: values,
       ScanIndexForward: false,
       ConsistentRead: true,
-      Limit: filter ? Math.max(options.limit, 100) : options.limit,
+      // Filtered: pages of 100 at least, since some (or most) of what is read is left out.
+      Limit: filter || options.filter ? Math.max(options.limit, 100) : options.limit,
     });
     for await (const items of newest) {
       for (const item of items) {
-        if (out.length < options.limit) out.push(toRecord(item));
+        if (out.length >= options.limit) break;
+        const record = toRecord(item);
+        if (!options.filter || matchesFilter(documentSubject(record), options.filter)) out.push(record);
       }
       if (out.length >= options.limit) break;
     }

@@ -1,11 +1,13 @@
 import type { GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../ports.js';
-import type { GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
+import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
+import type { Metadata } from '../../core/metadata.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import { keywordQueryText } from '../../core/query-terms.js';
 import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
+import { changedFields, DERIVED_FILTER_FIELDS, FILTER_FIELDS, filterClauses, filterFields } from './opensearch-filter.js';
 
 /**
  * The SearchIndex port on Amazon OpenSearch Service, two indices:
@@ -21,6 +23,15 @@ import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEM
  * Isolation: every document carries `tenant_id` and `library`; every query
  * and every delete filters on both (on both search legs: the k-NN filter and
  * the outer bool filter).
+ *
+ * Filters (core/filter.ts): every document of an item, item and passages
+ * alike, carries the fields a filter reads (its metadata in fixed keyword
+ * fields, so the mapping stays the same size whatever keys callers use: see
+ * opensearch-filter.ts). A filter is a clause of the query itself (inside
+ * the k-NN query's own filter on the vector leg), so a search returns its
+ * best `limit` matching passages, never fewer because better ones did not
+ * match. A PATCH rewrites those fields on all of an item's documents
+ * (updateItem).
  *
  * Vectors may come later: an item put with `vectors: []` has passages without
  * the `embedding` field (found by words, not by meaning), and the ingest
@@ -108,13 +119,21 @@ const LIBRARY_ITEM_FIELDS = {
 const PASSAGE_FIELDS_ADDED = {
   /** A short memory's neighbours' texts (core/memory-context.ts); only its one passage has it. */
   context: { type: 'text', analyzer: 'english' },
+  /** What filters read (metadata, document kind, content type, exact title and source_ref): opensearch-filter.ts. */
+  ...FILTER_FIELDS,
 } as const;
 const ITEM_FIELDS_ADDED = {
   /** Whether the item gets and gives context (core/memory-context.ts, isShortMemory). */
   short_memory: { type: 'boolean' },
   /** The UTF-8 size of `text`: grep fetches texts in batches of bounded size (GREP_FETCH_BYTES). */
   text_bytes: { type: 'long', index: false },
+  /** What filters read, as on the passages: opensearch-filter.ts. */
+  ...FILTER_FIELDS,
 } as const;
+
+/** Sets `params.set`'s fields and removes `params.remove`'s on a document (updateItem); one source, compiled once. */
+const UPDATE_FIELDS_SCRIPT =
+  "for (def e : params['set'].entrySet()) { ctx._source.put(e.getKey(), e.getValue()); } for (def f : params['remove']) { ctx._source.remove(f); }";
 
 /** Short memories read per page when every context of a library is rewritten. */
 const CONTEXT_PAGE = 1_000;
@@ -212,6 +231,8 @@ export const cosineFromScore = (score: number) => (score >= 1 ? score - 1 : 1 - 
 interface PassageSource {
   item_id: string; kind: ItemKind; title: string | null; source_ref: string | null; content_date: string;
   ordinal: number; line_start: number; line_end: number; text: string;
+  /** Absent on documents written before metadata (read as {}). */
+  metadata?: Metadata;
 }
 
 interface Hit<S> {
@@ -296,7 +317,10 @@ export class OpenSearchSearchIndex implements SearchIndex {
     // Every vector now, or none yet (attached per passage later: attachPassageVectors).
     if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none');
     await this.ensureIndices();
-    const common = { tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind, ...(generation ? { generation } : {}) };
+    // What filters read goes on every document of the item: grep reads the item document, both search legs the passages.
+    const common = {
+      tenant_id: ref.tenantId, library: libraryValue(ref), item_id: item.itemId, kind: item.kind, ...(generation ? { generation } : {}), ...filterFields(item),
+    };
     const shortMemory = isShortMemory(item);
     // A short memory's context, and its neighbours' with it among them, go in the same request (one refresh).
     const contexts = shortMemory ? await this.contextsAround('index.put', ref, item.itemId, { itemId: item.itemId, text: item.text }) : [];
@@ -442,6 +466,40 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (shortMemory) await this.writeContexts('index.remove', await this.contextsAround('index.remove', ref, itemId, null));
   }
 
+  /**
+   * PATCH: sets title, source_ref and metadata, and the fields filters derive
+   * from them, on the item document and every passage document, by an
+   * update-by-query whose script writes only those fields (texts, vectors
+   * and contexts stay). Refreshed before it returns, so the next search, grep
+   * or filter sees the change. A document changed meanwhile (a vector
+   * attached) is a version conflict: the update runs again (it sets values,
+   * so running twice is the same), as deleteWhere does, so no document keeps
+   * the old values. False when the library does not hold the item.
+   */
+  async updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {
+    if (!(await this.heldItem('index.updateItem', ref, itemId))) return false;
+    const { set, remove } = changedFields(changes);
+    if (!Object.keys(set).length && !remove.length) return true;
+    // An index made before the filter fields gets them first (this process may not have put anything yet): the mapping is strict.
+    await this.ensureIndices();
+    for (let pass = 0; ; pass++) {
+      const result = await this.call<{ total?: number; version_conflicts?: number; failures?: Array<{ cause?: { type?: string } }> } | undefined>('index.updateItem', {
+        method: 'POST',
+        path: `/${this.itemsIndex},${this.passagesIndex}/_update_by_query`,
+        body: {
+          query: { bool: { filter: [...libraryFilter(ref), { term: { item_id: itemId } }] } },
+          script: { lang: 'painless', source: UPDATE_FIELDS_SCRIPT, params: { set, remove } },
+        },
+        querystring: { refresh: true, conflicts: 'proceed', ignore_unavailable: true },
+      });
+      if (result?.failures?.length) throw new Error(`index.updateItem: ${result.failures.length} documents refused (${result.failures[0]?.cause?.type ?? 'unknown'})`);
+      // Nothing matched: removed since it was found.
+      if (result?.total === 0) return false;
+      if (!result?.version_conflicts) return true;
+      if (pass >= DELETE_PASSES) throw new BackendUnavailableError('index.updateItem: documents kept changing during the update');
+    }
+  }
+
   /** The item document, when this library holds the item (a realtime get: no refresh needed). */
   private async heldItem(what: string, ref: LibraryRef, itemId: string): Promise<{ short_memory?: boolean } | null> {
     const body = await this.call<{ found?: boolean; _source?: { tenant_id?: string; library?: string; short_memory?: boolean } } | undefined>(
@@ -532,7 +590,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     if (!query.text.trim()) return [];
-    const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
+    // The caller's filter is a clause of the query: BM25 ranks only the passages that match it.
+    const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds), ...filterClauses(query.filter)];
     // The analyzer makes a clause per term and field: a query over MAX_QUERY_TERMS terms is cut to its keyword terms (core/query-terms.ts).
     const text = keywordQueryText(query.text);
     const hits = await this.searchPassages('index.keywordSearch', query.limit, {
@@ -553,10 +612,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
     // Inside the k-NN filter too: an ended generation's passages never take a place among the k nearest.
     const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...this.kindFilter(query.kinds)];
+    // The caller's filter goes inside the k-NN query (efficient filtering: the k nearest among the matching passages),
+    // never after it, where it would drop some of the k and starve the page.
+    const knnFilter = [...filter, ...filterClauses(query.filter)];
     const hits = await this.searchPassages('index.vectorSearch', query.limit, {
       bool: {
-        // The k-NN filter restricts the graph walk itself; the outer filter is a second lock.
-        must: [{ knn: { embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter } } } } }],
+        // The k-NN filter restricts the graph walk itself; the outer filter is a second lock on the library.
+        must: [{ knn: { embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter: knnFilter } } } } }],
         filter,
       },
     });
@@ -569,8 +631,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
       method: 'POST',
       path: `/${this.passagesIndex}/_search`,
       querystring: SEARCH_QS,
-      // Neither the vector nor a short memory's context (its neighbours' texts) is read back.
-      body: { size, _source: { excludes: ['embedding', 'context'] }, query },
+      // Neither the vector nor a short memory's context (its neighbours' texts) is read back, nor the fields derived for filters.
+      body: { size, _source: { excludes: ['embedding', 'context', ...DERIVED_FILTER_FIELDS] }, query },
     });
     return body?.hits?.hits ?? [];
   }
@@ -596,7 +658,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * a caller that stops (its page budget spent) leaves the rest unread.
    */
   async *grepCandidates(ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
-    const documents: unknown[] = [...libraryFilter(ref), ...generationFilter(scan.generation), { terms: { kind: [...DOCUMENT_KINDS] } }];
+    // The caller's filter confines the listing and the fetches alike (a document patched out of it meanwhile is not read).
+    const documents: unknown[] = [...libraryFilter(ref), ...generationFilter(scan.generation), { terms: { kind: [...DOCUMENT_KINDS] } }, ...filterClauses(scan.filter)];
     const filter: unknown[] = [...documents];
     if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
     if (canNarrowGrep(scan)) {
@@ -645,7 +708,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   /** The texts of these documents of the library (one request), by id. */
   private async grepTexts(documents: unknown[], itemIds: string[]): Promise<Map<string, GrepCandidate>> {
-    const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string }>> } }>(
+    const body = await this.call<{ hits: { hits: Array<Hit<{ item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string; metadata?: Metadata }>> } }>(
       'index.grep',
       {
         method: 'POST',
@@ -653,14 +716,16 @@ export class OpenSearchSearchIndex implements SearchIndex {
         querystring: SEARCH_QS,
         body: {
           size: itemIds.length,
-          _source: ['item_id', 'title', 'source_ref', 'content_date', 'text'],
+          _source: ['item_id', 'title', 'source_ref', 'content_date', 'text', 'metadata'],
           query: { bool: { filter: [...documents, { terms: { item_id: itemIds } }] } },
         },
       },
     );
     const texts = new Map<string, GrepCandidate>();
     for (const { _source: s } of body?.hits?.hits ?? []) {
-      texts.set(s.item_id, { itemId: s.item_id, title: s.title ?? null, sourceRef: s.source_ref ?? null, contentDate: s.content_date, text: s.text });
+      texts.set(s.item_id, {
+        itemId: s.item_id, title: s.title ?? null, sourceRef: s.source_ref ?? null, contentDate: s.content_date, text: s.text, metadata: s.metadata ?? {},
+      });
     }
     return texts;
   }
@@ -699,5 +764,6 @@ function toHit(hit: Hit<PassageSource>, rawScore: number): PassageHit {
     contentDate: s.content_date,
     passage: { ordinal: s.ordinal, lineStart: s.line_start, lineEnd: s.line_end, text: s.text },
     rawScore,
+    metadata: s.metadata ?? {},
   };
 }

@@ -14,6 +14,9 @@ import type { GrepCandidate, LibraryRef } from '../../../lambdas/core/model.js';
 import { searchIndexContract } from '../../contract/search-index.contract.js';
 import { MEMORY_CONTEXT } from '../../../lambdas/core/memory-context.js';
 import { ulid } from 'ulid';
+import { FILTER_FIELDS, filterQuery } from '../../../lambdas/adapters/aws/opensearch-filter.js';
+import { parseFilter } from '../../../lambdas/core/filter.js';
+import type { Metadata } from '../../../lambdas/core/metadata.js';
 import { axisVector, indexItem } from '../../contract/fixtures.js';
 
 /** A transport that records every request and answers from a script (the first matching route). */
@@ -326,7 +329,8 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     const transport = new RecordingTransport([[/_search/, grepLibrary(docs)]]);
     const found = await collect(make(transport).grepCandidates(alice, { pattern: 'a*b?', caseSensitive: false, startAt: { createdAt: docs[290]!.content_date, id: docs[290]!.item_id } }));
     expect(found.map((c) => c.itemId)).toEqual(docs.slice(0, 291).reverse().map((d) => d.item_id));
-    expect(found[0]).toEqual({ itemId: docs[290]!.item_id, title: 'T', sourceRef: null, contentDate: docs[290]!.content_date, text: 'a*b' });
+    // A document written before metadata reads as none.
+    expect(found[0]).toEqual({ itemId: docs[290]!.item_id, title: 'T', sourceRef: null, contentDate: docs[290]!.content_date, text: 'a*b', metadata: {} });
     const [first, second] = transport.bodies(/_search/).filter(isListing);
     expect(first.size).toBe(256);
     expect(first._source).toEqual(['item_id', 'text_bytes']);
@@ -366,7 +370,7 @@ describe('OpenSearchSearchIndex: the exact requests', () => {
     // Newest first: 10 + 10 bytes; 10 MiB alone; an unknown size alone; 1.5 + 2 MiB; then 1 MiB (1.5 + 2 + 1 is over 4 MiB).
     expect(fetches.map((b) => b.query.bool.filter.at(-1).terms.item_id)).toEqual([[id(6), id(5)], [id(4)], [id(3)], [id(2), id(1)], [id(0)]]);
     for (const fetch of fetches) {
-      expect(fetch._source).toEqual(['item_id', 'title', 'source_ref', 'content_date', 'text']);
+      expect(fetch._source).toEqual(['item_id', 'title', 'source_ref', 'content_date', 'text', 'metadata']);
       expect(fetch.size).toBe(fetch.query.bool.filter.at(-1).terms.item_id.length);
       expect(fetch.query.bool.filter.slice(0, -1)).toEqual([
         ...libraryFilter(alice),
@@ -562,4 +566,165 @@ describe.runIf(!!url)('OpenSearch adapter against a real cluster (OPENSEARCH_URL
   searchIndexContract(`OpenSearch at ${url}`, async (dimensions) =>
     new OpenSearchSearchIndex(client.transport as unknown as OpenSearchTransport, { prefix, dimensions }),
   );
+});
+
+describe('OpenSearchSearchIndex: metadata, filters and PATCH', () => {
+  const bulkOk = () => ({ errors: false, items: [] });
+  const held = (ref: LibraryRef) => () => ({ found: true, _source: { tenant_id: ref.tenantId, library: ref.endUserId === null ? 'S' : `U#${ref.endUserId}` } });
+  const filter = parseFilter({ and: [{ 'metadata.project': 'apollo' }, { 'metadata.year': { gte: 2020 } }, { not: { kind: 'image' } }] });
+  const translated = filterQuery(filter);
+
+  it('maps metadata in a fixed set of fields: documents of many tenants with 32 keys each need no field the mapping lacks', async () => {
+    const transport = new RecordingTransport([[/_bulk/, bulkOk]]);
+    const index = make(transport);
+    for (const tenant of ['ten_A', 'ten_B', 'ten_C']) {
+      const metadata: Metadata = Object.fromEntries(Array.from({ length: 32 }, (_, k) => [`${tenant}_key_${k}`, k % 3 === 0 ? k : k % 3 === 1 ? `v${k}` : [`a${k}`, 'b']]));
+      await index.put({ tenantId: tenant, endUserId: null }, indexItem('text', axisVector(16, 1), { metadata, documentKind: 'text', contentType: 'text/plain' }));
+    }
+    const [passages, items] = transport.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as any).mappings);
+    for (const mapping of [passages, items]) {
+      expect(mapping.dynamic).toBe('strict');
+      expect(mapping.properties).toMatchObject(FILTER_FIELDS);
+      expect(mapping.properties.metadata).toEqual({ type: 'object', enabled: false }); // kept, never parsed: adds no field
+    }
+    expect(Object.keys(passages.properties).length).toBeLessThan(40);
+    expect(Object.keys(items.properties).length).toBeLessThan(40);
+    // Every field of every document written is one of the mapping's (a strict mapping would refuse any other).
+    const bulks = transport.requests.filter((r) => r.path === '/_bulk');
+    expect(bulks).toHaveLength(3);
+    for (const bulk of bulks) {
+      const lines = bulk.bulkBody as any[];
+      for (let i = 0; i < lines.length; i += 2) {
+        const mapping = lines[i].index._index === 'lib-items' ? items : passages;
+        expect(Object.keys(lines[i + 1]).filter((f) => !(f in mapping.properties))).toEqual([]);
+      }
+    }
+  });
+
+  it('writes the filter fields on the item document and every passage document; a chat gets none but its kind', async () => {
+    const transport = new RecordingTransport([[/_bulk/, bulkOk]]);
+    const item = indexItem('one\ntwo', axisVector(16, 1), {
+      sourceRef: 'notes/a.md', metadata: { tags: ['x', 'y'], year: 2026 }, documentKind: 'file', contentType: 'application/pdf',
+      passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'one' }, { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'two' }],
+      vectors: [axisVector(16, 1), axisVector(16, 2)],
+    });
+    await make(transport).put(alice, item);
+    const docs = transport.requests.find((r) => r.path === '/_bulk')!.bulkBody!.filter((_, i) => i % 2 === 1) as any[];
+    expect(docs).toHaveLength(3);
+    for (const doc of docs) {
+      expect(doc).toMatchObject({
+        metadata: { tags: ['x', 'y'], year: 2026 }, meta_keys: ['tags', 'year'], meta_types: ['tags\0s', 'year\0n'],
+        title_kw: 'A title', source_ref_kw: 'notes/a.md', doc_kind: 'file', content_type: 'application/pdf', kind: 'file_excerpt',
+      });
+      expect(doc.meta_kv).toHaveLength(3);
+    }
+    const chat = new RecordingTransport([[/_bulk/, bulkOk], [/_search/, () => ({ hits: { hits: [] } })]]);
+    await make(chat).put(alice, indexItem('hello there, how are you today?', axisVector(16, 1), { kind: 'chat', title: null }));
+    const chatDoc = chat.requests.find((r) => r.path === '/_bulk')!.bulkBody![1] as any;
+    expect(chatDoc).toMatchObject({ kind: 'chat', metadata: {}, meta_keys: [], meta_types: [], meta_kv: [] });
+    expect(['title_kw', 'source_ref_kw', 'doc_kind', 'content_type'].filter((f) => f in chatDoc)).toEqual([]);
+  });
+
+  it('adds the filter fields to the mapping of indices made before them, both of them', async () => {
+    const existing = new RecordingTransport([
+      [/^PUT \/lib-(items|passages-d16)$/, () => ({ error: { type: 'resource_already_exists_exception' } })],
+      [/_bulk/, bulkOk],
+    ]);
+    await make(existing).put(alice, indexItem('x', axisVector(16, 2)));
+    for (const index of ['lib-passages-d16', 'lib-items']) {
+      const mapping = existing.requests.find((r) => r.method === 'PUT' && r.path === `/${index}/_mapping`)!;
+      expect((mapping.body as any).properties).toMatchObject(FILTER_FIELDS);
+    }
+  });
+
+  it('filters the keyword leg in its bool filter, and the vector leg inside the k-NN query (not after it)', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [] } })]]);
+    const index = make(transport);
+    await index.keywordSearch(alice, { text: 'zebra', limit: 7, kinds: ['file_excerpt'], filter });
+    await index.vectorSearch(alice, { vector: axisVector(16, 1), limit: 5, filter });
+    const [keyword, vector] = transport.bodies(/_search/);
+    expect(keyword.query.bool.filter).toEqual([...libraryFilter(alice), { terms: { kind: ['file_excerpt'] } }, translated]);
+    expect(keyword.post_filter).toBeUndefined();
+    const knn = vector.query.bool.must[0].knn.embedding;
+    expect(knn.k).toBe(5);
+    expect(knn.filter.bool.filter).toEqual([...libraryFilter(alice), translated]);
+    // The outer filter stays the library's lock only: a filter there would drop some of the k nearest.
+    expect(vector.query.bool.filter).toEqual(libraryFilter(alice));
+    expect(vector.post_filter).toBeUndefined();
+    // Without a filter, nothing more than before.
+    await index.keywordSearch(alice, { text: 'zebra', limit: 7 });
+    expect(transport.bodies(/_search/)[2].query.bool.filter).toEqual(libraryFilter(alice));
+  });
+
+  it('filters grep\'s listing and its fetches of texts, and returns each candidate\'s metadata', async () => {
+    const docs = [grepDoc(1, 'zq one'), grepDoc(2, 'zq two')].map((d, i) => ({ ...d, metadata: i ? {} : { project: 'apollo' } }));
+    const transport = new RecordingTransport([[/_search/, grepLibrary(docs as any)]]);
+    const candidates = await collect(make(transport).grepCandidates(alice, { pattern: 'zq', caseSensitive: false, filter }));
+    const [listing, fetch] = transport.bodies(/_search/);
+    expect(listing.query.bool.filter).toContainEqual(translated);
+    expect(fetch.query.bool.filter).toContainEqual(translated);
+    expect(fetch._source).toContain('metadata');
+    expect(candidates.map((c) => c.metadata)).toEqual([{}, { project: 'apollo' }]);
+  });
+
+  it('returns each hit\'s metadata ({} for a document written before metadata), and no derived filter field is read back', async () => {
+    const transport = new RecordingTransport([[/_search/, () => ({ hits: { hits: [hit({ ...passageSource('file_1'), metadata: { a: 1 } }), hit(passageSource('file_2'))] } })]]);
+    const hits = await make(transport).keywordSearch(alice, { text: 'hello', limit: 5 });
+    expect(hits.map((h) => h.metadata)).toEqual([{ a: 1 }, {}]);
+    expect(transport.bodies(/_search/)[0]._source.excludes).toEqual(expect.arrayContaining(['embedding', 'meta_kv', 'meta_keys', 'meta_types', 'title_kw', 'source_ref_kw']));
+  });
+
+  it('updateItem rewrites title, source_ref and metadata on the item and all its passages by one update-by-query, refreshed', async () => {
+    const transport = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(alice)], [/_update_by_query/, () => ({ total: 4, updated: 4, version_conflicts: 0 })]]);
+    expect(await make(transport).updateItem(alice, 'file_1', { title: 'New', sourceRef: null, metadata: { year: 2027, tags: ['a'] } })).toBe(true);
+    const [get] = transport.requests;
+    expect(get).toMatchObject({ method: 'GET', path: '/lib-items/_doc/file_1' });
+    const update = transport.requests.find((r) => r.path.endsWith('_update_by_query'));
+    expect(update).toMatchObject({ method: 'POST', path: '/lib-items,lib-passages-d16/_update_by_query' });
+    // The indices (and an older index's new fields) are ensured before the write: their mapping is strict.
+    expect(transport.requests.slice(1, 3).map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /lib-passages-d16', 'PUT /lib-items']);
+    expect(update!.querystring).toEqual({ refresh: true, conflicts: 'proceed', ignore_unavailable: true });
+    const body = update!.body as any;
+    expect(body.query.bool.filter).toEqual([...libraryFilter(alice), { term: { item_id: 'file_1' } }]);
+    expect(body.script.lang).toBe('painless');
+    expect(body.script.source).toContain("params['set']");
+    expect(body.script.params).toEqual({
+      set: {
+        title: 'New', title_kw: 'New', source_ref: null,
+        metadata: { year: 2027, tags: ['a'] }, meta_keys: ['year', 'tags'], meta_types: ['year\0n', 'tags\0s'], meta_kv: [expect.stringMatching(/^year\0n\0[0-9a-f]{16}$/), 'tags\0s\0a'],
+      },
+      remove: ['source_ref_kw'],
+    });
+    // Only what changes is written: the texts, vectors and contexts are left alone.
+    const only = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(alice)], [/_update_by_query/, () => ({ total: 2, updated: 2 })]]);
+    await make(only).updateItem(alice, 'file_1', { sourceRef: 'web/x' });
+    expect((only.bodies(/_update_by_query/)[0]).script.params).toEqual({ set: { source_ref: 'web/x', source_ref_kw: 'web/x' }, remove: [] });
+  });
+
+  it('updateItem answers false and writes nothing for an item the library does not hold; runs again on version conflicts', async () => {
+    for (const answer of [{ found: false }, held(shared)(), held({ tenantId: 'ten_B', endUserId: 'alice' })()]) {
+      const transport = new RecordingTransport([[/GET \/lib-items\/_doc\//, () => answer]]);
+      expect(await make(transport).updateItem(alice, 'file_1', { title: 'x' })).toBe(false);
+      expect(transport.requests.filter((r) => r.path.endsWith('_update_by_query'))).toEqual([]);
+    }
+    // Removed between the check and the update: nothing matched.
+    const gone = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(alice)], [/_update_by_query/, () => ({ total: 0, updated: 0 })]]);
+    expect(await make(gone).updateItem(alice, 'file_1', { title: 'x' })).toBe(false);
+    // A vector attached meanwhile: the update runs again until no document was skipped.
+    let passes = 0;
+    const racing = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(alice)], [/_update_by_query/, () => ({ total: 3, updated: 2, version_conflicts: passes++ < 2 ? 1 : 0 })]]);
+    expect(await make(racing).updateItem(alice, 'file_1', { metadata: {} })).toBe(true);
+    expect(racing.bodies(/_update_by_query/)).toHaveLength(3);
+    const stuck = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(alice)], [/_update_by_query/, () => ({ total: 3, version_conflicts: 1 })]]);
+    await expect(make(stuck).updateItem(alice, 'file_1', { metadata: {} })).rejects.toBeInstanceOf(BackendUnavailableError);
+    const refused = new RecordingTransport([
+      [/GET \/lib-items\/_doc\//, held(alice)],
+      [/_update_by_query/, () => ({ total: 3, updated: 2, failures: [{ cause: { type: 'strict_dynamic_mapping_exception' } }] })],
+    ]);
+    await expect(make(refused).updateItem(alice, 'file_1', { title: 'x' })).rejects.toThrow(/1 documents refused \(strict_dynamic_mapping_exception\)/);
+    // Nothing to change: the check only.
+    const nothing = new RecordingTransport([[/GET \/lib-items\/_doc\//, held(alice)]]);
+    expect(await make(nothing).updateItem(alice, 'file_1', {})).toBe(true);
+    expect(nothing.requests).toHaveLength(1);
+  });
 });
