@@ -30,6 +30,10 @@ export interface KnownText {
  * here: the same index write that puts its text removes theirs, then their
  * bytes and records go. `replaced` counts them.
  */
+/** Whether a PATCH changed what the index keeps of a document (title, source_ref, metadata). */
+const labelsChanged = (a: DocumentRecord, b: DocumentRecord) =>
+  a.title !== b.title || a.sourceRef !== b.sourceRef || JSON.stringify(a.metadata) !== JSON.stringify(b.metadata);
+
 export async function indexWords(
   deps: { index: SearchIndex; documents: DocumentStore; blobs: BlobStore; spend: PipelineSpend },
   doc: DocumentRecord,
@@ -59,6 +63,11 @@ export async function indexWords(
     // Deleted meanwhile: the old versions, already out of the index, go all the same (as the caller asked).
     if (replaced.length) await finishReplacement(deps, doc, replaced);
     return null;
+  }
+  // A PATCH that came between reading the record and this write found no index entry to change: the record has it.
+  const latest = await deps.documents.get(ref, doc.id);
+  if (latest && labelsChanged(doc, latest)) {
+    await deps.index.updateItem(ref, doc.id, { title: latest.title, sourceRef: latest.sourceRef, metadata: latest.metadata });
   }
   await deps.documents.recordExtraction(ref, doc.id, {
     kind: known.kind,

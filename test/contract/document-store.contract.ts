@@ -1,3 +1,4 @@
+import { parseFilter } from '../../lambdas/core/filter.js';
 import { describe, expect, it } from 'vitest';
 import type { DocumentStore } from '../../lambdas/ports.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
@@ -205,6 +206,33 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const stale = await store.listStaleProcessing(timestamp());
       expect(stale.map((d) => d.id)).toContain(stuck.id);
       expect(stale.every((d) => d.status === 'processing')).toBe(true);
+    });
+
+    it('keeps metadata, updates title, source_ref and metadata, and lists by a filter with pages that skip nothing', async () => {
+      const store = await makeStore();
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'tagger' };
+      await store.touchLibrary(ref, timestamp());
+      const docs = Array.from({ length: 9 }, (_, i) => documentRecord(ref, { metadata: i % 3 === 0 ? { project: 'apollo', n: i } : { project: 'other' } }));
+      for (const doc of docs) await store.claim(doc);
+      expect((await store.get(ref, docs[0]!.id))!.metadata).toEqual({ project: 'apollo', n: 0 });
+
+      const filter = parseFilter({ 'metadata.project': 'apollo' });
+      const seen: string[] = [];
+      let after: { createdAt: string; id: string } | undefined;
+      for (;;) {
+        const page = await store.list(ref, { limit: 2, after, filter });
+        seen.push(...page.map((d) => d.id));
+        if (page.length < 2) break;
+        after = { createdAt: page[1]!.createdAt, id: page[1]!.id };
+      }
+      expect(seen).toEqual(docs.filter((_, i) => i % 3 === 0).map((d) => d.id).reverse());
+
+      const updated = await store.update(ref, docs[1]!.id, { title: 'Retitled', sourceRef: 'notes/x', metadata: { project: 'apollo', n: 1 } });
+      expect(updated).toMatchObject({ id: docs[1]!.id, title: 'Retitled', sourceRef: 'notes/x', metadata: { project: 'apollo', n: 1 } });
+      expect((await store.list(ref, { limit: 10, filter: parseFilter({ 'metadata.n': { lte: 1 } }) })).map((d) => d.id)).toEqual([docs[1]!.id, docs[0]!.id]);
+      expect((await store.list(ref, { limit: 10, sourceRef: 'notes/x' })).map((d) => d.id)).toEqual([docs[1]!.id]);
+      expect((await store.update(ref, docs[1]!.id, { sourceRef: null }))!.sourceRef).toBeNull();
+      expect(await store.update({ tenantId: ref.tenantId, endUserId: 'someone-else' }, docs[1]!.id, { title: 'no' })).toBeNull();
     });
   });
 }

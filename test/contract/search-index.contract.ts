@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchIndex } from '../../lambdas/ports.js';
 import type { GrepCandidate, LibraryRef } from '../../lambdas/core/model.js';
+import { parseFilter } from '../../lambdas/core/filter.js';
 import { axisVector, indexItem } from './fixtures.js';
 
 const DIMENSIONS = 16;
@@ -276,6 +277,35 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       const resumedAfter = await collect(index.grepCandidates(ref, { pattern: 'ne', caseSensitive: false, startAfter: key }));
       expect(resumedAfter.map((c) => c.itemId)).toEqual(items.slice(0, 100).map((i) => i.itemId).reverse());
       expect(resumedAfter[0]!.text).toBe(items[99]!.text);
+    });
+
+    it('filters inside both legs and grep, returns metadata, and sees updateItem at once (core/filter.ts)', async () => {
+      const index = await makeIndex(DIMENSIONS);
+      const ref: LibraryRef = { tenantId: unique(), endUserId: 'filterer' };
+      const apollo = indexItem('The zebra launch plan', axisVector(DIMENSIONS, 2), { metadata: { project: 'apollo', year: 2024, tags: ['plan'] }, documentKind: 'text', contentType: 'text/plain' });
+      const gemini = indexItem('The zebra launch review', axisVector(DIMENSIONS, 2, 0.1), { metadata: { project: 'gemini', year: 2025 }, documentKind: 'file', contentType: 'application/pdf', sourceRef: 'docs/review.pdf' });
+      // Many near neighbours that do not match: a post-filter of the top few would lose the match.
+      const crowd = Array.from({ length: 30 }, (_, i) => indexItem(`The zebra launch note ${i}`, axisVector(DIMENSIONS, 2, 0.01 * i), { metadata: { project: 'crowd' }, documentKind: 'text' }));
+      for (const item of [...crowd, apollo, gemini]) await index.put(ref, item);
+      const only = (filter: Record<string, unknown>) => parseFilter(filter);
+
+      const keyword = await index.keywordSearch(ref, { text: 'zebra launch', limit: 3, filter: only({ 'metadata.project': 'apollo' }) });
+      expect(keyword.map((h) => [h.itemId, h.metadata])).toEqual([[apollo.itemId, apollo.metadata]]);
+      const vector = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 2), limit: 2, filter: only({ 'metadata.year': { gte: 2025 } }) });
+      expect(vector.map((h) => h.itemId)).toEqual([gemini.itemId]);
+      const either = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 2), limit: 5, filter: only({ or: [{ 'metadata.tags': 'plan' }, { source_ref: { prefix: 'docs/' } }] }) });
+      expect(either.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
+      const notCrowd = await index.keywordSearch(ref, { text: 'zebra', limit: 5, filter: only({ not: { 'metadata.project': 'crowd' }, kind: { in: ['text', 'file'] } }) });
+      expect(notCrowd.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
+      const grep = await collect(index.grepCandidates(ref, { pattern: 'zebra', caseSensitive: false, filter: only({ content_type: 'application/pdf' }) }));
+      expect(grep.map((c) => [c.itemId, c.metadata])).toEqual([[gemini.itemId, gemini.metadata]]);
+
+      expect(await index.updateItem(ref, gemini.itemId, { metadata: { project: 'apollo' }, title: 'Renamed' })).toBe(true);
+      const after = await index.keywordSearch(ref, { text: 'zebra launch', limit: 5, filter: only({ 'metadata.project': 'apollo' }) });
+      expect(after.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
+      expect(after.find((h) => h.itemId === gemini.itemId)!.title).toBe('Renamed');
+      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 2), limit: 5, filter: only({ 'metadata.year': 2025 }) })).toEqual([]);
+      expect(await index.updateItem(ref, 'file_00000000000000000000000000', { title: 'x' })).toBe(false);
     });
   });
 }
