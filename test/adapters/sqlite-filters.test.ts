@@ -155,4 +155,24 @@ describe('filters on SQLite keep exactly what the reference semantics keep', () 
     expect((await index.keywordSearch(ref, { text: 'quokka', limit: 10 })).map((h) => h.itemId)).toEqual([doc.id]);
     expect(await index.keywordSearch(ref, { text: 'zebra', limit: 10, filter: parseFilter({ 'metadata.project': 'apollo' }) })).toEqual([]);
   });
+
+  it('a data folder from before filters gets its documents\' kind and content type from their records at start', async () => {
+    const path = join(dir, `db-${++n}.sqlite`);
+    const db = openDatabase(path);
+    const store = new SqliteDocumentStore(db);
+    let index = new SqliteSearchIndex(db, DIMENSIONS, 'test');
+    const ref = { tenantId: 'ten_old', endUserId: null };
+    await store.touchLibrary(ref, timestamp());
+    const doc = documentRecord(ref, { kind: 'file', contentType: 'application/pdf' });
+    await store.claim(doc);
+    await index.put(ref, {
+      itemId: doc.id, kind: 'file_excerpt', title: doc.title, sourceRef: null, contentDate: doc.createdAt, text: 'zebra',
+      passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'zebra' }], vectors: [axisVector(DIMENSIONS, 0)],
+    });
+    // As an earlier version left it: no filter columns.
+    for (const column of ['metadata', 'doc_kind', 'content_type']) db.exec(`ALTER TABLE items DROP COLUMN ${column}`);
+    index = new SqliteSearchIndex(db, DIMENSIONS, 'test');
+    const pdfs = parseFilter({ content_type: 'application/pdf', kind: 'file' });
+    expect((await index.keywordSearch(ref, { text: 'zebra', limit: 5, filter: pdfs })).map((h) => [h.itemId, h.metadata])).toEqual([[doc.id, {}]]);
+  });
 });

@@ -178,6 +178,14 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       if (!columns.has('generation')) db.exec('ALTER TABLE items ADD COLUMN generation TEXT');
       if (!columns.has('short_memory')) db.exec('ALTER TABLE items ADD COLUMN short_memory INTEGER NOT NULL DEFAULT 0');
       for (const column of ['metadata', 'doc_kind', 'content_type']) if (!columns.has(column)) db.exec(`ALTER TABLE items ADD COLUMN ${column} TEXT`);
+      // Documents indexed before filters: their kind and content type come from their records (the same file locally).
+      const hasDocuments = !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'documents'`).get();
+      if (!columns.has('doc_kind') && hasDocuments) {
+        db.exec(`UPDATE items SET
+          doc_kind = (SELECT d.kind FROM documents d WHERE d.id = items.item_id),
+          content_type = (SELECT d.content_type FROM documents d WHERE d.id = items.item_id)
+          WHERE kind IN ('file_excerpt', 'image')`);
+      }
     }
     db.exec(schema(dimensions));
     this.embedder = embedderValue({ name: embedderName, dimensions });
