@@ -85,7 +85,7 @@ describe('chat with a judging model over HTTP', () => {
       const res = await chat(keyA, question);
       expect(res.status).toBe(200);
       expect(res.body.reply).toMatch(/^Ingrid Solberg leads the Falcon team \[\d+\]\.$/);
-      expect(res.body.sources).toEqual([{ kind: 'file', title: 'Falcon status', file_id: ids.falcon, snippet: '5: The team lead is Ingrid Solberg; she reports to the CTO every Friday.' }]);
+      expect(res.body.sources).toEqual([{ kind: 'file', title: 'Falcon status', file_id: ids.falcon, snippet: '5: The team lead is Ingrid Solberg; she reports to the CTO every Friday.', metadata: {} }]);
       expect(res.body.tokens_used).toBeGreaterThan(0);
     });
     expect(seen!.body.response_format).toMatchObject({ type: 'json_schema' });

@@ -56,7 +56,7 @@ describe('CORS on the local server', () => {
     expect(response.headers.get('vary')).toBe('Origin');
     const documents = await preflight(withCors.url, '/v1/documents/file_x', 'http://localhost:5173', 'DELETE');
     expect(documents.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(documents.headers.get('access-control-allow-methods')).toBe('GET,DELETE,OPTIONS');
+    expect(documents.headers.get('access-control-allow-methods')).toBe('GET,PATCH,DELETE,OPTIONS');
   });
 
   it('gives a preflight from an unlisted origin no allow header, and an unknown path a 404', async () => {

@@ -96,8 +96,8 @@ describe('GET /v1/grep', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ pattern: 'a.b*c(1)', count: 2, has_more: false, next_cursor: null });
     expect(res.body.results).toEqual([
-      { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 2, snippet: '2: see a.b*c(1) here', content_date: expect.stringMatching(DATE) },
-      { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 4, snippet: '4: A.B*C(1) loud', content_date: expect.stringMatching(DATE) },
+      { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 2, snippet: '2: see a.b*c(1) here', content_date: expect.stringMatching(DATE), metadata: {} },
+      { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 4, snippet: '4: A.B*C(1) loud', content_date: expect.stringMatching(DATE), metadata: {} },
     ]);
     const sensitive = await get('/v1/grep?case_sensitive=true&pattern=' + encodeURIComponent('A.B*C(1)'));
     expect(sensitive.body.results.map((r: { line: number }) => r.line)).toEqual([4]);

@@ -142,7 +142,7 @@ describe('routes and functions', () => {
       HttpMethod: 'ANY',
       Integration: Match.objectLike({
         Type: 'MOCK',
-        IntegrationResponses: [Match.objectLike({ StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': "'GET, DELETE'" } })],
+        IntegrationResponses: [Match.objectLike({ StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': "'GET, PATCH, DELETE'" } })],
       }),
     });
   });
@@ -609,8 +609,8 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
       expect(method.Properties.MethodResponses[0].ResponseParameters).toMatchObject({ 'method.response.header.Access-Control-Allow-Origin': false });
     }
     // The methods each path serves are the ones the preflight names.
-    const documents = methods.find((m) => JSON.stringify(m).includes('Access-Control-Allow-Methods = \\"GET,DELETE,OPTIONS\\"'));
-    expect(documents, 'GET and DELETE on /v1/documents/{id}').toBeDefined();
+    const documents = methods.find((m) => JSON.stringify(m).includes('Access-Control-Allow-Methods = \\"GET,PATCH,DELETE,OPTIONS\\"'));
+    expect(documents, 'GET, PATCH and DELETE on /v1/documents/{id}').toBeDefined();
   });
 
   it('lets browsers read files at the presigned URLs the file route redirects to only when origins are allowed: a GET from any origin (a redirected fetch sends Origin: null), Content-Disposition readable', () => {
@@ -765,7 +765,7 @@ describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
 
 describe('the end-user log key (end users named in logs by a keyed HMAC)', () => {
   /** The functions whose requests address an end user's library, so their logs name end users. */
-  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-delete', 'document-content', 'document-file', 'end-user-delete', 'chat'];
+  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-update', 'document-delete', 'document-content', 'document-file', 'end-user-delete', 'chat'];
   const variables = (name: string) => apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
 
   it('is an HMAC key of its own in the data stack, pinned and retained, its ARN exported to the API stack', () => {
