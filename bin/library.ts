@@ -1,7 +1,8 @@
 /**
  * The operator's command: `library serve` runs the service locally;
  * `library keys create|list|rotate|revoke` manages API keys (they work with
- * the server running or not: both open the same SQLite file in WAL mode).
+ * the server running or not: both open the same SQLite file in WAL mode);
+ * `library mcp` serves a library to an AI assistant on stdio.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local-gateway/server.js';
 import { readLocalConfig } from './config.js';
 import { runKeysCommand } from './keys-command.js';
+import { runMcpCommand } from './mcp-command.js';
 import { runPushCommand } from './push.js';
 import { runReindexCommand } from './reindex-command.js';
 
@@ -34,7 +36,9 @@ const USAGE = `usage:
                                         keep FOLDER in step with a library (library push --help)
   library reindex [--batch N]           re-embed every passage, chat and creation with the embedder configured now
                                         ($LIBRARY_EMBED_URL and $LIBRARY_EMBED_MODEL, or the offline default);
-                                        resumable; best with the server stopped (library reindex --help)`;
+                                        resumable; best with the server stopped (library reindex --help)
+  library mcp [--url URL] [--key KEY] [--end-user ID]
+                                        serve a library to an AI assistant (MCP on stdio; library mcp --help)`;
 
 async function serve() {
   const config = readLocalConfig();
@@ -99,6 +103,12 @@ async function main(argv: string[]) {
   if (command === 'serve') return serve();
   if (command === 'keys') return keys(rest);
   if (command === 'push') return push(rest);
+  if (command === 'mcp') {
+    // `library mcp --help` documents every option (bin/mcp-command.ts); stdout is the protocol's alone.
+    const config = readLocalConfig();
+    process.exitCode = await runMcpCommand(rest, { version: VERSION, defaultUrl: `http://${config.host}:${config.port}` });
+    return;
+  }
   if (command === 'reindex') {
     process.exitCode = await runReindexCommand(rest, readLocalConfig());
     return;

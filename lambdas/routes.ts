@@ -40,6 +40,8 @@ export const ROUTES = [
   { name: 'end-users-list', method: 'GET', path: '/v1/end-users', auth: true, summary: "The tenant's end users" },
   { name: 'end-user-delete', method: 'DELETE', path: '/v1/end-users/{id}', auth: true, summary: "Erase an end user's library" },
   { name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it', streaming: true },
+  // The Model Context Protocol (Streamable HTTP, stateless): the library's tools for AI assistants.
+  { name: 'mcp', method: 'POST', path: '/v1/mcp', auth: true, summary: 'The library as an MCP server (tools and resources for AI assistants)' },
   { name: 'usage', method: 'GET', path: '/v1/usage', auth: true, summary: "The tenant's spend per day" },
   { name: 'bucket-trust-policy', method: 'GET', path: '/v1/bucket/trust-policy', auth: true, summary: "The trust policy for a role in the caller's AWS account" },
   { name: 'bucket-put', method: 'PUT', path: '/v1/bucket', auth: true, summary: "Register or replace the tenant's own bucket (probed first)" },

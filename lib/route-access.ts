@@ -66,6 +66,12 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'end-users-list': { documents: 'read' },
   'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
   chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true, endUserLogKey: true },
+  // The MCP tools: search, grep, ask (chat), remember (a text capture), list, read and forget (delete) documents;
+  // no file extraction (remember takes text), so no reader thread and no Textract.
+  mcp: {
+    documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, chat: true, ingestQueue: true,
+    callerBuckets: CALLER_BLOBS, endUserLogKey: true,
+  },
   usage: { usage: 'read' },
   authorizer: { tenants: 'read' },
   // Extracts (reads the bytes, Textract), embeds every passage, charges, settles; enqueues nothing.

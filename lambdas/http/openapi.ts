@@ -68,6 +68,7 @@ const TAGS = [
   { name: 'End users', description: "The tenant's end users, each with a library of its own, and their erasure." },
   { name: 'Usage', description: "The tenant's spend." },
   { name: 'Bucket', description: "The tenant's own S3 or R2 bucket for the raw files it captures (docs/bucket.md)." },
+  { name: 'MCP', description: 'The library as a Model Context Protocol server, for AI assistants (docs/api-notes.md, "MCP").' },
   { name: 'Service', description: 'Health and this description; no key needed.' },
 ] as const;
 type Tag = (typeof TAGS)[number]['name'];
@@ -472,6 +473,47 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       },
     },
   },
+  mcp: {
+    tag: 'MCP',
+    description: [
+      "The Model Context Protocol over Streamable HTTP, stateless: each POST carries one JSON-RPC message and is answered with JSON (`Accept` must name both `application/json` and `text/event-stream`, as the protocol requires of clients). No session id is issued; GET and DELETE are 405. The session works on one library: the key's tenant, and the end user named by `end_user_id` (omitted: the shared library).",
+      '',
+      'Tools: `search`, `grep`, `ask`, `remember`, `list_documents`, `read_document`, `forget` (destructive). Resources: each document as `library://documents/{id}` (its text), listed a page at a time. A failed tool call is a result with `isError: true` whose text starts with the error code (`not_found: ...`). A notification is answered 202 with no body.',
+      '',
+      'Configure an assistant with this URL and the header `Authorization: Bearer <API_KEY>`, or run `npx library mcp --url URL --key KEY` as a stdio server (README, "AI assistants (MCP)").',
+    ].join('\n'),
+    query: s.McpQuery,
+    body: s.McpMessage,
+    requestExamples: {
+      list: { summary: 'list the tools', value: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
+      call: { summary: 'call a tool', value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'launch date', limit: 5 } } } },
+    },
+    responses: {
+      '200': success('The JSON-RPC answer.', s.McpResponse, {
+        jsonrpc: '2.0', id: 2,
+        result: { content: [{ type: 'text', text: '{"query": "launch date", "count": 1, ...}' }], structuredContent: { query: 'launch date', count: 1, results: [], has_more: false, next_cursor: null } },
+      }),
+      '202': { description: 'A notification or a response from the client, accepted; no body.', headers: requestIdOnly as ZodOpenApiResponseObject['headers'] },
+      '400': {
+        description: '`invalid_json` (the body is not a JSON object: the Error body), or a message the protocol refuses (a JSON-RPC error).',
+        headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+        content: {
+          'application/json': {
+            schema: z.union([s.ErrorResponse, s.McpResponse]),
+            examples: {
+              json: { summary: 'not JSON', value: errorExample('invalid_json', 'body: not valid JSON') },
+              protocol: { summary: 'not a JSON-RPC message', value: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' } } },
+            },
+          },
+        },
+      },
+      '406': {
+        description: '`Accept` does not name both `application/json` and `text/event-stream` (a JSON-RPC error).',
+        headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+        content: json(s.McpResponse, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' } }),
+      },
+    },
+  },
   'bucket-trust-policy': {
     tag: 'Bucket',
     description: "The IAM trust policy a caller attaches to a role in its own AWS account so that the service can assume it: the principal is the deployment's dedicated role, the condition this tenant's external id (unique, unguessable, never changes). A local stack names the principal its operator configures, else the identity of its machine's AWS credentials; with neither it still answers, with the tenant's real external id, but names `arn:aws:iam::000000000000:role/library-local-no-aws-identity`, a principal IAM refuses, and refuses `role_arn` registrations (docs/bucket.md, \"Local stack\").",
@@ -579,7 +621,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
           '',
           'Every call but `GET /v1/health` and `GET /v1/openapi.json` takes `Authorization: Bearer <API_KEY>`. Every answer carries `x-request-id`; every error has the `Error` body, whose `code` goes with its HTTP status. An unknown path answers 404 `not_found`, a known path with another method 405 `method_not_allowed` with `Allow` (the `NotFound` and `MethodNotAllowed` responses).',
           '',
-          'An operation takes only the query parameters it lists: any other is 422 `invalid_request` naming it (`lmit: unknown parameter`). `end_user_id` is a query parameter on GET and DELETE and a body field on POST, nowhere else.',
+          'An operation takes only the query parameters it lists: any other is 422 `invalid_request` naming it (`lmit: unknown parameter`). `end_user_id` is a query parameter on GET, DELETE and PATCH and a body field on POST, nowhere else, but for `POST /v1/mcp`, whose query takes it (its body is a protocol message).',
           '',
           '`servers` is where this document was served: its origin, and on AWS the stage; every path starts with `/v1`.',
         ].join('\n'),

@@ -448,6 +448,30 @@ export const BucketUnregistered = meta(z.object({ deleted: z.literal(true) }), {
 
 // ---- reading a document back (GET /v1/documents/{id}/content and /file)
 
+/** POST /v1/mcp: the end user whose library the MCP session works on (API.md, "Parameters"); the body is a JSON-RPC message. */
+export const McpQuery = z.object({
+  end_user_id: meta(z.optional(EndUserId), {
+    description: "Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library.",
+  }),
+});
+
+export const McpMessage = meta(z.record(z.string(), z.unknown()), {
+  id: 'McpMessage',
+  description:
+    'One JSON-RPC 2.0 message of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`, a notification, ...). ' +
+    'Batches (arrays) are not taken: the 2025-06-18 protocol dropped them.',
+});
+
+export const McpResponse = meta(
+  z.object({
+    jsonrpc: z.literal('2.0'),
+    id: z.nullable(z.union([z.string(), z.number()])),
+    result: z.optional(z.record(z.string(), z.unknown())),
+    error: z.optional(z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) })),
+  }),
+  { id: 'McpResponse', description: 'The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`).' },
+);
+
 export const DocumentContentQuery = z.object({
   from_line: meta(z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1), {
     description: 'The first line to read, 1-based (default 1): the line numbers grep and chat cite. Past the last line: no lines, `next_from_line` null.',

@@ -18,6 +18,7 @@ import { createHandler as documentsList } from '../endpoints/documents-list/hand
 import { createHandler as endUserDelete } from '../endpoints/end-user-delete/handler.js';
 import { createHandler as endUsersList } from '../endpoints/end-users-list/handler.js';
 import { createHandler as grep } from '../endpoints/grep/handler.js';
+import { createHandler as mcp } from '../endpoints/mcp/handler.js';
 import { createHandler as health } from '../endpoints/health/handler.js';
 import { createHandler as openapi } from '../endpoints/openapi/handler.js';
 import { createHandler as search } from '../endpoints/search/handler.js';
@@ -49,6 +50,8 @@ export function createLocalHandlers(
     'end-users-list': endUsersList(services),
     'end-user-delete': endUserDelete(services),
     chat: chat(services),
+    // The MCP tools call the same services in process (lambdas/mcp).
+    mcp: mcp({ ...services, version: info.version }),
     usage: usage(services),
     'bucket-trust-policy': bucketTrustPolicy(services),
     'bucket-put': bucketPut(services),

@@ -1,0 +1,67 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Command, CommanderError } from 'commander';
+import { Library } from '../client/src/index.js';
+import { createMcpServer } from '../lambdas/mcp/tools.js';
+import { clientOperations } from './mcp-client-operations.js';
+
+/**
+ * `library mcp`: the library as an MCP server on stdio, for an assistant
+ * that starts it (Claude Desktop, Claude Code, Cursor: README, "AI
+ * assistants (MCP)"). The tools (lambdas/mcp/tools.ts) call a running
+ * service through the typed client with the key, on one library: the end
+ * user's given with --end-user, else the shared one. stdout carries the
+ * protocol's messages only; everything else goes to stderr.
+ */
+export async function runMcpCommand(
+  argv: string[],
+  context: { version: string; defaultUrl: string; env?: NodeJS.ProcessEnv; stderr?: { write(s: string): unknown } },
+): Promise<number> {
+  const env = context.env ?? process.env;
+  const stderr = context.stderr ?? process.stderr;
+  const program = new Command('library mcp')
+    .description('Serve a library to an AI assistant over the Model Context Protocol on stdio (tools: search, grep, ask, remember, list_documents, read_document, forget).')
+    .option('-u, --url <url>', `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`)
+    .option('-k, --key <key>', 'API key (default $LIBRARY_API_KEY)')
+    .option('-e, --end-user <id>', "the end user's library (default $LIBRARY_END_USER_ID, else the shared library)")
+    .version(context.version, '-V, --version')
+    .helpOption('-h, --help')
+    .exitOverride()
+    // Help, version and usage errors go to stderr: stdout is the protocol's.
+    .configureOutput({ writeOut: (s) => stderr.write(s), writeErr: (s) => stderr.write(s) });
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return 2;
+    }
+    throw error;
+  }
+  const opts = program.opts<{ url?: string; key?: string; endUser?: string }>();
+  const apiKey = opts.key ?? env.LIBRARY_API_KEY;
+  if (!apiKey) {
+    stderr.write('library mcp: no API key: pass --key KEY or set $LIBRARY_API_KEY\n');
+    return 2;
+  }
+  const url = opts.url ?? env.LIBRARY_URL ?? context.defaultUrl;
+  const endUserId = opts.endUser ?? (env.LIBRARY_END_USER_ID || undefined);
+  let library: Library;
+  try {
+    // Two retries of a 429 or 503 (Retry-After honoured), so an assistant's call neither fails at once nor hangs.
+    library = new Library({ baseUrl: url, apiKey, retries: 2, timeoutMs: 60_000 });
+  } catch (error) {
+    stderr.write(`library mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const server = createMcpServer(clientOperations(library, endUserId), { version: context.version });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  stderr.write(`library mcp: serving ${library.baseUrl} (${endUserId !== undefined ? `end user ${JSON.stringify(endUserId)}` : 'shared library'}) on stdio\n`);
+  // Until the assistant closes stdin.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+  return 0;
+}

@@ -1,0 +1,65 @@
+import { parseFilterParam, type Filter } from '../core/filter.js';
+import { LIMITS } from '../core/limits.js';
+import type { ItemKind, LibraryRef } from '../core/model.js';
+import type { Services } from '../core/services.js';
+import { captureRawItem, type ReceiptListener } from '../endpoints/capture/receipts.js';
+import { toHttpError } from '../http/errors.js';
+import { pageBody } from '../http/page.js';
+import { OperationError, type FilterObject, type LibraryOperations } from './operations.js';
+
+/** The use cases the MCP tools call: those of search, grep, chat, capture, the document list, delete and content routes. */
+export type McpServices = Pick<Services, 'search' | 'grep' | 'chat' | 'capture' | 'documents' | 'reading'>;
+
+/** A filter object read as the REST routes read theirs (core/filter.ts): same limits, same messages naming the path. */
+const filterOf = (filter: FilterObject | undefined): Filter | undefined => (filter === undefined ? undefined : parseFilterParam(JSON.stringify(filter)));
+
+/** Any failure as the API would answer it: its error code and message (toHttpError: an unknown error is internal_error, no details). */
+async function asOperation<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const http = toHttpError(error);
+    throw new OperationError(http.code, http.message, http.retryAfterSeconds);
+  }
+}
+
+/**
+ * The operations in process, over the core's services, on one library (the
+ * session's: the key's tenant, and the end user the endpoint was called
+ * for). The same calls the REST handlers make, with the same defaults.
+ */
+export function serviceOperations(services: McpServices, ref: LibraryRef, options: { tenantId: string; deadline?: number; onReceipt?: ReceiptListener }): LibraryOperations {
+  return {
+    search: (args) =>
+      asOperation(async () => {
+        const page = await services.search.search(ref, {
+          q: args.query, limit: args.limit ?? LIMITS.search.default, kinds: args.kind as ItemKind[] | undefined, minScore: args.min_score, filter: filterOf(args.filter),
+        });
+        return pageBody('results', page, { query: args.query }) as never;
+      }),
+    grep: (args) =>
+      asOperation(async () => {
+        const page = await services.grep.grep(ref, {
+          pattern: args.pattern, caseSensitive: args.case_sensitive ?? false, fileId: args.file_id, limit: LIMITS.grep.default, deadline: options.deadline,
+          filter: filterOf(args.filter),
+        });
+        return pageBody('results', page, { pattern: args.pattern }) as never;
+      }),
+    ask: (args) => asOperation(() => services.chat.chat(ref, args.question, { conversationId: args.conversation_id, filter: filterOf(args.filter) })),
+    remember: (args) =>
+      asOperation(() =>
+        // The capture route's own path: the item checked by the same schema, the receipt counted on the access line.
+        captureRawItem(services.capture, options.tenantId, { ...args, ...(ref.endUserId !== null ? { end_user_id: ref.endUserId } : {}) }, {
+          interactive: true, deadline: options.deadline, onReceipt: options.onReceipt,
+        }),
+      ),
+    listDocuments: (args) =>
+      asOperation(async () => {
+        const page = await services.documents.list(ref, { limit: args.limit ?? LIMITS.documents.default, cursor: args.cursor, sourceRef: args.source_ref, filter: filterOf(args.filter) });
+        return pageBody('documents', page) as never;
+      }),
+    readDocument: (args) =>
+      asOperation(() => services.reading.content(ref, args.id, { fromLine: args.from_line ?? 1, lines: args.lines ?? LIMITS.contentLines.default })),
+    forget: (args) => asOperation(() => services.documents.delete(ref, args.id)),
+  };
+}
