@@ -87,8 +87,8 @@ export class ApiStack extends Stack {
       dimensions: config.models.embeddingDimensions,
       logRetentionDays: config.logRetentionDays,
     });
-    // Chat's gate and search's absolute scores read cosines on that scale.
-    for (const name of ['chat', 'search']) this.functions.get(name)!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
+    // Chat's gate and search's absolute scores read cosines on that scale (and so do the MCP tools' ask and search).
+    for (const name of ['chat', 'search', 'mcp']) this.functions.get(name)!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
     this.ingest.attachWorker(this.functions.get('ingest')!);
     this.alarms = new ServiceAlarms(this, 'Alarms', { topic: this.ingest.alarmTopic });
     new events.Rule(this, 'SweepSchedule', {
@@ -178,8 +178,8 @@ export class ApiStack extends Stack {
     if (access.search) fn.bindSearch(data.domain, access.search);
     const models = [...(access.embed ? [config.models.embeddingModelId] : []), ...(access.chat ? [config.models.chatModelId] : [])];
     if (models.length) fn.bindModels(models);
-    // The chat model streams its reply when the caller asks for one (Accept: text/event-stream).
-    if (access.chat) fn.bindModelStreams([config.models.chatModelId]);
+    // The chat model streams its reply when the caller asks for one (Accept: text/event-stream): on the routes that stream only.
+    if (access.chat && access.chatStreams !== false) fn.bindModelStreams([config.models.chatModelId]);
     if (access.ingestQueue) fn.bindQueue(this.ingest.queue);
     if (access.textract) fn.bindTextract(data.bucket, TEXTRACT_STAGING_PREFIX);
     if (access.endUserLogKey) {

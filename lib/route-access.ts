@@ -13,6 +13,8 @@ export interface Access {
   readonly search?: 'read' | 'write';
   readonly embed?: boolean;
   readonly chat?: boolean;
+  /** With `chat`: whether it may also stream the chat model's reply (ConverseStream); default yes. */
+  readonly chatStreams?: boolean;
   readonly ingestQueue?: boolean;
   /** Textract's OCR, with PDFs staged for it under textract-staging/ in the blob bucket. */
   readonly textract?: boolean;
@@ -66,10 +68,11 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'end-users-list': { documents: 'read' },
   'end-user-delete': { documents: 'write', blobs: { delete: true }, search: 'write', callerBuckets: CALLER_BLOBS, endUserLogKey: true },
   chat: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true, endUserLogKey: true },
-  // The MCP tools: search, grep, ask (chat), remember (a text capture), list, read and forget (delete) documents;
-  // no file extraction (remember takes text), so no reader thread and no Textract.
+  // The MCP tools: search, grep, ask (chat, answered whole: no streamed reply), remember (a text capture: no bytes stored,
+  // its embedding queued when the request cannot finish it; no file is read, so no reader thread and no Textract),
+  // list, read and forget (delete everywhere: the service's blobs and callers' buckets) documents.
   mcp: {
-    documents: 'write', usage: 'write', blobs: { put: true, delete: true }, search: 'write', embed: true, chat: true, ingestQueue: true,
+    documents: 'write', usage: 'write', blobs: { delete: true }, search: 'write', embed: true, chat: true, chatStreams: false, ingestQueue: true,
     callerBuckets: CALLER_BLOBS, endUserLogKey: true,
   },
   usage: { usage: 'read' },

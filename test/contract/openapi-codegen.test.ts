@@ -197,6 +197,10 @@ export async function run(baseUrl: string, apiKey: string) {
   note('end-users-list', users);
   const chat = await api.POST('/v1/chat', { body: { question: 'When is the launch?' } });
   note('chat', chat);
+  // The MCP endpoint: one JSON-RPC message, answered with JSON (the protocol asks clients to accept both JSON and events).
+  const mcp = await api.POST('/v1/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+  note('mcp', mcp);
+  const mcpTools = (mcp.data?.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name);
   const usage = await api.GET('/v1/usage', { params: { query: {} } });
   note('usage', usage);
   const erased = await api.DELETE('/v1/end-users/{id}', { params: { path: { id: 'user-1' } } });
@@ -234,7 +238,7 @@ export async function run(baseUrl: string, apiKey: string) {
     batchCodes, tooManyCode, lines, missingCode,
     badLimit: { status: badLimit.response.status, code: badLimit.error?.error.code },
     misplaced: { status: misplaced.response.status, message: misplacedMessage },
-    contentLines, fileText, fileDisposition,
+    contentLines, fileText, fileDisposition, mcpTools,
     searchRequestId: search.response.headers.get('x-request-id'),
   };
 }
@@ -389,6 +393,7 @@ describe('the OpenAPI document a client is generated from', () => {
     expect(result.fileDisposition).toBe('attachment; filename="Launch.txt"');
     expect(result.missingCode).toBe('not_found');
     expect(result.searchRequestId).toMatch(/^req_/);
+    expect(result.mcpTools).toEqual(expect.arrayContaining(['search', 'grep', 'ask', 'remember', 'list_documents', 'read_document', 'forget']));
   });
 });
 

@@ -340,16 +340,16 @@ describe('ingest queue', () => {
     fewer.apiTemplate.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.ingestConcurrency]: '2' }) } });
   });
 
-  it('lets capture and capture-batch send to the ingest queue (the batch queues every item), and no other function', () => {
+  it('lets capture, capture-batch and mcp (its remember tool) send to the ingest queue (the batch queues every item), and no other function', () => {
     const queueArn = JSON.stringify({ 'Fn::GetAtt': [logicalId(api, api.ingest.queue), 'Arn'] });
-    for (const name of ['capture', 'capture-batch']) {
+    for (const name of ['capture', 'capture-batch', 'mcp']) {
       expect(actionsOf(name).has('sqs:SendMessage'), name).toBe(true);
       expect(resourcesFor(name, 'sqs:SendMessage'), name).toContain(queueArn);
       const env = apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
       expect(env[ENV.ingestQueueUrl], name).toEqual({ Ref: logicalId(api, api.ingest.queue) });
     }
     for (const [name] of api.functions) {
-      if (name !== 'capture' && name !== 'capture-batch') expect(actionsOf(name).has('sqs:SendMessage'), name).toBe(false);
+      if (!['capture', 'capture-batch', 'mcp'].includes(name)) expect(actionsOf(name).has('sqs:SendMessage'), name).toBe(false);
     }
   });
 
@@ -490,7 +490,7 @@ describe('least privilege per function', () => {
     expect([...actions].some((a) => a.startsWith('textract:'))).toBe(false);
   });
 
-  it('gives the chat model only to chat, and Textract only to the ingest function', () => {
+  it('gives the chat model only to chat and mcp (its ask tool; streaming only to chat), and Textract only to the ingest function', () => {
     expect(resourcesFor('chat', 'bedrock:InvokeModel')).toContain(DEFAULT_CONFIG.models.chatModelId);
     // ConverseStream, for a reply streamed as it is written: the chat model only, on the chat function only.
     expect(resourcesFor('chat', 'bedrock:InvokeModelWithResponseStream')).toContain(DEFAULT_CONFIG.models.chatModelId);
@@ -499,7 +499,7 @@ describe('least privilege per function', () => {
     for (const [name] of api.functions) {
       const hasTextract = [...actionsOf(name)].some((a) => a.startsWith('textract:'));
       expect(hasTextract, name).toBe(name === 'ingest');
-      if (name !== 'chat') expect(resourcesFor(name, 'bedrock:InvokeModel'), name).not.toContain(DEFAULT_CONFIG.models.chatModelId);
+      if (name !== 'chat' && name !== 'mcp') expect(resourcesFor(name, 'bedrock:InvokeModel'), name).not.toContain(DEFAULT_CONFIG.models.chatModelId);
     }
     expect(actionsOf('ingest').has('sqs:SendMessage')).toBe(false);
   });
@@ -666,7 +666,7 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
 
 describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
   /** The functions that read, write or delete caller blobs: they may assume the dedicated role. */
-  const REACHING = ['capture', 'capture-batch', 'ingest', 'document-delete', 'document-file', 'end-user-delete', 'sweeper', 'bucket-put'];
+  const REACHING = ['capture', 'capture-batch', 'ingest', 'document-delete', 'document-file', 'end-user-delete', 'sweeper', 'bucket-put', 'mcp'];
   const BUCKET_ROUTES = ['bucket-trust-policy', 'bucket-put', 'bucket-get', 'bucket-delete'];
   const roleOf = (name: string) => ({ 'Fn::GetAtt': [api.getLogicalId(api.functions.get(name)!.fn.role!.node.defaultChild as never), 'Arn'] });
   const dedicated = () => apiTemplate.toJSON().Resources.CallerBucketAccessRole;
@@ -765,7 +765,7 @@ describe("callers' buckets (API.md \"Caller-owned bucket\")", () => {
 
 describe('the end-user log key (end users named in logs by a keyed HMAC)', () => {
   /** The functions whose requests address an end user's library, so their logs name end users. */
-  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-update', 'document-delete', 'document-content', 'document-file', 'end-user-delete', 'chat'];
+  const NAMING = ['capture', 'capture-batch', 'search', 'grep', 'documents-list', 'document-get', 'document-update', 'document-delete', 'document-content', 'document-file', 'end-user-delete', 'chat', 'mcp'];
   const variables = (name: string) => apiTemplate.toJSON().Resources[logicalId(api, api.functions.get(name)!.fn)].Properties.Environment.Variables;
 
   it('is an HMAC key of its own in the data stack, pinned and retained, its ARN exported to the API stack', () => {
@@ -829,9 +829,9 @@ describe("the embedder's cosine scale (core/chat/calibration.ts), measured at de
     expect([...actionsOf('embedder-scale')].filter((a) => !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual(['bedrock:InvokeModel']);
   });
 
-  it('is set on the chat and search functions as LIBRARY_EMBEDDING_SCALE (related,unrelated from the resource), and on no function that does not read cosines', () => {
+  it('is set on the chat, search and mcp functions as LIBRARY_EMBEDDING_SCALE (related,unrelated from the resource), and on no function that does not read cosines', () => {
     const resourceId = logicalId(api, api.embedderScale.resource);
-    const readers = ['Library POST /v1/chat', 'Library GET /v1/search'];
+    const readers = ['Library POST /v1/chat', 'Library GET /v1/search', 'Library POST /v1/mcp'];
     for (const description of readers) {
       const fn = apiTemplate.findResources('AWS::Lambda::Function', { Properties: { Description: description } });
       const variables = (Object.values(fn)[0] as { Properties: { Environment: { Variables: Record<string, unknown> } } }).Properties.Environment.Variables;
