@@ -8,7 +8,7 @@ import { serviceOperations, type McpServices } from '../../mcp/service-operation
 import { createMcpServer } from '../../mcp/tools.js';
 
 /** The request headers the MCP transport reads (content negotiation and the protocol version); nothing else is handed on, the key least of all. */
-const MCP_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'];
+const MCP_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
 
 function transportRequest(event: APIGatewayProxyEvent, body: Record<string, unknown>): Request {
   const headers = new Headers();
