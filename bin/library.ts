@@ -32,7 +32,7 @@ const USAGE = `usage:
   library keys revoke --key KEY_ID      revoke one key
   library keys revoke --tenant NAME     revoke every key of a tenant
   library push FOLDER [--key KEY] [--url URL] [--end-user ID] [--prune] [--dry-run] [--json]
-                    [--concurrency N] [--wait]
+                    [--concurrency N] [--wait] [--metadata KEY=VALUE ...]
                                         keep FOLDER in step with a library (library push --help)
   library reindex [--batch N]           re-embed every passage, chat and creation with the embedder configured now
                                         ($LIBRARY_EMBED_URL and $LIBRARY_EMBED_MODEL, or the offline default);
@@ -113,6 +113,9 @@ async function main(argv: string[]) {
     process.exitCode = await runReindexCommand(rest, readLocalConfig());
     return;
   }
+  // Asked for: usage or the version on stdout, success. Anything else is a usage error.
+  if (command === '--help' || command === '-h' || command === 'help') return console.log(USAGE);
+  if (command === '--version' || command === '-v') return console.log(VERSION);
   console.error(USAGE);
   process.exit(command ? 2 : 0);
 }

@@ -4,8 +4,9 @@ import { join, relative, sep } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import mime from 'mime-types';
-import { Library, LibraryError, type CaptureInput, type Document, type RetryInfo } from '../client/src/node.js';
+import { Library, LibraryError, type CaptureInput, type Document, type Metadata, type MetadataPatch, type RetryInfo } from '../client/src/node.js';
 import { LIMITS } from '../lambdas/core/limits.js';
+import { metadataPatch, parseMetadataPair, sameMetadata, splitFile } from './front-matter.js';
 
 /**
  * `library push FOLDER`: keeps a folder in step with a library through the
@@ -16,6 +17,16 @@ import { LIMITS } from '../lambdas/core/limits.js';
  * `--prune`, documents whose file is gone are deleted. Batches of up to 20
  * items go out `--concurrency` at a time; 429 and 503 are waited out by the
  * client's retries; a failed batch is reported and the run goes on.
+ *
+ * Metadata: each document's metadata is the `--metadata` pairs, with a
+ * Markdown file's YAML front matter over them (bin/front-matter.ts). A file
+ * with front matter is captured without it (its body, byte for byte), so an
+ * edit of the front matter alone leaves the body's sha256 as stored: push
+ * then PATCHes the document's metadata (keys gone from the front matter
+ * removed) instead of capturing it again, and nothing is embedded again.
+ * The same holds for a run whose `--metadata` differs from the last one:
+ * push makes the metadata of every document it keeps exactly what this run
+ * computes.
  */
 export interface PushOptions {
   folder: string;
@@ -27,6 +38,8 @@ export interface PushOptions {
   concurrency?: number;
   prune?: boolean;
   dryRun?: boolean;
+  /** Metadata for every pushed file (a Markdown file's front matter goes over it). */
+  metadata?: Metadata;
   /** Client settings (tests shorten them). */
   retries?: number;
   timeoutMs?: number;
@@ -34,11 +47,14 @@ export interface PushOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-export type Action = 'new' | 'changed' | 'unchanged' | 'too_large';
+/** `metadata`: the document holds the file's text already; only its metadata differs (a PATCH). */
+export type Action = 'new' | 'changed' | 'metadata' | 'unchanged' | 'too_large';
 
 export interface PushEvent {
   path: string;
-  outcome: 'created' | 'replaced' | 'deduped' | 'unchanged' | 'rejected' | 'failed' | 'would_create' | 'would_replace' | 'would_reject';
+  outcome:
+    | 'created' | 'replaced' | 'deduped' | 'metadata_updated' | 'unchanged' | 'rejected' | 'failed'
+    | 'would_create' | 'would_replace' | 'would_update_metadata' | 'would_reject';
   detail?: string;
 }
 
@@ -51,7 +67,9 @@ export interface PushSummary {
   /** Edited files captured as the new version of their document. */
   replaced: number;
   deduped: number;
-  /** Files whose document already has their bytes: not sent. */
+  /** Files whose document already has their text but not their metadata: the metadata was (or, with --dry-run, would be) PATCHed, nothing captured. */
+  metadata_updated: number;
+  /** Files whose document already has their text and metadata: not sent. */
   unchanged: number;
   rejected: Array<{ path: string; code: string | null; detail: string }>;
   /** Files whose batch failed (connection, timeout, server error) after the client's retries. */
@@ -59,6 +77,8 @@ export interface PushSummary {
   /** Documents deleted (or, with --dry-run, to delete) because their file is gone. */
   pruned: Array<{ source_ref: string; id: string }>;
   prune_failed: Array<{ source_ref: string; id: string; error: string }>;
+  /** Front matter read only in part (keys left out) or not at all (not valid YAML); the file is still pushed. */
+  warnings: Array<{ path: string; detail: string }>;
   /** Ids of the documents the receipts named (created, replaced or deduped), for --wait. */
   ids: string[];
   duration_ms: number;
@@ -84,9 +104,20 @@ const MAX_FILE_BYTES = LIMITS.fileBytes;
 interface LocalFile {
   path: string;
   sourceRef: string;
+  /** Of what is captured: the file, or its body after the front matter. */
   size: number;
   sha256?: string;
   action: Action;
+  /** What the document's metadata should be: --metadata, then the front matter over it. */
+  metadata: Metadata;
+  /** For `metadata`: the PATCH each of the file's documents needs. */
+  patches?: Array<{ id: string; patch: MetadataPatch }>;
+}
+
+/** What push captures of the file at `path`: its bytes, or the body after its front matter; and the metadata that goes with it. */
+async function readLocal(path: string, base: Metadata) {
+  const split = splitFile(path, await readFile(path));
+  return { bytes: split.bytes, metadata: { ...base, ...split.metadata }, warnings: split.warnings };
 }
 
 async function* walk(folder: string): AsyncGenerator<string> {
@@ -135,8 +166,9 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   const client = makeClient(options, reporter.retry);
   const summary: PushSummary = {
     url: client.baseUrl, folder: options.folder, dry_run: !!options.dryRun,
-    files: 0, created: 0, replaced: 0, deduped: 0, unchanged: 0, rejected: [], failed: [], pruned: [], prune_failed: [], ids: [], duration_ms: 0,
+    files: 0, created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: [], failed: [], pruned: [], prune_failed: [], warnings: [], ids: [], duration_ms: 0,
   };
+  const baseMetadata = options.metadata ?? {};
   const scope = options.endUserId !== undefined ? { end_user_id: options.endUserId } : {};
 
   // What the library holds now, by source_ref. A failure here (bad key,
@@ -153,17 +185,25 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   const files: LocalFile[] = [];
   for await (const path of walk(options.folder)) {
     const sourceRef = prefix + relative(options.folder, path).split(sep).join('/');
-    const size = (await stat(path)).size;
-    if (size > MAX_FILE_BYTES) {
-      files.push({ path, sourceRef, size, action: 'too_large' });
+    const fileSize = (await stat(path)).size;
+    if (fileSize > MAX_FILE_BYTES) {
+      files.push({ path, sourceRef, size: fileSize, action: 'too_large', metadata: baseMetadata });
       continue;
     }
-    const sha256 = createHash('sha256').update(await readFile(path)).digest('hex');
+    const local = await readLocal(path, baseMetadata);
+    for (const detail of local.warnings) summary.warnings.push({ path: sourceRef, detail });
+    const sha256 = createHash('sha256').update(local.bytes).digest('hex');
     const docs = existing.get(sourceRef) ?? [];
-    const action: Action = !docs.length
+    let action: Action = !docs.length
       ? 'new'
       : docs.every((d) => d.sha256 === sha256 && d.status !== 'failed') ? 'unchanged' : 'changed';
-    files.push({ path, sourceRef, size, sha256, action });
+    let patches: LocalFile['patches'];
+    if (action === 'unchanged') {
+      // The text is there: the metadata may not be (front matter or --metadata edited since).
+      patches = docs.filter((d) => !sameMetadata(d.metadata, local.metadata)).map((d) => ({ id: d.id, patch: metadataPatch(d.metadata, local.metadata) }));
+      if (patches.length) action = 'metadata';
+    }
+    files.push({ path, sourceRef, size: local.bytes.length, sha256, action, metadata: local.metadata, ...(patches?.length ? { patches } : {}) });
   }
   summary.files = files.length;
   reporter.start?.(files.length);
@@ -185,12 +225,18 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
     }
   }
   const toSend = files.filter((f) => f.action === 'new' || f.action === 'changed');
+  const toPatch = files.filter((f) => f.action === 'metadata');
+  const keysOf = (file: LocalFile) => [...new Set((file.patches ?? []).flatMap((p) => Object.keys(p.patch)))].join(', ');
 
   if (options.dryRun) {
     for (const file of toSend) {
       if (file.action === 'new') summary.created += 1;
       else summary.replaced += 1;
       reporter.file?.({ path: file.sourceRef, outcome: file.action === 'new' ? 'would_create' : 'would_replace' });
+    }
+    for (const file of toPatch) {
+      summary.metadata_updated += 1;
+      reporter.file?.({ path: file.sourceRef, outcome: 'would_update_metadata', detail: keysOf(file) });
     }
     if (options.prune) {
       summary.pruned = stale;
@@ -205,7 +251,7 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   let batch: LocalFile[] = [];
   let batchBytes = 0;
   for (const file of toSend) {
-    const itemBytes = Math.ceil(file.size / 3) * 4 + file.sourceRef.length * 2 + 300;
+    const itemBytes = Math.ceil(file.size / 3) * 4 + file.sourceRef.length * 2 + JSON.stringify(file.metadata).length + 300;
     if (batch.length && (batch.length === BATCH || batchBytes + itemBytes > MAX_BATCH_BODY)) {
       batches.push(batch);
       batch = [];
@@ -218,13 +264,17 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
 
   await pool(batches, options.concurrency ?? 4, async (group) => {
     try {
-      const items: CaptureInput[] = await Promise.all(group.map(async (file): Promise<CaptureInput> => ({
-        content_base64: (await readFile(file.path)).toString('base64'),
-        filename: file.sourceRef.split('/').pop()!,
-        content_type: mime.lookup(file.path) || 'application/octet-stream',
-        source_ref: file.sourceRef,
-        ...(file.action === 'changed' ? { replace_source_ref: true } : {}),
-      })));
+      const items: CaptureInput[] = await Promise.all(group.map(async (file): Promise<CaptureInput> => {
+        const local = await readLocal(file.path, baseMetadata);
+        return {
+          content_base64: local.bytes.toString('base64'),
+          filename: file.sourceRef.split('/').pop()!,
+          content_type: mime.lookup(file.path) || 'application/octet-stream',
+          source_ref: file.sourceRef,
+          ...(Object.keys(local.metadata).length ? { metadata: local.metadata } : {}),
+          ...(file.action === 'changed' ? { replace_source_ref: true } : {}),
+        };
+      }));
       const answer = await client.captureBatch(items, scope);
       answer.results.forEach((receipt, i) => {
         const file = group[receipt.index ?? i]!;
@@ -248,6 +298,27 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
       // (a timeout, a server error, the server gone) fails this batch alone.
       if (error instanceof LibraryError && error.status === 401) throw error;
       for (const file of group) {
+        summary.failed.push({ path: file.sourceRef, error: errorText(error) });
+        reporter.file?.({ path: file.sourceRef, outcome: 'failed', detail: errorText(error) });
+      }
+    }
+  });
+
+  // Front matter (or --metadata) edited alone: the documents keep their text, passages and vectors; only the metadata changes.
+  await pool(toPatch, options.concurrency ?? 4, async (file) => {
+    try {
+      for (const { id, patch } of file.patches ?? []) {
+        await client.documents.update(id, { metadata: patch }, scope);
+        summary.ids.push(id);
+      }
+      summary.metadata_updated += 1;
+      reporter.file?.({ path: file.sourceRef, outcome: 'metadata_updated', detail: keysOf(file) });
+    } catch (error) {
+      if (error instanceof LibraryError && error.status === 401) throw error;
+      if (error instanceof LibraryError && error.status === 422) {
+        summary.rejected.push({ path: file.sourceRef, code: error.code, detail: error.message });
+        reporter.file?.({ path: file.sourceRef, outcome: 'rejected', detail: `${error.code}: ${error.message}` });
+      } else {
         summary.failed.push({ path: file.sourceRef, error: errorText(error) });
         reporter.file?.({ path: file.sourceRef, outcome: 'failed', detail: errorText(error) });
       }
@@ -324,6 +395,16 @@ export function pushFailed(summary: PushSummary, indexing?: { failed: unknown[] 
   return summary.rejected.length > 0 || summary.failed.length > 0 || summary.prune_failed.length > 0 || (indexing?.failed.length ?? 0) > 0;
 }
 
+/** Commander's collector for the repeatable `--metadata key=value`. */
+function collectMetadata(pair: string, previous: Metadata = {}): Metadata {
+  try {
+    const [key, value] = parseMetadataPair(pair);
+    return Object.fromEntries([...Object.entries(previous).filter(([k]) => k !== key), [key, value]]);
+  } catch (error) {
+    throw new InvalidArgumentError(errorText(error));
+  }
+}
+
 interface Output {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -331,7 +412,7 @@ interface Output {
 
 /** A progress bar with counts, rate and ETA on a terminal; a plain line per file otherwise. */
 function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean): PushReporter & { stop(): void } {
-  const counts = { created: 0, replaced: 0, deduped: 0, unchanged: 0, rejected: 0, failed: 0 };
+  const counts = { created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: 0, failed: 0 };
   if (!tty) {
     return {
       file: (e) => {
@@ -346,7 +427,7 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
   const multi = new cliProgress.MultiBar(
     {
       stream: out,
-      format: '{bar} {value}/{total} files | {rate}/s | ETA {eta_formatted} | {created} new, {replaced} replaced, {unchanged} unchanged, {rejected} rejected, {failed} failed{note}',
+      format: '{bar} {value}/{total} files | {rate}/s | ETA {eta_formatted} | {created} new, {replaced} replaced, {metadata_updated} metadata updated, {unchanged} unchanged, {rejected} rejected, {failed} failed{note}',
       hideCursor: true,
       etaBuffer: 50,
       fps: 5,
@@ -378,8 +459,9 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
 function human(summary: PushSummary, indexing: { ready: number; failed: unknown[] } | null): string {
   const would = (done: string, todo: string) => (summary.dry_run ? `to ${todo}` : done);
   const lines = [
-    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${would('created', 'create')}, ${summary.replaced} ${would('replaced', 'replace')}, ${summary.deduped} deduped, ${summary.unchanged} unchanged, ${summary.rejected.length} ${would('rejected', 'reject')}, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}`,
+    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${would('created', 'create')}, ${summary.replaced} ${would('replaced', 'replace')}, ${summary.deduped} deduped, ${summary.metadata_updated} ${summary.dry_run ? 'to update metadata' : 'metadata updated'}, ${summary.unchanged} unchanged, ${summary.rejected.length} ${would('rejected', 'reject')}, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}`,
   ];
+  for (const w of summary.warnings) lines.push(`  warning  ${w.path}: ${w.detail}`);
   for (const r of summary.rejected) lines.push(`  rejected ${r.path}: ${r.code}: ${r.detail}`);
   for (const f of summary.failed) lines.push(`  failed   ${f.path}: ${f.error}`);
   if (indexing) lines.push(`indexed: ${indexing.ready} ready, ${indexing.failed.length} failed`);
@@ -410,6 +492,7 @@ export async function runPushCommand(
     .option('-e, --end-user <id>', "the end user's library (default: the shared library)")
     .option('--prefix <prefix>', 'prepended to each relative path to form its source_ref', '')
     .option('-c, --concurrency <n>', 'batches in flight at once', int('--concurrency', 1), 4)
+    .option('-m, --metadata <key=value>', 'metadata for every pushed file (repeatable; see below)', collectMetadata)
     .option('--prune', 'delete documents whose source_ref (under --prefix) names a file that is gone')
     .option('-n, --dry-run', 'say what would change; send and delete nothing')
     .option('--json', 'print one JSON summary on stdout (progress goes to stderr on a terminal)')
@@ -421,6 +504,24 @@ export async function runPushCommand(
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.stdout.write(s), writeErr: (s) => out.stderr.write(s) })
     .addHelpText('after', `
+Metadata (filters read it: GET /v1/search?filter=..., and grep, documents, chat):
+  --metadata key=value applies to every pushed file; repeat it for more keys (the last
+  value of a key wins). A value written as a number (42, -1.5, 2e3; not 007 or +1) is
+  a number, true and false are booleans, anything else is a string.
+  A Markdown file (.md, .markdown) opening with YAML front matter (a line ---, YAML, a
+  line ---) gets its top-level keys as metadata, over the --metadata pairs. Kept:
+  strings, finite numbers, booleans, dates (as written: 2026-01-15) and lists of these
+  (as lists of strings). Left out, with a warning: empty values, nested mappings,
+  lists holding mappings or lists, keys the rules refuse (a letter or _, then at most
+  63 letters, digits, _ . -) and values over the limits (strings 1024 characters,
+  lists 64 items of 256). Front matter that is not valid YAML, or not a mapping, is
+  left in the text, with a warning. Otherwise the front matter is not captured: the
+  document's text (and file) is the body after it (a file that is only front matter
+  is captured whole), so an edit of the front matter alone updates the document's
+  metadata in place (PATCH, reported as metadata_updated), with nothing captured or
+  embedded again. Each document's metadata is made exactly what the run computes:
+  keys no longer given (by --metadata or the front matter) are removed.
+
 Exit status: 0 when every file is in the library; 1 when a file was rejected or failed,
 a prune failed or the run could not start; 2 on a usage error.
 Rate limits (429) and unavailability (503) are waited out (Retry-After honoured).`);
@@ -434,7 +535,7 @@ Rate limits (429) and unavailability (503) are waited out (Retry-After honoured)
     }
     throw error;
   }
-  const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; prune?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
+  const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; metadata?: Metadata; prune?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
   const folder = program.args[0]!;
   const apiKey = opts.key ?? env.LIBRARY_API_KEY;
   if (!apiKey) {
@@ -450,7 +551,7 @@ Rate limits (429) and unavailability (503) are waited out (Retry-After honoured)
   const url = opts.url ?? env.LIBRARY_URL ?? context.defaultUrl;
   const options: PushOptions = {
     folder, url, apiKey, endUserId: opts.endUser, prefix: opts.prefix, concurrency: opts.concurrency,
-    prune: !!opts.prune, dryRun: !!opts.dryRun, retries: opts.retries, timeoutMs: opts.timeout * 1000,
+    prune: !!opts.prune, dryRun: !!opts.dryRun, retries: opts.retries, timeoutMs: opts.timeout * 1000, metadata: opts.metadata,
   };
   const progressStream = opts.json ? out.stderr : out.stdout;
   const reporter = makeReporter(progressStream, !!progressStream.isTTY, !!opts.json);

@@ -166,7 +166,11 @@ export interface paths {
         delete: operations["document-delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a document's title, source_ref or metadata
+         * @description Changes the document's `title`, `source_ref` or `metadata` (a merge patch, RFC 7396: a key with null removes it); the text, its passages and vectors stay. Search, grep, the document list and filters see the change as soon as this answers. 404 outside the caller's library; 422 naming the field or key when the result breaks the rules.
+         */
+        patch: operations["document-update"];
         trace?: never;
     };
     "/v1/documents/{id}/content": {
@@ -361,6 +365,10 @@ export interface components {
             content_type?: string;
             title?: string;
             source_ref?: string;
+            /** @description The document's metadata, which filters read. A rejection names the key (`reject_code` `invalid_request`). A `deduped` capture keeps the stored metadata: change it with PATCH. */
+            metadata?: {
+                [key: string]: string | number | boolean | string[];
+            };
             /** @description Requires source_ref. This capture is the new version of the document at source_ref: once its text is indexed, the older documents with that source_ref in the same library are removed (a reader finds one version at every moment). See docs/api-notes.md. */
             replace_source_ref?: boolean;
             /** @description Selects that end user's library; omitted: the tenant's shared library. */
@@ -372,6 +380,17 @@ export interface components {
             /** @description Selects that end user's library; omitted: the tenant's shared library. */
             end_user_id?: string;
         };
+        /** @description Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref). */
+        DocumentPatch: {
+            /** @description The new title. */
+            title?: string;
+            /** @description The new source_ref; null removes it. */
+            source_ref?: string | null;
+            /** @description A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules. */
+            metadata?: {
+                [key: string]: (string | number | boolean | string[]) | null;
+            };
+        };
         ChatRequest: {
             /** @description Answered only from the selected library. */
             question: string;
@@ -379,6 +398,12 @@ export interface components {
             end_user_id?: string;
             /** @description Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key's tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404. */
             conversation_id?: string;
+            /** @description Only documents matching it are used as evidence (see Filter). */
+            filter?: components["schemas"]["Filter"];
+        };
+        /** @description Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields (`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators (`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. At most 4 levels of and/or/not and 32 conditions; a malformed filter is 422 naming the path inside it. Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters". */
+        Filter: {
+            [key: string]: unknown;
         };
         BucketRequest: {
             /**
@@ -475,10 +500,10 @@ export interface components {
             source_ref: string | null;
         };
         /**
-         * @description Why a capture was rejected. Only `backend_unavailable` is retryable (HTTP 503, `Retry-After`); every other code is final (HTTP 422): `invalid_item` a field has the wrong type or breaks a rule (`detail` names it); `missing_content` neither `text` nor `content_base64`; `ambiguous_content` both; `invalid_base64` `content_base64` does not decode; `too_large` over the size limits; `unsupported_type` no text can be extracted from this kind of file; `empty_content` the text, or what was extracted, is empty or whitespace; `extraction_failed` the file is corrupt or malformed for its type; `encrypted_document` the file is password-protected; `bucket_access_denied` the caller's registered bucket refused the write; `backend_unavailable` a dependency failed or throttled, nothing was stored.
+         * @description Why a capture was rejected. Only `backend_unavailable` is retryable (HTTP 503, `Retry-After`); every other code is final (HTTP 422): `invalid_item` a field has the wrong type or breaks a rule (`detail` names it); `invalid_request` the `metadata` breaks the metadata rules (`detail` names the key); `missing_content` neither `text` nor `content_base64`; `ambiguous_content` both; `invalid_base64` `content_base64` does not decode; `too_large` over the size limits; `unsupported_type` no text can be extracted from this kind of file; `empty_content` the text, or what was extracted, is empty or whitespace; `extraction_failed` the file is corrupt or malformed for its type; `encrypted_document` the file is password-protected; `bucket_access_denied` the caller's registered bucket refused the write; `backend_unavailable` a dependency failed or throttled, nothing was stored.
          * @enum {string}
          */
-        RejectCode: "invalid_item" | "missing_content" | "ambiguous_content" | "invalid_base64" | "too_large" | "unsupported_type" | "empty_content" | "extraction_failed" | "encrypted_document" | "bucket_access_denied" | "backend_unavailable";
+        RejectCode: "invalid_item" | "invalid_request" | "missing_content" | "ambiguous_content" | "invalid_base64" | "too_large" | "unsupported_type" | "empty_content" | "extraction_failed" | "encrypted_document" | "bucket_access_denied" | "backend_unavailable";
         CaptureBatchResponse: {
             /** @description items received */
             total: number;
@@ -523,6 +548,10 @@ export interface components {
                 content_date: string;
                 title: string | null;
                 source_ref: string | null;
+                /** @description the document's metadata; `{}` for `chat` and `creation` results */
+                metadata: {
+                    [key: string]: string | number | boolean | string[];
+                };
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -537,6 +566,10 @@ export interface components {
                 line: number;
                 snippet: string;
                 content_date: string;
+                /** @description the document's metadata; `{}` for `chat` and `creation` results */
+                metadata: {
+                    [key: string]: string | number | boolean | string[];
+                };
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -578,6 +611,10 @@ export interface components {
             storage: "service" | "bucket";
             line_count: number;
             page_count: number | null;
+            /** @description the document's metadata; `{}` for `chat` and `creation` results */
+            metadata: {
+                [key: string]: string | number | boolean | string[];
+            };
         };
         DeletedDocument: {
             id: string;
@@ -638,6 +675,10 @@ export interface components {
                 /** @description The cited lines, each prefixed with its line number: "12: ...". */
                 snippet: string;
                 file_id: string;
+                /** @description the document's metadata; `{}` for `chat` and `creation` results */
+                metadata: {
+                    [key: string]: string | number | boolean | string[];
+                };
             }[];
             tokens_used: number;
             /** @description run_ + ULID */
@@ -1187,6 +1228,8 @@ export interface operations {
                 kind?: string;
                 /** @description Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field. */
                 min_score?: number;
+                /** @description URL-encoded JSON. Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields (`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators (`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. At most 4 levels of and/or/not and 32 conditions; a malformed filter is 422 naming the path inside it. Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters". A cursor works only with the same filter. */
+                filter?: string;
             };
             header?: never;
             path?: never;
@@ -1214,7 +1257,15 @@ export interface operations {
                      *           "from_keyword": true,
                      *           "content_date": "2026-11-22T06:41:03.123456",
                      *           "title": "Meeting notes",
-                     *           "source_ref": "notes/meeting.md"
+                     *           "source_ref": "notes/meeting.md",
+                     *           "metadata": {
+                     *             "project": "apollo",
+                     *             "year": 2024,
+                     *             "tags": [
+                     *               "meeting",
+                     *               "q3"
+                     *             ]
+                     *           }
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -1241,6 +1292,8 @@ export interface operations {
                 /** @description The next_cursor of the previous page. */
                 cursor?: string;
                 end_user_id?: string;
+                /** @description URL-encoded JSON. Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields (`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators (`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. At most 4 levels of and/or/not and 32 conditions; a malformed filter is 422 naming the path inside it. Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters". A cursor works only with the same filter. */
+                filter?: string;
             };
             header?: never;
             path?: never;
@@ -1266,7 +1319,15 @@ export interface operations {
                      *           "source_ref": "notes/meeting.md",
                      *           "line": 3,
                      *           "snippet": "3: We ship on Friday.",
-                     *           "content_date": "2026-11-22T06:41:03.123456"
+                     *           "content_date": "2026-11-22T06:41:03.123456",
+                     *           "metadata": {
+                     *             "project": "apollo",
+                     *             "year": 2024,
+                     *             "tags": [
+                     *               "meeting",
+                     *               "q3"
+                     *             ]
+                     *           }
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -1291,6 +1352,8 @@ export interface operations {
                 cursor?: string;
                 end_user_id?: string;
                 source_ref?: string;
+                /** @description URL-encoded JSON. Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields (`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators (`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. At most 4 levels of and/or/not and 32 conditions; a malformed filter is 422 naming the path inside it. Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters". A cursor works only with the same filter. */
+                filter?: string;
             };
             header?: never;
             path?: never;
@@ -1328,7 +1391,15 @@ export interface operations {
                      *           "created_at": "2026-11-22T06:41:03.123456",
                      *           "storage": "service",
                      *           "line_count": 42,
-                     *           "page_count": null
+                     *           "page_count": null,
+                     *           "metadata": {
+                     *             "project": "apollo",
+                     *             "year": 2024,
+                     *             "tags": [
+                     *               "meeting",
+                     *               "q3"
+                     *             ]
+                     *           }
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -1385,7 +1456,15 @@ export interface operations {
                      *       "created_at": "2026-11-22T06:41:03.123456",
                      *       "storage": "service",
                      *       "line_count": 42,
-                     *       "page_count": null
+                     *       "page_count": null,
+                     *       "metadata": {
+                     *         "project": "apollo",
+                     *         "year": 2024,
+                     *         "tags": [
+                     *           "meeting",
+                     *           "q3"
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Document"];
@@ -1432,6 +1511,75 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "document-update": {
+        parameters: {
+            query?: {
+                end_user_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated document. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "file_01JD7ZQ8W3M4X9N2B5C6V7K8P1",
+                     *       "file_id": "file_01JD7ZQ8W3M4X9N2B5C6V7K8P1",
+                     *       "title": "Meeting notes",
+                     *       "filename": null,
+                     *       "content_type": "text/plain; charset=utf-8",
+                     *       "source_ref": "notes/meeting.md",
+                     *       "size_bytes": 1834,
+                     *       "sha256": "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c",
+                     *       "kind": "text",
+                     *       "status": "ready",
+                     *       "failure_reason": null,
+                     *       "findable_by_words": true,
+                     *       "findable_by_meaning": true,
+                     *       "passages": 3,
+                     *       "passages_embedded": 3,
+                     *       "created_at": "2026-11-22T06:41:03.123456",
+                     *       "storage": "service",
+                     *       "line_count": 42,
+                     *       "page_count": null,
+                     *       "metadata": {
+                     *         "project": "apollo",
+                     *         "year": 2024,
+                     *         "tags": [
+                     *           "meeting",
+                     *           "q3"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            400: components["responses"]["InvalidJson"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1644,7 +1792,15 @@ export interface operations {
                      *           "kind": "file",
                      *           "title": "Meeting notes",
                      *           "snippet": "3: We ship on Friday.",
-                     *           "file_id": "file_01JD7ZQ8W3M4X9N2B5C6V7K8P1"
+                     *           "file_id": "file_01JD7ZQ8W3M4X9N2B5C6V7K8P1",
+                     *           "metadata": {
+                     *             "project": "apollo",
+                     *             "year": 2024,
+                     *             "tags": [
+                     *               "meeting",
+                     *               "q3"
+                     *             ]
+                     *           }
                      *         }
                      *       ],
                      *       "tokens_used": 812,
@@ -1664,7 +1820,7 @@ export interface operations {
                      *     data: {"text":"on Friday [1]."}
                      *
                      *     event: done
-                     *     data: {"reply":"You ship on Friday [1].","artifacts":[],"sources":[{"kind":"file","title":"Meeting notes","snippet":"3: We ship on Friday.","file_id":"file_01JD7ZQ8W3M4X9N2B5C6V7K8P1"}],"tokens_used":812,"run_id":"run_01JD7ZQ8W3M4X9N2B5C6V7K8P2","conversation_id":"cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"}
+                     *     data: {"reply":"You ship on Friday [1].","artifacts":[],"sources":[{"kind":"file","title":"Meeting notes","snippet":"3: We ship on Friday.","file_id":"file_01JD7ZQ8W3M4X9N2B5C6V7K8P1","metadata":{"project":"apollo","year":2024,"tags":["meeting","q3"]}}],"tokens_used":812,"run_id":"run_01JD7ZQ8W3M4X9N2B5C6V7K8P2","conversation_id":"cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"}
                      */
                     "text/event-stream": string;
                 };

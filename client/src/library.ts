@@ -2,6 +2,7 @@ import { CaptureRejectedError, LibraryConnectionError, LibraryError, LibraryTime
 import { contentTypeFor, filenameFromDisposition, toBase64, toBytes } from './content.js';
 import { readEvents } from './sse.js';
 import { abortError, Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
+import { filterParam, type Filter, type Metadata, type MetadataPatch } from './filter.js';
 import type {
   BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, ChatStreamEvent, DeletedDocument, Document, DocumentContent, DocumentsParams,
   DocumentsResponse, EndUser, EndUsersParams, EndUsersResponse, Erasure, GrepParams, GrepResponse, GrepResult,
@@ -33,6 +34,8 @@ export interface CaptureFileOptions extends CaptureOptions {
   title?: string;
   source_ref?: string;
   end_user_id?: string;
+  /** The document's metadata, which filters read (`metadata.<key>`). */
+  metadata?: Metadata;
   /** Replace older documents with this source_ref once this one is stored. */
   replace_source_ref?: boolean;
 }
@@ -49,6 +52,15 @@ export interface ChatOptions extends RequestOptions {
   /** Goes on with this conversation (the `conversation_id` of an earlier answer, in the same library). */
   conversationId?: string;
   end_user_id?: string;
+  /** Only documents matching it are used as evidence (overrides the question object's `filter`). */
+  filter?: Filter;
+}
+
+/** What `documents.update` changes: any of `title`, `source_ref` (null removes it) and `metadata` (a merge patch: a key with null removes it, keys not named stay). */
+export interface DocumentUpdate {
+  title?: string;
+  source_ref?: string | null;
+  metadata?: MetadataPatch;
 }
 
 /** Which lines `documents.content` reads: from `fromLine` (1-based, default 1), at most `lines` (1 to 5000, default 1000). */
@@ -120,10 +132,11 @@ export class Page<T, B extends Paged = Paged> implements AsyncIterable<T> {
   }
 }
 
-function chatBody(question: string | ChatRequest, options: { conversationId?: string; end_user_id?: string }): ChatRequest {
+function chatBody(question: string | ChatRequest, options: { conversationId?: string; end_user_id?: string; filter?: Filter }): ChatRequest {
   const body: ChatRequest = typeof question === 'string' ? { question } : { ...question };
   if (options.conversationId !== undefined) body.conversation_id = options.conversationId;
   if (options.end_user_id !== undefined) body.end_user_id = options.end_user_id;
+  if (options.filter !== undefined) body.filter = options.filter;
   return body;
 }
 
@@ -253,10 +266,15 @@ export class Library {
     return { total: first.total, succeeded: results.filter((r) => r.ok).length, results };
   }
 
-  /** `GET /v1/search`: one page; iterate it (`for await`) to walk every page. */
+  /**
+   * `GET /v1/search`: one page; iterate it (`for await`) to walk every page.
+   * `filter` (sent as JSON) limits the search to what matches it; every page
+   * keeps it (a cursor works only with the same filter).
+   */
   async search(params: SearchParams, options: RequestOptions = {}): Promise<Page<SearchResult, SearchResponse>> {
+    const query = { ...params, filter: filterParam(params.filter) };
     const fetchPage = async (cursor?: string): Promise<Page<SearchResult, SearchResponse>> => {
-      const response = await this.transport.request<SearchResponse>({ method: 'GET', path: '/v1/search', query: { ...params, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+      const response = await this.transport.request<SearchResponse>({ method: 'GET', path: '/v1/search', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
       return new Page(response.body, response.body.results, response.requestId, fetchPage);
     };
     return fetchPage();
@@ -273,8 +291,8 @@ export class Library {
    * (each page reads and scans within a budget): iterating walks on.
    */
   async grep(params: GrepParams, options: RequestOptions = {}): Promise<Page<GrepResult, GrepResponse>> {
-    const { case_sensitive, ...rest } = params;
-    const query = { ...rest, ...(case_sensitive !== undefined ? { case_sensitive: case_sensitive ? 'true' : 'false' } : {}) };
+    const { case_sensitive, filter, ...rest } = params;
+    const query = { ...rest, filter: filterParam(filter), ...(case_sensitive !== undefined ? { case_sensitive: case_sensitive ? 'true' : 'false' } : {}) };
     const fetchPage = async (cursor?: string): Promise<Page<GrepResult, GrepResponse>> => {
       const response = await this.transport.request<GrepResponse>({ method: 'GET', path: '/v1/grep', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
       return new Page(response.body, response.body.results, response.requestId, fetchPage);
@@ -287,11 +305,12 @@ export class Library {
     yield* await this.grep(params, options);
   }
 
-  /** Documents: list (one page), iterate (all), get, delete. */
+  /** Documents: list (one page; `filter` to list only what matches), iterate (all), get, update, delete, read back. */
   readonly documents = {
     list: async (params: DocumentsParams = {}, options: RequestOptions = {}): Promise<Page<Document, DocumentsResponse>> => {
+      const query = { ...params, filter: filterParam(params.filter) };
       const fetchPage = async (cursor?: string): Promise<Page<Document, DocumentsResponse>> => {
-        const response = await this.transport.request<DocumentsResponse>({ method: 'GET', path: '/v1/documents', query: { ...params, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+        const response = await this.transport.request<DocumentsResponse>({ method: 'GET', path: '/v1/documents', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
         return new Page(response.body, response.body.documents, response.requestId, fetchPage);
       };
       return fetchPage(params.cursor);
@@ -302,6 +321,20 @@ export class Library {
     },
     get: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<Document> =>
       (await this.transport.request<Document>({ method: 'GET', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: true }, options)).body,
+    /**
+     * `PATCH /v1/documents/{id}`: changes the title, the source_ref (null
+     * removes it) or the metadata, a merge patch (a key with a value sets it,
+     * a key with null removes it, keys not named stay). Resolves to the
+     * updated document; search, grep, lists and filters see the change at
+     * once. The text cannot be patched (capture the new version with
+     * `replace_source_ref`); nothing is embedded again.
+     *
+     * ```ts
+     * await lib.documents.update(id, { metadata: { status: 'done', draft: null } });
+     * ```
+     */
+    update: async (id: string, patch: DocumentUpdate, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<Document> =>
+      (await this.transport.request<Document>({ method: 'PATCH', path: '/v1/documents/{id}', pathParams: { id }, query: params, body: patch, idempotent: true }, options)).body,
     delete: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<DeletedDocument> =>
       (await this.transport.request<DeletedDocument>({ method: 'DELETE', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: false }, options)).body,
     /**
@@ -361,11 +394,12 @@ export class Library {
   /**
    * `POST /v1/chat`: an answer from the library, citing it. The answer names
    * its `conversation_id`: pass it as `conversationId` with the next
-   * question to follow up (`"And when was that?"`).
+   * question to follow up (`"And when was that?"`). `filter` limits the
+   * evidence to the documents matching it.
    */
   async chat(question: string | ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
-    const { conversationId, end_user_id, ...call } = options;
-    const body = chatBody(question, { conversationId, end_user_id });
+    const { conversationId, end_user_id, filter, ...call } = options;
+    const body = chatBody(question, { conversationId, end_user_id, filter });
     return (await this.transport.request<ChatResponse>({ method: 'POST', path: '/v1/chat', body, idempotent: false }, call)).body;
   }
 
@@ -388,8 +422,8 @@ export class Library {
    * ```
    */
   async *chatStream(question: string | ChatRequest, options: ChatOptions = {}): AsyncGenerator<ChatStreamEvent, void, undefined> {
-    const { conversationId, end_user_id, ...call } = options;
-    const body = chatBody(question, { conversationId, end_user_id });
+    const { conversationId, end_user_id, filter, ...call } = options;
+    const body = chatBody(question, { conversationId, end_user_id, filter });
     const opened = await this.transport.openStream({ method: 'POST', path: '/v1/chat', body, idempotent: false, mediaType: 'text/event-stream' }, call);
     if (!('stream' in opened)) {
       // A service that answered JSON (it does not stream): the same events, from the whole answer.

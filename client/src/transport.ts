@@ -34,7 +34,7 @@ export interface RequestOptions {
   retries?: number;
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type ApiPath = keyof paths;
 
 export interface RawResponse<T = unknown> {

@@ -4,6 +4,7 @@
  * written by hand except the client's own option bags.
  */
 import type { components, operations } from './api-types.js';
+import type { Filter } from './filter.js';
 
 type Schemas = components['schemas'];
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
@@ -24,7 +25,8 @@ export type DocumentContent = Schemas['DocumentContent'];
 export type EndUsersResponse = Schemas['EndUsersResponse'];
 export type EndUser = EndUsersResponse['end_users'][number];
 export type Erasure = Schemas['ErasureResponse'];
-export type ChatRequest = Schemas['ChatRequest'];
+/** The chat body, with `filter` typed (the OpenAPI description gives it as any object). */
+export type ChatRequest = Omit<Schemas['ChatRequest'], 'filter'> & { filter?: Filter };
 export type ChatResponse = Schemas['ChatResponse'];
 export type ChatStreamStart = Schemas['ChatStreamStart'];
 export type ChatStreamDelta = Schemas['ChatStreamDelta'];
@@ -42,9 +44,10 @@ export type BucketStatus = Schemas['BucketStatus'];
 export type TrustPolicy = Schemas['TrustPolicy'];
 export type BucketUnregistered = Schemas['BucketUnregistered'];
 
-export type SearchParams = Omit<Query<'search'>, 'cursor'> & { cursor?: string };
-export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor'> & { case_sensitive?: boolean; cursor?: string };
-export type DocumentsParams = Query<'documents-list'>;
+/** The client's own: `filter` is a typed object, sent as JSON. */
+export type SearchParams = Omit<Query<'search'>, 'cursor' | 'filter'> & { cursor?: string; filter?: Filter };
+export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor' | 'filter'> & { case_sensitive?: boolean; cursor?: string; filter?: Filter };
+export type DocumentsParams = Omit<Query<'documents-list'>, 'filter'> & { filter?: Filter };
 export type EndUsersParams = Query<'end-users-list'>;
 export type UsageParams = Query<'usage'>;
 export type DocumentContentParams = Query<'document-content'>;

@@ -65,13 +65,14 @@ export function checkMetadata(value: unknown, path = 'metadata'): Metadata {
  */
 export function mergeMetadata(current: Metadata, patch: unknown, path = 'metadata'): Metadata {
   if (!isPlainObject(patch)) throw invalidRequest(`${path}: expected an object (a merge patch: a key with null removes it)`);
-  const merged: Record<string, unknown> = { ...current };
+  // A Map, not an object: a key named __proto__ is a key like any other.
+  const merged = new Map<string, unknown>(Object.entries(current));
   for (const [key, value] of Object.entries(patch)) {
     checkKey(key, path);
-    if (value === null) delete merged[key];
-    else merged[key] = value;
+    if (value === null) merged.delete(key);
+    else merged.set(key, value);
   }
-  return checkMetadata(merged, path);
+  return checkMetadata(Object.fromEntries(merged), path);
 }
 
 /** The scalars a value holds: itself, or an array's elements. */

@@ -125,4 +125,16 @@ describe('the library command and npm start', () => {
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/--tenant/);
   });
+
+  it('prints its usage and its version when asked (exit 0), and its usage for an unknown command (exit 2)', () => {
+    const help = library('--help');
+    expect(help.status).toBe(0);
+    expect(help.lines.join('\n')).toMatch(/^usage:\n\s+library serve/);
+    const version = library('--version');
+    expect(version.status).toBe(0);
+    expect(version.last).toMatch(/^\d+\.\d+\.\d+$/);
+    const unknown = library('frobnicate');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^usage:/);
+  });
 });

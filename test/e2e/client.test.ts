@@ -411,6 +411,91 @@ describe('chat conversations and streamed replies', () => {
   });
 });
 
+describe('metadata, filters and editing a document', () => {
+  const user = 'curator';
+  const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
+    const all: T[] = [];
+    for await (const item of items) all.push(item);
+    return all;
+  };
+  let apollo: string;
+  let gemini: string;
+  let memo: string;
+
+  beforeAll(async () => {
+    const one = await lib.capture({ text: 'Launch window review: the heron rocket flies in March.', source_ref: 'missions/apollo.txt', end_user_id: user, metadata: { project: 'apollo', year: 2024, tags: ['launch', 'review'], draft: false } });
+    const batch = await lib.captureBatch(
+      [
+        { text: 'Launch window review: the heron capsule waits for May.', source_ref: 'missions/gemini.txt', metadata: { project: 'gemini', year: 2022, tags: ['launch'] } },
+        { text: 'Heron sightings at the lake, no launch involved.', source_ref: 'diary/lake.txt' },
+      ],
+      { end_user_id: user },
+    );
+    const file = await lib.captureFile(new TextEncoder().encode('# Memo\nThe heron budget is approved.\n'), { filename: 'memo.md', source_ref: 'missions/memo.md', end_user_id: user, metadata: { project: 'apollo', year: 2025 } });
+    expect([one.status, ...batch.results.map((r) => r.status), file.status]).toEqual(['created', 'created', 'created', 'created']);
+    [apollo, gemini, memo] = [one.id!, batch.results[0]!.id!, file.id!];
+    await server.stack.settled();
+  });
+
+  it('returns the metadata a capture carried, {} when none, on documents, search, grep and chat sources', async () => {
+    expect((await lib.documents.get(apollo, { end_user_id: user })).metadata).toEqual({ project: 'apollo', year: 2024, tags: ['launch', 'review'], draft: false });
+    expect((await lib.documents.get(memo, { end_user_id: user })).metadata).toEqual({ project: 'apollo', year: 2025 });
+    const lake = (await lib.documents.list({ end_user_id: user, source_ref: 'diary/lake.txt' })).items;
+    expect(lake.map((d) => d.metadata)).toEqual([{}]);
+    const hits = await collect(lib.searchAll({ q: 'heron launch window', end_user_id: user }));
+    expect(hits.find((h) => h.id === gemini)?.metadata).toEqual({ project: 'gemini', year: 2022, tags: ['launch'] });
+    const lines = await collect(lib.grepAll({ pattern: 'heron', end_user_id: user }));
+    expect(lines.find((l) => l.file_id === apollo)?.metadata).toMatchObject({ project: 'apollo' });
+  });
+
+  it('filters search, grep, the document list and chat with a typed filter', async () => {
+    const searched = await collect(lib.searchAll({ q: 'heron launch', end_user_id: user, filter: { 'metadata.project': 'apollo' } }));
+    expect(new Set(searched.map((h) => h.id))).toEqual(new Set([apollo, memo]));
+    const recent = await collect(lib.searchAll({ q: 'heron', end_user_id: user, filter: { 'metadata.year': { gte: 2023 }, 'metadata.tags': 'launch' } }));
+    expect(recent.map((h) => h.id)).toEqual([apollo]);
+
+    const grepped = await collect(lib.grepAll({ pattern: 'heron', end_user_id: user, filter: { or: [{ 'metadata.project': 'gemini' }, { 'metadata.project': { exists: false } }] } }));
+    expect(new Set(grepped.map((l) => l.source_ref))).toEqual(new Set(['missions/gemini.txt', 'diary/lake.txt']));
+
+    const listed = await collect(lib.documents.iterate({ end_user_id: user, limit: 1, filter: { source_ref: { prefix: 'missions/' }, not: { 'metadata.project': 'gemini' } } }));
+    expect(listed.map((d) => d.id).sort()).toEqual([apollo, memo].sort());
+
+    const chat = await lib.chat('When does the heron fly?', { end_user_id: user, filter: { 'metadata.project': 'gemini' } });
+    expect(chat.sources.map((s) => s.file_id)).toEqual([gemini]);
+    for (const source of chat.sources) expect(source.metadata).toMatchObject({ project: 'gemini' });
+    const streamed = (await collect(lib.chatStream({ question: 'When does the heron fly?', end_user_id: user, filter: { 'metadata.project': 'apollo' } }))).at(-1);
+    if (streamed?.type !== 'done') throw new Error('the stream did not end with done');
+    expect(streamed.response.sources.length).toBeGreaterThan(0);
+    expect(streamed.response.sources.map((s) => s.file_id)).not.toContain(gemini);
+
+    // The service checks the filter again and names the path of a problem.
+    const bad = await lib.search({ q: 'heron', end_user_id: user, filter: { 'metadata.year': { gte: true as unknown as number } } }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(LibraryError);
+    expect(bad).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringContaining('filter.metadata.year.gte') });
+  });
+
+  it('updates a document (title, source_ref, metadata as a merge patch); filters see it at once; nothing is captured again', async () => {
+    const before = await lib.documents.get(apollo, { end_user_id: user });
+    const updated = await lib.documents.update(apollo, { title: 'Apollo review', metadata: { year: 2026, draft: null, status: 'approved' } }, { end_user_id: user });
+    expect(updated).toMatchObject({ id: apollo, title: 'Apollo review', sha256: before.sha256, metadata: { project: 'apollo', year: 2026, tags: ['launch', 'review'], status: 'approved' } });
+    expect(updated.metadata).not.toHaveProperty('draft');
+    expect(await lib.documents.get(apollo, { end_user_id: user })).toEqual(updated);
+
+    const approved = await collect(lib.documents.iterate({ end_user_id: user, filter: { 'metadata.status': 'approved' } }));
+    expect(approved.map((d) => d.id)).toEqual([apollo]);
+    const found = await collect(lib.searchAll({ q: 'heron launch', end_user_id: user, filter: { 'metadata.year': 2026 } }));
+    expect(found.map((h) => h.id)).toEqual([apollo]);
+    expect(found[0]!.title).toBe('Apollo review');
+
+    const moved = await lib.documents.update(apollo, { source_ref: null }, { end_user_id: user });
+    expect(moved.source_ref).toBeNull();
+    const rejected = await lib.documents.update(apollo, { metadata: { 'bad key': 1 } }, { end_user_id: user }).catch((e: unknown) => e);
+    expect(rejected).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringContaining('bad key') });
+    const elsewhere = await lib.documents.update(apollo, { title: 'x' }).catch((e: unknown) => e);
+    expect(elsewhere).toMatchObject({ status: 404, code: 'not_found' });
+  });
+});
+
 describe('reading a document back', () => {
   it('reads a page of lines at the numbers grep reports, and iterates every line across pages', async () => {
     const text = 'Packing list\r\nthe Tern kayak\nspare paddle\rthe Tern tent\nmatches\n';

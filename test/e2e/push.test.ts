@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
@@ -139,7 +139,7 @@ describe('library push', () => {
   it('has a proper command line: --help and --version exit 0, --json, exit 1 on rejections, a connection failure named', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
-    for (const option of ['--dry-run', '--json', '--concurrency', '--prune', '--wait', '--version', '--url']) expect(help.stdout).toContain(option);
+    for (const option of ['--dry-run', '--json', '--concurrency', '--prune', '--wait', '--version', '--url', '--metadata', 'front matter']) expect(help.stdout).toContain(option);
     const version = await run(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '9.9.9\n' });
     expect((await run([folder, '--no-such-option'])).code).toBe(2);
@@ -155,7 +155,7 @@ describe('library push', () => {
     const plain = await run([join(folder, 'notes', 'deep'), '--prefix', 'notes/deep/', '--key', key, '--url', server.url, '--end-user', 'pusher-user']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/^unchanged +notes\/deep\/b\.csv$/m);
-    expect(plain.stdout).toMatch(/1 files: 0 created, 0 replaced, 0 deduped, 1 unchanged, 0 rejected, 0 failed/);
+    expect(plain.stdout).toMatch(/1 files: 0 created, 0 replaced, 0 deduped, 0 metadata updated, 1 unchanged, 0 rejected, 0 failed/);
 
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -171,5 +171,118 @@ describe('library push', () => {
 
   it('stops with a clear error on a bad key', async () => {
     await expect(pushFolder({ folder, url: server.url, apiKey: 'lib_bad' })).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+});
+
+describe('library push: metadata from --metadata and front matter', () => {
+  const user = 'meta-user';
+  const meta = join(root, 'meta-folder');
+  const body = '# Harbour\nThe ferry to the lighthouse leaves at dawn.\n';
+  const frontMatter = (lines: string[]) => `---\n${lines.join('\n')}\n---\n`;
+  const docsAt = async (sourceRef: string) =>
+    (await server.api(`/v1/documents?end_user_id=${user}&source_ref=${encodeURIComponent(sourceRef)}`, { key })).body.documents as Array<{ id: string; sha256: string; metadata: Record<string, unknown>; created_at: string; passages_embedded: number }>;
+  const filtered = async (route: string, filter: object) =>
+    (await server.api(`${route}${route.includes('?') ? '&' : '?'}end_user_id=${user}&filter=${encodeURIComponent(JSON.stringify(filter))}`, { key })).body;
+  const push = (...extra: string[]) => run([meta, '--key', key, '--url', server.url, '--end-user', user, '--json', ...extra]);
+  const flags = ['--metadata', 'project=apollo', '--metadata', 'year=2024', '--metadata', 'draft=false', '--metadata', 'zip=007', '--metadata', 'ratio=-1.5', '--metadata', 'project=artemis'];
+
+  beforeAll(() => {
+    mkdirSync(meta, { recursive: true });
+    writeFileSync(join(meta, 'plain.txt'), 'A plain note about the harbour crane.\n');
+    writeFileSync(
+      join(meta, 'post.md'),
+      frontMatter(['title: Harbour post', 'year: 2025', 'tags: [travel, 2026]', 'published: 2026-01-15', 'nested: {a: 1}', 'empty:', '"bad key": x']) + body,
+    );
+    writeFileSync(join(meta, 'broken.md'), '---\ntitle: [unclosed\n---\nBroken front matter stays in the text.\n');
+    writeFileSync(join(meta, 'rule.markdown'), '---\nJust a rule, then prose.\n---\nMore prose about tides.\n');
+  });
+
+  it('applies --metadata pairs (numbers, booleans, strings) to every file and front matter over them; the text is the body', async () => {
+    const first = await push(...flags);
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({ files: 4, created: 4, metadata_updated: 0, rejected: [], failed: [] });
+    const details = summary.warnings.map((w: { path: string; detail: string }) => `${w.path}: ${w.detail}`).join('\n');
+    expect(details).toMatch(/post\.md: front matter key nested left out: a nested mapping/);
+    expect(details).toMatch(/post\.md: front matter key empty left out: no value/);
+    expect(details).toMatch(/post\.md: front matter key "bad key" left out/);
+    expect(details).toMatch(/broken\.md: its front matter is not valid YAML/);
+    expect(details).toMatch(/rule\.markdown: its front matter is not a mapping/);
+
+    const flagged = { project: 'artemis', year: 2024, draft: false, zip: '007', ratio: -1.5 };
+    expect((await docsAt('plain.txt'))[0]!.metadata).toEqual(flagged);
+    const [post] = await docsAt('post.md');
+    expect(post!.metadata).toEqual({ ...flagged, title: 'Harbour post', year: 2025, tags: ['travel', '2026'], published: '2026-01-15' });
+    // The front matter is not in the text: the document is the body, byte for byte.
+    expect(post!.sha256).toBe(createHash('sha256').update(body).digest('hex'));
+    const content = (await server.api(`/v1/documents/${post!.id}/content?end_user_id=${user}`, { key })).body;
+    expect(content.lines.slice(0, 2)).toEqual(['# Harbour', 'The ferry to the lighthouse leaves at dawn.']);
+    // Front matter that is not YAML (or not a mapping) stays in the text; the file gets the --metadata pairs.
+    const [broken] = await docsAt('broken.md');
+    expect(broken!.metadata).toEqual(flagged);
+    const unclosed = (await server.api(`/v1/grep?pattern=unclosed&end_user_id=${user}`, { key })).body.results;
+    expect(unclosed.map((r: { source_ref: string }) => r.source_ref)).toEqual(['broken.md']);
+
+    // Filters find them by the new values.
+    const listed = await filtered('/v1/documents', { 'metadata.tags': 'travel', 'metadata.year': { gte: 2025 } });
+    expect(listed.documents.map((d: { source_ref: string }) => d.source_ref)).toEqual(['post.md']);
+
+    // Nothing changed: nothing is sent, nothing patched.
+    const again = JSON.parse((await push(...flags)).stdout);
+    expect(again).toMatchObject({ unchanged: 4, created: 0, replaced: 0, metadata_updated: 0 });
+  });
+
+  it('PATCHes the metadata of a file whose front matter alone changed: same document, nothing embedded again; --dry-run says so first', async () => {
+    await server.stack.settled();
+    const [before] = await docsAt('post.md');
+    writeFileSync(join(meta, 'post.md'), frontMatter(['title: Harbour post', 'year: 2026', 'status: final', 'published: 2026-01-15']) + body);
+
+    const dry = await push(...flags, '--dry-run');
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, metadata_updated: 1, replaced: 0, created: 0, unchanged: 3 });
+    expect((await docsAt('post.md'))[0]!.metadata).toEqual(before!.metadata);
+    const dryLines = await run([meta, '--key', key, '--url', server.url, '--end-user', user, '--dry-run', ...flags]);
+    expect(dryLines.stdout).toMatch(/^would_update_metadata post\.md \(year, status, tags\)$/m);
+    expect(dryLines.stdout).toMatch(/^ {2}warning {2}broken\.md: its front matter is not valid YAML/m);
+    expect(dryLines.stdout).toMatch(/dry run: 4 files: 0 to create, 0 to replace, 0 deduped, 1 to update metadata, 3 unchanged/);
+
+    const real = await push(...flags);
+    expect(real.code).toBe(0);
+    expect(JSON.parse(real.stdout)).toMatchObject({ metadata_updated: 1, replaced: 0, created: 0, unchanged: 3 });
+    const after = await docsAt('post.md');
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ id: before!.id, sha256: before!.sha256, created_at: before!.created_at, passages_embedded: before!.passages_embedded });
+    expect(after[0]!.metadata).toEqual({ project: 'artemis', year: 2026, draft: false, zip: '007', ratio: -1.5, title: 'Harbour post', status: 'final', published: '2026-01-15' });
+
+    // Search, grep and the list find it by the new value at once, and no longer by the removed one.
+    const found = await filtered('/v1/search?q=ferry%20lighthouse', { 'metadata.status': 'final' });
+    expect(found.results.map((r: { id: string }) => r.id)).toEqual([before!.id]);
+    const listed = await filtered('/v1/documents', { 'metadata.status': { in: ['final', 'review'] } });
+    expect(listed.documents.map((d: { id: string }) => d.id)).toEqual([before!.id]);
+    expect((await filtered('/v1/documents', { 'metadata.tags': 'travel' })).documents).toEqual([]);
+    expect((await filtered('/v1/grep?pattern=ferry', { 'metadata.year': 2026 })).results.map((r: { file_id: string }) => r.file_id)).toEqual([before!.id]);
+
+    // A run without the pairs removes them from every document (the metadata is what the run computes).
+    const bare = JSON.parse((await push()).stdout);
+    expect(bare).toMatchObject({ metadata_updated: 4, created: 0, replaced: 0 });
+    expect((await docsAt('plain.txt'))[0]!.metadata).toEqual({});
+    expect((await docsAt('post.md'))[0]!.metadata).toEqual({ title: 'Harbour post', year: 2026, status: 'final', published: '2026-01-15' });
+  });
+
+  it('captures an edit of the body again (replacing the document), with its metadata', async () => {
+    const [before] = await docsAt('post.md');
+    writeFileSync(join(meta, 'post.md'), frontMatter(['year: 2027']) + '# Harbour\nThe ferry now leaves at noon.\n');
+    const summary = JSON.parse((await push()).stdout);
+    expect(summary).toMatchObject({ replaced: 1, metadata_updated: 0 });
+    const after = await docsAt('post.md');
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).not.toBe(before!.id);
+    expect(after[0]!.metadata).toEqual({ year: 2027 });
+  });
+
+  it('refuses a --metadata key the rules refuse, or a pair without =, as a usage error', async () => {
+    expect((await run([meta, '--key', key, '--metadata', 'bad key=1'])).code).toBe(2);
+    const noValue = await run([meta, '--key', key, '--metadata', 'project']);
+    expect(noValue.code).toBe(2);
+    expect(noValue.stderr).toMatch(/expected key=value/);
   });
 });
