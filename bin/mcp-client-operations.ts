@@ -1,15 +1,16 @@
-import { Library, LibraryError, type CaptureInput, type ChatRequest, type DocumentsParams, type GrepParams, type SearchParams } from '../client/src/index.js';
-import { OperationError, type AskAnswer, type DocumentsAnswer, type FilterObject, type Forgotten, type GrepAnswer, type LibraryOperations, type Receipt, type SearchAnswer } from '../lambdas/mcp/operations.js';
-
-/** A filter as the API's GET routes take it: the JSON object as a query parameter's text (the client sends it URL-encoded). */
-const filterParam = (filter: FilterObject | undefined) => (filter === undefined ? {} : { filter: JSON.stringify(filter) });
+import { Library, LibraryError, type Filter, type Metadata } from '../client/src/index.js';
+import { OperationError, type FilterObject, type LibraryOperations } from '../lambdas/mcp/operations.js';
 
 /**
- * A body as the service sent it, typed as the operations type it. The
- * client's generated types (client/src/api-types.ts) do not name `metadata`
- * and `filter` yet; the service sends and takes them (API.md, "Metadata").
+ * A tool's filter as the client takes it. The tools take any JSON object (an
+ * assistant writes it); the service checks it as it checks every filter (422
+ * naming the path inside it), so it goes as it came.
  */
-const served = <T>(body: unknown): T => body as T;
+const filterOf = (filter: FilterObject | undefined) => (filter === undefined ? {} : { filter: filter as Filter });
+
+/** Only the options an assistant gave: an absent argument takes the service's default. */
+const given = <T extends Record<string, unknown>>(options: T): Partial<T> =>
+  Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 /** Any failure as the service (or the client, when no answer came) named it: its code and message, and when to retry. */
 async function asOperation<T>(work: () => Promise<T>): Promise<T> {
@@ -32,40 +33,18 @@ export function clientOperations(library: Library, endUserId?: string): LibraryO
   return {
     search: (args) =>
       asOperation(async () => {
-        const params = {
-          q: args.query, ...scope, ...filterParam(args.filter),
-          ...(args.limit !== undefined ? { limit: args.limit } : {}),
-          ...(args.kind !== undefined ? { kind: args.kind.join(',') } : {}),
-          ...(args.min_score !== undefined ? { min_score: args.min_score } : {}),
-        } as SearchParams;
-        return served<SearchAnswer>((await library.search(params)).data);
+        const page = await library.search({ q: args.query, ...scope, ...filterOf(args.filter), ...given({ limit: args.limit, kind: args.kind?.join(','), min_score: args.min_score }) });
+        return page.data;
       }),
     grep: (args) =>
-      asOperation(async () => {
-        const params = {
-          pattern: args.pattern, ...scope, ...filterParam(args.filter),
-          ...(args.case_sensitive !== undefined ? { case_sensitive: args.case_sensitive } : {}),
-          ...(args.file_id !== undefined ? { file_id: args.file_id } : {}),
-        } as GrepParams;
-        return served<GrepAnswer>((await library.grep(params)).data);
-      }),
+      asOperation(async () => (await library.grep({ pattern: args.pattern, ...scope, ...filterOf(args.filter), ...given({ case_sensitive: args.case_sensitive, file_id: args.file_id }) })).data),
     ask: (args) =>
-      asOperation(async () => {
-        const request = { question: args.question, ...(args.filter !== undefined ? { filter: args.filter } : {}) } as ChatRequest;
-        return served<AskAnswer>(await library.chat(request, { conversationId: args.conversation_id, ...scope }));
-      }),
-    remember: (args) => asOperation(async () => served<Receipt>(await library.capture({ ...args, ...scope } as CaptureInput))),
+      asOperation(() => library.chat({ question: args.question }, { ...scope, ...filterOf(args.filter), ...given({ conversationId: args.conversation_id }) })),
+    remember: (args) =>
+      asOperation(() => library.capture({ text: args.text, ...scope, ...given({ title: args.title, source_ref: args.source_ref, metadata: args.metadata as Metadata | undefined }) })),
     listDocuments: (args) =>
-      asOperation(async () => {
-        const params = {
-          ...scope, ...filterParam(args.filter),
-          ...(args.limit !== undefined ? { limit: args.limit } : {}),
-          ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
-          ...(args.source_ref !== undefined ? { source_ref: args.source_ref } : {}),
-        } as DocumentsParams;
-        return served<DocumentsAnswer>((await library.documents.list(params)).data);
-      }),
-    readDocument: (args) => asOperation(() => library.documents.content(args.id, { fromLine: args.from_line, lines: args.lines, ...scope })),
-    forget: (args) => asOperation(async () => served<Forgotten>(await library.documents.delete(args.id, scope))),
+      asOperation(async () => (await library.documents.list({ ...scope, ...filterOf(args.filter), ...given({ limit: args.limit, cursor: args.cursor, source_ref: args.source_ref }) })).data),
+    readDocument: (args) => asOperation(() => library.documents.content(args.id, { ...scope, ...given({ fromLine: args.from_line, lines: args.lines }) })),
+    forget: (args) => asOperation(() => library.documents.delete(args.id, scope)),
   };
 }
