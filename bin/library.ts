@@ -37,7 +37,7 @@ const USAGE = `usage:
   library reindex [--batch N]           re-embed every passage, chat and creation with the embedder configured now
                                         ($LIBRARY_EMBED_URL and $LIBRARY_EMBED_MODEL, or the offline default);
                                         resumable; best with the server stopped (library reindex --help)
-  library mcp [--url URL] [--key KEY] [--end-user ID]
+  library mcp [--url URL] [--key KEY] [--end-user ID] [--retries N]
                                         serve a library to an AI assistant (MCP on stdio; library mcp --help)`;
 
 async function serve() {

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { Library } from '../client/src/index.js';
 import { createMcpServer } from '../lambdas/mcp/tools.js';
 import { clientOperations } from './mcp-client-operations.js';
@@ -23,6 +23,11 @@ export async function runMcpCommand(
     .option('-u, --url <url>', `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`)
     .option('-k, --key <key>', 'API key (default $LIBRARY_API_KEY)')
     .option('-e, --end-user <id>', "the end user's library (default $LIBRARY_END_USER_ID, else the shared library)")
+    .option('--retries <n>', 'retries of a call answered 429 or 503 (Retry-After honoured) before the tool reports it', (value: string) => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('--retries must be an integer >= 0');
+      return n;
+    }, 2)
     .version(context.version, '-V, --version')
     .helpOption('-h, --help')
     .exitOverride()
@@ -37,7 +42,7 @@ export async function runMcpCommand(
     }
     throw error;
   }
-  const opts = program.opts<{ url?: string; key?: string; endUser?: string }>();
+  const opts = program.opts<{ url?: string; key?: string; endUser?: string; retries: number }>();
   const apiKey = opts.key ?? env.LIBRARY_API_KEY;
   if (!apiKey) {
     stderr.write('library mcp: no API key: pass --key KEY or set $LIBRARY_API_KEY\n');
@@ -47,8 +52,8 @@ export async function runMcpCommand(
   const endUserId = opts.endUser ?? (env.LIBRARY_END_USER_ID || undefined);
   let library: Library;
   try {
-    // Two retries of a 429 or 503 (Retry-After honoured), so an assistant's call neither fails at once nor hangs.
-    library = new Library({ baseUrl: url, apiKey, retries: 2, timeoutMs: 60_000 });
+    // By default two retries of a 429 or 503 (Retry-After honoured): an assistant's call neither fails at once nor hangs.
+    library = new Library({ baseUrl: url, apiKey, retries: opts.retries, timeoutMs: 60_000 });
   } catch (error) {
     stderr.write(`library mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

@@ -1,5 +1,5 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListResourcesRequestSchema, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListResourcesRequestSchema, McpError, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { CHAT_LIMITS } from '../core/chat/limits.js';
 import { LIMITS } from '../core/limits.js';
@@ -77,6 +77,21 @@ export function toolError(error: unknown): CallToolResult {
   const retry = failure.retryAfterSeconds !== undefined ? ` Retry after ${failure.retryAfterSeconds} s.` : '';
   // Text only: clients check any structuredContent against the tool's output schema, errors' too (SDK 1.32).
   return { isError: true, content: [{ type: 'text', text: `${failure.code}: ${failure.message}${retry}` }] };
+}
+
+/** The MCP specification's code for a resource that does not exist. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A failed resource read or list as a JSON-RPC error (resources have no tool
+ * errors): its message `code: message` as a tool error's text; not_found is
+ * the specification's "resource not found", a bad argument invalid params.
+ */
+function protocolError(error: unknown): McpError {
+  const failure = error instanceof OperationError ? error : new OperationError('internal_error', 'internal error');
+  const retry = failure.retryAfterSeconds !== undefined ? ` Retry after ${failure.retryAfterSeconds} s.` : '';
+  const code = failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'invalid_request' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return new McpError(code, `${failure.code}: ${failure.message}${retry}`);
 }
 
 async function run(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -275,8 +290,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         const { text } = await documentText(ops, decodeURIComponent(id));
         return { contents: [{ uri: uri.href, mimeType: 'text/plain; charset=utf-8', text }] };
       } catch (error) {
-        const failure = error instanceof OperationError ? error : new OperationError('internal_error', 'internal error');
-        throw new Error(`${failure.code}: ${failure.message}`);
+        throw protocolError(error);
       }
     },
   );
@@ -297,8 +311,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         ...(listed.has_more && listed.next_cursor ? { nextCursor: listed.next_cursor } : {}),
       };
     } catch (error) {
-      const failure = error instanceof OperationError ? error : new OperationError('internal_error', 'internal error');
-      throw new Error(`${failure.code}: ${failure.message}`);
+      throw protocolError(error);
     }
   });
 

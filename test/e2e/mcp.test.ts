@@ -64,20 +64,21 @@ async function connected(transport: StreamableHTTPClientTransport | StdioClientT
   return client;
 }
 
-const overHttp: Connect = (options = {}) =>
+const overHttp = (options: { endUser?: string; key?: string; url?: string } = {}) =>
   connected(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/v1/mcp${options.endUser !== undefined ? `?end_user_id=${encodeURIComponent(options.endUser)}` : ''}`), {
+    new StreamableHTTPClientTransport(new URL(`${options.url ?? server.url}/v1/mcp${options.endUser !== undefined ? `?end_user_id=${encodeURIComponent(options.endUser)}` : ''}`), {
       requestInit: { headers: { authorization: `Bearer ${options.key ?? key}` } },
     }),
   );
 
-const overStdio: Connect = (options = {}) =>
+const overStdio = (options: { endUser?: string; key?: string; url?: string; retries?: number } = {}) =>
   connected(
     new StdioClientTransport({
       command: process.execPath,
       args: [
-        join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bin/library.ts'), 'mcp', '--url', server.url, '--key', options.key ?? key,
+        join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'bin/library.ts'), 'mcp', '--url', options.url ?? server.url, '--key', options.key ?? key,
         ...(options.endUser !== undefined ? ['--end-user', options.endUser] : []),
+        ...(options.retries !== undefined ? ['--retries', String(options.retries)] : []),
       ],
       cwd: root,
       env: { ...(process.env as Record<string, string>), POWERTOOLS_LOG_LEVEL: 'SILENT' },
@@ -98,7 +99,7 @@ const errorText = (result: CallToolResult): string => {
 describe.each([
   ['Streamable HTTP', overHttp],
   ['stdio', overStdio],
-] as const)('MCP over %s', (_name, connect) => {
+] as Array<[string, Connect]>)('MCP over %s', (_name, connect) => {
   let client: Client;
   beforeAll(async () => {
     client = await connect();
@@ -222,7 +223,7 @@ describe.each([
     expect(read.contents).toEqual([
       expect.objectContaining({ uri: `library://documents/${shared.id}`, text: `The shared plan.\nThe ${shared.word} launch is on Friday.\nBring the slides.` }),
     ]);
-    await expect(client.readResource({ uri: 'library://documents/file_00000000000000000000000000' })).rejects.toThrow(/not_found/);
+    await expect(client.readResource({ uri: 'library://documents/file_00000000000000000000000000' })).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/not_found: /) });
   });
 
   it('answers errors as tool errors: an unknown document (not_found), bad arguments, a bad filter', async () => {
@@ -329,6 +330,33 @@ describe('MCP over stdio: the command', () => {
   it('reports a bad key on the first tool call, as a tool error naming unauthorized', async () => {
     const client = await overStdio({ key: 'lib_notakeynotakeynotakeynotakeynotakeynotake' });
     expect(errorText(await call(client, 'list_documents'))).toMatch(/^unauthorized: /);
+  });
+});
+
+describe('MCP over a throttled key (429)', () => {
+  let throttled: TestServer;
+  let slowKey: string;
+  beforeAll(async () => {
+    // A burst of 2, then one request every 20 s.
+    throttled = await startTestServer({ embedder: new HashingEmbedder(), rateLimit: { ratePerSecond: 0.05, burst: 2 } });
+    slowKey = await throttled.newKey('slow');
+  });
+  afterAll(() => throttled?.close());
+
+  it('over stdio: the tool error says rate_limited and when to retry', async () => {
+    const client = await overStdio({ url: throttled.url, key: slowKey, retries: 0 });
+    structured(await call(client, 'list_documents'));
+    structured(await call(client, 'list_documents'));
+    expect(errorText(await call(client, 'list_documents'))).toMatch(/^rate_limited: over the rate of 0\.05 requests\/s for this key Retry after \d+ s\.$/);
+  });
+
+  it('over Streamable HTTP: the gateway answers 429 with Retry-After before the MCP server runs, and the client reports it', async () => {
+    // The burst has been spent by the test above (the same key); the endpoint is behind the same throttling as every route.
+    const res = await throttled.api('/v1/mcp', { key: slowKey, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.body.error).toMatchObject({ code: 'rate_limited', retry_after: expect.any(Number) });
+    await expect(overHttp({ url: throttled.url, key: slowKey })).rejects.toThrow(/429|rate/i);
   });
 });
 
