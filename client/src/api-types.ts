@@ -382,14 +382,12 @@ export interface components {
         };
         /** @description Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref). */
         DocumentPatch: {
-            /** @description The new title. */
+            /** @description The new title (not blank). */
             title?: string;
             /** @description The new source_ref; null removes it. */
             source_ref?: string | null;
             /** @description A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules. */
-            metadata?: {
-                [key: string]: (string | number | boolean | string[]) | null;
-            };
+            metadata?: components["schemas"]["MetadataPatch"];
         };
         ChatRequest: {
             /** @description Answered only from the selected library. */
@@ -400,10 +398,6 @@ export interface components {
             conversation_id?: string;
             /** @description Only documents matching it are used as evidence (see Filter). */
             filter?: components["schemas"]["Filter"];
-        };
-        /** @description Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields (`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators (`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. At most 4 levels of and/or/not and 32 conditions; a malformed filter is 422 naming the path inside it. Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters". */
-        Filter: {
-            [key: string]: unknown;
         };
         BucketRequest: {
             /**
@@ -770,6 +764,14 @@ export interface components {
         ChatStreamDelta: {
             /** @description The next piece of the reply; the pieces in order make the reply as written so far. */
             text: string;
+        };
+        /** @description Only what matches is searched, grepped, listed or used as evidence. A JSON object: `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`, or fields (`metadata.<key>`, `source_ref`, `title`, `kind`, `content_type`, `created_at`, `content_date`) each with a value (equality) or operators (`eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`). An array-valued key matches `eq`/`in` when any element does; a value of another type does not match; a missing key matches only `ne`, `nin` and `exists: false`; ranges take a number or an ISO 8601 date. At most 4 levels of and/or/not and 32 conditions; a malformed filter is 422 naming the path inside it. Example: `{"metadata.project": "apollo", "metadata.year": {"gte": 2024}}`. See docs/api-notes.md, "Filters". */
+        Filter: {
+            [key: string]: unknown;
+        };
+        /** @description A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules (see Metadata). */
+        MetadataPatch: {
+            [key: string]: (string | number | boolean | string[]) | null;
         };
     };
     responses: {

@@ -71,6 +71,8 @@ export interface DateOperators {
   lt?: string;
   lte?: string;
   exists?: boolean;
+  /** On the date's UTC form (`2026-11-22T06:41:03.123456`): `'2026-11'` keeps November 2026. */
+  prefix?: string;
 }
 
 /** A value (equality) or an object of operators. */

@@ -34,7 +34,8 @@ export interface DocumentView {
 export interface DocumentPatch {
   title?: string;
   source_ref?: string | null;
-  metadata?: Record<string, unknown>;
+  /** Checked here (mergeMetadata), so its messages name the key. */
+  metadata?: unknown;
 }
 
 export const documentView = (doc: DocumentRecord): DocumentView => ({
@@ -86,10 +87,10 @@ export class DocumentService {
 
   /**
    * Changes a document's title, source_ref or metadata (a merge patch:
-   * RFC 7396). The index entry changes first, then the record, so once it
-   * answers search, grep, the list and filters all see the change. A
-   * document still `processing` whose text is not in the index yet gets the
-   * change from its record when it is indexed.
+   * RFC 7396): the record, then the index entry, so once it answers search,
+   * grep, the list and filters all see the change. A document still
+   * `processing` whose text is not in the index yet gets the change from
+   * its record when it is indexed.
    */
   async update(ref: LibraryRef, id: string, patch: DocumentPatch): Promise<DocumentView> {
     const doc = await this.deps.documents.get(ref, id);
@@ -99,9 +100,11 @@ export class DocumentService {
     if (patch.source_ref !== undefined) changes.sourceRef = patch.source_ref;
     if (patch.metadata !== undefined) changes.metadata = mergeMetadata(doc.metadata, patch.metadata);
     if (!Object.keys(changes).length) return documentView(doc);
-    await this.deps.index.updateItem(ref, id, changes);
     const updated = await this.deps.documents.update(ref, id, changes);
     if (!updated) throw notFound(`document ${id} not found`);
+    // The record first: indexing that read the record before this write reads it again after its own
+    // (core/document-indexing.ts), so the index ends with this change whichever comes last.
+    await this.deps.index.updateItem(ref, id, { title: updated.title, sourceRef: updated.sourceRef, metadata: updated.metadata });
     return documentView(updated);
   }
 

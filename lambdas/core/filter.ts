@@ -55,6 +55,7 @@ export function canonicalDate(value: string): string | null {
   const m = ISO_DATE.exec(value);
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone] = m;
+  if (Number(y) < 1) return null;
   const fields = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)] as const;
   const millis = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5]);
   const check = new Date(millis);
@@ -64,10 +65,13 @@ export function canonicalDate(value: string): string | null {
   let offsetMinutes = 0;
   if (zone && zone !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
-    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+    const [hours, minutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+    if (hours > 23 || minutes > 59) return null;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
   }
   const utc = new Date(millis - offsetMinutes * 60_000);
-  if (Number.isNaN(utc.getTime())) return null;
+  // A zone may carry the instant out of the years the UTC form can write (0001 to 9999).
+  if (Number.isNaN(utc.getTime()) || utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999) return null;
   const micro = (fraction + '000000').slice(0, 6);
   return `${utc.toISOString().slice(0, 19)}.${micro}`;
 }
@@ -129,12 +133,10 @@ class FilterParser {
     if (++this.conditions > FILTER_LIMITS.conditions) throw invalidRequest(`${path}: at most ${FILTER_LIMITS.conditions} conditions in a filter`);
     const base = { type: 'condition' as const, field, ...(key === undefined ? {} : { key }) };
     const isDateField = (DATE_FIELDS as readonly string[]).includes(field);
+    // On a date field an equality reads a date in its UTC form; any other value is of another type and matches nothing.
     const scalar = (v: unknown, at: string): FilterScalar => {
       if (!isScalar(v)) throw invalidRequest(`${at}: expected a string, a number or a boolean`);
-      if (!isDateField) return v;
-      const date = typeof v === 'string' ? canonicalDate(v) : null;
-      if (date === null) throw invalidRequest(`${at}: expected an ISO 8601 date`);
-      return date;
+      return isDateField && typeof v === 'string' ? (canonicalDate(v) ?? v) : v;
     };
     switch (op) {
       case 'eq':

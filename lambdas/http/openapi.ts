@@ -634,7 +634,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer lib_...`.' } },
         headers: { RequestId: RequestIdHeader, RetryAfter: RetryAfterHeader } as never,
         // The data of a streamed chat's events (the operation's text/event-stream answer names them).
-        schemas: { ChatStreamStart: s.ChatStreamStart, ChatStreamDelta: s.ChatStreamDelta },
+        schemas: { ChatStreamStart: s.ChatStreamStart, ChatStreamDelta: s.ChatStreamDelta, Filter: s.FilterSchema, MetadataPatch: s.MetadataPatchSchema },
         // Operations list the others (each becomes a component on first use); a wrong method can meet any path.
         responses: { MethodNotAllowed: { ...errorResponses.method_not_allowed, id: undefined } },
       },
@@ -645,6 +645,14 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       override: (ctx) => {
         if (ctx.zodSchema === s.CaptureBatchRequest.shape.items) {
           ctx.jsonSchema.items = { $ref: '#/components/schemas/CaptureItem' };
+        }
+        // Objects the core checks (schemas.ts, checkedByCore) are documented with the shape it takes.
+        const documentedAs = s.CHECKED_BY_CORE.get(ctx.zodSchema);
+        if (documentedAs) {
+          const id = (z.globalRegistry.get(documentedAs) as { id?: string } | undefined)?.id;
+          const description = ctx.jsonSchema.description;
+          for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
+          Object.assign(ctx.jsonSchema, { $ref: `#/components/schemas/${id}`, ...(description ? { description } : {}) });
         }
       },
     },

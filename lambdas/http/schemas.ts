@@ -67,6 +67,25 @@ const FILTER_DESCRIPTION =
 
 export const FilterSchema = meta(z.record(z.string(), z.unknown()), { id: 'Filter', description: FILTER_DESCRIPTION });
 
+/** PATCH's metadata: a merge patch (null removes a key). */
+export const MetadataPatchSchema = meta(z.record(z.string(), z.nullable(metadataValue)), {
+  id: 'MetadataPatch',
+  description: 'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules (see Metadata).',
+});
+
+/**
+ * A JSON object passed on as parsed, for the core to check (core/metadata.ts,
+ * core/filter.ts, whose messages name the key or path). A zod record would
+ * rebuild it by assignment, and a key named __proto__ would be lost on the way.
+ * The OpenAPI document shows `documentedAs` (http/openapi.ts).
+ */
+export const checkedByCore = (documentedAs: z.ZodMiniType, description: string) => {
+  const schema = meta(z.optional(z.unknown()), { description });
+  CHECKED_BY_CORE.set(schema, documentedAs);
+  return schema;
+};
+export const CHECKED_BY_CORE = new Map<unknown, z.ZodMiniType>();
+
 /** A filter as a GET parameter: the JSON object, URL-encoded (parsed by core/filter.ts, which names the path of a problem). */
 const filterParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(FILTER_LIMITS.jsonChars))), {
   description: `URL-encoded JSON. ${FILTER_DESCRIPTION} A cursor works only with the same filter.`,
@@ -317,11 +336,12 @@ export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
 
 export const DocumentPatch = meta(
   z.strictObject({
-    title: meta(z.optional(text(1, LIMITS.titleChars)), { description: 'The new title.' }),
+    title: meta(z.optional(text(1, LIMITS.titleChars).check(z.refine((t: string) => t.trim().length > 0, 'must not be blank'))), { description: 'The new title (not blank).' }),
     source_ref: meta(z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.sourceRefChars)))), { description: 'The new source_ref; null removes it.' }),
-    metadata: meta(z.optional(z.record(z.string(), z.nullable(metadataValue))), {
-      description: 'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules.',
-    }),
+    metadata: checkedByCore(
+      MetadataPatchSchema,
+      'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules.',
+    ),
   }),
   { id: 'DocumentPatch', description: 'Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref).' },
 );
@@ -560,7 +580,7 @@ export const ChatRequest = meta(
           'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
       },
     ),
-    filter: meta(z.optional(FilterSchema), { description: 'Only documents matching it are used as evidence (see Filter).' }),
+    filter: checkedByCore(FilterSchema, 'Only documents matching it are used as evidence (see Filter).'),
   }),
   { id: 'ChatRequest' },
 );

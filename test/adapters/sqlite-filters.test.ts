@@ -26,7 +26,7 @@ const DIMENSIONS = 8;
 
 // Few keys and values, so random filters and documents meet often.
 const KEYS = ['project', 'year', 'tags', 'done', 'due'];
-const STRINGS = ['apollo', 'gemini', 'Apollo', 'apollo-2', '2024', '2024-03-01', '2025-01-15T10:00:00Z', ''];
+const STRINGS = ['apollo', 'gemini', 'Apollo', 'apollo-2', '2024', '2024-03-01', '2025-01-15T10:00:00Z', '', 'apo\u{10FFFF}', 'ap\u{10FFFF}x', 'é\u{1F600}'];
 const scalar = fc.oneof(fc.constantFrom(...STRINGS), fc.constantFrom(2023, 2024, 2024.5, -1, 0), fc.boolean());
 const metadataValue = fc.oneof(
   fc.constantFrom(...STRINGS),
@@ -47,7 +47,7 @@ const condition = fc.oneof(
   fc.record({ in: fc.array(scalar, { minLength: 1, maxLength: 3 }) }),
   fc.record({ nin: fc.array(scalar, { minLength: 1, maxLength: 3 }) }),
   fc.record({ exists: fc.boolean() }),
-  fc.record({ prefix: fc.constantFrom('apo', 'A', '', '2024', 'notes/', 'text', 'file_') }),
+  fc.record({ prefix: fc.constantFrom('apo', 'A', '', '2024', 'notes/', 'text', 'file_', 'ap\u{10FFFF}', '\u{10FFFF}', 'é') }),
 );
 const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.tuple(field, condition).map(([f, c]) => ({ [f]: c })),

@@ -117,6 +117,11 @@ describe('filters', () => {
     expect(await listed({ content_type: { prefix: 'text/plain' }, 'metadata.year': 2025 })).toEqual(['budget']);
     expect(await listed({ created_at: { gte: '2020-01-01' }, 'metadata.project': 'gemini' })).toEqual(['gemini']);
     expect(await listed({ created_at: { lt: '2020-01-01' } })).toEqual([]);
+    // An equality with a value of another type than the field's matches nothing; it is no error.
+    expect(await listed({ created_at: 5 })).toEqual([]);
+    expect(await listed({ created_at: 'yesterday' })).toEqual([]);
+    expect(await listed({ title: 5 })).toEqual([]);
+    expect(await listed({ title: { ne: 5 } })).toEqual([]);
   });
 
   it('nesting with and, or and not', async () => {
@@ -238,6 +243,18 @@ describe('PATCH /v1/documents/{id}', () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.message).toContain(field);
     }
+    const blank = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', body: { title: '   ' } });
+    expect(blank.status).toBe(422);
+    // A key named __proto__ is a key like any other: set, read back, filtered on, removed.
+    const proto = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', rawBody: '{"metadata": {"__proto__": "odd", "k": "v"}}', headers: { 'content-type': 'application/json' } });
+    expect(proto.status, JSON.stringify(proto.body)).toBe(200);
+    expect(Object.keys(proto.body.metadata).sort()).toEqual(['__proto__', 'k']);
+    expect(await listed({ 'metadata.__proto__': 'odd' })).toEqual(['plain']);
+    const unproto = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', rawBody: '{"metadata": {"__proto__": null, "k": null}}', headers: { 'content-type': 'application/json' } });
+    expect(unproto.body.metadata).toEqual({});
+    const nested = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', rawBody: '{"metadata": {"__proto__": {"evil": 1}}}', headers: { 'content-type': 'application/json' } });
+    expect(nested.status).toBe(422);
+    expect(nested.body.error.message).toContain('metadata.__proto__');
     const other = await server.newKey('structure-other');
     expect((await server.api(`/v1/documents/${id}`, { key: other, method: 'PATCH', body: { title: 'mine now' } })).status).toBe(404);
     expect((await server.api(`/v1/documents/${id}?end_user_id=bob`, { key, method: 'PATCH', body: { title: 'mine now' } })).status).toBe(404);

@@ -75,8 +75,33 @@ const typeOf = (v: FilterScalar) => typeof v as 'string' | 'number' | 'boolean';
 const valuesOf = (c: Condition): FilterScalar[] => (Array.isArray(c.value) ? c.value : [c.value as FilterScalar]);
 const placeholders = (n: number) => new Array(n).fill('?').join(', ');
 const RANGE_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-/** The greatest code point: every string that starts with p sorts between p and p + this one. */
-const LAST_CHARACTER = '\u{10FFFF}';
+/**
+ * The least string after every string that starts with `p` (in code point
+ * order, which is SQLite's byte order of UTF-8): `p` with its last code point
+ * raised by one (past the surrogates; a last U+10FFFF is dropped and the one
+ * before raised). Null when there is none (p empty, or all U+10FFFF).
+ */
+export function prefixEnd(p: string): string | null {
+  const points = [...p].map((c) => c.codePointAt(0)!);
+  while (points.length) {
+    const last = points.pop()!;
+    if (last < 0x10ffff) {
+      points.push(last === 0xd7ff ? 0xe000 : last + 1);
+      return String.fromCodePoint(...points);
+    }
+  }
+  return null;
+}
+
+/** SQL that `expr` starts with `p`: an index range when it has an end, and the exact check. */
+function startsWith(expr: string, p: string, bind: (...values: unknown[]) => void): string {
+  const end = prefixEnd(p);
+  bind(p);
+  const range = end === null ? `${expr} >= ?` : `${expr} >= ? AND ${expr} < ?`;
+  if (end !== null) bind(end);
+  bind([...p].length, p);
+  return `${range} AND substr(${expr}, 1, ?) = ?`;
+}
 
 class Compiler {
   readonly params: unknown[] = [];
@@ -135,9 +160,11 @@ class Compiler {
         const equal = values.map((v) => this.equalsValue(key, v)).join(' OR ');
         return `(${missing} OR (${typed} AND NOT (${equal})))`;
       }
-      case 'prefix':
-        return this.holds(key, `m.type IN ('s', 'e') AND m.value >= ? AND m.value < ? AND substr(m.value, 1, ?) = ?`,
-          c.value, c.value + LAST_CHARACTER, [...c.value].length, c.value);
+      case 'prefix': {
+        const values: unknown[] = [];
+        const where = `m.type IN ('s', 'e') AND ${startsWith('m.value', c.value, (...v) => values.push(...v))}`;
+        return this.holds(key, where, ...values);
+      }
       default: {
         const op = RANGE_SQL[c.op];
         if ('number' in c.value) return this.holds(key, `m.type = 'n' AND m.value ${op} ?`, c.value.number);
@@ -170,8 +197,7 @@ class Compiler {
         return `(NOT ${present} OR NOT (${strings.map(eq).join(' OR ')}))`;
       }
       case 'prefix':
-        this.bind(c.value, c.value + LAST_CHARACTER, [...c.value].length, c.value);
-        return `(${present} AND ${column} >= ? AND ${column} < ? AND substr(${column}, 1, ?) = ?)`;
+        return `(${present} AND ${startsWith(column, c.value, (...v) => this.bind(...v))})`;
       default: {
         // Only the date fields take a range (the parser refuses it elsewhere); their values are in the UTC form.
         const bound = 'date' in c.value ? c.value.date : null;

@@ -522,7 +522,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const match = `library : ${quoteTerm(`lib${libraryId}`)} AND ${kindClause}${terms}`;
     // A filter runs inside the ranking (before its LIMIT): the best matching items, never fewer.
     const filter = query.filter ? itemFilter(query.filter, libraryId) : null;
-    const filterClause = filter ? ` AND rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${filter.sql})` : '';
+    // `+rowid`: SQLite would otherwise hand the IN list to FTS5 as rowid lookups, one full-text match per
+    // matching item (a 50% filter over 30k documents took 75 s); as written, the match runs once and is filtered.
+    const filterClause = filter ? ` AND +rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${filter.sql})` : '';
     const items = this.db
       .prepare(
         `WITH ranked AS (
