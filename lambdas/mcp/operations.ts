@@ -13,7 +13,8 @@
 
 /** A filter in the API's grammar (API.md, "Filters"), as a JSON object. */
 export type FilterObject = Record<string, unknown>;
-export type MetadataObject = Record<string, string | number | boolean | string[]>;
+/** Metadata as given, checked by the service (API.md, "Metadata"; core/metadata.ts names a key that breaks a rule). */
+export type MetadataObject = Record<string, unknown>;
 
 export interface SearchArgs {
   query: string;

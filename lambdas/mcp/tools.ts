@@ -33,8 +33,19 @@ const FILTER_DESCRIPTION =
   '`content_type`, `created_at`, `content_date`, each with a value (equality) or operators `eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`; ' +
   'combine with `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`. Example: `{"metadata.project": "apollo", "created_at": {"gte": "2026-01-01"}}`.';
 
-const filter = z.record(z.string(), z.unknown()).optional().describe(FILTER_DESCRIPTION);
-const metadataValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An argument that is a JSON object, handed on as parsed for the core to check
+ * (core/filter.ts, core/metadata.ts: their messages name the path or key). A
+ * zod record would rebuild it by assignment and lose a key named __proto__
+ * (as http/schemas.ts checkedByCore says); `jsonSchema` is what the tool's
+ * input schema shows.
+ */
+const jsonObject = (description: string, jsonSchema: Record<string, unknown> = {}) =>
+  z.unknown().refine(isJsonObject, 'expected a JSON object').meta({ type: 'object', ...jsonSchema, description }) as unknown as z.ZodType<Record<string, unknown>>;
+
+const filter = jsonObject(FILTER_DESCRIPTION).optional();
 const metadata = z.record(z.string(), z.unknown());
 const fileId = z.string().min(1).max(64);
 
@@ -214,7 +225,9 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         text: z.string().min(1).describe('The text to store (up to 2 MiB).'),
         title: z.string().max(LIMITS.titleChars).optional().describe('Default: its first line.'),
         source_ref: z.string().max(LIMITS.sourceRefChars).optional().describe('Where it comes from (a URL, a path, a reference); stored verbatim.'),
-        metadata: z.record(z.string(), metadataValue).optional().describe('Up to 32 keys; values are strings, numbers, booleans or arrays of strings.'),
+        metadata: jsonObject('Up to 32 keys; values are strings, numbers, booleans or arrays of strings. Filters read it later (`metadata.<key>`).', {
+          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'string' } }] },
+        }).optional(),
       },
       outputSchema: receipt.shape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

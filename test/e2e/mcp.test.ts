@@ -180,6 +180,17 @@ describe.each([
     expect(rejected.structuredContent).toMatchObject({ status: 'rejected', reject_code: 'empty_content' });
   });
 
+  it('hands JSON objects on as given: a metadata key or a filter field named __proto__ is not lost on the way', async () => {
+    const text = `A prototype note over ${_name} ${Date.now()}.`;
+    const receipt = structured(await call(client, 'remember', JSON.parse(`{"text": ${JSON.stringify(text)}, "metadata": {"__proto__": "odd", "k": "v"}}`)));
+    const listed = structured(await call(client, 'list_documents', { filter: { 'metadata.__proto__': 'odd' } })).documents;
+    expect(listed.map((d: { id: string }) => d.id)).toEqual([receipt.id]);
+    expect(Object.keys(listed[0].metadata).sort()).toEqual(['__proto__', 'k']);
+    // A field the filter grammar does not know is refused, not dropped (which would match everything).
+    expect(errorText(await call(client, 'list_documents', JSON.parse('{"filter": {"__proto__": "x"}}')))).toMatch(/^invalid_request: filter\.__proto__: /);
+    structured(await call(client, 'forget', { id: receipt.id }));
+  });
+
   it('lists documents a page at a time, each once', async () => {
     const pager = await connect({ endUser: 'pager' });
     const seen: string[] = [];
