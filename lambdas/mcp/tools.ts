@@ -77,6 +77,12 @@ const documentSummary = z.looseObject({
   line_count: z.number().int(), metadata,
 });
 
+/*
+ * Output schemas are loose objects (additional properties allowed): a client
+ * checks structured content against them, and a service newer than the stdio
+ * server (which hands the API's bodies on) may answer a field more.
+ */
+
 /** A tool's answer: the JSON as structured content, and as text beside it. */
 function answer(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
@@ -153,7 +159,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         filter,
         min_score: z.number().min(0).max(1).optional().describe('Only results scoring at least this (0 to 1).'),
       },
-      outputSchema: { query: z.string(), count: z.number().int(), results: z.array(searchHit), ...page },
+      outputSchema: z.looseObject({ query: z.string(), count: z.number().int(), results: z.array(searchHit), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
@@ -181,7 +187,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         file_id: fileId.optional().describe('Only this document (a `file_...` id).'),
         filter,
       },
-      outputSchema: { pattern: z.string(), count: z.number().int(), results: z.array(grepLine), ...page },
+      outputSchema: z.looseObject({ pattern: z.string(), count: z.number().int(), results: z.array(grepLine), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.grep(args)) })),
@@ -200,14 +206,14 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         filter,
         conversation_id: z.string().min(1).optional().describe('Continue this conversation (the conversation_id of an earlier ask).'),
       },
-      outputSchema: {
+      outputSchema: z.looseObject({
         reply: z.string(),
         sources: z.array(z.looseObject({ kind: z.string(), title: z.string(), snippet: z.string(), file_id: z.string(), metadata })),
         artifacts: z.array(z.looseObject({ id: z.string(), type: z.string(), title: z.string(), content_type: z.string(), content: z.string() })),
         tokens_used: z.number(),
         run_id: z.string(),
         conversation_id: z.string(),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.ask(args)) })),
@@ -229,7 +235,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'string' } }] },
         }).optional(),
       },
-      outputSchema: receipt.shape,
+      outputSchema: receipt,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
@@ -255,7 +261,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         filter,
         source_ref: z.string().max(LIMITS.sourceRefChars).optional().describe('Only documents with exactly this source_ref.'),
       },
-      outputSchema: { count: z.number().int(), documents: z.array(documentSummary), ...page },
+      outputSchema: z.looseObject({ count: z.number().int(), documents: z.array(documentSummary), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.listDocuments(args)) })),
@@ -273,7 +279,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         from_line: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1).'),
         lines: z.number().int().min(LIMITS.contentLines.min).max(LIMITS.contentLines.max).optional().describe(`How many lines (default ${LIMITS.contentLines.default}).`),
       },
-      outputSchema: { id: z.string(), line_count: z.number().int(), from_line: z.number().int(), lines: z.array(z.string()), next_from_line: z.number().int().nullable() },
+      outputSchema: z.looseObject({ id: z.string(), line_count: z.number().int(), from_line: z.number().int(), lines: z.array(z.string()), next_from_line: z.number().int().nullable() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.readDocument(args)) })),
@@ -287,7 +293,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'DESTRUCTIVE: permanently deletes a document from the library everywhere (its text, its index entries, its file); it cannot be undone. ' +
         'Only call it when the user asked to delete this document; confirm the id (list_documents or search) first.',
       inputSchema: { id: fileId.describe('The id (`file_...`) of the document to delete.') },
-      outputSchema: { id: z.string(), deleted: z.literal(true), blobs_deleted: z.number().int(), blobs_pending: z.number().int() },
+      outputSchema: z.looseObject({ id: z.string(), deleted: z.literal(true), blobs_deleted: z.number().int(), blobs_pending: z.number().int() }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.forget(args)) })),
