@@ -12,8 +12,8 @@
 /** The variable that carries the allowed origins, comma-separated (the local server's and every API function's). */
 export const CORS_ORIGINS_ENV = 'LIBRARY_CORS_ORIGINS';
 
-/** Request headers a browser may send (the key and the JSON body's type). */
-export const CORS_ALLOW_HEADERS = 'authorization,content-type';
+/** Request headers a browser may send (the key, the JSON body's type, and the protocol version an MCP client sends to POST /v1/mcp after initialize). */
+export const CORS_ALLOW_HEADERS = 'authorization,content-type,mcp-protocol-version';
 /** Response headers a browser app may read beyond the safelisted ones (a downloaded file's name is in Content-Disposition). */
 export const CORS_EXPOSE_HEADERS = 'x-request-id,retry-after,content-disposition';
 /** How long a browser may cache a preflight's answer (seconds; Chromium caps at 7200). */

@@ -51,7 +51,7 @@ describe('CORS on the local server', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(response.headers.get('access-control-allow-methods')).toBe('POST,OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('authorization,content-type');
+    expect(response.headers.get('access-control-allow-headers')).toBe('authorization,content-type,mcp-protocol-version');
     expect(response.headers.get('access-control-max-age')).toBe('7200');
     expect(response.headers.get('vary')).toBe('Origin');
     const documents = await preflight(withCors.url, '/v1/documents/file_x', 'http://localhost:5173', 'DELETE');

@@ -602,7 +602,7 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
       const template = response.ResponseTemplates['application/json'] as string;
       // The allow headers are set only inside the origin check, never statically.
       expect(template).toContain('#if($origin == "https://app.example.com" || $origin == "http://localhost:5173")');
-      for (const header of ['Access-Control-Allow-Origin = $origin', 'Access-Control-Allow-Headers = "authorization,content-type"', 'Access-Control-Max-Age = "7200"']) {
+      for (const header of ['Access-Control-Allow-Origin = $origin', 'Access-Control-Allow-Headers = "authorization,content-type,mcp-protocol-version"', 'Access-Control-Max-Age = "7200"']) {
         expect(template).toContain(`#set($context.responseOverride.header.${header})`);
       }
       expect(template.trim().endsWith('#end')).toBe(true);
