@@ -110,7 +110,7 @@ export interface DocumentSummary {
   created_at: string;
   line_count: number;
   metadata: Record<string, unknown>;
-  [field: string]: unknown;
+  /** And the rest of the API's document (filename, size_bytes, sha256, storage, ...), handed on as it came. */
 }
 
 export interface DocumentsAnswer {

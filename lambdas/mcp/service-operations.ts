@@ -4,7 +4,7 @@ import type { ItemKind, LibraryRef } from '../core/model.js';
 import type { Services } from '../core/services.js';
 import { captureRawItem, type ReceiptListener } from '../endpoints/capture/receipts.js';
 import { toHttpError } from '../http/errors.js';
-import { pageBody } from '../http/page.js';
+import type { Page } from '../core/cursor.js';
 import { OperationError, type FilterObject, type LibraryOperations } from './operations.js';
 
 /** The use cases the MCP tools call: those of search, grep, chat, capture, the document list, delete and content routes. */
@@ -12,6 +12,11 @@ export type McpServices = Pick<Services, 'search' | 'grep' | 'chat' | 'capture' 
 
 /** A filter object read as the REST routes read theirs (core/filter.ts): same limits, same messages naming the path. */
 const filterOf = (filter: FilterObject | undefined): Filter | undefined => (filter === undefined ? undefined : parseFilterParam(JSON.stringify(filter)));
+
+/** A page in the contract's list shape (http/page.ts's pageBody, typed): `{count, <items>, has_more, next_cursor}`. */
+const pageOf = <T, F extends Record<string, T[]>>(page: Page<T>, items: (items: T[]) => F) => ({
+  count: page.items.length, ...items(page.items), has_more: page.hasMore, next_cursor: page.nextCursor,
+});
 
 /** Any failure as the API would answer it: its error code and message (toHttpError: an unknown error is internal_error, no details). */
 async function asOperation<T>(work: () => Promise<T>): Promise<T> {
@@ -35,7 +40,7 @@ export function serviceOperations(services: McpServices, ref: LibraryRef, option
         const page = await services.search.search(ref, {
           q: args.query, limit: args.limit ?? LIMITS.search.default, kinds: args.kind as ItemKind[] | undefined, minScore: args.min_score, filter: filterOf(args.filter),
         });
-        return pageBody('results', page, { query: args.query }) as never;
+        return { query: args.query, ...pageOf(page, (results) => ({ results })) };
       }),
     grep: (args) =>
       asOperation(async () => {
@@ -43,7 +48,7 @@ export function serviceOperations(services: McpServices, ref: LibraryRef, option
           pattern: args.pattern, caseSensitive: args.case_sensitive ?? false, fileId: args.file_id, limit: LIMITS.grep.default, deadline: options.deadline,
           filter: filterOf(args.filter),
         });
-        return pageBody('results', page, { pattern: args.pattern }) as never;
+        return { pattern: args.pattern, ...pageOf(page, (results) => ({ results })) };
       }),
     ask: (args) => asOperation(() => services.chat.chat(ref, args.question, { conversationId: args.conversation_id, filter: filterOf(args.filter) })),
     remember: (args) =>
@@ -56,7 +61,7 @@ export function serviceOperations(services: McpServices, ref: LibraryRef, option
     listDocuments: (args) =>
       asOperation(async () => {
         const page = await services.documents.list(ref, { limit: args.limit ?? LIMITS.documents.default, cursor: args.cursor, sourceRef: args.source_ref, filter: filterOf(args.filter) });
-        return pageBody('documents', page) as never;
+        return pageOf(page, (documents) => ({ documents }));
       }),
     readDocument: (args) =>
       asOperation(() => services.reading.content(ref, args.id, { fromLine: args.from_line ?? 1, lines: args.lines ?? LIMITS.contentLines.default })),
