@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMcpCommand } from '../../bin/mcp-command.js';
 import { OperationError, type LibraryOperations } from '../../lambdas/mcp/operations.js';
 import { createMcpServer, RESOURCE_PAGE } from '../../lambdas/mcp/tools.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
@@ -340,6 +341,20 @@ describe('MCP over Streamable HTTP: the endpoint', () => {
 });
 
 describe('MCP over stdio: the command', () => {
+  it('needs a key (--key or LIBRARY_API_KEY) and says so on stderr, never on stdout; --help goes to stderr too', async () => {
+    const lines: string[] = [];
+    const stderr = { write: (text: string) => lines.push(text) };
+    expect(await runMcpCommand([], { version: 'test', defaultUrl: 'http://127.0.0.1:8787', env: {}, stderr })).toBe(2);
+    expect(lines.join('')).toBe('library mcp: no API key: pass --key KEY or set $LIBRARY_API_KEY\n');
+    expect(await runMcpCommand(['--retries', '-1'], { version: 'test', defaultUrl: 'http://127.0.0.1:8787', env: {}, stderr })).toBe(2);
+    expect(lines.join('')).toMatch(/--retries must be an integer >= 0/);
+    expect(await runMcpCommand(['--url', 'not a url'], { version: 'test', defaultUrl: 'http://127.0.0.1:8787', env: { LIBRARY_API_KEY: 'lib_x' }, stderr })).toBe(2);
+    expect(lines.join('')).toMatch(/baseUrl is not an absolute URL/);
+    expect(await runMcpCommand(['--help'], { version: 'test', defaultUrl: 'http://127.0.0.1:8787', env: {}, stderr })).toBe(0);
+    expect(lines.join('')).toMatch(/Usage: library mcp/);
+  });
+
+
   it('reports a bad key on the first tool call, as a tool error naming unauthorized', async () => {
     const client = await overStdio({ key: 'lib_notakeynotakeynotakeynotakeynotakeynotake' });
     expect(errorText(await call(client, 'list_documents'))).toMatch(/^unauthorized: /);
