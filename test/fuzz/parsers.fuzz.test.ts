@@ -6,6 +6,8 @@ import { keywordMatchExpression } from '../../lambdas/adapters/local/fts-query.j
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { decodeCursor, encodeCursor, isNewestFirstKey } from '../../lambdas/core/cursor.js';
 import { DomainError } from '../../lambdas/core/errors.js';
+import { matchesFilter, parseFilterParam, type Filter } from '../../lambdas/core/filter.js';
+import { checkMetadata } from '../../lambdas/core/metadata.js';
 import { GrepService } from '../../lambdas/core/grep.js';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
 import { MAX_QUERY_TERMS, keywordTerms } from '../../lambdas/core/query-terms.js';
@@ -107,6 +109,58 @@ describe('grep', () => {
         expect(seen).toEqual(expected);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('filters and metadata (core/filter.ts, core/metadata.ts)', () => {
+  const filterish = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.dictionary(
+        fc.oneof(fc.constantFrom('and', 'or', 'not', 'metadata.a', 'metadata.', 'title', 'kind', 'created_at', 'eq', 'in', 'gt', 'prefix', 'exists', '__proto__'), fc.string({ maxLength: 12 })),
+        tie('node'),
+        { maxKeys: 4 },
+      ),
+      fc.array(tie('node'), { maxLength: 4 }),
+    ),
+  })).node;
+
+  it('any JSON is a filter or a 422 naming a path inside it, in bounded time; a filter evaluates without throwing', () => {
+    fc.assert(
+      fc.property(filterish, (value) => {
+        const started = performance.now();
+        let filter: Filter | null = null;
+        try {
+          filter = parseFilterParam(JSON.stringify(value) ?? 'null');
+        } catch (error) {
+          expect(error).toBeInstanceOf(DomainError);
+          expect((error as DomainError).code).toBe('invalid_request');
+          expect((error as DomainError).message).toMatch(/^filter[.[:]/);
+        }
+        if (filter) {
+          const subject = { metadata: { a: 1, b: ['x'] }, source_ref: null, title: 't', kinds: ['text', 'file_excerpt'], content_type: 'text/plain', created_at: '2026-01-01T00:00:00.000000', content_date: '2026-01-01T00:00:00.000000' };
+          expect(typeof matchesFilter(subject, filter)).toBe('boolean');
+        }
+        expect(performance.now() - started).toBeLessThan(1_000);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('any JSON is metadata or a 422 naming the key', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.dictionary(fc.string({ maxLength: 70 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 40 })), (value) => {
+        try {
+          const metadata = checkMetadata(value);
+          expect(Object.keys(metadata).length).toBeLessThanOrEqual(32);
+        } catch (error) {
+          expect(error).toBeInstanceOf(DomainError);
+          expect((error as DomainError).message).toMatch(/^metadata[.:[]/);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });
