@@ -127,6 +127,18 @@ describe('filters on SQLite keep exactly what the reference semantics keep', () 
         expect(keyword, JSON.stringify(value)).toEqual(expectedItems);
         const vector = (await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 1), limit: 1000, filter })).map((h) => h.itemId).sort();
         expect(vector, JSON.stringify(value)).toEqual(expectedItems);
+        // A small limit: the best matches of the leg's own order, whether the leg finds them among its wider unfiltered
+        // top or (too few there) with the filter inside it.
+        const keeps = new Set(expectedItems);
+        for (const limit of [1, 3]) {
+          const keywordOrder = (await index.keywordSearch(ref, { text: 'zebra', limit: 1000 })).map((h) => h.itemId).filter((id) => keeps.has(id));
+          const keywordTop = (await index.keywordSearch(ref, { text: 'zebra', limit, filter })).map((h) => h.itemId);
+          expect(keywordTop, `${limit} ${JSON.stringify(value)}`).toEqual(keywordOrder.slice(0, limit));
+          const query = { vector: axisVector(DIMENSIONS, 1) };
+          const vectorOrder = (await index.vectorSearch(ref, { ...query, limit: 1000 })).map((h) => h.itemId).filter((id) => keeps.has(id));
+          const vectorTop = (await index.vectorSearch(ref, { ...query, limit, filter })).map((h) => h.itemId);
+          expect(vectorTop, `${limit} ${JSON.stringify(value)}`).toEqual(vectorOrder.slice(0, limit));
+        }
       }),
       { numRuns: 300, seed: 11 },
     );

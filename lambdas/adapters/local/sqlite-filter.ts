@@ -62,6 +62,14 @@ export interface FilterColumns {
   fields: Record<Exclude<DocumentField, 'kind'>, string>;
   /** SQL expressions of every kind the row answers to (core/filter-subject.ts); a NULL one answers to none. */
   kinds: readonly string[];
+  /**
+   * How a metadata condition reads its rows. `set` (the default): one
+   * uncorrelated subquery, evaluated once, for a filter over many rows.
+   * `row`: a lookup by the row's owner id, for a filter over a few rows
+   * (a leg's candidates), where building the set of every match would cost
+   * more than the candidates themselves.
+   */
+  lookup?: 'set' | 'row';
 }
 
 export interface CompiledFilter {
@@ -127,6 +135,10 @@ class Compiler {
   /** The owner holds a row of key `key` matching `where` (its params bound after scope and key). */
   private holds(key: string, where: string, ...values: unknown[]): string {
     const { metadataTable, owner, scope } = this.columns;
+    if (this.columns.lookup === 'row') {
+      this.bind(key, ...values);
+      return `(EXISTS (SELECT 1 FROM ${metadataTable} m WHERE m.owner = ${owner} AND m.key = ?${where ? ` AND ${where}` : ''}))`;
+    }
     // Bound, not correlated: SQLite evaluates the subquery once per statement, not once per row.
     this.bind(scope, key, ...values);
     return `(${owner} IN (SELECT m.owner FROM ${metadataTable} m WHERE m.scope = ? AND m.key = ?${where ? ` AND ${where}` : ''}))`;
