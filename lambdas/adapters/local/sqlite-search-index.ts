@@ -73,6 +73,14 @@ const itemFilter = (filter: Filter, libraryId: number, lookup: 'set' | 'row' = '
  * unfiltered search inside, about 1x this way).
  */
 const WIDER_FIRST = 4;
+/**
+ * The wider top is tried only when the filter keeps at least this share of
+ * the library (estimated on FILTER_SAMPLE of its newest items): below it, too
+ * few of the wider top would match (a quarter is the break-even at four
+ * times), and the pass would be wasted before the filter inside the leg.
+ */
+const WIDER_FIRST_SHARE = 0.375;
+const FILTER_SAMPLE = 512;
 
 /** SQL condition: the item is a document (DOCUMENT_KINDS). */
 const DOCUMENTS_ONLY = `kind IN (${DOCUMENT_KINDS.map((k) => `'${k}'`).join(', ')})`;
@@ -556,11 +564,11 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (!query.filter) {
       items = ranked(query.limit);
     } else {
-      // The wider unfiltered top, each row checked: enough matches there are the leg's best matches (WIDER_FIRST).
+      // A broad filter: the wider unfiltered top, each row checked; enough matches there are the leg's best (WIDER_FIRST).
       const wider = query.limit * WIDER_FIRST;
-      const candidates = ranked(wider, { marked: itemFilter(query.filter, libraryId, 'row') });
-      const kept = candidates.filter((row) => row.kept);
-      items = kept.length >= query.limit || candidates.length < wider
+      const candidates = this.filterShare(libraryId, query.filter) >= WIDER_FIRST_SHARE ? ranked(wider, { marked: itemFilter(query.filter, libraryId, 'row') }) : null;
+      const kept = candidates?.filter((row) => row.kept) ?? [];
+      items = candidates && (kept.length >= query.limit || candidates.length < wider)
         ? kept.slice(0, query.limit)
         : ranked(query.limit, { inside: itemFilter(query.filter, libraryId) });
     }
@@ -626,10 +634,10 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       nearest = scan.search(query.vector, query.limit, query.kinds);
     } else {
       const wider = query.limit * WIDER_FIRST;
-      const candidates = scan.search(query.vector, wider, query.kinds);
-      const matching = this.candidatesMatching(candidates.map((c) => c.rowid), query.filter);
-      const kept = candidates.filter((c) => matching.has(c.rowid));
-      nearest = kept.length >= query.limit || candidates.length < wider
+      const candidates = this.filterShare(libraryId, query.filter) >= WIDER_FIRST_SHARE ? scan.search(query.vector, wider, query.kinds) : null;
+      const matching = candidates ? this.candidatesMatching(candidates.map((c) => c.rowid), query.filter) : new Set<number>();
+      const kept = candidates?.filter((c) => matching.has(c.rowid)) ?? [];
+      nearest = candidates && (kept.length >= query.limit || candidates.length < wider)
         ? kept.slice(0, query.limit)
         : scan.search(query.vector, query.limit, query.kinds, this.passagesMatching(libraryId, query.filter));
     }
@@ -647,6 +655,20 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       const row = byRowid.get(n.rowid);
       return row ? [toHit({ ...row, score: n.score })] : [];
     });
+  }
+
+  /** The share of a library's items a filter keeps, estimated on its newest FILTER_SAMPLE items (row by row). */
+  private filterShare(libraryId: number, filter: Filter): number {
+    const compiled = itemFilter(filter, libraryId, 'row');
+    const { n, kept } = this.db
+      .prepare(
+        `SELECT count(*) AS n, coalesce(sum(${compiled.sql}), 0) AS kept FROM (
+           SELECT rowid, kind, doc_kind, title, source_ref, content_type, content_date FROM items
+           WHERE library_id = ? ORDER BY content_date DESC, item_id DESC LIMIT ${FILTER_SAMPLE}
+         ) i`,
+      )
+      .get(...compiled.params, libraryId) as { n: number; kept: number };
+    return n ? kept / n : 0;
   }
 
   /** Which of these passages (vector rowids) belong to items that match the filter, looked up row by row. */
