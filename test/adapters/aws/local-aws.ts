@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import dynalite from 'dynalite';
@@ -30,6 +30,12 @@ export async function startDynalite() {
     async createTable(schema: TableSchema): Promise<string> {
       const name = `t${++n}-${Math.random().toString(36).slice(2, 8)}`;
       await raw.send(new CreateTableCommand(tableInput(name, schema)));
+      // dynalite answers ResourceNotFound while a table is CREATING (a timer's turn away, later on a loaded machine).
+      for (let tries = 0; tries < 200; tries++) {
+        const { Table } = await raw.send(new DescribeTableCommand({ TableName: name }));
+        if (Table?.TableStatus === 'ACTIVE') break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       return name;
     },
     async close() {
