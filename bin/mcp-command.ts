@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { parseOrExit } from './command-line.js';
 import { Library } from '../client/src/index.js';
 import { createMcpServer } from '../lambdas/mcp/tools.js';
 import { clientOperations } from './mcp-client-operations.js';
@@ -33,15 +34,8 @@ export async function runMcpCommand(
     .exitOverride()
     // Help, version and usage errors go to stderr: stdout is the protocol's.
     .configureOutput({ writeOut: (s) => stderr.write(s), writeErr: (s) => stderr.write(s) });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-      return 2;
-    }
-    throw error;
-  }
+  const exit = parseOrExit(program, argv);
+  if (exit !== null) return exit;
   const opts = program.opts<{ url?: string; key?: string; endUser?: string; retries: number }>();
   const apiKey = opts.key ?? env.LIBRARY_API_KEY;
   if (!apiKey) {

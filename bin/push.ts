@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import { parseOrExit } from './command-line.js';
 import cliProgress from 'cli-progress';
 import mime from 'mime-types';
 import { Library, LibraryError, type CaptureInput, type Document, type Metadata, type MetadataPatch, type RetryInfo } from '../client/src/node.js';
@@ -526,15 +527,8 @@ Exit status: 0 when every file is in the library; 1 when a file was rejected or 
 a prune failed or the run could not start; 2 on a usage error.
 Rate limits (429) and unavailability (503) are waited out (Retry-After honoured).`);
 
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-      return 2;
-    }
-    throw error;
-  }
+  const exit = parseOrExit(program, argv);
+  if (exit !== null) return exit;
   const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; metadata?: Metadata; prune?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
   const folder = program.args[0]!;
   const apiKey = opts.key ?? env.LIBRARY_API_KEY;

@@ -195,19 +195,6 @@ export function parseFilterParam(text: string, path = 'filter'): Filter {
 /** A stable text of a filter, for cursors: a page's cursor works only with the same filter. */
 export const filterFingerprint = (filter: Filter | undefined): string | null => (filter ? JSON.stringify(filter) : null);
 
-/** The conditions of a filter, depth first (for a store that prepares what each needs). */
-export function conditionsOf(filter: Filter): Condition[] {
-  switch (filter.type) {
-    case 'and':
-    case 'or':
-      return filter.filters.flatMap(conditionsOf);
-    case 'not':
-      return conditionsOf(filter.filter);
-    default:
-      return [filter];
-  }
-}
-
 // ---- evaluation
 
 /** What a filter reads of a document or an item. */

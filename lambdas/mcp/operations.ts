@@ -10,6 +10,10 @@
  * bodies are), so both implementations answer alike; a failure is an
  * OperationError with the API's error code and message.
  */
+import type { CaptureReceipt } from '../core/capture.js';
+import type { ChatResponse } from '../core/chat/chat-service.js';
+import type { GrepResult } from '../core/grep.js';
+import type { SearchResult } from '../core/search.js';
 
 /** A filter in the API's grammar (API.md, "Filters"), as a JSON object. */
 export type FilterObject = Record<string, unknown>;
@@ -24,17 +28,8 @@ export interface SearchArgs {
   min_score?: number;
 }
 
-export interface SearchHit {
-  id: string;
-  kind: string;
-  snippet: string;
-  score: number;
-  from_keyword: boolean;
-  content_date: string;
-  title: string | null;
-  source_ref: string | null;
-  metadata: Record<string, unknown>;
-}
+/** A search result, as GET /v1/search answers it. */
+export type SearchHit = SearchResult;
 
 export interface SearchAnswer {
   query: string;
@@ -54,7 +49,7 @@ export interface GrepArgs {
 export interface GrepAnswer {
   pattern: string;
   count: number;
-  results: Array<{ file_id: string; title: string | null; source_ref: string | null; line: number; snippet: string; content_date: string; metadata: Record<string, unknown> }>;
+  results: GrepResult[];
   has_more: boolean;
   next_cursor: string | null;
 }
@@ -65,14 +60,8 @@ export interface AskArgs {
   conversation_id?: string;
 }
 
-export interface AskAnswer {
-  reply: string;
-  sources: Array<{ kind: string; title: string; snippet: string; file_id: string; metadata: Record<string, unknown> }>;
-  artifacts: Array<{ id: string; type: string; title: string; content_type: string; content: string }>;
-  tokens_used: number;
-  run_id: string;
-  conversation_id: string;
-}
+/** The chat response, as POST /v1/chat answers it. */
+export type AskAnswer = ChatResponse;
 
 export interface RememberArgs {
   text: string;
@@ -81,17 +70,8 @@ export interface RememberArgs {
   metadata?: MetadataObject;
 }
 
-export interface Receipt {
-  ok: boolean;
-  status: 'created' | 'deduped' | 'rejected';
-  dedup: boolean;
-  detail: string;
-  id: string | null;
-  file_id: string | null;
-  reject_code: string | null;
-  retryable: boolean | null;
-  source_ref: string | null;
-}
+/** The capture receipt, as POST /v1/capture answers it. */
+export type Receipt = CaptureReceipt;
 
 export interface ListDocumentsArgs {
   limit?: number;
