@@ -33,7 +33,7 @@ import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
-import type { Embedder } from '../lambdas/ports.js';
+import type { Embedder } from '../lambdas/core/ports.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';

@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
-import type { Embedder } from '../lambdas/ports.js';
+import type { Embedder } from '../lambdas/core/ports.js';
 import { HELD_OUT, TRAIN, TRAIN_HOME, type EverydaySet } from '../test/support/everyday-notes.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
 import { machineLine } from './lib/machine.js';

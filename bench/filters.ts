@@ -56,7 +56,7 @@ import type { Metadata } from '../lambdas/core/metadata.js';
 import type { DocumentRecord, IndexItem, LibraryRef, PassageHit } from '../lambdas/core/model.js';
 import { fuse } from '../lambdas/core/ranking.js';
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
-import type { Embedder, Embedding } from '../lambdas/ports.js';
+import type { Embedder, Embedding } from '../lambdas/core/ports.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { loadCorpus, loadScifact } from './lib/scifact.js';

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { chunkText } from '../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
 import { openLocalStack, type LocalStack } from '../lambdas/wiring/local/local-stack.js';
-import type { Embedder } from '../lambdas/ports.js';
+import type { Embedder } from '../lambdas/core/ports.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 import { documentText, loadCorpus, loadScifact } from './lib/scifact.js';

@@ -3,7 +3,7 @@
  * the local model takes tens of minutes, so vectors are kept in .cache/
  * (gitignored) between runs.
  *
- *   new CachedEmbedder({ namespace, inner?, dir? })  an Embedder (lambdas/ports.ts) that answers from
+ *   new CachedEmbedder({ namespace, inner?, dir? })  an Embedder (lambdas/core/ports.ts) that answers from
  *       the cache and embeds only what is missing, appending it to the cache file at once (an
  *       interrupted run keeps what it did). `inner` defaults to the real local model, loaded
  *       only on the first miss.
@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ChunkingOptions } from '../../lambdas/core/chunking.js';
-import type { Embedder, Embedding } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 
 export const CACHE_DIR = resolve(import.meta.dirname, '../../.cache/embeddings');
 

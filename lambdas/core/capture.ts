@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { IngestQueue } from '../ports.js';
+import type { IngestQueue } from './ports.js';
 import { claimDocument, newDocumentRecord } from './document-record.js';
 import { indexWords, type KnownText } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, ExtractionDeferred, LibraryErasedError, type RejectCode } from './errors.js';
-import { inCurrentGeneration } from './incarnation.js';
+import { inCurrentGeneration } from './generations.js';
 import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { removeDocument } from './removal.js';
 import { documentBlobs } from './bucket/document-blobs.js';

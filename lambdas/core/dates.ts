@@ -1,4 +1,4 @@
-import type { Clock } from '../ports.js';
+import type { Clock } from './ports.js';
 
 /** ISO 8601 UTC with six fractional digits and no zone designator (API.md, "Dates"). */
 export function formatTimestamp(date: Date, microseconds = 0): string {

@@ -1,5 +1,5 @@
-import type { BlobStore, DocumentStore, SearchIndex } from '../ports.js';
-import { putUnderGeneration } from './incarnation.js';
+import type { BlobStore, DocumentStore, SearchIndex } from './ports.js';
+import { putUnderGeneration } from './generations.js';
 import { finishReplacement, olderVersions } from './replacement.js';
 import { chunkText, countLines } from './chunking.js';
 import { itemKindOf } from './filter-subject.js';
@@ -24,7 +24,7 @@ export interface KnownText {
  * null when the document was deleted meanwhile (nothing of it stays). The
  * write is conditioned on the library generation the document was claimed
  * in: LibraryErasedError when the library was erased meanwhile (see
- * core/incarnation.ts).
+ * core/generations.ts).
  *
  * A `replacing` document (core/replacement.ts) replaces its older versions
  * here: the same index write that puts its text removes theirs, then their

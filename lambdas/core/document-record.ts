@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore } from './ports.js';
 import { documentBlobs, type Placement } from './bucket/document-blobs.js';
 import { serviceBlobKey } from './bucket/placement.js';
 import { firstNonBlankLine } from './chunking.js';
@@ -73,7 +73,7 @@ export type ClaimOutcome = { claimed: true; generation: string } | { claimed: fa
  * library touched, and the (library, sha256) identity claimed; a lost claim
  * (a concurrent identical capture won) removes the bytes written for it. Any
  * failure undoes what this step wrote and rethrows; a library erased between
- * the touch and the claim throws LibraryErasedError (core/incarnation.ts).
+ * the touch and the claim throws LibraryErasedError (core/generations.ts).
  */
 export async function claimDocument(
   deps: { documents: DocumentStore; blobs: BlobStore; buckets?: CallerBuckets; clock: Clock },

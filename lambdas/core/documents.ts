@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
 import { decodeCursor, fingerprint, keysetPage, isNewestFirstKey, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import { removeDocument } from './removal.js';

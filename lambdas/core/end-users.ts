@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, ConversationStore, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, ConversationStore, DocumentStore, SearchIndex } from './ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { decodeCursor, fingerprint, isCursorKey, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
@@ -37,7 +37,7 @@ export class EndUserService {
 
   /**
    * Erases an end user's library, final against writes in flight (see
-   * core/incarnation.ts and docs/api-notes.md, "Erasure"):
+   * core/generations.ts and docs/api-notes.md, "Erasure"):
    *
    * 1. the index entries of the library's current generation go (so nothing
    *    is findable while the rest runs; a crash here leaves the library, and

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { DocumentStore, GrepScan, SearchIndex } from '../ports.js';
+import type { DocumentStore, GrepScan, SearchIndex } from './ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, isCount, isNewestFirstKey, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';

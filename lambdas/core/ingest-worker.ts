@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from './ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { indexWords } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
@@ -39,7 +39,7 @@ const refOf = (of: IngestJob | DocumentRecord): LibraryRef => ({ tenantId: of.te
  * document is extracted (when its text is not known yet), then its passages
  * are embedded a step at a time until it is ready. Each step is durable on
  * its own, so a crash or a retried job resumes where it stopped and never
- * embeds a passage twice. The local drain (workers/local-ingest) schedules
+ * embeds a passage twice. The local drain (wiring/local/ingest-drain.ts) schedules
  * steps fairly across libraries; the AWS worker (workers/aws-ingest) runs a
  * job to completion with bounded concurrency.
  */

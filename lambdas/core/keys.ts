@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock, TenantStore } from '../ports.js';
+import type { Clock, TenantStore } from './ports.js';
 import type { ApiKeyRecord } from './model.js';
 import { newId } from './ids.js';
 

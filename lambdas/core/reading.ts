@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { splitLines } from './chunking.js';
 import { notFound, notReady } from './errors.js';

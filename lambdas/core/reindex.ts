@@ -1,4 +1,4 @@
-import type { Embedder, VectorReindex } from '../ports.js';
+import type { Embedder, VectorReindex } from './ports.js';
 
 export interface ReindexProgress {
   /** Passages with the new embedder's vector. */

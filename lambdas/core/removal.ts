@@ -1,4 +1,4 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from '../ports.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
 import { documentBlobs, type BlobDeletion } from './bucket/document-blobs.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 
@@ -17,7 +17,7 @@ const refOf = (doc: DocumentRecord): LibraryRef => ({ tenantId: doc.tenantId, en
  * findable, then its bytes, then its record, then its index entries once
  * more. The last pass removes an entry a worker wrote while this ran: a
  * writer checks that the record is still there after it writes
- * (core/incarnation.ts), so a write it kept came before the record went,
+ * (core/generations.ts), so a write it kept came before the record went,
  * and this pass sees it. Every step is idempotent, so a removal cut off
  * part-way can simply run again (the record goes last but one).
  */

@@ -1,4 +1,4 @@
-import type { NewestFirstKey } from '../ports.js';
+import type { NewestFirstKey } from './ports.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 import { removeDocument, type RemovalDeps } from './removal.js';
 import { documentBlobs } from './bucket/document-blobs.js';

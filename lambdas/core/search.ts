@@ -1,4 +1,4 @@
-import type { DocumentStore, Embedder, SearchIndex } from '../ports.js';
+import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, offsetUpTo, type Page } from './cursor.js';
 import { LIMITS } from './limits.js';

@@ -1,4 +1,4 @@
-import type { Clock, UsageDay, UsageDelta, UsageLedger } from '../ports.js';
+import type { Clock, UsageDay, UsageDelta, UsageLedger } from './ports.js';
 import { dayOf, isCalendarDate } from './dates.js';
 import { invalidRequest } from './errors.js';
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Services } from '../core/services.js';
+import type { Services } from '../wiring/services.js';
 import type { ApiHandler } from '../http/endpoint.js';
 import type { PageName, RouteName } from '../routes.js';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';

@@ -1,8 +1,8 @@
 import { parseFilterParam, type Filter } from '../core/filter.js';
 import { LIMITS } from '../core/limits.js';
 import type { ItemKind, LibraryRef } from '../core/model.js';
-import type { Services } from '../core/services.js';
-import { captureRawItem, type ReceiptListener } from '../endpoints/capture/receipts.js';
+import type { Services } from '../wiring/services.js';
+import { captureRawItem, type ReceiptListener } from '../http/receipts.js';
 import { toHttpError } from '../http/errors.js';
 import type { Page } from '../core/cursor.js';
 import { OperationError, type FilterObject, type LibraryOperations } from './operations.js';

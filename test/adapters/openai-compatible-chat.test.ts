@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAiCompatibleChat } from '../../lambdas/adapters/local/openai-compatible-chat.js';
 import { NOT_IN_LIBRARY } from '../../lambdas/core/chat/prompt.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import type { ChatModelRequest } from '../../lambdas/ports.js';
+import type { ChatModelRequest } from '../../lambdas/core/ports.js';
 import { answersFrom, startChatModelServer, type ChatModelServer, type ScriptedReply } from '../support/chat-model-server.js';
 
 /** The adapter against a scripted OpenAI-compatible model on loopback (test/support/chat-model-server.ts). */

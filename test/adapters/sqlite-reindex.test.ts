@@ -7,7 +7,7 @@ import { EmbedderMismatchError } from '../../lambdas/adapters/local/embedder-rec
 import { SqliteVectorReindex } from '../../lambdas/adapters/local/sqlite-reindex.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 import { reindexLibrary } from '../../lambdas/core/reindex.js';
-import type { Embedder, Embedding } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BlobStore } from '../../lambdas/ports.js';
+import type { BlobStore } from '../../lambdas/core/ports.js';
 import { presignedSignatureHolds } from '../support/sigv4-query.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BucketRegistrationRecord, BucketRegistrationStore } from '../../lambdas/ports.js';
+import type { BucketRegistrationRecord, BucketRegistrationStore } from '../../lambdas/core/ports.js';
 import { timestamp } from './fixtures.js';
 
 const unique = (what: string) => `${what}_${Math.random().toString(36).slice(2, 10)}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../lambdas/core/ids.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
-import type { ConversationStore, ConversationTurnRecord, DocumentStore } from '../../lambdas/ports.js';
+import type { ConversationStore, ConversationTurnRecord, DocumentStore } from '../../lambdas/core/ports.js';
 import { timestamp } from './fixtures.js';
 
 /**

@@ -1,6 +1,6 @@
 import { parseFilter } from '../../lambdas/core/filter.js';
 import { describe, expect, it } from 'vitest';
-import type { DocumentStore } from '../../lambdas/ports.js';
+import type { DocumentStore } from '../../lambdas/core/ports.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
 import { documentRecord, timestamp } from './fixtures.js';
 

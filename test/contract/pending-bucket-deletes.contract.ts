@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingBucketDeletes } from '../../lambdas/ports.js';
+import type { PendingBucketDeletes } from '../../lambdas/core/ports.js';
 
 const unique = (what: string) => `${what}_${Math.random().toString(36).slice(2, 10)}`;
 /** Times in the contract's format (six fractional digits, no zone), minute by minute. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../lambdas/ports.js';
+import type { SearchIndex } from '../../lambdas/core/ports.js';
 import type { GrepCandidate, LibraryRef } from '../../lambdas/core/model.js';
 import { parseFilter } from '../../lambdas/core/filter.js';
 import { axisVector, indexItem } from './fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TenantStore } from '../../lambdas/ports.js';
+import type { TenantStore } from '../../lambdas/core/ports.js';
 import { timestamp } from './fixtures.js';
 
 /** The TenantStore contract: every adapter (SQLite, DynamoDB) passes these. */

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import type { ChatModel } from '../../lambdas/ports.js';
+import type { ChatModel } from '../../lambdas/core/ports.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 

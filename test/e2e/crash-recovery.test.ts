@@ -6,7 +6,7 @@ import { chunkText } from '../../lambdas/core/chunking.js';
 import { newId } from '../../lambdas/core/ids.js';
 import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
-import type { Embedder, Embedding } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'library-crash-'));

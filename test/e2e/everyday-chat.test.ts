@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbedderPool } from '../../lambdas/adapters/local/embedder-pool.js';
 import type { ChatResponse } from '../../lambdas/core/chat/chat-service.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
 import { HELD_OUT, TRAIN, type EverydaySet } from '../support/everyday-notes.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
 

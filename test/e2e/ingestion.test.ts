@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 

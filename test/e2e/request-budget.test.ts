@@ -8,7 +8,7 @@ import { RESPONSE_MARGIN_MS } from '../../lambdas/http/endpoint.js';
 import { coreHarness } from '../support/core-harness.js';
 import { Gate, gatedEmbedder } from '../support/gated.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
 
 /**
  * The request budget end to end through the capture handlers: the context

@@ -1,4 +1,4 @@
-import type { OcrEngine, OcrImage, OcrResult } from '../../lambdas/ports.js';
+import type { OcrEngine, OcrImage, OcrResult } from '../../lambdas/adapters/extraction/ocr-ports.js';
 
 /** Records what the pipeline asked to read and answers with fixed text (unit tests; real OCR is tested on its own). */
 export class RecordingOcr implements OcrEngine {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ReaderPool, type ReaderPoolOptions } from '../../lambdas/adapters/extraction/isolation/reader-pool.js';
 import { DEFAULT_EXTRACTION_LIMITS } from '../../lambdas/adapters/extraction/limits.js';
 import { ExtractionDeferred } from '../../lambdas/core/errors.js';
-import type { ExtractedText } from '../../lambdas/ports.js';
+import type { ExtractedText } from '../../lambdas/core/ports.js';
 
 /**
  * The reader pool's limits, proven with a reader thread that misbehaves on

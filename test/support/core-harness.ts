@@ -5,11 +5,11 @@ import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-in
 import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
 import { CaptureRejected } from '../../lambdas/core/errors.js';
 import { systemClock } from '../../lambdas/core/dates.js';
-import { buildServices, type Ports } from '../../lambdas/core/services.js';
-import type { TextExtractor } from '../../lambdas/ports.js';
+import { buildServices, type Ports } from '../../lambdas/wiring/services.js';
+import type { TextExtractor } from '../../lambdas/core/ports.js';
 import { HashingEmbedder } from './hashing-embedder.js';
 import { SqliteIngestQueue } from '../../lambdas/adapters/local/sqlite-ingest-queue.js';
-import { LocalIngestDrain, type DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
+import { LocalIngestDrain, type DrainOptions } from '../../lambdas/wiring/local/ingest-drain.js';
 import { InMemoryBlobStore, InMemoryConversationStore, InMemoryDocumentStore } from './in-memory-ports.js';
 
 /** Decodes UTF-8 files; refuses `application/x-unsupported`. Enough to drive the core's bytes path. */

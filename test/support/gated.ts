@@ -1,4 +1,4 @@
-import type { Embedder, TextExtractor } from '../../lambdas/ports.js';
+import type { Embedder, TextExtractor } from '../../lambdas/core/ports.js';
 
 /**
  * A gate for the request-budget tests: the first `holds` calls wait until

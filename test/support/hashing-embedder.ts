@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Embedder, Embedding } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 
 /**
  * A deterministic stand-in for a sentence encoder in unit tests: a hashed bag

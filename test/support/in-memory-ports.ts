@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LibraryErasedError } from '../../lambdas/core/errors.js';
-import type { BlobStore, ConversationStore, ConversationTurnRecord, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/ports.js';
+import type { BlobStore, ConversationStore, ConversationTurnRecord, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/core/ports.js';
 import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
 import { matchesFilter, type Filter } from '../../lambdas/core/filter.js';
 import { documentSubject } from '../../lambdas/core/filter-subject.js';

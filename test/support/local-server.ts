@@ -6,8 +6,8 @@ import { openLocalStack, type LocalBucketOptions, type LocalStack } from '../../
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { OpenAiCompatibleConfig } from '../../lambdas/adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../lambdas/adapters/local/openai-compatible-embedder.js';
-import type { ChatModel, Embedder } from '../../lambdas/ports.js';
-import type { DrainOptions } from '../../lambdas/workers/local-ingest/drain.js';
+import type { ChatModel, Embedder } from '../../lambdas/core/ports.js';
+import type { DrainOptions } from '../../lambdas/wiring/local/ingest-drain.js';
 import { isolateAwsEnvironment } from './aws-env.js';
 
 export interface TestServer {

@@ -1,4 +1,4 @@
-import type { Embedder, Embedding } from '../../lambdas/ports.js';
+import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 
 /**
  * Another embedder's scale over the same meaning: each vector of `inner`

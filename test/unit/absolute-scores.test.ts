@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
 
 /** API.md "Scores and `min_score`": a score says how relevant a result is at all, the same with every embedder. */
 const hit = (itemId: string, rawScore: number): PassageHit =>

@@ -11,7 +11,7 @@ import { bucketBlobKey, bucketLocation } from '../../lambdas/core/bucket/placeme
 import { systemClock } from '../../lambdas/core/dates.js';
 import { BackendUnavailableError, BucketError, CaptureRejected, DomainError, FORBIDDEN_ENDPOINT_DETAIL } from '../../lambdas/core/errors.js';
 import { captureFailure, healthLine } from '../../lambdas/core/bucket/failures.js';
-import type { BlobStore, BucketAccess, CallerBuckets } from '../../lambdas/ports.js';
+import type { BlobStore, BucketAccess, CallerBuckets } from '../../lambdas/core/ports.js';
 import { InMemoryBlobStore } from '../support/in-memory-ports.js';
 
 /** A caller's bucket in memory whose steps can be made to fail, recording what was asked of it. */

@@ -5,7 +5,7 @@ import {
 } from '../../lambdas/core/chat/prompt.js';
 import { AnswerStream } from '../../lambdas/core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import type { ChatModel, ChatModelAnswer, GroundingPassage } from '../../lambdas/ports.js';
+import type { ChatModel, ChatModelAnswer, GroundingPassage } from '../../lambdas/core/ports.js';
 import { coreHarness } from '../support/core-harness.js';
 
 const passages: GroundingPassage[] = [

@@ -5,7 +5,7 @@ import { ReplyDeltas } from '../../lambdas/core/chat/reply-deltas.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 import { isIdOf } from '../../lambdas/core/ids.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
-import type { ChatModel, ChatModelCallOptions, ChatModelRequest, UsageLedger } from '../../lambdas/ports.js';
+import type { ChatModel, ChatModelCallOptions, ChatModelRequest, UsageLedger } from '../../lambdas/core/ports.js';
 import { coreHarness } from '../support/core-harness.js';
 import { InMemoryConversationStore, withFault } from '../support/in-memory-ports.js';
 

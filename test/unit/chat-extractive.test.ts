@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
-import type { GroundingPassage } from '../../lambdas/ports.js';
+import type { GroundingPassage } from '../../lambdas/core/ports.js';
 
 const falcon: GroundingPassage = {
   number: 1,

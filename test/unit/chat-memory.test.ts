@@ -3,7 +3,7 @@ import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { InProcessBackgroundWork } from '../../lambdas/adapters/local/in-process-background-work.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
-import type { Embedder } from '../../lambdas/ports.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
 import { coreHarness } from '../support/core-harness.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 

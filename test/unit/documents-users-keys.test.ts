@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../lambdas/core/errors.js';
 import { hashKey, KeyService } from '../../lambdas/core/keys.js';
 import type { ApiKeyRecord } from '../../lambdas/core/model.js';
-import type { TenantStore } from '../../lambdas/ports.js';
+import type { TenantStore } from '../../lambdas/core/ports.js';
 import { coreHarness } from '../support/core-harness.js';
 import type { InMemoryBlobStore } from '../support/in-memory-ports.js';
 

@@ -5,7 +5,7 @@ import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-in
 import { DomainError } from '../../lambdas/core/errors.js';
 import { GREP_BUDGETS, GrepService, MAX_TEXT_LINES, type GrepBudgets, type GrepRequest, type GrepResult } from '../../lambdas/core/grep.js';
 import type { GrepCandidate, IndexItem, LibraryRef } from '../../lambdas/core/model.js';
-import type { GrepScan, SearchIndex } from '../../lambdas/ports.js';
+import type { GrepScan, SearchIndex } from '../../lambdas/core/ports.js';
 
 /**
  * Grep's page budgets (core/grep.ts, GrepBudgets) over the real SQLite index:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BackendUnavailableError, CaptureRejected } from '../../lambdas/core/errors.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
-import type { Embedder, TextExtractor } from '../../lambdas/ports.js';
+import type { Embedder, TextExtractor } from '../../lambdas/core/ports.js';
 import { coreHarness, utf8Extractor } from '../support/core-harness.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';

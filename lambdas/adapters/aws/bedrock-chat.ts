@@ -10,7 +10,7 @@ import {
 import { ANSWER_MAX_TOKENS, ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog, type RawReply } from '../../core/chat/prompt.js';
 import { AnswerStream } from '../../core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../core/ports.js';
 import { isTransientAwsError } from './errors.js';
 
 export interface BedrockChatOptions {

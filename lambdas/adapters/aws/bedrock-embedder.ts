@@ -1,5 +1,5 @@
 import { InvokeModelCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import type { Embedder, Embedding } from '../../ports.js';
+import type { Embedder, Embedding } from '../../core/ports.js';
 import { callAws } from './errors.js';
 
 /** Titan Text Embeddings v2 accepts 256, 512 or 1024 dimensions. */

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BucketHealth, BucketRegistrationRecord, BucketRegistrationStore } from '../../ports.js';
+import type { BucketHealth, BucketRegistrationRecord, BucketRegistrationStore } from '../../core/ports.js';
 import { callAws, ifCondition } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ConversationStore, ConversationTurnRecord } from '../../ports.js';
+import type { ConversationStore, ConversationTurnRecord } from '../../core/ports.js';
 import type { LibraryRef } from '../../core/model.js';
 import { libraryPartitionKey } from './dynamo-document-store.js';
 import { batchDeleteAll, pages } from './dynamo-pages.js';

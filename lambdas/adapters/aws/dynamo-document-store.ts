@@ -8,7 +8,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
+import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
 import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import { matchesFilter, type Filter } from '../../core/filter.js';

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { PendingBucketDelete, PendingBucketDeletes } from '../../ports.js';
+import type { PendingBucketDelete, PendingBucketDeletes } from '../../core/ports.js';
 import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
 

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TenantStore } from '../../ports.js';
+import type { TenantStore } from '../../core/ports.js';
 import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
 import { newId } from '../../core/ids.js';
 import { pages } from './dynamo-pages.js';

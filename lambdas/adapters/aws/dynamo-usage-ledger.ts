@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { UsageDay, UsageDelta, UsageLedger } from '../../ports.js';
+import type { UsageDay, UsageDelta, UsageLedger } from '../../core/ports.js';
 import { pages } from './dynamo-pages.js';
 import { callAws } from './errors.js';
 

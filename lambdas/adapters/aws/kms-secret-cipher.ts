@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, KMSClient, type KMSClientConfig } from '@aws-sdk/client-kms';
-import type { SecretCipher } from '../../ports.js';
+import type { SecretCipher } from '../../core/ports.js';
 import { callAws } from './errors.js';
 
 /** Marks a value sealed by this cipher (and its format), so a value from another cipher is refused by name. */

@@ -1,4 +1,4 @@
-import type { GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../ports.js';
+import type { GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../core/ports.js';
 import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import type { Metadata } from '../../core/metadata.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
@@ -311,7 +311,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   /**
    * Tags the item with its generation. OpenSearch cannot check DynamoDB in
    * the same write, so the refusal is the core's: it reads the generation
-   * again after the put and removes the item when it ended (core/incarnation.ts).
+   * again after the put and removes the item when it ended (core/generations.ts).
    */
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     // Every vector now, or none yet (attached per passage later: attachPassageVectors).

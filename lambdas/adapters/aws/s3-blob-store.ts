@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from '../../ports.js';
+import type { BlobStore } from '../../core/ports.js';
 import { callAws } from './errors.js';
 import { presignGetObject } from './s3-presign.js';
 

@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { LibraryRef } from '../../core/model.js';
-import type { IngestJob, IngestQueue } from '../../ports.js';
+import type { IngestJob, IngestQueue } from '../../core/ports.js';
 import { callAws } from './errors.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   type TextractClient,
 } from '@aws-sdk/client-textract';
 import { BackendUnavailableError, CaptureRejected } from '../../core/errors.js';
-import type { DocumentOcrJobResult, DocumentOcrJobs, OcrEngine, OcrImage, OcrResult, StoredObjectRef } from '../../ports.js';
+import type { DocumentOcrJobResult, DocumentOcrJobs, OcrEngine, OcrImage, OcrResult, StoredObjectRef } from '../extraction/ocr-ports.js';
 import { isTransientAwsError } from './errors.js';
 
 /** Textract's own names for "too many requests right now" besides the SDK-wide ones. */

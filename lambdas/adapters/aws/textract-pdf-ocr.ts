@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CaptureRejected } from '../../core/errors.js';
-import type { DocumentOcrJobs, PdfOcr } from '../../ports.js';
+import type { DocumentOcrJobs, PdfOcr } from '../extraction/ocr-ports.js';
 import { callAws } from './errors.js';
 
 export interface TextractPdfOcrOptions {

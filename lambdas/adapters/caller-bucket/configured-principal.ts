@@ -1,4 +1,4 @@
-import type { BucketPrincipal } from '../../ports.js';
+import type { BucketPrincipal } from '../../core/ports.js';
 
 /**
  * A fixed principal for trust policies (null: role registration is off): on

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { BucketError } from '../../core/errors.js';
-import type { BlobStore, BucketAccess, BucketConnector } from '../../ports.js';
+import type { BlobStore, BucketAccess, BucketConnector } from '../../core/ports.js';
 import { guardedHttpAgent, guardedHttpsAgent, type EndpointRefusal } from './endpoint-guard.js';
 import type { RoleCredentialsSource, RoleTarget } from './role-credentials.js';
 import { S3CallerBlobStore } from './s3-caller-blob-store.js';

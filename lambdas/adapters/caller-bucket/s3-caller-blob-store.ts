@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { BlobStore } from '../../ports.js';
+import type { BlobStore } from '../../core/ports.js';
 import { classifyBucketError } from './classify.js';
 import { presignGetObject } from '../aws/s3-presign.js';
 

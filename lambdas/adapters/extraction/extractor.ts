@@ -1,5 +1,6 @@
 import { CaptureRejected } from '../../core/errors.js';
-import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, PdfOcr, TextExtractor } from '../../ports.js';
+import type { ExtractedText, ExtractionInput, TextExtractor } from '../../core/ports.js';
+import type { OcrEngine, OcrImage, PdfOcr } from './ocr-ports.js';
 import { Deadline } from './deadline.js';
 import { extractDocx } from './docx.js';
 import { imagePageCount, imagePageForOcr } from './images.js';

@@ -1,6 +1,6 @@
 import type sharpType from 'sharp';
 import { CaptureRejected } from '../../core/errors.js';
-import type { OcrImage } from '../../ports.js';
+import type { OcrImage } from './ocr-ports.js';
 import type { Deadline } from './deadline.js';
 import type { ExtractionLimits } from './limits.js';
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { CaptureRejected } from '../../core/errors.js';
-import type { OcrImage } from '../../ports.js';
+import type { OcrImage } from './ocr-ports.js';
 import type { Deadline } from './deadline.js';
 import type { ExtractionLimits } from './limits.js';
 import { tidyLines } from './normalize.js';

@@ -1,5 +1,5 @@
 import { CaptureRejected } from '../../core/errors.js';
-import type { ExtractedText, ExtractionInput } from '../../ports.js';
+import type { ExtractedText, ExtractionInput } from '../../core/ports.js';
 import { asReadFailure } from './read-failure.js';
 import { sniff } from './sniff.js';
 import { extractTextFile } from './text-formats.js';

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SecretCipher } from '../../ports.js';
+import type { SecretCipher } from '../../core/ports.js';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;

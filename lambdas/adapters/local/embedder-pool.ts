@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { Embedder, Embedding } from '../../ports.js';
+import type { Embedder, Embedding } from '../../core/ports.js';
 import type { TokenCounter } from './o200k-tokens.js';
 
 export interface EmbedderPoolOptions {

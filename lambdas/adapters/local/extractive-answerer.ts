@@ -1,7 +1,7 @@
 import { split } from 'sentence-splitter';
 import { contentTerms } from '../../core/chat/terms.js';
 import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
-import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../core/ports.js';
 
 /**
  * The offline default chat model: no weights, no network. It splits the

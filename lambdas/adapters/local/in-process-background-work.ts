@@ -1,4 +1,4 @@
-import type { BackgroundWork } from '../../ports.js';
+import type { BackgroundWork } from '../../core/ports.js';
 
 /**
  * Background work in this process: a task starts at once and the request

@@ -1,5 +1,5 @@
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import type { BucketPrincipal } from '../../ports.js';
+import type { BucketPrincipal } from '../../core/ports.js';
 import type { CredentialsProvider } from '../caller-bucket/role-credentials.js';
 
 /**

@@ -3,7 +3,7 @@ import { AnswerStream } from '../../core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import { countTokens } from './o200k-tokens.js';
 import { failure, openOpenAi, OpenAiHttpError, postOpenAi, readServerSentEvents, type OpenAiServer } from './openai-http.js';
-import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../core/ports.js';
 
 /** The server (url e.g. http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8000/v1 for vLLM) and the model. */
 export interface OpenAiCompatibleConfig extends OpenAiServer {

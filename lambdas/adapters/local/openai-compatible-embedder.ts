@@ -1,5 +1,5 @@
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { Embedder, Embedding } from '../../ports.js';
+import type { Embedder, Embedding } from '../../core/ports.js';
 import { O200kTokenCounter } from './o200k-tokens.js';
 import { openAiEndpoint, postOpenAi, type OpenAiServer } from './openai-http.js';
 

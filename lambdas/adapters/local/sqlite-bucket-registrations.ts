@@ -1,4 +1,4 @@
-import type { BucketHealth, BucketRegistrationRecord, BucketRegistrationStore } from '../../ports.js';
+import type { BucketHealth, BucketRegistrationRecord, BucketRegistrationStore } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 
 const SCHEMA = `

@@ -1,4 +1,4 @@
-import type { ConversationStore, ConversationTurnRecord } from '../../ports.js';
+import type { ConversationStore, ConversationTurnRecord } from '../../core/ports.js';
 import type { LibraryRef } from '../../core/model.js';
 import type { SqliteDatabase } from './database.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../ports.js';
+import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
 import type { Filter } from '../../core/filter.js';
 import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';

@@ -1,4 +1,4 @@
-import type { IngestJob, IngestQueue } from '../../ports.js';
+import type { IngestJob, IngestQueue } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 
 const SCHEMA = `
@@ -27,7 +27,7 @@ export interface QueuedJob extends IngestJob {
 /**
  * The local ingestion queue: a table in the same SQLite file as the
  * documents and the index, so a job is as durable as the document it is for
- * and survives a kill -9. The drain (workers/local-ingest) takes its jobs
+ * and survives a kill -9. The drain (wiring/local/ingest-drain.ts) takes its jobs
  * and removes each when its document has left `processing`.
  */
 export class SqliteIngestQueue implements IngestQueue {

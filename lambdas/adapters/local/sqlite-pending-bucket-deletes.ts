@@ -1,4 +1,4 @@
-import type { PendingBucketDelete, PendingBucketDeletes } from '../../ports.js';
+import type { PendingBucketDelete, PendingBucketDeletes } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 
 const SCHEMA = `

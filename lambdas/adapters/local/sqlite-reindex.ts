@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReindexPassage, VectorReindex } from '../../ports.js';
+import type { ReindexPassage, VectorReindex } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { embedderValue, parseEmbedder, readEmbedderRecord } from './embedder-record.js';
 import { REINDEX_TABLE, vectorTable } from './sqlite-search-index.js';

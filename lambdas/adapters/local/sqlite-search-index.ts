@@ -1,4 +1,4 @@
-import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../ports.js';
+import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../core/ports.js';
 import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
 import type { Filter } from '../../core/filter.js';
 import { compileFilter, deleteMetadataRows, metadataOf, metadataTableSchema, writeMetadataRows, type CompiledFilter } from './sqlite-filter.js';

@@ -1,4 +1,4 @@
-import type { TenantStore } from '../../ports.js';
+import type { TenantStore } from '../../core/ports.js';
 import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
 import { newId } from '../../core/ids.js';
 import type { SqliteDatabase } from './database.js';

@@ -1,4 +1,4 @@
-import type { UsageDay, UsageDelta, UsageLedger } from '../../ports.js';
+import type { UsageDay, UsageDelta, UsageLedger } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 
 /** Spend per tenant per day in SQLite: one row per (tenant, day), incremented in one statement. */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import type { OcrEngine, OcrImage, OcrResult } from '../../ports.js';
+import type { OcrEngine, OcrImage, OcrResult } from '../extraction/ocr-ports.js';
 
 /** The English model ships in @tesseract.js-data/eng: read from node_modules, never downloaded. */
 const ENGLISH: { langPath: string; gzip: boolean } = createRequire(import.meta.url)('@tesseract.js-data/eng');

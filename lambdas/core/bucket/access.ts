@@ -1,4 +1,4 @@
-import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets } from '../../ports.js';
+import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets } from '../ports.js';
 import { BucketError } from '../errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets, Clock } from '../../ports.js';
+import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets, Clock } from '../ports.js';
 import { invalidRequest, notFound } from '../errors.js';
 import { newExternalId } from './access.js';
 import { documentBlobs } from './document-blobs.js';

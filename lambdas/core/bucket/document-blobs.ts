@@ -1,4 +1,4 @@
-import type { BlobStore, BucketRegistrationRecord, CallerBuckets, Clock } from '../../ports.js';
+import type { BlobStore, BucketRegistrationRecord, CallerBuckets, Clock } from '../ports.js';
 import { formatTimestamp, systemClock } from '../dates.js';
 import { BackendUnavailableError, BucketError } from '../errors.js';
 import type { DocumentRecord, LibraryRef, Storage } from '../model.js';

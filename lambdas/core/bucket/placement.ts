@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BucketProvider } from '../../ports.js';
+import type { BucketProvider } from '../ports.js';
 import type { LibraryRef } from '../model.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BlobStore } from '../../ports.js';
+import type { BlobStore } from '../ports.js';
 import { BucketError, DomainError, FORBIDDEN_ENDPOINT_DETAIL, invalidRequest } from '../errors.js';
 import { probeKeyFor } from './placement.js';
 

@@ -1,4 +1,4 @@
-import type { BucketProvider, BucketRegistrationRecord } from '../../ports.js';
+import type { BucketProvider, BucketRegistrationRecord } from '../ports.js';
 import { invalidRequest } from '../errors.js';
 
 /** PUT /v1/bucket's body after its shape was validated (http/schemas.ts). */

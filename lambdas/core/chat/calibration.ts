@@ -1,4 +1,4 @@
-import type { Embedder } from '../../ports.js';
+import type { Embedder } from '../ports.js';
 import { CALIBRATION_PAIRS } from './calibration-pairs.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatModel, ChatModelAnswer, Clock, ConversationStore, DocumentStore, Embedder, SearchIndex } from '../../ports.js';
+import type { ChatModel, ChatModelAnswer, Clock, ConversationStore, DocumentStore, Embedder, SearchIndex } from '../ports.js';
 import { chunkText } from '../chunking.js';
 import { newId } from '../ids.js';
 import type { Filter } from '../filter.js';

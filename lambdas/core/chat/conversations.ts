@@ -1,7 +1,7 @@
-import type { Clock, ConversationStore, ConversationTurnRecord, DocumentStore } from '../../ports.js';
+import type { Clock, ConversationStore, ConversationTurnRecord, DocumentStore } from '../ports.js';
 import { LibraryErasedError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { inCurrentGeneration } from '../incarnation.js';
+import { inCurrentGeneration } from '../generations.js';
 import type { LibraryRef } from '../model.js';
 import { contentTerms } from './terms.js';
 
@@ -56,7 +56,7 @@ export class Conversations {
    * conversation is not found (the chat fails). A new conversation begins in
    * the library's current generation (created afresh when an erasure came
    * between the chat's start and this write). The generation is read again
-   * after the write, as for index writes (core/incarnation.ts): either the
+   * after the write, as for index writes (core/generations.ts): either the
    * erasure's sweep sees the turn, or this check sees the generation ended.
    */
   async append(ref: LibraryRef, conversation: OpenConversation, turn: ConversationTurnRecord): Promise<() => Promise<void>> {

@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../../ports.js';
+import type { SearchIndex } from '../ports.js';
 import { excerptAround, splitLines } from '../chunking.js';
 import type { LibraryRef, Passage } from '../model.js';
 

@@ -1,4 +1,4 @@
-import type { BackgroundWork, Clock, DeferredVectorIndex, Embedder } from '../../ports.js';
+import type { BackgroundWork, Clock, DeferredVectorIndex, Embedder } from '../ports.js';
 import type { LibraryRef } from '../model.js';
 import type { UsageService } from '../usage.js';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { BackendUnavailableError } from '../errors.js';
-import type { ChatModelAnswer, ChatModelRequest, Citation, ConversationTurn, GroundingPassage } from '../../ports.js';
+import type { ChatModelAnswer, ChatModelRequest, Citation, ConversationTurn, GroundingPassage } from '../ports.js';
 
 /**
  * The grounding contract with a language model, shared by every model

@@ -1,4 +1,4 @@
-import type { Citation, GroundingPassage } from '../../ports.js';
+import type { Citation, GroundingPassage } from '../ports.js';
 import { LIMITS } from '../limits.js';
 import type { CitedFact } from './artifacts.js';
 import type { Metadata } from '../metadata.js';

@@ -1,7 +1,7 @@
-import type { Services } from '../../core/services.js';
+import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { CaptureBatchRequest } from '../../http/schemas.js';
-import { captureRawItem, type ReceiptListener } from '../capture/receipts.js';
+import { captureRawItem, type ReceiptListener } from '../../http/receipts.js';
 
 /** Items are captured in request order, so two identical items give created then deduped. */
 export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>

@@ -1,6 +1,6 @@
-import type { Services } from '../../core/services.js';
+import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
-import { captureRawItem, receiptStatus, type ReceiptListener } from './receipts.js';
+import { captureRawItem, receiptStatus, type ReceiptListener } from '../../http/receipts.js';
 
 export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>
   createEndpoint<undefined, Record<string, unknown>>({

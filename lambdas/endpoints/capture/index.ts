@@ -1,4 +1,4 @@
-import { buildCaptureServices } from '../../core/capture-services.js';
+import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { captureExtractor } from '../../wiring/aws/extractors.js';
 import { countCapture, instrumented } from '../../wiring/aws/observability.js';

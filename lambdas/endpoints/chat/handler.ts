@@ -1,6 +1,6 @@
 import type { ChatOptions } from '../../core/chat/chat-service.js';
 import { parseFilter } from '../../core/filter.js';
-import type { Services } from '../../core/services.js';
+import type { Services } from '../../wiring/services.js';
 import { createEndpoint, headerValue } from '../../http/endpoint.js';
 import { eventStream, prefersEventStream } from '../../http/event-stream.js';
 import { libraryOf } from '../../http/library.js';

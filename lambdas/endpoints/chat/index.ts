@@ -5,7 +5,7 @@ import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { UsageService } from '../../core/usage.js';
 import { createHandler } from './handler.js';
-import { GenerationalIndex } from '../../core/incarnation.js';
+import { GenerationalIndex } from '../../core/generations.js';
 import { instrumented, meteredUsage, publishStoredMetrics } from '../../wiring/aws/observability.js';
 import { embeddingScale } from '../../wiring/aws/config.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
@@ -24,7 +24,7 @@ const scale = embeddingScale();
 export const handler = streamingHandler(
   instrumented(withEndUserLogKey(createHandler({
     chat: new ChatService({
-      // A chat's memory lands in the library's current generation (core/incarnation.ts).
+      // A chat's memory lands in the library's current generation (core/generations.ts).
       index: new GenerationalIndex(searchIndex(), documentStore(), clock), embedder: embedder(), documents: documentStore(), chatModel: chatModel(), clock,
       usage: new UsageService({ usage: meteredUsage(usageLedger()), clock }),
       conversations: conversationStore(),

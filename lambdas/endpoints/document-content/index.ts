@@ -1,6 +1,6 @@
 import { documentStore } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
-import { unwired } from '../../wiring/aws/services.js';
+import { unwired } from '../../wiring/aws/unwired-port.js';
 import { DocumentReader } from '../../core/reading.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';

@@ -1,4 +1,4 @@
-import type { Services } from '../../core/services.js';
+import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { libraryOf } from '../../http/library.js';
 import { IdPath, LibraryQuery } from '../../http/schemas.js';

@@ -1,5 +1,5 @@
 import { documentStore } from '../../wiring/aws/dynamo.js';
-import { unwired } from '../../wiring/aws/services.js';
+import { unwired } from '../../wiring/aws/unwired-port.js';
 import { DocumentService } from '../../core/documents.js';
 import { createHandler } from './handler.js';
 import { instrumented } from '../../wiring/aws/observability.js';

@@ -1,5 +1,5 @@
 import type { KeyService } from '../../core/keys.js';
-import type { Embedder } from '../../ports.js';
+import type { Embedder } from '../../core/ports.js';
 import { eventHeader } from '../../http/cors.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { logger } from '../../http/observability.js';

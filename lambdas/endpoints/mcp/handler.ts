@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createEndpoint } from '../../http/endpoint.js';
-import type { ReceiptListener } from '../capture/receipts.js';
+import type { ReceiptListener } from '../../http/receipts.js';
 import { libraryOf } from '../../http/library.js';
 import { McpQuery } from '../../http/schemas.js';
 import { serviceOperations, type McpServices } from '../../mcp/service-operations.js';

@@ -1,12 +1,12 @@
-import { buildCaptureServices } from '../../core/capture-services.js';
+import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { DocumentService } from '../../core/documents.js';
 import { GrepService } from '../../core/grep.js';
-import { GenerationalIndex } from '../../core/incarnation.js';
+import { GenerationalIndex } from '../../core/generations.js';
 import { DocumentReader } from '../../core/reading.js';
 import { SearchService } from '../../core/search.js';
-import type { TextExtractor } from '../../ports.js';
+import type { TextExtractor } from '../../core/ports.js';
 import { embeddingScale, readAwsConfig } from '../../wiring/aws/config.js';
 import { callerBuckets } from '../../wiring/aws/buckets.js';
 import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
@@ -16,7 +16,7 @@ import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 import { countCapture, instrumented } from '../../wiring/aws/observability.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { blobStore } from '../../wiring/aws/s3.js';
-import { unwired } from '../../wiring/aws/services.js';
+import { unwired } from '../../wiring/aws/unwired-port.js';
 import { ingestQueue } from '../../wiring/aws/sqs.js';
 import { createHandler } from './handler.js';
 

@@ -1,5 +1,5 @@
 import { parseFilterParam } from '../../core/filter.js';
-import type { Services } from '../../core/services.js';
+import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';

@@ -1,4 +1,4 @@
-import type { Services } from '../../core/services.js';
+import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { UsageQuery } from '../../http/schemas.js';
 

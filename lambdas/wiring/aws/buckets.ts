@@ -9,11 +9,11 @@ import { roleSessionName } from '../../adapters/caller-bucket/session-name.js';
 import { BucketService } from '../../core/bucket/bucket-service.js';
 import { logger } from '../../http/observability.js';
 import { systemClock } from '../../core/dates.js';
-import type { BlobStore, CallerBuckets } from '../../ports.js';
+import type { BlobStore, CallerBuckets } from '../../core/ports.js';
 import { awsConfig, bucketConfig } from './config.js';
 import { dynamoClient } from './dynamo.js';
 import { tracer } from './observability.js';
-import { unwired } from './services.js';
+import { unwired } from './unwired-port.js';
 
 /**
  * Callers' buckets on AWS, made on the first call and kept for the Lambda

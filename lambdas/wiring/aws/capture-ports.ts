@@ -1,6 +1,6 @@
-import type { CapturePorts } from '../../core/capture-services.js';
+import type { CapturePorts } from '../capture-services.js';
 import { systemClock } from '../../core/dates.js';
-import type { TextExtractor } from '../../ports.js';
+import type { TextExtractor } from '../../core/ports.js';
 import { embedder } from './bedrock.js';
 import { meteredUsage } from './observability.js';
 import { documentStore, usageLedger } from './dynamo.js';

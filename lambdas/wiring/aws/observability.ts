@@ -5,7 +5,7 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { CorsPolicy, eventHeader } from '../../http/cors.js';
 import type { CaptureOutcome } from '../../http/observability.js';
-import type { UsageLedger } from '../../ports.js';
+import type { UsageLedger } from '../../core/ports.js';
 import { awsConfig } from './config.js';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, REJECT_CODE_DIMENSION } from './metric-names.js';
 

@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from '../../adapters/local/database.js';
 import { embedderValue, readCosineScale, writeCosineScale } from '../../adapters/local/embedder-record.js';
 import { measureCosineScale, type CosineScale } from '../../core/chat/calibration.js';
-import type { Embedder } from '../../ports.js';
+import type { Embedder } from '../../core/ports.js';
 
 /**
  * The cosine scale of the data folder's embedder, as the chat's gate asks for

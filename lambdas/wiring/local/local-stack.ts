@@ -15,11 +15,11 @@ import { TesseractOcr } from '../../adapters/local/tesseract-ocr.js';
 import { systemClock } from '../../core/dates.js';
 import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
 import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
-import { LocalIngestDrain, type DrainOptions } from '../../workers/local-ingest/drain.js';
+import { LocalIngestDrain, type DrainOptions } from './ingest-drain.js';
 import { IsolatedExtractor } from '../../adapters/extraction/isolation/isolated-extractor.js';
-import { buildServices, type Ports, type Services } from '../../core/services.js';
+import { buildServices, type Ports, type Services } from '../services.js';
 import { logger, useEndUserLogKey } from '../../http/observability.js';
-import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../ports.js';
+import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../core/ports.js';
 import { startLocalEmbedder } from './embedder.js';
 import { recordedCosineScale } from './cosine-scale.js';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
@@ -31,8 +31,8 @@ import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
 import { StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
 import { BucketDeleteRetry } from '../../core/bucket/delete-retry.js';
 import { documentBlobs } from '../../core/bucket/document-blobs.js';
-import { LocalBucketDeleteTimer } from '../../workers/local-bucket-deletes/retry-timer.js';
-import type { BlobStore } from '../../ports.js';
+import { LocalBucketDeleteTimer } from './bucket-delete-timer.js';
+import type { BlobStore } from '../../core/ports.js';
 
 /** The caller-owned bucket on the local stack (docs/bucket.md, "Local stack"), read from the environment by bin/config.ts. */
 export interface LocalBucketOptions {

@@ -1,6 +1,6 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { measureCosineScale } from '../../core/chat/calibration.js';
-import type { Embedder } from '../../ports.js';
+import type { Embedder } from '../../core/ports.js';
 
 /** What the provider framework (aws-cdk-lib/custom-resources) expects back from an onEvent handler. */
 export interface ScaleResult {

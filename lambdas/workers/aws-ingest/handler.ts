@@ -4,7 +4,7 @@ import { parseIngestMessage, resolveIngestMessage, type LibraryReferences } from
 import { BackendUnavailableError } from '../../core/errors.js';
 import { IngestWorker, type StepResult } from '../../core/ingest-worker.js';
 import { logger } from '../../http/observability.js';
-import type { IngestJob } from '../../ports.js';
+import type { IngestJob } from '../../core/ports.js';
 
 /** How the worker waits out a backend that throttles or fails (Bedrock, OpenSearch, DynamoDB). */
 export interface BackoffSettings {

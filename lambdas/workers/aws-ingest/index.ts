@@ -1,11 +1,11 @@
 import { parseIngestMessage } from '../../adapters/aws/sqs-ingest-queue.js';
-import { buildCaptureServices } from '../../core/capture-services.js';
+import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { withInvocationLog } from '../../http/observability.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { documentStore } from '../../wiring/aws/dynamo.js';
 import { ENV, readWholeNumber } from '../../wiring/aws/config.js';
 import { instrumented, observeIngestOutcomes, withQueueMetrics } from '../../wiring/aws/observability.js';
-import { unwired } from '../../wiring/aws/services.js';
+import { unwired } from '../../wiring/aws/unwired-port.js';
 import { ingestExtractor } from '../../wiring/aws/extractors.js';
 import { createHandler } from './handler.js';
 

@@ -2,7 +2,7 @@ import { formatTimestamp } from '../../core/dates.js';
 import type { BucketDeleteRetry, SweepReport } from '../../core/bucket/delete-retry.js';
 import type { IngestWorker } from '../../core/ingest-worker.js';
 import { logger } from '../../http/observability.js';
-import type { DocumentStore } from '../../ports.js';
+import type { DocumentStore } from '../../core/ports.js';
 
 /** Why a document the sweeper settles failed: its capture or its ingest job was lost beyond every retry. */
 export const ABANDONED_REASON = 'backend_unavailable: indexing did not finish';

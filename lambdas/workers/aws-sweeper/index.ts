@@ -8,7 +8,7 @@ import { documentStore } from '../../wiring/aws/dynamo.js';
 import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { withInvocationLog } from '../../http/observability.js';
 import { instrumented, observeAbandoned } from '../../wiring/aws/observability.js';
-import { unwired } from '../../wiring/aws/services.js';
+import { unwired } from '../../wiring/aws/unwired-port.js';
 import { createHandler } from './handler.js';
 
 /**

@@ -13,7 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { BedrockChat } from '../../../lambdas/adapters/aws/bedrock-chat.js';
 import { NOT_IN_LIBRARY } from '../../../lambdas/core/chat/prompt.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
-import type { ChatModelRequest } from '../../../lambdas/ports.js';
+import type { ChatModelRequest } from '../../../lambdas/core/ports.js';
 
 /** BedrockChat against a scripted Bedrock (aws-sdk-client-mock on BedrockRuntimeClient: Converse, and ConverseStream's events). */
 const bedrock = mockClient(BedrockRuntimeClient);

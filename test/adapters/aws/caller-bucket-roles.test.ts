@@ -6,7 +6,7 @@ import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/conne
 import { dedicatedRoleCaller, StsRoleCredentials } from '../../../lambdas/adapters/caller-bucket/role-credentials.js';
 import { roleSessionName, tenantSessionName } from '../../../lambdas/adapters/caller-bucket/session-name.js';
 import { BackendUnavailableError, BucketError } from '../../../lambdas/core/errors.js';
-import type { BucketAccess } from '../../../lambdas/ports.js';
+import type { BucketAccess } from '../../../lambdas/core/ports.js';
 import { startS3rver } from './local-aws.js';
 
 /**

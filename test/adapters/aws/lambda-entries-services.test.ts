@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { unwired, UnwiredPortError } from '../../../lambdas/wiring/aws/services.js';
+import { unwired, UnwiredPortError } from '../../../lambdas/wiring/aws/unwired-port.js';
 
 /**
  * What the Lambda entries build their services with: capture and the ingest

@@ -4,7 +4,7 @@ import { METRIC, METRICS_NAMESPACE, REJECT_CODE_DIMENSION } from '../../../lambd
 import {
   countCapture, instrumented, meteredUsage, observeAbandoned, observeIngestOutcomes, withQueueMetrics,
 } from '../../../lambdas/wiring/aws/observability.js';
-import type { UsageLedger } from '../../../lambdas/ports.js';
+import type { UsageLedger } from '../../../lambdas/core/ports.js';
 
 /**
  * The AWS functions' metrics, read from what Powertools Metrics writes to

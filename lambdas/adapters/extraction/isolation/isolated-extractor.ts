@@ -1,4 +1,5 @@
-import type { ExtractedText, ExtractionInput, ExtractionOptions, OcrEngine, PdfOcr, TextExtractor } from '../../../ports.js';
+import type { ExtractedText, ExtractionInput, ExtractionOptions, TextExtractor } from '../../../core/ports.js';
+import type { OcrEngine, PdfOcr } from '../ocr-ports.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits } from '../limits.js';
 import type { ReaderMode } from './protocol.js';
 import { ReaderPool, type Lane } from './reader-pool.js';

@@ -1,5 +1,6 @@
 import { BackendUnavailableError, CaptureRejected, type RejectCode } from '../../../core/errors.js';
-import type { ExtractedText, OcrImage, OcrResult } from '../../../ports.js';
+import type { ExtractedText } from '../../../core/ports.js';
+import type { OcrImage, OcrResult } from '../ocr-ports.js';
 import type { ExtractionLimits } from '../limits.js';
 
 /**

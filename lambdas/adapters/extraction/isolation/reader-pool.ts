@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { BackendUnavailableError, CaptureRejected, ExtractionDeferred } from '../../../core/errors.js';
-import type { ExtractedText, OcrEngine, PdfOcr } from '../../../ports.js';
+import type { ExtractedText } from '../../../core/ports.js';
+import type { OcrEngine, PdfOcr } from '../ocr-ports.js';
 import type { ExtractionLimits } from '../limits.js';
 import { fromWire, toWire, type FromReader, type ReadOp, type ReaderMode, type ReaderThreadData, type ToReader } from './protocol.js';
 import { threadCpuMs } from './thread-usage.js';

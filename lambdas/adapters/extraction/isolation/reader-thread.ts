@@ -9,7 +9,8 @@
 import os from 'node:os';
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ExtractedText, ExtractionInput, OcrEngine, OcrImage, OcrResult, PdfOcr } from '../../../ports.js';
+import type { ExtractedText, ExtractionInput } from '../../../core/ports.js';
+import type { OcrEngine, OcrImage, OcrResult, PdfOcr } from '../ocr-ports.js';
 import { asReadFailure } from '../read-failure.js';
 import { fromWire, toWire, type FromReader, type ReaderThreadData, type ToReader, type WireError } from './protocol.js';
 import { currentThreadId } from './thread-usage.js';

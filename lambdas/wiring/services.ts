@@ -1,21 +1,21 @@
 import type {
   BlobStore, CallerBuckets, ChatModel, Clock, ConversationStore, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, UsageLedger,
-} from '../ports.js';
-import type { CaptureService } from './capture.js';
+} from '../core/ports.js';
+import type { CaptureService } from '../core/capture.js';
 import { buildCaptureServices } from './capture-services.js';
-import { ChatService } from './chat/chat-service.js';
-import type { DeferredVectors } from './chat/memory-vectors.js';
-import type { CosineScale } from './chat/calibration.js';
-import { DocumentService } from './documents.js';
-import { EndUserService } from './end-users.js';
-import { GrepService } from './grep.js';
-import { GenerationalIndex } from './incarnation.js';
-import type { IngestWorker } from './ingest-worker.js';
-import { KeyService } from './keys.js';
-import { DocumentReader } from './reading.js';
-import { BucketService } from './bucket/bucket-service.js';
-import { SearchService } from './search.js';
-import type { UsageService } from './usage.js';
+import { ChatService } from '../core/chat/chat-service.js';
+import type { DeferredVectors } from '../core/chat/memory-vectors.js';
+import type { CosineScale } from '../core/chat/calibration.js';
+import { DocumentService } from '../core/documents.js';
+import { EndUserService } from '../core/end-users.js';
+import { GrepService } from '../core/grep.js';
+import { GenerationalIndex } from '../core/generations.js';
+import type { IngestWorker } from '../core/ingest-worker.js';
+import { KeyService } from '../core/keys.js';
+import { DocumentReader } from '../core/reading.js';
+import { BucketService } from '../core/bucket/bucket-service.js';
+import { SearchService } from '../core/search.js';
+import type { UsageService } from '../core/usage.js';
 
 /** Every port the core needs, whichever stack provides them. */
 export interface Ports {
@@ -71,7 +71,7 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
     endUsers: new EndUserService(ports),
     keys: new KeyService(ports),
     embedder: ports.embedder,
-    // A chat's memory lands in the library's current generation (core/incarnation.ts).
+    // A chat's memory lands in the library's current generation (core/generations.ts).
     chat: new ChatService({ ...ports, index: new GenerationalIndex(ports.index, ports.documents, ports.clock), usage }),
     usage,
     worker,

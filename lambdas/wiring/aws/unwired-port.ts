@@ -1,4 +1,4 @@
-import type { Ports } from '../../core/services.js';
+import type { Ports } from '../services.js';
 
 /**
  * What the Lambda entries share to build their services. Each entry

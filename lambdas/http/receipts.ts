@@ -1,11 +1,11 @@
-import type { CaptureItem, CaptureReceipt, CaptureService } from '../../core/capture.js';
-import { rejectedReceipt } from '../../core/capture.js';
-import { DomainError } from '../../core/errors.js';
-import { checkMetadata, type Metadata } from '../../core/metadata.js';
-import { describeIssue } from '../../http/endpoint.js';
-import { noteCapture, type CaptureOutcome } from '../../http/observability.js';
-import { libraryOf } from '../../http/library.js';
-import { CaptureItem as CaptureItemSchema } from '../../http/schemas.js';
+import type { CaptureItem, CaptureReceipt, CaptureService } from '../core/capture.js';
+import { rejectedReceipt } from '../core/capture.js';
+import { DomainError } from '../core/errors.js';
+import { checkMetadata, type Metadata } from '../core/metadata.js';
+import { describeIssue } from './endpoint.js';
+import { noteCapture, type CaptureOutcome } from './observability.js';
+import { libraryOf } from './library.js';
+import { CaptureItem as CaptureItemSchema } from './schemas.js';
 
 /** HTTP status of a receipt (API.md: 201 created, 200 deduped, 422 or 503 rejected). */
 export function receiptStatus(receipt: CaptureReceipt): number {

@@ -1,11 +1,19 @@
-import type { IngestQueue } from '../ports.js';
-import { CaptureService } from './capture.js';
-import { IngestWorker } from './ingest-worker.js';
-import type { Ports } from './services.js';
-import { UsageService } from './usage.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TextExtractor, UsageLedger } from '../core/ports.js';
+import { CaptureService } from '../core/capture.js';
+import { IngestWorker } from '../core/ingest-worker.js';
+import { UsageService } from '../core/usage.js';
 
 /** The ports capturing needs: a subset of every port, so a capture Lambda wires only these. */
-export type CapturePorts = Pick<Ports, 'documents' | 'blobs' | 'index' | 'embedder' | 'extractor' | 'clock' | 'usage' | 'buckets'>;
+export interface CapturePorts {
+  documents: DocumentStore;
+  blobs: BlobStore;
+  index: SearchIndex;
+  embedder: Embedder;
+  extractor: TextExtractor;
+  clock: Clock;
+  usage: UsageLedger;
+  buckets?: CallerBuckets;
+}
 
 /**
  * Capture, the ingestion worker and spend, composed once: every capture,

@@ -3,7 +3,7 @@
  * (lambdas/adapters/local) and an AWS adapter (lambdas/adapters/aws), and one
  * contract test suite that both pass (test/contract).
  */
-import type { Filter } from './core/filter.js';
+import type { Filter } from './filter.js';
 import type {
   ApiKeyRecord,
   DocumentChanges,
@@ -16,7 +16,7 @@ import type {
   Passage,
   PassageHit,
   TenantRecord,
-} from './core/model.js';
+} from './model.js';
 
 /** Position in a newest-first list: the last item seen. */
 export interface NewestFirstKey {
@@ -202,7 +202,7 @@ export interface SearchIndex {
    * library generation it was written under. An index that can tell (the
    * local one, atomically) refuses a generation that removeLibrary ended:
    * it throws LibraryErasedError and writes nothing. (Elsewhere the core
-   * checks the generation again after the write: see core/incarnation.ts.)
+   * checks the generation again after the write: see core/generations.ts.)
    * With `replaces`, those items of the same library are removed by the same
    * write, after the new item is in (a replacement by source_ref): locally
    * in the same transaction, so no read sees neither or both; on OpenSearch
@@ -328,60 +328,6 @@ export interface TextExtractor {
    * counts as slow.
    */
   isSlowWork(bytes: Uint8Array): Promise<boolean>;
-}
-
-/** One page image to read: a PNG the extraction pipeline prepared (oriented, flattened, sized). */
-export interface OcrImage {
-  png: Uint8Array;
-  width: number;
-  height: number;
-}
-
-export interface OcrResult {
-  /** The recognized text, lines separated by "\n". */
-  text: string;
-  /** Mean word confidence in [0, 1], when the engine reports one. */
-  confidence: number | null;
-}
-
-/**
- * Reads the text of page images (photos, scans, PDF pages without a text
- * layer). Each call is one OCR page of spend. Throws BackendUnavailableError
- * when the engine is down or throttling.
- */
-export interface OcrEngine {
-  readonly name: string;
-  recognize(image: OcrImage, options?: { signal?: AbortSignal }): Promise<OcrResult>;
-}
-
-/** Where a stored document lies, for OCR engines that read whole documents from storage. */
-export interface StoredObjectRef {
-  bucket: string;
-  key: string;
-}
-
-export type DocumentOcrJobResult =
-  | { status: 'in_progress' }
-  | { status: 'succeeded'; /** Text per page, index 0 is page 1. */ pages: string[] }
-  | { status: 'failed'; message: string };
-
-/**
- * Asynchronous OCR of a whole multi-page PDF (Textract's
- * StartDocumentTextDetection), driven by the AWS ingest queue.
- */
-export interface DocumentOcrJobs {
-  /** Starts a job; returns its id. `clientToken` makes a retried start idempotent. */
-  start(document: StoredObjectRef, options?: { clientToken?: string }): Promise<string>;
-  result(jobId: string): Promise<DocumentOcrJobResult>;
-}
-
-/**
- * OCR of a whole PDF in one job, for engines that read documents rather than
- * page images (Textract's asynchronous API). Every page is read and billed.
- */
-export interface PdfOcr {
-  /** Text per page, index 0 is page 1. */
-  readPdf(pdf: Uint8Array, options?: { signal?: AbortSignal }): Promise<{ pages: string[] }>;
 }
 
 /** Tenants and their API keys. Keys are stored only as hashes. */

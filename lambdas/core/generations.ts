@@ -1,4 +1,4 @@
-import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../ports.js';
+import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from './ports.js';
 import { LibraryErasedError } from './errors.js';
 import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from './model.js';
 

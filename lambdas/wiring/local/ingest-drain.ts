@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { SqliteIngestQueue, QueueDrain, QueuedJob } from '../../adapters/local/sqlite-ingest-queue.js';
 import { EMBED_STEP_PASSAGES, IngestWorker } from '../../core/ingest-worker.js';
 import type { DocumentRecord } from '../../core/model.js';
-import type { DocumentStore } from '../../ports.js';
+import type { DocumentStore } from '../../core/ports.js';
 
 export interface DrainOptions {
   /** Steps run at once: one per embedder thread, so both cores work. */
