@@ -1,3 +1,4 @@
+import { DEFAULT_VECTOR_CACHE_MB } from '../lambdas/adapters/local/vector-cache.js';
 import { resolve } from 'node:path';
 import { CORS_ORIGINS_ENV, parseCorsOrigins } from '../lambdas/http/cors.js';
 import type { LocalBucketOptions } from '../lambdas/wiring/local/local-stack.js';
@@ -16,6 +17,8 @@ export interface LocalConfig {
   corsOrigins: string[];
   /** The caller-owned bucket's local settings (docs/bucket.md, "Local stack"). */
   buckets: LocalBucketOptions;
+  /** MiB the libraries' in-memory vector scans may hold, least recently searched dropped first (LIBRARY_VECTOR_CACHE_MB). */
+  vectorCacheMb: number;
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -63,5 +66,6 @@ export function readLocalConfig(): LocalConfig {
       principalArn: process.env.LIBRARY_BUCKET_PRINCIPAL_ARN || null,
       stsRegion: process.env.AWS_REGION || undefined,
     },
+    vectorCacheMb: positiveNumber('LIBRARY_VECTOR_CACHE_MB', DEFAULT_VECTOR_CACHE_MB),
   };
 }

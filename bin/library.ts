@@ -42,7 +42,7 @@ const USAGE = `usage:
 
 async function serve() {
   const config = readLocalConfig();
-  const stack = await openLocalStack({ dataDir: config.dataDir, chat: config.chat, embed: config.embed, buckets: config.buckets, warmReaders: true });
+  const stack = await openLocalStack({ dataDir: config.dataDir, chat: config.chat, embed: config.embed, buckets: config.buckets, warmReaders: true, vectorCacheBytes: config.vectorCacheMb * 2 ** 20 });
   if ((await stack.ports.tenants.countTenants()) === 0) {
     const issued = await stack.services.keys.create('default');
     console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);

@@ -136,7 +136,7 @@ async function withinBudget<T>(work: (signal: AbortSignal) => Promise<T>, option
 
 export const OUT_OF_TIME_DETAIL = "the request's time budget ran out before this capture started; nothing was stored; send it again";
 
-/** A single capture of at most this many passages, on an idle machine, is findable by meaning when its receipt returns. */
+/** A single capture of at most this many passages, while the embedder is idle, is findable by meaning when its receipt returns. */
 export const INLINE_EMBED_PASSAGES = 16;
 
 /** An erasure of the library landing mid-capture sends the capture back to its start, this many times in all. */
@@ -172,6 +172,13 @@ interface Payload {
 export class CaptureService {
   /** Concurrent captures of one payload in this process share one run (single flight). */
   private readonly inFlight = new Map<string, Promise<CaptureReceipt>>();
+  /**
+   * Single captures embedding within their request now. One at a time: a
+   * second one would wait inside the embedder behind the first (eight
+   * clients' captures took 1.9 s each that way), so it is queued and its
+   * receipt returns at once instead.
+   */
+  private inlineEmbeds = 0;
   private readonly worker: IngestWorker;
 
   constructor(private readonly deps: CaptureDeps) {
@@ -293,8 +300,12 @@ export class CaptureService {
       const { passages } = indexed;
       const replaced = doc.replacing ? `; ${replacedDetail(indexed.replaced)}` : '';
       const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id, generation: claim.generation };
-      if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
-        const run = await withinBudget(() => this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }), options);
+      // Inline only when the embedder has nothing else to do: no backlog, and no other capture embedding inline.
+      if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.inlineEmbeds === 0 && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
+        // Counted until the embedding itself ends: one the budget gave up on still holds the embedder.
+        this.inlineEmbeds += 1;
+        const embedding = this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }).finally(() => (this.inlineEmbeds -= 1));
+        const run = await withinBudget(() => embedding, options);
         if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, `stored and indexed: findable by words and by meaning${replaced}`);
         // An erasure came first: start again in the library's new generation.
         if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation) throw new LibraryErasedError();

@@ -14,12 +14,19 @@ export type SqliteDatabase = Database.Database;
 export function openDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // A new file's pages are 16 KiB (an existing file keeps its own): a passage's 2 KiB vector is one row, and seven
+  // fit a page where two 4 KiB pages took one each; the data folder stays near the size of what it holds.
+  db.pragma('page_size = 16384');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Deleted content is overwritten with zeros, so erased text does not linger in free pages (see scrub in sqlite-search-index.ts).
   db.pragma('secure_delete = ON');
-  sqliteVec.load(db);
   return db;
+}
+
+/** sqlite-vec, loaded only to read a folder's vectors from before the plain vector table (sqlite-search-index.ts). */
+export function loadSqliteVec(db: SqliteDatabase): void {
+  sqliteVec.load(db);
 }

@@ -16,8 +16,8 @@ const NEEDS_VECTOR = `EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.
  * go to reindex_vectors with the hash of the text they were made from, so
  * one made before its passage changed is made again; search keeps reading
  * passage_vectors, the old embedder's, until finish() swaps the tables in
- * one transaction (sqlite-vec fixes the dimensions per table, so the table
- * is made anew) and records the new embedder. A server still running with
+ * one transaction (the table checks its vectors' length, so it is made anew
+ * for the new dimensions) and records the new embedder. A server still running with
  * the old embedder then refuses vector reads and writes until restarted
  * (SqliteSearchIndex.assertOwnVectors); while the reindex runs it serves on.
  */

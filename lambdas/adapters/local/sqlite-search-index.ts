@@ -3,21 +3,23 @@ import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, P
 import type { Filter } from '../../core/filter.js';
 import { compileFilter, deleteMetadataRows, metadataOf, metadataTableSchema, writeMetadataRows, type CompiledFilter } from './sqlite-filter.js';
 import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
-import type { SqliteDatabase } from './database.js';
+import { loadSqliteVec, type SqliteDatabase } from './database.js';
 import type { Statement } from 'better-sqlite3';
 import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
 import { coverageOf } from '../../core/keyword-coverage.js';
 import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, isShortMemory, MEMORY_CONTEXT, type ContextMemory } from '../../core/memory-context.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
 import { VectorScan, type ScanHit } from './vector-scan.js';
+import { DEFAULT_VECTOR_CACHE_MB, VectorCache } from './vector-cache.js';
 import { keywordTerms } from '../../core/query-terms.js';
 import { bestPassage, keywordMatchExpression, quoteTerm } from './fts-query.js';
 
 /**
  * The search index on SQLite: each item's whole text and each passage under
  * FTS5 (Porter-stemmed BM25 with a title field), passage vectors in a
- * sqlite-vec table partitioned by library (searched in memory by VectorScan:
- * bit-code candidates rescored by exact cosine), and each
+ * plain table (searched in memory by VectorScan: bit-code candidates
+ * rescored by exact cosine; the scans of the libraries searched lately are
+ * kept under a memory budget, VectorCache), and each
  * document's whole text under an FTS5 trigram index that narrows literal grep
  * to the documents that can match.
  *
@@ -151,12 +153,39 @@ export const REINDEX_TABLE = `CREATE TABLE IF NOT EXISTS reindex_vectors (
   embedding BLOB NOT NULL
 )`;
 
-/** The passage vectors: a sqlite-vec table partitioned by library, of one embedder's dimensions. */
-export const vectorTable = (dimensions: number) => `CREATE VIRTUAL TABLE IF NOT EXISTS passage_vectors USING vec0(
-  library_id INTEGER PARTITION KEY,
-  kind TEXT,
-  embedding FLOAT[${dimensions}] distance_metric=cosine
-)`;
+/**
+ * The passage vectors: one row each, float32 of one embedder's dimensions,
+ * read a library at a time through the library index. A plain table, not a
+ * sqlite-vec vec0 table partitioned by library: vec0 reserves a chunk of
+ * 1,024 vectors for every library however few it holds (3,000 libraries of
+ * 80 passages took 6.3 GB for 490 MB of vectors), and search never used its
+ * k-NN (VectorScan searches in memory).
+ */
+export const vectorTable = (dimensions: number, table = 'passage_vectors') => `CREATE TABLE IF NOT EXISTS ${table} (
+  rowid INTEGER PRIMARY KEY,
+  library_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  embedding BLOB NOT NULL CHECK (length(embedding) = ${dimensions * 4})
+);
+CREATE INDEX IF NOT EXISTS passage_vectors_by_library ON ${table} (library_id)`;
+
+/**
+ * A folder written before the plain vector table: its vec0 table's rows move
+ * into the plain one in one transaction (sqlite-vec is loaded for this only:
+ * a vec0 table cannot be read or dropped without it).
+ */
+function migrateVec0Vectors(db: SqliteDatabase, dimensions: number): void {
+  const row = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'passage_vectors'`).get() as { sql: string } | undefined;
+  if (!row || !/USING\s+vec0/i.test(row.sql)) return;
+  loadSqliteVec(db);
+  db.transaction(() => {
+    // A vec0 table cannot be renamed: the plain one is made beside it and takes its name once it is gone.
+    db.exec(vectorTable(dimensions, 'passage_vectors_plain'));
+    db.exec('INSERT INTO passage_vectors_plain (rowid, library_id, kind, embedding) SELECT rowid, library_id, kind, embedding FROM passage_vectors');
+    db.exec('DROP TABLE passage_vectors');
+    db.exec('ALTER TABLE passage_vectors_plain RENAME TO passage_vectors');
+  }).immediate();
+}
 
 interface HitRow {
   item_id: string; kind: ItemKind; title: string | null; source_ref: string | null; content_date: string;
@@ -179,7 +208,7 @@ interface VectorChanges {
 }
 
 export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
-  private readonly scans = new Map<number, VectorScan>();
+  private readonly scans: VectorCache;
   private ftsRow?: { remove: Statement<[number]>; insert: Statement<[number, string, string, string, string, string]> };
   private dataVersion = -1;
   /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
@@ -190,7 +219,10 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     private readonly db: SqliteDatabase,
     private readonly dimensions: number,
     embedderName: string,
+    /** The memory the libraries' vector scans may hold (VectorCache); default DEFAULT_VECTOR_CACHE_MB. */
+    options: { vectorCacheBytes?: number } = {},
   ) {
+    this.scans = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20);
     const hadItems = !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'items'`).get();
     if (hadItems) {
       const columns = new Set((db.prepare('PRAGMA table_info(items)').all() as Array<{ name: string }>).map((c) => c.name));
@@ -206,6 +238,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
           WHERE kind IN ('file_excerpt', 'image')`);
       }
     }
+    migrateVec0Vectors(db, dimensions);
     db.exec(schema(dimensions));
     this.embedder = embedderValue({ name: embedderName, dimensions });
     // The folder records the embedder that made its vectors; another one would mix two models' vectors.
@@ -317,15 +350,17 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
     const result = this.db.transaction(() => run(changes)).immediate();
-    for (const { libraryId, rowid } of changes.removed) this.scans.get(libraryId)?.remove(rowid);
-    for (const { libraryId, rowid, kind, vector } of changes.added) this.scans.get(libraryId)?.add(rowid, kind, vector);
+    for (const { libraryId, rowid } of changes.removed) this.scans.peek(libraryId)?.remove(rowid);
+    for (const { libraryId, rowid, kind, vector } of changes.added) this.scans.peek(libraryId)?.add(rowid, kind, vector);
+    if (changes.added.length) this.scans.trim();
     return result;
   }
 
   /**
-   * The library's vectors in memory, loaded from SQLite on first use. Another
-   * connection's commit (PRAGMA data_version moves) drops them all, so a
-   * second process writing the same file is never missed.
+   * The library's vectors in memory, loaded from SQLite on first use and
+   * kept while the cache's budget allows (VectorCache). Another connection's
+   * commit (PRAGMA data_version moves) drops them all, so a second process
+   * writing the same file is never missed.
    */
   private scanFor(libraryId: number): VectorScan {
     const version = this.assertOwnVectors();
@@ -335,10 +370,11 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     }
     let scan = this.scans.get(libraryId);
     if (!scan) {
-      scan = new VectorScan(this.dimensions);
+      const count = this.db.prepare('SELECT count(*) FROM passage_vectors WHERE library_id = ?').pluck().get(libraryId) as number;
+      scan = new VectorScan(this.dimensions, count);
       const rows = this.db
         .prepare('SELECT rowid, kind, embedding FROM passage_vectors WHERE library_id = ?')
-        .iterate(BigInt(libraryId)) as IterableIterator<{ rowid: number; kind: ItemKind; embedding: Buffer }>;
+        .iterate(libraryId) as IterableIterator<{ rowid: number; kind: ItemKind; embedding: Buffer }>;
       for (const row of rows) {
         scan.add(row.rowid, row.kind, new Float32Array(Uint8Array.from(row.embedding).buffer)); // a copy: the blob may be unaligned
       }

@@ -28,21 +28,30 @@ export class VectorScan {
   /** Floats per vector, padded to a multiple of 4 for the unrolled dot product. */
   private readonly stride: number;
   private size = 0;
-  private rowids = new Float64Array(1024);
-  private kinds = new Uint8Array(1024);
+  private rowids: Float64Array;
+  private kinds: Uint8Array;
   private codes: Uint32Array;
   private floats: Float32Array;
   private readonly slotOf = new Map<number, number>();
 
-  constructor(private readonly dimensions: number) {
+  /** `capacity`: the vectors it will hold at first (a library's count when loaded), so a small library takes little memory. */
+  constructor(private readonly dimensions: number, capacity = 16) {
     this.words = Math.ceil(dimensions / 32);
     this.stride = Math.ceil(dimensions / 4) * 4;
-    this.codes = new Uint32Array(1024 * this.words);
-    this.floats = new Float32Array(1024 * this.stride);
+    const slots = Math.max(1, capacity);
+    this.rowids = new Float64Array(slots);
+    this.kinds = new Uint8Array(slots);
+    this.codes = new Uint32Array(slots * this.words);
+    this.floats = new Float32Array(slots * this.stride);
   }
 
   get count(): number {
     return this.size;
+  }
+
+  /** The memory it holds: its arrays as allocated, and its rowid map (about 40 bytes an entry in V8). */
+  get bytes(): number {
+    return this.rowids.byteLength + this.kinds.byteLength + this.codes.byteLength + this.floats.byteLength + this.slotOf.size * 40;
   }
 
   add(rowid: number, kind: ItemKind, vector: Float32Array): void {
@@ -149,7 +158,8 @@ export class VectorScan {
   }
 
   private grow() {
-    const capacity = this.rowids.length * 2;
+    // Half again, not double: a library that grows keeps less slack.
+    const capacity = Math.max(16, Math.ceil(this.rowids.length * 1.5));
     const rowids = new Float64Array(capacity);
     rowids.set(this.rowids);
     const kinds = new Uint8Array(capacity);

@@ -123,6 +123,8 @@ export async function openLocalStack(options: {
   buckets?: LocalBucketOptions;
   /** Start a file reader thread now, so the first file capture does not wait for one (the server; tests start them on demand). */
   warmReaders?: boolean;
+  /** The memory the libraries' vector scans may hold (bytes; the search index's default when absent). */
+  vectorCacheBytes?: number;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The embedder is ours to stop only when we started it.
@@ -142,7 +144,7 @@ export async function openLocalStack(options: {
   let index: SqliteSearchIndex;
   try {
     // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
-    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
+    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes: options.vectorCacheBytes });
   } catch (error) {
     void own?.close();
     void extractor.close();
