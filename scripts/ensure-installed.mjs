@@ -10,9 +10,10 @@ if (!existsSync('node_modules/.package-lock.json')) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-// The typed client (client/) ships built: `npm install <repo>/client` links the folder and
-// npm may refuse to run its build script, so build it here once when dist/ is missing.
-if (!existsSync('client/dist/index.js')) {
+// The typed client (client/) ships built: `npm install <repo>/client` links the folder, which
+// npm does not build (the build runs on pack), so build it here once when dist/ is missing. Its last
+// step writes dist/cjs/package.json: a dist/ from before the CommonJS build is built again.
+if (!existsSync('client/dist/cjs/package.json')) {
   console.error('Building the TypeScript client (client/dist)...');
   const built = spawnSync('npm', ['run', 'build', '--prefix', 'client'], { stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
