@@ -201,7 +201,7 @@ describe('the typed client against the local server', () => {
 
 describe('retries, timeouts and cancellation', () => {
   it('retries a 429 after its Retry-After, and a 503 with backoff', async () => {
-    const s = await stub((req, res, n) => {
+    const s = await stub((_req, res, n) => {
       if (n === 0) return json(res, 429, errorBody('rate_limited', 1), { 'retry-after': '1' });
       if (n === 1 || n === 2) return json(res, 503, errorBody('unavailable', 0), { 'retry-after': '0' });
       json(res, 200, { tenant_id: 't', from: '2026-01-01', to: '2026-01-31', tokens_used: 0, chat_calls: 0, ocr_pages: 0, captures: 0, days: [] });
@@ -315,7 +315,7 @@ describe('chat conversations and streamed replies', () => {
 
   /** A stub answering a chat as server-sent events, written in the pieces given (with pauses). */
   const sse = (pieces: Array<string | number>, status = 200) =>
-    stub(async (req, res) => {
+    stub(async (_req, res) => {
       res.writeHead(status, { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_sse' });
       for (const piece of pieces) {
         if (typeof piece === 'number') await new Promise((r) => setTimeout(r, piece));
@@ -397,7 +397,7 @@ describe('chat conversations and streamed replies', () => {
   });
 
   it('retries a 429 before the stream starts, and turns a JSON answer (a service that does not stream) into the same events', async () => {
-    const s = await stub((req, res, n) => {
+    const s = await stub((_req, res, n) => {
       if (n === 0) return json(res, 429, errorBody('rate_limited', 0), { 'retry-after': '0' });
       json(res, 200, DONE);
     });

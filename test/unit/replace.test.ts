@@ -57,7 +57,7 @@ describe('replace by source_ref (replace_source_ref)', () => {
 
   it('a queued replacement replaces once extracted, is not listed before, and a failing one leaves the old', async () => {
     const h = coreHarness({}, { lanes: 1 });
-    const v1 = await h.services.capture.capture(alice, { text: 'heron v1', sourceRef: 'h.pdf' });
+    await h.services.capture.capture(alice, { text: 'heron v1', sourceRef: 'h.pdf' });
     const v2 = await h.services.capture.capture(alice, {
       contentBase64: b64('%SLOW heron v2'), filename: 'h.pdf', contentType: 'text/plain', sourceRef: 'h.pdf', replaceSourceRef: true,
     });

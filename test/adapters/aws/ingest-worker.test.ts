@@ -30,7 +30,7 @@ import { formatTimestamp, systemClock } from '../../../lambdas/core/dates.js';
 import { BackendUnavailableError, CaptureRejected } from '../../../lambdas/core/errors.js';
 import { IngestWorker } from '../../../lambdas/core/ingest-worker.js';
 import type { LibraryRef } from '../../../lambdas/core/model.js';
-import type { CallerBuckets, IngestJob, TextExtractor } from '../../../lambdas/core/ports.js';
+import type { CallerBuckets, TextExtractor } from '../../../lambdas/core/ports.js';
 import { randomBytes } from 'node:crypto';
 import { unwired } from '../../../lambdas/wiring/aws/unwired-port.js';
 import { createHandler as ingestHandler, type IngestHandlerDeps } from '../../../lambdas/workers/aws-ingest/handler.js';

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoConversationStore } from '../../../lambdas/adapters/aws/dynamo-conversation-store.js';
 import { DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
-import type { ApiHandler, ApiResult } from '../../../lambdas/http/endpoint.js';
+import type { ApiHandler } from '../../../lambdas/http/endpoint.js';
 import { formatEvent } from '../../../lambdas/http/event-stream.js';
 import { baseLogger } from '../../../lambdas/http/observability.js';
 import { METRIC } from '../../../lambdas/wiring/aws/metric-names.js';
