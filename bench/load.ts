@@ -1,0 +1,141 @@
+/**
+ * npm run bench:load — many callers at once on one local server, as a busy
+ * service meets them: eight clients mixing single captures of about 2 KB,
+ * searches and greps over HTTP for 60 s (issue 20). The server runs in its
+ * own process (bench/lib/local-server.ts), its rate limit lifted.
+ *
+ * First the idle figures: searches and greps with nothing else running. Then
+ * the load: each client loops over capture (half its calls), search and
+ * grep. Every capture's receipt must be `created`; every search and grep must
+ * answer 200; an error stops nothing but is counted. Once the load ends, the
+ * time until every document captured under load is findable by meaning
+ * (their backlog), beside the embedder's own time for those passages
+ * (measured on the same server, alone, as the time a batch of the same
+ * texts takes to become ready).
+ *
+ * Goals: capture p99 <= 100 ms, >= 100 captures/s, 0 errors; search p99
+ * within 2x idle.
+ *
+ *   npm run bench:load [-- --seconds 60 --clients 8 --seed-docs 300]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { query, rng, textOfBytes } from './lib/english.js';
+import { Http, killAllServers, newTally, startServer } from './lib/local-server.js';
+import { machineLine } from './lib/machine.js';
+import { percentile } from './lib/metrics.js';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    clients: { type: 'string', default: '8' },
+    'seed-docs': { type: 'string', default: '300' },
+  },
+});
+const seconds = Number(args.seconds);
+const clients = Number(args.clients);
+const seedDocs = Number(args['seed-docs']);
+
+const random = rng(20);
+const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-load-'));
+process.on('exit', killAllServers);
+const server = await startServer({ dataDir, label: 'load' });
+const tally = newTally();
+const http = new Http(server.url, server.defaultKey!, tally);
+const fmt = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
+
+/** Waits until none of `ids` is processing; returns the milliseconds it took. */
+async function untilReady(ids: readonly string[]): Promise<number> {
+  const t0 = performance.now();
+  const waiting = new Set(ids);
+  while (waiting.size) {
+    for (const id of [...waiting]) {
+      const doc = await http.get<{ status: string }>(`/v1/documents/${id}`);
+      if (doc.status === 200 && doc.body.status !== 'processing') waiting.delete(id);
+    }
+    if (waiting.size) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return performance.now() - t0;
+}
+
+try {
+  console.log(`bench:load on ${new Date().toISOString()}`);
+  console.log(machineLine());
+
+  // A library to search: seed documents in batches, ready before measuring.
+  const seeded: string[] = [];
+  for (let i = 0; i < seedDocs; i += 20) {
+    const items = Array.from({ length: Math.min(20, seedDocs - i) }, (_, j) => ({ text: textOfBytes(random, 2048, `seed${i + j}`) }));
+    const { body } = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', { items });
+    seeded.push(...body.results.map((r) => r.id));
+  }
+  await untilReady(seeded);
+
+  // The embedder alone: a batch of texts like the load's, from receipt to ready.
+  const aloneTexts = Array.from({ length: 40 }, () => ({ text: textOfBytes(random, 2048) }));
+  const t0 = performance.now();
+  const alone = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', { items: aloneTexts.slice(0, 20) });
+  const alone2 = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', { items: aloneTexts.slice(20) });
+  await untilReady([...alone.body.results, ...alone2.body.results].map((r) => r.id));
+  const embedderDocsPerSecond = aloneTexts.length / ((performance.now() - t0) / 1000);
+
+  // Idle figures.
+  const idleSearch: number[] = [];
+  const idleGrep: number[] = [];
+  for (let i = 0; i < 100; i++) idleSearch.push((await http.get(`/v1/search?q=${encodeURIComponent(query(random))}&limit=10`)).ms);
+  for (let i = 0; i < 50; i++) idleGrep.push((await http.get(`/v1/grep?pattern=${encodeURIComponent(query(random).split(' ')[0]!)}&limit=20`)).ms);
+
+  // The load.
+  const capture: number[] = [];
+  const search: number[] = [];
+  const grep: number[] = [];
+  const captured: string[] = [];
+  let wrong = 0;
+  const until = performance.now() + seconds * 1000;
+  const errorsBefore = tally.serverErrors + tally.failures;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      const own = rng(100 + client);
+      let n = 0;
+      while (performance.now() < until) {
+        const pick = own();
+        if (pick < 0.5) {
+          const result = await http.post<{ status: string; id: string }>('/v1/capture', { text: textOfBytes(own, 2048, `load${client}x${n++}`) });
+          capture.push(result.ms);
+          if (result.status < 300 && result.body.status === 'created') captured.push(result.body.id);
+          else wrong += 1;
+        } else if (pick < 0.8) {
+          const result = await http.get(`/v1/search?q=${encodeURIComponent(query(own))}&limit=10`);
+          search.push(result.ms);
+          if (result.status !== 200) wrong += 1;
+        } else {
+          const result = await http.get(`/v1/grep?pattern=${encodeURIComponent(query(own).split(' ')[0]!)}&limit=20`);
+          grep.push(result.ms);
+          if (result.status !== 200) wrong += 1;
+        }
+      }
+    }),
+  );
+  const errors = tally.serverErrors + tally.failures - errorsBefore + wrong;
+  const backlogMs = await untilReady(captured);
+  const capturesPerSecond = capture.length / seconds;
+  const embedderSeconds = captured.length / embedderDocsPerSecond;
+  const searchRatio = percentile(search, 99) / percentile(idleSearch, 99);
+
+  console.log(`idle: search ${fmt(idleSearch)}; grep ${fmt(idleGrep)} (a library of ${seedDocs} documents of 2 KB)`);
+  console.log(`load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors`);
+  console.log(`findable by meaning: the last of the ${captured.length} captured under load ${(backlogMs / 1000).toFixed(1)} s after the load ended; the embedder alone takes ${embedderSeconds.toFixed(1)} s for them (${embedderDocsPerSecond.toFixed(1)} documents/s)`);
+  console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');
+  const row = (goal: string, value: string, target: string, met: boolean) => console.log(`| ${goal} | ${value} | ${target} | ${met ? 'yes' : 'NO'} |`);
+  row('capture p99', `${percentile(capture, 99).toFixed(1)} ms`, '<= 100 ms', percentile(capture, 99) <= 100);
+  row('captures per second', capturesPerSecond.toFixed(1), '>= 100', capturesPerSecond >= 100);
+  row('errors', String(errors), '0', errors === 0);
+  row('search p99 under load / idle', `${searchRatio.toFixed(2)}x`, '<= 2x', searchRatio <= 2);
+  if (tally.examples.length) console.log(`examples of errors: ${tally.examples.join(' | ')}`);
+  console.log(`${machineLine()} (at the end)`);
+} finally {
+  await server.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
