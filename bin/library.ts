@@ -32,8 +32,9 @@ const USAGE = `usage:
   library keys revoke --key KEY_ID      revoke one key
   library keys revoke --tenant NAME     revoke every key of a tenant
   library push FOLDER [--key KEY] [--url URL] [--end-user ID] [--prune] [--dry-run] [--json]
-                    [--concurrency N] [--wait] [--metadata KEY=VALUE ...]
-                                        keep FOLDER in step with a library (library push --help)
+                    [--concurrency N] [--wait] [--metadata KEY=VALUE ...] [--exclude PATTERN ...]
+                                        keep FOLDER in step with a library; .libraryignore files leave
+                                        paths out (library push --help)
   library reindex [--batch N]           re-embed every passage, chat and creation with the embedder configured now
                                         ($LIBRARY_EMBED_URL and $LIBRARY_EMBED_MODEL, or the offline default);
                                         resumable; best with the server stopped (library reindex --help)

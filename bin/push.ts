@@ -1,19 +1,25 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { parseOrExit } from './command-line.js';
 import cliProgress from 'cli-progress';
-import mime from 'mime-types';
 import { Library, LibraryError, type CaptureInput, type Document, type Metadata, type MetadataPatch, type RetryInfo } from '../client/src/node.js';
 import { LIMITS } from '../lambdas/core/limits.js';
 import { metadataPatch, parseMetadataPair, sameMetadata, splitFile } from './front-matter.js';
+import { IGNORE_FILE, PushIgnore } from './push-ignore.js';
+import { declaredContentType, predictRejection, type PredictedRejection } from './push-preflight.js';
+import { formatProgressLine, type ProgressCounts } from './push-progress.js';
 
 /**
  * `library push FOLDER`: keeps a folder in step with a library through the
- * typed client. Every file under FOLDER (hidden ones skipped) is a document
- * whose source_ref is PREFIX + its relative path (with `/`). A file whose
- * bytes match its document's sha256 is not sent again; an edited file is
+ * typed client. Every file under FOLDER (hidden ones skipped, and those the
+ * `.libraryignore` files and `--exclude` patterns leave out: push-ignore.ts)
+ * is a document whose source_ref is PREFIX + its relative path (with `/`).
+ * An ignored file is out of push's sight: never read nor sent, and its
+ * document, if an earlier run pushed it, is left alone (not pruned) unless
+ * `--prune-ignored` asks for it. A file whose bytes match its document's
+ * sha256 is not sent again; an edited file is
  * captured with `replace_source_ref`, so its older version goes; with
  * `--prune`, documents whose file is gone are deleted. Batches of up to 20
  * items go out `--concurrency` at a time; 429 and 503 are waited out by the
@@ -28,6 +34,10 @@ import { metadataPatch, parseMetadataPair, sameMetadata, splitFile } from './fro
  * The same holds for a run whose `--metadata` differs from the last one:
  * push makes the metadata of every document it keeps exactly what this run
  * computes.
+ *
+ * `--dry-run` sends and deletes nothing, and predicts the rejects the
+ * capture would answer with the service's own checks (push-preflight.ts),
+ * so it exits as the real run would.
  */
 export interface PushOptions {
   folder: string;
@@ -38,6 +48,10 @@ export interface PushOptions {
   prefix?: string;
   concurrency?: number;
   prune?: boolean;
+  /** Delete the documents of files the ignore rules now leave out (left alone without it). */
+  pruneIgnored?: boolean;
+  /** gitignore-syntax patterns, relative to the folder, left out on top of its .libraryignore files. */
+  exclude?: string[];
   dryRun?: boolean;
   /** Metadata for every pushed file (a Markdown file's front matter goes over it). */
   metadata?: Metadata;
@@ -75,9 +89,13 @@ export interface PushSummary {
   rejected: Array<{ path: string; code: string | null; detail: string }>;
   /** Files whose batch failed (connection, timeout, server error) after the client's retries. */
   failed: Array<{ path: string; error: string }>;
-  /** Documents deleted (or, with --dry-run, to delete) because their file is gone. */
+  /** Documents deleted (or, with --dry-run, to delete) because their file is gone (or, with --prune-ignored, ignored). */
   pruned: Array<{ source_ref: string; id: string }>;
   prune_failed: Array<{ source_ref: string; id: string; error: string }>;
+  /** Files and folders the ignore rules left out (a folder counts once; what is in it is not looked at). */
+  ignored: number;
+  /** Documents of files the ignore rules leave out, pushed by an earlier run: left in the library (without --prune-ignored). */
+  ignored_in_library: Array<{ source_ref: string; id: string }>;
   /** Front matter read only in part (keys left out) or not at all (not valid YAML); the file is still pushed. */
   warnings: Array<{ path: string; detail: string }>;
   /** Ids of the documents the receipts named (created, replaced or deduped), for --wait. */
@@ -113,6 +131,8 @@ interface LocalFile {
   metadata: Metadata;
   /** For `metadata`: the PATCH each of the file's documents needs. */
   patches?: Array<{ id: string; patch: MetadataPatch }>;
+  /** --dry-run, a file to send: the reject the capture would answer, if any. */
+  predicted?: PredictedRejection;
 }
 
 /** What push captures of the file at `path`: its bytes, or the body after its front matter; and the metadata that goes with it. */
@@ -121,14 +141,24 @@ async function readLocal(path: string, base: Metadata) {
   return { bytes: split.bytes, metadata: { ...base, ...split.metadata }, warnings: split.warnings };
 }
 
-async function* walk(folder: string): AsyncGenerator<string> {
-  const entries = await readdir(folder, { withFileTypes: true });
+/**
+ * The files under `root` push considers, in a stable order, as paths
+ * relative to it (with `/`). Each folder's ignore file is read before its
+ * entries are judged; an ignored folder is not walked into (as in git, so a
+ * large ignored tree such as node_modules costs nothing).
+ */
+async function* walk(root: string, rules: PushIgnore, onIgnored: (path: string) => void, dir = ''): AsyncGenerator<string> {
+  await rules.load(root, dir);
+  const entries = await readdir(join(root, dir), { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue; // hidden files and folders (.git, .DS_Store)
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) yield* walk(path);
-    else if (entry.isFile()) yield path;
+    if (entry.name.startsWith('.')) continue; // hidden files and folders (.git, .DS_Store, .libraryignore itself)
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    const isDir = entry.isDirectory();
+    if (!isDir && !entry.isFile()) continue;
+    if (rules.ignores(path, isDir)) onIgnored(path);
+    else if (isDir) yield* walk(root, rules, onIgnored, path);
+    else yield path;
   }
 }
 
@@ -167,7 +197,8 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   const client = makeClient(options, reporter.retry);
   const summary: PushSummary = {
     url: client.baseUrl, folder: options.folder, dry_run: !!options.dryRun,
-    files: 0, created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: [], failed: [], pruned: [], prune_failed: [], warnings: [], ids: [], duration_ms: 0,
+    files: 0, created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: [], failed: [], pruned: [], prune_failed: [],
+    ignored: 0, ignored_in_library: [], warnings: [], ids: [], duration_ms: 0,
   };
   const baseMetadata = options.metadata ?? {};
   const scope = options.endUserId !== undefined ? { end_user_id: options.endUserId } : {};
@@ -183,9 +214,11 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   }
 
   // The plan: one action per file.
+  const rules = new PushIgnore(options.exclude);
   const files: LocalFile[] = [];
-  for await (const path of walk(options.folder)) {
-    const sourceRef = prefix + relative(options.folder, path).split(sep).join('/');
+  for await (const relativePath of walk(options.folder, rules, () => (summary.ignored += 1))) {
+    const path = join(options.folder, ...relativePath.split('/'));
+    const sourceRef = prefix + relativePath;
     const fileSize = (await stat(path)).size;
     if (fileSize > MAX_FILE_BYTES) {
       files.push({ path, sourceRef, size: fileSize, action: 'too_large', metadata: baseMetadata });
@@ -204,15 +237,28 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
       patches = docs.filter((d) => !sameMetadata(d.metadata, local.metadata)).map((d) => ({ id: d.id, patch: metadataPatch(d.metadata, local.metadata) }));
       if (patches.length) action = 'metadata';
     }
-    files.push({ path, sourceRef, size: local.bytes.length, sha256, action, metadata: local.metadata, ...(patches?.length ? { patches } : {}) });
+    // Only a dry run asks: a real run sends the file, and the service's answer is the word that counts.
+    const predicted = options.dryRun && (action === 'new' || action === 'changed')
+      ? await predictRejection(local.bytes, { filename: basename(path), contentType: declaredContentType(path) })
+      : undefined;
+    files.push({ path, sourceRef, size: local.bytes.length, sha256, action, metadata: local.metadata, ...(patches?.length ? { patches } : {}), ...(predicted ? { predicted } : {}) });
   }
   summary.files = files.length;
   reporter.start?.(files.length);
 
+  // Documents without a file this run pushes: gone (--prune deletes them), or
+  // ignored. An ignored file is out of sight, as an excluded one is for
+  // rsync --delete: a rule added to keep a file from being sent does not
+  // delete what is already in the library; --prune-ignored does, on request.
   const present = new Set(files.map((f) => f.sourceRef));
-  const stale = [...existing.entries()]
-    .filter(([ref]) => !present.has(ref) && prunable(ref, prefix))
-    .flatMap(([ref, docs]) => docs.map((d) => ({ source_ref: ref, id: d.id })));
+  const stale: Array<{ source_ref: string; id: string }> = [];
+  for (const [ref, docs] of existing) {
+    if (present.has(ref) || !prunable(ref, prefix)) continue;
+    const list = rules.ignores(ref.slice(prefix.length), false) ? summary.ignored_in_library : stale;
+    for (const d of docs) list.push({ source_ref: ref, id: d.id });
+  }
+  const toPrune = [...(options.prune ? stale : []), ...(options.pruneIgnored ? summary.ignored_in_library : [])];
+  if (options.pruneIgnored) summary.ignored_in_library = [];
 
   for (const file of files) {
     if (file.action === 'too_large') {
@@ -231,6 +277,12 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
 
   if (options.dryRun) {
     for (const file of toSend) {
+      if (file.predicted) {
+        const { code, detail } = file.predicted;
+        summary.rejected.push({ path: file.sourceRef, code, detail });
+        reporter.file?.({ path: file.sourceRef, outcome: 'would_reject', detail: `${code}: ${detail}` });
+        continue;
+      }
       if (file.action === 'new') summary.created += 1;
       else summary.replaced += 1;
       reporter.file?.({ path: file.sourceRef, outcome: file.action === 'new' ? 'would_create' : 'would_replace' });
@@ -239,10 +291,8 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
       summary.metadata_updated += 1;
       reporter.file?.({ path: file.sourceRef, outcome: 'would_update_metadata', detail: keysOf(file) });
     }
-    if (options.prune) {
-      summary.pruned = stale;
-      for (const s of stale) reporter.line?.(`would prune ${s.source_ref} (${s.id})`);
-    }
+    summary.pruned = toPrune;
+    for (const s of toPrune) reporter.line?.(`would prune ${s.source_ref} (${s.id})`);
     summary.duration_ms = Date.now() - started;
     return summary;
   }
@@ -270,7 +320,7 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
         return {
           content_base64: local.bytes.toString('base64'),
           filename: file.sourceRef.split('/').pop()!,
-          content_type: mime.lookup(file.path) || 'application/octet-stream',
+          content_type: declaredContentType(file.path),
           source_ref: file.sourceRef,
           ...(Object.keys(local.metadata).length ? { metadata: local.metadata } : {}),
           ...(file.action === 'changed' ? { replace_source_ref: true } : {}),
@@ -326,11 +376,11 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
     }
   });
 
-  if (options.prune) {
+  if (toPrune.length) {
     // A document a receipt named this run is in use (a renamed file deduped
     // onto it): it stays.
     const used = new Set(summary.ids);
-    await pool(stale.filter((s) => !used.has(s.id)), options.concurrency ?? 4, async (s) => {
+    await pool(toPrune.filter((s) => !used.has(s.id)), options.concurrency ?? 4, async (s) => {
       try {
         await client.documents.delete(s.id, scope);
         summary.pruned.push(s);
@@ -396,6 +446,11 @@ export function pushFailed(summary: PushSummary, indexing?: { failed: unknown[] 
   return summary.rejected.length > 0 || summary.failed.length > 0 || summary.prune_failed.length > 0 || (indexing?.failed.length ?? 0) > 0;
 }
 
+/** Commander's collector for the repeatable `--exclude pattern` (the order matters: a later `!pattern` re-includes). */
+function collectPattern(pattern: string, previous: string[] = []): string[] {
+  return [...previous, pattern];
+}
+
 /** Commander's collector for the repeatable `--metadata key=value`. */
 function collectMetadata(pair: string, previous: Metadata = {}): Metadata {
   try {
@@ -411,9 +466,13 @@ interface Output {
   stderr: NodeJS.WriteStream;
 }
 
-/** A progress bar with counts, rate and ETA on a terminal; a plain line per file otherwise. */
+const WOULD: Partial<Record<PushEvent['outcome'], keyof ProgressCounts>> = {
+  would_create: 'created', would_replace: 'replaced', would_update_metadata: 'metadata_updated', would_reject: 'rejected',
+};
+
+/** A progress line (bar, counts, rate, ETA, the last file) on a terminal, fitted to its width; a plain line per file otherwise. */
 function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean): PushReporter & { stop(): void } {
-  const counts = { created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: 0, failed: 0 };
+  const counts: ProgressCounts = { created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: 0, failed: 0 };
   if (!tty) {
     return {
       file: (e) => {
@@ -424,11 +483,15 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
       stop: () => undefined,
     };
   }
-  // A MultiBar holding one bar: it can print lines (rejections) above the bar.
+  type Payload = { rate: number; file?: string; note?: string };
+  // A MultiBar holding one bar: it can print lines (rejections) above the
+  // bar. The line is ours (push-progress.ts): cli-progress's format strings
+  // cannot shorten one part to make the rest fit.
   const multi = new cliProgress.MultiBar(
     {
       stream: out,
-      format: '{bar} {value}/{total} files | {rate}/s | ETA {eta_formatted} | {created} new, {replaced} replaced, {metadata_updated} metadata updated, {unchanged} unchanged, {rejected} rejected, {failed} failed{note}',
+      format: (_options, params, payload: Payload) =>
+        formatProgressLine({ done: params.value, total: params.total, etaSeconds: params.eta, counts, ...payload }, params.maxWidth),
       hideCursor: true,
       etaBuffer: 50,
       fps: 5,
@@ -438,7 +501,8 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
   let bar: cliProgress.SingleBar | null = null;
   let startedAt = Date.now();
   let done = 0;
-  const payload = (note = '') => ({ ...counts, rate: (done / Math.max(0.001, (Date.now() - startedAt) / 1000)).toFixed(1), note });
+  let lastFile: string | undefined;
+  const payload = (note?: string): Payload => ({ rate: done / Math.max(0.001, (Date.now() - startedAt) / 1000), file: lastFile, note });
   return {
     start: (total) => {
       startedAt = Date.now();
@@ -446,24 +510,32 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
     },
     file: (e) => {
       done += 1;
-      const key = e.outcome.startsWith('would_') ? null : (e.outcome as keyof typeof counts);
-      if (key && key in counts) counts[key] += 1;
-      if (e.outcome === 'rejected' || e.outcome === 'failed') multi.log(`${e.outcome} ${e.path} (${e.detail})\n`);
+      lastFile = e.path;
+      // A dry run counts what would happen under the same names (its summary line says "to create").
+      const outcome = WOULD[e.outcome] ?? e.outcome;
+      if (outcome in counts) counts[outcome as keyof ProgressCounts] += 1;
+      if (e.outcome === 'rejected' || e.outcome === 'failed' || e.outcome === 'would_reject') multi.log(`${e.outcome} ${e.path} (${e.detail})\n`);
       bar?.increment(1, payload());
     },
-    retry: (r) => bar?.update(payload(` | waiting ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`)),
+    retry: (r) => bar?.update(payload(`waiting ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`)),
     line: (t) => multi.log(`${t}\n`),
-    stop: () => multi.stop(),
+    stop: () => {
+      // A last redraw first: it prints the lines logged since the one before (stop would drop them).
+      if (bar) multi.update();
+      multi.stop();
+    },
   };
 }
 
 function human(summary: PushSummary, indexing: { ready: number; failed: unknown[] } | null): string {
   const would = (done: string, todo: string) => (summary.dry_run ? `to ${todo}` : done);
   const lines = [
-    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${would('created', 'create')}, ${summary.replaced} ${would('replaced', 'replace')}, ${summary.deduped} deduped, ${summary.metadata_updated} ${summary.dry_run ? 'to update metadata' : 'metadata updated'}, ${summary.unchanged} unchanged, ${summary.rejected.length} ${would('rejected', 'reject')}, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}`,
+    `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${would('created', 'create')}, ${summary.replaced} ${would('replaced', 'replace')}, ${summary.deduped} deduped, ${summary.metadata_updated} ${summary.dry_run ? 'to update metadata' : 'metadata updated'}, ${summary.unchanged} unchanged, ${summary.rejected.length} ${would('rejected', 'reject')}, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}; ${summary.ignored} ignored`,
   ];
+  const kept = summary.ignored_in_library.length;
+  if (kept) lines.push(`  ${kept} document${kept === 1 ? '' : 's'} of ignored files left in the library (--prune-ignored deletes them)`);
   for (const w of summary.warnings) lines.push(`  warning  ${w.path}: ${w.detail}`);
-  for (const r of summary.rejected) lines.push(`  rejected ${r.path}: ${r.code}: ${r.detail}`);
+  for (const r of summary.rejected) lines.push(`  ${summary.dry_run ? 'would reject' : 'rejected'} ${r.path}: ${r.code}: ${r.detail}`);
   for (const f of summary.failed) lines.push(`  failed   ${f.path}: ${f.error}`);
   if (indexing) lines.push(`indexed: ${indexing.ready} ready, ${indexing.failed.length} failed`);
   return lines.join('\n');
@@ -487,15 +559,17 @@ export async function runPushCommand(
   };
   const program = new Command('library push')
     .description('Keep FOLDER in step with a library: new files are captured, edited files replace their document, unchanged files are skipped; with --prune, documents whose file is gone are deleted.')
-    .argument('<folder>', 'the folder to push (hidden files and folders are skipped)')
+    .argument('<folder>', `the folder to push (hidden files and folders are skipped, and what ${IGNORE_FILE} files and --exclude leave out)`)
     .option('-k, --key <key>', 'API key (default $LIBRARY_API_KEY)')
     .option('-u, --url <url>', `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`)
     .option('-e, --end-user <id>', "the end user's library (default: the shared library)")
     .option('--prefix <prefix>', 'prepended to each relative path to form its source_ref', '')
     .option('-c, --concurrency <n>', 'batches in flight at once', int('--concurrency', 1), 4)
     .option('-m, --metadata <key=value>', 'metadata for every pushed file (repeatable; see below)', collectMetadata)
+    .option('-x, --exclude <pattern>', `leave out what this gitignore-syntax pattern matches, as a line of ${IGNORE_FILE} would (repeatable; see below)`, collectPattern)
     .option('--prune', 'delete documents whose source_ref (under --prefix) names a file that is gone')
-    .option('-n, --dry-run', 'say what would change; send and delete nothing')
+    .option('--prune-ignored', 'delete documents whose file is now left out by the ignore rules (kept without it)')
+    .option('-n, --dry-run', "say what would change, and what the service would reject, exiting as the real run would; send and delete nothing")
     .option('--json', 'print one JSON summary on stdout (progress goes to stderr on a terminal)')
     .option('-w, --wait', 'then follow indexing until every pushed document is ready or failed')
     .option('--retries <n>', 'retries of a request answered 429/503 or cut off', int('--retries', 0), 6)
@@ -505,6 +579,29 @@ export async function runPushCommand(
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.stdout.write(s), writeErr: (s) => out.stderr.write(s) })
     .addHelpText('after', `
+Leaving files out (gitignore syntax, as git reads a .gitignore):
+  A ${IGNORE_FILE} file in FOLDER, or in any folder under it, lists patterns for the
+  paths under its own folder (*.log, build/, /top-level-only.txt, drafts/**/*.tmp,
+  !keep.log); a deeper file's rule wins over one above it, and nothing under an
+  ignored folder is looked at. --exclude PATTERN (repeatable) adds patterns relative
+  to FOLDER that the files cannot undo. A left-out file is never read nor sent.
+  If an earlier run pushed it, its document is left in the library as it is: not
+  updated, not counted, and not deleted by --prune (an ignore rule says "do not
+  send", not "delete"; the run says how many such documents there are).
+  --prune-ignored deletes them. Hidden files and folders (.git, ${IGNORE_FILE}) are
+  always skipped.
+
+Dry run: --dry-run reads every file it would send and runs the service's own checks
+  on it (the 4 MiB limit, empty files, types no text can be read from: archives,
+  audio, video, executables, binary data, invalid JSON), so it reports the files the
+  run would reject and exits 1 as the run would. What only reading a PDF, DOCX or
+  image can show (page and OCR limits) is learnt by the run (--wait).
+
+Progress: on a terminal, one line fitted to its width shows the files done, the
+  created / replaced / unchanged / rejected / failed counts (deduped and metadata
+  updated once there are some), the rate, the ETA and the last file; the file name is
+  shortened first, the counts never. Elsewhere (a pipe, a log) a line per file.
+
 Metadata (filters read it: GET /v1/search?filter=..., and grep, documents, chat):
   --metadata key=value applies to every pushed file; repeat it for more keys (the last
   value of a key wins). A value written as a number (42, -1.5, 2e3; not 007 or +1) is
@@ -523,13 +620,15 @@ Metadata (filters read it: GET /v1/search?filter=..., and grep, documents, chat)
   embedded again. Each document's metadata is made exactly what the run computes:
   keys no longer given (by --metadata or the front matter) are removed.
 
-Exit status: 0 when every file is in the library; 1 when a file was rejected or failed,
-a prune failed or the run could not start; 2 on a usage error.
+Exit status: 0 when every file is in the library; 1 when a file was rejected or failed
+(with --dry-run: would be rejected), a prune failed or the run could not start; 2 on a
+usage error. Ignored files count for nothing: a file the service refuses (an empty
+file, an archive) fails every run until a rule leaves it out.
 Rate limits (429) and unavailability (503) are waited out (Retry-After honoured).`);
 
   const exit = parseOrExit(program, argv);
   if (exit !== null) return exit;
-  const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; metadata?: Metadata; prune?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
+  const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; metadata?: Metadata; exclude?: string[]; prune?: boolean; pruneIgnored?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
   const folder = program.args[0]!;
   const apiKey = opts.key ?? env.LIBRARY_API_KEY;
   if (!apiKey) {
@@ -545,7 +644,7 @@ Rate limits (429) and unavailability (503) are waited out (Retry-After honoured)
   const url = opts.url ?? env.LIBRARY_URL ?? context.defaultUrl;
   const options: PushOptions = {
     folder, url, apiKey, endUserId: opts.endUser, prefix: opts.prefix, concurrency: opts.concurrency,
-    prune: !!opts.prune, dryRun: !!opts.dryRun, retries: opts.retries, timeoutMs: opts.timeout * 1000, metadata: opts.metadata,
+    prune: !!opts.prune, pruneIgnored: !!opts.pruneIgnored, exclude: opts.exclude, dryRun: !!opts.dryRun, retries: opts.retries, timeoutMs: opts.timeout * 1000, metadata: opts.metadata,
   };
   const progressStream = opts.json ? out.stderr : out.stdout;
   const reporter = makeReporter(progressStream, !!progressStream.isTTY, !!opts.json);

@@ -360,8 +360,12 @@ const OUT_OF_TIME_READING =
 const OUT_OF_TIME_EMBEDDING =
   "stored: findable by words and grep now; embedding did not fit the request's time budget and continues in the background (status processing until ready)";
 
-/** Checks presence, base64 and sizes; returns the payload bytes that define identity. */
-function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean } {
+/**
+ * Checks presence, base64 and sizes; returns the payload bytes that define
+ * identity. Exported for `library push --dry-run` (bin/push-preflight.ts),
+ * which predicts a capture's rejects with these very checks.
+ */
+export function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean } {
   const hasText = item.text !== undefined;
   const hasBytes = item.contentBase64 !== undefined;
   if (hasText && hasBytes) throw new CaptureRejected('ambiguous_content', 'send either text or content_base64, not both');

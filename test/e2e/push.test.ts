@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushFolder, runPushCommand, waitForIndexing, type PushEvent } from '../../bin/push.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
@@ -139,7 +140,7 @@ describe('library push', () => {
   it('has a proper command line: --help and --version exit 0, --json, exit 1 on rejections, a connection failure named', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
-    for (const option of ['--dry-run', '--json', '--concurrency', '--prune', '--wait', '--version', '--url', '--metadata', 'front matter']) expect(help.stdout).toContain(option);
+    for (const option of ['--dry-run', '--json', '--concurrency', '--prune', '--wait', '--version', '--url', '--metadata', 'front matter', '--exclude', '.libraryignore', '--prune-ignored']) expect(help.stdout).toContain(option);
     const version = await run(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '9.9.9\n' });
     expect((await run([folder, '--no-such-option'])).code).toBe(2);
@@ -284,5 +285,109 @@ describe('library push: metadata from --metadata and front matter', () => {
     const noValue = await run([meta, '--key', key, '--metadata', 'project']);
     expect(noValue.code).toBe(2);
     expect(noValue.stderr).toMatch(/expected key=value/);
+  });
+});
+
+describe('library push: leaving files out (.libraryignore, --exclude) and a dry run that predicts rejects', () => {
+  const user = 'ignore-user';
+  const docsOf = async (endUser: string) =>
+    ((await server.api(`/v1/documents?end_user_id=${endUser}&limit=100`, { key })).body.documents as Array<{ source_ref: string; id: string }>)
+      .map((d) => d.source_ref)
+      .sort();
+
+  it('keeps ignored and excluded files out, so a second run sends nothing and exits 0; a document pushed before and now ignored stays unless --prune-ignored', async () => {
+    const dir = join(root, 'ignore-folder');
+    mkdirSync(join(dir, 'logs', 'old'), { recursive: true });
+    mkdirSync(join(dir, 'drafts'));
+    writeFileSync(join(dir, 'keep.md'), '# Keep\nThe lock keeper logs every barge.\n');
+    writeFileSync(join(dir, 'old.txt'), 'an old note about the weir\n');
+    writeFileSync(join(dir, 'empty.txt'), ''); // the service rejects an empty file: every run would send it again and exit 1
+    writeFileSync(join(dir, 'archive.gz'), gzipSync('no text can be read from an archive'));
+    writeFileSync(join(dir, 'scratch.tmp'), 'scratch\n');
+    writeFileSync(join(dir, 'logs', 'run.log'), 'a log line\n');
+    writeFileSync(join(dir, 'logs', 'keep.log'), 'a log worth keeping\n');
+    writeFileSync(join(dir, 'logs', 'old', 'keep.log'), 'under an ignored folder\n');
+    writeFileSync(join(dir, 'drafts', 'idea.txt'), 'half an idea\n');
+    writeFileSync(join(dir, '.libraryignore'), 'empty.txt\n*.gz\n');
+    writeFileSync(join(dir, 'logs', '.libraryignore'), '*.log\n!keep.log\nold/\n'); // nested: relative to logs/
+    const push = (...extra: string[]) => run([dir, '--key', key, '--url', server.url, '--end-user', user, '--exclude', 'drafts/', '--exclude', '*.tmp', ...extra]);
+
+    const first = await push('--json');
+    expect(first.code).toBe(0);
+    // Left out: empty.txt, archive.gz, scratch.tmp, drafts/ (a folder counts once), logs/run.log, logs/old/.
+    expect(JSON.parse(first.stdout)).toMatchObject({ files: 3, created: 3, rejected: [], failed: [], ignored: 6, ignored_in_library: [] });
+    expect(await docsOf(user)).toEqual(['keep.md', 'logs/keep.log', 'old.txt']);
+
+    // Nothing is sent again: no capture request at all, and a clean exit.
+    const captures: string[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      if (String(input).includes('/capture')) captures.push(String(input));
+      return fetch(input, init);
+    };
+    const again = await pushFolder({ folder: dir, url: server.url, apiKey: key, endUserId: user, exclude: ['drafts/', '*.tmp'], fetch: counting });
+    expect(again).toMatchObject({ files: 3, unchanged: 3, created: 0, replaced: 0, rejected: [], failed: [] });
+    expect(captures).toEqual([]);
+    const second = await push();
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/3 files: 0 created, 0 replaced, 0 deduped, 0 metadata updated, 3 unchanged, 0 rejected, 0 failed; 0 pruned; 6 ignored/);
+
+    // A file pushed earlier, now ignored: not sent, not pruned (a rule to stop sending is not an order to delete).
+    writeFileSync(join(dir, '.libraryignore'), 'empty.txt\n*.gz\nold.txt\n');
+    const kept = await push('--prune', '--json');
+    expect(kept.code).toBe(0);
+    expect(JSON.parse(kept.stdout)).toMatchObject({ files: 2, unchanged: 2, pruned: [], ignored: 7, ignored_in_library: [{ source_ref: 'old.txt', id: expect.any(String) }] });
+    expect(await docsOf(user)).toEqual(['keep.md', 'logs/keep.log', 'old.txt']);
+    expect((await push('--prune')).stdout).toMatch(/^ {2}1 document of ignored files left in the library \(--prune-ignored deletes them\)$/m);
+
+    // --prune-ignored deletes it (--dry-run first says so and deletes nothing).
+    const dry = await push('--prune-ignored', '--dry-run', '--json');
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, pruned: [{ source_ref: 'old.txt' }], ignored_in_library: [] });
+    expect(await docsOf(user)).toContain('old.txt');
+    const pruned = await push('--prune-ignored', '--json');
+    expect(pruned.code).toBe(0);
+    expect(JSON.parse(pruned.stdout)).toMatchObject({ pruned: [{ source_ref: 'old.txt' }], prune_failed: [] });
+    expect(await docsOf(user)).toEqual(['keep.md', 'logs/keep.log']);
+  });
+
+  it('--dry-run predicts the rejects of the real run (an unsupported type, an oversize file, an empty one) and exits as it does', async () => {
+    const dir = join(root, 'dry-folder');
+    const dryUser = 'dry-user';
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'fine.txt'), 'a note the library takes\n');
+    writeFileSync(join(dir, 'archive.gz'), gzipSync('an archive: unsupported_type'));
+    writeFileSync(join(dir, 'control.dat'), Buffer.alloc(2048, 1)); // no magic number, and not text either
+    writeFileSync(join(dir, 'huge.txt'), Buffer.alloc(5 * 1024 * 1024, 'a')); // over the 4 MiB per-item limit
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'broken.json'), '{"unclosed": ');
+    const push = (...extra: string[]) => run([dir, '--key', key, '--url', server.url, '--end-user', dryUser, ...extra]);
+    const byPath = (summary: { rejected: Array<{ path: string; code: string }> }) => Object.fromEntries(summary.rejected.map((r) => [r.path, r.code]));
+    const expected = { 'archive.gz': 'unsupported_type', 'control.dat': 'unsupported_type', 'huge.txt': 'too_large', 'empty.txt': 'empty_content', 'broken.json': 'extraction_failed' };
+
+    const dry = await push('--dry-run', '--json');
+    const drySummary = JSON.parse(dry.stdout);
+    expect(byPath(drySummary)).toEqual(expected);
+    expect(drySummary).toMatchObject({ dry_run: true, files: 6, created: 1 });
+    expect(await docsOf(dryUser)).toEqual([]); // nothing sent
+    const dryLines = await push('--dry-run');
+    expect(dryLines.stdout).toMatch(/^would_reject +archive\.gz \(unsupported_type: no text can be extracted from an archive \(gz\)\)$/m);
+    expect(dryLines.stdout).toMatch(/dry run: 6 files: 1 to create, .* 5 to reject, 0 failed/);
+
+    const real = await push('--json');
+    const realSummary = JSON.parse(real.stdout);
+    expect(byPath(realSummary)).toEqual(expected);
+    expect(realSummary).toMatchObject({ dry_run: false, files: 6, created: 1 });
+    expect(real.code).toBe(1);
+    expect(dry.code).toBe(real.code);
+    expect(dryLines.code).toBe(real.code);
+    // The details are the service's own words.
+    for (const r of realSummary.rejected as Array<{ path: string; detail: string }>) {
+      expect(drySummary.rejected.find((d: { path: string }) => d.path === r.path).detail).toBe(r.detail);
+    }
+
+    // With rules for the refused files, both runs exit 0.
+    const clean = ['--exclude', '*.gz', '--exclude', '*.dat', '--exclude', 'huge.txt', '--exclude', 'empty.txt', '--exclude', 'broken.json'];
+    expect((await push('--dry-run', ...clean)).code).toBe(0);
+    expect((await push(...clean)).code).toBe(0);
   });
 });
