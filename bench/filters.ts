@@ -48,6 +48,7 @@ import { openDatabase } from '../lambdas/adapters/local/database.js';
 import { FolderBlobStore } from '../lambdas/adapters/local/folder-blob-store.js';
 import { SqliteDocumentStore } from '../lambdas/adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
+import { passagesMatching } from '../lambdas/adapters/local/sqlite-vector-leg.js';
 import { DocumentService } from '../lambdas/core/documents.js';
 import { matchesFilter, parseFilter, type Filter } from '../lambdas/core/filter.js';
 import { itemSubject } from '../lambdas/core/filter-subject.js';
@@ -399,8 +400,7 @@ try {
   // ---- the parts, timed the same way
 
   const queryVectors = queries.map((q) => embedder.vector(q));
-  // Diagnostics only: the private step that turns a filter into every passage it matches, timed alone.
-  const passagesMatching = (index as unknown as { passagesMatching(libraryId: number, filter: Filter): Set<number> }).passagesMatching.bind(index);
+  // Diagnostics only: the vector leg's step that turns a filter into every passage it matches, timed alone.
   const libraryId = db.prepare('SELECT id FROM index_libraries WHERE tenant_id = ? AND end_user_id = ?').pluck().get(ref.tenantId, '') as number;
   const parts = new Map(cases.map((c) => [c, { keyword: new CaseTimes(), vector: new CaseTimes(), matching: new CaseTimes() }]));
   /** Each leg's top 10 items by query number, for its recall against the exact leg. */
@@ -410,12 +410,12 @@ try {
     if (!(t.keyword.wall.size < MIN_QUERIES || t.keyword.spent + t.vector.spent + t.matching.spent < BUDGET_MS)) return;
     const keyword = await t.keyword.time(qi, () => index.keywordSearch(ref, { text: queries[qi]!, limit: CANDIDATES, generation, filter: c.filter }));
     const vector = await t.vector.time(qi, () => index.vectorSearch(ref, { vector: queryVectors[qi]!, limit: CANDIDATES, generation, filter: c.filter }));
-    if (c.filter) await t.matching.time(qi, async () => passagesMatching(libraryId, c.filter!));
+    if (c.filter) await t.matching.time(qi, async () => passagesMatching(db, libraryId, c.filter!));
     legTops.get(c)!.keyword.set(qi, keyword.slice(0, 10).map((h) => h.itemId));
     legTops.get(c)!.vector.set(qi, vector.slice(0, 10).map((h) => h.itemId));
   });
   console.log(
-    `\nparts (the index port, ${CANDIDATES} candidates a leg; "passage set": the private passagesMatching alone, the filter's every passage, ` +
+    `\nparts (the index port, ${CANDIDATES} candidates a leg; "passage set": the vector leg's passagesMatching alone, the filter's every passage, ` +
       `which the vector leg reads when its filter is not applied to a wider unfiltered top):`,
   );
   for (const c of cases) {

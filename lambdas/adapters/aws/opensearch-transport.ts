@@ -2,7 +2,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { stringify } from 'node:querystring';
-import type { OpenSearchRequest, OpenSearchTransport } from './opensearch-search-index.js';
+import type { OpenSearchRequest, OpenSearchTransport } from './opensearch-index-requests.js';
 import { Sha256 } from './sha256.js';
 
 /**

@@ -26,7 +26,7 @@ export function openDatabase(file: string): SqliteDatabase {
   return db;
 }
 
-/** sqlite-vec, loaded only to read a folder's vectors from before the plain vector table (sqlite-search-index.ts). */
+/** sqlite-vec, loaded only to read a folder's vectors from before the plain vector table (sqlite-index-schema.ts). */
 export function loadSqliteVec(db: SqliteDatabase): void {
   sqliteVec.load(db);
 }

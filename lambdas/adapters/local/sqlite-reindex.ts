@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ReindexPassage, VectorReindex } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { embedderValue, parseEmbedder, readEmbedderRecord } from './embedder-record.js';
-import { REINDEX_TABLE, vectorTable } from './sqlite-search-index.js';
+import { REINDEX_TABLE, vectorTable } from './sqlite-index-schema.js';
 
 const textHash = (text: string) => createHash('sha256').update(text).digest('base64');
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterQuery, metadataFields, sortableNumber, valueTerm } from '../../../lambdas/adapters/aws/opensearch-filter.js';
-import { OpenSearchSearchIndex, type OpenSearchRequest, type OpenSearchTransport } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
+import { OpenSearchSearchIndex } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
+import type { OpenSearchRequest, OpenSearchTransport } from '../../../lambdas/adapters/aws/opensearch-index-requests.js';
 import { matchesFilter, parseFilter, type Filter } from '../../../lambdas/core/filter.js';
 import { itemSubject } from '../../../lambdas/core/filter-subject.js';
 import type { Metadata } from '../../../lambdas/core/metadata.js';

@@ -1,12 +1,8 @@
 import { Client } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
-import {
-  fetchBatches,
-  GREP_FETCH_BYTES,
-  OpenSearchSearchIndex,
-  type OpenSearchRequest,
-  type OpenSearchTransport,
-} from '../../../lambdas/adapters/aws/opensearch-search-index.js';
+import { OpenSearchSearchIndex } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
+import { fetchBatches, GREP_FETCH_BYTES } from '../../../lambdas/adapters/aws/opensearch-grep-scan.js';
+import type { OpenSearchRequest, OpenSearchTransport } from '../../../lambdas/adapters/aws/opensearch-index-requests.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 import { GrepService } from '../../../lambdas/core/grep.js';
 import { keywordTerms, MAX_QUERY_TERMS } from '../../../lambdas/core/query-terms.js';

@@ -3,7 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mapOpenSearchError } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
+import { mapOpenSearchError } from '../../../lambdas/adapters/aws/opensearch-index-requests.js';
 import { createSignedTransport } from '../../../lambdas/adapters/aws/opensearch-transport.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 

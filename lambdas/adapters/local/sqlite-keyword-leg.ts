@@ -1,0 +1,116 @@
+import type { KeywordQuery } from '../../core/ports.js';
+import type { PassageHit } from '../../core/model.js';
+import { ITEM_KINDS } from '../../core/model.js';
+import { coverageOf } from '../../core/keyword-coverage.js';
+import { MEMORY_CONTEXT } from '../../core/memory-context.js';
+import { keywordTerms } from '../../core/query-terms.js';
+import type { SqliteDatabase } from './database.js';
+import type { CompiledFilter } from './sqlite-filter.js';
+import { bestPassage, keywordMatchExpression, quoteTerm } from './fts-query.js';
+import { generationParams, IN_GENERATION, itemFilter, KIND_TOKEN, toHit, type HitRow } from './sqlite-index-sql.js';
+import { filterShare, WIDER_FIRST, WIDER_FIRST_SHARE } from './sqlite-wider-first.js';
+
+/**
+ * The SQLite search index's keyword leg: BM25 over items_fts ranks whole
+ * items of one library (a filter checked on a wider top or run inside the
+ * ranking: sqlite-wider-first.ts), then each item shows its best passage and
+ * its share of the query's terms. Apart from the writes and the vector leg:
+ * it reads the tables and nothing else of the index's state.
+ */
+
+/** Title matches count this much more than body matches in BM25 (tuned on SciFact train: 1-5 within 0.005). */
+const TITLE_WEIGHT = 3;
+/** Keyword hits whose best passage is looked for; deeper ones show their first passage. */
+const BEST_PASSAGE_ITEMS = 40;
+
+/** The keyword leg over the library `libraryId` (its id in index_libraries). */
+export function keywordLeg(db: SqliteDatabase, libraryId: number, query: KeywordQuery): PassageHit[] {
+  const terms = keywordMatchExpression(query.text);
+  if (!terms) return [];
+  // Every item has one of the kinds: without a filter the kind clause would only cost time.
+  const kinds = query.kinds?.length && ITEM_KINDS.some((k) => !query.kinds!.includes(k)) ? query.kinds : null;
+  const kindClause = kinds ? `kind : (${kinds.map((k) => KIND_TOKEN[k]).join(' OR ')}) AND ` : '';
+  const match = `library : ${quoteTerm(`lib${libraryId}`)} AND ${kindClause}${terms}`;
+  type RankedRow = Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number; kept: number };
+  /** The leg's best items: `inside` filters within the ranking (before its LIMIT); `kept` says whether each row matches `marked`. */
+  const ranked = (limit: number, filter?: { inside?: CompiledFilter; marked?: CompiledFilter }) => {
+    const { inside, marked } = filter ?? {};
+    // `+rowid`: SQLite would otherwise hand the IN list to FTS5 as rowid lookups, one full-text match per
+    // matching item (a 50% filter over 30k documents took 75 s); as written, the match runs once and is filtered.
+    const insideClause = inside ? ` AND +rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})` : '';
+    return db
+      .prepare(
+        `WITH ranked AS (
+           SELECT rowid, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight}) AS score
+           FROM items_fts WHERE items_fts MATCH ?${insideClause} ORDER BY score DESC LIMIT ?
+         )
+         SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, i.metadata, r.score,
+                ${marked ? marked.sql : '1'} AS kept
+         FROM ranked r CROSS JOIN items i ON i.rowid = r.rowid
+         WHERE i.library_id = ? AND ${IN_GENERATION}
+         ORDER BY r.score DESC, i.rowid`,
+      )
+      .all(match, ...(inside ? [libraryId, ...inside.params] : []), limit, ...(marked?.params ?? []), libraryId, ...generationParams(query.generation)) as RankedRow[];
+  };
+  let items: RankedRow[];
+  if (!query.filter) {
+    items = ranked(query.limit);
+  } else {
+    // A broad filter: the wider unfiltered top, each row checked; enough matches there are the leg's best (WIDER_FIRST).
+    const wider = query.limit * WIDER_FIRST;
+    const candidates = filterShare(db, libraryId, query.filter) >= WIDER_FIRST_SHARE ? ranked(wider, { marked: itemFilter(query.filter, libraryId, 'row') }) : null;
+    const kept = candidates?.filter((row) => row.kept) ?? [];
+    items = candidates && (kept.length >= query.limit || candidates.length < wider)
+      ? kept.slice(0, query.limit)
+      : ranked(query.limit, { inside: itemFilter(query.filter, libraryId) });
+  }
+  if (!items.length) return [];
+  const best = bestPassages(db, items.map((i) => i.item_rowid), query.text);
+  // The same terms the match expression holds (at most MAX_QUERY_TERMS: one lookup each).
+  const coverage = termCoverage(db, libraryId, keywordTerms(query.text));
+  return items.flatMap((item) => {
+    const passage = best.get(item.item_rowid);
+    const share = coverage(item.item_rowid);
+    // A hit that holds none of the terms itself was found through its neighbours' words.
+    return passage ? [{ ...toHit({ ...item, ...passage }), coverage: share, ...(share === 0 ? { viaContext: true } : {}) }] : [];
+  });
+}
+
+/**
+ * Each item's share of the query's term weight (core/keyword-coverage.ts),
+ * with the terms' rarity in this library: one FTS5 lookup per term gives the
+ * items holding it, stemmed exactly as BM25 matched them.
+ */
+function termCoverage(db: SqliteDatabase, libraryId: number, terms: readonly string[]) {
+  const documents = (db.prepare('SELECT count(*) AS n FROM items WHERE library_id = ?').get(libraryId) as { n: number }).n;
+  const holding = db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ?').pluck();
+  const library = `library : ${quoteTerm(`lib${libraryId}`)}`;
+  const termItems = terms.map((term) => new Set(holding.all(`${library} AND {title body} : ${quoteTerm(term)}`) as number[]));
+  return coverageOf(documents, termItems);
+}
+
+/**
+ * The passage to show for each item: among the first BEST_PASSAGE_ITEMS
+ * items, the one sharing the most query words (see bestPassage); deeper
+ * items show their first passage, which holds the title (reading every
+ * passage of 200 items cost more than the full-text query itself).
+ */
+function bestPassages(db: SqliteDatabase, itemRowids: number[], text: string) {
+  type PassageRow = Pick<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number };
+  const top = itemRowids.slice(0, BEST_PASSAGE_ITEMS);
+  const rows = db
+    .prepare(
+      `SELECT item_rowid, ordinal, line_start, line_end, text FROM passages
+       WHERE item_rowid IN (SELECT value FROM json_each(?)) AND (ordinal = 0 OR item_rowid IN (SELECT value FROM json_each(?)))
+       ORDER BY item_rowid, ordinal`,
+    )
+    .all(JSON.stringify(itemRowids), JSON.stringify(top)) as PassageRow[];
+  const byItem = new Map<number, PassageRow[]>();
+  for (const row of rows) (byItem.get(row.item_rowid) ?? byItem.set(row.item_rowid, []).get(row.item_rowid)!).push(row);
+  const words = keywordTerms(text);
+  const best = new Map<number, PassageRow>();
+  for (const [itemRowid, passages] of byItem) {
+    best.set(itemRowid, passages.length > 1 ? passages[bestPassage(words, passages.map((p) => p.text))]! : passages[0]!);
+  }
+  return best;
+}
