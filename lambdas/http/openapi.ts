@@ -7,11 +7,11 @@ import {
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import * as z from 'zod/mini';
-import type { $ZodObject, $ZodType } from 'zod/v4/core';
 import { GREP_BUDGETS } from '../core/grep.js';
 import { CONTENT_PAGE_BYTES, FILE_LINK_SECONDS } from '../core/reading.js';
 import { LIMITS } from '../core/limits.js';
 import { MAX_QUERY_TERMS } from '../core/query-terms.js';
+import type { RouteDefinition, RouteRequest } from './route.js';
 import { ROUTES, type RouteName } from '../routes.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import { formatEvent } from './event-stream.js';
@@ -42,12 +42,10 @@ import * as s from './schemas.js';
  *   answered for any path, so they are components here, not on operations.
  */
 
+/** A route's OpenAPI text; its parameters and body are its contract's (lambdas/endpoints/<route>/contract.ts). */
 interface RouteDoc {
   tag: Tag;
   description: string;
-  query?: $ZodObject;
-  path?: $ZodObject;
-  body?: $ZodType;
   /** Examples of the request body. */
   requestExamples?: Record<string, { summary: string; value: unknown }>;
   /** The responses particular to the route: its successes, and answers whose body is not the Error. */
@@ -267,7 +265,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     tag: 'Capture',
     description:
       'Stores one text (`text`) or file (`content_base64` with `filename` and `content_type`) in the library. The body is always the receipt: 201 created, 200 deduped (the same payload is already in this library; `id` is the existing document), 422 rejected for good, 503 rejected and retryable (`backend_unavailable`, `Retry-After`). A rejected capture leaves nothing behind. A malformed item is a rejected receipt (`invalid_item`), never a 422 `invalid_request`.',
-    body: s.CaptureItem,
     requestExamples: {
       text: { summary: 'a text', value: { text: '# Meeting notes\n\nWe ship on Friday.', title: 'Meeting notes', source_ref: 'notes/meeting.md' } },
       file: { summary: 'a file', value: { content_base64: 'JVBERi0xLjcK...', filename: 'report.pdf', content_type: 'application/pdf', end_user_id: 'user-42' } },
@@ -294,7 +291,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   'capture-batch': {
     tag: 'Capture',
     description: `Captures 1 to ${LIMITS.batchItems} items in request order, each with a receipt of its own: a bad item is rejected on its receipt and the others go on. An item's own \`end_user_id\` wins over the batch's. More than ${LIMITS.batchItems} items, none, or \`items\` not an array: 422 \`invalid_request\`, nothing stored.`,
-    body: s.CaptureBatchRequest,
     requestExamples: {
       batch: { summary: 'two items', value: { items: [{ text: 'first note' }, { text: '' }], end_user_id: 'user-42' } },
     },
@@ -308,7 +304,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   search: {
     tag: 'Search',
     description: `Ranks by meaning and by the query's words together (hybrid); the words matched are at most ${MAX_QUERY_TERMS} of the query's (the longest, when it has more). \`from_keyword\` says whether a result was (also) found by its own words (a short memory found only through the words of the memories captured around it has false). \`score\` is absolute, in [0, 1] and comparable between queries: results keep the ranking's order, and the first scores how relevant the query's best result is at all (by the share of the query's words it holds, and by its meaning on one scale for every embedder), so a query that matches nothing in words or meaning scores low throughout; \`min_score\` keeps only results at or above a threshold.`,
-    query: s.SearchQuery,
     responses: {
       '200': success('A page of results, best first.', s.SearchResponse, {
         query: 'when do we ship', count: 1,
@@ -324,7 +319,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       `A page reads at most ${GREP_BUDGETS.pageBytes / 2 ** 20} MiB of document text and scans at most ${GREP_BUDGETS.pageMs / 1000} s; when either runs out it answers the lines found so far ` +
       'with `has_more` true and a `next_cursor`, so a page may hold fewer lines than `limit`, even none: follow `next_cursor` until `has_more` is false ' +
       '(walking the pages yields every matching line once).',
-    query: s.GrepQuery,
     responses: {
       '200': success('A page of matching lines.', s.GrepResponse, {
         pattern: 'Friday', count: 1,
@@ -336,14 +330,11 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   'documents-list': {
     tag: 'Documents',
     description: 'The documents of the library, newest first; `source_ref` keeps only those with exactly that source_ref.',
-    query: s.DocumentsQuery,
     responses: { '200': success('A page of documents.', s.DocumentsResponse, { count: 1, documents: [documentExample], ...page }) },
   },
   'document-get': {
     tag: 'Documents',
     description: "One document of the caller's library (404 outside it), with where its indexing stands.",
-    query: s.LibraryQuery,
-    path: s.IdPath,
     notFound: true,
     responses: { '200': success('The document.', s.Document, documentExample) },
   },
@@ -351,9 +342,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
     tag: 'Documents',
     description:
       "Changes the document's `title`, `source_ref` or `metadata` (a merge patch, RFC 7396: a key with null removes it); the text, its passages and vectors stay. Search, grep, the document list and filters see the change as soon as this answers. 404 outside the caller's library; 422 naming the field or key when the result breaks the rules.",
-    query: s.LibraryQuery,
-    path: s.IdPath,
-    body: s.DocumentPatch,
     notFound: true,
     requestExamples: {
       tag: { summary: 'tag it and retitle it', value: { title: 'Apollo kickoff', metadata: { project: 'apollo', year: 2024, tags: ['meeting'] } } },
@@ -364,8 +352,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   'document-delete': {
     tag: 'Documents',
     description: 'Removes the document everywhere (metadata, index, blob); a later capture of the same payload is `created`.',
-    query: s.LibraryQuery,
-    path: s.IdPath,
     notFound: true,
     responses: { '200': success('Deleted.', s.DeletedDocument, { id: FILE_ID, deleted: true, blobs_deleted: 1, blobs_pending: 0 }) },
   },
@@ -379,8 +365,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       '',
       '409 `not_ready` while the text is not extracted yet (a queued file, `status` `processing` with `passages` null; a document still embedding reads already), and for a `failed` document, which has no text. 404 outside the caller\'s library.',
     ].join('\n'),
-    query: s.DocumentContentQuery,
-    path: s.IdPath,
     notFound: true,
     notReady: true,
     responses: {
@@ -394,8 +378,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       '',
       `On AWS a file answers \`302\` with a \`Location\` presigned for ${FILE_LINK_SECONDS} s (the service's storage, or the tenant's bucket with its own credentials) that answers the same headers: follow it without the \`Authorization\` header (fetch and curl -L drop it on another origin). The local stack answers 200 with the bytes. A text push always answers 200.`,
     ].join('\n'),
-    query: s.LibraryQuery,
-    path: s.IdPath,
     notFound: true,
     notReady: true,
     responses: {
@@ -423,7 +405,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   'end-users-list': {
     tag: 'End users',
     description: "Every end user under the calling key's tenant.",
-    query: s.EndUsersQuery,
     responses: {
       '200': success('A page of end users.', s.EndUsersResponse, {
         count: 1, end_users: [{ id: 'user-42', created_at: DATE, last_active_at: DATE, document_count: 7 }], ...page,
@@ -433,7 +414,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   'end-user-delete': {
     tag: 'End users',
     description: "Permanently erases the end user's library (`id` URL-encoded): documents, index entries, blobs, chats and creations. A new capture for that id starts an empty library.",
-    path: s.EndUserPath,
     notFound: true,
     responses: {
       '200': success('Erased.', s.ErasureResponse, { id: 'user-42', deleted: true, documents_deleted: 7, blobs_deleted: 2, messages_deleted: 4, blobs_pending: 0 }),
@@ -448,7 +428,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       '',
       '**Streamed replies.** With `Accept: text/event-stream` the answer is a stream of server-sent events: `start` at once (`ChatStreamStart`: `run_id`, `conversation_id`), `delta` for each piece of the reply as it is written (`ChatStreamDelta`: `text`), then `done` with the whole `ChatResponse`, the same body the JSON answer has. `done`\'s `reply` is the one to keep: the pieces add up to it except when the reply was replaced after it was written. A failure before `start` is the usual status with the `Error` body; after it, the stream ends with an `error` event whose data is the `Error` body. Lines starting with `:` are keep-alive comments. JSON stays the default (no `Accept`, `application/json` or `*/*`).',
     ].join('\n'),
-    body: s.ChatRequest,
     notFound: true,
     requestExamples: {
       question: { summary: 'a question', value: { question: 'When do we ship?', end_user_id: 'user-42' } },
@@ -482,8 +461,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
       '',
       'Configure an assistant with this URL and the header `Authorization: Bearer <API_KEY>`, or run `npx library mcp --url URL --key KEY` as a stdio server (README, "AI assistants (MCP)").',
     ].join('\n'),
-    query: s.McpQuery,
-    body: s.McpMessage,
     requestExamples: {
       list: { summary: 'list the tools', value: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
       call: { summary: 'call a tool', value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'launch date', limit: 5 } } } },
@@ -528,7 +505,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   'bucket-put': {
     tag: 'Bucket',
     description: "Registers or replaces the tenant's bucket: by `role_arn` (S3 on AWS) or by an access key pair (S3, R2, S3-compatible). Before answering, the service writes a probe object under `prefix`, reads it back, compares it and deletes it; a failed step answers 422 and registers nothing (a registration there was stays). While registered, the raw bytes of captured files go to the bucket under `{prefix}shared/{file_id}` or `{prefix}end-users/{end_user_id}/{file_id}`.",
-    body: s.BucketRequest,
     requestExamples: {
       r2: { summary: 'R2 with keys', value: { provider: 'r2', bucket: 'acme-library', endpoint: 'https://0123456789abcdef.r2.cloudflarestorage.com', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } },
       role: { summary: 'S3 with a role', value: { provider: 's3', bucket: 'acme-library', region: 'eu-west-1', prefix: 'library/', role_arn: 'arn:aws:iam::210987654321:role/library-access' } },
@@ -557,7 +533,6 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   usage: {
     tag: 'Usage',
     description: "The tenant's spend per day (UTC) between `from` and `to`, inclusive; default the current month.",
-    query: s.UsageQuery,
     responses: {
       '200': success('The spend.', s.UsageResponse, {
         tenant_id: 'acme', from: '2026-11-01', to: '2026-11-30', tokens_used: 812, chat_calls: 1, ocr_pages: 0, captures: 2,
@@ -567,14 +542,18 @@ const ROUTE_DOCS: Record<RouteName, RouteDoc> = {
   },
 };
 
-function operationResponses(route: (typeof ROUTES)[number], doc: RouteDoc): ZodOpenApiResponsesObject {
+/** What the route's contract checks its request with (none: no parameters, no body). */
+const requestOf = (route: RouteDefinition): RouteRequest => route.request ?? {};
+
+function operationResponses(route: RouteDefinition, doc: RouteDoc): ZodOpenApiResponsesObject {
   const own = doc.responses;
+  const { body } = requestOf(route);
   const codes: ErrorCode[] = [];
-  if (doc.body) codes.push('invalid_json');
+  if (body) codes.push('invalid_json');
   if (route.auth) codes.push('unauthorized');
   if (doc.notFound) codes.push('not_found');
   if (doc.notReady) codes.push('not_ready');
-  if (doc.body) codes.push('payload_too_large', 'unsupported_media_type');
+  if (body) codes.push('payload_too_large', 'unsupported_media_type');
   // Every operation checks its query (an unknown parameter is 422), whatever else it validates.
   codes.push('invalid_request');
   codes.push('rate_limited', 'internal_error', 'unavailable');
@@ -595,15 +574,16 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of ROUTES) {
     const doc = ROUTE_DOCS[route.name];
+    const { query, path, body } = requestOf(route);
     const operation: ZodOpenApiOperationObject = {
       operationId: route.name,
       summary: route.summary,
       description: doc.description,
       tags: [doc.tag],
       ...(route.auth ? {} : { security: doc.optionalKey ? [{}, { bearer: [] }] : [] }),
-      requestParams: { ...(doc.query ? { query: doc.query } : {}), ...(doc.path ? { path: doc.path } : {}) },
-      ...(doc.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: doc.body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) } } } }
+      requestParams: { ...(query ? { query } : {}), ...(path ? { path } : {}) },
+      ...(body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) } } } }
         : {}),
       responses: operationResponses(route, doc),
     };
@@ -643,7 +623,7 @@ export function buildOpenApiDocument(version: string, serverUrl?: string) {
       // Batch items are validated one by one (a bad one is rejected on its own receipt), so the request schema
       // takes any items; a client sends capture items, and the description says so.
       override: (ctx) => {
-        if (ctx.zodSchema === s.CaptureBatchRequest.shape.items) {
+        if (ctx.zodSchema === s.CaptureItems) {
           ctx.jsonSchema.items = { $ref: '#/components/schemas/CaptureItem' };
         }
         // Objects the core checks (schemas.ts, checkedByCore) are documented with the shape it takes.

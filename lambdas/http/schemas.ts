@@ -1,8 +1,5 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { CHAT_LIMITS } from '../core/chat/limits.js';
-import { isCalendarDate } from '../core/dates.js';
-import { isIdOf } from '../core/ids.js';
 import type { RejectCode } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
@@ -11,25 +8,27 @@ import { METADATA_LIMITS } from '../core/metadata.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 
 /**
- * Request and response schemas: the one source for request validation (the
- * endpoints parse with them) and for GET /v1/openapi.json (generated from
- * them). Written with zod/mini, whose schemas tree-shake: every Lambda
- * carries these, and the classic API would add 450 KB to each.
+ * Response schemas, and the request schema parts routes share: the one source
+ * for request validation (the endpoints parse with them) and for
+ * GET /v1/openapi.json (generated from them). A route's own request schemas
+ * are in its contract (lambdas/endpoints/<route>/contract.ts). Written with
+ * zod/mini, whose schemas tree-shake: every Lambda carries these, and the
+ * classic API would add 450 KB to each.
  */
 
 // English messages for the issues zod reports ("Too big: expected number to be <=50").
 z.config(en());
 
 /** Attaches OpenAPI metadata (an `id` makes the schema a named component). */
-const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta): T => {
+export const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta): T => {
   z.globalRegistry.add(schema, data);
   return schema;
 };
 
 const noControlCharacters = /^[^\p{Cc}]*$/u;
 
-const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-const integer = () => z.int();
+export const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+export const integer = () => z.int();
 
 export const EndUserId = meta(
   z.string().check(
@@ -40,10 +39,10 @@ export const EndUserId = meta(
   { description: "Selects that end user's library; omitted: the tenant's shared library." },
 );
 
-const limitParam = (range: { min: number; max: number; default: number }) =>
+export const limitParam = (range: { min: number; max: number; default: number }) =>
   z._default(z.coerce.number().check(z.int(), z.minimum(range.min), z.maximum(range.max)), range.default);
 
-const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
+export const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
 
 // ---- metadata and filters
 
@@ -87,7 +86,7 @@ export const checkedByCore = (documentedAs: z.ZodMiniType, description: string) 
 export const CHECKED_BY_CORE = new Map<unknown, z.ZodMiniType>();
 
 /** A filter as a GET parameter: the JSON object, URL-encoded (parsed by core/filter.ts, which names the path of a problem). */
-const filterParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(FILTER_LIMITS.jsonChars))), {
+export const filterParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(FILTER_LIMITS.jsonChars))), {
   description: `URL-encoded JSON. ${FILTER_DESCRIPTION} A cursor works only with the same filter.`,
 });
 
@@ -136,15 +135,14 @@ export const CaptureItem = meta(
   { id: 'CaptureItem' },
 );
 
-export const CaptureBatchRequest = meta(
-  z.strictObject({
-    items: meta(z.array(z.unknown()).check(z.minLength(1), z.maxLength(LIMITS.batchItems)), {
-      description: 'Capture items (see CaptureItem); each is validated on its own receipt.',
-    }),
-    end_user_id: z.optional(EndUserId),
-  }),
-  { id: 'CaptureBatchRequest' },
-);
+/**
+ * Capture items as a batch takes them: any values, each validated on its own
+ * receipt (a bad one is rejected alone); the OpenAPI document shows them as
+ * CaptureItem (http/openapi.ts).
+ */
+export const CaptureItems = meta(z.array(z.unknown()).check(z.minLength(1), z.maxLength(LIMITS.batchItems)), {
+  description: 'Capture items (see CaptureItem); each is validated on its own receipt.',
+});
 
 /** Every reject code a capture can end with (API.md, "reject_code values"), in the contract's order. */
 export const REJECT_CODES = [
@@ -210,32 +208,6 @@ export const CaptureBatchResponse = meta(
 
 const pageFields = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
 
-const kindList = z.pipe(
-  z.optional(z.string()),
-  z.transform((value: string | undefined, ctx) => {
-    if (value === undefined) return undefined;
-    const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
-    const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
-    if (!kinds.length || unknown.length) {
-      ctx.issues.push({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}`, input: value });
-      return z.NEVER;
-    }
-    return kinds as Array<(typeof ITEM_KINDS)[number]>;
-  }),
-);
-
-export const SearchQuery = z.object({
-  q: text(1, LIMITS.queryChars),
-  limit: limitParam(LIMITS.search),
-  cursor: cursorParam,
-  end_user_id: z.optional(EndUserId),
-  kind: meta(kindList, { description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
-  min_score: meta(z.optional(z.coerce.number().check(z.minimum(0), z.maximum(1))), {
-    description: 'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
-  }),
-  filter: filterParam,
-});
-
 export const SearchResponse = meta(
   z.object({
     query: z.string(),
@@ -259,16 +231,6 @@ export const SearchResponse = meta(
   }),
   { id: 'SearchResponse' },
 );
-
-export const GrepQuery = z.object({
-  pattern: text(1, LIMITS.grepPatternChars),
-  case_sensitive: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((v: 'true' | 'false') => v === 'true')),
-  file_id: z.optional(z.string().check(z.minLength(1))),
-  limit: limitParam(LIMITS.grep),
-  cursor: cursorParam,
-  end_user_id: z.optional(EndUserId),
-  filter: filterParam,
-});
 
 export const GrepResponse = meta(
   z.object({
@@ -318,14 +280,6 @@ export const Document = meta(
   { id: 'Document' },
 );
 
-export const DocumentsQuery = z.object({
-  limit: limitParam(LIMITS.documents),
-  cursor: cursorParam,
-  end_user_id: z.optional(EndUserId),
-  source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
-  filter: filterParam,
-});
-
 export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.array(Document), ...pageFields }), {
   id: 'DocumentsResponse',
 });
@@ -333,18 +287,6 @@ export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.
 export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
 export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
-
-export const DocumentPatch = meta(
-  z.strictObject({
-    title: meta(z.optional(text(1, LIMITS.titleChars).check(z.refine((t: string) => t.trim().length > 0, 'must not be blank'))), { description: 'The new title (not blank).' }),
-    source_ref: meta(z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.sourceRefChars)))), { description: 'The new source_ref; null removes it.' }),
-    metadata: checkedByCore(
-      MetadataPatchSchema,
-      'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules.',
-    ),
-  }),
-  { id: 'DocumentPatch', description: 'Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref).' },
-);
 
 export const DeletedDocument = meta(
   z.object({
@@ -357,26 +299,6 @@ export const DeletedDocument = meta(
 );
 
 // ---- end users
-
-export const EndUsersQuery = z.object({ limit: limitParam(LIMITS.endUsers), cursor: cursorParam });
-
-/** API Gateway passes a path parameter still URL-encoded; it is decoded once, then checked. */
-export const EndUserPath = z.object({
-  id: z.pipe(
-    z.pipe(
-      z.string(),
-      z.transform((raw: string, ctx) => {
-        try {
-          return decodeURIComponent(raw);
-        } catch {
-          ctx.issues.push({ code: 'custom', message: 'must be URL-encoded', input: raw });
-          return z.NEVER;
-        }
-      }),
-    ),
-    EndUserId,
-  ),
-});
 
 export const EndUsersResponse = meta(
   z.object({
@@ -400,32 +322,6 @@ export const ErasureResponse = meta(
 );
 
 // ---- caller-owned bucket
-
-const printable = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'));
-
-export const BucketRequest = meta(
-  z.strictObject({
-    provider: meta(z.enum(['s3', 'r2']), { description: '`s3` (AWS, or any S3-compatible store with `endpoint`) or `r2` (Cloudflare R2).' }),
-    bucket: meta(z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens')), {
-      description: 'The bucket name.',
-    }),
-    region: meta(z.optional(z.string().check(z.maxLength(64), z.regex(/^[a-z0-9-]*$/, 'must be a region name such as eu-west-1'))), {
-      description: 'AWS region (default us-east-1); R2: `auto` (the default).',
-    }),
-    endpoint: meta(z.optional(z.string().check(z.maxLength(2048))), {
-      description: 'An https origin for R2 (`https://<account id>.r2.cloudflarestorage.com`, required) or another S3-compatible store; omit for AWS S3. It must be a public address.',
-    }),
-    prefix: meta(z.optional(z.string().check(z.maxLength(512), z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'))), {
-      description: 'Every object goes under it (default `library/`; `""` for the bucket root); a trailing `/` is added.',
-    }),
-    role_arn: meta(z.optional(z.string().check(z.maxLength(2048))), {
-      description: 'S3 on AWS: the role the service assumes with the external id of GET /v1/bucket/trust-policy.',
-    }),
-    access_key_id: meta(z.optional(printable(128)), { description: 'With secret_access_key: an access key pair (S3, R2, S3-compatible).' }),
-    secret_access_key: meta(z.optional(printable(256)), { description: 'Encrypted at rest and never returned.' }),
-  }),
-  { id: 'BucketRequest' },
-);
 
 const bucketFields = {
   provider: z.enum(['s3', 'r2']),
@@ -468,20 +364,6 @@ export const BucketUnregistered = meta(z.object({ deleted: z.literal(true) }), {
 
 // ---- reading a document back (GET /v1/documents/{id}/content and /file)
 
-/** POST /v1/mcp: the end user whose library the MCP session works on (API.md, "Parameters"); the body is a JSON-RPC message. */
-export const McpQuery = z.object({
-  end_user_id: meta(z.optional(EndUserId), {
-    description: "Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library.",
-  }),
-});
-
-export const McpMessage = meta(z.record(z.string(), z.unknown()), {
-  id: 'McpMessage',
-  description:
-    'One JSON-RPC 2.0 message of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`, a notification, ...). ' +
-    'Batches (arrays) are not taken: the 2025-06-18 protocol dropped them.',
-});
-
 export const McpResponse = meta(
   z.object({
     jsonrpc: z.literal('2.0'),
@@ -491,16 +373,6 @@ export const McpResponse = meta(
   }),
   { id: 'McpResponse', description: 'The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`).' },
 );
-
-export const DocumentContentQuery = z.object({
-  from_line: meta(z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1), {
-    description: 'The first line to read, 1-based (default 1): the line numbers grep and chat cite. Past the last line: no lines, `next_from_line` null.',
-  }),
-  lines: meta(limitParam(LIMITS.contentLines), {
-    description: `At most this many lines (${LIMITS.contentLines.min} to ${LIMITS.contentLines.max}, default ${LIMITS.contentLines.default}); a page of very long lines may hold fewer (follow \`next_from_line\`).`,
-  }),
-  end_user_id: z.optional(EndUserId),
-});
 
 export const DocumentContent = meta(
   z.object({
@@ -562,29 +434,6 @@ export const ErrorResponse = meta(
 
 // ---- chat
 
-export const ChatRequest = meta(
-  z.strictObject({
-    question: meta(
-      z.string().check(
-        z.minLength(1),
-        z.maxLength(CHAT_LIMITS.questionChars),
-        z.refine((q: string) => q.trim().length > 0, 'must not be blank'),
-      ),
-      { description: 'Answered only from the selected library.' },
-    ),
-    end_user_id: z.optional(EndUserId),
-    conversation_id: meta(
-      z.optional(z.string().check(z.refine((id: string) => isIdOf('cnv', id), 'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)'))),
-      {
-        description:
-          'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
-      },
-    ),
-    filter: checkedByCore(FilterSchema, 'Only documents matching it are used as evidence (see Filter).'),
-  }),
-  { id: 'ChatRequest' },
-);
-
 export const ChatResponse = meta(
   z.object({
     reply: z.string(),
@@ -629,18 +478,6 @@ export const ChatStreamDelta = meta(
 );
 
 // ---- usage
-
-const usageDate = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
-  z.refine(isCalendarDate, 'must be a real calendar date'),
-);
-
-export const UsageQuery = z
-  .object({
-    from: meta(z.optional(usageDate), { description: 'First day (UTC), inclusive; default: the first day of the month.' }),
-    to: meta(z.optional(usageDate), { description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
-  });
-// (from after to is the core's rule: resolveRange in core/usage.ts.)
 
 const usageCounts = {
   tokens_used: integer(),
