@@ -2,18 +2,19 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import type { RejectCode } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
-import { ITEM_KINDS } from '../core/model.js';
 import { FILTER_LIMITS } from '../core/filter.js';
 import { METADATA_LIMITS } from '../core/metadata.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 
 /**
- * Response schemas, and the request schema parts routes share: the one source
- * for request validation (the endpoints parse with them) and for
- * GET /v1/openapi.json (generated from them). A route's own request schemas
- * are in its contract (lambdas/endpoints/<route>/contract.ts). Written with
- * zod/mini, whose schemas tree-shake: every Lambda carries these, and the
- * classic API would add 450 KB to each.
+ * The schema parts routes share: the one source for request validation (the
+ * endpoints parse with them) and for GET /v1/openapi.json (generated from
+ * them). A route's own request schemas are in its contract
+ * (lambdas/endpoints/<route>/contract.ts), its own response schemas in its
+ * openapi.ts; a part used by more than one route is here (end users, pages,
+ * metadata and filters, capture items and receipts, documents, bucket
+ * registrations, errors). Written with zod/mini, whose schemas tree-shake:
+ * every Lambda carries these, and the classic API would add 450 KB to each.
  */
 
 // English messages for the issues zod reports ("Too big: expected number to be <=50").
@@ -174,7 +175,7 @@ export const RejectCodeSchema = meta(z.enum(REJECT_CODES), {
     "`bucket_access_denied` the caller's registered bucket refused the write; `backend_unavailable` a dependency failed or throttled, nothing was stored.",
 });
 
-const receiptShape = {
+export const receiptShape = {
   ok: meta(z.boolean(), { description: 'true when `created` or `deduped`' }),
   status: z.enum(['created', 'deduped', 'rejected']),
   dedup: meta(z.boolean(), { description: 'true exactly when `deduped`' }),
@@ -191,66 +192,11 @@ export const Receipt = meta(z.object(receiptShape), {
   description: 'The capture receipt: the body of every capture answer (201 created, 200 deduped, 422 rejected for good, 503 rejected and retryable).',
 });
 
-export const BatchReceipt = meta(z.object({ ...receiptShape, index: meta(integer(), { description: "the item's 0-based position in `items`" }) }), {
-  id: 'BatchReceipt',
-});
+// ---- pages
 
-export const CaptureBatchResponse = meta(
-  z.object({
-    total: meta(integer(), { description: 'items received' }),
-    succeeded: meta(integer(), { description: 'items `created` or `deduped`' }),
-    results: meta(z.array(BatchReceipt), { description: 'one receipt per item, in request order' }),
-  }),
-  { id: 'CaptureBatchResponse' },
-);
+export const pageFields = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
 
-// ---- reading
-
-const pageFields = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
-
-export const SearchResponse = meta(
-  z.object({
-    query: z.string(),
-    count: integer(),
-    results: z.array(
-      z.object({
-        id: z.string(),
-        kind: z.enum(ITEM_KINDS),
-        snippet: z.string(),
-        score: meta(z.number().check(z.minimum(0), z.maximum(1)), {
-          description: 'Absolute relevance in [0, 1], comparable between queries on one library and with every embedder (docs/api-notes.md, "Scores").',
-        }),
-        from_keyword: z.boolean(),
-        content_date: z.string(),
-        title: z.nullable(z.string()),
-        source_ref: z.nullable(z.string()),
-        metadata: meta(MetadataSchema, { description: "the document's metadata; `{}` for `chat` and `creation` results" }),
-      }),
-    ),
-    ...pageFields,
-  }),
-  { id: 'SearchResponse' },
-);
-
-export const GrepResponse = meta(
-  z.object({
-    pattern: z.string(),
-    count: integer(),
-    results: z.array(
-      z.object({
-        file_id: z.string(),
-        title: z.nullable(z.string()),
-        source_ref: z.nullable(z.string()),
-        line: integer().check(z.minimum(1)),
-        snippet: z.string(),
-        content_date: z.string(),
-        metadata: MetadataSchema,
-      }),
-    ),
-    ...pageFields,
-  }),
-  { id: 'GrepResponse' },
-);
+// ---- documents
 
 export const Document = meta(
   z.object({
@@ -280,50 +226,13 @@ export const Document = meta(
   { id: 'Document' },
 );
 
-export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.array(Document), ...pageFields }), {
-  id: 'DocumentsResponse',
-});
-
 export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
 export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
 
-export const DeletedDocument = meta(
-  z.object({
-    id: z.string(),
-    deleted: z.literal(true),
-    blobs_deleted: meta(integer(), { description: "1 when the document's file was deleted (in the service's storage or the tenant's registered bucket), else 0 (a text, or a file in a bucket no longer registered)" }),
-    blobs_pending: meta(integer(), { description: "1 when the tenant's registered bucket refused or missed the delete: it is retried in the background" }),
-  }),
-  { id: 'DeletedDocument' },
-);
-
-// ---- end users
-
-export const EndUsersResponse = meta(
-  z.object({
-    count: integer(),
-    end_users: z.array(z.object({ id: z.string(), created_at: z.string(), last_active_at: z.string(), document_count: integer() })),
-    ...pageFields,
-  }),
-  { id: 'EndUsersResponse' },
-);
-
-export const ErasureResponse = meta(
-  z.object({
-    id: z.string(),
-    deleted: z.literal(true),
-    documents_deleted: integer(),
-    blobs_deleted: integer(),
-    messages_deleted: integer(),
-    blobs_pending: meta(integer(), { description: "objects in the tenant's registered bucket that could not be deleted yet; retried in the background" }),
-  }),
-  { id: 'ErasureResponse' },
-);
-
 // ---- caller-owned bucket
 
-const bucketFields = {
+export const bucketFields = {
   provider: z.enum(['s3', 'r2']),
   bucket: z.string(),
   region: z.string(),
@@ -333,87 +242,7 @@ const bucketFields = {
   verified_at: meta(z.string(), { description: 'when the probe last proved access' }),
 };
 
-export const BucketRegistration = meta(z.object(bucketFields), { id: 'BucketRegistration', description: 'The registration, without secrets.' });
-
-export const BucketStatus = meta(
-  z.object({
-    ...bucketFields,
-    role_arn: z.nullable(z.string()),
-    state: meta(z.enum(['ok', 'failing']), { description: '`failing` after a write, read or delete to the bucket failed; `ok` again after a write works' }),
-    last_error: meta(z.nullable(z.string()), { description: 'the step and error of the last failure after registration (kept after recovery)' }),
-    last_error_at: z.nullable(z.string()),
-    pending_deletes: meta(integer(), { description: 'objects whose delete the bucket refused or missed, retried in the background' }),
-  }),
-  { id: 'BucketStatus', description: 'The registration with its health.' },
-);
-
-export const TrustPolicy = meta(
-  z.object({
-    service_principal_arn: meta(z.string(), {
-      description: "the deployment's role that assumes the customer's role; on a local stack without an AWS identity, arn:aws:iam::000000000000:role/library-local-no-aws-identity (IAM refuses it; role registration is off there)",
-    }),
-    external_id: meta(z.string(), { description: "unique to the tenant, unguessable, never changes" }),
-    trust_policy: meta(z.object({ Version: z.string(), Statement: z.array(z.record(z.string(), z.unknown())) }), {
-      description: "the IAM trust policy to attach to the customer's role, as is",
-    }),
-  }),
-  { id: 'TrustPolicy' },
-);
-
-export const BucketUnregistered = meta(z.object({ deleted: z.literal(true) }), { id: 'BucketUnregistered' });
-
-// ---- reading a document back (GET /v1/documents/{id}/content and /file)
-
-export const McpResponse = meta(
-  z.object({
-    jsonrpc: z.literal('2.0'),
-    id: z.nullable(z.union([z.string(), z.number()])),
-    result: z.optional(z.record(z.string(), z.unknown())),
-    error: z.optional(z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) })),
-  }),
-  { id: 'McpResponse', description: 'The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`).' },
-);
-
-export const DocumentContent = meta(
-  z.object({
-    id: z.string(),
-    line_count: meta(integer(), { description: "lines of the document's whole text (a final newline ends the last line), as the document's `line_count`" }),
-    from_line: meta(integer().check(z.minimum(1)), { description: 'the line `lines[0]` is' }),
-    lines: meta(z.array(z.string()), { description: '`lines[k]` is line `from_line + k`, without its line break (\\n, \\r\\n or \\r)' }),
-    next_from_line: meta(z.nullable(integer().check(z.minimum(1))), { description: 'the `from_line` of the next page; null when this page reaches the end' }),
-  }),
-  { id: 'DocumentContent' },
-);
-
-// ---- service
-
-export const HealthResponse = meta(
-  z.object({
-    status: meta(z.enum(['ok', 'degraded', 'unavailable']), {
-      description: '`degraded` (200) while the embedder cannot work: captures are still stored and queued; `unavailable` (503) while a store the service needs is failing',
-    }),
-    version: z.string(),
-    backend: z.enum(['local', 'aws']),
-    embedder: z.object({
-      name: z.string(),
-      dimensions: integer(),
-      state: meta(z.optional(z.enum(['ok', 'degraded'])), { description: 'whether the embedder is embedding (with a valid key only)' }),
-      detail: meta(z.optional(z.nullable(z.string())), { description: "why it is not, in the embedder's own words (with a valid key only)" }),
-    }),
-    ingest: meta(
-      z.optional(z.nullable(z.object({ backlog_documents: integer(), backlog_passages: integer() }))),
-      { description: 'with a valid key only: the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics)' },
-    ),
-    dependencies: meta(z.optional(z.record(z.string(), z.object({ state: z.enum(['ok', 'failing']), detail: z.nullable(z.string()) }))), {
-      description: 'with a valid key only: each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store',
-    }),
-  }),
-  {
-    id: 'HealthResponse',
-    description:
-      'Without a key (or with one that is not valid) only `status`, `version`, `backend` and `embedder.name`/`dimensions`; a valid key adds the reasons (`embedder.state`, `embedder.detail`, `ingest`, `dependencies`), which can name internal addresses and upstream errors.',
-  },
-);
+// ---- errors
 
 export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), {
   id: 'ErrorCode',
@@ -430,69 +259,4 @@ export const ErrorResponse = meta(
     }),
   }),
   { id: 'Error', description: 'The body of every error answer.' },
-);
-
-// ---- chat
-
-export const ChatResponse = meta(
-  z.object({
-    reply: z.string(),
-    artifacts: z.array(
-      z.object({
-        id: meta(z.string(), { description: 'crt_ + ULID' }),
-        type: z.enum(['table', 'chart', 'document', 'app']),
-        title: z.string(),
-        content_type: z.string(),
-        content: z.string(),
-      }),
-    ),
-    sources: z.array(
-      z.object({
-        kind: z.literal('file'),
-        title: z.string(),
-        snippet: meta(z.string(), { description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
-        file_id: z.string(),
-        metadata: MetadataSchema,
-      }),
-    ),
-    tokens_used: integer().check(z.minimum(0)),
-    run_id: meta(z.string(), { description: 'run_ + ULID' }),
-    conversation_id: meta(z.string(), { description: 'cnv_ + ULID: the conversation this chat belongs to (the one sent, or a new one); send it with the next question to follow up.' }),
-  }),
-  { id: 'ChatResponse' },
-);
-
-/** A streamed chat's first event (`event: start`), sent as soon as the request is accepted. */
-export const ChatStreamStart = meta(
-  z.object({
-    run_id: meta(z.string(), { description: 'run_ + ULID, as in the final response' }),
-    conversation_id: meta(z.string(), { description: 'cnv_ + ULID, as in the final response' }),
-  }),
-  { id: 'ChatStreamStart', description: 'The data of `event: start`.' },
-);
-
-/** A piece of the reply as it is written (`event: delta`). */
-export const ChatStreamDelta = meta(
-  z.object({ text: meta(z.string(), { description: 'The next piece of the reply; the pieces in order make the reply as written so far.' }) }),
-  { id: 'ChatStreamDelta', description: 'The data of `event: delta`. The `done` event\'s `reply` is the one to keep: it may differ from the pieces (see the operation).' },
-);
-
-// ---- usage
-
-const usageCounts = {
-  tokens_used: integer(),
-  chat_calls: integer(),
-  ocr_pages: integer(),
-  captures: integer(),
-};
-
-export const UsageResponse = meta(
-  z.object({
-    tenant_id: z.string(),
-    from: z.string(),
-    to: z.string(),
-    ...usageCounts,
-    days: meta(z.array(z.object({ date: z.string(), ...usageCounts })), { description: 'Days with any spend, oldest first.' }),
-  }),
-  { id: 'UsageResponse' },
 );

@@ -1,6 +1,8 @@
 import { createEndpoint } from '../../http/endpoint.js';
-import { buildOpenApiDocument, servedBaseUrl, withServer, type OpenApiDocument } from '../../http/openapi.js';
+import { withServer, type OpenApiDocument } from '../../http/openapi.js';
 import { contract } from './contract.js';
+import { buildOpenApiDocument } from './document.js';
+import { servedBaseUrl } from './served-base-url.js';
 
 /**
  * The OpenAPI document, built once; each answer names in `servers` the
