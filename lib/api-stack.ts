@@ -14,7 +14,7 @@ import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
 import { functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf, type FunctionSpec } from './functions.js';
-import { ACCESS, FULL_ACCESS, type Access } from './route-access.js';
+import { FULL_ACCESS, type Access } from './route-access.js';
 import { ImportedData, type DataRefs } from './data-refs.js';
 import { EmbedderScale } from './constructs/embedder-scale.js';
 
@@ -30,7 +30,8 @@ export interface ApiStackProps extends StackProps {
  * The stateless half: one function per route (plus the authorizer, the
  * ingest worker and the sweeper), the REST API and the ingest queue. It only composes; it
  * gets the data resources by props and grants each function the access its
- * line in route-access.ts names.
+ * route's contract names (lib/route-access.ts for the functions that are not
+ * routes).
  */
 export class ApiStack extends Stack {
   readonly api: LibraryApi;
@@ -43,6 +44,8 @@ export class ApiStack extends Stack {
   readonly functions = new Map<string, LibraryFunction>();
   readonly data: ImportedData;
   private readonly settings: ApiStackProps;
+  /** What each function was granted. */
+  private readonly granted = new Map<string, Access>();
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -76,7 +79,7 @@ export class ApiStack extends Stack {
 
     for (const spec of functionSpecs()) {
       const fn = this.makeFunction(spec, environment);
-      this.grant(fn, spec.name);
+      this.grant(fn, spec);
       this.functions.set(spec.name, fn);
     }
     this.callerBuckets = this.bindCallerBuckets();
@@ -127,11 +130,11 @@ export class ApiStack extends Stack {
    * may assume it.
    */
   private bindCallerBuckets(): CallerBucketAccess {
-    const users = [...this.functions].filter(([name]) => accessOf(name).callerBuckets);
-    const reaching = users.filter(([name]) => accessOf(name).callerBuckets!.reach).map(([, fn]) => fn);
+    const users = [...this.functions].filter(([name]) => this.accessOf(name).callerBuckets);
+    const reaching = users.filter(([name]) => this.accessOf(name).callerBuckets!.reach).map(([, fn]) => fn);
     const access = new CallerBucketAccess(this, 'CallerBuckets', { trustedRoles: reaching.map((fn) => fn.fn.role!) });
     for (const [name, fn] of users) {
-      const line = accessOf(name).callerBuckets!;
+      const line = this.accessOf(name).callerBuckets!;
       fn.bindTable(this.data.buckets, line.table).bindSecretsKey(this.data.secretsKey, line);
       if (line.reach) access.grantAssume(fn.fn);
       fn.fn.addEnvironment(BUCKET_ENV.table, this.data.buckets.tableName);
@@ -165,11 +168,19 @@ export class ApiStack extends Stack {
     });
   }
 
-  private grant(fn: LibraryFunction, name: string): void {
+  /** The access a function was granted: its spec's, or full access (with a synth warning, see grant) when it has none. */
+  accessOf(name: string): Access {
+    return this.granted.get(name) ?? FULL_ACCESS;
+  }
+
+  private grant(fn: LibraryFunction, spec: FunctionSpec): void {
     const { config } = this.settings;
     const data = this.data;
-    if (!ACCESS[name]) Annotations.of(fn).addWarningV2('library:route-access', `no access line for ${name} in lib/route-access.ts: it gets full data access`);
-    const access = accessOf(name);
+    if (!spec.access) {
+      Annotations.of(fn).addWarningV2('library:route-access', `no access for ${spec.name} (its contract's access, or its line in lib/route-access.ts): it gets full data access`);
+    }
+    const access = spec.access ?? FULL_ACCESS;
+    this.granted.set(spec.name, access);
     if (access.documents) fn.bindTable(data.documents, access.documents);
     if (access.tenants === 'lookup') fn.bindItemLookup(data.tenants);
     else if (access.tenants) fn.bindTable(data.tenants, access.tenants);
@@ -203,9 +214,6 @@ function docsAssetCopies() {
   const folder = dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`));
   return Object.values(DOCS_ASSET_FILES).map((file) => ({ from: join(folder, file), to: join(DOCS_ASSET_DIR, file) }));
 }
-
-/** A function's line of lib/route-access.ts; full access (with a synth warning, see grant) when it has none. */
-const accessOf = (name: string): Access => ACCESS[name] ?? FULL_ACCESS;
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */
 const fnId = (name: string) => `${name.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}Function`;

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALL_ROUTES, type RouteDefinition } from '../lambdas/routes.js';
+import type { RouteContract } from '../lambdas/endpoints/route-contract.js';
+import { ALL_ROUTES } from '../lambdas/routes.js';
+import { NON_ROUTE_ACCESS, type Access } from './route-access.js';
 
 /** The repository root (lib/ is one level down). */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,7 +32,9 @@ export interface FunctionSpec {
   readonly name: string;
   readonly entry: string;
   readonly kind: 'endpoint' | 'authorizer' | 'ingest' | 'sweeper' | 'embedder-scale';
-  readonly route?: RouteDefinition;
+  readonly route?: RouteContract;
+  /** What it may touch: its route's contract's, or its line in lib/route-access.ts; none means full access (lib/api-stack.ts). */
+  readonly access?: Access;
 }
 
 const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints', name, 'index.ts');
@@ -38,12 +42,15 @@ const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints
 /** Every Lambda function of the service, derived from the route table: one per route and page, the authorizer, the ingest worker, the sweeper, the embedder-scale custom resource. */
 export function functionSpecs(): FunctionSpec[] {
   return [
-    ...ALL_ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route })),
-    { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer' },
-    { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'), kind: 'ingest' },
-    { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'), kind: 'sweeper' },
+    ...ALL_ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route, access: route.access })),
+    { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer', access: NON_ROUTE_ACCESS.authorizer },
+    { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'), kind: 'ingest', access: NON_ROUTE_ACCESS.ingest },
+    { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'), kind: 'sweeper', access: NON_ROUTE_ACCESS.sweeper },
     // Measures the embedder's cosine scale at deploy time (a custom resource: lib/constructs/embedder-scale.ts).
-    { name: 'embedder-scale', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-embedder-scale', 'index.ts'), kind: 'embedder-scale' },
+    {
+      name: 'embedder-scale', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-embedder-scale', 'index.ts'), kind: 'embedder-scale',
+      access: NON_ROUTE_ACCESS['embedder-scale'],
+    },
   ];
 }
 

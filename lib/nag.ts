@@ -4,7 +4,6 @@ import { ALL_ROUTES } from '../lambdas/routes.js';
 import type { ApiStack } from './api-stack.js';
 import type { LibraryConfig } from './config.js';
 import { TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
-import { ACCESS, FULL_ACCESS } from './route-access.js';
 import type { StatefulStack } from './stateful-stack.js';
 
 const accept = (scope: IConstruct, id: string, reason: string) => Validations.of(scope).acknowledge({ id, reason });
@@ -25,7 +24,7 @@ export function applyNagSuppressions(config: LibraryConfig, data: StatefulStack,
 
   const exported = (name: string) => `${data.stackName}-${name}`;
   for (const [name, fn] of api.functions) {
-    const access = ACCESS[name] ?? FULL_ACCESS;
+    const access = api.accessOf(name);
     accept(fn, 'AwsSolutions-L1', 'Node.js 22 is the runtime the service is built and tested for (target node22); it moves to the next LTS deliberately, not automatically.');
     accept(
       fn,

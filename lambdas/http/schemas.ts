@@ -1,35 +1,35 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { CHAT_LIMITS } from '../core/chat/limits.js';
-import { isCalendarDate } from '../core/dates.js';
-import { isIdOf } from '../core/ids.js';
 import type { RejectCode } from '../core/errors.js';
 import { LIMITS } from '../core/limits.js';
-import { ITEM_KINDS } from '../core/model.js';
 import { FILTER_LIMITS } from '../core/filter.js';
 import { METADATA_LIMITS } from '../core/metadata.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 
 /**
- * Request and response schemas: the one source for request validation (the
+ * The schema parts routes share: the one source for request validation (the
  * endpoints parse with them) and for GET /v1/openapi.json (generated from
- * them). Written with zod/mini, whose schemas tree-shake: every Lambda
- * carries these, and the classic API would add 450 KB to each.
+ * them). A route's own request schemas are in its contract
+ * (lambdas/endpoints/<route>/contract.ts), its own response schemas in its
+ * openapi.ts; a part used by more than one route is here (end users, pages,
+ * metadata and filters, capture items and receipts, documents, bucket
+ * registrations, errors). Written with zod/mini, whose schemas tree-shake:
+ * every Lambda carries these, and the classic API would add 450 KB to each.
  */
 
 // English messages for the issues zod reports ("Too big: expected number to be <=50").
 z.config(en());
 
 /** Attaches OpenAPI metadata (an `id` makes the schema a named component). */
-const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta): T => {
+export const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta): T => {
   z.globalRegistry.add(schema, data);
   return schema;
 };
 
 const noControlCharacters = /^[^\p{Cc}]*$/u;
 
-const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-const integer = () => z.int();
+export const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+export const integer = () => z.int();
 
 export const EndUserId = meta(
   z.string().check(
@@ -40,10 +40,10 @@ export const EndUserId = meta(
   { description: "Selects that end user's library; omitted: the tenant's shared library." },
 );
 
-const limitParam = (range: { min: number; max: number; default: number }) =>
+export const limitParam = (range: { min: number; max: number; default: number }) =>
   z._default(z.coerce.number().check(z.int(), z.minimum(range.min), z.maximum(range.max)), range.default);
 
-const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
+export const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
 
 // ---- metadata and filters
 
@@ -87,7 +87,7 @@ export const checkedByCore = (documentedAs: z.ZodMiniType, description: string) 
 export const CHECKED_BY_CORE = new Map<unknown, z.ZodMiniType>();
 
 /** A filter as a GET parameter: the JSON object, URL-encoded (parsed by core/filter.ts, which names the path of a problem). */
-const filterParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(FILTER_LIMITS.jsonChars))), {
+export const filterParam = meta(z.optional(z.string().check(z.minLength(1), z.maxLength(FILTER_LIMITS.jsonChars))), {
   description: `URL-encoded JSON. ${FILTER_DESCRIPTION} A cursor works only with the same filter.`,
 });
 
@@ -136,15 +136,14 @@ export const CaptureItem = meta(
   { id: 'CaptureItem' },
 );
 
-export const CaptureBatchRequest = meta(
-  z.strictObject({
-    items: meta(z.array(z.unknown()).check(z.minLength(1), z.maxLength(LIMITS.batchItems)), {
-      description: 'Capture items (see CaptureItem); each is validated on its own receipt.',
-    }),
-    end_user_id: z.optional(EndUserId),
-  }),
-  { id: 'CaptureBatchRequest' },
-);
+/**
+ * Capture items as a batch takes them: any values, each validated on its own
+ * receipt (a bad one is rejected alone); the OpenAPI document shows them as
+ * CaptureItem (http/openapi.ts).
+ */
+export const CaptureItems = meta(z.array(z.unknown()).check(z.minLength(1), z.maxLength(LIMITS.batchItems)), {
+  description: 'Capture items (see CaptureItem); each is validated on its own receipt.',
+});
 
 /** Every reject code a capture can end with (API.md, "reject_code values"), in the contract's order. */
 export const REJECT_CODES = [
@@ -176,7 +175,7 @@ export const RejectCodeSchema = meta(z.enum(REJECT_CODES), {
     "`bucket_access_denied` the caller's registered bucket refused the write; `backend_unavailable` a dependency failed or throttled, nothing was stored.",
 });
 
-const receiptShape = {
+export const receiptShape = {
   ok: meta(z.boolean(), { description: 'true when `created` or `deduped`' }),
   status: z.enum(['created', 'deduped', 'rejected']),
   dedup: meta(z.boolean(), { description: 'true exactly when `deduped`' }),
@@ -193,102 +192,11 @@ export const Receipt = meta(z.object(receiptShape), {
   description: 'The capture receipt: the body of every capture answer (201 created, 200 deduped, 422 rejected for good, 503 rejected and retryable).',
 });
 
-export const BatchReceipt = meta(z.object({ ...receiptShape, index: meta(integer(), { description: "the item's 0-based position in `items`" }) }), {
-  id: 'BatchReceipt',
-});
+// ---- pages
 
-export const CaptureBatchResponse = meta(
-  z.object({
-    total: meta(integer(), { description: 'items received' }),
-    succeeded: meta(integer(), { description: 'items `created` or `deduped`' }),
-    results: meta(z.array(BatchReceipt), { description: 'one receipt per item, in request order' }),
-  }),
-  { id: 'CaptureBatchResponse' },
-);
+export const pageFields = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
 
-// ---- reading
-
-const pageFields = { has_more: z.boolean(), next_cursor: z.nullable(z.string()) };
-
-const kindList = z.pipe(
-  z.optional(z.string()),
-  z.transform((value: string | undefined, ctx) => {
-    if (value === undefined) return undefined;
-    const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
-    const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
-    if (!kinds.length || unknown.length) {
-      ctx.issues.push({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}`, input: value });
-      return z.NEVER;
-    }
-    return kinds as Array<(typeof ITEM_KINDS)[number]>;
-  }),
-);
-
-export const SearchQuery = z.object({
-  q: text(1, LIMITS.queryChars),
-  limit: limitParam(LIMITS.search),
-  cursor: cursorParam,
-  end_user_id: z.optional(EndUserId),
-  kind: meta(kindList, { description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
-  min_score: meta(z.optional(z.coerce.number().check(z.minimum(0), z.maximum(1))), {
-    description: 'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
-  }),
-  filter: filterParam,
-});
-
-export const SearchResponse = meta(
-  z.object({
-    query: z.string(),
-    count: integer(),
-    results: z.array(
-      z.object({
-        id: z.string(),
-        kind: z.enum(ITEM_KINDS),
-        snippet: z.string(),
-        score: meta(z.number().check(z.minimum(0), z.maximum(1)), {
-          description: 'Absolute relevance in [0, 1], comparable between queries on one library and with every embedder (docs/api-notes.md, "Scores").',
-        }),
-        from_keyword: z.boolean(),
-        content_date: z.string(),
-        title: z.nullable(z.string()),
-        source_ref: z.nullable(z.string()),
-        metadata: meta(MetadataSchema, { description: "the document's metadata; `{}` for `chat` and `creation` results" }),
-      }),
-    ),
-    ...pageFields,
-  }),
-  { id: 'SearchResponse' },
-);
-
-export const GrepQuery = z.object({
-  pattern: text(1, LIMITS.grepPatternChars),
-  case_sensitive: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((v: 'true' | 'false') => v === 'true')),
-  file_id: z.optional(z.string().check(z.minLength(1))),
-  limit: limitParam(LIMITS.grep),
-  cursor: cursorParam,
-  end_user_id: z.optional(EndUserId),
-  filter: filterParam,
-});
-
-export const GrepResponse = meta(
-  z.object({
-    pattern: z.string(),
-    count: integer(),
-    results: z.array(
-      z.object({
-        file_id: z.string(),
-        title: z.nullable(z.string()),
-        source_ref: z.nullable(z.string()),
-        line: integer().check(z.minimum(1)),
-        snippet: z.string(),
-        content_date: z.string(),
-        metadata: MetadataSchema,
-      }),
-    ),
-    ...pageFields,
-  }),
-  { id: 'GrepResponse' },
-);
+// ---- documents
 
 export const Document = meta(
   z.object({
@@ -318,116 +226,13 @@ export const Document = meta(
   { id: 'Document' },
 );
 
-export const DocumentsQuery = z.object({
-  limit: limitParam(LIMITS.documents),
-  cursor: cursorParam,
-  end_user_id: z.optional(EndUserId),
-  source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
-  filter: filterParam,
-});
-
-export const DocumentsResponse = meta(z.object({ count: integer(), documents: z.array(Document), ...pageFields }), {
-  id: 'DocumentsResponse',
-});
-
 export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
 export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
 
-export const DocumentPatch = meta(
-  z.strictObject({
-    title: meta(z.optional(text(1, LIMITS.titleChars).check(z.refine((t: string) => t.trim().length > 0, 'must not be blank'))), { description: 'The new title (not blank).' }),
-    source_ref: meta(z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.sourceRefChars)))), { description: 'The new source_ref; null removes it.' }),
-    metadata: checkedByCore(
-      MetadataPatchSchema,
-      'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules.',
-    ),
-  }),
-  { id: 'DocumentPatch', description: 'Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref).' },
-);
-
-export const DeletedDocument = meta(
-  z.object({
-    id: z.string(),
-    deleted: z.literal(true),
-    blobs_deleted: meta(integer(), { description: "1 when the document's file was deleted (in the service's storage or the tenant's registered bucket), else 0 (a text, or a file in a bucket no longer registered)" }),
-    blobs_pending: meta(integer(), { description: "1 when the tenant's registered bucket refused or missed the delete: it is retried in the background" }),
-  }),
-  { id: 'DeletedDocument' },
-);
-
-// ---- end users
-
-export const EndUsersQuery = z.object({ limit: limitParam(LIMITS.endUsers), cursor: cursorParam });
-
-/** API Gateway passes a path parameter still URL-encoded; it is decoded once, then checked. */
-export const EndUserPath = z.object({
-  id: z.pipe(
-    z.pipe(
-      z.string(),
-      z.transform((raw: string, ctx) => {
-        try {
-          return decodeURIComponent(raw);
-        } catch {
-          ctx.issues.push({ code: 'custom', message: 'must be URL-encoded', input: raw });
-          return z.NEVER;
-        }
-      }),
-    ),
-    EndUserId,
-  ),
-});
-
-export const EndUsersResponse = meta(
-  z.object({
-    count: integer(),
-    end_users: z.array(z.object({ id: z.string(), created_at: z.string(), last_active_at: z.string(), document_count: integer() })),
-    ...pageFields,
-  }),
-  { id: 'EndUsersResponse' },
-);
-
-export const ErasureResponse = meta(
-  z.object({
-    id: z.string(),
-    deleted: z.literal(true),
-    documents_deleted: integer(),
-    blobs_deleted: integer(),
-    messages_deleted: integer(),
-    blobs_pending: meta(integer(), { description: "objects in the tenant's registered bucket that could not be deleted yet; retried in the background" }),
-  }),
-  { id: 'ErasureResponse' },
-);
-
 // ---- caller-owned bucket
 
-const printable = (max: number) => z.string().check(z.minLength(1), z.maxLength(max), z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'));
-
-export const BucketRequest = meta(
-  z.strictObject({
-    provider: meta(z.enum(['s3', 'r2']), { description: '`s3` (AWS, or any S3-compatible store with `endpoint`) or `r2` (Cloudflare R2).' }),
-    bucket: meta(z.string().check(z.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens')), {
-      description: 'The bucket name.',
-    }),
-    region: meta(z.optional(z.string().check(z.maxLength(64), z.regex(/^[a-z0-9-]*$/, 'must be a region name such as eu-west-1'))), {
-      description: 'AWS region (default us-east-1); R2: `auto` (the default).',
-    }),
-    endpoint: meta(z.optional(z.string().check(z.maxLength(2048))), {
-      description: 'An https origin for R2 (`https://<account id>.r2.cloudflarestorage.com`, required) or another S3-compatible store; omit for AWS S3. It must be a public address.',
-    }),
-    prefix: meta(z.optional(z.string().check(z.maxLength(512), z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'))), {
-      description: 'Every object goes under it (default `library/`; `""` for the bucket root); a trailing `/` is added.',
-    }),
-    role_arn: meta(z.optional(z.string().check(z.maxLength(2048))), {
-      description: 'S3 on AWS: the role the service assumes with the external id of GET /v1/bucket/trust-policy.',
-    }),
-    access_key_id: meta(z.optional(printable(128)), { description: 'With secret_access_key: an access key pair (S3, R2, S3-compatible).' }),
-    secret_access_key: meta(z.optional(printable(256)), { description: 'Encrypted at rest and never returned.' }),
-  }),
-  { id: 'BucketRequest' },
-);
-
-const bucketFields = {
+export const bucketFields = {
   provider: z.enum(['s3', 'r2']),
   bucket: z.string(),
   region: z.string(),
@@ -437,111 +242,7 @@ const bucketFields = {
   verified_at: meta(z.string(), { description: 'when the probe last proved access' }),
 };
 
-export const BucketRegistration = meta(z.object(bucketFields), { id: 'BucketRegistration', description: 'The registration, without secrets.' });
-
-export const BucketStatus = meta(
-  z.object({
-    ...bucketFields,
-    role_arn: z.nullable(z.string()),
-    state: meta(z.enum(['ok', 'failing']), { description: '`failing` after a write, read or delete to the bucket failed; `ok` again after a write works' }),
-    last_error: meta(z.nullable(z.string()), { description: 'the step and error of the last failure after registration (kept after recovery)' }),
-    last_error_at: z.nullable(z.string()),
-    pending_deletes: meta(integer(), { description: 'objects whose delete the bucket refused or missed, retried in the background' }),
-  }),
-  { id: 'BucketStatus', description: 'The registration with its health.' },
-);
-
-export const TrustPolicy = meta(
-  z.object({
-    service_principal_arn: meta(z.string(), {
-      description: "the deployment's role that assumes the customer's role; on a local stack without an AWS identity, arn:aws:iam::000000000000:role/library-local-no-aws-identity (IAM refuses it; role registration is off there)",
-    }),
-    external_id: meta(z.string(), { description: "unique to the tenant, unguessable, never changes" }),
-    trust_policy: meta(z.object({ Version: z.string(), Statement: z.array(z.record(z.string(), z.unknown())) }), {
-      description: "the IAM trust policy to attach to the customer's role, as is",
-    }),
-  }),
-  { id: 'TrustPolicy' },
-);
-
-export const BucketUnregistered = meta(z.object({ deleted: z.literal(true) }), { id: 'BucketUnregistered' });
-
-// ---- reading a document back (GET /v1/documents/{id}/content and /file)
-
-/** POST /v1/mcp: the end user whose library the MCP session works on (API.md, "Parameters"); the body is a JSON-RPC message. */
-export const McpQuery = z.object({
-  end_user_id: meta(z.optional(EndUserId), {
-    description: "Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library.",
-  }),
-});
-
-export const McpMessage = meta(z.record(z.string(), z.unknown()), {
-  id: 'McpMessage',
-  description:
-    'One JSON-RPC 2.0 message of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`, a notification, ...). ' +
-    'Batches (arrays) are not taken: the 2025-06-18 protocol dropped them.',
-});
-
-export const McpResponse = meta(
-  z.object({
-    jsonrpc: z.literal('2.0'),
-    id: z.nullable(z.union([z.string(), z.number()])),
-    result: z.optional(z.record(z.string(), z.unknown())),
-    error: z.optional(z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) })),
-  }),
-  { id: 'McpResponse', description: 'The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`).' },
-);
-
-export const DocumentContentQuery = z.object({
-  from_line: meta(z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1), {
-    description: 'The first line to read, 1-based (default 1): the line numbers grep and chat cite. Past the last line: no lines, `next_from_line` null.',
-  }),
-  lines: meta(limitParam(LIMITS.contentLines), {
-    description: `At most this many lines (${LIMITS.contentLines.min} to ${LIMITS.contentLines.max}, default ${LIMITS.contentLines.default}); a page of very long lines may hold fewer (follow \`next_from_line\`).`,
-  }),
-  end_user_id: z.optional(EndUserId),
-});
-
-export const DocumentContent = meta(
-  z.object({
-    id: z.string(),
-    line_count: meta(integer(), { description: "lines of the document's whole text (a final newline ends the last line), as the document's `line_count`" }),
-    from_line: meta(integer().check(z.minimum(1)), { description: 'the line `lines[0]` is' }),
-    lines: meta(z.array(z.string()), { description: '`lines[k]` is line `from_line + k`, without its line break (\\n, \\r\\n or \\r)' }),
-    next_from_line: meta(z.nullable(integer().check(z.minimum(1))), { description: 'the `from_line` of the next page; null when this page reaches the end' }),
-  }),
-  { id: 'DocumentContent' },
-);
-
-// ---- service
-
-export const HealthResponse = meta(
-  z.object({
-    status: meta(z.enum(['ok', 'degraded', 'unavailable']), {
-      description: '`degraded` (200) while the embedder cannot work: captures are still stored and queued; `unavailable` (503) while a store the service needs is failing',
-    }),
-    version: z.string(),
-    backend: z.enum(['local', 'aws']),
-    embedder: z.object({
-      name: z.string(),
-      dimensions: integer(),
-      state: meta(z.optional(z.enum(['ok', 'degraded'])), { description: 'whether the embedder is embedding (with a valid key only)' }),
-      detail: meta(z.optional(z.nullable(z.string())), { description: "why it is not, in the embedder's own words (with a valid key only)" }),
-    }),
-    ingest: meta(
-      z.optional(z.nullable(z.object({ backlog_documents: integer(), backlog_passages: integer() }))),
-      { description: 'with a valid key only: the background indexing queue, where this process can see it (local); null on AWS (the SQS queue has its own metrics)' },
-    ),
-    dependencies: meta(z.optional(z.record(z.string(), z.object({ state: z.enum(['ok', 'failing']), detail: z.nullable(z.string()) }))), {
-      description: 'with a valid key only: each store the service needs, checked on this call (locally: database, blobs); empty on AWS, where a health call touches no store',
-    }),
-  }),
-  {
-    id: 'HealthResponse',
-    description:
-      'Without a key (or with one that is not valid) only `status`, `version`, `backend` and `embedder.name`/`dimensions`; a valid key adds the reasons (`embedder.state`, `embedder.detail`, `ingest`, `dependencies`), which can name internal addresses and upstream errors.',
-  },
-);
+// ---- errors
 
 export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), {
   id: 'ErrorCode',
@@ -558,104 +259,4 @@ export const ErrorResponse = meta(
     }),
   }),
   { id: 'Error', description: 'The body of every error answer.' },
-);
-
-// ---- chat
-
-export const ChatRequest = meta(
-  z.strictObject({
-    question: meta(
-      z.string().check(
-        z.minLength(1),
-        z.maxLength(CHAT_LIMITS.questionChars),
-        z.refine((q: string) => q.trim().length > 0, 'must not be blank'),
-      ),
-      { description: 'Answered only from the selected library.' },
-    ),
-    end_user_id: z.optional(EndUserId),
-    conversation_id: meta(
-      z.optional(z.string().check(z.refine((id: string) => isIdOf('cnv', id), 'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)'))),
-      {
-        description:
-          'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
-      },
-    ),
-    filter: checkedByCore(FilterSchema, 'Only documents matching it are used as evidence (see Filter).'),
-  }),
-  { id: 'ChatRequest' },
-);
-
-export const ChatResponse = meta(
-  z.object({
-    reply: z.string(),
-    artifacts: z.array(
-      z.object({
-        id: meta(z.string(), { description: 'crt_ + ULID' }),
-        type: z.enum(['table', 'chart', 'document', 'app']),
-        title: z.string(),
-        content_type: z.string(),
-        content: z.string(),
-      }),
-    ),
-    sources: z.array(
-      z.object({
-        kind: z.literal('file'),
-        title: z.string(),
-        snippet: meta(z.string(), { description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
-        file_id: z.string(),
-        metadata: MetadataSchema,
-      }),
-    ),
-    tokens_used: integer().check(z.minimum(0)),
-    run_id: meta(z.string(), { description: 'run_ + ULID' }),
-    conversation_id: meta(z.string(), { description: 'cnv_ + ULID: the conversation this chat belongs to (the one sent, or a new one); send it with the next question to follow up.' }),
-  }),
-  { id: 'ChatResponse' },
-);
-
-/** A streamed chat's first event (`event: start`), sent as soon as the request is accepted. */
-export const ChatStreamStart = meta(
-  z.object({
-    run_id: meta(z.string(), { description: 'run_ + ULID, as in the final response' }),
-    conversation_id: meta(z.string(), { description: 'cnv_ + ULID, as in the final response' }),
-  }),
-  { id: 'ChatStreamStart', description: 'The data of `event: start`.' },
-);
-
-/** A piece of the reply as it is written (`event: delta`). */
-export const ChatStreamDelta = meta(
-  z.object({ text: meta(z.string(), { description: 'The next piece of the reply; the pieces in order make the reply as written so far.' }) }),
-  { id: 'ChatStreamDelta', description: 'The data of `event: delta`. The `done` event\'s `reply` is the one to keep: it may differ from the pieces (see the operation).' },
-);
-
-// ---- usage
-
-const usageDate = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
-  z.refine(isCalendarDate, 'must be a real calendar date'),
-);
-
-export const UsageQuery = z
-  .object({
-    from: meta(z.optional(usageDate), { description: 'First day (UTC), inclusive; default: the first day of the month.' }),
-    to: meta(z.optional(usageDate), { description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
-  });
-// (from after to is the core's rule: resolveRange in core/usage.ts.)
-
-const usageCounts = {
-  tokens_used: integer(),
-  chat_calls: integer(),
-  ocr_pages: integer(),
-  captures: integer(),
-};
-
-export const UsageResponse = meta(
-  z.object({
-    tenant_id: z.string(),
-    from: z.string(),
-    to: z.string(),
-    ...usageCounts,
-    days: meta(z.array(z.object({ date: z.string(), ...usageCounts })), { description: 'Days with any spend, oldest first.' }),
-  }),
-  { id: 'UsageResponse' },
 );

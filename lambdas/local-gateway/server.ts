@@ -9,7 +9,8 @@ import { errorResponse } from '../http/endpoint.js';
 import { CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import { currentRequestLog, noteRequest, runWithRequestLog, writeAccessLine } from '../http/observability.js';
-import { ALL_ROUTES, type PageName, type RouteDefinition, type RouteName } from '../routes.js';
+import type { RouteDefinition } from '../http/route.js';
+import { ALL_ROUTES, type PageName, type RouteName } from '../routes.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 
 /**

@@ -3,7 +3,7 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../../lambdas/routes.js';
+import type { RouteDefinition } from '../../lambdas/http/route.js';
 import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from '../../lambdas/http/cors.js';
 import { errorTemplate, GatewayResponses } from './gateway-responses.js';
 

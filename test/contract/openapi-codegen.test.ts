@@ -5,7 +5,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { servedBaseUrl } from '../../lambdas/http/openapi.js';
+import { servedBaseUrl } from '../../lambdas/endpoints/openapi/served-base-url.js';
 import { ROUTES } from '../../lambdas/routes.js';
 import { generateApiTypes } from '../../scripts/openapi-types.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';

@@ -1,12 +1,12 @@
 import { bucketsOf, type BucketService } from '../../core/bucket/bucket-service.js';
 import { createEndpoint } from '../../http/endpoint.js';
-import { BucketRequest } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 /** PUT /v1/bucket: the probe runs in the request; the answer is the registration, or the 422 of the step that failed. */
 export const createHandler = (deps: { buckets?: BucketService }) =>
   createEndpoint({
-    auth: true,
-    body: BucketRequest,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, body }) {
       const view = await bucketsOf(deps).register(tenantId, {
         provider: body.provider,

@@ -1,13 +1,13 @@
 import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
-import { CaptureBatchRequest } from '../../http/schemas.js';
 import { captureRawItem, type ReceiptListener } from '../../http/receipts.js';
+import { contract } from './contract.js';
 
 /** Items are captured in request order, so two identical items give created then deduped. */
 export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>
   createEndpoint({
-    auth: true,
-    body: CaptureBatchRequest,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, body, deadline }) {
       const results = [];
       for (const [index, raw] of body.items.entries()) {

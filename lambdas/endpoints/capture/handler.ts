@@ -1,10 +1,12 @@
 import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { captureRawItem, receiptStatus, type ReceiptListener } from '../../http/receipts.js';
+import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>
   createEndpoint<undefined, Record<string, unknown>>({
-    auth: true,
+    auth: contract.auth,
+    // Any JSON object: the item is checked on its receipt (a bad one is rejected, never a 422 invalid_request); its CaptureItem is for the document.
     body: 'object',
     async run({ tenantId, body, deadline }) {
       // A single capture is interactive: on an idle machine a small one is findable by meaning when it answers,

@@ -4,7 +4,7 @@ import type { Services } from '../../wiring/services.js';
 import { createEndpoint, headerValue } from '../../http/endpoint.js';
 import { eventStream, prefersEventStream } from '../../http/event-stream.js';
 import { libraryOf } from '../../http/library.js';
-import { ChatRequest } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 /**
  * POST /v1/chat. JSON by default; with `Accept: text/event-stream` the same
@@ -16,8 +16,8 @@ import { ChatRequest } from '../../http/schemas.js';
  */
 export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeatMs?: number } = {}) =>
   createEndpoint({
-    auth: true,
-    body: ChatRequest,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, body, event, requestId }) {
       const ref = libraryOf(tenantId, body.end_user_id);
       // The filter is read before the chat begins: a malformed one is 422 before any stream starts.

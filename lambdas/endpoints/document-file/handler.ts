@@ -1,7 +1,7 @@
 import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { libraryOf } from '../../http/library.js';
-import { IdPath, LibraryQuery } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 /**
  * GET /v1/documents/{id}/file: the file as captured, as an attachment named
@@ -13,9 +13,8 @@ import { IdPath, LibraryQuery } from '../../http/schemas.js';
  */
 export const createHandler = (deps: Pick<Services, 'reading'>) =>
   createEndpoint({
-    auth: true,
-    query: LibraryQuery,
-    path: IdPath,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, query, path }) {
       const file = await deps.reading.file(libraryOf(tenantId, query.end_user_id), path.id);
       const headers = { 'cache-control': 'private, no-store', 'content-disposition': file.disposition };

@@ -1,14 +1,12 @@
 import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { libraryOf } from '../../http/library.js';
-import { DocumentPatch, IdPath, LibraryQuery } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'documents'>) =>
   createEndpoint({
-    auth: true,
-    query: LibraryQuery,
-    path: IdPath,
-    body: DocumentPatch,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, query, path, body }) {
       return { status: 200, body: await deps.documents.update(libraryOf(tenantId, query.end_user_id), path.id, body) };
     },

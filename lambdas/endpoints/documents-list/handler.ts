@@ -3,12 +3,12 @@ import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';
-import { DocumentsQuery } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'documents'>) =>
   createEndpoint({
-    auth: true,
-    query: DocumentsQuery,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, query }) {
       const page = await deps.documents.list(libraryOf(tenantId, query.end_user_id), {
         limit: query.limit, cursor: query.cursor, sourceRef: query.source_ref,

@@ -1,12 +1,12 @@
 import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
-import { EndUsersQuery } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'endUsers'>) =>
   createEndpoint({
-    auth: true,
-    query: EndUsersQuery,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, query }) {
       const page = await deps.endUsers.list(tenantId, { limit: query.limit, cursor: query.cursor });
       return { status: 200, body: pageBody('end_users', page) };

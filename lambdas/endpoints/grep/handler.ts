@@ -3,12 +3,12 @@ import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';
-import { GrepQuery } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'grep'>) =>
   createEndpoint({
-    auth: true,
-    query: GrepQuery,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, query, deadline }) {
       // The page ends by the request's deadline at the latest (core/grep.ts, GrepBudgets), with has_more and a cursor.
       const page = await deps.grep.grep(libraryOf(tenantId, query.end_user_id), {

@@ -3,6 +3,7 @@ import type { Embedder } from '../../core/ports.js';
 import { eventHeader } from '../../http/cors.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { logger } from '../../http/observability.js';
+import { contract } from './contract.js';
 
 type EmbedderState = { state: 'ok' | 'degraded'; detail: string | null };
 
@@ -63,7 +64,7 @@ async function probe(check: () => Promise<void>): Promise<{ state: 'ok' | 'faili
 export const createHandler = (deps: HealthDeps) => {
   let lastLogged = JSON.stringify({ status: 'ok' });
   return createEndpoint({
-    auth: false,
+    auth: contract.auth,
     async run({ event }) {
       const names = Object.keys(deps.dependencies ?? {});
       const [embedder, results, keyed] = await Promise.all([

@@ -3,9 +3,9 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createEndpoint } from '../../http/endpoint.js';
 import type { ReceiptListener } from '../../http/receipts.js';
 import { libraryOf } from '../../http/library.js';
-import { McpQuery } from '../../http/schemas.js';
 import { serviceOperations, type McpServices } from '../../mcp/service-operations.js';
 import { createMcpServer } from '../../mcp/tools.js';
+import { contract } from './contract.js';
 
 /** The request headers the MCP transport reads (content negotiation and the protocol version); nothing else is handed on, the key least of all. */
 const MCP_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
@@ -31,8 +31,9 @@ function transportRequest(event: APIGatewayProxyEvent, body: Record<string, unkn
  */
 export const createHandler = (deps: McpServices & { version: string; onReceipt?: ReceiptListener }) =>
   createEndpoint<{ end_user_id?: string }, Record<string, unknown>>({
-    auth: true,
-    query: McpQuery,
+    auth: contract.auth,
+    query: contract.request.query,
+    // Any JSON object, handed to the MCP transport as parsed: the protocol checks the message (its McpMessage is for the document).
     body: 'object',
     async run({ tenantId, query, body, event, deadline }) {
       const ops = serviceOperations(deps, libraryOf(tenantId, query.end_user_id), { tenantId, deadline, onReceipt: deps.onReceipt });

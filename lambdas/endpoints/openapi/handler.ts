@@ -1,5 +1,8 @@
 import { createEndpoint } from '../../http/endpoint.js';
-import { buildOpenApiDocument, servedBaseUrl, withServer, type OpenApiDocument } from '../../http/openapi.js';
+import { withServer, type OpenApiDocument } from '../../http/openapi.js';
+import { contract } from './contract.js';
+import { buildOpenApiDocument } from './document.js';
+import { servedBaseUrl } from './served-base-url.js';
 
 /**
  * The OpenAPI document, built once; each answer names in `servers` the
@@ -9,7 +12,7 @@ import { buildOpenApiDocument, servedBaseUrl, withServer, type OpenApiDocument }
 export const createHandler = (deps: { version: string }) => {
   let document: OpenApiDocument | undefined;
   return createEndpoint({
-    auth: false,
+    auth: contract.auth,
     async run({ event }) {
       document ??= buildOpenApiDocument(deps.version);
       return { status: 200, body: withServer(document, servedBaseUrl(event)) };

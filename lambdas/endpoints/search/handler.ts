@@ -3,12 +3,12 @@ import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { pageBody } from '../../http/page.js';
 import { libraryOf } from '../../http/library.js';
-import { SearchQuery } from '../../http/schemas.js';
+import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'search'>) =>
   createEndpoint({
-    auth: true,
-    query: SearchQuery,
+    auth: contract.auth,
+    ...contract.request,
     async run({ tenantId, query }) {
       const page = await deps.search.search(libraryOf(tenantId, query.end_user_id), {
         q: query.q, limit: query.limit, cursor: query.cursor, kinds: query.kind, minScore: query.min_score,

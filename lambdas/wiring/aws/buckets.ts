@@ -24,8 +24,8 @@ import { unwired } from './unwired-port.js';
  * stack's dedicated role (the principal customers trust), whose session
  * assumes the customer's role with the tenant's external id. Private
  * endpoints are never allowed here (LIBRARY_ALLOW_PRIVATE_ENDPOINTS is a
- * local-stack setting only). Only the functions with a `callerBuckets` line
- * in lib/route-access.ts wire this.
+ * local-stack setting only). Only the functions whose access has
+ * `callerBuckets` (a route's contract, or lib/route-access.ts) wire this.
  */
 let buckets: CallerBuckets | undefined;
 

@@ -9,12 +9,13 @@ import type { Ports } from '../services.js';
  * ingest worker are composed by the core's buildCaptureServices (every
  * accepted capture charged, as the local stack's buildServices does), so
  * esbuild leaves every other SDK client, adapter and use case out of the
- * bundle. lib/route-access.ts grants each function the same ports.
+ * bundle. Each function is granted the same ports: its route contract's
+ * access (lib/route-access.ts for the workers).
  */
 
 export class UnwiredPortError extends Error {
   constructor(readonly port: string) {
-    super(`the ${port} port is not wired in this function: wire it in its index.ts and grant it in lib/route-access.ts`);
+    super(`the ${port} port is not wired in this function: wire it in its index.ts and grant it in its contract's access (a worker's: lib/route-access.ts)`);
     this.name = 'UnwiredPortError';
   }
 }

@@ -1,0 +1,34 @@
+import * as z from 'zod/mini';
+import { CHAT_LIMITS } from '../../core/chat/limits.js';
+import { isIdOf } from '../../core/ids.js';
+import { checkedByCore, EndUserId, FilterSchema, meta } from '../../http/schemas.js';
+import type { RouteContract } from '../route-contract.js';
+
+const ChatRequest = meta(
+  z.strictObject({
+    question: meta(
+      z.string().check(
+        z.minLength(1),
+        z.maxLength(CHAT_LIMITS.questionChars),
+        z.refine((q: string) => q.trim().length > 0, 'must not be blank'),
+      ),
+      { description: 'Answered only from the selected library.' },
+    ),
+    end_user_id: z.optional(EndUserId),
+    conversation_id: meta(
+      z.optional(z.string().check(z.refine((id: string) => isIdOf('cnv', id), 'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)'))),
+      {
+        description:
+          'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
+      },
+    ),
+    filter: checkedByCore(FilterSchema, 'Only documents matching it are used as evidence (see Filter).'),
+  }),
+  { id: 'ChatRequest' },
+);
+
+export const contract = {
+  name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it', streaming: true,
+  request: { body: ChatRequest },
+  access: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true, endUserLogKey: true },
+} as const satisfies RouteContract;

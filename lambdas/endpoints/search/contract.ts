@@ -1,0 +1,38 @@
+import * as z from 'zod/mini';
+import { LIMITS } from '../../core/limits.js';
+import { ITEM_KINDS } from '../../core/model.js';
+import { cursorParam, EndUserId, filterParam, limitParam, meta, text } from '../../http/schemas.js';
+import type { RouteContract } from '../route-contract.js';
+
+const kindList = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined, ctx) => {
+    if (value === undefined) return undefined;
+    const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
+    const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
+    if (!kinds.length || unknown.length) {
+      ctx.issues.push({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}`, input: value });
+      return z.NEVER;
+    }
+    return kinds as Array<(typeof ITEM_KINDS)[number]>;
+  }),
+);
+
+const SearchQuery = z.object({
+  q: text(1, LIMITS.queryChars),
+  limit: limitParam(LIMITS.search),
+  cursor: cursorParam,
+  end_user_id: z.optional(EndUserId),
+  kind: meta(kindList, { description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
+  min_score: meta(z.optional(z.coerce.number().check(z.minimum(0), z.maximum(1))), {
+    description: 'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
+  }),
+  filter: filterParam,
+});
+
+export const contract = {
+  name: 'search', method: 'GET', path: '/v1/search', auth: true, summary: 'Hybrid search by meaning and words',
+  request: { query: SearchQuery },
+  // Search and grep read the library's live generation (documents) before the index.
+  access: { documents: 'read', search: 'read', embed: true, endUserLogKey: true },
+} as const satisfies RouteContract;
