@@ -50,6 +50,13 @@ module.exports = {
       to: { path: '^(lambdas/(endpoints|workers|local-gateway)/|lib/|bin/)' },
     },
     {
+      name: 'runtime-not-into-infrastructure',
+      severity: 'error',
+      comment: 'The stacks read the routes and their access; the code the functions run never reads the stacks.',
+      from: { path: '^lambdas/' },
+      to: { path: '^lib/' },
+    },
+    {
       name: 'runtime-not-into-tests-or-benchmarks',
       severity: 'error',
       from: { path: '^(lambdas|lib|bin|client/src)/' },

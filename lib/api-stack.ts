@@ -14,7 +14,7 @@ import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
 import { functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf, type FunctionSpec } from './functions.js';
-import { FULL_ACCESS, type Access } from './route-access.js';
+import { FULL_ACCESS, type Access } from '../lambdas/endpoints/access.js';
 import { ImportedData, type DataRefs } from './data-refs.js';
 import { EmbedderScale } from './constructs/embedder-scale.js';
 

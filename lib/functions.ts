@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RouteContract } from '../lambdas/endpoints/route-contract.js';
 import { ALL_ROUTES } from '../lambdas/routes.js';
-import { NON_ROUTE_ACCESS, type Access } from './route-access.js';
+import type { Access } from '../lambdas/endpoints/access.js';
+import { NON_ROUTE_ACCESS } from './route-access.js';
 
 /** The repository root (lib/ is one level down). */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,4 +1,4 @@
-import type { Access } from '../../lib/route-access.js';
+import type { Access } from './access.js';
 import type { RouteDefinition } from '../http/route.js';
 
 /**

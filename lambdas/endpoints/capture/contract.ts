@@ -1,4 +1,4 @@
-import { CALLER_BLOBS } from '../../../lib/route-access.js';
+import { CALLER_BLOBS } from '../access.js';
 import { CaptureItem } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CALLER_BLOBS } from '../../../lib/route-access.js';
+import { CALLER_BLOBS } from '../access.js';
 import { EndUserId } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
