@@ -6,7 +6,7 @@ import { BUCKET_ENV, ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DOCS_ASSET_DIR, DOCS_ASSET_FILES, DOCS_ASSET_PACKAGE } from '../lambdas/endpoints/docs/assets.js';
-import { ALL_ROUTES } from '../lambdas/routes.js';
+import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
 import type { LibraryConfig } from './config.js';
 import { CallerBucketAccess } from './constructs/caller-bucket-access.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RouteContract } from '../lambdas/endpoints/route-contract.js';
-import { ALL_ROUTES } from '../lambdas/routes.js';
+import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
 import type { Access } from '../lambdas/endpoints/access.js';
 import { NON_ROUTE_ACCESS } from './route-access.js';
 

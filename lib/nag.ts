@@ -1,6 +1,6 @@
 import { Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { ALL_ROUTES } from '../lambdas/routes.js';
+import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
 import type { ApiStack } from './api-stack.js';
 import type { LibraryConfig } from './config.js';
 import { TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';

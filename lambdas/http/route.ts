@@ -3,7 +3,7 @@ import type { $ZodObject, $ZodType } from 'zod/v4/core';
 /**
  * What a route is over HTTP. Each route's contract
  * (lambdas/endpoints/<route>/contract.ts) is one; the route table
- * (lambdas/routes.ts) lists them for the CDK stack, the local server and the
+ * (lambdas/endpoints/routes.ts) lists them for the CDK stack, the local server and the
  * OpenAPI document (http/openapi.ts).
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Services } from '../wiring/services.js';
 import type { ApiHandler } from '../http/endpoint.js';
-import type { PageName, RouteName } from '../routes.js';
+import type { PageName, RouteName } from '../endpoints/routes.js';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
 import { createHandler as capture } from '../endpoints/capture/handler.js';
 import { createHandler as captureBatch } from '../endpoints/capture-batch/handler.js';

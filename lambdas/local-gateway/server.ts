@@ -10,7 +10,7 @@ import { CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import { currentRequestLog, noteRequest, runWithRequestLog, writeAccessLine } from '../http/observability.js';
 import type { RouteDefinition } from '../http/route.js';
-import { ALL_ROUTES, type PageName, type RouteName } from '../routes.js';
+import { ALL_ROUTES, type PageName, type RouteName } from '../endpoints/routes.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 
 /**

@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { servedBaseUrl } from '../../lambdas/endpoints/openapi/served-base-url.js';
-import { ROUTES } from '../../lambdas/routes.js';
+import { ROUTES } from '../../lambdas/endpoints/routes.js';
 import { generateApiTypes } from '../../scripts/openapi-types.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';

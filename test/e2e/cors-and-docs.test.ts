@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorsPolicy, parseCorsOrigins } from '../../lambdas/http/cors.js';
 import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
-import { ROUTES } from '../../lambdas/routes.js';
+import { ROUTES } from '../../lambdas/endpoints/routes.js';
 import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 

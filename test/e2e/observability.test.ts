@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createEndpoint, type ApiHandler } from '../../lambdas/http/endpoint.js';
 import { baseLogger, hashEndUser, logger } from '../../lambdas/http/observability.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
-import { ROUTES, type RouteName } from '../../lambdas/routes.js';
+import { ROUTES, type RouteName } from '../../lambdas/endpoints/routes.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 

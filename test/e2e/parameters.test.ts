@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../lambdas/http/route.js';
-import { PAGES, ROUTES } from '../../lambdas/routes.js';
+import { PAGES, ROUTES } from '../../lambdas/endpoints/routes.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 

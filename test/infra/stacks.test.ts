@@ -5,7 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET_ENV, ENV } from '../../lambdas/wiring/aws/config.js';
-import { ALL_ROUTES, ROUTES } from '../../lambdas/routes.js';
+import { ALL_ROUTES, ROUTES } from '../../lambdas/endpoints/routes.js';
 import type { ApiStack } from '../../lib/api-stack.js';
 import { buildApp } from '../../lib/app.js';
 import { DEFAULT_CONFIG, resolveConfig } from '../../lib/config.js';

@@ -1,5 +1,5 @@
 import { assembleOpenApiDocument, type RouteDoc } from '../../http/openapi.js';
-import { ROUTES, type RouteName } from '../../routes.js';
+import { ROUTES, type RouteName } from '../routes.js';
 import { doc as bucketDelete } from '../bucket-delete/openapi.js';
 import { doc as bucketGet } from '../bucket-get/openapi.js';
 import { doc as bucketPut } from '../bucket-put/openapi.js';
