@@ -30,10 +30,6 @@ export const PINNED_NODE = {
   },
 };
 
-// Packages compiled for one Node.js ABI (NODE_MODULE_VERSION), rebuilt when node_modules meets
-// another Node.js. The other native packages (sharp, @napi-rs/canvas, classic-level) use Node-API,
-// and sqlite-vec and esbuild are not Node addons: they run on any version.
-const ABI_PACKAGES = ['better-sqlite3'];
 // The Node.js node_modules was last checked against: "v24.21.0 linux-x64".
 const INSTALLED_FOR = join(ROOT, 'node_modules', '.library-node-version');
 
@@ -114,7 +110,7 @@ function installNode(required) {
  * The environment to run under a Node.js from currentNode(): unchanged for the machine's own; else
  * its bin/ first in PATH (so `node`, and npm, tsx, tsc, eslint and vitest through their
  * `#!/usr/bin/env node`, run on it), and npm_config_nodedir pointing at it, so node-gyp compiles
- * better-sqlite3 against its headers offline.
+ * any package built from source against its headers, offline.
  */
 export function nodeEnv(current, env = process.env) {
   if (!current.dir) return env;
@@ -124,30 +120,33 @@ export function nodeEnv(current, env = process.env) {
 }
 
 /**
- * Makes node_modules' ABI-bound packages load under the given Node.js: when node_modules was last
- * checked against another version (or never), loads better-sqlite3 under it, and on failure (built
- * for another NODE_MODULE_VERSION) rebuilds it there (npm rebuild). Nothing to do before npm ci.
+ * Makes sure node_modules loads under the given Node.js. When it was last checked against another
+ * version (or never), better-sqlite3 is loaded under it: the one native package that may be bound
+ * to a Node.js ABI. Its 13.x loads a Node-API prebuild on any Node.js 22 or newer (as do sharp,
+ * @napi-rs/canvas and classic-level; sqlite-vec and esbuild are not Node addons), but a node_modules
+ * installed before, under Node.js 20 (better-sqlite3 12, compiled for NODE_MODULE_VERSION 115),
+ * does not load: it is then installed again under this Node.js (npm ci). Nothing to do before the
+ * first npm ci.
  */
 export function ensureNativeModules(current) {
   if (!existsSync(join(ROOT, 'node_modules', '.package-lock.json'))) return;
   const stamp = `${current.version} ${process.platform}-${process.arch}\n`;
   if (readIfAny(INSTALLED_FOR) === stamp) return;
   const env = nodeEnv(current);
-  if (loadProblem(current, env)) {
-    console.error(`node_modules was built for another Node.js than ${current.version}: rebuilding ${ABI_PACKAGES.join(', ')} for it (npm rebuild, about a minute)...`);
-    const rebuilt = spawnSync('npm', ['rebuild', ...ABI_PACKAGES], { cwd: ROOT, stdio: 'inherit', env });
-    const problem = loadProblem(current, env);
-    if (rebuilt.status !== 0 || problem) {
-      throw new Error(`${ABI_PACKAGES.join(', ')} does not load under Node.js ${current.version} even after npm rebuild${problem ? `:\n${problem}` : ''}\nTry a fresh install: rm -rf node_modules, then the command again.`);
-    }
+  const before = loadProblem(current, env);
+  if (before) {
+    const reason = before.split('\n').find((line) => line.includes('Error')) ?? before.split('\n')[0];
+    console.error(`node_modules does not load under Node.js ${current.version} (installed under another one):\n  ${reason}\nInstalling it again under Node.js ${current.version} (npm ci)...`);
+    const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env });
+    const after = installed.status === 0 ? loadProblem(current, env) : `npm ci exited ${installed.status ?? installed.error?.message}`;
+    if (after) throw new Error(`better-sqlite3 does not load under Node.js ${current.version} even after npm ci:\n${after}`);
   }
   writeFileSync(INSTALLED_FOR, stamp);
 }
 
 /** Why better-sqlite3 does not load under that Node.js (its error), or undefined when it does. */
 function loadProblem(current, env) {
-  const probe = ABI_PACKAGES.includes('better-sqlite3') ? "new (require('better-sqlite3'))(':memory:').close()" : '';
-  const loaded = spawnSync(current.node, ['-e', probe], { cwd: ROOT, env, encoding: 'utf8' });
+  const loaded = spawnSync(current.node, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: ROOT, env, encoding: 'utf8' });
   return loaded.status === 0 ? undefined : (loaded.stderr || loaded.error?.message || `exit ${loaded.status}`).trim();
 }
 
