@@ -25,10 +25,13 @@ try {
   process.exit(1);
 }
 
-// COMMAND as npm wrote it (it may be a whole line: "tsc --noEmit && vitest run"); the arguments
-// after it (npm run X -- ARGS) quoted for the shell, as npm quotes them.
+// A program and its arguments (tsx bin/library.ts serve) runs without a shell, so a signal passed
+// on reaches it; a whole command line in one argument ("tsc --noEmit && vitest run") runs in the
+// shell, as npm runs a script, with any arguments after it (npm test -- ARGS) quoted onto its end.
 const quote = (arg) => (/^[\w./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
-const child = spawn([command, ...args.map(quote)].join(' '), { stdio: 'inherit', env, shell: true });
+const child = /\s/.test(command)
+  ? spawn([command, ...args.map(quote)].join(' '), { stdio: 'inherit', env, shell: true })
+  : spawn(command, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
 
 // Ctrl-C reaches the whole process group, the command included; a signal sent to this process
 // alone (npm passes SIGINT and SIGTERM on to its script) is passed on once, then this waits for

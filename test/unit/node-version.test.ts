@@ -44,6 +44,8 @@ describe('the Node.js version', () => {
     const version = run('node -p process.versions.node');
     expect(version.status).toBe(0);
     expect(Number(version.stdout.split('.')[0])).toBeGreaterThanOrEqual(22);
+    // A program and its arguments, as given; a command line in the shell, with the arguments after it quoted onto it.
+    expect(run('node', '-p', "process.argv.slice(1).join('|')", '--', "it's", 'a b', '$HOME').stdout.trim()).toBe("it's|a b|$HOME");
     expect(run('node -p "process.argv.slice(1).join(\'|\')" --', "it's", 'a b', '$HOME').stdout.trim()).toBe("it's|a b|$HOME");
     expect(run('exit 3').status).toBe(3);
     expect(run().status).toBe(2);
