@@ -2,9 +2,9 @@
 // Runs before `npm start` and `npm test`, so each of the README's two commands works alone on a
 // fresh clone: it makes sure of a Node.js the project runs on (the machine's when it is new enough,
 // else the pinned one it installs into .tools/node: scripts/current-node.mjs), installs the pinned
-// dependencies under that Node.js on first use (npm ci), and rebuilds the ABI-bound ones when
-// node_modules was built for another Node.js. The script itself then runs under that Node.js
-// through scripts/with-current-node.mjs.
+// dependencies under that Node.js on first use (npm ci), and installs them again when node_modules,
+// installed under another Node.js, does not load under it. The script itself then runs under that
+// Node.js through scripts/with-current-node.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { currentNode, ensureNativeModules, nodeEnv } from './current-node.mjs';

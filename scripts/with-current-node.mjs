@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 // The npm scripts run through this: `node scripts/with-current-node.mjs COMMAND [ARGS...]` runs
-// the command line (in the shell, as npm runs a script) under the Node.js this project needs
-// (scripts/current-node.mjs). npm runs a script with the `node` first in PATH; when that one is
-// older than package.json's engines, the command gets the pinned Node.js of .tools/node first in
-// PATH (installed here if missing), so tsx, tsc, eslint, vitest and npm run on it. When the
-// machine's node is new enough the command runs as it is. Either way node_modules' ABI-bound
-// packages are rebuilt first if they were built for another Node.js.
+// the command under the Node.js this project needs (scripts/current-node.mjs). npm runs a script
+// with the `node` first in PATH; when that one is older than package.json's engines, the command
+// gets the pinned Node.js of .tools/node first in PATH (installed here if missing), so tsx, tsc,
+// eslint, vitest and npm run on it. When the machine's node is new enough the command runs as it
+// is. Either way a node_modules that does not load under that Node.js is installed again first.
 import { spawn } from 'node:child_process';
 import { currentNode, ensureNativeModules, nodeEnv } from './current-node.mjs';
 
