@@ -4,6 +4,8 @@
  * the server running or not: both open the same SQLite file in WAL mode);
  * `library mcp` serves a library to an AI assistant on stdio.
  */
+// First: on a Node.js older than package.json's engines this stops, saying what to run on, before anything loads.
+import './node-version.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

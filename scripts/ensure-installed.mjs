@@ -1,13 +1,33 @@
 #!/usr/bin/env node
-// Runs before `npm start` and `npm test`: on a fresh clone it installs the
-// pinned dependencies (npm ci), so each of the README's two commands works alone.
+// Runs before `npm start` and `npm test`, so each of the README's two commands works alone on a
+// fresh clone: it makes sure of a Node.js the project runs on (the machine's when it is new enough,
+// else the pinned one it installs into .tools/node: scripts/current-node.mjs), installs the pinned
+// dependencies under that Node.js on first use (npm ci), and installs them again when node_modules,
+// installed under another Node.js, does not load under it. The script itself then runs under that
+// Node.js through scripts/with-current-node.mjs.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { currentNode, ensureNativeModules, nodeEnv } from './current-node.mjs';
+
+let current;
+try {
+  current = currentNode();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+const env = nodeEnv(current);
 
 if (!existsSync('node_modules/.package-lock.json')) {
-  console.error('First run: installing dependencies (npm ci)...');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  console.error(`First run: installing dependencies (npm ci) for Node.js ${current.version}...`);
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', env });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+try {
+  ensureNativeModules(current);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
 }
 
 // The typed client (client/) ships built: `npm install <repo>/client` links the folder, which
@@ -15,7 +35,7 @@ if (!existsSync('node_modules/.package-lock.json')) {
 // step writes dist/cjs/package.json: a dist/ from before the CommonJS build is built again.
 if (!existsSync('client/dist/cjs/package.json')) {
   console.error('Building the TypeScript client (client/dist)...');
-  const built = spawnSync('npm', ['run', 'build', '--prefix', 'client'], { stdio: 'inherit' });
+  const built = spawnSync('npm', ['run', 'build', '--prefix', 'client'], { stdio: 'inherit', env });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 

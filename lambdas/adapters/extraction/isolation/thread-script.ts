@@ -33,7 +33,7 @@ async function bundle(mode: ReaderMode): Promise<URL> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     sourcemap: 'inline',
     write: false,
