@@ -1,4 +1,4 @@
-import { Library, LibraryError, type Filter, type Metadata } from '../client/src/index.js';
+import { type Library, LibraryError, type Filter, type Metadata } from '../client/src/index.js';
 import { OperationError, type FilterObject, type LibraryOperations } from '../lambdas/mcp/operations.js';
 
 /**

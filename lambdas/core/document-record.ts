@@ -60,7 +60,7 @@ export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, conten
 }
 
 function defaultTitle(labels: CaptureLabels, text: string): string {
-  if (labels.title !== undefined && labels.title.trim()) return labels.title;
+  if (labels.title?.trim()) return labels.title;
   if (labels.filename) return labels.filename;
   return firstNonBlankLine(text).slice(0, LIMITS.titleChars);
 }

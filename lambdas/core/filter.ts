@@ -72,7 +72,7 @@ export function canonicalDate(value: string): string | null {
   const utc = new Date(millis - offsetMinutes * 60_000);
   // A zone may carry the instant out of the years the UTC form can write (0001 to 9999).
   if (Number.isNaN(utc.getTime()) || utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999) return null;
-  const micro = (fraction + '000000').slice(0, 6);
+  const micro = (`${fraction}000000`).slice(0, 6);
   return `${utc.toISOString().slice(0, 19)}.${micro}`;
 }
 
@@ -229,7 +229,7 @@ function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: number | string, b: number 
 }
 
 /** The value a condition reads; undefined when missing. `kind` is read as the list of kinds the subject answers to. */
-function valueOf(subject: FilterSubject, condition: Condition): MetadataValue | undefined {
+function conditionValue(subject: FilterSubject, condition: Condition): MetadataValue | undefined {
   if (condition.field === 'metadata') return Object.hasOwn(subject.metadata, condition.key!) ? subject.metadata[condition.key!] : undefined;
   if (condition.field === 'kind') return [...subject.kinds];
   const value = subject[condition.field];
@@ -237,7 +237,7 @@ function valueOf(subject: FilterSubject, condition: Condition): MetadataValue | 
 }
 
 export function matchesCondition(subject: FilterSubject, c: Condition): boolean {
-  const stored = valueOf(subject, c);
+  const stored = conditionValue(subject, c);
   if (c.op === 'exists') return (stored !== undefined) === c.value;
   if (stored === undefined) return c.op === 'ne' || c.op === 'nin';
   switch (c.op) {

@@ -49,7 +49,7 @@ export class IngestWorker {
   /** The next step a job needs: extract, embed, or nothing (skipped). */
   async next(job: IngestJob): Promise<{ stage: 'extract' | 'embed'; doc: DocumentRecord } | null> {
     const doc = await this.deps.documents.get(refOf(job), job.documentId);
-    if (!doc || doc.status !== 'processing') return null;
+    if (doc?.status !== 'processing') return null;
     // A replacement whose text is indexed but whose switch was cut off (the process stopped): finish it.
     if (doc.replacing && doc.passageCount !== null) {
       await resumeReplacement(this.deps, doc);

@@ -63,7 +63,7 @@ export class SearchService {
   ) {}
 
   async search(ref: LibraryRef, request: SearchRequest): Promise<Page<SearchResult>> {
-    const kinds = request.kinds && request.kinds.length ? [...new Set(request.kinds)].sort() : undefined;
+    const kinds = request.kinds?.length ? [...new Set(request.kinds)].sort() : undefined;
     const minScore = request.minScore ?? 0;
     const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null, minScore, filterFingerprint(request.filter)]);
     // Each leg brings at most candidatesPerLeg items, so no cursor this API issued points past twice that.

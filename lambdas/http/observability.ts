@@ -210,6 +210,7 @@ export function withRequestLog(handler: ProxyHandler): ProxyHandler {
 }
 
 /** A worker's or the authorizer's invocation run in a log context of its own: its lines carry its Lambda request id. */
+// biome-ignore lint/suspicious/noExplicitAny: any Lambda handler, whatever its event type
 export function withInvocationLog<H extends (event: any, context: Context) => Promise<unknown>>(handler: H): H {
   return ((event: unknown, context: Context) =>
     runWithRequestLog('invocation', {}, () => {

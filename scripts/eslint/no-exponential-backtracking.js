@@ -142,7 +142,7 @@ function exponentialAmbiguity({ chars, follow, first }) {
     const b = node % n;
     const out = [];
     for (const [x, waysA] of follow[a]) {
-      for (const [y, waysB] of follow[b]) {
+      for (const [y, _waysB] of follow[b]) {
         const characters = common(x, y);
         if (characters) out.push([x * n + y, a === b && x === y && waysA > 1, characters]);
       }

@@ -12,7 +12,7 @@ export function tenantStoreContract(name: string, makeStore: () => Promise<Tenan
       const a = await store.createTenant(unique(), timestamp());
       const b = await store.createTenant(unique(), timestamp());
       expect(await store.findTenantByName(a.name)).toEqual(a);
-      expect(await store.findTenantByName('no-such-tenant-' + a.name)).toBeNull();
+      expect(await store.findTenantByName(`no-such-tenant-${a.name}`)).toBeNull();
       await store.addKey({ keyId: `key_${a.id}`, tenantId: a.id, hash: `h-${a.id}`, prefix: 'lib_aaaa', createdAt: timestamp() });
       await store.addKey({ keyId: `key_${b.id}`, tenantId: b.id, hash: `h-${b.id}`, prefix: 'lib_bbbb', createdAt: timestamp() });
       expect(await store.tenantForKeyHash(`h-${a.id}`)).toBe(a.id);

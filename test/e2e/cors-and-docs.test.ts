@@ -177,7 +177,7 @@ describe('the API reference page (GET /docs)', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${withoutCors.url}/docs`);
     await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
-    expect(await page.locator('.info .title').first().innerText({ timeout: 5_000 })).toContain('Library API');
+    expect(await page.locator('.info .title').first().textContent({ timeout: 5_000 })).toContain('Library API');
     const paths = await page.locator('.opblock-summary-path').allInnerTexts();
     const operations = await page.locator('.opblock-summary-description').allInnerTexts();
     for (const route of ROUTES) {

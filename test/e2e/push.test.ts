@@ -271,7 +271,7 @@ describe('library push: metadata from --metadata and front matter', () => {
 
   it('captures an edit of the body again (replacing the document), with its metadata', async () => {
     const [before] = await docsAt('post.md');
-    writeFileSync(join(meta, 'post.md'), frontMatter(['year: 2027']) + '# Harbour\nThe ferry now leaves at noon.\n');
+    writeFileSync(join(meta, 'post.md'), `${frontMatter(['year: 2027'])}# Harbour\nThe ferry now leaves at noon.\n`);
     const summary = JSON.parse((await push()).stdout);
     expect(summary).toMatchObject({ replaced: 1, metadata_updated: 0 });
     const after = await docsAt('post.md');

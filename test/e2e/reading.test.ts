@@ -23,7 +23,7 @@ const get = (path: string) => server.api(path, { key });
 
 describe('GET /v1/search', () => {
   it('finds a paraphrase by meaning alone (no shared word)', async () => {
-    const res = await get('/v1/search?q=' + encodeURIComponent('feline napping'));
+    const res = await get(`/v1/search?q=${encodeURIComponent('feline napping')}`);
     expect(res.status).toBe(200);
     expect(res.body.query).toBe('feline napping');
     expect(res.body.results[0].snippet).toContain('cat sleeps');
@@ -92,14 +92,14 @@ describe('GET /v1/grep', () => {
     const doc = await server.api('/v1/capture', {
       key, body: { text: 'line one\nsee a.b*c(1) here\nabbbc(1) is not it\nA.B*C(1) loud', title: 'Formulae' },
     });
-    const res = await get('/v1/grep?pattern=' + encodeURIComponent('a.b*c(1)'));
+    const res = await get(`/v1/grep?pattern=${encodeURIComponent('a.b*c(1)')}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ pattern: 'a.b*c(1)', count: 2, has_more: false, next_cursor: null });
     expect(res.body.results).toEqual([
       { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 2, snippet: '2: see a.b*c(1) here', content_date: expect.stringMatching(DATE), metadata: {} },
       { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 4, snippet: '4: A.B*C(1) loud', content_date: expect.stringMatching(DATE), metadata: {} },
     ]);
-    const sensitive = await get('/v1/grep?case_sensitive=true&pattern=' + encodeURIComponent('A.B*C(1)'));
+    const sensitive = await get(`/v1/grep?case_sensitive=true&pattern=${encodeURIComponent('A.B*C(1)')}`);
     expect(sensitive.body.results.map((r: { line: number }) => r.line)).toEqual([4]);
     const filtered = await get(`/v1/grep?pattern=the&file_id=${doc.body.id}`);
     expect(filtered.body.results).toEqual([]);
@@ -128,7 +128,7 @@ describe('documents', () => {
     const dates = all.map((d: { created_at: string }) => d.created_at);
     expect([...dates].sort().reverse()).toEqual(dates);
 
-    const bySource = await get('/v1/documents?source_ref=' + encodeURIComponent('The invo'));
+    const bySource = await get(`/v1/documents?source_ref=${encodeURIComponent('The invo')}`);
     expect(bySource.body.documents).toHaveLength(1);
     const target = bySource.body.documents[0];
     expect((await get(`/v1/documents/${target.id}`)).body).toEqual(target);

@@ -61,7 +61,7 @@ export class InMemoryDocumentStore implements DocumentStore {
   }
   async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }) {
     const doc = this.own(ref, id);
-    if (!doc || doc.status !== 'processing') return;
+    if (doc?.status !== 'processing') return;
     doc.status = outcome.status;
     if (outcome.status === 'ready') {
       doc.passagesEmbedded = doc.passageCount ?? 0;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
 import { coreHarness } from '../support/core-harness.js';
-import { InMemoryBlobStore, InMemoryDocumentStore, withFault } from '../support/in-memory-ports.js';
+import { type InMemoryBlobStore, type InMemoryDocumentStore, withFault } from '../support/in-memory-ports.js';
 
 const shared: LibraryRef = { tenantId: 'ten_a', endUserId: null };
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -92,7 +92,7 @@ describe('CaptureService', () => {
 
   it('accepts exactly 2 MiB of text', async () => {
     const { services, drain } = coreHarness();
-    const receipt = await services.capture.capture(shared, { text: 'ab\n'.repeat((2 * 1024 * 1024) / 3) + 'ab' });
+    const receipt = await services.capture.capture(shared, { text: `${'ab\n'.repeat((2 * 1024 * 1024) / 3)}ab` });
     expect(receipt.status).toBe('created');
     drain.stop();
   });

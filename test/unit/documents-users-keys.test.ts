@@ -76,7 +76,7 @@ describe('KeyService', () => {
     expect(other.tenant_id).not.toBe(first.tenant_id);
     expect(await services.keys.revoke({ keyId: other.key_id })).toBe(1);
     expect(await services.keys.authenticate(other.api_key)).toBeNull();
-    expect(await services.keys.authenticate('lib_' + 'x'.repeat(40))).toBeNull();
+    expect(await services.keys.authenticate(`lib_${'x'.repeat(40)}`)).toBeNull();
     expect(await services.keys.authenticate('not a key')).toBeNull();
   });
 

@@ -4,7 +4,7 @@ import type { LibraryRef } from '../../lambdas/core/model.js';
 import type { Embedder, TextExtractor } from '../../lambdas/core/ports.js';
 import { coreHarness, utf8Extractor } from '../support/core-harness.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
-import { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
+import type { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
 
 const alice: LibraryRef = { tenantId: 'ten_a', endUserId: 'alice' };
 const bob: LibraryRef = { tenantId: 'ten_b', endUserId: null };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LibraryRef } from '../../lambdas/core/model.js';
 import { coreHarness } from '../support/core-harness.js';
-import { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
+import type { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
 
 const alice: LibraryRef = { tenantId: 'ten_r', endUserId: 'alice' };
 const bob: LibraryRef = { tenantId: 'ten_r', endUserId: 'bob' };

@@ -59,8 +59,8 @@ export class PdfFile {
       useSystemFonts: false,
       verbosity: 0,
       maxImageSize: limits.maxImagePixels,
-      standardFontDataUrl: join(PDFJS_DIR, 'standard_fonts') + '/',
-      cMapUrl: join(PDFJS_DIR, 'cmaps') + '/',
+      standardFontDataUrl: `${join(PDFJS_DIR, 'standard_fonts')}/`,
+      cMapUrl: `${join(PDFJS_DIR, 'cmaps')}/`,
       cMapPacked: true,
     });
     try {

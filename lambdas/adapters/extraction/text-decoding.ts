@@ -34,6 +34,7 @@ export function bomEncoding(bytes: Uint8Array): string | null {
 function looksBinary(text: string): boolean {
   const sample = text.slice(0, 64 * 1024);
   if (sample.includes('\u0000')) return true;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: counting control characters is the point
   const controls = sample.match(/[\u0001-\u0008\u000e-\u001a\u001c-\u001f\u007f]/g)?.length ?? 0;
   return controls > sample.length * 0.05;
 }

@@ -102,7 +102,9 @@ export async function openOpenAi(
     const status = response.status;
     const retryAfter = Number(response.headers.get('retry-after'));
     const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : status === 429 ? THROTTLE_WAIT : status >= 500 ? 1 : REFUSAL_WAIT;
-    const reason = status >= 400 && status < 500 && status !== 429 ? await refusalOf(response) : (await response.body?.cancel(), '');
+    let reason = '';
+    if (status >= 400 && status < 500 && status !== 429) reason = await refusalOf(response);
+    else await response.body?.cancel();
     throw new OpenAiHttpError(`${what} answered HTTP ${status}${reason ? `: ${reason}` : ''}`, wait, status, reason);
   }
   return { response, touch: options.streamed ? touch : () => undefined, done };

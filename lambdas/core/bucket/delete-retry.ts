@@ -1,6 +1,6 @@
 import type { BucketRegistrationRecord, CallerBuckets, Clock, PendingBucketDelete } from '../ports.js';
 import { BackendUnavailableError, BucketError } from '../errors.js';
-import { DocumentBlobs, later, PENDING_FIRST_RETRY_MS } from './document-blobs.js';
+import { type DocumentBlobs, later, PENDING_FIRST_RETRY_MS } from './document-blobs.js';
 import { parseBucketBlobKey } from './placement.js';
 import { healthLine } from './failures.js';
 

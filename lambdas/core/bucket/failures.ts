@@ -1,4 +1,4 @@
-import { BackendUnavailableError, BucketError, CaptureRejected, DomainError, FORBIDDEN_ENDPOINT_DETAIL } from '../errors.js';
+import { BackendUnavailableError, type BucketError, CaptureRejected, DomainError, FORBIDDEN_ENDPOINT_DETAIL } from '../errors.js';
 
 /** The tenant's own bucket could not be reached: a backend outage whose message is the customer's to read (it names their bucket's error only). */
 export class CallerBucketUnavailableError extends BackendUnavailableError {

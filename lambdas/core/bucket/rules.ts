@@ -24,7 +24,7 @@ const DEFAULT_S3_REGION = 'us-east-1';
 /** R2's only region; it takes `us-east-1` and an empty region as aliases. */
 const R2_REGION = 'auto';
 
-const ROLE_ARN = /^arn:aws(?:-cn|-us-gov)?:iam::\d{12}:role\/[\w+=,.@\/-]{1,512}$/;
+const ROLE_ARN = /^arn:aws(?:-cn|-us-gov)?:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**

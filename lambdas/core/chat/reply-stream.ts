@@ -92,7 +92,10 @@ export class AnswerStream {
   }
 
   private readJson(c: string): void {
-    if (this.inString) return this.readString(c);
+    if (this.inString) {
+      this.readString(c);
+      return;
+    }
     if (this.awaitingAnswer) {
       if (/\s/.test(c)) return;
       this.awaitingAnswer = false;
@@ -121,7 +124,10 @@ export class AnswerStream {
   }
 
   private readString(c: string): void {
-    if (this.escape !== null) return this.readEscape(c);
+    if (this.escape !== null) {
+      this.readEscape(c);
+      return;
+    }
     if (c === '\\') {
       this.escape = '';
       return;
@@ -153,7 +159,10 @@ export class AnswerStream {
     if (digits.length < 5) return;
     const unit = /^u[0-9a-f]{4}$/i.test(digits) ? Number.parseInt(digits.slice(1), 16) : Number.NaN;
     this.escape = null;
-    if (Number.isNaN(unit)) return this.text('\uFFFD');
+    if (Number.isNaN(unit)) {
+      this.text('\uFFFD');
+      return;
+    }
     if (unit >= 0xd800 && unit <= 0xdbff) {
       this.text(null);
       this.highSurrogate = unit;
@@ -162,7 +171,8 @@ export class AnswerStream {
     if (unit >= 0xdc00 && unit <= 0xdfff && this.highSurrogate !== null) {
       const pair = String.fromCharCode(this.highSurrogate, unit);
       this.highSurrogate = null;
-      return this.text(pair);
+      this.text(pair);
+      return;
     }
     this.text(String.fromCharCode(unit));
   }

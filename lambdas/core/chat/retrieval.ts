@@ -154,7 +154,7 @@ export function selectGrounding(candidates: readonly RetrievedPassage[], options
   }
   const { minItems, maxItems, relativeScore } = options.grounding;
   const items = [...byItem.values()].sort((a, b) => a[0]!.itemRank - b[0]!.itemRank);
-  const bar = relativeScore * (items[0]?.[0]!.itemScore ?? 0);
+  const bar = relativeScore * (items[0]?.[0]?.itemScore ?? 0);
   return items
     .filter((item, i) => i < minItems || item[0]!.itemScore >= bar)
     .slice(0, maxItems)

@@ -14,7 +14,7 @@ export const createHandler =
     const tenantId = match ? await deps.keys.authenticate(match[1]!) : null;
     if (!tenantId) throw new Error('Unauthorized');
     // The whole API, so API Gateway can cache the answer per key across routes.
-    const apiArn = event.methodArn.split('/').slice(0, 2).join('/') + '/*';
+    const apiArn = `${event.methodArn.split('/').slice(0, 2).join('/')}/*`;
     return {
       principalId: tenantId,
       policyDocument: {

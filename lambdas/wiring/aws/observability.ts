@@ -33,6 +33,7 @@ export async function publishStoredMetrics(): Promise<void> {
  * errors recorded; responses are not captured, since they hold document
  * text), and the metrics the invocation stored published when it ends.
  */
+// biome-ignore lint/suspicious/noExplicitAny: any Lambda handler, whatever its event type
 export function instrumented<H extends (event: any, context: Context) => Promise<unknown>>(handler: H): H {
   const publish = publishStoredMetrics;
   return middy(handler)

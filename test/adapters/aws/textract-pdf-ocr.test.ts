@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TextractOcr } from '../../../lambdas/adapters/aws/textract-ocr.js';
 import { TextractPdfOcr } from '../../../lambdas/adapters/aws/textract-pdf-ocr.js';
-import { CaptureRejected } from '../../../lambdas/core/errors.js';
+import type { CaptureRejected } from '../../../lambdas/core/errors.js';
 
 const textract = mockClient(TextractClient);
 const s3 = mockClient(S3Client);
