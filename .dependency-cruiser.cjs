@@ -26,12 +26,15 @@ module.exports = {
       severity: 'error',
       comment: 'The core reaches the world only through its ports.',
       from: { path: '^lambdas/core/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'], path: '(^|/)node_modules/(@aws-sdk|@smithy|better-sqlite3|sqlite-vec|@opensearch-project|aws-cdk-lib|constructs|@middy|@aws-lambda-powertools)/' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'],
+        path: '(^|/)node_modules/(@aws-sdk|@smithy|better-sqlite3|sqlite-vec|@opensearch-project|aws-cdk-lib|constructs|@middy|@aws-lambda-powertools)/',
+      },
     },
     {
       name: 'adapters-not-upward',
       severity: 'error',
-      comment: 'An adapter implements a port; which adapter runs where is the wiring\'s business.',
+      comment: "An adapter implements a port; which adapter runs where is the wiring's business.",
       from: { path: '^lambdas/adapters/' },
       to: { path: '^(lambdas/(wiring|endpoints|workers|local-gateway|mcp)/|lib/|bin/)' },
     },
@@ -45,7 +48,8 @@ module.exports = {
     {
       name: 'wiring-not-into-entries',
       severity: 'error',
-      comment: 'The wiring composes adapters and services; Lambda entries and the local gateway use it, not the other way round.',
+      comment:
+        'The wiring composes adapters and services; Lambda entries and the local gateway use it, not the other way round.',
       from: { path: '^lambdas/wiring/' },
       to: { path: '^(lambdas/(endpoints|workers|local-gateway)/|lib/|bin/)' },
     },
@@ -68,6 +72,9 @@ module.exports = {
     exclude: { path: '(^|/)(node_modules|dist|cdk\\.out)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

@@ -11,7 +11,16 @@ import library from './scripts/eslint/no-exponential-backtracking.js';
 
 export default [
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'cdk.out/**', '.library/**', '.cache/**', 'coverage/**', '**/.build/**', '.tools/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'cdk.out/**',
+      '.library/**',
+      '.cache/**',
+      'coverage/**',
+      '**/.build/**',
+      '.tools/**',
+    ],
   },
   {
     files: ['**/*.{ts,mts,cts,tsx,js,mjs,cjs,jsx}'],

@@ -6,13 +6,14 @@
  * function excepted) and init at most 150 ms; and that no native module or
  * local model entered an API bundle.
  */
-import { build } from 'esbuild';
+
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { BUNDLE_SETTINGS } from '../lib/bundling.js';
-import { functionSpecs, INGEST_NODE_MODULES, PROJECT_ROOT, type FunctionSpec } from '../lib/functions.js';
+import { type FunctionSpec, functionSpecs, INGEST_NODE_MODULES, PROJECT_ROOT } from '../lib/functions.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 
@@ -21,7 +22,14 @@ const INIT_GOAL_MS = 150;
 /** Fresh processes per measurement: the median of five resists the spikes of a shared machine better than of three. */
 const RUNS = 5;
 /** Never in a Lambda bundle: native SQLite, the local OCR and the local embedding model. */
-const FORBIDDEN = [/node_modules\/better-sqlite3\//, /node_modules\/sqlite-vec/, /node_modules\/tesseract\.js/, /node_modules\/@energetic-ai\//, /node_modules\/sharp\//, /node_modules\/@napi-rs\//];
+const FORBIDDEN = [
+  /node_modules\/better-sqlite3\//,
+  /node_modules\/sqlite-vec/,
+  /node_modules\/tesseract\.js/,
+  /node_modules\/@energetic-ai\//,
+  /node_modules\/sharp\//,
+  /node_modules\/@napi-rs\//,
+];
 
 /** What the stack sets on every function, with made-up values: init must not call anything. */
 const FAKE_ENV = {
@@ -87,9 +95,17 @@ function initMs(outfile: string, sourceMaps: boolean): number {
   const script = `try { const t = performance.now(); await import(${JSON.stringify(pathToFileURL(outfile).href)}); process.stdout.write(String(performance.now() - t)); } catch (e) { process.stderr.write(String(e?.message ?? e)); process.exit(1); }`;
   const runs = Array.from({ length: RUNS }, () => {
     try {
-      return Number(execFileSync(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script], { env: { ...process.env, ...FAKE_ENV }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+      return Number(
+        execFileSync(
+          process.execPath,
+          [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script],
+          { env: { ...process.env, ...FAKE_ENV }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+        ),
+      );
     } catch (error) {
-      throw new Error(`the bundle does not start: ${String((error as { stderr?: string }).stderr ?? error).slice(0, 300)}`);
+      throw new Error(
+        `the bundle does not start: ${String((error as { stderr?: string }).stderr ?? error).slice(0, 300)}`,
+      );
     }
   });
   return percentile(runs, 50);
@@ -119,10 +135,14 @@ async function main() {
     if (spec.kind !== 'ingest' && result.bytes > SIZE_GOAL) problems.push(`${spec.name}: ${result.bytes} bytes > 1 MB`);
     if (ms > INIT_GOAL_MS) problems.push(`${spec.name}: init ${ms.toFixed(0)} ms > ${INIT_GOAL_MS} ms`);
     if (result.forbidden.length) problems.push(`${spec.name}: bundles ${result.forbidden.join(', ')}`);
-    rows.push(`${spec.name.padEnd(18)} ${(result.bytes / 1024).toFixed(0).padStart(7)} KB ${ms.toFixed(0).padStart(6)} ms  ${notes.join('; ')}`);
+    rows.push(
+      `${spec.name.padEnd(18)} ${(result.bytes / 1024).toFixed(0).padStart(7)} KB ${ms.toFixed(0).padStart(6)} ms  ${notes.join('; ')}`,
+    );
   }
   console.log(rows.join('\n'));
-  console.log(`\ngoals: bundle <= 1024 KB (ingest excepted), init <= ${INIT_GOAL_MS} ms (median of ${RUNS}, fresh node ${process.version} process, --enable-source-maps as deployed)`);
+  console.log(
+    `\ngoals: bundle <= 1024 KB (ingest excepted), init <= ${INIT_GOAL_MS} ms (median of ${RUNS}, fresh node ${process.version} process, --enable-source-maps as deployed)`,
+  );
   console.log(machineLine());
   if (problems.length) {
     console.log(`not met:\n  ${problems.join('\n  ')}`);

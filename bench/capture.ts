@@ -21,8 +21,8 @@ import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { chunkText, DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { createLocalHandlers } from '../lambdas/local-gateway/handlers.js';
-import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local-gateway/server.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { loadCorpus } from './lib/scifact.js';
@@ -69,7 +69,10 @@ async function capture(text: string): Promise<number> {
 
 async function embedAlone(text: string): Promise<number> {
   const t0 = performance.now();
-  await model.embed(chunkText(text, DEFAULT_CHUNKING).map((p) => p.text), 'passage');
+  await model.embed(
+    chunkText(text, DEFAULT_CHUNKING).map((p) => p.text),
+    'passage',
+  );
   return performance.now() - t0;
 }
 
@@ -117,14 +120,26 @@ const aloneRate = docCount / (aloneTotal / 1000);
 const sequentialRate = docCount / (capturedTotal / 1000);
 const concurrentRate = concurrent.length / concurrentSeconds;
 const meanPassages = mean(passages);
-console.log(`bench:capture on ${new Date().toISOString()}: ${DOC_BYTES}-byte text documents, ${meanPassages.toFixed(1)} passages each (chunking ${JSON.stringify(DEFAULT_CHUNKING)})`);
-console.log(`embedder alone (the document's passages, one model call): ${aloneRate.toFixed(2)} docs/s, p50 ${ms(percentile(alone, 50))}, p99 ${ms(percentile(alone, 99))} per document`);
-console.log(`capture over HTTP, 1 client:        ${sequentialRate.toFixed(2)} docs/s, p50 ${ms(percentile(captured, 50))}, p99 ${ms(percentile(captured, 99))} (${docCount} docs)`);
-console.log(`capture over HTTP, ${concurrency} clients:       ${concurrentRate.toFixed(2)} docs/s, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))} (${concurrent.length} docs; embedder alone on them: ${aloneConcurrentRate.toFixed(2)} docs/s)`);
+console.log(
+  `bench:capture on ${new Date().toISOString()}: ${DOC_BYTES}-byte text documents, ${meanPassages.toFixed(1)} passages each (chunking ${JSON.stringify(DEFAULT_CHUNKING)})`,
+);
+console.log(
+  `embedder alone (the document's passages, one model call): ${aloneRate.toFixed(2)} docs/s, p50 ${ms(percentile(alone, 50))}, p99 ${ms(percentile(alone, 99))} per document`,
+);
+console.log(
+  `capture over HTTP, 1 client:        ${sequentialRate.toFixed(2)} docs/s, p50 ${ms(percentile(captured, 50))}, p99 ${ms(percentile(captured, 99))} (${docCount} docs)`,
+);
+console.log(
+  `capture over HTTP, ${concurrency} clients:       ${concurrentRate.toFixed(2)} docs/s, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))} (${concurrent.length} docs; embedder alone on them: ${aloneConcurrentRate.toFixed(2)} docs/s)`,
+);
 console.log(machineLine());
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(0)}%`;
-console.log(`throughput vs the embedder alone (goal >= 80%): 1 client ${pct(sequentialRate, aloneRate)}, ${concurrency} clients ${pct(concurrentRate, aloneConcurrentRate)}`);
-console.log(`latency: capture p50 / embedder-alone p50 = ${(percentile(captured, 50) / percentile(alone, 50)).toFixed(2)} (goal <= 1.25)`);
+console.log(
+  `throughput vs the embedder alone (goal >= 80%): 1 client ${pct(sequentialRate, aloneRate)}, ${concurrency} clients ${pct(concurrentRate, aloneConcurrentRate)}`,
+);
+console.log(
+  `latency: capture p50 / embedder-alone p50 = ${(percentile(captured, 50) / percentile(alone, 50)).toFixed(2)} (goal <= 1.25)`,
+);
 
 await server.close();
 stack.close();

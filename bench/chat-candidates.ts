@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { ChatRetriever, DEFAULT_RETRIEVAL } from '../lambdas/core/chat/retrieval.js';
+import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
@@ -35,7 +35,11 @@ const out: unknown[] = [];
 for (const c of claims) {
   const { candidates: cands } = await retriever.candidates(ref, c.text);
   const rel = qrels.get(c.id)!;
-  out.push({ type: 'claim', q: c.text, cands: cands.map((x) => ({ rank: x.itemRank, rel: (rel.get(docOf.get(x.itemId)!) ?? 0) > 0, ...x.signals })) });
+  out.push({
+    type: 'claim',
+    q: c.text,
+    cands: cands.map((x) => ({ rank: x.itemRank, rel: (rel.get(docOf.get(x.itemId)!) ?? 0) > 0, ...x.signals })),
+  });
 }
 for (const q of ABSENT_QUESTIONS) {
   const { candidates: cands } = await retriever.candidates(ref, q);

@@ -32,10 +32,10 @@ import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
-import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../lambdas/core/ports.js';
-import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
+import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
@@ -57,7 +57,10 @@ class PhasedEmbedder implements Embedder {
   readonly name: string;
   readonly dimensions: number;
   current: Embedder;
-  constructor(readonly loading: Embedder, private readonly live: Promise<Embedder>) {
+  constructor(
+    readonly loading: Embedder,
+    private readonly live: Promise<Embedder>,
+  ) {
     this.name = loading.name;
     this.dimensions = loading.dimensions;
     this.current = loading;
@@ -77,21 +80,25 @@ if (args.questions) claims = claims.slice(0, Number(args.questions));
 
 /** The offline model, or the same vectors on another cosine scale (test/support/shifted-embedder.ts): the gate must refuse and admit alike. */
 type EmbedderKind = 'use' | 'shifted';
-const kinds: EmbedderKind[] = args.embedder === 'use' ? ['use'] : args.embedder === 'shifted' ? ['shifted'] : ['use', 'shifted'];
+const kinds: EmbedderKind[] =
+  args.embedder === 'use' ? ['use'] : args.embedder === 'shifted' ? ['shifted'] : ['use', 'shifted'];
 const results = new Map<EmbedderKind, { supported: number; absent: number }>();
 for (const kind of kinds) await run(kind);
 if (results.has('use') && results.has('shifted')) {
   const [a, b] = [results.get('use')!, results.get('shifted')!];
   const gap = Math.max(Math.abs(a.supported - b.supported), Math.abs(a.absent - b.absent));
   console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');
-  console.log(`| the second embedder within 0.03 of the offline one, supported and absent | ${gap.toFixed(3)} | <= 0.03 | ${gap <= 0.03 ? 'yes' : 'NO'} |`);
+  console.log(
+    `| the second embedder within 0.03 of the offline one, supported and absent | ${gap.toFixed(3)} | <= 0.03 | ${gap <= 0.03 ? 'yes' : 'NO'} |`,
+  );
 }
 
 async function run(kind: EmbedderKind) {
   const cache = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
   const live = EmbedderPool.start();
   const phased = new PhasedEmbedder(cache, live);
-  const embedder: Embedder & { goLive(): Promise<void> } = kind === 'use' ? phased : Object.assign(new ShiftedEmbedder(phased), { goLive: () => phased.goLive() });
+  const embedder: Embedder & { goLive(): Promise<void> } =
+    kind === 'use' ? phased : Object.assign(new ShiftedEmbedder(phased), { goLive: () => phased.goLive() });
   const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-chat-'));
   const stack = await openLocalStack({ dataDir, embedder });
   const ref: LibraryRef = { tenantId: 'ten_scifact', endUserId: null };
@@ -131,7 +138,10 @@ async function run(kind: EmbedderKind) {
       if (hit) supported += 1;
       if (cited.length) answered += 1;
       sourceCounts.push(cited.length);
-      if (args.verbose && !hit) console.log(`MISS ${claim.id}: ${claim.text}\n  cited ${cited.join(', ') || '-'}; relevant ${[...relevant.keys()].join(', ')}`);
+      if (args.verbose && !hit)
+        console.log(
+          `MISS ${claim.id}: ${claim.text}\n  cited ${cited.join(', ') || '-'}; relevant ${[...relevant.keys()].join(', ')}`,
+        );
     }
 
     let empty = 0;
@@ -144,15 +154,28 @@ async function run(kind: EmbedderKind) {
 
     const p50 = percentile(latencies, 50);
     const rows: Array<[string, string, string, boolean]> = [
-      [`supported: sources include a relevant document (${claims.length} ${split} claims)`, (supported / claims.length).toFixed(3), '>= 0.85', supported / claims.length >= 0.85],
-      [`absent: empty sources (${ABSENT_QUESTIONS.length} questions)`, (empty / ABSENT_QUESTIONS.length).toFixed(3), '>= 0.95', empty / ABSENT_QUESTIONS.length >= 0.95],
+      [
+        `supported: sources include a relevant document (${claims.length} ${split} claims)`,
+        (supported / claims.length).toFixed(3),
+        '>= 0.85',
+        supported / claims.length >= 0.85,
+      ],
+      [
+        `absent: empty sources (${ABSENT_QUESTIONS.length} questions)`,
+        (empty / ABSENT_QUESTIONS.length).toFixed(3),
+        '>= 0.95',
+        empty / ABSENT_QUESTIONS.length >= 0.95,
+      ],
       ['latency p50 of one chat, offline default (ms)', p50.toFixed(1), '<= 150', p50 <= 150],
     ];
     results.set(kind, { supported: supported / claims.length, absent: empty / ABSENT_QUESTIONS.length });
-    console.log(`\nbench:chat on BEIR SciFact (${split}), chat model: ${stack.ports.chatModel.name}, embedder: ${embedder.name}`);
+    console.log(
+      `\nbench:chat on BEIR SciFact (${split}), chat model: ${stack.ports.chatModel.name}, embedder: ${embedder.name}`,
+    );
     console.log(machineLine());
     console.log('| measure | value | goal | met |\n| --- | --- | --- | --- |');
-    for (const [name, value, goal, met] of rows) console.log(`| ${name} | ${value} | ${goal} | ${met ? 'yes' : 'NO'} |`);
+    for (const [name, value, goal, met] of rows)
+      console.log(`| ${name} | ${value} | ${goal} | ${met ? 'yes' : 'NO'} |`);
     console.log(
       `\nclaims answered with sources: ${(answered / claims.length).toFixed(3)}; mean sources per answer: ${mean(sourceCounts.filter((n) => n > 0)).toFixed(2)}; ` +
         `latency p95 ${percentile(latencies, 95).toFixed(1)} ms; ${latencies.length} chats in ${seconds.toFixed(0)} s`,

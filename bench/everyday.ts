@@ -21,9 +21,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
-import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../lambdas/core/ports.js';
-import { HELD_OUT, TRAIN, TRAIN_HOME, type EverydaySet } from '../test/support/everyday-notes.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { type EverydaySet, HELD_OUT, TRAIN, TRAIN_HOME } from '../test/support/everyday-notes.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
@@ -70,8 +70,15 @@ for (const embedder of embedders) {
     await stack.settled();
     const scale = await stack.ports.cosineScale!();
     const result: Result = {
-      embedder: embedder.name, cited: 0, answerable: set.questions.length, refused: 0, unrelated: set.unrelated.length,
-      creations: 0, creationAsks: 0, latencies: [], scale: scale ? `related ${scale.related.toFixed(3)}, unrelated ${scale.unrelated.toFixed(3)}` : 'none',
+      embedder: embedder.name,
+      cited: 0,
+      answerable: set.questions.length,
+      refused: 0,
+      unrelated: set.unrelated.length,
+      creations: 0,
+      creationAsks: 0,
+      latencies: [],
+      scale: scale ? `related ${scale.related.toFixed(3)}, unrelated ${scale.unrelated.toFixed(3)}` : 'none',
     };
     const ask = async (question: string) => {
       const started = performance.now();
@@ -87,16 +94,25 @@ for (const embedder of embedders) {
       if (right) result.cited += 1;
       if (q.ask === 'table' || q.ask === 'list') {
         result.creationAsks += 1;
-        const made = q.ask === 'table' ? response.artifacts.some((a) => a.type === 'table') : response.artifacts.length > 0 || /\n- /.test(response.reply);
+        const made =
+          q.ask === 'table'
+            ? response.artifacts.some((a) => a.type === 'table')
+            : response.artifacts.length > 0 || /\n- /.test(response.reply);
         if (made) result.creations += 1;
         else if (args.verbose) console.log(`[${embedder.name}] NO ${q.ask.toUpperCase()}: ${q.question}`);
       }
-      if (args.verbose && !right) console.log(`[${embedder.name}] MISS (${q.ask}) ${q.question} -> ${cited.join(', ') || 'refused'}; want ${q.answers.join(' | ')}\n   ${response.reply.slice(0, 160).replace(/\n/g, ' ')}`);
+      if (args.verbose && !right)
+        console.log(
+          `[${embedder.name}] MISS (${q.ask}) ${q.question} -> ${cited.join(', ') || 'refused'}; want ${q.answers.join(' | ')}\n   ${response.reply.slice(0, 160).replace(/\n/g, ' ')}`,
+        );
     }
     for (const question of set.unrelated) {
       const response = await ask(question);
       if (!response.sources.length) result.refused += 1;
-      else if (args.verbose) console.log(`[${embedder.name}] ANSWERED UNRELATED: ${question} -> ${response.sources.map((s) => noteOf.get(s.file_id)).join(', ')}`);
+      else if (args.verbose)
+        console.log(
+          `[${embedder.name}] ANSWERED UNRELATED: ${question} -> ${response.sources.map((s) => noteOf.get(s.file_id)).join(', ')}`,
+        );
     }
     results.push(result);
   } finally {
@@ -107,18 +123,30 @@ for (const embedder of embedders) {
 await pool.close();
 
 const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}% (${n}/${d})`;
-console.log(`\nbench:everyday, ${args.set} set: ${set.notes.length} notes, ${set.questions.length} questions in other words, ${set.unrelated.length} unrelated`);
+console.log(
+  `\nbench:everyday, ${args.set} set: ${set.notes.length} notes, ${set.questions.length} questions in other words, ${set.unrelated.length} unrelated`,
+);
 console.log(machineLine());
-console.log('| embedder | its scale (median cosine: question-answer, unrelated) | right note cited | unrelated refused | table/list made | chat p50 ms |');
+console.log(
+  '| embedder | its scale (median cosine: question-answer, unrelated) | right note cited | unrelated refused | table/list made | chat p50 ms |',
+);
 console.log('| --- | --- | --- | --- | --- | --- |');
 for (const r of results) {
-  console.log(`| ${r.embedder} | ${r.scale} | ${pct(r.cited, r.answerable)} | ${pct(r.refused, r.unrelated)} | ${pct(r.creations, r.creationAsks)} | ${percentile(r.latencies, 50).toFixed(1)} |`);
+  console.log(
+    `| ${r.embedder} | ${r.scale} | ${pct(r.cited, r.answerable)} | ${pct(r.refused, r.unrelated)} | ${pct(r.creations, r.creationAsks)} | ${percentile(r.latencies, 50).toFixed(1)} |`,
+  );
 }
 console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');
 for (const r of results) {
   const cited = r.cited / r.answerable;
   const refused = r.refused / r.unrelated;
-  console.log(`| ${r.embedder}: right note cited | ${(100 * cited).toFixed(1)}% | >= 90% | ${cited >= 0.9 ? 'yes' : 'NO'} |`);
-  console.log(`| ${r.embedder}: unrelated refused | ${(100 * refused).toFixed(1)}% | >= 95% | ${refused >= 0.95 ? 'yes' : 'NO'} |`);
-  console.log(`| ${r.embedder}: chat p50 | ${percentile(r.latencies, 50).toFixed(1)} ms | <= 150 ms | ${percentile(r.latencies, 50) <= 150 ? 'yes' : 'NO'} |`);
+  console.log(
+    `| ${r.embedder}: right note cited | ${(100 * cited).toFixed(1)}% | >= 90% | ${cited >= 0.9 ? 'yes' : 'NO'} |`,
+  );
+  console.log(
+    `| ${r.embedder}: unrelated refused | ${(100 * refused).toFixed(1)}% | >= 95% | ${refused >= 0.95 ? 'yes' : 'NO'} |`,
+  );
+  console.log(
+    `| ${r.embedder}: chat p50 | ${percentile(r.latencies, 50).toFixed(1)} ms | <= 150 ms | ${percentile(r.latencies, 50) <= 150 ? 'yes' : 'NO'} |`,
+  );
 }

@@ -21,9 +21,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hostileFiles, type HostileFile } from '../test/support/hostile-files.js';
-import { machineLine } from './lib/machine.js';
+import { type HostileFile, hostileFiles } from '../test/support/hostile-files.js';
 import { createTenant, killAllServers, RssSampler, serverRss, startServer } from './lib/local-server.js';
+import { machineLine } from './lib/machine.js';
 
 const MiB = 1024 * 1024;
 type Op = 'health' | 'capture' | 'search' | 'grep';
@@ -36,11 +36,18 @@ const server = await startServer({ dataDir, label: 'hostile' });
 const attacker = await createTenant(dataDir, 'attacker');
 const bystander = await createTenant(dataDir, 'bystander');
 
-async function call(key: string | null, path: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
+async function call(
+  key: string | null,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; ms: number }> {
   const started = performance.now();
   const response = await fetch(server.url + path, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -58,11 +65,17 @@ async function bystanderRound(): Promise<Record<Op, number>> {
   const times = {} as Record<Op, number>;
   for (const op of OPS) {
     const answer =
-      op === 'health' ? await call(null, '/v1/health')
-      : op === 'capture' ? await call(bystander, '/v1/capture', { text: `Bystander note ${written++}: the ferry leaves at noon, ticket ${Date.now()}.` })
-      : op === 'search' ? await call(bystander, '/v1/search?q=when%20does%20the%20ferry%20leave')
-      : await call(bystander, '/v1/grep?pattern=INV-1007');
-    if (answer.status >= 300) throw new Error(`bystander ${op} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      op === 'health'
+        ? await call(null, '/v1/health')
+        : op === 'capture'
+          ? await call(bystander, '/v1/capture', {
+              text: `Bystander note ${written++}: the ferry leaves at noon, ticket ${Date.now()}.`,
+            })
+          : op === 'search'
+            ? await call(bystander, '/v1/search?q=when%20does%20the%20ferry%20leave')
+            : await call(bystander, '/v1/grep?pattern=INV-1007');
+    if (answer.status >= 300)
+      throw new Error(`bystander ${op} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     times[op] = answer.ms;
   }
   return times;
@@ -72,10 +85,16 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
 for (let i = 0; i < 20; i++) {
-  await call(bystander, '/v1/capture', { text: `Note ${i}: the harbour opens at dawn, invoice INV-${1000 + i}, the ferry leaves at noon.` });
+  await call(bystander, '/v1/capture', {
+    text: `Note ${i}: the harbour opens at dawn, invoice INV-${1000 + i}, the ferry leaves at noon.`,
+  });
 }
 // Warm: a file read (the reader threads start), a search, a grep.
-await call(bystander, '/v1/capture', { content_base64: Buffer.from('A warm-up file.').toString('base64'), filename: 'warm.txt', content_type: 'text/plain' });
+await call(bystander, '/v1/capture', {
+  content_base64: Buffer.from('A warm-up file.').toString('base64'),
+  filename: 'warm.txt',
+  content_type: 'text/plain',
+});
 const idle: Record<Op, number[]> = { health: [], capture: [], search: [], grep: [] };
 for (let i = 0; i < 30; i++) {
   const round = await bystanderRound();
@@ -84,7 +103,10 @@ for (let i = 0; i < 30; i++) {
 const idleMedian = Object.fromEntries(OPS.map((op) => [op, median(idle[op])])) as Record<Op, number>;
 
 /** The attacker's document once its file is read: failed, or its text in the index (its embedding may go on: the attacker's own backlog). */
-async function settled(id: string, library: string): Promise<{ status: string; failure_reason: string | null; findable_by_words?: boolean }> {
+async function settled(
+  id: string,
+  library: string,
+): Promise<{ status: string; failure_reason: string | null; findable_by_words?: boolean }> {
   for (let i = 0; i < 600; i++) {
     const doc = (await call(attacker, `/v1/documents/${id}?end_user_id=${library}`)).body;
     if (doc.status !== 'processing' || doc.findable_by_words) return doc;
@@ -123,11 +145,21 @@ async function measure(name: string, attack: () => Promise<string>): Promise<voi
   }
   await running;
   sampler.stop();
-  rows.push({ attack: name, attacker: outcome, attackMs, during, memoryMiB: Math.max(0, sampler.peakServer - before) / MiB });
+  rows.push({
+    attack: name,
+    attacker: outcome,
+    attackMs,
+    during,
+    memoryMiB: Math.max(0, sampler.peakServer - before) / MiB,
+  });
   process.stderr.write(`${name}: ${outcome} (${fmt(attackMs)} ms)\n`);
 }
 
-const base64 = (file: HostileFile) => ({ content_base64: file.bytes.toString('base64'), filename: file.filename, content_type: file.contentType });
+const base64 = (file: HostileFile) => ({
+  content_base64: file.bytes.toString('base64'),
+  filename: file.filename,
+  content_type: file.contentType,
+});
 let attacks = 0;
 /** Each attack in a library of its own, so none waits behind the embedding of the attacker's earlier ones (the queue serves libraries in turn). */
 async function captureOutcome(file: HostileFile): Promise<string> {
@@ -136,19 +168,29 @@ async function captureOutcome(file: HostileFile): Promise<string> {
   const receipt = answer.body;
   if (receipt.status === 'rejected') return `${answer.status} ${receipt.reject_code}: ${receipt.detail}`;
   const doc = await settled(receipt.id, library);
-  const then = doc.status !== 'processing' ? doc.status : doc.findable_by_words ? 'read (findable by words; embedding goes on)' : 'still queued';
+  const then =
+    doc.status !== 'processing'
+      ? doc.status
+      : doc.findable_by_words
+        ? 'read (findable by words; embedding goes on)'
+        : 'still queued';
   return `${answer.status} ${receipt.status}, then ${then}${doc.failure_reason ? ` (${doc.failure_reason})` : ''}`;
 }
 
 // The exact file of the issue first, then every kind of the corpus.
 const issueFile: HostileFile = {
-  name: "the issue's 204 bytes: '<!---->' x 29 + 'x' as note.txt", bytes: Buffer.from(`${'<!---->'.repeat(29)}x`), contentType: 'text/plain', filename: 'note.txt', outcomes: ['ok'],
+  name: "the issue's 204 bytes: '<!---->' x 29 + 'x' as note.txt",
+  bytes: Buffer.from(`${'<!---->'.repeat(29)}x`),
+  contentType: 'text/plain',
+  filename: 'note.txt',
+  outcomes: ['ok'],
 };
 for (const file of [issueFile, ...(await hostileFiles())]) await measure(file.name, () => captureOutcome(file));
 
 // Hostile queries over a library of 48 MiB of short lines (the attacker's own).
 const lines = Array.from({ length: 200_000 }, (_, i) => `line ${i} of a long log, status ok`).join('\n');
-for (let i = 0; i < 8; i++) await call(attacker, '/v1/capture', { text: `${lines}\nlog file ${i}`.slice(0, 2 * MiB - 16) });
+for (let i = 0; i < 8; i++)
+  await call(attacker, '/v1/capture', { text: `${lines}\nlog file ${i}`.slice(0, 2 * MiB - 16) });
 await sleep(2_000);
 await measure('grep of 1 character over 16 MiB of short lines, every page', async () => {
   let cursor: string | undefined;
@@ -168,13 +210,17 @@ await measure('grep, non-ASCII case-insensitive pattern (no trigram index), firs
   const answer = await call(attacker, `/v1/grep?pattern=${encodeURIComponent('ÉTÉ')}`);
   return `${answer.status}: ${answer.body.count} lines, has_more ${answer.body.has_more}`;
 });
-const words = Array.from({ length: 150 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`).join(' ').slice(0, 1_000);
+const words = Array.from({ length: 150 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`)
+  .join(' ')
+  .slice(0, 1_000);
 await measure('search of 1,000 characters of distinct words', async () => {
   const answer = await call(attacker, `/v1/search?q=${encodeURIComponent(words)}`);
   return `${answer.status}: ${answer.body.count} results`;
 });
 await measure('grep cursor with a negative line', async () => {
-  const forged = Buffer.from(JSON.stringify({ s: 'x', p: { createdAt: '2026', id: 'file_x', line: -5 } })).toString('base64url');
+  const forged = Buffer.from(JSON.stringify({ s: 'x', p: { createdAt: '2026', id: 'file_x', line: -5 } })).toString(
+    'base64url',
+  );
   const answer = await call(attacker, `/v1/grep?pattern=line&cursor=${forged}`);
   return `${answer.status} ${answer.body.error?.code}: ${answer.body.error?.message}`;
 });
@@ -182,7 +228,9 @@ await measure('grep cursor with a negative line', async () => {
 // ---------------------------------------------------------------- report
 console.log(`# bench:hostile (${machineLine()})\n`);
 console.log(`Bystander idle medians: ${OPS.map((op) => `${op} ${fmt(idleMedian[op])} ms`).join(', ')}.\n`);
-console.log('| attack | attacker saw | attacker ms | bystander median ms (health / capture / search / grep) | bystander slowest ms | server memory growth MiB |');
+console.log(
+  '| attack | attacker saw | attacker ms | bystander median ms (health / capture / search / grep) | bystander slowest ms | server memory growth MiB |',
+);
 console.log('|---|---|---|---|---|---|');
 let slowest = 0;
 let worstRatio = 0;
@@ -196,14 +244,22 @@ for (const row of rows) {
     const allowed = Math.max(2 * idleMedian[op], idleMedian[op] + 25);
     worstRatio = Math.max(worstRatio, medians[i]! / allowed);
   });
-  console.log(`| ${row.attack} | ${row.attacker.replace(/\|/g, '\\|')} | ${fmt(row.attackMs)} | ${medians.map(fmt).join(' / ')} | ${fmt(max)} | ${row.memoryMiB.toFixed(0)} |`);
+  console.log(
+    `| ${row.attack} | ${row.attacker.replace(/\|/g, '\\|')} | ${fmt(row.attackMs)} | ${medians.map(fmt).join(' / ')} | ${fmt(max)} | ${row.memoryMiB.toFixed(0)} |`,
+  );
 }
 console.log('');
 console.log(`| goal | measured | target | met |`);
 console.log(`|---|---|---|---|`);
-console.log(`| slowest bystander call during any attack | ${fmt(slowest)} ms | < 1000 ms | ${slowest < 1000 ? 'yes' : 'NO'} |`);
-console.log(`| bystander medians vs max(2x idle, idle + 25 ms), worst | ${(worstRatio * 100).toFixed(0)}% of the allowance | <= 100% | ${worstRatio <= 1 ? 'yes' : 'NO'} |`);
-console.log(`| server memory growth during an attack, worst | ${worstMemory.toFixed(0)} MiB | <= 1024 MiB | ${worstMemory <= 1024 ? 'yes' : 'NO'} |`);
+console.log(
+  `| slowest bystander call during any attack | ${fmt(slowest)} ms | < 1000 ms | ${slowest < 1000 ? 'yes' : 'NO'} |`,
+);
+console.log(
+  `| bystander medians vs max(2x idle, idle + 25 ms), worst | ${(worstRatio * 100).toFixed(0)}% of the allowance | <= 100% | ${worstRatio <= 1 ? 'yes' : 'NO'} |`,
+);
+console.log(
+  `| server memory growth during an attack, worst | ${worstMemory.toFixed(0)} MiB | <= 1024 MiB | ${worstMemory <= 1024 ? 'yes' : 'NO'} |`,
+);
 
 await server.kill('SIGTERM');
 rmSync(dataDir, { recursive: true, force: true });

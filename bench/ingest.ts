@@ -42,11 +42,11 @@ import {
   createTenant,
   Http,
   killAllServers,
+  type LocalServer,
   newTally,
   RssSampler,
   startServer,
   tail,
-  type LocalServer,
 } from './lib/local-server.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
@@ -69,9 +69,12 @@ const { values: args } = parseArgs({
 });
 const PHASES = ['bulk', 'big', 'backlog', 'kill'] as const;
 const chosenPhases = new Set(args.phases ? args.phases.split(',').map((p) => p.trim()) : PHASES);
-for (const p of chosenPhases) if (!(PHASES as readonly string[]).includes(p)) throw new Error(`--phases: unknown phase ${p} (known: ${PHASES.join(', ')})`);
+for (const p of chosenPhases)
+  if (!(PHASES as readonly string[]).includes(p))
+    throw new Error(`--phases: unknown phase ${p} (known: ${PHASES.join(', ')})`);
 const quick = args.quick!;
-const num = (value: string | undefined, full: number, reduced: number) => (value !== undefined ? Number(value) : quick ? reduced : full);
+const num = (value: string | undefined, full: number, reduced: number) =>
+  value !== undefined ? Number(value) : quick ? reduced : full;
 const CONFIG = {
   docs: num(args.docs, 600, 120),
   docBytes: 2048,
@@ -113,7 +116,9 @@ const notes: string[] = [];
 const phaseErrors: string[] = [];
 const goal = (name: string, measured: string, target: string, met: boolean | null, note?: string) => {
   goals.push({ name, measured, target, met, note });
-  progress(`goal: ${name}: ${measured} (target ${target}) -> ${met === null ? 'not measured' : met ? 'met' : 'NOT met'}`);
+  progress(
+    `goal: ${name}: ${measured} (target ${target}) -> ${met === null ? 'not measured' : met ? 'met' : 'NOT met'}`,
+  );
 };
 
 const tally = newTally();
@@ -146,10 +151,16 @@ interface Item {
 
 function bulkItem(kind: string, i: number, seed: number, bytes = CONFIG.docBytes): Item {
   const m = marker(kind, i);
-  return { text: textOfBytes(rng(seed * 1_000_003 + i), bytes, m), title: `${kind} document ${i}`, source_ref: m, marker: m };
+  return {
+    text: textOfBytes(rng(seed * 1_000_003 + i), bytes, m),
+    title: `${kind} document ${i}`,
+    source_ref: m,
+    marker: m,
+  };
 }
 
-const bulkItems = (kind: string, count: number, seed: number): Item[] => Array.from({ length: count }, (_, i) => bulkItem(kind, i, seed));
+const bulkItems = (kind: string, count: number, seed: number): Item[] =>
+  Array.from({ length: count }, (_, i) => bulkItem(kind, i, seed));
 
 const passagesOf = (text: string) => chunkText(text).length;
 
@@ -204,7 +215,8 @@ async function batchCapture(http: Http, items: readonly Item[], clients = CONFIG
   );
   const t1 = performance.now();
   const refused = receipts.filter((r) => r.status === 'rejected');
-  if (refused.length) throw new Error(`${refused.length} batch items refused, e.g. ${refused[0]!.reject_code}: ${refused[0]!.detail}`);
+  if (refused.length)
+    throw new Error(`${refused.length} batch items refused, e.g. ${refused[0]!.reject_code}: ${refused[0]!.detail}`);
   return { receipts, seconds: (t1 - t0) / 1000, t0, t1, firstReceiptAt, callMs };
 }
 
@@ -212,10 +224,12 @@ async function listDocuments(http: Http): Promise<DocumentView[]> {
   const all: DocumentView[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 10_000; page++) {
-    const response: { status: number; body: { documents: DocumentView[]; has_more: boolean; next_cursor: string | null } } = await http.get(
-      `/v1/documents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
-    if (response.status !== 200) throw new Error(`documents: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+    const response: {
+      status: number;
+      body: { documents: DocumentView[]; has_more: boolean; next_cursor: string | null };
+    } = await http.get(`/v1/documents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    if (response.status !== 200)
+      throw new Error(`documents: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
     all.push(...response.body.documents);
     if (!response.body.has_more || !response.body.next_cursor) return all;
     cursor = response.body.next_cursor;
@@ -280,7 +294,9 @@ async function waitDocumentReady(http: Http, id: string, timeoutMs: number, labe
 
 /** Grep and keyword search for a marker word: does each return the document? */
 async function findableByWords(http: Http, m: string, fileId: string, docId: string) {
-  const grep = await http.get<{ results: Array<{ file_id: string }> }>(`/v1/grep?pattern=${encodeURIComponent(m)}&limit=200`);
+  const grep = await http.get<{ results: Array<{ file_id: string }> }>(
+    `/v1/grep?pattern=${encodeURIComponent(m)}&limit=200`,
+  );
   const search = await http.get<{ results: Array<{ id: string }> }>(`/v1/search?q=${encodeURIComponent(m)}&limit=10`);
   const grepHit = grep.status === 200 && grep.body.results.some((r) => r.file_id === fileId);
   const searchHit = search.status === 200 && search.body.results.some((r) => r.id === docId || r.id === fileId);
@@ -288,16 +304,19 @@ async function findableByWords(http: Http, m: string, fileId: string, docId: str
 }
 
 async function health(http: Http) {
-  const { body } = await http.get<{ status: string; embedder: { state: string; detail: string | null }; ingest: { backlog_documents: number; backlog_passages: number } | null }>(
-    '/v1/health',
-  );
+  const { body } = await http.get<{
+    status: string;
+    embedder: { state: string; detail: string | null };
+    ingest: { backlog_documents: number; backlog_passages: number } | null;
+  }>('/v1/health');
   return body;
 }
 
 async function smallCapture(http: Http, seed: number, i: number): Promise<number> {
   const text = textOfBytes(rng(seed * 7919 + i), CONFIG.smallBytes, marker('s', seed * 1000 + i));
   const response = await http.post<Receipt>('/v1/capture', { text, title: `note ${seed}-${i}` });
-  if (response.status !== 201) throw new Error(`small capture: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+  if (response.status !== 201)
+    throw new Error(`small capture: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
   return response.ms;
 }
 
@@ -388,9 +407,13 @@ let singleRate = NaN;
   for (let i = 0; i < sample.length; i += 8) await model.embed(sample.slice(i, i + 8));
   const seconds = (performance.now() - t0) / 1000;
   singleRate = sample.length / seconds;
-  progress(`embedder alone, one thread, batches of 8: ${sample.length} passages in ${seconds.toFixed(1)} s = ${singleRate.toFixed(2)} passages/s`);
+  progress(
+    `embedder alone, one thread, batches of 8: ${sample.length} passages in ${seconds.toFixed(1)} s = ${singleRate.toFixed(2)} passages/s`,
+  );
 }
-notes.push(`embedder alone (in-process, 1 thread, batches of 8, ${CONFIG.samplePassages} bulk passages): ${singleRate.toFixed(2)} passages/s`);
+notes.push(
+  `embedder alone (in-process, 1 thread, batches of 8, ${CONFIG.samplePassages} bulk passages): ${singleRate.toFixed(2)} passages/s`,
+);
 
 // ---------------------------------------------------------------- 1. bulk capture and drain
 
@@ -402,22 +425,42 @@ await phase('bulk', 'bulk', [G.receipts, G.drain], async () => {
     const run = await batchCapture(http, bulk);
     const rate = bulk.length / run.seconds;
     const created = run.receipts.filter((r) => r.status === 'created').length;
-    progress(`bulk: ${created} created in ${run.seconds.toFixed(2)} s (${rate.toFixed(1)} docs/s; batch call p50 ${ms(percentile(run.callMs, 50))}, p99 ${ms(percentile(run.callMs, 99))})`);
-    goal(G.receipts, `${rate.toFixed(1)} docs/s`, '>= 100 docs/s', rate >= 100, `${bulk.length} docs in ${run.seconds.toFixed(2)} s`);
+    progress(
+      `bulk: ${created} created in ${run.seconds.toFixed(2)} s (${rate.toFixed(1)} docs/s; batch call p50 ${ms(percentile(run.callMs, 50))}, p99 ${ms(percentile(run.callMs, 99))})`,
+    );
+    goal(
+      G.receipts,
+      `${rate.toFixed(1)} docs/s`,
+      '>= 100 docs/s',
+      rate >= 100,
+      `${bulk.length} docs in ${run.seconds.toFixed(2)} s`,
+    );
 
     const timeoutMs = (bulkPassages / singleRate) * 2000 + 120_000;
     const done = await waitAllReady(http, created, timeoutMs, 'bulk drain');
     const { state } = done;
-    if (state.failed) notes.push(`bulk: ${state.failed} documents failed, e.g. ${state.docs.find((d) => d.status === 'failed')?.failure_reason}`);
+    if (state.failed)
+      notes.push(
+        `bulk: ${state.failed} documents failed, e.g. ${state.docs.find((d) => d.status === 'failed')?.failure_reason}`,
+      );
     const target = 1.7 * singleRate;
     if (done.at === null) {
-      goal(G.drain, `timeout: ${state.embedded}/${state.passages} passages after ${secs(timeoutMs / 1000)}`, `>= ${target.toFixed(2)} passages/s`, false);
+      goal(
+        G.drain,
+        `timeout: ${state.embedded}/${state.passages} passages after ${secs(timeoutMs / 1000)}`,
+        `>= ${target.toFixed(2)} passages/s`,
+        false,
+      );
       return;
     }
     const drainSeconds = (done.at - run.firstReceiptAt) / 1000;
     const drainRate = state.passages / drainSeconds;
-    progress(`bulk: all ${state.total} findable by meaning ${drainSeconds.toFixed(1)} s after the first receipt (${state.passages} passages; chunkText says ${bulkPassages})`);
-    notes.push(`bulk: all ${state.total} documents findable by meaning ${drainSeconds.toFixed(1)} s after the first receipt (${((done.at - run.t1) / 1000).toFixed(1)} s after the last); the embedder alone would take ${(state.passages / singleRate).toFixed(1)} s on one thread`);
+    progress(
+      `bulk: all ${state.total} findable by meaning ${drainSeconds.toFixed(1)} s after the first receipt (${state.passages} passages; chunkText says ${bulkPassages})`,
+    );
+    notes.push(
+      `bulk: all ${state.total} documents findable by meaning ${drainSeconds.toFixed(1)} s after the first receipt (${((done.at - run.t1) / 1000).toFixed(1)} s after the last); the embedder alone would take ${(state.passages / singleRate).toFixed(1)} s on one thread`,
+    );
     goal(
       G.drain,
       `${drainRate.toFixed(2)} passages/s = ${(drainRate / singleRate).toFixed(2)}x single-thread`,
@@ -455,12 +498,16 @@ await phase('2 MiB', 'big', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuri
         const text = bigText(rng(5000 + run), CONFIG.bigBytes, m);
         const expected = passagesOf(text);
         const response = await http.post<Receipt>('/v1/capture', { text, title: `big ${run}`, source_ref: m });
-        if (response.status !== 201 && response.status !== 200) throw new Error(`2 MiB capture: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+        if (response.status !== 201 && response.status !== 200)
+          throw new Error(`2 MiB capture: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
         const receiptAt = performance.now();
         receiptsMs.push(response.ms);
         const receipt = response.body;
         const words = await findableByWords(http, m, receipt.file_id!, receipt.id!);
-        if (!words.grepHit || !words.searchHit) wordsFailures.push(`run ${run}: grep ${words.grepHit ? 'ok' : 'MISSED'}, search ${words.searchHit ? 'ok' : 'MISSED'}`);
+        if (!words.grepHit || !words.searchHit)
+          wordsFailures.push(
+            `run ${run}: grep ${words.grepHit ? 'ok' : 'MISSED'}, search ${words.searchHit ? 'ok' : 'MISSED'}`,
+          );
         progress(
           `2 MiB run ${run}: ${Buffer.byteLength(text)} bytes, ${expected} passages; receipt ${receipt.status} in ${ms(response.ms)}; ` +
             `right after: grep ${words.grepHit ? 'found' : 'MISSED'} (${ms(words.grepMs)}), search ${words.searchHit ? 'found' : 'MISSED'} (${ms(words.searchMs)})`,
@@ -475,18 +522,29 @@ await phase('2 MiB', 'big', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuri
           `small captures during the 2 MiB embed: p50 ${ms(percentile(during, 50))}, p99 ${ms(percentile(during, 99))} ` +
             `(big doc ${before.body.passages_embedded} -> ${after.body.passages_embedded}/${after.body.passages} embedded, ${after.body.status})`,
         );
-        if (after.body.status !== 'processing') notes.push('3a: the 2 MiB document finished embedding before the small captures did: the "during" figures are partly idle');
+        if (after.body.status !== 'processing')
+          notes.push(
+            '3a: the 2 MiB document finished embedding before the small captures did: the "during" figures are partly idle',
+          );
 
         const embedderSeconds = expected / singleRate;
         const timeoutMs = embedderSeconds * 3000 + 120_000;
         const ready = await waitDocumentReady(http, receipt.id!, timeoutMs, `2 MiB run ${run}`);
         const target = 1.1 * embedderSeconds;
         if (ready.at === null) {
-          goal(G.bigMeaning, `timeout after ${secs(timeoutMs / 1000)} (${ready.doc.passages_embedded}/${ready.doc.passages})`, `<= ${secs(target)}`, false);
+          goal(
+            G.bigMeaning,
+            `timeout after ${secs(timeoutMs / 1000)} (${ready.doc.passages_embedded}/${ready.doc.passages})`,
+            `<= ${secs(target)}`,
+            false,
+          );
         } else {
           const readySeconds = (ready.at - receiptAt) / 1000;
-          const status = ready.doc.status === 'ready' ? '' : ` (status ${ready.doc.status}: ${ready.doc.failure_reason})`;
-          progress(`2 MiB run ${run}: ${ready.doc.status} ${readySeconds.toFixed(1)} s after its receipt (${ready.doc.passages} passages)`);
+          const status =
+            ready.doc.status === 'ready' ? '' : ` (status ${ready.doc.status}: ${ready.doc.failure_reason})`;
+          progress(
+            `2 MiB run ${run}: ${ready.doc.status} ${readySeconds.toFixed(1)} s after its receipt (${ready.doc.passages} passages)`,
+          );
           goal(
             G.bigMeaning,
             `${secs(readySeconds)} after receipt${status}`,
@@ -498,8 +556,20 @@ await phase('2 MiB', 'big', [G.bigReceipt, G.bigWords, G.bigMeaning, G.smallDuri
         sampler.sample();
       }
       const p99 = percentile(receiptsMs, 99);
-      goal(G.bigReceipt, `${ms(p99)} (max of ${receiptsMs.length}: ${receiptsMs.map((v) => v.toFixed(0)).join(', ')} ms)`, '<= 2000 ms', p99 <= 2000);
-      goal(G.bigWords, wordsFailures.length ? wordsFailures.join('; ') : `grep + search found it in ${receiptsMs.length}/${receiptsMs.length} runs`, 'found right after receipt', !wordsFailures.length);
+      goal(
+        G.bigReceipt,
+        `${ms(p99)} (max of ${receiptsMs.length}: ${receiptsMs.map((v) => v.toFixed(0)).join(', ')} ms)`,
+        '<= 2000 ms',
+        p99 <= 2000,
+      );
+      goal(
+        G.bigWords,
+        wordsFailures.length
+          ? wordsFailures.join('; ')
+          : `grep + search found it in ${receiptsMs.length}/${receiptsMs.length} runs`,
+        'found right after receipt',
+        !wordsFailures.length,
+      );
       const idleP99 = percentile(idle, 99);
       const duringP99 = percentile(during, 99);
       goal(
@@ -544,7 +614,8 @@ await phase('search under backlog', 'backlog', [G.searchP50, G.searchP99], async
       const latencies: number[] = [];
       for (const q of queries) {
         const response = await searcher.get<{ results: unknown[] }>(`/v1/search?q=${encodeURIComponent(q)}&limit=10`);
-        if (response.status !== 200) throw new Error(`search: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+        if (response.status !== 200)
+          throw new Error(`search: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
         latencies.push(response.ms);
       }
       return latencies;
@@ -569,11 +640,19 @@ await phase('search under backlog', 'backlog', [G.searchP50, G.searchP99], async
     );
     const busy = await searchAll();
     const end = await health(loader);
-    progress(`searches under backlog: p50 ${ms(percentile(busy, 50))}, p99 ${ms(percentile(busy, 99))}; backlog after ${end.ingest?.backlog_passages} passages`);
-    if (!end.ingest || end.ingest.backlog_passages <= 0) notes.push('3b: the backlog was gone before the searches ended');
+    progress(
+      `searches under backlog: p50 ${ms(percentile(busy, 50))}, p99 ${ms(percentile(busy, 99))}; backlog after ${end.ingest?.backlog_passages} passages`,
+    );
+    if (!end.ingest || end.ingest.backlog_passages <= 0)
+      notes.push('3b: the backlog was gone before the searches ended');
     const backlogNote = `${busy.length} searches; backlog ${start.ingest?.backlog_passages} -> ${end.ingest?.backlog_passages} passages`;
-    notes.push(`search under backlog: ${backlogNote}; ${backlog.length} backlog documents captured at ${(backlog.length / run.seconds).toFixed(1)} docs/s`);
-    for (const [name, p] of [[G.searchP50, 50], [G.searchP99, 99]] as const) {
+    notes.push(
+      `search under backlog: ${backlogNote}; ${backlog.length} backlog documents captured at ${(backlog.length / run.seconds).toFixed(1)} docs/s`,
+    );
+    for (const [name, p] of [
+      [G.searchP50, 50],
+      [G.searchP99, 99],
+    ] as const) {
       const a = percentile(idle, p);
       const b = percentile(busy, p);
       goal(name, `${ms(b)} = ${(b / a).toFixed(2)}x idle ${ms(a)}`, '<= 1.5x idle', b <= 1.5 * a, backlogNote);
@@ -603,7 +682,8 @@ await phase('kill -9', 'kill', [G.crash], async () => {
         killedAt = `${state.ready}/${accepted.length} ready, ${state.embedded}/${state.passages} passages embedded`;
         break;
       }
-      if (state.ready >= accepted.length) throw new Error('every document was ready before the kill: use more --kill-docs');
+      if (state.ready >= accepted.length)
+        throw new Error('every document was ready before the kill: use more --kill-docs');
       if (performance.now() > deadline) throw new Error('no document became ready in 5 minutes');
       await sleep(100);
     }
@@ -629,11 +709,16 @@ await phase('kill -9', 'kill', [G.crash], async () => {
     if (duplicates) problems.push(`${duplicates} duplicate ids`);
     if (extras.length) problems.push(`${extras.length} extra documents`);
     if (missing.length) problems.push(`${missing.length} missing documents`);
-    if (notReady.length) problems.push(`${notReady.length} not ready (e.g. ${notReady[0]!.status} ${notReady[0]!.passages_embedded}/${notReady[0]!.passages} ${notReady[0]!.failure_reason ?? ''})`);
+    if (notReady.length)
+      problems.push(
+        `${notReady.length} not ready (e.g. ${notReady[0]!.status} ${notReady[0]!.passages_embedded}/${notReady[0]!.passages} ${notReady[0]!.failure_reason ?? ''})`,
+      );
     let badGrep = 0;
     for (let i = 0; i < items.length; i++) {
       const receipt = receipts[i]!;
-      const grep = await http.get<{ results: Array<{ file_id: string }>; has_more: boolean }>(`/v1/grep?pattern=${encodeURIComponent(items[i]!.marker)}&limit=200`);
+      const grep = await http.get<{ results: Array<{ file_id: string }>; has_more: boolean }>(
+        `/v1/grep?pattern=${encodeURIComponent(items[i]!.marker)}&limit=200`,
+      );
       const hits = grep.body.results ?? [];
       if (grep.status !== 200 || hits.length !== 1 || grep.body.has_more || hits[0]!.file_id !== receipt.file_id) {
         badGrep += 1;
@@ -644,7 +729,9 @@ await phase('kill -9', 'kill', [G.crash], async () => {
     const readySeconds = done.at === null ? NaN : (done.at - restartAt) / 1000;
     goal(
       G.crash,
-      problems.length ? problems.join('; ') : `${docs.length}/${accepted.length} ready, 0 duplicates, 0 extras, ${items.length} markers with 1 grep hit each`,
+      problems.length
+        ? problems.join('; ')
+        : `${docs.length}/${accepted.length} ready, 0 duplicates, 0 extras, ${items.length} markers with 1 grep hit each`,
       'all ready exactly once',
       problems.length === 0,
       `killed at ${killedAt}; all ready ${secs(readySeconds)} after the restart answered`,
@@ -666,15 +753,21 @@ goals.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 const width = Math.max(...goals.map((g) => g.name.length));
 const mWidth = Math.min(70, Math.max(...goals.map((g) => g.measured.length)));
 const tWidth = Math.max(...goals.map((g) => g.target.length));
-console.log(`bench:ingest on ${new Date().toISOString()}${quick ? ' (QUICK: reduced sizes, not the issue\'s figures)' : ''}`);
-console.log(`config: ${CONFIG.docs} bulk docs of ${CONFIG.docBytes} B; ${CONFIG.bigRuns} captures of ${CONFIG.bigBytes} B; backlog ${CONFIG.backlogPassages} passages; kill -9 on ${CONFIG.killDocs} docs`);
+console.log(
+  `bench:ingest on ${new Date().toISOString()}${quick ? " (QUICK: reduced sizes, not the issue's figures)" : ''}`,
+);
+console.log(
+  `config: ${CONFIG.docs} bulk docs of ${CONFIG.docBytes} B; ${CONFIG.bigRuns} captures of ${CONFIG.bigBytes} B; backlog ${CONFIG.backlogPassages} passages; kill -9 on ${CONFIG.killDocs} docs`,
+);
 console.log(machineLine());
 for (const note of notes) console.log(`note: ${note}`);
 console.log('');
 console.log(`${'goal'.padEnd(width)}  ${'measured'.padEnd(mWidth)}  ${'target'.padEnd(tWidth)}  met`);
 for (const g of goals) {
   const met = g.met === null ? 'n/a' : g.met ? 'yes' : 'NO';
-  console.log(`${g.name.padEnd(width)}  ${g.measured.padEnd(mWidth)}  ${g.target.padEnd(tWidth)}  ${met}${g.note ? `   (${g.note})` : ''}`);
+  console.log(
+    `${g.name.padEnd(width)}  ${g.measured.padEnd(mWidth)}  ${g.target.padEnd(tWidth)}  ${met}${g.note ? `   (${g.note})` : ''}`,
+  );
 }
 const met = goals.filter((g) => g.met === true).length;
 const unmeasured = goals.filter((g) => g.met === null).length;

@@ -44,7 +44,8 @@ process.on('exit', killAllServers);
 const server = await startServer({ dataDir, label: 'load' });
 const tally = newTally();
 const http = new Http(server.url, server.defaultKey!, tally);
-const fmt = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
+const fmt = (values: number[]) =>
+  `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
 
 /** Waits until none of `ids` is processing; returns the milliseconds it took. */
 async function untilReady(ids: readonly string[]): Promise<number> {
@@ -67,7 +68,9 @@ try {
   // A library to search: seed documents in batches, ready before measuring.
   const seeded: string[] = [];
   for (let i = 0; i < seedDocs; i += 20) {
-    const items = Array.from({ length: Math.min(20, seedDocs - i) }, (_, j) => ({ text: textOfBytes(random, 2048, `seed${i + j}`) }));
+    const items = Array.from({ length: Math.min(20, seedDocs - i) }, (_, j) => ({
+      text: textOfBytes(random, 2048, `seed${i + j}`),
+    }));
     const { body } = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', { items });
     seeded.push(...body.results.map((r) => r.id));
   }
@@ -76,16 +79,22 @@ try {
   // The embedder alone: a batch of texts like the load's, from receipt to ready.
   const aloneTexts = Array.from({ length: 40 }, () => ({ text: textOfBytes(random, 2048) }));
   const t0 = performance.now();
-  const alone = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', { items: aloneTexts.slice(0, 20) });
-  const alone2 = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', { items: aloneTexts.slice(20) });
+  const alone = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', {
+    items: aloneTexts.slice(0, 20),
+  });
+  const alone2 = await http.post<{ results: Array<{ id: string }> }>('/v1/capture/batch', {
+    items: aloneTexts.slice(20),
+  });
   await untilReady([...alone.body.results, ...alone2.body.results].map((r) => r.id));
   const embedderDocsPerSecond = aloneTexts.length / ((performance.now() - t0) / 1000);
 
   // Idle figures.
   const idleSearch: number[] = [];
   const idleGrep: number[] = [];
-  for (let i = 0; i < 100; i++) idleSearch.push((await http.get(`/v1/search?q=${encodeURIComponent(query(random))}&limit=10`)).ms);
-  for (let i = 0; i < 50; i++) idleGrep.push((await http.get(`/v1/grep?pattern=${encodeURIComponent(query(random).split(' ')[0]!)}&limit=20`)).ms);
+  for (let i = 0; i < 100; i++)
+    idleSearch.push((await http.get(`/v1/search?q=${encodeURIComponent(query(random))}&limit=10`)).ms);
+  for (let i = 0; i < 50; i++)
+    idleGrep.push((await http.get(`/v1/grep?pattern=${encodeURIComponent(query(random).split(' ')[0]!)}&limit=20`)).ms);
 
   // The load.
   const capture: number[] = [];
@@ -102,7 +111,9 @@ try {
       while (performance.now() < until) {
         const pick = own();
         if (pick < 0.5) {
-          const result = await http.post<{ status: string; id: string }>('/v1/capture', { text: textOfBytes(own, 2048, `load${client}x${n++}`) });
+          const result = await http.post<{ status: string; id: string }>('/v1/capture', {
+            text: textOfBytes(own, 2048, `load${client}x${n++}`),
+          });
           capture.push(result.ms);
           if (result.status < 300 && result.body.status === 'created') captured.push(result.body.id);
           else wrong += 1;
@@ -125,10 +136,15 @@ try {
   const searchRatio = percentile(search, 99) / percentile(idleSearch, 99);
 
   console.log(`idle: search ${fmt(idleSearch)}; grep ${fmt(idleGrep)} (a library of ${seedDocs} documents of 2 KB)`);
-  console.log(`load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors`);
-  console.log(`findable by meaning: the last of the ${captured.length} captured under load ${(backlogMs / 1000).toFixed(1)} s after the load ended; the embedder alone takes ${embedderSeconds.toFixed(1)} s for them (${embedderDocsPerSecond.toFixed(1)} documents/s)`);
+  console.log(
+    `load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors`,
+  );
+  console.log(
+    `findable by meaning: the last of the ${captured.length} captured under load ${(backlogMs / 1000).toFixed(1)} s after the load ended; the embedder alone takes ${embedderSeconds.toFixed(1)} s for them (${embedderDocsPerSecond.toFixed(1)} documents/s)`,
+  );
   console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');
-  const row = (goal: string, value: string, target: string, met: boolean) => console.log(`| ${goal} | ${value} | ${target} | ${met ? 'yes' : 'NO'} |`);
+  const row = (goal: string, value: string, target: string, met: boolean) =>
+    console.log(`| ${goal} | ${value} | ${target} | ${met ? 'yes' : 'NO'} |`);
   row('capture p99', `${percentile(capture, 99).toFixed(1)} ms`, '<= 100 ms', percentile(capture, 99) <= 100);
   row('captures per second', capturesPerSecond.toFixed(1), '>= 100', capturesPerSecond >= 100);
   row('errors', String(errors), '0', errors === 0);

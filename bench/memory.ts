@@ -42,11 +42,11 @@ import MiniSearch from 'minisearch';
 import type { LibraryRef, PassageHit } from '../lambdas/core/model.js';
 import { DEFAULT_SEARCH } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
-import { CATEGORY_NAMES, loadLocomo, locomoDir, type Conversation, type MemoryQuestion } from './lib/locomo.js';
 import { Http, killAllServers, newTally, startServer } from './lib/local-server.js';
-import { SHIFTED_MODEL, startShiftedEmbeddingsServer } from './lib/shifted-embeddings-server.js';
+import { CATEGORY_NAMES, type Conversation, loadLocomo, locomoDir, type MemoryQuestion } from './lib/locomo.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
+import { SHIFTED_MODEL, startShiftedEmbeddingsServer } from './lib/shifted-embeddings-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -88,20 +88,27 @@ interface Metrics {
 function score(ranked: Ranked, evidence: readonly string[]): Metrics {
   const at = (k: number) => (ranked.slice(0, k).some((r) => evidence.includes(r)) ? 1 : 0);
   const top10 = new Set(ranked.slice(0, 10));
-  return { hit1: at(1), hit5: at(5), hit10: at(10), recall10: evidence.filter((e) => top10.has(e)).length / evidence.length };
+  return {
+    hit1: at(1),
+    hit5: at(5),
+    hit10: at(10),
+    recall10: evidence.filter((e) => top10.has(e)).length / evidence.length,
+  };
 }
-
 
 /** The offline model, or a second embedder on another cosine scale served to the server as an OpenAI-compatible one (bench/lib/shifted-embeddings-server.ts). */
 type EmbedderKind = 'use' | 'shifted';
-const kinds: EmbedderKind[] = args.embedder === 'use' ? ['use'] : args.embedder === 'shifted' ? ['shifted'] : ['use', 'shifted'];
+const kinds: EmbedderKind[] =
+  args.embedder === 'use' ? ['use'] : args.embedder === 'shifted' ? ['shifted'] : ['use', 'shifted'];
 /** Each embedder's chat figure, to compare them once both ran. */
 const chatShares = new Map<EmbedderKind, number>();
 for (const kind of kinds) await measure(kind);
 if (chatShares.has('use') && chatShares.has('shifted')) {
   const gap = Math.abs(chatShares.get('use')! - chatShares.get('shifted')!) * 100;
   console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');
-  console.log(`| chat with the second embedder within 3 points of the offline one (the gate calibrated per embedder) | ${gap.toFixed(1)} points | <= 3 | ${gap <= 3 ? 'yes' : 'NO'} |`);
+  console.log(
+    `| chat with the second embedder within 3 points of the offline one (the gate calibrated per embedder) | ${gap.toFixed(1)} points | <= 3 | ${gap <= 3 ? 'yes' : 'NO'} |`,
+  );
 }
 
 async function measure(kind: EmbedderKind) {
@@ -129,11 +136,18 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
   }
   const state: State | null = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as State) : null;
 
-  const server = await startServer({ dataDir, label: `memory-${kind}`, env: embed ? { LIBRARY_EMBED_URL: embed.url, LIBRARY_EMBED_MODEL: embed.model } : {} });
+  const server = await startServer({
+    dataDir,
+    label: `memory-${kind}`,
+    env: embed ? { LIBRARY_EMBED_URL: embed.url, LIBRARY_EMBED_MODEL: embed.model } : {},
+  });
   try {
     const tally = newTally();
     const key = state?.key ?? server.defaultKey;
-    if (!key) throw new Error(`the data folder ${dataDir} was started before without this benchmark's state file: use a fresh --data-dir`);
+    if (!key)
+      throw new Error(
+        `the data folder ${dataDir} was started before without this benchmark's state file: use a fresh --data-dir`,
+      );
     const http = new Http(server.url, key, tally);
     const tenantId = state?.tenantId ?? (await http.get<{ tenant_id: string }>('/v1/usage')).body.tenant_id;
     const captured: State['captured'] = state?.captured ?? {};
@@ -146,11 +160,15 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
       const files: Record<string, string> = {};
       for (let i = 0; i < c.turns.length; i += 20) {
         const batch = c.turns.slice(i, i + 20);
-        const response = await http.post<{ results: Array<{ ok: boolean; id: string | null; detail: string }> }>('/v1/capture/batch', {
-          end_user_id: c.id,
-          items: batch.map((t) => ({ text: t.text, source_ref: t.diaId })),
-        });
-        if (response.status !== 200) throw new Error(`capture/batch: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+        const response = await http.post<{ results: Array<{ ok: boolean; id: string | null; detail: string }> }>(
+          '/v1/capture/batch',
+          {
+            end_user_id: c.id,
+            items: batch.map((t) => ({ text: t.text, source_ref: t.diaId })),
+          },
+        );
+        if (response.status !== 200)
+          throw new Error(`capture/batch: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
         response.body.results.forEach((r, j) => {
           if (!r.ok || !r.id) throw new Error(`capture of ${batch[j]!.diaId} refused: ${r.detail}`);
           files[r.id] = batch[j]!.diaId;
@@ -162,17 +180,26 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
     writeFileSync(stateFile, JSON.stringify({ key, tenantId, captured } satisfies State));
     // A backlog that stops moving (an embedder that died) ends the run rather than hanging it.
     for (let lastLog = 0, lastMove = performance.now(), left = Infinity; ; await sleep(500)) {
-      const { body } = await http.get<{ ingest: { backlog_documents: number; backlog_passages: number } | null }>('/v1/health');
+      const { body } = await http.get<{ ingest: { backlog_documents: number; backlog_passages: number } | null }>(
+        '/v1/health',
+      );
       if (!body.ingest || body.ingest.backlog_documents === 0) break;
       if (body.ingest.backlog_passages < left) [left, lastMove] = [body.ingest.backlog_passages, performance.now()];
-      if (performance.now() - lastMove > STALLED_MS) throw new Error(`the embedding backlog has not moved for ${STALLED_MS / 60_000} minutes (${left} passages left)`);
+      if (performance.now() - lastMove > STALLED_MS)
+        throw new Error(
+          `the embedding backlog has not moved for ${STALLED_MS / 60_000} minutes (${left} passages left)`,
+        );
       if (performance.now() - lastLog > 15_000) {
-        log(`waiting for the meaning of ${body.ingest.backlog_documents} memories (${body.ingest.backlog_passages} passages)`);
+        log(
+          `waiting for the meaning of ${body.ingest.backlog_documents} memories (${body.ingest.backlog_passages} passages)`,
+        );
         lastLog = performance.now();
       }
     }
     const turns = conversations.reduce((n, c) => n + c.turns.length, 0);
-    log(`${turns} memories in ${conversations.length} libraries (${capturedNow} captured now) ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    log(
+      `${turns} memories in ${conversations.length} libraries (${capturedNow} captured now) ready in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
 
     // 2. Hybrid search over HTTP.
     const hybrid: Ranked[] = [];
@@ -181,7 +208,8 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
     for (const q of questions) {
       const path = `/v1/search?q=${encodeURIComponent(q.question)}&limit=10&end_user_id=${encodeURIComponent(q.conversation)}`;
       const response = await http.get<{ results: Array<{ source_ref: string | null }> }>(path);
-      if (response.status !== 200) throw new Error(`search: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+      if (response.status !== 200)
+        throw new Error(`search: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
       searchMs.push(response.ms);
       hybrid.push(response.body.results.map((r) => r.source_ref ?? ''));
     }
@@ -193,13 +221,20 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
     let answered = 0;
     for (let i = 0; i < chatCount; i++) {
       const q = questions[Math.floor((i * questions.length) / chatCount)]!;
-      const response = await http.post<{ sources: Array<{ file_id?: string }> }>('/v1/chat', { question: q.question, end_user_id: q.conversation });
-      if (response.status !== 200) throw new Error(`chat: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+      const response = await http.post<{ sources: Array<{ file_id?: string }> }>('/v1/chat', {
+        question: q.question,
+        end_user_id: q.conversation,
+      });
+      if (response.status !== 200)
+        throw new Error(`chat: HTTP ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
       chatMs.push(response.ms);
       const refs = response.body.sources.map((s) => captured[q.conversation]![s.file_id ?? ''] ?? '');
       if (refs.length) answered += 1;
       if (refs.some((r) => q.evidence.includes(r))) cited += 1;
-      else if (args.verbose) log(`CHAT MISS [${q.category}] ${q.question} -> ${refs.join(' ') || 'refused'}; evidence ${q.evidence.join(' ')}`);
+      else if (args.verbose)
+        log(
+          `CHAT MISS [${q.category}] ${q.question} -> ${refs.join(' ') || 'refused'}; evidence ${q.evidence.join(' ')}`,
+        );
     }
     if (tally.serverErrors || tally.failures) throw new Error(`HTTP failures: ${tally.examples.join('; ')}`);
     await server.kill();
@@ -213,9 +248,15 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
       const limit = DEFAULT_SEARCH.candidatesPerLeg;
       for (const q of questions) {
         const ref: LibraryRef = { tenantId, endUserId: q.conversation };
-        const { vectors: [vector] } = await stack.ports.embedder.embed([q.question], 'query');
-        keyword.push(collapse(await stack.ports.index.keywordSearch(ref, { text: q.question, limit, kinds: ['file_excerpt'] })));
-        meaning.push(collapse(await stack.ports.index.vectorSearch(ref, { vector: vector!, limit, kinds: ['file_excerpt'] })));
+        const {
+          vectors: [vector],
+        } = await stack.ports.embedder.embed([q.question], 'query');
+        keyword.push(
+          collapse(await stack.ports.index.keywordSearch(ref, { text: q.question, limit, kinds: ['file_excerpt'] })),
+        );
+        meaning.push(
+          collapse(await stack.ports.index.vectorSearch(ref, { vector: vector!, limit, kinds: ['file_excerpt'] })),
+        );
       }
     } finally {
       stack.close();
@@ -234,7 +275,6 @@ async function measureWith(kind: EmbedderKind, embed: { url: string; model: stri
     await server.kill();
     if (!keep) rmSync(dataDir, { recursive: true, force: true });
   }
-
 }
 
 function report(
@@ -244,7 +284,10 @@ function report(
 ) {
   const names = {
     keyword: 'keyword leg alone (FTS5 BM25)',
-    meaning: kind === 'use' ? 'meaning leg alone (USE-lite cosine)' : 'meaning leg alone (USE-lite shifted onto another scale)',
+    meaning:
+      kind === 'use'
+        ? 'meaning leg alone (USE-lite cosine)'
+        : 'meaning leg alone (USE-lite shifted onto another scale)',
     hybrid: 'hybrid (GET /v1/search)',
     peer: 'peer: MiniSearch 7 (defaults)',
   } as const;
@@ -261,13 +304,17 @@ function report(
   };
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-  console.log(`\nbench:memory on LoCoMo (${locomoDir().replace(/^.*\/data\//, 'data/')}), through the HTTP API of the local server; embedder: ${kind === 'use' ? 'universal-sentence-encoder-lite (offline default)' : `${SHIFTED_MODEL} (the same vectors on another cosine scale, served as an OpenAI-compatible embedder)`}`);
+  console.log(
+    `\nbench:memory on LoCoMo (${locomoDir().replace(/^.*\/data\//, 'data/')}), through the HTTP API of the local server; embedder: ${kind === 'use' ? 'universal-sentence-encoder-lite (offline default)' : `${SHIFTED_MODEL} (the same vectors on another cosine scale, served as an OpenAI-compatible embedder)`}`,
+  );
   console.log(machineLine());
   console.log(
     `${conversations.length} libraries (${conversations.map((c) => c.id).join(', ')}), ` +
       `${conversations.reduce((n, c) => n + c.turns.length, 0)} memories, ${questions.length} questions (categories 1-4), limit=10`,
   );
-  console.log('| ranking | category | n | hit@1 | hit@5 | hit@10 | recall@10 |\n| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '| ranking | category | n | hit@1 | hit@5 | hit@10 | recall@10 |\n| --- | --- | --- | --- | --- | --- | --- |',
+  );
   const overall: Record<string, ReturnType<typeof summary>> = {};
   const perCategory: Record<string, Record<number, ReturnType<typeof summary>>> = {};
   for (const [key, name] of Object.entries(names) as Array<[keyof typeof names, string]>) {
@@ -275,16 +322,23 @@ function report(
     for (const category of categories) {
       const s = summary(rankings[key], (q) => q.category === category);
       perCategory[key]![category] = s;
-      console.log(`| ${name} | ${category} ${CATEGORY_NAMES[category]} | ${s.n} | ${pct(s.hit1)} | ${pct(s.hit5)} | ${pct(s.hit10)} | ${pct(s.recall10)} |`);
+      console.log(
+        `| ${name} | ${category} ${CATEGORY_NAMES[category]} | ${s.n} | ${pct(s.hit1)} | ${pct(s.hit5)} | ${pct(s.hit10)} | ${pct(s.recall10)} |`,
+      );
     }
     const s = summary(rankings[key], () => true);
     overall[key] = s;
-    console.log(`| **${name}** | **all** | ${s.n} | ${pct(s.hit1)} | ${pct(s.hit5)} | ${pct(s.hit10)} | ${pct(s.recall10)} |`);
+    console.log(
+      `| **${name}** | **all** | ${s.n} | ${pct(s.hit1)} | ${pct(s.hit5)} | ${pct(s.hit10)} | ${pct(s.recall10)} |`,
+    );
   }
 
   if (args.verbose) {
     questions.forEach((q, i) => {
-      if (!score(rankings.hybrid[i]!, q.evidence).hit10) log(`MISS [${q.category}] ${q.question}; evidence ${q.evidence.join(' ')}; got ${rankings.hybrid[i]!.slice(0, 3).join(' ')}`);
+      if (!score(rankings.hybrid[i]!, q.evidence).hit10)
+        log(
+          `MISS [${q.category}] ${q.question}; evidence ${q.evidence.join(' ')}; got ${rankings.hybrid[i]!.slice(0, 3).join(' ')}`,
+        );
     });
   }
 
@@ -303,13 +357,24 @@ function report(
       'never below',
       !belowKeyword.length,
     ],
-    ['hybrid hit@10 above MiniSearch', `${pct(h.hit10)} vs ${pct(overall.peer!.hit10)}`, 'above', h.hit10 > overall.peer!.hit10],
-    [`chat: a cited source is an evidence turn (${timing.chatCount} questions)`, pct(chatShare), '>= 85%', chatShare >= 0.85],
+    [
+      'hybrid hit@10 above MiniSearch',
+      `${pct(h.hit10)} vs ${pct(overall.peer!.hit10)}`,
+      'above',
+      h.hit10 > overall.peer!.hit10,
+    ],
+    [
+      `chat: a cited source is an evidence turn (${timing.chatCount} questions)`,
+      pct(chatShare),
+      '>= 85%',
+      chatShare >= 0.85,
+    ],
     ['chat latency p50 over HTTP (ms)', chatP50.toFixed(1), '<= 150', chatP50 <= 150],
     ['search latency p50 over HTTP (ms)', searchP50.toFixed(1), '<= 25', searchP50 <= 25],
   ];
   console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');
-  for (const [name, value, target, met] of goals) console.log(`| ${name} | ${value} | ${target} | ${met ? 'yes' : 'NO'} |`);
+  for (const [name, value, target, met] of goals)
+    console.log(`| ${name} | ${value} | ${target} | ${met ? 'yes' : 'NO'} |`);
   console.log(
     `\nchat: answered with sources ${pct(timing.chatCount ? timing.answered / timing.chatCount : NaN)}, latency p95 ${percentile(timing.chatMs, 95).toFixed(1)} ms; ` +
       `search p95 ${percentile(timing.searchMs, 95).toFixed(1)} ms over ${timing.searchMs.length} calls`,

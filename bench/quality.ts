@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef, PassageHit } from '../lambdas/core/model.js';
-import { DEFAULT_FUSION, fuse, type FusionWeights } from '../lambdas/core/ranking.js';
+import { DEFAULT_FUSION, type FusionWeights, fuse } from '../lambdas/core/ranking.js';
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { benchEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
@@ -48,7 +48,9 @@ const captureSeconds = (performance.now() - started) / 1000;
 const limit = DEFAULT_SEARCH.candidatesPerLeg;
 const legs = new Map<string, { keyword: PassageHit[]; vector: PassageHit[] }>();
 for (const q of queries) {
-  const { vectors: [vector] } = await embedder.embed([q.text], 'query');
+  const {
+    vectors: [vector],
+  } = await embedder.embed([q.text], 'query');
   legs.set(q.id, {
     keyword: await stack.ports.index.keywordSearch(ref, { text: q.text, limit }),
     vector: await stack.ports.index.vectorSearch(ref, { vector: vector!, limit }),
@@ -71,10 +73,12 @@ async function evaluate(rank: Ranker, judged: Qrels = qrels) {
   return { ndcg: mean(ndcg), recall: mean(recall) };
 }
 
-const fused = (weights: FusionWeights): Ranker => (q) => {
-  const leg = legs.get(q.id)!;
-  return fuse(leg.keyword, leg.vector, weights).map((item) => fileToDoc.get(item.itemId)!);
-};
+const fused =
+  (weights: FusionWeights): Ranker =>
+  (q) => {
+    const leg = legs.get(q.id)!;
+    return fuse(leg.keyword, leg.vector, weights).map((item) => fileToDoc.get(item.itemId)!);
+  };
 
 const row = (name: string, r: { ndcg: number; recall: number }) =>
   console.log(`${name.padEnd(60)} ${r.ndcg.toFixed(4).padStart(9)} ${r.recall.toFixed(4).padStart(11)}`);
@@ -89,19 +93,30 @@ rmSync(dataDir, { recursive: true, force: true });
 
 async function report() {
   // The peer: MiniSearch (BM25+) over the same title + abstract, title boosted as ours is.
-  const mini = new MiniSearch<{ id: string; title: string; text: string }>({ fields: ['title', 'text'], idField: 'id' });
+  const mini = new MiniSearch<{ id: string; title: string; text: string }>({
+    fields: ['title', 'text'],
+    idField: 'id',
+  });
   mini.addAll(corpus);
   const search = new SearchService({ index: stack.ports.index, embedder, documents: stack.ports.documents });
 
   console.log(machineLine());
   console.log(`BEIR SciFact, ${split} split: ${queries.length} queries, ${corpus.length} documents`);
-  console.log(`captured through CaptureService in ${captureSeconds.toFixed(1)} s (embedder: ${embedder.name}, cache ${embedder.stats.hits} hits / ${embedder.stats.misses} misses)`);
+  console.log(
+    `captured through CaptureService in ${captureSeconds.toFixed(1)} s (embedder: ${embedder.name}, cache ${embedder.stats.hits} hits / ${embedder.stats.misses} misses)`,
+  );
   console.log(`fusion: ${JSON.stringify(DEFAULT_FUSION)}; ${limit} passages per leg; results collapsed to documents`);
   console.log(`${'ranking'.padEnd(60)} ${'nDCG@10'.padStart(9)} ${'Recall@100'.padStart(11)}`);
   row('keyword only (FTS5 BM25, Porter, title field)', await evaluate((q) => collapse(legs.get(q.id)!.keyword)));
   row('meaning only (USE-lite cosine, passages)', await evaluate((q) => collapse(legs.get(q.id)!.vector)));
-  row('hybrid (SearchService)', await evaluate(async (q) => (await search.rank(ref, q.text)).map((i) => fileToDoc.get(i.itemId)!)));
-  row('peer: MiniSearch 7 (BM25+, defaults, title^2)', await evaluate((q) => mini.search(q.text, { boost: { title: 2 } }).map((r) => String(r.id))));
+  row(
+    'hybrid (SearchService)',
+    await evaluate(async (q) => (await search.rank(ref, q.text)).map((i) => fileToDoc.get(i.itemId)!)),
+  );
+  row(
+    'peer: MiniSearch 7 (BM25+, defaults, title^2)',
+    await evaluate((q) => mini.search(q.text, { boost: { title: 2 } }).map((r) => String(r.id))),
+  );
 }
 
 async function sweep() {
@@ -124,7 +139,8 @@ async function sweep() {
   for (const weights of grid) results.push({ weights, ...(await evaluate(fused(weights))) });
   results.sort((a, b) => b.ndcg - a.ndcg);
   for (const r of results.slice(0, 12)) row(JSON.stringify(r.weights), r);
-  for (const r of results.filter((r) => r.weights.fullCoverage !== undefined)) row(`coverage ${JSON.stringify(r.weights)}`, r);
+  for (const r of results.filter((r) => r.weights.fullCoverage !== undefined))
+    row(`coverage ${JSON.stringify(r.weights)}`, r);
   const best = (method: string) => results.find((r) => r.weights.method === method)!;
   row(`best rrf ${JSON.stringify(best('rrf').weights)}`, best('rrf'));
   row(`best convex ${JSON.stringify(best('convex').weights)}`, best('convex'));

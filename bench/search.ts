@@ -32,8 +32,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkText } from '../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
-import { openLocalStack, type LocalStack } from '../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../lambdas/core/ports.js';
+import { type LocalStack, openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 import { documentText, loadCorpus, loadScifact } from './lib/scifact.js';
@@ -51,7 +51,9 @@ const queryCount = Number(args.queries);
 const grepDocs = Number(args['grep-docs']);
 
 const corpus = loadCorpus();
-const queries = loadScifact('test').queries.map((q) => q.text).slice(0, queryCount);
+const queries = loadScifact('test')
+  .queries.map((q) => q.text)
+  .slice(0, queryCount);
 const ref: LibraryRef = { tenantId: 'bench', endUserId: null };
 const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString().replace('Z', '000');
 
@@ -81,7 +83,8 @@ function normalize(v: Float32Array): Float32Array {
 const CENTRES = 4096;
 let centres: Float32Array[] = [];
 function clusteredVector(dimensions: number, centre = Math.floor((next() + 0.5) * CENTRES) % CENTRES): Float32Array {
-  if (centres.length !== CENTRES || centres[0]!.length !== dimensions) centres = Array.from({ length: CENTRES }, () => unitVector(dimensions));
+  if (centres.length !== CENTRES || centres[0]!.length !== dimensions)
+    centres = Array.from({ length: CENTRES }, () => unitVector(dimensions));
   const noise = unitVector(dimensions);
   const c = centres[centre]!;
   return normalize(c.map((x, i) => 0.6 * x + 0.8 * noise[i]!));
@@ -136,7 +139,10 @@ function check(ok: boolean, what: string): void {
 /** Recall@10 of the vector leg against an exact scan of every stored vector, over `probes` query vectors. */
 function vectorRecall(stack: LocalStack, probes: Float32Array[], found: number[][]): number {
   const best = probes.map(() => [] as Array<{ rowid: number; score: number }>);
-  const rows = stack.db.prepare('SELECT rowid, embedding FROM passage_vectors').iterate() as IterableIterator<{ rowid: number; embedding: Buffer }>;
+  const rows = stack.db.prepare('SELECT rowid, embedding FROM passage_vectors').iterate() as IterableIterator<{
+    rowid: number;
+    embedding: Buffer;
+  }>;
   for (const row of rows) {
     const v = new Float32Array(Uint8Array.from(row.embedding).buffer);
     probes.forEach((q, i) => {
@@ -174,8 +180,13 @@ async function searchBench() {
     // Warm up the model and the page cache, then measure.
     for (const q of queries.slice(0, 10)) await stack.services.search.search(ref, { q, limit: 10 });
     const pages: number[] = [];
-    const total = await timeEach(queries, async (q) => pages.push((await stack.services.search.search(ref, { q, limit: 10 })).items.length));
-    check(pages.every((count) => count > 0), `${pages.filter((c) => c === 0).length} of ${queries.length} searches at ${passages} passages returned nothing`);
+    const total = await timeEach(queries, async (q) =>
+      pages.push((await stack.services.search.search(ref, { q, limit: 10 })).items.length),
+    );
+    check(
+      pages.every((count) => count > 0),
+      `${pages.filter((c) => c === 0).length} of ${queries.length} searches at ${passages} passages returned nothing`,
+    );
     // Known items: a document's own title finds it.
     const probes = Array.from({ length: 20 }, (_, i) => Math.floor((i * items) / 20));
     let knownFound = 0;
@@ -185,7 +196,10 @@ async function searchBench() {
       // The corpus cycles: any copy of the document is that document.
       if (page.items.some((r) => r.title === title)) knownFound += 1;
     }
-    check(knownFound >= 18, `only ${knownFound} of 20 documents were found in the top 10 by their own titles at ${passages} passages`);
+    check(
+      knownFound >= 18,
+      `only ${knownFound} of 20 documents were found in the top 10 by their own titles at ${passages} passages`,
+    );
     const embed = await timeEach(queries, (q) => embedder.embed([q], 'query'));
     const { vectors } = await embedder.embed(queries, 'query');
     const keyword = await timeEach(queries, (q) => index.keywordSearch(ref, { text: q, limit: 200 }));
@@ -196,28 +210,48 @@ async function searchBench() {
     const found: number[][] = [];
     for (const probe of recallProbes) {
       const hits = await index.vectorSearch(ref, { vector: probe, limit: 10 });
-      found.push(hits.map((hit) => {
-        const key = `${hit.itemId}#${hit.passage.ordinal}`;
-        if (!rowidOf.has(key)) rowidOf.set(key, stack.db.prepare('SELECT p.rowid FROM passages p JOIN items i ON i.rowid = p.item_rowid WHERE i.item_id = ? AND p.ordinal = ?').pluck().get(hit.itemId, hit.passage.ordinal) as number);
-        return rowidOf.get(key)!;
-      }));
+      found.push(
+        hits.map((hit) => {
+          const key = `${hit.itemId}#${hit.passage.ordinal}`;
+          if (!rowidOf.has(key))
+            rowidOf.set(
+              key,
+              stack.db
+                .prepare(
+                  'SELECT p.rowid FROM passages p JOIN items i ON i.rowid = p.item_rowid WHERE i.item_id = ? AND p.ordinal = ?',
+                )
+                .pluck()
+                .get(hit.itemId, hit.passage.ordinal) as number,
+            );
+          return rowidOf.get(key)!;
+        }),
+      );
     }
     const recall = vectorRecall(stack, recallProbes, found);
-    console.log(`search at ${passages} passages (${items} documents, filled in ${fillSeconds.toFixed(0)} s): ${ms(total)} over ${queries.length} queries, every one with results; ${knownFound}/20 known items found by title`);
-    console.log(`  parts: query embedding ${ms(embed)}; keyword leg ${ms(keyword)}; vector leg ${ms(vector)} (200 candidates a leg); vector recall@10 against exact ${recall.toFixed(3)}`);
+    console.log(
+      `search at ${passages} passages (${items} documents, filled in ${fillSeconds.toFixed(0)} s): ${ms(total)} over ${queries.length} queries, every one with results; ${knownFound}/20 known items found by title`,
+    );
+    console.log(
+      `  parts: query embedding ${ms(embed)}; keyword leg ${ms(keyword)}; vector leg ${ms(vector)} (200 candidates a leg); vector recall@10 against exact ${recall.toFixed(3)}`,
+    );
   }
   stack.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** Grep never embeds: a tiny stand-in keeps the vector table small. */
-const noModel: Embedder = { name: 'none', dimensions: 4, embed: async (texts) => ({ vectors: texts.map(() => new Float32Array([1, 0, 0, 0])), tokens: 0 }) };
+const noModel: Embedder = {
+  name: 'none',
+  dimensions: 4,
+  embed: async (texts) => ({ vectors: texts.map(() => new Float32Array([1, 0, 0, 0])), tokens: 0 }),
+};
 
 /** How many lines of the indexed texts hold the pattern: the truth a grep's pages must add up to. */
 function linesHolding(texts: readonly string[], pattern: string, caseSensitive: boolean): number {
   const needle = caseSensitive ? pattern : pattern.toLowerCase();
   let count = 0;
-  for (const text of texts) for (const line of text.split('\n')) if ((caseSensitive ? line : line.toLowerCase()).includes(needle)) count += 1;
+  for (const text of texts)
+    for (const line of text.split('\n')) if ((caseSensitive ? line : line.toLowerCase()).includes(needle)) count += 1;
   return count;
 }
 
@@ -235,8 +269,23 @@ async function grepBench() {
   const fillSeconds = (performance.now() - t0) / 1000;
   // Common and rare words, a phrase, a case-sensitive acronym, literal punctuation, and misses.
   const patterns: Array<{ pattern: string; caseSensitive: boolean }> = [
-    ...['cancer', 'mitochondria', 'T cells', 'p53', 'Alzheimer', 'randomized controlled trial', 'zebrafish', 'HIV-1',
-      'insulin resistance', 'CRISPR', 'no such phrase here', 'xylophone', '95% CI', 'e.g.', 'of the'].map((pattern) => ({ pattern, caseSensitive: false })),
+    ...[
+      'cancer',
+      'mitochondria',
+      'T cells',
+      'p53',
+      'Alzheimer',
+      'randomized controlled trial',
+      'zebrafish',
+      'HIV-1',
+      'insulin resistance',
+      'CRISPR',
+      'no such phrase here',
+      'xylophone',
+      '95% CI',
+      'e.g.',
+      'of the',
+    ].map((pattern) => ({ pattern, caseSensitive: false })),
     ...['DNA', 'TNF-α', 'Mice'].map((pattern) => ({ pattern, caseSensitive: true })),
   ];
   // Each pattern's first page against the truth: as many lines as there are up to the page's 50, each holding the pattern
@@ -245,12 +294,24 @@ async function grepBench() {
     const truth = linesHolding(texts, p.pattern, p.caseSensitive);
     const page = await stack.services.grep.grep(ref, { ...p, limit: 50 });
     const shown = page.items.length;
-    check(shown === Math.min(50, truth) || (page.hasMore && shown < Math.min(50, truth)), `grep "${p.pattern}" showed ${shown} lines where the texts hold ${truth}`);
-    check(page.items.every((r) => (p.caseSensitive ? r.snippet : r.snippet.toLowerCase()).includes(p.caseSensitive ? p.pattern : p.pattern.toLowerCase())), `grep "${p.pattern}" showed a line without it`);
+    check(
+      shown === Math.min(50, truth) || (page.hasMore && shown < Math.min(50, truth)),
+      `grep "${p.pattern}" showed ${shown} lines where the texts hold ${truth}`,
+    );
+    check(
+      page.items.every((r) =>
+        (p.caseSensitive ? r.snippet : r.snippet.toLowerCase()).includes(
+          p.caseSensitive ? p.pattern : p.pattern.toLowerCase(),
+        ),
+      ),
+      `grep "${p.pattern}" showed a line without it`,
+    );
   }
   const runs = Array.from({ length: 5 }, () => patterns).flat();
   const times = await timeEach(runs, (p) => stack.services.grep.grep(ref, { ...p, limit: 50 }));
-  console.log(`grep over ${grepDocs} documents (filled in ${fillSeconds.toFixed(0)} s): ${ms(times)} over ${runs.length} greps (${patterns.length} patterns, first page of 50, each checked against a plain scan of the texts)`);
+  console.log(
+    `grep over ${grepDocs} documents (filled in ${fillSeconds.toFixed(0)} s): ${ms(times)} over ${runs.length} greps (${patterns.length} patterns, first page of 50, each checked against a plain scan of the texts)`,
+  );
   stack.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

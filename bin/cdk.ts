@@ -10,7 +10,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildApp } from '../lib/app.js';
 
 const app = new App();
-const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 buildApp(app, { config: app.node.tryGetContext('library'), version });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 app.synth();

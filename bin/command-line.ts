@@ -1,4 +1,4 @@
-import { CommanderError, type Command } from 'commander';
+import { type Command, CommanderError } from 'commander';
 
 /**
  * Parses a subcommand's arguments with its exitOverride()n program: null to go

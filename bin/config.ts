@@ -1,5 +1,5 @@
-import { DEFAULT_VECTOR_CACHE_MB } from '../lambdas/adapters/local/vector-cache.js';
 import { resolve } from 'node:path';
+import { DEFAULT_VECTOR_CACHE_MB } from '../lambdas/adapters/local/vector-cache.js';
 import { CORS_ORIGINS_ENV, parseCorsOrigins } from '../lambdas/http/cors.js';
 import type { LocalBucketOptions } from '../lambdas/wiring/local/local-stack.js';
 

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { METADATA_LIMITS } from '../lambdas/core/metadata.js';
 import type { Metadata, MetadataValue } from '../client/src/index.js';
+import { METADATA_LIMITS } from '../lambdas/core/metadata.js';
 
 /**
  * Metadata for `library push`: `--metadata key=value` pairs, and the YAML
@@ -16,7 +16,8 @@ import type { Metadata, MetadataValue } from '../client/src/index.js';
 
 export const MARKDOWN_EXTENSIONS = ['.md', '.markdown'] as const;
 
-export const isMarkdown = (path: string): boolean => MARKDOWN_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext));
+export const isMarkdown = (path: string): boolean =>
+  MARKDOWN_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext));
 
 /** A value written as a JSON number (`42`, `-1.5`, `2e3`; not `007`, `+1`, `0x10`). */
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]?\d+)?$/i;
@@ -41,9 +42,13 @@ export function parseMetadataPair(pair: string): [string, MetadataValue] {
   const at = pair.indexOf('=');
   if (at < 0) throw new Error(`expected key=value, got ${JSON.stringify(pair)}`);
   const key = pair.slice(0, at);
-  if (!METADATA_LIMITS.keyPattern.test(key)) throw new Error(`${JSON.stringify(key)}: a key starts with a letter or _ and holds at most 64 letters, digits, _ . or -`);
+  if (!METADATA_LIMITS.keyPattern.test(key))
+    throw new Error(
+      `${JSON.stringify(key)}: a key starts with a letter or _ and holds at most 64 letters, digits, _ . or -`,
+    );
   const value = parseMetadataValue(pair.slice(at + 1));
-  if (typeof value === 'string' && value.length > METADATA_LIMITS.stringChars) throw new Error(`${key}: a value is at most ${METADATA_LIMITS.stringChars} characters`);
+  if (typeof value === 'string' && value.length > METADATA_LIMITS.stringChars)
+    throw new Error(`${key}: a value is at most ${METADATA_LIMITS.stringChars} characters`);
   return [key, value];
 }
 
@@ -67,7 +72,10 @@ function fenceLine(bytes: Buffer, start: number): { end: number; fence: boolean 
   if (end < 0) end = bytes.length;
   let last = end;
   while (last > start && (bytes[last - 1] === CR || bytes[last - 1] === 0x20 || bytes[last - 1] === 0x09)) last -= 1;
-  return { end, fence: last - start === 3 && bytes[start] === 0x2d && bytes[start + 1] === 0x2d && bytes[start + 2] === 0x2d };
+  return {
+    end,
+    fence: last - start === 3 && bytes[start] === 0x2d && bytes[start + 1] === 0x2d && bytes[start + 2] === 0x2d,
+  };
 }
 
 /** The front matter's YAML and where the body starts, or null when the file does not open with a `---` ... `---` block. */
@@ -77,7 +85,8 @@ export function findFrontMatter(bytes: Buffer): { yaml: string; bodyStart: numbe
   if (!open.fence || open.end >= bytes.length) return null;
   for (let line = open.end + 1; line < bytes.length; ) {
     const { end, fence } = fenceLine(bytes, line);
-    if (fence) return { yaml: bytes.subarray(open.end + 1, line).toString('utf8'), bodyStart: Math.min(end + 1, bytes.length) };
+    if (fence)
+      return { yaml: bytes.subarray(open.end + 1, line).toString('utf8'), bodyStart: Math.min(end + 1, bytes.length) };
     line = end + 1;
   }
   return null;
@@ -92,13 +101,15 @@ export function metadataValue(value: unknown): { value: MetadataValue } | { prob
     return null;
   };
   if (Array.isArray(value)) {
-    if (value.length > METADATA_LIMITS.arrayItems) return { problem: `a list of more than ${METADATA_LIMITS.arrayItems} items` };
+    if (value.length > METADATA_LIMITS.arrayItems)
+      return { problem: `a list of more than ${METADATA_LIMITS.arrayItems} items` };
     const items: string[] = [];
     for (const item of value) {
       const s = scalar(item);
       if (s === null) return { problem: 'a list holding something other than strings, numbers, booleans or dates' };
       const text = String(s);
-      if (text.length > METADATA_LIMITS.arrayItemChars) return { problem: `a list item over ${METADATA_LIMITS.arrayItemChars} characters` };
+      if (text.length > METADATA_LIMITS.arrayItemChars)
+        return { problem: `a list item over ${METADATA_LIMITS.arrayItemChars} characters` };
       items.push(text);
     }
     return { value: items };
@@ -109,7 +120,8 @@ export function metadataValue(value: unknown): { value: MetadataValue } | { prob
     if (typeof value === 'number') return { problem: 'not a finite number' };
     return { problem: 'a nested mapping' };
   }
-  if (typeof s === 'string' && s.length > METADATA_LIMITS.stringChars) return { problem: `a string over ${METADATA_LIMITS.stringChars} characters` };
+  if (typeof s === 'string' && s.length > METADATA_LIMITS.stringChars)
+    return { problem: `a string over ${METADATA_LIMITS.stringChars} characters` };
   return { value: s };
 }
 
@@ -130,13 +142,16 @@ export function frontMatterMetadata(yaml: string): { metadata: Metadata; warning
     return { error: `its front matter is not valid YAML (${message})` };
   }
   if (parsed === null || parsed === undefined) return { metadata: {}, warnings: [] };
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'its front matter is not a mapping of keys to values' };
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    return { error: 'its front matter is not a mapping of keys to values' };
   // Built with fromEntries: a key `__proto__` is a key like any other, not the object's prototype.
   const entries: Array<[string, MetadataValue]> = [];
   const warnings: string[] = [];
   for (const [key, raw] of Object.entries(parsed as Record<string, unknown>)) {
     if (!METADATA_LIMITS.keyPattern.test(key)) {
-      warnings.push(`front matter key ${JSON.stringify(key)} left out: a key starts with a letter or _ and holds at most 64 letters, digits, _ . or -`);
+      warnings.push(
+        `front matter key ${JSON.stringify(key)} left out: a key starts with a letter or _ and holds at most 64 letters, digits, _ . or -`,
+      );
       continue;
     }
     const read = metadataValue(raw);
@@ -161,7 +176,8 @@ export function splitFile(path: string, bytes: Buffer): SplitFile {
   const read = frontMatterMetadata(found.yaml);
   if ('error' in read) return { ...none, warnings: [`${read.error}: captured whole, without metadata from it`] };
   const body = bytes.subarray(found.bodyStart);
-  if (!body.toString('utf8').trim()) return { bytes, metadata: read.metadata, frontMatter: false, warnings: read.warnings };
+  if (!body.toString('utf8').trim())
+    return { bytes, metadata: read.metadata, frontMatter: false, warnings: read.warnings };
   return { bytes: body, metadata: read.metadata, frontMatter: true, warnings: read.warnings };
 }
 
@@ -176,7 +192,8 @@ export function sameMetadata(a: Metadata, b: Metadata): boolean {
 export function metadataPatch(current: Metadata, wanted: Metadata): Record<string, MetadataValue | null> {
   const patch: Array<[string, MetadataValue | null]> = [];
   for (const [key, value] of Object.entries(wanted)) {
-    if (!Object.hasOwn(current, key) || JSON.stringify(current[key]) !== JSON.stringify(value)) patch.push([key, value]);
+    if (!Object.hasOwn(current, key) || JSON.stringify(current[key]) !== JSON.stringify(value))
+      patch.push([key, value]);
   }
   for (const key of Object.keys(current)) if (!Object.hasOwn(wanted, key)) patch.push([key, null]);
   return Object.fromEntries(patch);

@@ -36,7 +36,16 @@ export async function runKeysCommand(
     }
     case 'list':
       for (const k of await keys.list()) {
-        console.log(JSON.stringify({ key_id: k.keyId, tenant: k.tenantName, tenant_id: k.tenantId, prefix: k.prefix, created_at: k.createdAt, revoked_at: k.revokedAt }));
+        console.log(
+          JSON.stringify({
+            key_id: k.keyId,
+            tenant: k.tenantName,
+            tenant_id: k.tenantId,
+            prefix: k.prefix,
+            created_at: k.createdAt,
+            revoked_at: k.revokedAt,
+          }),
+        );
       }
       return;
     case 'revoke': {

@@ -5,11 +5,12 @@
  * the API's usage plan. Uses the AWS credentials and region of the shell
  * (AWS_PROFILE, AWS_REGION); the stack is `Library-Api` unless --stack says.
  */
+
+import { parseArgs } from 'node:util';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { parseArgs } from 'node:util';
 import { DynamoTenantStore } from '../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { UsagePlanKeys } from '../lambdas/adapters/aws/usage-plan-keys.js';
 import { systemClock } from '../lambdas/core/dates.js';
@@ -38,17 +39,24 @@ async function main(argv: string[]) {
   const outputs = await stackOutputs(values.stack!);
   const table = outputs.TenantsTableName;
   const usagePlanId = outputs.UsagePlanId;
-  if (!table || !usagePlanId) throw new Error(`stack ${values.stack} has no TenantsTableName/UsagePlanId outputs: deploy it first`);
+  if (!table || !usagePlanId)
+    throw new Error(`stack ${values.stack} has no TenantsTableName/UsagePlanId outputs: deploy it first`);
   const tenants = new DynamoTenantStore(DynamoDBDocumentClient.from(new DynamoDBClient({})), table);
   const keys = new KeyService({ tenants, clock: systemClock() });
   const plan = new UsagePlanKeys(new APIGatewayClient({}), usagePlanId);
-  await runKeysCommand(positionals[0], values, keys, {
-    show: (k) => ({ tenant_id: k.tenant_id, key_id: k.key_id, api_key: k.api_key }),
-    issued: (k) => plan.register({ keyId: k.key_id, hash: hashKey(k.api_key), tenantName: k.tenant }),
-    revoked: async (keyIds) => {
-      for (const keyId of keyIds) await plan.remove(keyId);
+  await runKeysCommand(
+    positionals[0],
+    values,
+    keys,
+    {
+      show: (k) => ({ tenant_id: k.tenant_id, key_id: k.key_id, api_key: k.api_key }),
+      issued: (k) => plan.register({ keyId: k.key_id, hash: hashKey(k.api_key), tenantName: k.tenant }),
+      revoked: async (keyIds) => {
+        for (const keyId of keyIds) await plan.remove(keyId);
+      },
     },
-  }, USAGE);
+    USAGE,
+  );
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

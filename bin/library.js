@@ -4,9 +4,9 @@
 // `npm start` or `npm test` has installed it there (scripts/current-node.mjs); otherwise
 // bin/node-version.ts says which version to get.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import { currentNode, nodeEnv } from '../scripts/current-node.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -14,15 +14,16 @@ import { SqliteTenantStore } from '../lambdas/adapters/local/sqlite-tenant-store
 import { systemClock } from '../lambdas/core/dates.js';
 import { KeyService } from '../lambdas/core/keys.js';
 import { createLocalHandlers } from '../lambdas/local-gateway/handlers.js';
-import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { startLocalServer } from '../lambdas/local-gateway/server.js';
+import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { readLocalConfig } from './config.js';
 import { runKeysCommand } from './keys-command.js';
 import { runMcpCommand } from './mcp-command.js';
 import { runPushCommand } from './push.js';
 import { runReindexCommand } from './reindex-command.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 const USAGE = `usage:
   library serve                         run the service on $HOST:$PORT (default 127.0.0.1:8787), data in $LIBRARY_DATA_DIR
@@ -45,15 +46,37 @@ const USAGE = `usage:
 
 async function serve() {
   const config = readLocalConfig();
-  const stack = await openLocalStack({ dataDir: config.dataDir, chat: config.chat, embed: config.embed, buckets: config.buckets, warmReaders: true, vectorCacheBytes: config.vectorCacheMb * 2 ** 20 });
+  const stack = await openLocalStack({
+    dataDir: config.dataDir,
+    chat: config.chat,
+    embed: config.embed,
+    buckets: config.buckets,
+    warmReaders: true,
+    vectorCacheBytes: config.vectorCacheMb * 2 ** 20,
+  });
   if ((await stack.ports.tenants.countTenants()) === 0) {
     const issued = await stack.services.keys.create('default');
     console.log(`Created tenant "default". Its API key (shown once, keep it):\n  ${issued.api_key}`);
   }
-  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: VERSION, backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
-  const server = await startLocalServer({ handlers, authorizer, rateLimit: config.rateLimit, corsOrigins: config.corsOrigins, host: config.host, port: config.port });
-  console.log(`Library ${VERSION} listening on ${server.url} (data in ${config.dataDir}; embedder ${stack.ports.embedder.name}, ${stack.ports.embedder.dimensions} dimensions)`);
-  console.log(`API reference: ${server.url}/docs${config.corsOrigins.length ? `; CORS allows ${config.corsOrigins.join(', ')}` : ''}`);
+  const { handlers, authorizer } = createLocalHandlers(stack.services, {
+    version: VERSION,
+    backlog: () => stack.queue.backlog(),
+    dependencies: stack.dependencies,
+  });
+  const server = await startLocalServer({
+    handlers,
+    authorizer,
+    rateLimit: config.rateLimit,
+    corsOrigins: config.corsOrigins,
+    host: config.host,
+    port: config.port,
+  });
+  console.log(
+    `Library ${VERSION} listening on ${server.url} (data in ${config.dataDir}; embedder ${stack.ports.embedder.name}, ${stack.ports.embedder.dimensions} dimensions)`,
+  );
+  console.log(
+    `API reference: ${server.url}/docs${config.corsOrigins.length ? `; CORS allows ${config.corsOrigins.join(', ')}` : ''}`,
+  );
   const stop = async () => {
     await server.close();
     // Replies' vectors still being computed get a few seconds; what is cut
@@ -89,7 +112,13 @@ async function keys(args: string[]) {
   if (fresh) console.error(`Started a new library database in ${config.dataDir} (LIBRARY_DATA_DIR).`);
   const service = new KeyService({ tenants: new SqliteTenantStore(db), clock: systemClock() });
   try {
-    await runKeysCommand(positionals[0], values, service, { show: (k) => ({ tenant_id: k.tenant_id, api_key: k.api_key }) }, USAGE);
+    await runKeysCommand(
+      positionals[0],
+      values,
+      service,
+      { show: (k) => ({ tenant_id: k.tenant_id, api_key: k.api_key }) },
+      USAGE,
+    );
   } finally {
     db.close();
   }
@@ -98,7 +127,10 @@ async function keys(args: string[]) {
 async function push(args: string[]) {
   // `library push --help` documents every option (bin/push.ts).
   const config = readLocalConfig();
-  process.exitCode = await runPushCommand(args, { version: VERSION, defaultUrl: `http://${config.host}:${config.port}` });
+  process.exitCode = await runPushCommand(args, {
+    version: VERSION,
+    defaultUrl: `http://${config.host}:${config.port}`,
+  });
 }
 
 async function main(argv: string[]) {
@@ -109,7 +141,10 @@ async function main(argv: string[]) {
   if (command === 'mcp') {
     // `library mcp --help` documents every option (bin/mcp-command.ts); stdout is the protocol's alone.
     const config = readLocalConfig();
-    process.exitCode = await runMcpCommand(rest, { version: VERSION, defaultUrl: `http://${config.host}:${config.port}` });
+    process.exitCode = await runMcpCommand(rest, {
+      version: VERSION,
+      defaultUrl: `http://${config.host}:${config.port}`,
+    });
     return;
   }
   if (command === 'reindex') {

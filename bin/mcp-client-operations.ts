@@ -1,5 +1,5 @@
-import { type Library, LibraryError, type Filter, type Metadata } from '../client/src/index.js';
-import { OperationError, type FilterObject, type LibraryOperations } from '../lambdas/mcp/operations.js';
+import { type Filter, type Library, LibraryError, type Metadata } from '../client/src/index.js';
+import { type FilterObject, type LibraryOperations, OperationError } from '../lambdas/mcp/operations.js';
 
 /**
  * A tool's filter as the client takes it. The tools take any JSON object (an
@@ -17,7 +17,8 @@ async function asOperation<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof LibraryError) throw new OperationError(error.code, error.message, error.retryAfter ?? undefined);
+    if (error instanceof LibraryError)
+      throw new OperationError(error.code, error.message, error.retryAfter ?? undefined);
     throw new OperationError('internal_error', error instanceof Error ? error.message : String(error));
   }
 }
@@ -33,18 +34,56 @@ export function clientOperations(library: Library, endUserId?: string): LibraryO
   return {
     search: (args) =>
       asOperation(async () => {
-        const page = await library.search({ q: args.query, ...scope, ...filterOf(args.filter), ...given({ limit: args.limit, kind: args.kind?.join(','), min_score: args.min_score }) });
+        const page = await library.search({
+          q: args.query,
+          ...scope,
+          ...filterOf(args.filter),
+          ...given({ limit: args.limit, kind: args.kind?.join(','), min_score: args.min_score }),
+        });
         return page.data;
       }),
     grep: (args) =>
-      asOperation(async () => (await library.grep({ pattern: args.pattern, ...scope, ...filterOf(args.filter), ...given({ case_sensitive: args.case_sensitive, file_id: args.file_id }) })).data),
+      asOperation(
+        async () =>
+          (
+            await library.grep({
+              pattern: args.pattern,
+              ...scope,
+              ...filterOf(args.filter),
+              ...given({ case_sensitive: args.case_sensitive, file_id: args.file_id }),
+            })
+          ).data,
+      ),
     ask: (args) =>
-      asOperation(() => library.chat({ question: args.question }, { ...scope, ...filterOf(args.filter), ...given({ conversationId: args.conversation_id }) })),
+      asOperation(() =>
+        library.chat(
+          { question: args.question },
+          { ...scope, ...filterOf(args.filter), ...given({ conversationId: args.conversation_id }) },
+        ),
+      ),
     remember: (args) =>
-      asOperation(() => library.capture({ text: args.text, ...scope, ...given({ title: args.title, source_ref: args.source_ref, metadata: args.metadata as Metadata | undefined }) })),
+      asOperation(() =>
+        library.capture({
+          text: args.text,
+          ...scope,
+          ...given({ title: args.title, source_ref: args.source_ref, metadata: args.metadata as Metadata | undefined }),
+        }),
+      ),
     listDocuments: (args) =>
-      asOperation(async () => (await library.documents.list({ ...scope, ...filterOf(args.filter), ...given({ limit: args.limit, cursor: args.cursor, source_ref: args.source_ref }) })).data),
-    readDocument: (args) => asOperation(() => library.documents.content(args.id, { ...scope, ...given({ fromLine: args.from_line, lines: args.lines }) })),
+      asOperation(
+        async () =>
+          (
+            await library.documents.list({
+              ...scope,
+              ...filterOf(args.filter),
+              ...given({ limit: args.limit, cursor: args.cursor, source_ref: args.source_ref }),
+            })
+          ).data,
+      ),
+    readDocument: (args) =>
+      asOperation(() =>
+        library.documents.content(args.id, { ...scope, ...given({ fromLine: args.from_line, lines: args.lines }) }),
+      ),
     forget: (args) => asOperation(() => library.documents.delete(args.id, scope)),
   };
 }

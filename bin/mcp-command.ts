@@ -1,8 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Command, InvalidArgumentError } from 'commander';
-import { parseOrExit } from './command-line.js';
 import { Library } from '../client/src/index.js';
 import { createMcpServer } from '../lambdas/mcp/tools.js';
+import { parseOrExit } from './command-line.js';
 import { clientOperations } from './mcp-client-operations.js';
 
 /**
@@ -20,15 +20,25 @@ export async function runMcpCommand(
   const env = context.env ?? process.env;
   const stderr = context.stderr ?? process.stderr;
   const program = new Command('library mcp')
-    .description('Serve a library to an AI assistant over the Model Context Protocol on stdio (tools: search, grep, ask, remember, list_documents, read_document, forget).')
-    .option('-u, --url <url>', `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`)
+    .description(
+      'Serve a library to an AI assistant over the Model Context Protocol on stdio (tools: search, grep, ask, remember, list_documents, read_document, forget).',
+    )
+    .option(
+      '-u, --url <url>',
+      `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`,
+    )
     .option('-k, --key <key>', 'API key (default $LIBRARY_API_KEY)')
     .option('-e, --end-user <id>', "the end user's library (default $LIBRARY_END_USER_ID, else the shared library)")
-    .option('--retries <n>', 'retries of a call answered 429 or 503 (Retry-After honoured) before the tool reports it', (value: string) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('--retries must be an integer >= 0');
-      return n;
-    }, 2)
+    .option(
+      '--retries <n>',
+      'retries of a call answered 429 or 503 (Retry-After honoured) before the tool reports it',
+      (value: string) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('--retries must be an integer >= 0');
+        return n;
+      },
+      2,
+    )
     .version(context.version, '-V, --version')
     .helpOption('-h, --help')
     .exitOverride()
@@ -58,7 +68,9 @@ export async function runMcpCommand(
     transport.onclose = () => resolve();
   });
   await server.connect(transport);
-  stderr.write(`library mcp: serving ${library.baseUrl} (${endUserId !== undefined ? `end user ${JSON.stringify(endUserId)}` : 'shared library'}) on stdio\n`);
+  stderr.write(
+    `library mcp: serving ${library.baseUrl} (${endUserId !== undefined ? `end user ${JSON.stringify(endUserId)}` : 'shared library'}) on stdio\n`,
+  );
   // Until the assistant closes stdin.
   process.stdin.once('end', () => void server.close());
   await closed;

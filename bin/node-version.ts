@@ -26,7 +26,9 @@ export function nodeVersionProblem(running: string, engines: string): string | u
   ].join('\n');
 }
 
-const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  engines: { node: string };
+};
 const problem = nodeVersionProblem(process.version, engines.node);
 if (problem) {
   console.error(problem);

@@ -1,9 +1,9 @@
 import mime from 'mime-types';
-import { CaptureRejected, type RejectCode } from '../lambdas/core/errors.js';
-import { decodePayload } from '../lambdas/core/capture.js';
 import { asReadFailure } from '../lambdas/adapters/extraction/read-failure.js';
 import { sniff } from '../lambdas/adapters/extraction/sniff.js';
 import { extractTextFile } from '../lambdas/adapters/extraction/text-formats.js';
+import { decodePayload } from '../lambdas/core/capture.js';
+import { CaptureRejected, type RejectCode } from '../lambdas/core/errors.js';
 
 /** The content type push declares for a file: by its extension, as the service's text readers use it to tell formats apart. */
 export function declaredContentType(path: string): string {
@@ -34,10 +34,17 @@ export interface PredictedRejection {
  * (status processing) and the document may end `failed`; the dry run counts
  * them as to create, which is what the run's receipts will say.
  */
-export async function predictRejection(bytes: Uint8Array, file: { filename: string; contentType: string }): Promise<PredictedRejection | null> {
+export async function predictRejection(
+  bytes: Uint8Array,
+  file: { filename: string; contentType: string },
+): Promise<PredictedRejection | null> {
   try {
     // The payload checks of the capture itself: the size limit, an empty file.
-    decodePayload({ contentBase64: Buffer.from(bytes).toString('base64'), filename: file.filename, contentType: file.contentType });
+    decodePayload({
+      contentBase64: Buffer.from(bytes).toString('base64'),
+      filename: file.filename,
+      contentType: file.contentType,
+    });
     const sniffed = await sniff(bytes);
     if (sniffed.family !== 'text') return null; // read by the ingest queue, after the receipt
     const { text } = extractTextFile(bytes, file.contentType, file.filename);

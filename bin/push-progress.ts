@@ -85,7 +85,12 @@ export function formatProgressLine(state: ProgressState, columns: number | undef
   const counts = countParts(state.counts).join(', ');
   const stats = state.note ?? `${(state.rate ?? 0).toFixed(1)}/s ETA ${formatEta(state.etaSeconds)}`;
   const compose = (barWidth: number, withStats: boolean, file: string) =>
-    [barWidth ? `${bar(state.done, state.total, barWidth)} ${head}` : head, ...(withStats ? [stats] : []), counts, ...(file ? [file] : [])].join(SEPARATOR);
+    [
+      barWidth ? `${bar(state.done, state.total, barWidth)} ${head}` : head,
+      ...(withStats ? [stats] : []),
+      counts,
+      ...(file ? [file] : []),
+    ].join(SEPARATOR);
 
   // Richest layout first; each gives the file name what room is left.
   const layouts: Array<[barWidth: number, withStats: boolean, minFile: number]> = [

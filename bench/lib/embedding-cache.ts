@@ -45,8 +45,14 @@ export async function benchEmbedder(namespace: string): Promise<CachedEmbedder> 
   const server = readLocalConfig().embed;
   if (!server) return new CachedEmbedder({ namespace });
   const { OpenAiCompatibleEmbedder } = await import('../../lambdas/adapters/local/openai-compatible-embedder.js');
-  const prefixes = server.queryPrefix || server.passagePrefix ? `-p${createHash('sha1').update(`${server.queryPrefix}\0${server.passagePrefix}`).digest('hex').slice(0, 8)}` : '';
-  return new CachedEmbedder({ namespace: `${namespace}${prefixes}`, inner: await OpenAiCompatibleEmbedder.start(server) });
+  const prefixes =
+    server.queryPrefix || server.passagePrefix
+      ? `-p${createHash('sha1').update(`${server.queryPrefix}\0${server.passagePrefix}`).digest('hex').slice(0, 8)}`
+      : '';
+  return new CachedEmbedder({
+    namespace: `${namespace}${prefixes}`,
+    inner: await OpenAiCompatibleEmbedder.start(server),
+  });
 }
 
 export interface CachedEmbedderOptions {

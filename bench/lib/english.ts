@@ -41,9 +41,13 @@ const VERBS = (
   'publish record count study travel restore design arrange signal connect review'
 ).split(' ');
 
-const ADVERBS = 'quietly rapidly carefully rarely often slowly suddenly gradually clearly barely eventually frequently'.split(' ');
+const ADVERBS =
+  'quietly rapidly carefully rarely often slowly suddenly gradually clearly barely eventually frequently'.split(' ');
 const PREPOSITIONS = 'near beside across behind under above beyond within around between'.split(' ');
-const PLACES = 'the northern valley|the old harbor|a small village|the city council|the research station|the coastal town|the mountain pass|the public library'.split('|');
+const PLACES =
+  'the northern valley|the old harbor|a small village|the city council|the research station|the coastal town|the mountain pass|the public library'.split(
+    '|',
+  );
 
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -57,15 +61,24 @@ export function rng(seed: number): () => number {
 }
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-const past = (verb: string) => (verb.endsWith('e') ? `${verb}d` : verb.endsWith('y') ? `${verb.slice(0, -1)}ied` : `${verb}ed`);
-const third = (verb: string) => (verb.endsWith('y') ? `${verb.slice(0, -1)}ies` : verb.endsWith('h') ? `${verb}es` : `${verb}s`);
-const plural = (noun: string) => (noun.endsWith('y') && !/[aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : /(s|sh|ch|x)$/.test(noun) ? `${noun}es` : `${noun}s`);
+const past = (verb: string) =>
+  verb.endsWith('e') ? `${verb}d` : verb.endsWith('y') ? `${verb.slice(0, -1)}ied` : `${verb}ed`;
+const third = (verb: string) =>
+  verb.endsWith('y') ? `${verb.slice(0, -1)}ies` : verb.endsWith('h') ? `${verb}es` : `${verb}s`;
+const plural = (noun: string) =>
+  noun.endsWith('y') && !/[aeiou]y$/.test(noun)
+    ? `${noun.slice(0, -1)}ies`
+    : /(s|sh|ch|x)$/.test(noun)
+      ? `${noun}es`
+      : `${noun}s`;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function clause(random: () => number): string {
   const r = random();
-  if (r < 0.3) return `the ${pick(random, ADJECTIVES)} ${pick(random, NOUNS)} ${past(pick(random, VERBS))} the ${pick(random, NOUNS)}`;
-  if (r < 0.6) return `${plural(pick(random, NOUNS))} ${pick(random, VERBS)} ${pick(random, ADJECTIVES)} ${plural(pick(random, NOUNS))} ${pick(random, PREPOSITIONS)} ${pick(random, PLACES)}`;
+  if (r < 0.3)
+    return `the ${pick(random, ADJECTIVES)} ${pick(random, NOUNS)} ${past(pick(random, VERBS))} the ${pick(random, NOUNS)}`;
+  if (r < 0.6)
+    return `${plural(pick(random, NOUNS))} ${pick(random, VERBS)} ${pick(random, ADJECTIVES)} ${plural(pick(random, NOUNS))} ${pick(random, PREPOSITIONS)} ${pick(random, PLACES)}`;
   return `a ${pick(random, NOUNS)} ${pick(random, ADVERBS)} ${third(pick(random, VERBS))} the ${pick(random, NOUNS)} of ${pick(random, PLACES)}`;
 }
 
@@ -75,7 +88,8 @@ export function sentence(random: () => number): string {
   if (r < 0.4) return `${capital(pick(random, ADVERBS))}, ${clause(random)} because ${clause(random)}.`;
   if (r < 0.55) return `In ${1850 + Math.floor(random() * 170)}, ${clause(random)}.`;
   if (r < 0.7) return `When ${clause(random)}, ${clause(random)}.`;
-  if (r < 0.85) return `The ${pick(random, NOUNS)} ${pick(random, PREPOSITIONS)} ${pick(random, PLACES)} was ${pick(random, ADJECTIVES)} and ${pick(random, ADJECTIVES)}.`;
+  if (r < 0.85)
+    return `The ${pick(random, NOUNS)} ${pick(random, PREPOSITIONS)} ${pick(random, PLACES)} was ${pick(random, ADJECTIVES)} and ${pick(random, ADJECTIVES)}.`;
   return `Did ${clause(random)}?`;
 }
 

@@ -15,7 +15,7 @@
  *   Http                             fetch with a bearer key; counts every response >= 500 and
  *                                    every failed request in a shared HttpTally
  */
-import { spawn, execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -63,7 +63,12 @@ export function serverEnv(dataDir: string, port?: number): NodeJS.ProcessEnv {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function startServer(options: { dataDir: string; label: string; timeoutMs?: number; env?: Record<string, string> }): Promise<LocalServer> {
+export async function startServer(options: {
+  dataDir: string;
+  label: string;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+}): Promise<LocalServer> {
   const port = await freePort();
   const logFile = join(options.dataDir, `server-${options.label}-${Date.now()}.log`);
   const log = createWriteStream(logFile);
@@ -114,7 +119,8 @@ export async function startServer(options: { dataDir: string; label: string; tim
 
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   for (;;) {
-    if (gone) throw new Error(`server ${options.label} exited before answering /v1/health; log: ${logFile}\n${tail(logFile)}`);
+    if (gone)
+      throw new Error(`server ${options.label} exited before answering /v1/health; log: ${logFile}\n${tail(logFile)}`);
     if (Date.now() > deadline) {
       await kill('SIGKILL');
       throw new Error(`server ${options.label} did not answer /v1/health in time; log: ${logFile}\n${tail(logFile)}`);
@@ -227,7 +233,10 @@ export class RssSampler {
   serverPid: number | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly pgid: number, private readonly ms = 100) {}
+  constructor(
+    private readonly pgid: number,
+    private readonly ms = 100,
+  ) {}
 
   start(): this {
     this.sample();
@@ -266,9 +275,18 @@ export interface HttpResult<T> {
 }
 
 export class Http {
-  constructor(readonly url: string, readonly key: string, private readonly tally: HttpTally) {}
+  constructor(
+    readonly url: string,
+    readonly key: string,
+    private readonly tally: HttpTally,
+  ) {}
 
-  async request<T = any>(method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs = 120_000): Promise<HttpResult<T>> {
+  async request<T = any>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    timeoutMs = 120_000,
+  ): Promise<HttpResult<T>> {
     const t0 = performance.now();
     this.tally.requests += 1;
     let response: Response;
@@ -276,20 +294,25 @@ export class Http {
     try {
       response = await fetch(`${this.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text();
     } catch (error) {
       this.tally.failures += 1;
-      if (this.tally.examples.length < 5) this.tally.examples.push(`${method} ${path.slice(0, 60)}: ${(error as Error).message}`);
+      if (this.tally.examples.length < 5)
+        this.tally.examples.push(`${method} ${path.slice(0, 60)}: ${(error as Error).message}`);
       throw error;
     }
     const ms = performance.now() - t0;
     if (response.status >= 500) {
       this.tally.serverErrors += 1;
-      if (this.tally.examples.length < 5) this.tally.examples.push(`${method} ${path.slice(0, 60)}: HTTP ${response.status} ${text.slice(0, 200)}`);
+      if (this.tally.examples.length < 5)
+        this.tally.examples.push(`${method} ${path.slice(0, 60)}: HTTP ${response.status} ${text.slice(0, 200)}`);
     }
     let parsed: unknown = text;
     try {

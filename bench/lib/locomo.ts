@@ -16,7 +16,12 @@ import { dataSetDir } from './data-dir.js';
 
 export const locomoDir = () => dataSetDir('LOCOMO_DIR', 'the LoCoMo conversations (conv-*.json)');
 
-export const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+};
 
 export interface Turn {
   diaId: string;
@@ -74,7 +79,11 @@ export function loadConversation(file: string): Conversation {
   const known = new Set(turns.map((t) => t.diaId));
   const questions = raw.qa
     .filter((q) => q.category >= 1 && q.category <= 4)
-    .map((q) => ({ question: String(q.question), category: q.category, evidence: evidenceIds(q.evidence ?? []).filter((id) => known.has(id)) }))
+    .map((q) => ({
+      question: String(q.question),
+      category: q.category,
+      evidence: evidenceIds(q.evidence ?? []).filter((id) => known.has(id)),
+    }))
     .filter((q) => q.evidence.length > 0);
   return { id: file.replace(/^.*\//, '').replace(/\.json$/, ''), turns, questions };
 }

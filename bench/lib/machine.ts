@@ -7,6 +7,8 @@ import { cpus, loadavg } from 'node:os';
 
 export function machineLine(): string {
   const cpu = cpus();
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   return `machine: ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, load average ${load}`;
 }

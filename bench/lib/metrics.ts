@@ -12,7 +12,10 @@ export function ndcgAt(ranked: readonly string[], judged: ReadonlyMap<string, nu
     const gain = judged.get(id) ?? 0;
     if (gain > 0) dcg += gain / Math.log2(i + 2);
   });
-  const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...judged.values()]
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((sum, gain, i) => sum + gain / Math.log2(i + 2), 0);
   return idcg > 0 ? dcg / idcg : 0;
 }
@@ -24,7 +27,8 @@ export function recallAt(ranked: readonly string[], judged: ReadonlyMap<string, 
   return relevant.filter((id) => top.has(id)).length / relevant.length;
 }
 
-export const mean = (values: readonly number[]): number => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
+export const mean = (values: readonly number[]): number =>
+  values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 
 export function percentile(values: readonly number[], p: number): number {
   if (!values.length) return NaN;

@@ -19,9 +19,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataSetDir } from './data-dir.js';
 import type { CaptureService } from '../../lambdas/core/capture.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
+import { dataSetDir } from './data-dir.js';
 
 export const scifactDir = () => dataSetDir('SCIFACT_DIR', 'BEIR SciFact (corpus.jsonl, queries.jsonl, qrels/)');
 
@@ -53,7 +53,9 @@ const readJsonl = <T>(file: string): T[] =>
 
 export function loadQrels(split: 'train' | 'test', dir = scifactDir()): Qrels {
   const qrels: Qrels = new Map();
-  const lines = readFileSync(join(dir, 'qrels', `${split}.tsv`), 'utf8').split('\n').slice(1);
+  const lines = readFileSync(join(dir, 'qrels', `${split}.tsv`), 'utf8')
+    .split('\n')
+    .slice(1);
   for (const line of lines) {
     const [qid, docId, grade] = line.trim().split('\t');
     if (!qid || !docId) continue;
@@ -95,7 +97,11 @@ export async function captureCorpus(
 ): Promise<Map<string, string>> {
   const docOfFile = new Map<string, string>();
   for (const doc of corpus) {
-    const receipt = await stack.services.capture.capture(ref, { text: documentText(doc), title: doc.title || undefined, sourceRef: doc.id });
+    const receipt = await stack.services.capture.capture(ref, {
+      text: documentText(doc),
+      title: doc.title || undefined,
+      sourceRef: doc.id,
+    });
     if (!receipt.ok || !receipt.id) throw new Error(`capture of ${doc.id} failed: ${receipt.detail}`);
     docOfFile.set(receipt.id, doc.id);
   }
@@ -106,7 +112,11 @@ export async function captureCorpus(
 }
 
 /** The queries (claims) with at least one judged document in the corpus: on part of the corpus, the others cannot be answered. */
-export function claimsIn(corpus: readonly ScifactDoc[], queries: readonly ScifactQuery[], qrels: Qrels): ScifactQuery[] {
+export function claimsIn(
+  corpus: readonly ScifactDoc[],
+  queries: readonly ScifactQuery[],
+  qrels: Qrels,
+): ScifactQuery[] {
   const inCorpus = new Set(corpus.map((d) => d.id));
   return queries.filter((q) => [...(qrels.get(q.id)?.keys() ?? [])].some((id) => inCorpus.has(id)));
 }

@@ -26,10 +26,14 @@ export async function startShiftedEmbeddingsServer(): Promise<{ url: string; mod
         const input = Array.isArray(body.input) ? body.input : [body.input ?? ''];
         const { vectors, tokens } = await embedder.embed(input, 'passage');
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({
-          object: 'list', model: SHIFTED_MODEL, usage: { prompt_tokens: tokens, total_tokens: tokens },
-          data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })),
-        }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            model: SHIFTED_MODEL,
+            usage: { prompt_tokens: tokens, total_tokens: tokens },
+            data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })),
+          }),
+        );
       } catch (error) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: String((error as Error)?.message ?? error) } }));

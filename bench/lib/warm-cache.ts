@@ -10,7 +10,10 @@ import { documentText, loadCorpus, loadScifact } from './scifact.js';
 const embedder = new CachedEmbedder({ namespace: chunkingNamespace(DEFAULT_CHUNKING) });
 const corpus = loadCorpus();
 const queries = [...loadScifact('train').queries, ...loadScifact('test').queries];
-await embedder.embed(queries.map((q) => q.text), 'query');
+await embedder.embed(
+  queries.map((q) => q.text),
+  'query',
+);
 
 const started = performance.now();
 const BATCH = 32;
@@ -24,7 +27,9 @@ for (const doc of corpus) {
     pending = [];
     if (done % 200 < 8 || done === corpus.length) {
       const s = (performance.now() - started) / 1000;
-      console.log(`${done}/${corpus.length} documents, ${embedder.stats.misses} passages embedded in ${s.toFixed(0)} s`);
+      console.log(
+        `${done}/${corpus.length} documents, ${embedder.stats.misses} passages embedded in ${s.toFixed(0)} s`,
+      );
     }
   }
 }

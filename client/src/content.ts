@@ -1,10 +1,28 @@
 /** Media types from a file's name, then from its first bytes (the service checks the bytes again). */
 const BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain', text: 'text/plain', log: 'text/plain', md: 'text/markdown', markdown: 'text/markdown',
-  html: 'text/html', htm: 'text/html', csv: 'text/csv', json: 'application/json', xml: 'application/xml',
-  pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
-  tif: 'image/tiff', tiff: 'image/tiff', ts: 'text/plain', js: 'text/javascript', yaml: 'text/yaml', yml: 'text/yaml',
+  txt: 'text/plain',
+  text: 'text/plain',
+  log: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+  csv: 'text/csv',
+  json: 'application/json',
+  xml: 'application/xml',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  ts: 'text/plain',
+  js: 'text/javascript',
+  yaml: 'text/yaml',
+  yml: 'text/yaml',
 };
 
 function startsWith(bytes: Uint8Array, signature: number[], offset = 0): boolean {
@@ -16,7 +34,8 @@ export function sniffContentType(bytes: Uint8Array): string | null {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47])) return 'image/png';
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (startsWith(bytes, [0x47, 0x49, 0x46, 0x38])) return 'image/gif';
-  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp';
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'image/webp';
   if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return 'image/tiff';
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return 'application/zip';
   return null;
@@ -68,7 +87,10 @@ export function filenameFromDisposition(header: string | null): string | null {
         }
       }
     } else if (name === 'filename') {
-      plain = value.startsWith('"') && value.endsWith('"') && value.length >= 2 ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+      plain =
+        value.startsWith('"') && value.endsWith('"') && value.length >= 2
+          ? value.slice(1, -1).replace(/\\(.)/g, '$1')
+          : value;
     }
   }
   return extended ?? plain;

@@ -41,8 +41,19 @@ export class LibraryError extends Error {
 
 /** The HTTP status the contract gives each error code (an `error` event of a stream carries only the code). */
 const STATUS_OF_CODE: Record<string, number> = {
-  invalid_json: 400, unauthorized: 401, not_found: 404, method_not_allowed: 405, not_ready: 409, payload_too_large: 413, unsupported_media_type: 415,
-  invalid_request: 422, bucket_unreachable: 422, bucket_access_denied: 422, rate_limited: 429, internal_error: 500, unavailable: 503,
+  invalid_json: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_ready: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_request: 422,
+  bucket_unreachable: 422,
+  bucket_access_denied: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
 };
 
 export const statusOfCode = (code: string): number => STATUS_OF_CODE[code] ?? 500;
@@ -66,7 +77,12 @@ export class LibraryAbortError extends LibraryError {
 export class CaptureRejectedError extends LibraryError {
   override name = 'CaptureRejectedError';
   readonly receipt: Receipt;
-  constructor(receipt: Receipt, status: number, requestId: string | null, request: { method: string; url: string } | null) {
+  constructor(
+    receipt: Receipt,
+    status: number,
+    requestId: string | null,
+    request: { method: string; url: string } | null,
+  ) {
     super({
       message: `capture rejected: ${receipt.reject_code ?? 'rejected'}: ${receipt.detail}`,
       status,

@@ -81,7 +81,9 @@ export type StringCondition = string | StringOperators;
 export type DateCondition = string | DateOperators;
 
 /** Conditions on fields; several fields in one object must all hold. */
-export type FieldFilter = { [K in FilterMetadataField]?: MetadataCondition } & { [K in FilterStringField]?: StringCondition } & {
+export type FieldFilter = { [K in FilterMetadataField]?: MetadataCondition } & {
+  [K in FilterStringField]?: StringCondition;
+} & {
   [K in FilterDateField]?: DateCondition;
 };
 
@@ -96,4 +98,5 @@ export type Metadata = Record<string, MetadataValue>;
 export type MetadataPatch = Record<string, MetadataValue | null>;
 
 /** The filter as the `filter` query parameter carries it: JSON (URLSearchParams encodes it). */
-export const filterParam = (filter: Filter | undefined): string | undefined => (filter === undefined ? undefined : JSON.stringify(filter));
+export const filterParam = (filter: Filter | undefined): string | undefined =>
+  filter === undefined ? undefined : JSON.stringify(filter);

@@ -1,12 +1,45 @@
-import { CaptureRejectedError, LibraryConnectionError, LibraryError, LibraryTimeoutError, statusOfCode } from './errors.js';
 import { contentTypeFor, filenameFromDisposition, toBase64, toBytes } from './content.js';
+import {
+  CaptureRejectedError,
+  LibraryConnectionError,
+  LibraryError,
+  LibraryTimeoutError,
+  statusOfCode,
+} from './errors.js';
+import { type Filter, filterParam, type Metadata, type MetadataPatch } from './filter.js';
 import { readEvents } from './sse.js';
-import { abortError, Transport, type RawResponse, type RequestOptions, type TransportOptions } from './transport.js';
-import { filterParam, type Filter, type Metadata, type MetadataPatch } from './filter.js';
+import { abortError, type RawResponse, type RequestOptions, Transport, type TransportOptions } from './transport.js';
 import type {
-  BatchReceipt, BatchResponse, BucketRegistration, BucketRequest, BucketStatus, BucketUnregistered, TrustPolicy, CaptureItem, ChatRequest, ChatResponse, ChatStreamEvent, DeletedDocument, Document, DocumentContent, DocumentsParams,
-  DocumentsResponse, EndUser, EndUsersParams, EndUsersResponse, Erasure, GrepParams, GrepResponse, GrepResult,
-  HealthResponse, Receipt, SearchParams, SearchResponse, SearchResult, UsageParams, UsageResponse,
+  BatchReceipt,
+  BatchResponse,
+  BucketRegistration,
+  BucketRequest,
+  BucketStatus,
+  BucketUnregistered,
+  CaptureItem,
+  ChatRequest,
+  ChatResponse,
+  ChatStreamEvent,
+  DeletedDocument,
+  Document,
+  DocumentContent,
+  DocumentsParams,
+  DocumentsResponse,
+  EndUser,
+  EndUsersParams,
+  EndUsersResponse,
+  Erasure,
+  GrepParams,
+  GrepResponse,
+  GrepResult,
+  HealthResponse,
+  Receipt,
+  SearchParams,
+  SearchResponse,
+  SearchResult,
+  TrustPolicy,
+  UsageParams,
+  UsageResponse,
 } from './types.js';
 
 export type LibraryOptions = TransportOptions;
@@ -132,7 +165,10 @@ export class Page<T, B extends Paged = Paged> implements AsyncIterable<T> {
   }
 }
 
-function chatBody(question: string | ChatRequest, options: { conversationId?: string; end_user_id?: string; filter?: Filter }): ChatRequest {
+function chatBody(
+  question: string | ChatRequest,
+  options: { conversationId?: string; end_user_id?: string; filter?: Filter },
+): ChatRequest {
   const body: ChatRequest = typeof question === 'string' ? { question } : { ...question };
   if (options.conversationId !== undefined) body.conversation_id = options.conversationId;
   if (options.end_user_id !== undefined) body.end_user_id = options.end_user_id;
@@ -140,22 +176,43 @@ function chatBody(question: string | ChatRequest, options: { conversationId?: st
   return body;
 }
 
-function parseData(data: string, requestId: string | null, request: { method: string; url: string }): Record<string, unknown> {
+function parseData(
+  data: string,
+  requestId: string | null,
+  request: { method: string; url: string },
+): Record<string, unknown> {
   try {
     const parsed = JSON.parse(data) as unknown;
     if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
   } catch {
     // reported below
   }
-  throw new LibraryError({ message: `an event from ${request.method} ${request.url} is not a JSON object`, status: 0, code: 'invalid_response', requestId, body: data, request });
+  throw new LibraryError({
+    message: `an event from ${request.method} ${request.url} is not a JSON object`,
+    status: 0,
+    code: 'invalid_response',
+    requestId,
+    body: data,
+    request,
+  });
 }
 
 /** The service's `error` event (the contract's error body) as the LibraryError the same failure before the stream would be. */
-function streamedError(body: Record<string, unknown>, requestId: string | null, request: { method: string; url: string }): LibraryError {
-  const error = (body.error ?? {}) as { code?: unknown; message?: unknown; request_id?: unknown; retry_after?: unknown };
+function streamedError(
+  body: Record<string, unknown>,
+  requestId: string | null,
+  request: { method: string; url: string },
+): LibraryError {
+  const error = (body.error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    request_id?: unknown;
+    retry_after?: unknown;
+  };
   const code = typeof error.code === 'string' ? error.code : 'internal_error';
   return new LibraryError({
-    message: typeof error.message === 'string' ? error.message : `the stream from ${request.method} ${request.url} failed`,
+    message:
+      typeof error.message === 'string' ? error.message : `the stream from ${request.method} ${request.url} failed`,
     status: statusOfCode(code),
     code,
     requestId: typeof error.request_id === 'string' ? error.request_id : requestId,
@@ -194,7 +251,13 @@ export class Library {
   /** `GET /v1/health` (no key needed; the key is sent, so a valid one gets the details: embedder state, backlog, stores). A 503 `unavailable` health body is returned, not thrown. */
   async health(options: RequestOptions = {}): Promise<HealthResponse> {
     const response = await this.transport.request<HealthResponse>(
-      { method: 'GET', path: '/v1/health', idempotent: true, retry503: false, accept: (status, body) => status === 503 && !!body && typeof body === 'object' && 'status' in body },
+      {
+        method: 'GET',
+        path: '/v1/health',
+        idempotent: true,
+        retry503: false,
+        accept: (status, body) => status === 503 && !!body && typeof body === 'object' && 'status' in body,
+      },
       options,
     );
     return response.body;
@@ -209,7 +272,13 @@ export class Library {
   async capture(item: string | CaptureInput, options: CaptureOptions = {}): Promise<Receipt> {
     const body = typeof item === 'string' ? { text: item } : item;
     const response = await this.transport.request<Receipt>(
-      { method: 'POST', path: '/v1/capture', body, idempotent: true, accept: (status, b) => (status === 422 || status === 503) && isReceipt(b) },
+      {
+        method: 'POST',
+        path: '/v1/capture',
+        body,
+        idempotent: true,
+        accept: (status, b) => (status === 422 || status === 503) && isReceipt(b),
+      },
       options,
     );
     return this.checkReceipt(response, options);
@@ -244,10 +313,17 @@ export class Library {
   async captureBatch(items: CaptureInput[], options: BatchOptions = {}): Promise<BatchResponse> {
     const { end_user_id, retryRejected = true, ...call } = options;
     const send = async (subset: CaptureInput[]) =>
-      (await this.transport.request<BatchResponse>(
-        { method: 'POST', path: '/v1/capture/batch', body: { items: subset, ...(end_user_id !== undefined ? { end_user_id } : {}) }, idempotent: true },
-        call,
-      )).body;
+      (
+        await this.transport.request<BatchResponse>(
+          {
+            method: 'POST',
+            path: '/v1/capture/batch',
+            body: { items: subset, ...(end_user_id !== undefined ? { end_user_id } : {}) },
+            idempotent: true,
+          },
+          call,
+        )
+      ).body;
     const first = await send(items);
     if (!retryRejected) return first;
     const results: BatchReceipt[] = [...first.results];
@@ -274,7 +350,10 @@ export class Library {
   async search(params: SearchParams, options: RequestOptions = {}): Promise<Page<SearchResult, SearchResponse>> {
     const query = { ...params, filter: filterParam(params.filter) };
     const fetchPage = async (cursor?: string): Promise<Page<SearchResult, SearchResponse>> => {
-      const response = await this.transport.request<SearchResponse>({ method: 'GET', path: '/v1/search', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+      const response = await this.transport.request<SearchResponse>(
+        { method: 'GET', path: '/v1/search', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true },
+        options,
+      );
       return new Page(response.body, response.body.results, response.requestId, fetchPage);
     };
     return fetchPage();
@@ -292,9 +371,16 @@ export class Library {
    */
   async grep(params: GrepParams, options: RequestOptions = {}): Promise<Page<GrepResult, GrepResponse>> {
     const { case_sensitive, filter, ...rest } = params;
-    const query = { ...rest, filter: filterParam(filter), ...(case_sensitive !== undefined ? { case_sensitive: case_sensitive ? 'true' : 'false' } : {}) };
+    const query = {
+      ...rest,
+      filter: filterParam(filter),
+      ...(case_sensitive !== undefined ? { case_sensitive: case_sensitive ? 'true' : 'false' } : {}),
+    };
     const fetchPage = async (cursor?: string): Promise<Page<GrepResult, GrepResponse>> => {
-      const response = await this.transport.request<GrepResponse>({ method: 'GET', path: '/v1/grep', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+      const response = await this.transport.request<GrepResponse>(
+        { method: 'GET', path: '/v1/grep', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true },
+        options,
+      );
       return new Page(response.body, response.body.results, response.requestId, fetchPage);
     };
     return fetchPage();
@@ -307,20 +393,40 @@ export class Library {
 
   /** Documents: list (one page; `filter` to list only what matches), iterate (all), get, update, delete, read back. */
   readonly documents = {
-    list: async (params: DocumentsParams = {}, options: RequestOptions = {}): Promise<Page<Document, DocumentsResponse>> => {
+    list: async (
+      params: DocumentsParams = {},
+      options: RequestOptions = {},
+    ): Promise<Page<Document, DocumentsResponse>> => {
       const query = { ...params, filter: filterParam(params.filter) };
       const fetchPage = async (cursor?: string): Promise<Page<Document, DocumentsResponse>> => {
-        const response = await this.transport.request<DocumentsResponse>({ method: 'GET', path: '/v1/documents', query: { ...query, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+        const response = await this.transport.request<DocumentsResponse>(
+          {
+            method: 'GET',
+            path: '/v1/documents',
+            query: { ...query, ...(cursor ? { cursor } : {}) },
+            idempotent: true,
+          },
+          options,
+        );
         return new Page(response.body, response.body.documents, response.requestId, fetchPage);
       };
       return fetchPage(params.cursor);
     },
     iterate: (params: DocumentsParams = {}, options: RequestOptions = {}): AsyncIterable<Document> => {
       const list = this.documents.list;
-      return { async *[Symbol.asyncIterator]() { yield* await list(params, options); } };
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield* await list(params, options);
+        },
+      };
     },
     get: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<Document> =>
-      (await this.transport.request<Document>({ method: 'GET', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: true }, options)).body,
+      (
+        await this.transport.request<Document>(
+          { method: 'GET', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: true },
+          options,
+        )
+      ).body,
     /**
      * `PATCH /v1/documents/{id}`: changes the title, the source_ref (null
      * removes it) or the metadata, a merge patch (a key with a value sets it,
@@ -333,10 +439,36 @@ export class Library {
      * await lib.documents.update(id, { metadata: { status: 'done', draft: null } });
      * ```
      */
-    update: async (id: string, patch: DocumentUpdate, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<Document> =>
-      (await this.transport.request<Document>({ method: 'PATCH', path: '/v1/documents/{id}', pathParams: { id }, query: params, body: patch, idempotent: true }, options)).body,
-    delete: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<DeletedDocument> =>
-      (await this.transport.request<DeletedDocument>({ method: 'DELETE', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: false }, options)).body,
+    update: async (
+      id: string,
+      patch: DocumentUpdate,
+      params: { end_user_id?: string } = {},
+      options: RequestOptions = {},
+    ): Promise<Document> =>
+      (
+        await this.transport.request<Document>(
+          {
+            method: 'PATCH',
+            path: '/v1/documents/{id}',
+            pathParams: { id },
+            query: params,
+            body: patch,
+            idempotent: true,
+          },
+          options,
+        )
+      ).body,
+    delete: async (
+      id: string,
+      params: { end_user_id?: string } = {},
+      options: RequestOptions = {},
+    ): Promise<DeletedDocument> =>
+      (
+        await this.transport.request<DeletedDocument>(
+          { method: 'DELETE', path: '/v1/documents/{id}', pathParams: { id }, query: params, idempotent: false },
+          options,
+        )
+      ).body,
     /**
      * `GET /v1/documents/{id}/content`: one page of the document's lines
      * (`lines[k]` is line `from_line + k`, the numbers grep reports);
@@ -347,7 +479,12 @@ export class Library {
     content: async (id: string, options: ContentOptions = {}): Promise<DocumentContent> => {
       const { fromLine, lines, end_user_id, ...call } = options;
       const query = { from_line: fromLine, lines, end_user_id };
-      return (await this.transport.request<DocumentContent>({ method: 'GET', path: '/v1/documents/{id}/content', pathParams: { id }, query, idempotent: true }, call)).body;
+      return (
+        await this.transport.request<DocumentContent>(
+          { method: 'GET', path: '/v1/documents/{id}/content', pathParams: { id }, query, idempotent: true },
+          call,
+        )
+      ).body;
     },
     /**
      * Every line of the document from `fromLine` on, page after page
@@ -377,9 +514,21 @@ export class Library {
      * A redirect (AWS answers a presigned URL) is followed; fetch drops the
      * key on the way, as it must.
      */
-    file: async (id: string, params: { end_user_id?: string } = {}, options: RequestOptions = {}): Promise<DocumentFile> => {
+    file: async (
+      id: string,
+      params: { end_user_id?: string } = {},
+      options: RequestOptions = {},
+    ): Promise<DocumentFile> => {
       const response = await this.transport.request<Uint8Array>(
-        { method: 'GET', path: '/v1/documents/{id}/file', pathParams: { id }, query: params, idempotent: true, binary: true, mediaType: '*/*' },
+        {
+          method: 'GET',
+          path: '/v1/documents/{id}/file',
+          pathParams: { id },
+          query: params,
+          idempotent: true,
+          binary: true,
+          mediaType: '*/*',
+        },
         options,
       );
       return {
@@ -400,7 +549,9 @@ export class Library {
   async chat(question: string | ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
     const { conversationId, end_user_id, filter, ...call } = options;
     const body = chatBody(question, { conversationId, end_user_id, filter });
-    return (await this.transport.request<ChatResponse>({ method: 'POST', path: '/v1/chat', body, idempotent: false }, call)).body;
+    return (
+      await this.transport.request<ChatResponse>({ method: 'POST', path: '/v1/chat', body, idempotent: false }, call)
+    ).body;
   }
 
   /**
@@ -421,10 +572,16 @@ export class Library {
    * }
    * ```
    */
-  async *chatStream(question: string | ChatRequest, options: ChatOptions = {}): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  async *chatStream(
+    question: string | ChatRequest,
+    options: ChatOptions = {},
+  ): AsyncGenerator<ChatStreamEvent, void, undefined> {
     const { conversationId, end_user_id, filter, ...call } = options;
     const body = chatBody(question, { conversationId, end_user_id, filter });
-    const opened = await this.transport.openStream({ method: 'POST', path: '/v1/chat', body, idempotent: false, mediaType: 'text/event-stream' }, call);
+    const opened = await this.transport.openStream(
+      { method: 'POST', path: '/v1/chat', body, idempotent: false, mediaType: 'text/event-stream' },
+      call,
+    );
     if (!('stream' in opened)) {
       // A service that answered JSON (it does not stream): the same events, from the whole answer.
       const response = opened.body as ChatResponse;
@@ -458,12 +615,34 @@ export class Library {
           }
         }
       }
-      if (!ended) throw new LibraryConnectionError({ message: `the stream from ${where.method} ${where.url} ended before its final event`, status: 0, code: 'connection_failed', requestId: opened.requestId, request: where });
+      if (!ended)
+        throw new LibraryConnectionError({
+          message: `the stream from ${where.method} ${where.url} ended before its final event`,
+          status: 0,
+          code: 'connection_failed',
+          requestId: opened.requestId,
+          request: where,
+        });
     } catch (error) {
       if (error instanceof LibraryError) throw error;
       if (opened.aborted() && call.signal) throw abortError(call.signal, where);
-      if (idle) throw new LibraryTimeoutError({ message: `no event from ${where.method} ${where.url} within ${opened.timeoutMs} ms`, status: 0, code: 'timeout', requestId: opened.requestId, request: where, cause: error });
-      throw new LibraryConnectionError({ message: `the stream from ${where.method} ${where.url} broke: ${(error as Error)?.message ?? String(error)}`, status: 0, code: 'connection_failed', requestId: opened.requestId, request: where, cause: error });
+      if (idle)
+        throw new LibraryTimeoutError({
+          message: `no event from ${where.method} ${where.url} within ${opened.timeoutMs} ms`,
+          status: 0,
+          code: 'timeout',
+          requestId: opened.requestId,
+          request: where,
+          cause: error,
+        });
+      throw new LibraryConnectionError({
+        message: `the stream from ${where.method} ${where.url} broke: ${(error as Error)?.message ?? String(error)}`,
+        status: 0,
+        code: 'connection_failed',
+        requestId: opened.requestId,
+        request: where,
+        cause: error,
+      });
     } finally {
       opened.release();
     }
@@ -471,20 +650,40 @@ export class Library {
 
   /** End users: list (one page), iterate (all), erase. */
   readonly endUsers = {
-    list: async (params: EndUsersParams = {}, options: RequestOptions = {}): Promise<Page<EndUser, EndUsersResponse>> => {
+    list: async (
+      params: EndUsersParams = {},
+      options: RequestOptions = {},
+    ): Promise<Page<EndUser, EndUsersResponse>> => {
       const fetchPage = async (cursor?: string): Promise<Page<EndUser, EndUsersResponse>> => {
-        const response = await this.transport.request<EndUsersResponse>({ method: 'GET', path: '/v1/end-users', query: { ...params, ...(cursor ? { cursor } : {}) }, idempotent: true }, options);
+        const response = await this.transport.request<EndUsersResponse>(
+          {
+            method: 'GET',
+            path: '/v1/end-users',
+            query: { ...params, ...(cursor ? { cursor } : {}) },
+            idempotent: true,
+          },
+          options,
+        );
         return new Page(response.body, response.body.end_users, response.requestId, fetchPage);
       };
       return fetchPage(params.cursor);
     },
     iterate: (params: EndUsersParams = {}, options: RequestOptions = {}): AsyncIterable<EndUser> => {
       const list = this.endUsers.list;
-      return { async *[Symbol.asyncIterator]() { yield* await list(params, options); } };
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield* await list(params, options);
+        },
+      };
     },
     /** Permanently erases the end user's library. */
     erase: async (id: string, options: RequestOptions = {}): Promise<Erasure> =>
-      (await this.transport.request<Erasure>({ method: 'DELETE', path: '/v1/end-users/{id}', pathParams: { id }, idempotent: false }, options)).body,
+      (
+        await this.transport.request<Erasure>(
+          { method: 'DELETE', path: '/v1/end-users/{id}', pathParams: { id }, idempotent: false },
+          options,
+        )
+      ).body,
   };
 
   /**
@@ -495,26 +694,58 @@ export class Library {
    */
   readonly bucket = {
     trustPolicy: async (options: RequestOptions = {}): Promise<TrustPolicy> =>
-      (await this.transport.request<TrustPolicy>({ method: 'GET', path: '/v1/bucket/trust-policy', idempotent: true }, options)).body,
+      (
+        await this.transport.request<TrustPolicy>(
+          { method: 'GET', path: '/v1/bucket/trust-policy', idempotent: true },
+          options,
+        )
+      ).body,
     register: async (registration: BucketRequest, options: RequestOptions = {}): Promise<BucketRegistration> =>
-      (await this.transport.request<BucketRegistration>({ method: 'PUT', path: '/v1/bucket', body: registration, idempotent: true }, options)).body,
+      (
+        await this.transport.request<BucketRegistration>(
+          { method: 'PUT', path: '/v1/bucket', body: registration, idempotent: true },
+          options,
+        )
+      ).body,
     get: async (options: RequestOptions = {}): Promise<BucketStatus> =>
-      (await this.transport.request<BucketStatus>({ method: 'GET', path: '/v1/bucket', idempotent: true }, options)).body,
+      (await this.transport.request<BucketStatus>({ method: 'GET', path: '/v1/bucket', idempotent: true }, options))
+        .body,
     unregister: async (options: RequestOptions = {}): Promise<BucketUnregistered> =>
-      (await this.transport.request<BucketUnregistered>({ method: 'DELETE', path: '/v1/bucket', idempotent: false }, options)).body,
+      (
+        await this.transport.request<BucketUnregistered>(
+          { method: 'DELETE', path: '/v1/bucket', idempotent: false },
+          options,
+        )
+      ).body,
   };
 
   /** `GET /v1/usage` (default: the current month). */
   async usage(params: UsageParams = {}, options: RequestOptions = {}): Promise<UsageResponse> {
-    return (await this.transport.request<UsageResponse>({ method: 'GET', path: '/v1/usage', query: params, idempotent: true }, options)).body;
+    return (
+      await this.transport.request<UsageResponse>(
+        { method: 'GET', path: '/v1/usage', query: params, idempotent: true },
+        options,
+      )
+    ).body;
   }
 
   private checkReceipt(response: RawResponse<Receipt>, options: CaptureOptions): Receipt {
     const receipt = response.body;
     if (!isReceipt(receipt)) {
-      throw new LibraryError({ message: `not a capture receipt from ${response.method} ${response.url}`, status: response.status, code: 'invalid_response', requestId: response.requestId, body: receipt, request: { method: response.method, url: response.url } });
+      throw new LibraryError({
+        message: `not a capture receipt from ${response.method} ${response.url}`,
+        status: response.status,
+        code: 'invalid_response',
+        requestId: response.requestId,
+        body: receipt,
+        request: { method: response.method, url: response.url },
+      });
     }
-    if (!receipt.ok && options.throwOnReject) throw new CaptureRejectedError(receipt, response.status, response.requestId, { method: response.method, url: response.url });
+    if (!receipt.ok && options.throwOnReject)
+      throw new CaptureRejectedError(receipt, response.status, response.requestId, {
+        method: response.method,
+        url: response.url,
+      });
     return receipt;
   }
 }

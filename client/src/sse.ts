@@ -55,7 +55,10 @@ async function* lines(stream: ReadableStream<Uint8Array>, options: ReadOptions):
 }
 
 /** The events of a `text/event-stream` body, in order. */
-export async function* readEvents(stream: ReadableStream<Uint8Array>, options: ReadOptions = {}): AsyncGenerator<ServerSentEvent> {
+export async function* readEvents(
+  stream: ReadableStream<Uint8Array>,
+  options: ReadOptions = {},
+): AsyncGenerator<ServerSentEvent> {
   let event = '';
   let data: string[] = [];
   for await (const line of lines(stream, options)) {

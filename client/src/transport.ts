@@ -1,5 +1,11 @@
 import type { paths } from './api-types.js';
-import { LibraryAbortError, LibraryConnectionError, LibraryError, LibraryTimeoutError, describeCause } from './errors.js';
+import {
+  describeCause,
+  LibraryAbortError,
+  LibraryConnectionError,
+  LibraryError,
+  LibraryTimeoutError,
+} from './errors.js';
 
 export interface RetryInfo {
   attempt: number;
@@ -77,7 +83,8 @@ export function normalizeBaseUrl(baseUrl: string): string {
   } catch {
     throw new TypeError(`baseUrl is not an absolute URL: ${JSON.stringify(baseUrl)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl must be http or https: ${baseUrl}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError(`baseUrl must be http or https: ${baseUrl}`);
   let path = withoutTrailingSlashes(url.pathname);
   if (path.endsWith('/v1')) path = path.slice(0, -3);
   return `${url.origin}${path}`;
@@ -121,7 +128,8 @@ export function parseRetryAfter(value: string | null, bodyValue?: unknown): numb
 
 export class Transport {
   readonly baseUrl: string;
-  private readonly options: Required<Omit<TransportOptions, 'onRetry' | 'headers' | 'fetch'>> & Pick<TransportOptions, 'onRetry' | 'headers'>;
+  private readonly options: Required<Omit<TransportOptions, 'onRetry' | 'headers' | 'fetch'>> &
+    Pick<TransportOptions, 'onRetry' | 'headers'>;
   private readonly fetchImpl: typeof globalThis.fetch;
 
   constructor(options: TransportOptions) {
@@ -182,12 +190,20 @@ export class Transport {
     return this.exchange(spec, call, true);
   }
 
-  private async exchange(spec: RequestSpec, call: RequestOptions, streaming: boolean): Promise<RawResponse<unknown> | OpenedStream> {
+  private async exchange(
+    spec: RequestSpec,
+    call: RequestOptions,
+    streaming: boolean,
+  ): Promise<RawResponse<unknown> | OpenedStream> {
     const url = this.url(spec);
     const retries = call.retries ?? this.options.retries;
     const timeoutMs = call.timeoutMs ?? this.options.timeoutMs;
     const where = { method: spec.method, url };
-    const headers: Record<string, string> = { accept: spec.mediaType ?? 'application/json', ...this.options.headers, authorization: `Bearer ${this.options.apiKey}` };
+    const headers: Record<string, string> = {
+      accept: spec.mediaType ?? 'application/json',
+      ...this.options.headers,
+      authorization: `Bearer ${this.options.apiKey}`,
+    };
     let payload: string | undefined;
     if (spec.body !== undefined) {
       payload = JSON.stringify(spec.body);
@@ -210,8 +226,18 @@ export class Transport {
       let failure: LibraryError;
       let handedOver = false;
       try {
-        const response = await this.fetchImpl(url, { method: spec.method, headers, body: payload, signal: controller.signal });
-        if (streaming && response.ok && response.body && (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')) {
+        const response = await this.fetchImpl(url, {
+          method: spec.method,
+          headers,
+          body: payload,
+          signal: controller.signal,
+        });
+        if (
+          streaming &&
+          response.ok &&
+          response.body &&
+          (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream')
+        ) {
           // The stream is the caller's to read: the signal stays wired to it until it is released.
           handedOver = true;
           clearTimeout(timer);
@@ -231,7 +257,14 @@ export class Transport {
         if (spec.binary && response.ok) {
           // Read whole here, within the attempt's timeout (a file is at most a few MiB).
           const bytes = new Uint8Array(await response.arrayBuffer());
-          return { status: response.status, body: bytes, headers: response.headers, requestId: response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid'), url, method: spec.method };
+          return {
+            status: response.status,
+            body: bytes,
+            headers: response.headers,
+            requestId: response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid'),
+            url,
+            method: spec.method,
+          };
         }
         const text = await response.text();
         const requestId = response.headers.get('x-request-id') ?? response.headers.get('x-amzn-requestid');
@@ -243,23 +276,49 @@ export class Transport {
             // not JSON (a proxy's HTML page): kept as text for the error
           }
         } else body = null;
-        const errorBody = (body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : null) as
-          | { code?: unknown; message?: unknown; request_id?: unknown; retry_after?: unknown }
-          | null;
+        const errorBody = (
+          body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : null
+        ) as { code?: unknown; message?: unknown; request_id?: unknown; retry_after?: unknown } | null;
         const id = requestId ?? (typeof errorBody?.request_id === 'string' ? errorBody.request_id : null);
         if (response.ok || spec.accept?.(response.status, body)) {
           const retryable = response.status === 503 && spec.retry503 !== false;
-          if (!retryable || attempt >= retries) return { status: response.status, body, headers: response.headers, requestId: id, url, method: spec.method };
+          if (!retryable || attempt >= retries)
+            return {
+              status: response.status,
+              body,
+              headers: response.headers,
+              requestId: id,
+              url,
+              method: spec.method,
+            };
         }
         retryAfter = parseRetryAfter(response.headers.get('retry-after'), errorBody?.retry_after);
         const code = typeof errorBody?.code === 'string' ? errorBody.code : `http_${response.status}`;
-        const message = typeof errorBody?.message === 'string' ? errorBody.message : `${response.status} ${response.statusText || 'error'} from ${spec.method} ${url}`;
-        failure = new LibraryError({ message, status: response.status, code, requestId: id, retryAfter, body, request: where });
-        if (response.status === 429 || (response.status === 503 && spec.retry503 !== false)) retryReason = `${response.status} ${code}`;
+        const message =
+          typeof errorBody?.message === 'string'
+            ? errorBody.message
+            : `${response.status} ${response.statusText || 'error'} from ${spec.method} ${url}`;
+        failure = new LibraryError({
+          message,
+          status: response.status,
+          code,
+          requestId: id,
+          retryAfter,
+          body,
+          request: where,
+        });
+        if (response.status === 429 || (response.status === 503 && spec.retry503 !== false))
+          retryReason = `${response.status} ${code}`;
       } catch (error) {
         if (call.signal?.aborted) throw abortError(call.signal, where);
         if (timedOut) {
-          failure = new LibraryTimeoutError({ message: `no answer from ${spec.method} ${url} within ${timeoutMs} ms`, status: 0, code: 'timeout', request: where, cause: error });
+          failure = new LibraryTimeoutError({
+            message: `no answer from ${spec.method} ${url} within ${timeoutMs} ms`,
+            status: 0,
+            code: 'timeout',
+            request: where,
+            cause: error,
+          });
           if (spec.idempotent) retryReason = 'timeout';
         } else {
           failure = new LibraryConnectionError({
@@ -306,5 +365,11 @@ export interface OpenedStream {
 }
 
 export function abortError(signal: AbortSignal, request: { method: string; url: string }): LibraryAbortError {
-  return new LibraryAbortError({ message: `${request.method} ${request.url} was cancelled`, status: 0, code: 'aborted', request, cause: signal.reason });
+  return new LibraryAbortError({
+    message: `${request.method} ${request.url} was cancelled`,
+    status: 0,
+    code: 'aborted',
+    request,
+    cause: signal.reason,
+  });
 }

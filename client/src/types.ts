@@ -46,7 +46,11 @@ export type BucketUnregistered = Schemas['BucketUnregistered'];
 
 /** The client's own: `filter` is a typed object, sent as JSON. */
 export type SearchParams = Omit<Query<'search'>, 'cursor' | 'filter'> & { cursor?: string; filter?: Filter };
-export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor' | 'filter'> & { case_sensitive?: boolean; cursor?: string; filter?: Filter };
+export type GrepParams = Omit<Query<'grep'>, 'case_sensitive' | 'cursor' | 'filter'> & {
+  case_sensitive?: boolean;
+  cursor?: string;
+  filter?: Filter;
+};
 export type DocumentsParams = Omit<Query<'documents-list'>, 'filter'> & { filter?: Filter };
 export type EndUsersParams = Query<'end-users-list'>;
 export type UsageParams = Query<'usage'>;

@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { IngestQueue } from './ports.js';
-import { claimDocument, newDocumentRecord } from './document-record.js';
-import { indexWords, type KnownText } from './document-indexing.js';
-import { BackendUnavailableError, CaptureRejected, ExtractionDeferred, LibraryErasedError, type RejectCode } from './errors.js';
-import { inCurrentGeneration } from './generations.js';
-import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
-import { removeDocument } from './removal.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { CallerBucketUnavailableError } from './bucket/failures.js';
-import { replaceByExisting, replacedDetail } from './replacement.js';
+import { indexWords, type KnownText } from './document-indexing.js';
+import { claimDocument, newDocumentRecord } from './document-record.js';
+import {
+  BackendUnavailableError,
+  CaptureRejected,
+  ExtractionDeferred,
+  LibraryErasedError,
+  type RejectCode,
+} from './errors.js';
+import { inCurrentGeneration } from './generations.js';
+import { IngestWorker, type IngestWorkerDeps } from './ingest-worker.js';
 import { LIMITS } from './limits.js';
 import type { Metadata } from './metadata.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import type { IngestQueue } from './ports.js';
+import { removeDocument } from './removal.js';
+import { replaceByExisting, replacedDetail } from './replacement.js';
 
 /** One capture item after its shape was validated (types and lengths; see http/schemas.ts). */
 export interface CaptureItem {
@@ -113,7 +119,10 @@ function inlineTimeLeft(options: CaptureOptions): number {
  * on its own (its failure is ignored: the caller has moved on to the queue,
  * which does the work again if it must).
  */
-async function withinBudget<T>(work: (signal: AbortSignal) => Promise<T>, options: CaptureOptions): Promise<WithinBudget<T>> {
+async function withinBudget<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  options: CaptureOptions,
+): Promise<WithinBudget<T>> {
   const budget = new AbortController();
   const left = inlineTimeLeft(options);
   if (left === Number.POSITIVE_INFINITY) return { done: true, value: await work(budget.signal) };
@@ -134,7 +143,8 @@ async function withinBudget<T>(work: (signal: AbortSignal) => Promise<T>, option
   }
 }
 
-export const OUT_OF_TIME_DETAIL = "the request's time budget ran out before this capture started; nothing was stored; send it again";
+export const OUT_OF_TIME_DETAIL =
+  "the request's time budget ran out before this capture started; nothing was stored; send it again";
 
 /** A single capture of at most this many passages, while the embedder is idle, is findable by meaning when its receipt returns. */
 export const INLINE_EMBED_PASSAGES = 16;
@@ -201,7 +211,12 @@ export class CaptureService {
   }
 
   /** Runs the capture, or waits for the same payload's run in flight and then looks again (decoded and hashed once). */
-  private async singleFlight(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
+  private async singleFlight(
+    ref: LibraryRef,
+    item: CaptureItem,
+    payload: Payload,
+    options: CaptureOptions,
+  ): Promise<CaptureReceipt> {
     const flightKey = JSON.stringify([ref.tenantId, ref.endUserId, payload.sha256]);
     const running = this.inFlight.get(flightKey);
     if (running) {
@@ -225,16 +240,29 @@ export class CaptureService {
    * erasure either finished before it (and was erased) or lands whole after
    * it (docs/api-notes.md, "Erasure").
    */
-  private async captureInCurrentGeneration(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
+  private async captureInCurrentGeneration(
+    ref: LibraryRef,
+    item: CaptureItem,
+    payload: Payload,
+    options: CaptureOptions,
+  ): Promise<CaptureReceipt> {
     try {
       return await inCurrentGeneration(CAPTURE_ATTEMPTS, () => this.captureOnce(ref, item, payload, options));
     } catch (error) {
       if (!(error instanceof LibraryErasedError)) throw error;
-      return rejectedReceipt('backend_unavailable', 'the library was erased again and again while this capture ran; nothing was stored; retry');
+      return rejectedReceipt(
+        'backend_unavailable',
+        'the library was erased again and again while this capture ran; nothing was stored; retry',
+      );
     }
   }
 
-  private async captureOnce(ref: LibraryRef, item: CaptureItem, payload: Payload, options: CaptureOptions): Promise<CaptureReceipt> {
+  private async captureOnce(
+    ref: LibraryRef,
+    item: CaptureItem,
+    payload: Payload,
+    options: CaptureOptions,
+  ): Promise<CaptureReceipt> {
     try {
       const existing = await this.deps.documents.findBySha256(ref, payload.sha256);
       if (existing?.status === 'failed') {
@@ -251,7 +279,10 @@ export class CaptureService {
       if (!readNow) return await this.queueExtraction(ref, item, payload);
       if (payload.isText) return await this.captureKnownText(ref, item, payload, this.knownText(item), options);
       // A file is read in the request only while the budget lasts, and only by a reader free now; else its bytes are queued, and the receipt says so.
-      const read = inlineTimeLeft(options) > 0 ? await withinBudget((signal) => this.readFile(item, payload, signal), options) : { done: false as const };
+      const read =
+        inlineTimeLeft(options) > 0
+          ? await withinBudget((signal) => this.readFile(item, payload, signal), options)
+          : { done: false as const };
       if (!read.done) return await this.queueExtraction(ref, item, payload, OUT_OF_TIME_READING);
       if (read.value === DEFERRED) return await this.queueExtraction(ref, item, payload, READERS_BUSY);
       return await this.captureKnownText(ref, item, payload, read.value, options);
@@ -262,15 +293,29 @@ export class CaptureService {
 
   /** The text of a text push. */
   private knownText(item: CaptureItem): KnownText {
-    return { text: item.text ?? '', kind: 'text', contentType: 'text/plain; charset=utf-8', pageCount: null, ocrPages: 0 };
+    return {
+      text: item.text ?? '',
+      kind: 'text',
+      contentType: 'text/plain; charset=utf-8',
+      pageCount: null,
+      ocrPages: 0,
+    };
   }
 
   /** The text of a file read in the request, or DEFERRED when no reader is free for it now. */
-  private async readFile(item: CaptureItem, payload: Payload, signal: AbortSignal): Promise<KnownText | typeof DEFERRED> {
+  private async readFile(
+    item: CaptureItem,
+    payload: Payload,
+    signal: AbortSignal,
+  ): Promise<KnownText | typeof DEFERRED> {
     let extracted: KnownText;
     try {
       extracted = await this.deps.extractor.extract(
-        { bytes: payload.bytes, declaredContentType: item.contentType ?? 'application/octet-stream', filename: item.filename ?? '' },
+        {
+          bytes: payload.bytes,
+          declaredContentType: item.contentType ?? 'application/octet-stream',
+          filename: item.filename ?? '',
+        },
         { request: { signal } },
       );
     } catch (error) {
@@ -285,13 +330,30 @@ export class CaptureService {
    * The text is known: claim, index its words, then embed now (small, single,
    * idle) or queue the embedding. Any failure before the receipt undoes it all.
    */
-  private async captureKnownText(ref: LibraryRef, item: CaptureItem, payload: Payload, known: KnownText, options: CaptureOptions): Promise<CaptureReceipt> {
+  private async captureKnownText(
+    ref: LibraryRef,
+    item: CaptureItem,
+    payload: Payload,
+    known: KnownText,
+    options: CaptureOptions,
+  ): Promise<CaptureReceipt> {
     const placement = payload.isText ? undefined : await documentBlobs(this.deps).placement(ref);
     const now = this.deps.clock.now();
-    const doc = newDocumentRecord(ref, item, {
-      sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: known.kind, contentType: known.contentType,
-      text: known.text, pageCount: known.pageCount, hasBytes: !payload.isText,
-    }, now, placement);
+    const doc = newDocumentRecord(
+      ref,
+      item,
+      {
+        sha256: payload.sha256,
+        sizeBytes: payload.bytes.byteLength,
+        kind: known.kind,
+        contentType: known.contentType,
+        text: known.text,
+        pageCount: known.pageCount,
+        hasBytes: !payload.isText,
+      },
+      now,
+      placement,
+    );
     const claim = await claimDocument(this.deps, doc, payload.isText ? null : payload.bytes);
     if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
@@ -299,16 +361,31 @@ export class CaptureService {
       if (!indexed) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
       const { passages } = indexed;
       const replaced = doc.replacing ? `; ${replacedDetail(indexed.replaced)}` : '';
-      const job = { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id, generation: claim.generation };
+      const job = {
+        tenantId: ref.tenantId,
+        endUserId: ref.endUserId,
+        documentId: doc.id,
+        generation: claim.generation,
+      };
       // Inline only when the embedder has nothing else to do: no backlog, and no other capture embedding inline.
-      if (options.interactive && passages.length <= INLINE_EMBED_PASSAGES && this.inlineEmbeds === 0 && this.deps.queue.isIdle() && inlineTimeLeft(options) > 0) {
+      if (
+        options.interactive &&
+        passages.length <= INLINE_EMBED_PASSAGES &&
+        this.inlineEmbeds === 0 &&
+        this.deps.queue.isIdle() &&
+        inlineTimeLeft(options) > 0
+      ) {
         // Counted until the embedding itself ends: one the budget gave up on still holds the embedder.
         this.inlineEmbeds += 1;
-        const embedding = this.worker.runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES }).finally(() => (this.inlineEmbeds -= 1));
+        const embedding = this.worker
+          .runToCompletion(job, { concurrency: 1, stepPassages: INLINE_EMBED_PASSAGES })
+          .finally(() => (this.inlineEmbeds -= 1));
         const run = await withinBudget(() => embedding, options);
-        if (run.done && run.value.outcome === 'ready') return acceptedReceipt('created', doc, `stored and indexed: findable by words and by meaning${replaced}`);
+        if (run.done && run.value.outcome === 'ready')
+          return acceptedReceipt('created', doc, `stored and indexed: findable by words and by meaning${replaced}`);
         // An erasure came first: start again in the library's new generation.
-        if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation) throw new LibraryErasedError();
+        if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation)
+          throw new LibraryErasedError();
         // A deletion of this document came first: the receipt stays true (it was stored), and it is gone now.
         if (run.done) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
         // The budget ran out while embedding: the queue finishes it (the step still running only attaches vectors; it can remove nothing).
@@ -316,7 +393,11 @@ export class CaptureService {
         return acceptedReceipt('created', doc, `${OUT_OF_TIME_EMBEDDING}${replaced}`);
       }
       await this.deps.queue.enqueue(job);
-      return acceptedReceipt('created', doc, `stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)${replaced}`);
+      return acceptedReceipt(
+        'created',
+        doc,
+        `stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)${replaced}`,
+      );
     } catch (error) {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
@@ -332,15 +413,36 @@ export class CaptureService {
   }
 
   /** Slow work (OCR, PDF, DOCX, large files): the bytes are stored and claimed now; extraction and indexing are queued. */
-  private async queueExtraction(ref: LibraryRef, item: CaptureItem, payload: Payload, detail = QUEUED_DETAIL): Promise<CaptureReceipt> {
-    const doc = newDocumentRecord(ref, item, {
-      sha256: payload.sha256, sizeBytes: payload.bytes.byteLength, kind: 'file',
-      contentType: item.contentType ?? 'application/octet-stream', text: null, pageCount: null, hasBytes: true,
-    }, this.deps.clock.now(), await documentBlobs(this.deps).placement(ref));
+  private async queueExtraction(
+    ref: LibraryRef,
+    item: CaptureItem,
+    payload: Payload,
+    detail = QUEUED_DETAIL,
+  ): Promise<CaptureReceipt> {
+    const doc = newDocumentRecord(
+      ref,
+      item,
+      {
+        sha256: payload.sha256,
+        sizeBytes: payload.bytes.byteLength,
+        kind: 'file',
+        contentType: item.contentType ?? 'application/octet-stream',
+        text: null,
+        pageCount: null,
+        hasBytes: true,
+      },
+      this.deps.clock.now(),
+      await documentBlobs(this.deps).placement(ref),
+    );
     const claim = await claimDocument(this.deps, doc, payload.bytes);
     if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
-      await this.deps.queue.enqueue({ tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id, generation: claim.generation });
+      await this.deps.queue.enqueue({
+        tenantId: ref.tenantId,
+        endUserId: ref.endUserId,
+        documentId: doc.id,
+        generation: claim.generation,
+      });
     } catch (error) {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
@@ -350,7 +452,8 @@ export class CaptureService {
 }
 
 const REPLACES_LATER = 'replaces older documents with this source_ref once its text is extracted';
-const QUEUED_DETAIL = 'stored; extraction and indexing continue in the background (document status processing until ready)';
+const QUEUED_DETAIL =
+  'stored; extraction and indexing continue in the background (document status processing until ready)';
 const READERS_BUSY =
   'stored; every file reader was busy, so extraction and indexing continue in the background (document status processing until ready)';
 /** A file the extractor could not take in the request: it goes to the queue. */
@@ -368,16 +471,19 @@ const OUT_OF_TIME_EMBEDDING =
 export function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: boolean } {
   const hasText = item.text !== undefined;
   const hasBytes = item.contentBase64 !== undefined;
-  if (hasText && hasBytes) throw new CaptureRejected('ambiguous_content', 'send either text or content_base64, not both');
+  if (hasText && hasBytes)
+    throw new CaptureRejected('ambiguous_content', 'send either text or content_base64, not both');
   if (!hasText && !hasBytes) throw new CaptureRejected('missing_content', 'send text or content_base64');
   if (hasText) {
     const bytes = Buffer.from(item.text!, 'utf8');
-    if (bytes.byteLength > LIMITS.textBytes) throw new CaptureRejected('too_large', `text: at most ${LIMITS.textBytes} bytes of UTF-8`);
+    if (bytes.byteLength > LIMITS.textBytes)
+      throw new CaptureRejected('too_large', `text: at most ${LIMITS.textBytes} bytes of UTF-8`);
     if (!item.text!.trim()) throw new CaptureRejected('empty_content', 'text: empty or only whitespace');
     return { bytes, isText: true };
   }
   if (item.filename === undefined) throw new CaptureRejected('invalid_item', 'filename: required with content_base64');
-  if (item.contentType === undefined) throw new CaptureRejected('invalid_item', 'content_type: required with content_base64');
+  if (item.contentType === undefined)
+    throw new CaptureRejected('invalid_item', 'content_type: required with content_base64');
   const encoded = item.contentBase64!;
   if (!isBase64(encoded)) throw new CaptureRejected('invalid_base64', 'content_base64: not valid base64');
   // Refuse before decoding: the decoded size follows from the encoded length.
@@ -393,7 +499,10 @@ function receiptForFailure(error: unknown): CaptureReceipt {
   if (error instanceof CaptureRejected) return rejectedReceipt(error.rejectCode, error.detail);
   if (error instanceof CallerBucketUnavailableError) return rejectedReceipt('backend_unavailable', error.message);
   if (error instanceof BackendUnavailableError) {
-    return rejectedReceipt('backend_unavailable', 'a storage or model backend is unavailable; nothing was stored; retry');
+    return rejectedReceipt(
+      'backend_unavailable',
+      'a storage or model backend is unavailable; nothing was stored; retry',
+    );
   }
   throw error;
 }

@@ -43,7 +43,8 @@ export function decodeCursor<P>(
 export const CURSOR_KEY_CHARS = LIMITS.endUserIdChars;
 
 /** A non-empty string of at most `max` characters: an id, a date or an end user id in a position. */
-export const isCursorKey = (v: unknown, max: number = CURSOR_KEY_CHARS): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+export const isCursorKey = (v: unknown, max: number = CURSOR_KEY_CHARS): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= max;
 
 /**
  * The longest date or id of a newest-first position: the service's are 26
@@ -53,17 +54,22 @@ export const isCursorKey = (v: unknown, max: number = CURSOR_KEY_CHARS): v is st
 export const NEWEST_FIRST_KEY_CHARS = 64;
 
 export const isNewestFirstKey = (v: unknown): v is { createdAt: string; id: string } =>
-  typeof v === 'object' && v !== null &&
+  typeof v === 'object' &&
+  v !== null &&
   isCursorKey((v as Record<string, unknown>).createdAt, NEWEST_FIRST_KEY_CHARS) &&
   isCursorKey((v as Record<string, unknown>).id, NEWEST_FIRST_KEY_CHARS);
 
 /** A count of items or lines already read: a whole number from 0 to `max` (JSON may hold 1e300, -1 or 0.5). */
-export const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
+export const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number =>
+  Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
 
 export const isOffset = (v: unknown): v is number => isCount(v);
 
 /** An offset into a list that never holds more than `max` items. */
-export const offsetUpTo = (max: number) => (v: unknown): v is number => isCount(v, max);
+export const offsetUpTo =
+  (max: number) =>
+  (v: unknown): v is number =>
+    isCount(v, max);
 
 /** One page of a list, in the contract's shape. */
 export interface Page<T> {
@@ -76,9 +82,19 @@ export interface Page<T> {
  * A page from rows fetched with one more than the limit (keyset paging):
  * the extra row only says there is more; the cursor is the last shown row's position.
  */
-export function keysetPage<R, T, P>(rows: readonly R[], limit: number, scope: string, view: (row: R) => T, positionOf: (row: R) => P): Page<T> {
+export function keysetPage<R, T, P>(
+  rows: readonly R[],
+  limit: number,
+  scope: string,
+  view: (row: R) => T,
+  positionOf: (row: R) => P,
+): Page<T> {
   const hasMore = rows.length > limit;
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
-  return { items: shown.map(view), hasMore, nextCursor: hasMore && last ? encodeCursor(scope, positionOf(last)) : null };
+  return {
+    items: shown.map(view),
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor(scope, positionOf(last)) : null,
+  };
 }

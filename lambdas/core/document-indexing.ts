@@ -1,9 +1,9 @@
-import type { BlobStore, DocumentStore, SearchIndex } from './ports.js';
-import { putUnderGeneration } from './generations.js';
-import { finishReplacement, olderVersions } from './replacement.js';
 import { chunkText, countLines } from './chunking.js';
 import { itemKindOf } from './filter-subject.js';
+import { putUnderGeneration } from './generations.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
+import type { BlobStore, DocumentStore, SearchIndex } from './ports.js';
+import { finishReplacement, olderVersions } from './replacement.js';
 import type { PipelineSpend } from './usage.js';
 
 /** A document's text as extraction (or the push itself) gave it. */
@@ -43,22 +43,30 @@ export async function indexWords(
 ): Promise<{ passages: Passage[]; replaced: number } | null> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
   const passages = chunkText(known.text);
-  const replaced = doc.replacing && doc.sourceRef !== null
-    ? await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id })
-    : [];
-  const stands = await putUnderGeneration(deps, ref, {
-    itemId: doc.id,
-    kind: itemKindOf(known.kind),
-    title: doc.title,
-    sourceRef: doc.sourceRef,
-    contentDate: doc.createdAt,
-    text: known.text,
-    passages,
-    vectors: [],
-    metadata: doc.metadata,
-    documentKind: known.kind,
-    contentType: known.contentType,
-  }, generation, doc.id, replaced.length ? { replaces: replaced.map((d) => d.id) } : undefined);
+  const replaced =
+    doc.replacing && doc.sourceRef !== null
+      ? await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id })
+      : [];
+  const stands = await putUnderGeneration(
+    deps,
+    ref,
+    {
+      itemId: doc.id,
+      kind: itemKindOf(known.kind),
+      title: doc.title,
+      sourceRef: doc.sourceRef,
+      contentDate: doc.createdAt,
+      text: known.text,
+      passages,
+      vectors: [],
+      metadata: doc.metadata,
+      documentKind: known.kind,
+      contentType: known.contentType,
+    },
+    generation,
+    doc.id,
+    replaced.length ? { replaces: replaced.map((d) => d.id) } : undefined,
+  );
   if (!stands) {
     // Deleted meanwhile: the old versions, already out of the index, go all the same (as the caller asked).
     if (replaced.length) await finishReplacement(deps, doc, replaced);
@@ -67,7 +75,11 @@ export async function indexWords(
   // A PATCH that came between reading the record and this write found no index entry to change: the record has it.
   const latest = await deps.documents.get(ref, doc.id);
   if (latest && labelsChanged(doc, latest)) {
-    await deps.index.updateItem(ref, doc.id, { title: latest.title, sourceRef: latest.sourceRef, metadata: latest.metadata });
+    await deps.index.updateItem(ref, doc.id, {
+      title: latest.title,
+      sourceRef: latest.sourceRef,
+      metadata: latest.metadata,
+    });
   }
   await deps.documents.recordExtraction(ref, doc.id, {
     kind: known.kind,

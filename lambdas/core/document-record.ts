@@ -1,4 +1,3 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore } from './ports.js';
 import { documentBlobs, type Placement } from './bucket/document-blobs.js';
 import { serviceBlobKey } from './bucket/placement.js';
 import { firstNonBlankLine } from './chunking.js';
@@ -6,6 +5,7 @@ import { newId } from './ids.js';
 import { LIMITS } from './limits.js';
 import type { Metadata } from './metadata.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore } from './ports.js';
 
 /** What the caller said about a capture besides its content (validated by http/schemas.ts). */
 export interface CaptureLabels {
@@ -31,9 +31,15 @@ export interface ClaimedContent {
 }
 
 /** The one place a document record is assembled: every capture path, inline or queued, claims one of these. */
-export function newDocumentRecord(ref: LibraryRef, labels: CaptureLabels, content: ClaimedContent, createdAt: string, placement?: Placement): DocumentRecord {
+export function newDocumentRecord(
+  ref: LibraryRef,
+  labels: CaptureLabels,
+  content: ClaimedContent,
+  createdAt: string,
+  placement?: Placement,
+): DocumentRecord {
   const id = newId('file');
-  const stored = content.hasBytes ? placement?.storage ?? 'service' : 'service';
+  const stored = content.hasBytes ? (placement?.storage ?? 'service') : 'service';
   return {
     id,
     tenantId: ref.tenantId,

@@ -1,10 +1,10 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
-import { decodeCursor, fingerprint, keysetPage, isNewestFirstKey, type Page } from './cursor.js';
+import { decodeCursor, fingerprint, isNewestFirstKey, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
-import { removeDocument } from './removal.js';
-import { filterFingerprint, type Filter } from './filter.js';
-import { mergeMetadata, type Metadata } from './metadata.js';
+import { type Filter, filterFingerprint } from './filter.js';
+import { type Metadata, mergeMetadata } from './metadata.js';
 import type { DocumentChanges, DocumentRecord, LibraryRef } from './model.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
+import { removeDocument } from './removal.js';
 
 /** A document as API.md publishes it. */
 export interface DocumentView {
@@ -51,7 +51,8 @@ export const documentView = (doc: DocumentRecord): DocumentView => ({
   status: doc.status,
   failure_reason: doc.status === 'failed' ? doc.failureReason : null,
   findable_by_words: doc.status !== 'failed' && doc.passageCount !== null,
-  findable_by_meaning: doc.status === 'ready' || (doc.passageCount !== null && doc.passagesEmbedded >= doc.passageCount),
+  findable_by_meaning:
+    doc.status === 'ready' || (doc.passageCount !== null && doc.passagesEmbedded >= doc.passageCount),
   passages: doc.passageCount,
   passages_embedded: doc.status === 'ready' ? (doc.passageCount ?? doc.passagesEmbedded) : doc.passagesEmbedded,
   created_at: doc.createdAt,
@@ -70,12 +71,34 @@ export interface DeletedDocument {
 }
 
 export class DocumentService {
-  constructor(private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; buckets?: CallerBuckets; clock?: Clock }) {}
+  constructor(
+    private readonly deps: {
+      documents: DocumentStore;
+      index: SearchIndex;
+      blobs: BlobStore;
+      buckets?: CallerBuckets;
+      clock?: Clock;
+    },
+  ) {}
 
-  async list(ref: LibraryRef, request: { limit: number; cursor?: string; sourceRef?: string; filter?: Filter }): Promise<Page<DocumentView>> {
-    const scope = fingerprint(['documents', ref.tenantId, ref.endUserId, request.sourceRef ?? null, filterFingerprint(request.filter)]);
+  async list(
+    ref: LibraryRef,
+    request: { limit: number; cursor?: string; sourceRef?: string; filter?: Filter },
+  ): Promise<Page<DocumentView>> {
+    const scope = fingerprint([
+      'documents',
+      ref.tenantId,
+      ref.endUserId,
+      request.sourceRef ?? null,
+      filterFingerprint(request.filter),
+    ]);
     const after = decodeCursor(request.cursor, scope, isNewestFirstKey);
-    const docs = await this.deps.documents.list(ref, { limit: request.limit + 1, after, sourceRef: request.sourceRef, filter: request.filter });
+    const docs = await this.deps.documents.list(ref, {
+      limit: request.limit + 1,
+      after,
+      sourceRef: request.sourceRef,
+      filter: request.filter,
+    });
     return keysetPage(docs, request.limit, scope, documentView, (doc) => ({ createdAt: doc.createdAt, id: doc.id }));
   }
 
@@ -104,7 +127,11 @@ export class DocumentService {
     if (!updated) throw notFound(`document ${id} not found`);
     // The record first: indexing that read the record before this write reads it again after its own
     // (core/document-indexing.ts), so the index ends with this change whichever comes last.
-    await this.deps.index.updateItem(ref, id, { title: updated.title, sourceRef: updated.sourceRef, metadata: updated.metadata });
+    await this.deps.index.updateItem(ref, id, {
+      title: updated.title,
+      sourceRef: updated.sourceRef,
+      metadata: updated.metadata,
+    });
     return documentView(updated);
   }
 

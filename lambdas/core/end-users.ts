@@ -1,8 +1,8 @@
-import type { BlobStore, CallerBuckets, Clock, ConversationStore, DocumentStore, SearchIndex } from './ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { decodeCursor, fingerprint, isCursorKey, keysetPage, type Page } from './cursor.js';
 import { notFound } from './errors.js';
 import type { LibraryRef } from './model.js';
+import type { BlobStore, CallerBuckets, Clock, ConversationStore, DocumentStore, SearchIndex } from './ports.js';
 
 export interface EndUserView {
   id: string;
@@ -23,7 +23,14 @@ export interface ErasureReport {
 
 export class EndUserService {
   constructor(
-    private readonly deps: { documents: DocumentStore; index: SearchIndex; blobs: BlobStore; conversations: ConversationStore; buckets?: CallerBuckets; clock?: Clock },
+    private readonly deps: {
+      documents: DocumentStore;
+      index: SearchIndex;
+      blobs: BlobStore;
+      conversations: ConversationStore;
+      buckets?: CallerBuckets;
+      clock?: Clock;
+    },
   ) {}
 
   /** End users of one tenant, in order of id. */
@@ -31,7 +38,12 @@ export class EndUserService {
     const scope = fingerprint(['end-users', tenantId]);
     const after = decodeCursor(request.cursor, scope, isCursorKey);
     const users = await this.deps.documents.listEndUsers(tenantId, { limit: request.limit + 1, after });
-    const view = (u: (typeof users)[number]): EndUserView => ({ id: u.id, created_at: u.createdAt, last_active_at: u.lastActiveAt, document_count: u.documentCount });
+    const view = (u: (typeof users)[number]): EndUserView => ({
+      id: u.id,
+      created_at: u.createdAt,
+      last_active_at: u.lastActiveAt,
+      document_count: u.documentCount,
+    });
     return keysetPage(users, request.limit, scope, view, (u) => u.id);
   }
 
@@ -61,7 +73,9 @@ export class EndUserService {
     const ended = await documents.deleteLibrary(ref);
     const again = await index.removeLibrary(ref, ended.generation ?? generation);
     // A conversation lives in a generation; a turn written meanwhile under the ended one checks it after its write (core/chat/conversations.ts).
-    const turns = await this.deps.conversations.removeLibrary(ref, { keep: await documents.libraryGeneration(ref, { readOnly: true }) });
+    const turns = await this.deps.conversations.removeLibrary(ref, {
+      keep: await documents.libraryGeneration(ref, { readOnly: true }),
+    });
     if (ended.generation === null && generation === null && !Object.values(again).some((n) => n > 0) && turns === 0) {
       throw notFound(`end user ${endUserId} not found`);
     }

@@ -111,7 +111,8 @@ export type BucketFailureKind = 'denied' | 'unreachable' | 'forbidden_endpoint';
  * the address: which private address a name resolves to is not the caller's
  * to learn (it would make the service a DNS oracle into its own network).
  */
-export const FORBIDDEN_ENDPOINT_DETAIL = 'the endpoint is not a public address, or its name resolves to one that is not';
+export const FORBIDDEN_ENDPOINT_DETAIL =
+  'the endpoint is not a public address, or its name resolves to one that is not';
 
 export class BucketError extends Error {
   constructor(

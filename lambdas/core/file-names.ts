@@ -26,7 +26,9 @@ const RESERVED = /[\\/:*?"<>|]/g;
  */
 export function downloadName(doc: Pick<DocumentRecord, 'id' | 'filename' | 'title'>): string {
   if (doc.filename !== null) {
-    const base = doc.filename.slice(Math.max(doc.filename.lastIndexOf('/'), doc.filename.lastIndexOf('\\')) + 1).replace(CONTROL, '_');
+    const base = doc.filename
+      .slice(Math.max(doc.filename.lastIndexOf('/'), doc.filename.lastIndexOf('\\')) + 1)
+      .replace(CONTROL, '_');
     return base || doc.id;
   }
   const cleaned = doc.title.replace(CONTROL, ' ').replace(RESERVED, '_').replace(/\s+/gu, ' ');
@@ -45,7 +47,8 @@ function trimDotsAndSpaces(text: string): string {
 }
 
 /** `filename*`'s value: percent-encoded UTF-8 but for unreserved characters, all of them RFC 8187 attr-chars (`'()*` encoded too). */
-const encodeExtValue = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeExtValue = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * `attachment; filename="..."` with an ASCII stand-in (every character
@@ -56,7 +59,9 @@ const encodeExtValue = (name: string) => encodeURIComponent(name).replace(/['()*
  * origin, an HTML page someone captured.
  */
 export function attachmentDisposition(filename: string): string {
-  const fallback = [...filename].map((c) => (c >= ' ' && c <= '~' && c !== '"' && c !== '\\' && c !== '%' ? c : '_')).join('');
+  const fallback = [...filename]
+    .map((c) => (c >= ' ' && c <= '~' && c !== '"' && c !== '\\' && c !== '%' ? c : '_'))
+    .join('');
   const plain = `attachment; filename="${fallback}"`;
   return fallback === filename ? plain : `${plain}; filename*=UTF-8''${encodeExtValue(filename)}`;
 }

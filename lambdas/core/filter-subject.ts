@@ -16,7 +16,9 @@ export const documentSubject = (doc: DocumentRecord): FilterSubject => ({
 });
 
 /** What a filter reads of an index item: a document's as above; a chat's or creation's metadata is {}. */
-export const itemSubject = (item: Pick<IndexItem, 'kind' | 'title' | 'sourceRef' | 'contentDate' | 'metadata' | 'documentKind' | 'contentType'>): FilterSubject => ({
+export const itemSubject = (
+  item: Pick<IndexItem, 'kind' | 'title' | 'sourceRef' | 'contentDate' | 'metadata' | 'documentKind' | 'contentType'>,
+): FilterSubject => ({
   metadata: item.metadata ?? {},
   source_ref: item.sourceRef,
   title: item.title,

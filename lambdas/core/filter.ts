@@ -60,7 +60,8 @@ export function canonicalDate(value: string): string | null {
   const millis = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5]);
   const check = new Date(millis);
   // Date.UTC rolls 2024-02-30 over into March: such a date is not one.
-  if (check.getUTCFullYear() !== fields[0] || check.getUTCMonth() !== fields[1] - 1 || check.getUTCDate() !== fields[2]) return null;
+  if (check.getUTCFullYear() !== fields[0] || check.getUTCMonth() !== fields[1] - 1 || check.getUTCDate() !== fields[2])
+    return null;
   if (fields[3] > 23 || fields[4] > 59 || fields[5] > 59) return null;
   let offsetMinutes = 0;
   if (zone && zone !== 'Z') {
@@ -72,7 +73,7 @@ export function canonicalDate(value: string): string | null {
   const utc = new Date(millis - offsetMinutes * 60_000);
   // A zone may carry the instant out of the years the UTC form can write (0001 to 9999).
   if (Number.isNaN(utc.getTime()) || utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999) return null;
-  const micro = (`${fraction}000000`).slice(0, 6);
+  const micro = `${fraction}000000`.slice(0, 6);
   return `${utc.toISOString().slice(0, 19)}.${micro}`;
 }
 
@@ -109,7 +110,8 @@ class FilterParser {
   }
 
   private nest(path: string, depth: number) {
-    if (depth >= FILTER_LIMITS.depth) throw invalidRequest(`${path}: at most ${FILTER_LIMITS.depth} levels of and, or and not`);
+    if (depth >= FILTER_LIMITS.depth)
+      throw invalidRequest(`${path}: at most ${FILTER_LIMITS.depth} levels of and, or and not`);
   }
 
   private field(name: string, condition: unknown, path: string): Condition[] {
@@ -118,19 +120,25 @@ class FilterParser {
     if (name.startsWith('metadata.')) {
       field = 'metadata';
       key = name.slice('metadata.'.length);
-      if (!METADATA_LIMITS.keyPattern.test(key)) throw invalidRequest(`${path}: not a metadata key (a letter or _, then at most 63 letters, digits, _ . or -)`);
+      if (!METADATA_LIMITS.keyPattern.test(key))
+        throw invalidRequest(`${path}: not a metadata key (a letter or _, then at most 63 letters, digits, _ . or -)`);
     } else if ((DOCUMENT_FIELDS as readonly string[]).includes(name)) {
       field = name as DocumentField;
     } else {
-      throw invalidRequest(`${path}: unknown field; use metadata.<key>, ${DOCUMENT_FIELDS.join(', ')}, or and, or, not`);
+      throw invalidRequest(
+        `${path}: unknown field; use metadata.<key>, ${DOCUMENT_FIELDS.join(', ')}, or and, or, not`,
+      );
     }
     const ops: Array<[string, unknown]> = isPlainObject(condition) ? Object.entries(condition) : [['eq', condition]];
     if (!ops.length) throw invalidRequest(`${path}: expected a value or an object of operators`);
-    return ops.map(([op, value]) => this.condition(field, key, op, value, isPlainObject(condition) ? `${path}.${op}` : path));
+    return ops.map(([op, value]) =>
+      this.condition(field, key, op, value, isPlainObject(condition) ? `${path}.${op}` : path),
+    );
   }
 
   private condition(field: FilterField, key: string | undefined, op: string, value: unknown, path: string): Condition {
-    if (++this.conditions > FILTER_LIMITS.conditions) throw invalidRequest(`${path}: at most ${FILTER_LIMITS.conditions} conditions in a filter`);
+    if (++this.conditions > FILTER_LIMITS.conditions)
+      throw invalidRequest(`${path}: at most ${FILTER_LIMITS.conditions} conditions in a filter`);
     const base = { type: 'condition' as const, field, ...(key === undefined ? {} : { key }) };
     const isDateField = (DATE_FIELDS as readonly string[]).includes(field);
     // On a date field an equality reads a date in its UTC form; any other value is of another type and matches nothing.
@@ -158,7 +166,8 @@ class FilterParser {
           if (date === null) throw invalidRequest(`${path}: expected an ISO 8601 date`);
           return { ...base, op, value: { date } };
         }
-        if (field !== 'metadata') throw invalidRequest(`${path}: ${op} applies to metadata, created_at and content_date`);
+        if (field !== 'metadata')
+          throw invalidRequest(`${path}: ${op} applies to metadata, created_at and content_date`);
         if (typeof value === 'number' && Number.isFinite(value)) return { ...base, op, value: { number: value } };
         if (date !== null) return { ...base, op, value: { date } };
         throw invalidRequest(`${path}: expected a number or a date`);
@@ -182,7 +191,8 @@ export function parseFilter(value: unknown, path = 'filter'): Filter {
 
 /** The filter of a query parameter: URL-decoded JSON text. */
 export function parseFilterParam(text: string, path = 'filter'): Filter {
-  if (text.length > FILTER_LIMITS.jsonChars) throw invalidRequest(`${path}: at most ${FILTER_LIMITS.jsonChars} characters`);
+  if (text.length > FILTER_LIMITS.jsonChars)
+    throw invalidRequest(`${path}: at most ${FILTER_LIMITS.jsonChars} characters`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -193,7 +203,8 @@ export function parseFilterParam(text: string, path = 'filter'): Filter {
 }
 
 /** A stable text of a filter, for cursors: a page's cursor works only with the same filter. */
-export const filterFingerprint = (filter: Filter | undefined): string | null => (filter ? JSON.stringify(filter) : null);
+export const filterFingerprint = (filter: Filter | undefined): string | null =>
+  filter ? JSON.stringify(filter) : null;
 
 // ---- evaluation
 
@@ -213,7 +224,8 @@ export interface FilterSubject {
 const sameType = (stored: MetadataValue, value: FilterScalar) =>
   Array.isArray(stored) ? typeof value === 'string' : typeof stored === typeof value;
 
-const equals = (stored: MetadataValue, value: FilterScalar) => (Array.isArray(stored) ? stored.includes(value as string) : stored === value);
+const equals = (stored: MetadataValue, value: FilterScalar) =>
+  Array.isArray(stored) ? stored.includes(value as string) : stored === value;
 
 function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: number | string, b: number | string): boolean {
   switch (op) {
@@ -230,7 +242,8 @@ function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: number | string, b: number 
 
 /** The value a condition reads; undefined when missing. `kind` is read as the list of kinds the subject answers to. */
 function conditionValue(subject: FilterSubject, condition: Condition): MetadataValue | undefined {
-  if (condition.field === 'metadata') return Object.hasOwn(subject.metadata, condition.key!) ? subject.metadata[condition.key!] : undefined;
+  if (condition.field === 'metadata')
+    return Object.hasOwn(subject.metadata, condition.key!) ? subject.metadata[condition.key!] : undefined;
   if (condition.field === 'kind') return [...subject.kinds];
   const value = subject[condition.field];
   return value === null ? undefined : value;

@@ -1,6 +1,6 @@
-import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from './ports.js';
 import { LibraryErasedError } from './errors.js';
 import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from './model.js';
+import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from './ports.js';
 
 /**
  * Library generations: the rule that makes an erasure final against writes
@@ -77,12 +77,26 @@ export class GenerationalIndex implements SearchIndex {
 
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options?: PutOptions): Promise<void> {
     if (generation !== undefined) {
-      await putUnderGeneration({ index: this.inner, documents: this.documents }, ref, item, generation, undefined, options);
+      await putUnderGeneration(
+        { index: this.inner, documents: this.documents },
+        ref,
+        item,
+        generation,
+        undefined,
+        options,
+      );
       return;
     }
     await inCurrentGeneration(3, async () => {
       const current = await this.documents.touchLibrary(ref, this.clock.now());
-      await putUnderGeneration({ index: this.inner, documents: this.documents }, ref, item, current, undefined, options);
+      await putUnderGeneration(
+        { index: this.inner, documents: this.documents },
+        ref,
+        item,
+        current,
+        undefined,
+        options,
+      );
     });
   }
 
@@ -107,10 +121,18 @@ export class GenerationalIndex implements SearchIndex {
   documentText(ref: LibraryRef, itemId: string, generation?: string): Promise<string | null> {
     return this.inner.documentText(ref, itemId, generation);
   }
-  passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
+  passagesWithoutVectors(
+    ref: LibraryRef,
+    itemId: string,
+    options: { limit: number; skip?: ReadonlySet<number> },
+  ): Promise<Passage[]> {
     return this.inner.passagesWithoutVectors(ref, itemId, options);
   }
-  attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean> {
+  attachPassageVectors(
+    ref: LibraryRef,
+    itemId: string,
+    vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>,
+  ): Promise<boolean> {
     return this.inner.attachPassageVectors(ref, itemId, vectors);
   }
 }

@@ -1,11 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { DocumentStore, GrepScan, SearchIndex } from './ports.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, isCount, isNewestFirstKey, type Page } from './cursor.js';
+import { type Filter, filterFingerprint } from './filter.js';
 import { LIMITS } from './limits.js';
-import { filterFingerprint, type Filter } from './filter.js';
 import type { Metadata } from './metadata.js';
 import type { LibraryRef } from './model.js';
+import type { DocumentStore, GrepScan, SearchIndex } from './ports.js';
 
 export interface GrepRequest {
   pattern: string;
@@ -108,7 +108,15 @@ export class GrepService {
   ) {}
 
   async grep(ref: LibraryRef, request: GrepRequest): Promise<Page<GrepResult>> {
-    const scope = fingerprint(['grep', ref.tenantId, ref.endUserId, request.pattern, request.caseSensitive, request.fileId ?? null, filterFingerprint(request.filter)]);
+    const scope = fingerprint([
+      'grep',
+      ref.tenantId,
+      ref.endUserId,
+      request.pattern,
+      request.caseSensitive,
+      request.fileId ?? null,
+      filterFingerprint(request.filter),
+    ]);
     const position = decodeCursor(request.cursor, scope, isGrepPosition);
     const needle = request.caseSensitive ? request.pattern : request.pattern.toLowerCase();
     // Only the library's live generation is read (ports.ts, GenerationScoped); no library, nothing to read.
@@ -195,7 +203,11 @@ export class GrepService {
 
     if (found.length > request.limit) {
       const page = found.slice(0, request.limit);
-      return { items: page.map(withoutPosition), hasMore: true, nextCursor: encodeCursor(scope, page[page.length - 1]!.position) };
+      return {
+        items: page.map(withoutPosition),
+        hasMore: true,
+        nextCursor: encodeCursor(scope, page[page.length - 1]!.position),
+      };
     }
     // Out of budget: every line before `reached` was read, so the next page starts there (maybe after a short or empty page).
     return {
@@ -206,4 +218,5 @@ export class GrepService {
   }
 }
 
-const withoutPosition = ({ position: _position, ...result }: GrepResult & { position: GrepPosition }): GrepResult => result;
+const withoutPosition = ({ position: _position, ...result }: GrepResult & { position: GrepPosition }): GrepResult =>
+  result;

@@ -1,8 +1,17 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, Embedder, IngestJob, SearchIndex, TextExtractor } from './ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { indexWords } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
+import type {
+  BlobStore,
+  CallerBuckets,
+  Clock,
+  DocumentStore,
+  Embedder,
+  IngestJob,
+  SearchIndex,
+  TextExtractor,
+} from './ports.js';
 import { removeDocument } from './removal.js';
 import { resumeReplacement } from './replacement.js';
 import type { PipelineSpend } from './usage.js';
@@ -73,8 +82,13 @@ export class IngestWorker {
     try {
       const bytes = doc.blobKey ? await documentBlobs(this.deps).get(doc) : null;
       if (!bytes) throw new CaptureRejected('extraction_failed', 'the stored file is missing');
-      const extracted = await extractor.extract({ bytes, declaredContentType: doc.contentType, filename: doc.filename ?? '' });
-      if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
+      const extracted = await extractor.extract({
+        bytes,
+        declaredContentType: doc.contentType,
+        filename: doc.filename ?? '',
+      });
+      if (!extracted.text.trim())
+        throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
       const indexed = await indexWords(this.deps, doc, extracted, this.deps.clock.now(), generation);
       if (!indexed) return { outcome: 'skipped' }; // deleted meanwhile
       return { outcome: 'extracted', passages: indexed.passages.length };
@@ -99,8 +113,15 @@ export class IngestWorker {
   async embedPassages(doc: DocumentRecord, passages: readonly Passage[]): Promise<boolean> {
     const { index, embedder, documents, spend, clock } = this.deps;
     const ref = refOf(doc);
-    const { vectors, tokens } = await embedder.embed(passages.map((p) => p.text), 'passage');
-    const attached = await index.attachPassageVectors(ref, doc.id, passages.map((p, i) => ({ ordinal: p.ordinal, vector: vectors[i]! })));
+    const { vectors, tokens } = await embedder.embed(
+      passages.map((p) => p.text),
+      'passage',
+    );
+    const attached = await index.attachPassageVectors(
+      ref,
+      doc.id,
+      passages.map((p, i) => ({ ordinal: p.ordinal, vector: vectors[i]! })),
+    );
     if (!attached) return false;
     await documents.recordEmbedded(ref, doc.id, passages.length);
     await spend.recordEmbedding({ tenantId: ref.tenantId, at: clock.now(), tokens });
@@ -136,10 +157,12 @@ export class IngestWorker {
     // Lanes choose their passages one at a time (the choice is async), so none is chosen twice.
     let choosing: Promise<unknown> = Promise.resolve();
     const choose = () => {
-      const chosen = choosing.then(() => this.pending(doc, limit, inFlight)).then((passages) => {
-        for (const p of passages) inFlight.add(p.ordinal);
-        return passages;
-      });
+      const chosen = choosing
+        .then(() => this.pending(doc, limit, inFlight))
+        .then((passages) => {
+          for (const p of passages) inFlight.add(p.ordinal);
+          return passages;
+        });
       choosing = chosen.catch(() => undefined);
       return chosen;
     };

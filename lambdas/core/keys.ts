@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock, TenantStore } from './ports.js';
-import type { ApiKeyRecord } from './model.js';
 import { newId } from './ids.js';
+import type { ApiKeyRecord } from './model.js';
+import type { Clock, TenantStore } from './ports.js';
 
 /**
  * API keys: `lib_` + 40 random base62 characters (about 238 bits). Only the
@@ -40,7 +40,8 @@ export class KeyService {
   /** Creates the tenant when new, and a key for it. */
   async create(tenantName: string): Promise<IssuedKey> {
     const now = this.deps.clock.now();
-    const tenant = (await this.deps.tenants.findTenantByName(tenantName)) ?? (await this.deps.tenants.createTenant(tenantName, now));
+    const tenant =
+      (await this.deps.tenants.findTenantByName(tenantName)) ?? (await this.deps.tenants.createTenant(tenantName, now));
     return this.issue(tenant.id, tenant.name, now);
   }
 
@@ -76,7 +77,13 @@ export class KeyService {
   private async issue(tenantId: string, tenantName: string, now: string): Promise<IssuedKey> {
     const apiKey = generateKey();
     const keyId = newId('key');
-    await this.deps.tenants.addKey({ keyId, tenantId, hash: hashKey(apiKey), prefix: apiKey.slice(0, 8), createdAt: now });
+    await this.deps.tenants.addKey({
+      keyId,
+      tenantId,
+      hash: hashKey(apiKey),
+      prefix: apiKey.slice(0, 8),
+      createdAt: now,
+    });
     return { tenant_id: tenantId, tenant: tenantName, key_id: keyId, api_key: apiKey };
   }
 }

@@ -57,11 +57,19 @@ function capturedAt(itemId: string): number {
  * library's short memories in capture order. Only the times compared are
  * decoded: rewriting a whole library's contexts stays linear.
  */
-export function contextOf(sequence: readonly ContextMemory[], index: number, rule: typeof MEMORY_CONTEXT = MEMORY_CONTEXT): string {
+export function contextOf(
+  sequence: readonly ContextMemory[],
+  index: number,
+  rule: typeof MEMORY_CONTEXT = MEMORY_CONTEXT,
+): string {
   const time = (i: number) => capturedAt(sequence[i]!.itemId);
   const texts: string[] = [];
   for (const step of [-1, 1]) {
-    for (let i = index + step, taken = 0; taken < rule.neighbours && i >= 0 && i < sequence.length; i += step, taken++) {
+    for (
+      let i = index + step, taken = 0;
+      taken < rule.neighbours && i >= 0 && i < sequence.length;
+      i += step, taken++
+    ) {
       if (!(Math.abs(time(i) - time(i - step)) <= rule.maxGapMs)) break;
       texts.push(sequence[i]!.text);
     }
@@ -83,12 +91,17 @@ export const CONTEXT_READ_EACH_SIDE = 2 * MEMORY_CONTEXT.neighbours;
  * in capture order (up to CONTEXT_READ_EACH_SIDE each); `at` is the memory at
  * the place (one that arrives, or stays), null when the memory there left.
  */
-export function contextsAround<M extends ContextMemory>(before: readonly M[], at: M | null, after: readonly M[]): Array<{ memory: M; context: string }> {
+export function contextsAround<M extends ContextMemory>(
+  before: readonly M[],
+  at: M | null,
+  after: readonly M[],
+): Array<{ memory: M; context: string }> {
   const sequence = [...before, ...(at ? [at] : []), ...after];
   const reach = MEMORY_CONTEXT.neighbours;
   const end = Math.min(sequence.length, before.length + (at ? 1 : 0) + reach);
   const touched: Array<{ memory: M; context: string }> = [];
-  for (let i = Math.max(0, before.length - reach); i < end; i++) touched.push({ memory: sequence[i]!, context: contextOf(sequence, i) });
+  for (let i = Math.max(0, before.length - reach); i < end; i++)
+    touched.push({ memory: sequence[i]!, context: contextOf(sequence, i) });
   return touched;
 }
 

@@ -19,14 +19,19 @@ export const METADATA_LIMITS = {
 
 /** Why `value` is not a metadata value; null when it is. */
 function valueProblem(value: unknown): string | null {
-  if (typeof value === 'string') return value.length > METADATA_LIMITS.stringChars ? `a string is at most ${METADATA_LIMITS.stringChars} characters` : null;
+  if (typeof value === 'string')
+    return value.length > METADATA_LIMITS.stringChars
+      ? `a string is at most ${METADATA_LIMITS.stringChars} characters`
+      : null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'a number must be finite';
   if (typeof value === 'boolean') return null;
   if (Array.isArray(value)) {
-    if (value.length > METADATA_LIMITS.arrayItems) return `an array holds at most ${METADATA_LIMITS.arrayItems} strings`;
+    if (value.length > METADATA_LIMITS.arrayItems)
+      return `an array holds at most ${METADATA_LIMITS.arrayItems} strings`;
     for (const [i, item] of value.entries()) {
       if (typeof item !== 'string') return `[${i}]: an array holds strings only`;
-      if (item.length > METADATA_LIMITS.arrayItemChars) return `[${i}]: an array's string is at most ${METADATA_LIMITS.arrayItemChars} characters`;
+      if (item.length > METADATA_LIMITS.arrayItemChars)
+        return `[${i}]: an array's string is at most ${METADATA_LIMITS.arrayItemChars} characters`;
     }
     return null;
   }
@@ -39,7 +44,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /** Checks a key's name; throws 422 naming it. */
 function checkKey(key: string, path: string) {
   if (!METADATA_LIMITS.keyPattern.test(key)) {
-    throw invalidRequest(`${path}.${key}: a key starts with a letter or _ and holds at most 64 letters, digits, _ . or -`);
+    throw invalidRequest(
+      `${path}.${key}: a key starts with a letter or _ and holds at most 64 letters, digits, _ . or -`,
+    );
   }
 }
 
@@ -47,16 +54,20 @@ function checkKey(key: string, path: string) {
 export function checkMetadata(value: unknown, path = 'metadata'): Metadata {
   if (!isPlainObject(value)) throw invalidRequest(`${path}: expected an object`);
   const keys = Object.keys(value);
-  if (keys.length > METADATA_LIMITS.keys) throw invalidRequest(`${path}: at most ${METADATA_LIMITS.keys} keys (got ${keys.length})`);
+  if (keys.length > METADATA_LIMITS.keys)
+    throw invalidRequest(`${path}: at most ${METADATA_LIMITS.keys} keys (got ${keys.length})`);
   for (const key of keys) {
     checkKey(key, path);
     const problem = valueProblem(value[key]);
     if (problem) throw invalidRequest(`${path}.${key}${problem.startsWith('[') ? problem : `: ${problem}`}`);
   }
   const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
-  if (bytes > METADATA_LIMITS.serializedBytes) throw invalidRequest(`${path}: serializes to ${bytes} bytes, over ${METADATA_LIMITS.serializedBytes}`);
+  if (bytes > METADATA_LIMITS.serializedBytes)
+    throw invalidRequest(`${path}: serializes to ${bytes} bytes, over ${METADATA_LIMITS.serializedBytes}`);
   // A copy: the caller's object (and its arrays) never alias the stored one.
-  return Object.fromEntries(keys.map((k) => [k, Array.isArray(value[k]) ? [...(value[k] as string[])] : value[k]])) as Metadata;
+  return Object.fromEntries(
+    keys.map((k) => [k, Array.isArray(value[k]) ? [...(value[k] as string[])] : value[k]]),
+  ) as Metadata;
 }
 
 /**
@@ -64,7 +75,8 @@ export function checkMetadata(value: unknown, path = 'metadata'): Metadata {
  * null removes it. The result is checked against the metadata rules.
  */
 export function mergeMetadata(current: Metadata, patch: unknown, path = 'metadata'): Metadata {
-  if (!isPlainObject(patch)) throw invalidRequest(`${path}: expected an object (a merge patch: a key with null removes it)`);
+  if (!isPlainObject(patch))
+    throw invalidRequest(`${path}: expected an object (a merge patch: a key with null removes it)`);
   // A Map, not an object: a key named __proto__ is a key like any other.
   const merged = new Map<string, unknown>(Object.entries(current));
   for (const [key, value] of Object.entries(patch)) {
@@ -76,4 +88,5 @@ export function mergeMetadata(current: Metadata, patch: unknown, path = 'metadat
 }
 
 /** The scalars a value holds: itself, or an array's elements. */
-export const scalarsOf = (value: MetadataValue): Array<string | number | boolean> => (Array.isArray(value) ? value : [value]);
+export const scalarsOf = (value: MetadataValue): Array<string | number | boolean> =>
+  Array.isArray(value) ? value : [value];

@@ -49,7 +49,10 @@ export interface DocumentStore {
    * when the library was erased (its generation ended) it throws
    * LibraryErasedError and leaves nothing.
    */
-  claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
+  claim(
+    doc: DocumentRecord,
+    generation?: string,
+  ): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
   get(ref: LibraryRef, id: string): Promise<DocumentRecord | null>;
   /**
    * Newest first, strictly after `after` when given. A document still
@@ -86,10 +89,7 @@ export interface DocumentStore {
   deleteLibrary(ref: LibraryRef): Promise<{ generation: string | null; documents: DocumentRecord[] }>;
   /** Documents left `processing` by a crash of the process that was capturing them. */
   listStaleProcessing(olderThan: string): Promise<DocumentRecord[]>;
-  listEndUsers(
-    tenantId: string,
-    options: { limit: number; after?: string },
-  ): Promise<EndUserRecord[]>;
+  listEndUsers(tenantId: string, options: { limit: number; after?: string }): Promise<EndUserRecord[]>;
   /** Records what extraction found (text known, passages counted): the document's text is now in the index. */
   recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void>;
   /** Records how many of the document's passages have their vectors (progress of `processing`). */
@@ -99,11 +99,18 @@ export interface DocumentStore {
    * failed replacement stops `replacing`: it is listed, and replaced nothing).
    * Does nothing to a document that is gone.
    */
-  settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void>;
+  settle(
+    ref: LibraryRef,
+    id: string,
+    outcome: { status: 'ready' } | { status: 'failed'; reason: string },
+  ): Promise<void>;
 }
 
 /** What extraction learns about a document whose bytes were queued. */
-export type ExtractionResult = Pick<DocumentRecord, 'kind' | 'contentType' | 'lineCount' | 'pageCount' | 'passageCount'>;
+export type ExtractionResult = Pick<
+  DocumentRecord,
+  'kind' | 'contentType' | 'lineCount' | 'pageCount' | 'passageCount'
+>;
 
 /** One document whose background indexing (extraction, then embedding) is left to a worker. */
 export interface IngestJob {
@@ -144,7 +151,10 @@ export interface BlobStore {
    * check that the object exists. A store without it (a local folder) has
    * its bytes served through the service.
    */
-  downloadUrl?(key: string, options: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string>;
+  downloadUrl?(
+    key: string,
+    options: { expiresInSeconds: number; contentType: string; contentDisposition: string },
+  ): Promise<string>;
 }
 
 /**
@@ -246,13 +256,21 @@ export interface SearchIndex {
    * Up to `limit` passages of an item that have no vector yet, lowest ordinal
    * first, skipping the ordinals in `skip` (being embedded right now).
    */
-  passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]>;
+  passagesWithoutVectors(
+    ref: LibraryRef,
+    itemId: string,
+    options: { limit: number; skip?: ReadonlySet<number> },
+  ): Promise<Passage[]>;
   /**
    * Gives passages of an item their vectors, by ordinal. Returns false and
    * writes nothing when the item is no longer there (an erasure that came
    * first stays done).
    */
-  attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean>;
+  attachPassageVectors(
+    ref: LibraryRef,
+    itemId: string,
+    vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>,
+  ): Promise<boolean>;
 }
 
 /**
@@ -444,12 +462,23 @@ export interface ConversationStore {
    * the library, oldest first; empty when it has none there (never begun,
    * another library's, or erased).
    */
-  recentTurns(ref: LibraryRef, conversationId: string, generation: string, limit: number): Promise<ConversationTurnRecord[]>;
+  recentTurns(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    limit: number,
+  ): Promise<ConversationTurnRecord[]>;
   /**
    * Adds a turn under `generation` (a turn with the same runId is replaced),
    * then keeps only the conversation's newest `keep` turns.
    */
-  append(ref: LibraryRef, conversationId: string, generation: string, turn: ConversationTurnRecord, keep: number): Promise<void>;
+  append(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    turn: ConversationTurnRecord,
+    keep: number,
+  ): Promise<void>;
   /** Removes one turn (a chat that failed after storing it); missing is no error. */
   removeTurn(ref: LibraryRef, conversationId: string, runId: string): Promise<void>;
   /**
@@ -558,7 +587,9 @@ export interface PendingBucketDelete {
 /** The durable backlog of deletes owed to callers' buckets: a table locally, a DynamoDB table on AWS. */
 export interface PendingBucketDeletes {
   /** Adds (or keeps) these; idempotent per (tenantId, blobKey). */
-  add(items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>): Promise<void>;
+  add(
+    items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>,
+  ): Promise<void>;
   /** Up to `limit` entries whose nextAttemptAt is at or before `now`, oldest first. */
   due(now: string, limit: number): Promise<PendingBucketDelete[]>;
   /** The delete happened (or is no longer owed). */
@@ -651,7 +682,10 @@ export interface VectorReindex {
    * the vectors, nothing to do. Counts the passages with vectors, and those
    * with the target's already.
    */
-  begin(target: { name: string; dimensions: number }): Promise<{ current: boolean; resumed: boolean; total: number; done: number; from: string | null }>;
+  begin(target: {
+    name: string;
+    dimensions: number;
+  }): Promise<{ current: boolean; resumed: boolean; total: number; done: number; from: string | null }>;
   /** Up to `limit` passages after id `after`, lowest first, whose vector from the target is missing or stale (their text changed). */
   pending(after: number, limit: number): Promise<ReindexPassage[]>;
   /** Keeps the target's vectors for these passages, in one transaction; a passage removed meanwhile gets none. */

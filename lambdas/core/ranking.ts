@@ -44,7 +44,14 @@ export interface FusionWeights {
  * keyword 0.85 when the words match well, as SciFact chose, down to 0.2 when
  * the best keyword hit holds little of the query.
  */
-export const DEFAULT_FUSION: FusionWeights = { method: 'convex', keyword: 0.85, weakKeyword: 0.1, fullCoverage: 0.3, vector: 0.15, k: 60 };
+export const DEFAULT_FUSION: FusionWeights = {
+  method: 'convex',
+  keyword: 0.85,
+  weakKeyword: 0.1,
+  fullCoverage: 0.3,
+  vector: 0.15,
+  k: 60,
+};
 
 export interface FusedItem {
   itemId: string;
@@ -83,7 +90,11 @@ export function fuse(
   const vectorWeight = convex ? 1 - keywordWeight : weights.vector;
   const [keywordScores, vectorScores, maxScore] = convex
     ? [keywordEvidence(keyword), minMaxNormalized(vector), 1]
-    : [reciprocalRanks(keyword, weights.k), reciprocalRanks(vector, weights.k), (weights.keyword + weights.vector) / (weights.k + 1)];
+    : [
+        reciprocalRanks(keyword, weights.k),
+        reciprocalRanks(vector, weights.k),
+        (weights.keyword + weights.vector) / (weights.k + 1),
+      ];
 
   const byItem = new Map<string, FusedItem>();
   const add = (hits: PassageHit[], scores: number[], weight: number, byWords: boolean) => {

@@ -1,9 +1,9 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { splitLines } from './chunking.js';
 import { notFound, notReady } from './errors.js';
 import { attachmentDisposition, downloadName } from './file-names.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
 
 /**
  * Reading a document back (API.md, "Reading a document back"): its text
@@ -82,7 +82,11 @@ export class DocumentReader {
    * the text is not known yet, and for a failed document (it has none).
    * A `fromLine` past the end answers no lines and a null `next_from_line`.
    */
-  async content(ref: LibraryRef, id: string, request: { fromLine: number; lines: number }): Promise<DocumentContentPage> {
+  async content(
+    ref: LibraryRef,
+    id: string,
+    request: { fromLine: number; lines: number },
+  ): Promise<DocumentContentPage> {
     const text = await this.text(ref, await this.document(ref, id));
     const all = documentLines(text);
     const start = request.fromLine - 1;
@@ -96,7 +100,13 @@ export class DocumentReader {
       bytes += size;
     }
     const next = start + lines.length;
-    return { id, line_count: all.length, from_line: request.fromLine, lines, next_from_line: next < all.length ? next + 1 : null };
+    return {
+      id,
+      line_count: all.length,
+      from_line: request.fromLine,
+      lines,
+      next_from_line: next < all.length ? next + 1 : null,
+    };
   }
 
   /**
@@ -115,7 +125,9 @@ export class DocumentReader {
     const links = this.deps.links;
     const download = await documentBlobs(this.deps).download(
       doc,
-      links ? { expiresInSeconds: links.expiresInSeconds, contentType: doc.contentType, contentDisposition: disposition } : undefined,
+      links
+        ? { expiresInSeconds: links.expiresInSeconds, contentType: doc.contentType, contentDisposition: disposition }
+        : undefined,
     );
     switch (download.kind) {
       case 'bytes':
@@ -140,9 +152,14 @@ export class DocumentReader {
   /** The document's text as the index holds it in the library's live generation (what grep reads). */
   private async text(ref: LibraryRef, doc: DocumentRecord): Promise<string> {
     if (doc.status === 'failed') {
-      throw notReady(`document ${doc.id} failed and has no text to read${doc.failureReason ? ` (${doc.failureReason})` : ''}`);
+      throw notReady(
+        `document ${doc.id} failed and has no text to read${doc.failureReason ? ` (${doc.failureReason})` : ''}`,
+      );
     }
-    if (doc.passageCount === null) throw notReady(`document ${doc.id} is not ready: its text is still being extracted (status processing); try again shortly`);
+    if (doc.passageCount === null)
+      throw notReady(
+        `document ${doc.id} is not ready: its text is still being extracted (status processing); try again shortly`,
+      );
     const generation = await this.deps.documents.libraryGeneration(ref, { readOnly: true });
     const text = generation === null ? null : await this.deps.index.documentText(ref, doc.id, generation);
     // The record was there a moment ago: a deletion (or a replacement) removed the document meanwhile.

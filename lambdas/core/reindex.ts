@@ -40,7 +40,13 @@ export async function reindexLibrary(
   const { store, embedder } = deps;
   const size = Math.max(1, options.batch ?? REINDEX_BATCH);
   const begun = await store.begin({ name: embedder.name, dimensions: embedder.dimensions });
-  const outcome = { from: begun.from, alreadyCurrent: begun.current, resumed: begun.resumed, embedded: 0, total: begun.total };
+  const outcome = {
+    from: begun.from,
+    alreadyCurrent: begun.current,
+    resumed: begun.resumed,
+    embedded: 0,
+    total: begun.total,
+  };
   if (begun.current) return outcome;
   let done = begun.done;
   options.onProgress?.({ done, total: outcome.total });
@@ -48,7 +54,10 @@ export async function reindexLibrary(
     for (let after = 0; ; ) {
       const batch = await store.pending(after, size);
       if (!batch.length) break;
-      const { vectors } = await embedder.embed(batch.map((p) => p.text), 'passage');
+      const { vectors } = await embedder.embed(
+        batch.map((p) => p.text),
+        'passage',
+      );
       await store.keep(batch.map((p, i) => ({ ...p, vector: vectors[i]! })));
       after = batch[batch.length - 1]!.id;
       outcome.embedded += batch.length;
@@ -59,5 +68,7 @@ export async function reindexLibrary(
     }
     if (await store.finish()) return outcome;
   }
-  throw new Error(`the library kept changing during ${MAX_PASSES} passes; run the reindex again (it continues) with the server stopped`);
+  throw new Error(
+    `the library kept changing during ${MAX_PASSES} passes; run the reindex again (it continues) with the server stopped`,
+  );
 }

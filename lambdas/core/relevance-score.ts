@@ -1,4 +1,4 @@
-import { onReferenceScale, type CosineScale } from './chat/calibration.js';
+import { type CosineScale, onReferenceScale } from './chat/calibration.js';
 import { termCoverage, termWeights } from './chat/relevance.js';
 import { termSet } from './chat/terms.js';
 import type { PassageHit } from './model.js';
@@ -43,7 +43,8 @@ export function queryRelevance(
   const top = ranked.slice(0, consider);
   if (!top.length) return 0;
   const cosineOf = new Map<string, number>();
-  for (const hit of vectorHits) cosineOf.set(hit.itemId, Math.max(cosineOf.get(hit.itemId) ?? -1, onReferenceScale(hit.rawScore, scale)));
+  for (const hit of vectorHits)
+    cosineOf.set(hit.itemId, Math.max(cosineOf.get(hit.itemId) ?? -1, onReferenceScale(hit.rawScore, scale)));
   const question = termSet(q);
   const texts = top.map((item) => termSet(item.passageText));
   const weights = termWeights(question, texts);

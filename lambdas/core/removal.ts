@@ -1,6 +1,6 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
-import { documentBlobs, type BlobDeletion } from './bucket/document-blobs.js';
+import { type BlobDeletion, documentBlobs } from './bucket/document-blobs.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
+import type { BlobStore, CallerBuckets, Clock, DocumentStore, SearchIndex } from './ports.js';
 
 export interface RemovalDeps {
   documents: DocumentStore;

@@ -1,7 +1,7 @@
-import type { NewestFirstKey } from './ports.js';
-import type { DocumentRecord, LibraryRef } from './model.js';
-import { removeDocument, type RemovalDeps } from './removal.js';
 import { documentBlobs } from './bucket/document-blobs.js';
+import type { DocumentRecord, LibraryRef } from './model.js';
+import type { NewestFirstKey } from './ports.js';
+import { type RemovalDeps, removeDocument } from './removal.js';
 
 /**
  * Replacement by source_ref (docs/api-notes.md, "Replacing a document by
@@ -52,11 +52,19 @@ export async function olderVersions(
  * still `replacing` whose text is indexed (a process stopped in between).
  * Returns false when `doc` itself was deleted meanwhile.
  */
-export async function finishReplacement(deps: RemovalDeps, doc: DocumentRecord, replaced: readonly DocumentRecord[]): Promise<boolean> {
+export async function finishReplacement(
+  deps: RemovalDeps,
+  doc: DocumentRecord,
+  replaced: readonly DocumentRecord[],
+): Promise<boolean> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
   // The tenant's registration is read once for all of them.
   await documentBlobs(deps).deleteAll(doc.tenantId, replaced);
-  const stands = await deps.documents.completeReplacement(ref, doc.id, replaced.map((d) => d.id));
+  const stands = await deps.documents.completeReplacement(
+    ref,
+    doc.id,
+    replaced.map((d) => d.id),
+  );
   for (const old of replaced) await deps.index.remove(ref, old.id);
   return stands;
 }
@@ -64,7 +72,10 @@ export async function finishReplacement(deps: RemovalDeps, doc: DocumentRecord, 
 /** Finds the older versions of a `replacing` document whose text is indexed, and finishes its replacement. */
 export async function resumeReplacement(deps: RemovalDeps, doc: DocumentRecord): Promise<number> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-  const replaced = doc.sourceRef === null ? [] : await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id });
+  const replaced =
+    doc.sourceRef === null
+      ? []
+      : await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id });
   await finishReplacement(deps, doc, replaced);
   return replaced.length;
 }
@@ -79,7 +90,12 @@ export const replacedDetail = (count: number) =>
  * findable by words (else a reader could find neither). Returns what to add
  * to the receipt's detail.
  */
-export async function replaceByExisting(deps: RemovalDeps, existing: DocumentRecord, sourceRef: string, at: string): Promise<string> {
+export async function replaceByExisting(
+  deps: RemovalDeps,
+  existing: DocumentRecord,
+  sourceRef: string,
+  at: string,
+): Promise<string> {
   if (existing.replacing && existing.sourceRef === sourceRef) {
     return 'it replaces the older documents with this source_ref once its text is indexed';
   }

@@ -1,12 +1,12 @@
-import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
+import type { CosineScale } from './chat/calibration.js';
 import { excerptAround } from './chunking.js';
 import { decodeCursor, encodeCursor, fingerprint, offsetUpTo, type Page } from './cursor.js';
+import { type Filter, filterFingerprint } from './filter.js';
 import { LIMITS } from './limits.js';
-import { filterFingerprint, type Filter } from './filter.js';
 import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
-import { DEFAULT_FUSION, fuse, type FusionWeights } from './ranking.js';
-import type { CosineScale } from './chat/calibration.js';
+import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
+import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
 import { queryRelevance } from './relevance-score.js';
 
 export interface SearchRequest {
@@ -65,7 +65,15 @@ export class SearchService {
   async search(ref: LibraryRef, request: SearchRequest): Promise<Page<SearchResult>> {
     const kinds = request.kinds?.length ? [...new Set(request.kinds)].sort() : undefined;
     const minScore = request.minScore ?? 0;
-    const scope = fingerprint(['search', ref.tenantId, ref.endUserId, request.q, kinds ?? null, minScore, filterFingerprint(request.filter)]);
+    const scope = fingerprint([
+      'search',
+      ref.tenantId,
+      ref.endUserId,
+      request.q,
+      kinds ?? null,
+      minScore,
+      filterFingerprint(request.filter),
+    ]);
     // Each leg brings at most candidatesPerLeg items, so no cursor this API issued points past twice that.
     const offset = decodeCursor(request.cursor, scope, offsetUpTo(2 * this.options.candidatesPerLeg)) ?? 0;
 
@@ -73,7 +81,9 @@ export class SearchService {
     const fused = this.fuse(keywordHits, vectorHits);
     // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all.
     const relevance = queryRelevance(request.q, fused, vectorHits, await this.deps.cosineScale?.());
-    const ranked = fused.map((item) => ({ ...item, score: item.score * relevance })).filter((item) => item.score >= minScore);
+    const ranked = fused
+      .map((item) => ({ ...item, score: item.score * relevance }))
+      .filter((item) => item.score >= minScore);
     const page = ranked.slice(offset, offset + request.limit);
     const hasMore = offset + request.limit < ranked.length;
     return {
@@ -113,12 +123,24 @@ export class SearchService {
     // thread works while the keyword leg does.
     let queryVector: Float32Array = new Float32Array(0);
     let queryTokens = 0;
-    const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(([{ vectors: [vector], tokens }, generation]) => {
-      queryVector = vector!;
-      queryTokens = tokens;
-      return generation === null ? [] : this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds, generation, filter });
-    });
-    const keywordLeg = live.then((generation) => (generation === null ? [] : this.deps.index.keywordSearch(ref, { text: q, limit, kinds, generation, filter })));
+    const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(
+      ([
+        {
+          vectors: [vector],
+          tokens,
+        },
+        generation,
+      ]) => {
+        queryVector = vector!;
+        queryTokens = tokens;
+        return generation === null
+          ? []
+          : this.deps.index.vectorSearch(ref, { vector: vector!, limit, kinds, generation, filter });
+      },
+    );
+    const keywordLeg = live.then((generation) =>
+      generation === null ? [] : this.deps.index.keywordSearch(ref, { text: q, limit, kinds, generation, filter }),
+    );
     const [keywordHits, vectorHits] = await Promise.all([keywordLeg, vectorLeg]);
     return { keywordHits, vectorHits, queryVector, queryTokens, generation: await live };
   }

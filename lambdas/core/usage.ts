@@ -1,6 +1,6 @@
-import type { Clock, UsageDay, UsageDelta, UsageLedger } from './ports.js';
 import { dayOf, isCalendarDate } from './dates.js';
 import { invalidRequest } from './errors.js';
+import type { Clock, UsageDay, UsageDelta, UsageLedger } from './ports.js';
 
 /**
  * Spend per tenant per day: tokens (chat prompt + completion + embeddings),
@@ -36,7 +36,6 @@ export interface EmbeddingSpend {
 /** What the capture pipeline charges. */
 export type PipelineSpend = Pick<UsageService, 'recordCapture' | 'recordEmbedding'>;
 
-
 const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
 function monthEnd(date: string): string {
   const [y, m] = date.split('-').map(Number) as [number, number];
@@ -48,8 +47,12 @@ function monthEnd(date: string): string {
  * current month (UTC) when neither is.
  */
 export function resolveRange(today: string, from?: string, to?: string): { from: string; to: string } {
-  for (const [name, value] of [['from', from], ['to', to]] as const) {
-    if (value !== undefined && !isCalendarDate(value)) throw invalidRequest(`${name}: must be a date written YYYY-MM-DD`);
+  for (const [name, value] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (value !== undefined && !isCalendarDate(value))
+      throw invalidRequest(`${name}: must be a date written YYYY-MM-DD`);
   }
   const anchor = from ?? to ?? today;
   const range = { from: from ?? monthStart(anchor), to: to ?? monthEnd(anchor) };
@@ -104,5 +107,9 @@ export class UsageService {
 }
 
 const toView = (d: UsageDay) => ({
-  date: d.date, tokens_used: d.tokensUsed, chat_calls: d.chatCalls, ocr_pages: d.ocrPages, captures: d.captures,
+  date: d.date,
+  tokens_used: d.tokensUsed,
+  chat_calls: d.chatCalls,
+  ocr_pages: d.ocrPages,
+  captures: d.captures,
 });

@@ -26,7 +26,12 @@ export interface Access {
    * decrypt a caller's secret key with the secrets key (tenant id as
    * context); `reach`: assume the dedicated role to reach buckets by role.
    */
-  readonly callerBuckets?: { readonly table: 'read' | 'write'; readonly seal?: boolean; readonly open?: boolean; readonly reach?: boolean };
+  readonly callerBuckets?: {
+    readonly table: 'read' | 'write';
+    readonly seal?: boolean;
+    readonly open?: boolean;
+    readonly reach?: boolean;
+  };
   /**
    * Names end users in its logs (a route that addresses an end user's
    * library): kms:GenerateMac on the end-user log key, to derive the HMAC key
@@ -36,7 +41,13 @@ export interface Access {
 }
 
 export const FULL_ACCESS: Access = {
-  documents: 'write', usage: 'write', blobs: { read: true, put: true, delete: true }, search: 'write', embed: true, chat: true, ingestQueue: true,
+  documents: 'write',
+  usage: 'write',
+  blobs: { read: true, put: true, delete: true },
+  search: 'write',
+  embed: true,
+  chat: true,
+  ingestQueue: true,
   callerBuckets: { table: 'write', seal: true, open: true, reach: true },
 };
 

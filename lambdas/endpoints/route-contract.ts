@@ -1,5 +1,5 @@
-import type { Access } from './access.js';
 import type { RouteDefinition } from '../http/route.js';
+import type { Access } from './access.js';
 
 /**
  * What each lambdas/endpoints/<route>/contract.ts exports as `contract`: the

@@ -2,8 +2,8 @@ import { contract as bucketDelete } from './bucket-delete/contract.js';
 import { contract as bucketGet } from './bucket-get/contract.js';
 import { contract as bucketPut } from './bucket-put/contract.js';
 import { contract as bucketTrustPolicy } from './bucket-trust-policy/contract.js';
-import { contract as captureBatch } from './capture-batch/contract.js';
 import { contract as capture } from './capture/contract.js';
+import { contract as captureBatch } from './capture-batch/contract.js';
 import { contract as chat } from './chat/contract.js';
 import { contract as docs } from './docs/contract.js';
 import { contract as documentContent } from './document-content/contract.js';
@@ -18,9 +18,9 @@ import { contract as grep } from './grep/contract.js';
 import { contract as health } from './health/contract.js';
 import { contract as mcp } from './mcp/contract.js';
 import { contract as openapi } from './openapi/contract.js';
+import type { RouteContract } from './route-contract.js';
 import { contract as search } from './search/contract.js';
 import { contract as usage } from './usage/contract.js';
-import type { RouteContract } from './route-contract.js';
 
 /**
  * The route table: every route's contract (lambdas/endpoints/<route>/contract.ts),

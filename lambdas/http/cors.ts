@@ -34,7 +34,9 @@ export function parseCorsOrigins(raw: string | readonly string[] | undefined, so
       url = undefined;
     }
     if (!url || !/^https?:$/.test(url.protocol) || url.origin !== entry) {
-      throw new Error(`${source}: "${entry}" is not an exact origin; write scheme://host[:port] (e.g. https://app.example.com), without path, trailing slash or wildcard`);
+      throw new Error(
+        `${source}: "${entry}" is not an exact origin; write scheme://host[:port] (e.g. https://app.example.com), without path, trailing slash or wildcard`,
+      );
     }
   }
   return [...new Set(entries)];
@@ -65,7 +67,11 @@ export class CorsPolicy {
   responseHeaders(origin: string | undefined): Record<string, string> {
     if (!this.enabled) return {};
     if (!this.allows(origin)) return { vary: 'Origin' };
-    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSE_HEADERS, vary: 'Origin' };
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': CORS_EXPOSE_HEADERS,
+      vary: 'Origin',
+    };
   }
 
   /**
@@ -85,10 +91,13 @@ export class CorsPolicy {
 }
 
 /** A header of an API Gateway proxy event, whatever its case. */
-export function eventHeader(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
+export function eventHeader(
+  headers: Record<string, string | undefined> | null | undefined,
+  name: string,
+): string | undefined {
   if (!headers) return undefined;
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  return key ? headers[key] ?? undefined : undefined;
+  return key ? (headers[key] ?? undefined) : undefined;
 }
 
 /**
@@ -97,13 +106,17 @@ export function eventHeader(headers: Record<string, string | undefined> | null |
  * browser untouched (API Gateway adds nothing to a proxy response), so on AWS
  * the functions add them; locally the gateway does (server.ts).
  */
-export function withCors<E extends { headers?: Record<string, string | undefined> | null }, R extends { headers?: Record<string, unknown> }, C>(
-  handler: (event: E, context: C) => Promise<R>,
-  policy: CorsPolicy,
-): (event: E, context: C) => Promise<R> {
+export function withCors<
+  E extends { headers?: Record<string, string | undefined> | null },
+  R extends { headers?: Record<string, unknown> },
+  C,
+>(handler: (event: E, context: C) => Promise<R>, policy: CorsPolicy): (event: E, context: C) => Promise<R> {
   if (!policy.enabled) return handler;
   return async (event, context) => {
     const result = await handler(event, context);
-    return { ...result, headers: { ...(result.headers ?? {}), ...policy.responseHeaders(eventHeader(event.headers, 'origin')) } };
+    return {
+      ...result,
+      headers: { ...(result.headers ?? {}), ...policy.responseHeaders(eventHeader(event.headers, 'origin')) },
+    };
   };
 }

@@ -2,9 +2,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { safeParse } from 'zod/mini';
 import type { $ZodError, $ZodObject, $ZodType } from 'zod/v4/core';
-import { LIMITS } from '../core/limits.js';
 import { newId } from '../core/ids.js';
-import { HttpError, errorBody, toHttpError } from './errors.js';
+import { LIMITS } from '../core/limits.js';
+import { errorBody, HttpError, toHttpError } from './errors.js';
 import { BodyRefused, decodeUtf8, parseJsonObject } from './json-body.js';
 import { logger, withRequestLog } from './observability.js';
 
@@ -85,20 +85,39 @@ export const RESPONSE_MARGIN_MS = 1_000;
  * the function's remaining time, but it is in the gateway's), less
  * RESPONSE_MARGIN_MS. Without either, 29 s from now.
  */
-export function requestDeadline(event: APIGatewayProxyEvent, context: Pick<Context, 'getRemainingTimeInMillis'> | undefined, now = Date.now()): number {
-  const remaining = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
+export function requestDeadline(
+  event: APIGatewayProxyEvent,
+  context: Pick<Context, 'getRemainingTimeInMillis'> | undefined,
+  now = Date.now(),
+): number {
+  const remaining =
+    typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : undefined;
   let end = typeof remaining === 'number' && Number.isFinite(remaining) ? now + remaining : now + GATEWAY_TIMEOUT_MS;
   const received = event.requestContext?.requestTimeEpoch;
   if (typeof received === 'number' && received > 0) end = Math.min(end, received + GATEWAY_TIMEOUT_MS);
   return end - RESPONSE_MARGIN_MS;
 }
 
-export function jsonResponse(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
-  return { statusCode: status, headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers }, body: JSON.stringify(body) };
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 /** A body that is not JSON: text as it is, bytes base64-encoded (isBase64Encoded). */
-export function contentResponse(status: number, content: string | Uint8Array, requestId: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
+export function contentResponse(
+  status: number,
+  content: string | Uint8Array,
+  requestId: string,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
   const binary = typeof content !== 'string';
   return {
     statusCode: status,
@@ -119,14 +138,15 @@ export function describeIssue(error: $ZodError, prefix = ''): string {
   const issue = error.issues[0];
   if (!issue) return `${prefix || 'request'}: invalid`;
   const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || 'body';
-  if (issue.code === 'unrecognized_keys') return `${[field === 'body' ? '' : field, issue.keys[0]].filter(Boolean).join('.')}: unknown field`;
+  if (issue.code === 'unrecognized_keys')
+    return `${[field === 'body' ? '' : field, issue.keys[0]].filter(Boolean).join('.')}: unknown field`;
   return `${field}: ${issue.message}`;
 }
 
 export function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
   const headers = event.headers ?? {};
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  return key ? headers[key] ?? undefined : undefined;
+  return key ? (headers[key] ?? undefined) : undefined;
 }
 
 /**
@@ -146,7 +166,7 @@ function parseBody(event: APIGatewayProxyEvent): Record<string, unknown> {
     throw new HttpError('payload_too_large', `request body over ${LIMITS.requestBodyBytes} bytes`);
   }
   try {
-    return parseJsonObject(bytes ? decodeUtf8(bytes) : event.body ?? '');
+    return parseJsonObject(bytes ? decodeUtf8(bytes) : (event.body ?? ''));
   } catch (error) {
     if (error instanceof BodyRefused) throw new HttpError('invalid_json', error.message);
     throw error;
@@ -161,15 +181,22 @@ const shownName = (name: string) => (name === '' ? '""' : name.length > 64 ? `${
  * take: a typo such as `lmit`, or `end_user_id` where the contract does not
  * put it (the body of a POST), is 422 rather than silently ignored.
  */
-export function refuseUnknownParameters(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>, known: ReadonlySet<string>): void {
-  const names = new Set([...Object.keys(event.queryStringParameters ?? {}), ...Object.keys(event.multiValueQueryStringParameters ?? {})]);
+export function refuseUnknownParameters(
+  event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
+  known: ReadonlySet<string>,
+): void {
+  const names = new Set([
+    ...Object.keys(event.queryStringParameters ?? {}),
+    ...Object.keys(event.multiValueQueryStringParameters ?? {}),
+  ]);
   for (const name of names) {
     if (!known.has(name)) throw new HttpError('invalid_request', `${shownName(name)}: unknown parameter`);
   }
 }
 
 /** The names of an object schema's fields. */
-export const parameterNames = (schema: $ZodObject | undefined): ReadonlySet<string> => new Set(schema ? Object.keys(schema._zod.def.shape) : []);
+export const parameterNames = (schema: $ZodObject | undefined): ReadonlySet<string> =>
+  new Set(schema ? Object.keys(schema._zod.def.shape) : []);
 
 function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
   const result = safeParse(schema, value);
@@ -199,19 +226,26 @@ export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec
       body = spec.body === 'object' ? (object as B) : validate(spec.body, object);
     }
     const result = await spec.run({ requestId, tenantId, query, body, path, deadline, event });
-    if (result.stream) return { statusCode: result.status, headers: { 'x-request-id': requestId, ...result.headers }, body: '', stream: result.stream };
+    if (result.stream)
+      return {
+        statusCode: result.status,
+        headers: { 'x-request-id': requestId, ...result.headers },
+        body: '',
+        stream: result.stream,
+      };
     if (result.content !== undefined) return contentResponse(result.status, result.content, requestId, result.headers);
     return jsonResponse(result.status, result.body, requestId, result.headers);
   };
 
   // Each request logs in a context of its own (request id, route, tenant, end user hashed), never on a shared logger.
-  return withRequestLog(middy(run)
-    .use({
+  return withRequestLog(
+    middy(run).use({
       onError: async (request) => {
         const requestId = requestIdOf(request.event);
         const error = toHttpError(request.error);
         if (error.status >= 500) logger.error('request failed', { error: request.error as Error });
         request.response = errorResponse(error, requestId);
       },
-    }) as unknown as ApiHandler);
+    }) as unknown as ApiHandler,
+  );
 }

@@ -57,7 +57,14 @@ function mediaRanges(accept: string): MediaRange[] {
 function quality(ranges: readonly MediaRange[], type: string, subtype: string): number {
   let best: { specificity: number; q: number } | null = null;
   for (const r of ranges) {
-    const specificity = r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' && r.subtype === '*' ? 0 : -1;
+    const specificity =
+      r.type === type && r.subtype === subtype
+        ? 2
+        : r.type === type && r.subtype === '*'
+          ? 1
+          : r.type === '*' && r.subtype === '*'
+            ? 0
+            : -1;
     if (specificity >= 0 && (!best || specificity > best.specificity)) best = { specificity, q: r.q };
   }
   return best?.q ?? 0;

@@ -38,11 +38,19 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
     const b = bytes[i]!;
     let need: number;
     let min: number;
-    if (b < 0x80) { i += 1; continue; }
-    else if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; }
-    else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; }
-    else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; }
-    else return i;
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
     let cp = b & (0xff >> (need + 2));
     for (let k = 1; k <= need; k += 1) {
       const c = bytes[i + k];
@@ -112,7 +120,9 @@ function checkStructure(source: string): void {
         decoded = JSON.parse(literal) as string;
         if (LONE_SURROGATE.test(decoded)) {
           const where = (isKey ? top!.path : childPath(top)) || 'body';
-          throw new BodyRefused(`${where}: ${isKey ? 'a key holds' : 'holds'} a \\u escape of a lone surrogate, which is not Unicode text`);
+          throw new BodyRefused(
+            `${where}: ${isKey ? 'a key holds' : 'holds'} a \\u escape of a lone surrogate, which is not Unicode text`,
+          );
         }
       }
       if (keys) {
@@ -143,12 +153,13 @@ function checkStructure(source: string): void {
         stack.pop();
         expectKey = false;
         break;
-      case 0x2c /* , */: {
-        const top = stack[stack.length - 1];
-        if (top && !top.keys) top.index += 1;
-        expectKey = !!top?.keys;
-        break;
-      }
+      case 0x2c /* , */:
+        {
+          const top = stack[stack.length - 1];
+          if (top && !top.keys) top.index += 1;
+          expectKey = !!top?.keys;
+          break;
+        }
       default:
         break; // ':' (a value follows), whitespace, numbers, true, false, null
     }

@@ -77,7 +77,8 @@ export const END_USER_LOG_KEY_BYTES = 32;
 
 /** Makes `key` the one end users are named in logs with, from now on in this process. */
 export function useEndUserLogKey(key: Uint8Array): void {
-  if (key.byteLength < END_USER_LOG_KEY_BYTES) throw new Error(`the end-user log key must be at least ${END_USER_LOG_KEY_BYTES} bytes`);
+  if (key.byteLength < END_USER_LOG_KEY_BYTES)
+    throw new Error(`the end-user log key must be at least ${END_USER_LOG_KEY_BYTES} bytes`);
   endUserLogKey = Buffer.from(key);
 }
 
@@ -92,7 +93,14 @@ export const hashEndUser = (tenantId: string, endUserId: string, key: Uint8Array
 
 /** Runs `fn` in a fresh log context. */
 export function runWithRequestLog<T>(owner: RequestLog['owner'], keys: Record<string, unknown>, fn: () => T): T {
-  const log: RequestLog = { keys: { ...keys }, startedAt: performance.now(), owner, endUsers: new Set(), captures: {}, rejections: {} };
+  const log: RequestLog = {
+    keys: { ...keys },
+    startedAt: performance.now(),
+    owner,
+    endUsers: new Set(),
+    captures: {},
+    rejections: {},
+  };
   return contexts.run(log, fn);
 }
 
@@ -100,7 +108,8 @@ export function runWithRequestLog<T>(owner: RequestLog['owner'], keys: Record<st
 export function noteRequest(keys: Record<string, unknown>): void {
   const log = contexts.getStore();
   if (!log) return;
-  for (const [key, value] of Object.entries(keys)) if (value !== undefined && value !== null && value !== '') log.keys[key] = value;
+  for (const [key, value] of Object.entries(keys))
+    if (value !== undefined && value !== null && value !== '') log.keys[key] = value;
 }
 
 /** The library a request addresses: its end user joins the request's lines, hashed. */
@@ -138,7 +147,11 @@ export function noteLambdaContext(context: Context | undefined): void {
 
 /** The one line per request: who, what, how it ended and how long it took. */
 export function writeAccessLine(log: RequestLog, status: number): void {
-  const line: Record<string, unknown> = { ...log.keys, status, durationMs: Math.round((performance.now() - log.startedAt) * 10) / 10 };
+  const line: Record<string, unknown> = {
+    ...log.keys,
+    status,
+    durationMs: Math.round((performance.now() - log.startedAt) * 10) / 10,
+  };
   if (Object.keys(log.captures).length) line.captures = { ...log.captures };
   if (Object.keys(log.rejections).length) line.rejections = { ...log.rejections };
   const level = status >= 500 ? 'error' : 'info';
@@ -224,4 +237,3 @@ export interface CaptureOutcome {
   status: string;
   reject_code: string | null;
 }
-

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import {
   createDocument,
   type ZodOpenApiOperationObject,
@@ -5,7 +6,6 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import * as z from 'zod/mini';
 import { LIMITS } from '../core/limits.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 import { errorExample, FILE_ID } from './openapi-examples.js';
@@ -60,14 +60,23 @@ export interface RouteDoc {
 }
 
 const TAGS = [
-  { name: 'Capture', description: 'Store texts and files in a library. A capture answers with a receipt: created, deduped or rejected.' },
-  { name: 'Search', description: 'Find material by meaning and words (search), or every literal occurrence of a string (grep).' },
+  {
+    name: 'Capture',
+    description: 'Store texts and files in a library. A capture answers with a receipt: created, deduped or rejected.',
+  },
+  {
+    name: 'Search',
+    description: 'Find material by meaning and words (search), or every literal occurrence of a string (grep).',
+  },
   { name: 'Documents', description: 'List, read and delete the documents of a library.' },
   { name: 'Chat', description: 'Answers grounded in a library, citing it.' },
   { name: 'End users', description: "The tenant's end users, each with a library of its own, and their erasure." },
   { name: 'Usage', description: "The tenant's spend." },
   { name: 'Bucket', description: "The tenant's own S3 or R2 bucket for the raw files it captures (docs/bucket.md)." },
-  { name: 'MCP', description: 'The library as a Model Context Protocol server, for AI assistants (docs/api-notes.md, "MCP").' },
+  {
+    name: 'MCP',
+    description: 'The library as a Model Context Protocol server, for AI assistants (docs/api-notes.md, "MCP").',
+  },
   { name: 'Service', description: 'Health and this description; no key needed.' },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];
@@ -91,25 +100,84 @@ const withRetryAfter = { ...requestIdOnly, 'Retry-After': { $ref: '#/components/
 
 // ---- responses
 
-export const json = (schema: unknown, example?: unknown) => ({
-  'application/json': { schema, ...(example !== undefined ? { example } : {}) },
-}) as ZodOpenApiResponseObject['content'];
+export const json = (schema: unknown, example?: unknown) =>
+  ({
+    'application/json': { schema, ...(example !== undefined ? { example } : {}) },
+  }) as ZodOpenApiResponseObject['content'];
 
 /** The error answers, one component each: the Error body with its code. */
 export const ERROR_RESPONSES = {
-  invalid_json: { id: 'InvalidJson', description: 'The body is not UTF-8 JSON whose top level is an object (or it repeats a key).', message: 'body: not valid JSON' },
-  unauthorized: { id: 'Unauthorized', description: 'Missing, malformed, unknown or revoked API key.', message: 'missing Authorization: Bearer <API_KEY>' },
-  not_found: { id: 'NotFound', description: "Nothing with this id in the caller's library (or an unknown path).", message: `document ${FILE_ID} not found` },
-  not_ready: { id: 'NotReady', description: "The document's text is not extracted yet (`status` `processing`; try again once it is known), or never will be (`failed`: `failure_reason` says why).", message: `document ${FILE_ID} is not ready: its text is still being extracted` },
-  method_not_allowed: { id: 'MethodNotAllowed', description: 'A known path with a method it does not take; `Allow` lists the methods it takes.', message: 'POST is not allowed on /v1/search; use GET' },
-  payload_too_large: { id: 'PayloadTooLarge', description: `The request body is over ${LIMITS.requestBodyBytes} bytes.`, message: `request body over ${LIMITS.requestBodyBytes} bytes` },
-  unsupported_media_type: { id: 'UnsupportedMediaType', description: 'A body sent without `Content-Type: application/json`.', message: 'Content-Type must be application/json' },
-  invalid_request: { id: 'InvalidRequest', description: 'Well-formed, but breaks the contract; `message` names the field, or the query parameter the operation does not take (`lmit: unknown parameter`).', message: 'limit: Too big: expected number to be <=50' },
-  bucket_unreachable: { id: 'BucketUnreachable', description: 'PUT /v1/bucket: the probe could not reach the bucket; `message` names the step (write, read, compare, delete, assume role) and what to check.', message: 'write: the bucket "acme-library" at https://example.r2.cloudflarestorage.com could not be reached (ENOTFOUND); check the endpoint and region, and that the bucket accepts connections from the internet; try again if it was throttling' },
-  bucket_access_denied: { id: 'BucketAccessDenied', description: 'PUT /v1/bucket: the bucket (or STS) refused a probe step; `message` names the step and what to check.', message: 'write: the bucket "acme-library" refused writing the probe object "library/.library-probe/3f2a" (AccessDenied (HTTP 403)); check that the credentials allow s3:PutObject on "acme-library/library/*"' },
-  rate_limited: { id: 'RateLimited', description: "Over the key's rate; wait `Retry-After` seconds.", message: 'over the rate of 20 requests/s for this key' },
-  internal_error: { id: 'InternalError', description: 'A bug; nothing half-written was kept.', message: 'internal error; nothing half-written was kept' },
-  unavailable: { id: 'Unavailable', description: 'A backend is unavailable; nothing was done; safe to retry after `Retry-After` seconds.', message: 'a backend is unavailable; safe to retry' },
+  invalid_json: {
+    id: 'InvalidJson',
+    description: 'The body is not UTF-8 JSON whose top level is an object (or it repeats a key).',
+    message: 'body: not valid JSON',
+  },
+  unauthorized: {
+    id: 'Unauthorized',
+    description: 'Missing, malformed, unknown or revoked API key.',
+    message: 'missing Authorization: Bearer <API_KEY>',
+  },
+  not_found: {
+    id: 'NotFound',
+    description: "Nothing with this id in the caller's library (or an unknown path).",
+    message: `document ${FILE_ID} not found`,
+  },
+  not_ready: {
+    id: 'NotReady',
+    description:
+      "The document's text is not extracted yet (`status` `processing`; try again once it is known), or never will be (`failed`: `failure_reason` says why).",
+    message: `document ${FILE_ID} is not ready: its text is still being extracted`,
+  },
+  method_not_allowed: {
+    id: 'MethodNotAllowed',
+    description: 'A known path with a method it does not take; `Allow` lists the methods it takes.',
+    message: 'POST is not allowed on /v1/search; use GET',
+  },
+  payload_too_large: {
+    id: 'PayloadTooLarge',
+    description: `The request body is over ${LIMITS.requestBodyBytes} bytes.`,
+    message: `request body over ${LIMITS.requestBodyBytes} bytes`,
+  },
+  unsupported_media_type: {
+    id: 'UnsupportedMediaType',
+    description: 'A body sent without `Content-Type: application/json`.',
+    message: 'Content-Type must be application/json',
+  },
+  invalid_request: {
+    id: 'InvalidRequest',
+    description:
+      'Well-formed, but breaks the contract; `message` names the field, or the query parameter the operation does not take (`lmit: unknown parameter`).',
+    message: 'limit: Too big: expected number to be <=50',
+  },
+  bucket_unreachable: {
+    id: 'BucketUnreachable',
+    description:
+      'PUT /v1/bucket: the probe could not reach the bucket; `message` names the step (write, read, compare, delete, assume role) and what to check.',
+    message:
+      'write: the bucket "acme-library" at https://example.r2.cloudflarestorage.com could not be reached (ENOTFOUND); check the endpoint and region, and that the bucket accepts connections from the internet; try again if it was throttling',
+  },
+  bucket_access_denied: {
+    id: 'BucketAccessDenied',
+    description:
+      'PUT /v1/bucket: the bucket (or STS) refused a probe step; `message` names the step and what to check.',
+    message:
+      'write: the bucket "acme-library" refused writing the probe object "library/.library-probe/3f2a" (AccessDenied (HTTP 403)); check that the credentials allow s3:PutObject on "acme-library/library/*"',
+  },
+  rate_limited: {
+    id: 'RateLimited',
+    description: "Over the key's rate; wait `Retry-After` seconds.",
+    message: 'over the rate of 20 requests/s for this key',
+  },
+  internal_error: {
+    id: 'InternalError',
+    description: 'A bug; nothing half-written was kept.',
+    message: 'internal error; nothing half-written was kept',
+  },
+  unavailable: {
+    id: 'Unavailable',
+    description: 'A backend is unavailable; nothing was done; safe to retry after `Retry-After` seconds.',
+    message: 'a backend is unavailable; safe to retry',
+  },
 } as const satisfies Record<ErrorCode, { id: string; description: string; message: string }>;
 
 const RETRY_AFTER: Partial<Record<ErrorCode, number>> = { rate_limited: 1, unavailable: 1 };
@@ -120,8 +188,17 @@ const errorResponses = Object.fromEntries(
     const retryAfter = RETRY_AFTER[code];
     const headers: Record<string, unknown> =
       code === 'method_not_allowed'
-        ? { ...requestIdOnly, Allow: { description: 'The methods the path takes.', required: true, schema: { type: 'string', examples: ['GET'] } } }
-        : retryAfter !== undefined ? withRetryAfter : requestIdOnly;
+        ? {
+            ...requestIdOnly,
+            Allow: {
+              description: 'The methods the path takes.',
+              required: true,
+              schema: { type: 'string', examples: ['GET'] },
+            },
+          }
+        : retryAfter !== undefined
+          ? withRetryAfter
+          : requestIdOnly;
     const response: ZodOpenApiResponseObject = {
       id: spec.id,
       description: `\`${code}\`: ${spec.description}`,
@@ -134,7 +211,12 @@ const errorResponses = Object.fromEntries(
 
 const error = (code: ErrorCode) => ({ [String(ERROR_STATUS[code])]: errorResponses[code] });
 
-export const success = (description: string, schema: unknown, example: unknown, headers: object = requestIdOnly): ZodOpenApiResponseObject => ({
+export const success = (
+  description: string,
+  schema: unknown,
+  example: unknown,
+  headers: object = requestIdOnly,
+): ZodOpenApiResponseObject => ({
   description,
   headers: headers as ZodOpenApiResponseObject['headers'],
   content: json(schema, example),
@@ -149,7 +231,10 @@ export const ownOr503 = (description: string, schema: z.ZodMiniType, example: un
       schema: z.union([schema, s.ErrorResponse]),
       examples: {
         own: { summary: 'from the service', value: example },
-        gateway: { summary: 'from the gateway', value: errorExample('unavailable', 'a backend timed out; safe to retry', 1) },
+        gateway: {
+          summary: 'from the gateway',
+          value: errorExample('unavailable', 'a backend timed out; safe to retry', 1),
+        },
       },
     },
   },
@@ -199,7 +284,14 @@ export function assembleOpenApiDocument(version: string, routes: readonly Docume
       ...(route.auth ? {} : { security: doc.optionalKey ? [{}, { bearer: [] }] : [] }),
       requestParams: { ...(query ? { query } : {}), ...(path ? { path } : {}) },
       ...(body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) },
+              },
+            },
+          }
         : {}),
       responses: operationResponses({ route, doc }),
     };
@@ -227,11 +319,16 @@ export function assembleOpenApiDocument(version: string, routes: readonly Docume
       security: [{ bearer: [] }],
       paths,
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer lib_...`.' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer lib_...`.' },
+        },
         headers: { RequestId: RequestIdHeader, RetryAfter: RetryAfterHeader } as never,
         // Components no operation's schema reaches: the routes' own (chat's stream events, which its
         // text/event-stream answer names) and the shapes the core checks (checkedByCore, the override below).
-        schemas: Object.assign({}, ...routes.map(({ doc }) => doc.schemas), { Filter: s.FilterSchema, MetadataPatch: s.MetadataPatchSchema }),
+        schemas: Object.assign({}, ...routes.map(({ doc }) => doc.schemas), {
+          Filter: s.FilterSchema,
+          MetadataPatch: s.MetadataPatchSchema,
+        }),
         // Operations list the others (each becomes a component on first use); a wrong method can meet any path.
         responses: { MethodNotAllowed: { ...errorResponses.method_not_allowed, id: undefined } },
       },
@@ -249,7 +346,10 @@ export function assembleOpenApiDocument(version: string, routes: readonly Docume
           const id = (z.globalRegistry.get(documentedAs) as { id?: string } | undefined)?.id;
           const description = ctx.jsonSchema.description;
           for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
-          Object.assign(ctx.jsonSchema, { $ref: `#/components/schemas/${id}`, ...(description ? { description } : {}) });
+          Object.assign(ctx.jsonSchema, {
+            $ref: `#/components/schemas/${id}`,
+            ...(description ? { description } : {}),
+          });
         }
       },
     },

@@ -3,8 +3,8 @@ import { rejectedReceipt } from '../core/capture.js';
 import { DomainError } from '../core/errors.js';
 import { checkMetadata, type Metadata } from '../core/metadata.js';
 import { describeIssue } from './endpoint.js';
-import { noteCapture, type CaptureOutcome } from './observability.js';
 import { libraryOf } from './library.js';
+import { type CaptureOutcome, noteCapture } from './observability.js';
 import { CaptureItem as CaptureItemSchema } from './schemas.js';
 
 /** HTTP status of a receipt (API.md: 201 created, 200 deduped, 422 or 503 rejected). */
@@ -61,9 +61,20 @@ async function captureOne(
   }
   const parsed = CaptureItemSchema.safeParse(raw);
   if (!parsed.success) return rejectedReceipt('invalid_item', describeIssue(parsed.error));
-  const { text, content_base64, filename, content_type, title, source_ref, replace_source_ref, end_user_id } = parsed.data;
+  const { text, content_base64, filename, content_type, title, source_ref, replace_source_ref, end_user_id } =
+    parsed.data;
   const item: CaptureItem = {
-    text, contentBase64: content_base64, filename, contentType: content_type, title, sourceRef: source_ref, replaceSourceRef: replace_source_ref, metadata,
+    text,
+    contentBase64: content_base64,
+    filename,
+    contentType: content_type,
+    title,
+    sourceRef: source_ref,
+    replaceSourceRef: replace_source_ref,
+    metadata,
   };
-  return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, { interactive: options.interactive, deadline: options.deadline });
+  return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, {
+    interactive: options.interactive,
+    deadline: options.deadline,
+  });
 }

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import type { RejectCode } from '../core/errors.js';
-import { LIMITS } from '../core/limits.js';
 import { FILTER_LIMITS } from '../core/filter.js';
+import { LIMITS } from '../core/limits.js';
 import { METADATA_LIMITS } from '../core/metadata.js';
 import { ERROR_STATUS, type ErrorCode } from './errors.js';
 
@@ -32,18 +32,22 @@ export const text = (min: number, max: number) => z.string().check(z.minLength(m
 export const integer = () => z.int();
 
 export const EndUserId = meta(
-  z.string().check(
-    z.minLength(1),
-    z.maxLength(LIMITS.endUserIdChars),
-    z.regex(noControlCharacters, 'must not contain control characters'),
-  ),
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(LIMITS.endUserIdChars),
+      z.regex(noControlCharacters, 'must not contain control characters'),
+    ),
   { description: "Selects that end user's library; omitted: the tenant's shared library." },
 );
 
 export const limitParam = (range: { min: number; max: number; default: number }) =>
   z._default(z.coerce.number().check(z.int(), z.minimum(range.min), z.maximum(range.max)), range.default);
 
-export const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), { description: 'The next_cursor of the previous page.' });
+export const cursorParam = meta(z.optional(z.string().check(z.minLength(1))), {
+  description: 'The next_cursor of the previous page.',
+});
 
 // ---- metadata and filters
 
@@ -70,7 +74,8 @@ export const FilterSchema = meta(z.record(z.string(), z.unknown()), { id: 'Filte
 /** PATCH's metadata: a merge patch (null removes a key). */
 export const MetadataPatchSchema = meta(z.record(z.string(), z.nullable(metadataValue)), {
   id: 'MetadataPatch',
-  description: 'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules (see Metadata).',
+  description:
+    'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules (see Metadata).',
 });
 
 /**
@@ -105,8 +110,9 @@ const QUOTED_STRING = '"(?:[\\t \\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\\t \\x21-\\x7
  * is allowed only at the end, so the match never backtracks far (and the
  * length is checked first).
  */
-export const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;(?:[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED_STRING})|[ \\t]*$)?)*$`);
-
+export const MEDIA_TYPE = new RegExp(
+  `^${TOKEN}/${TOKEN}(?:[ \\t]*;(?:[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED_STRING})|[ \\t]*$)?)*$`,
+);
 
 export const CaptureItem = meta(
   z.strictObject({
@@ -115,17 +121,25 @@ export const CaptureItem = meta(
     filename: z.optional(text(1, LIMITS.filenameChars)),
     content_type: meta(
       z.optional(
-        z.string().check(
-          z.maxLength(CONTENT_TYPE_MAX_CHARS, { abort: true }),
-          z.regex(MEDIA_TYPE, 'must be a media type: type/subtype, then optional ; name=value parameters (RFC 9110), such as text/plain; charset=utf-8'),
-        ),
+        z
+          .string()
+          .check(
+            z.maxLength(CONTENT_TYPE_MAX_CHARS, { abort: true }),
+            z.regex(
+              MEDIA_TYPE,
+              'must be a media type: type/subtype, then optional ; name=value parameters (RFC 9110), such as text/plain; charset=utf-8',
+            ),
+          ),
       ),
-      { description: `Bytes push: the declared media type (RFC 9110: type/subtype tokens, optional \`; name=value\` parameters, each value a token or quoted string), at most ${CONTENT_TYPE_MAX_CHARS} characters.` },
+      {
+        description: `Bytes push: the declared media type (RFC 9110: type/subtype tokens, optional \`; name=value\` parameters, each value a token or quoted string), at most ${CONTENT_TYPE_MAX_CHARS} characters.`,
+      },
     ),
     title: z.optional(z.string().check(z.maxLength(LIMITS.titleChars))),
     source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
     metadata: meta(z.optional(MetadataSchema), {
-      description: 'The document\'s metadata, which filters read. A rejection names the key (`reject_code` `invalid_request`). A `deduped` capture keeps the stored metadata: change it with PATCH.',
+      description:
+        "The document's metadata, which filters read. A rejection names the key (`reject_code` `invalid_request`). A `deduped` capture keeps the stored metadata: change it with PATCH.",
     }),
     replace_source_ref: meta(z.optional(z.boolean()), {
       description:
@@ -161,7 +175,10 @@ export const REJECT_CODES = [
   'backend_unavailable',
 ] as const satisfies readonly RejectCode[];
 // Fails to compile when core/errors.ts gains a reject code this list lacks.
-const everyRejectCode: Record<RejectCode, true> = Object.fromEntries(REJECT_CODES.map((c) => [c, true])) as Record<(typeof REJECT_CODES)[number], true>;
+const everyRejectCode: Record<RejectCode, true> = Object.fromEntries(REJECT_CODES.map((c) => [c, true])) as Record<
+  (typeof REJECT_CODES)[number],
+  true
+>;
 void everyRejectCode;
 
 export const RejectCodeSchema = meta(z.enum(REJECT_CODES), {
@@ -180,16 +197,23 @@ export const receiptShape = {
   status: z.enum(['created', 'deduped', 'rejected']),
   dedup: meta(z.boolean(), { description: 'true exactly when `deduped`' }),
   detail: meta(z.string(), { description: 'human-readable' }),
-  id: meta(z.nullable(z.string()), { description: '`file_` + 26-character ULID; for `deduped`, the existing document; null when rejected' }),
+  id: meta(z.nullable(z.string()), {
+    description: '`file_` + 26-character ULID; for `deduped`, the existing document; null when rejected',
+  }),
   file_id: meta(z.nullable(z.string()), { description: 'same as `id`' }),
   reject_code: meta(z.nullable(RejectCodeSchema), { description: 'set only when rejected' }),
-  retryable: meta(z.nullable(z.boolean()), { description: 'set only when rejected: true for `backend_unavailable` (HTTP 503)' }),
-  source_ref: meta(z.nullable(z.string()), { description: "the stored source_ref (for `deduped`, the existing document's)" }),
+  retryable: meta(z.nullable(z.boolean()), {
+    description: 'set only when rejected: true for `backend_unavailable` (HTTP 503)',
+  }),
+  source_ref: meta(z.nullable(z.string()), {
+    description: "the stored source_ref (for `deduped`, the existing document's)",
+  }),
 };
 
 export const Receipt = meta(z.object(receiptShape), {
   id: 'Receipt',
-  description: 'The capture receipt: the body of every capture answer (201 created, 200 deduped, 422 rejected for good, 503 rejected and retryable).',
+  description:
+    'The capture receipt: the body of every capture answer (201 created, 200 deduped, 422 rejected for good, 503 rejected and retryable).',
 });
 
 // ---- pages
@@ -210,11 +234,16 @@ export const Document = meta(
     sha256: z.string(),
     kind: z.enum(['text', 'file', 'image']),
     status: meta(z.enum(['ready', 'processing', 'failed']), {
-      description: '`processing` while its text is extracted or its passages embedded; `ready` when every passage is findable by meaning; `failed` (see failure_reason) when it cannot be indexed',
+      description:
+        '`processing` while its text is extracted or its passages embedded; `ready` when every passage is findable by meaning; `failed` (see failure_reason) when it cannot be indexed',
     }),
-    failure_reason: meta(z.nullable(z.string()), { description: 'why a `failed` document failed, as `reject_code: detail`; null otherwise' }),
+    failure_reason: meta(z.nullable(z.string()), {
+      description: 'why a `failed` document failed, as `reject_code: detail`; null otherwise',
+    }),
     findable_by_words: meta(z.boolean(), { description: 'its text is in the index: search by words and grep find it' }),
-    findable_by_meaning: meta(z.boolean(), { description: 'every passage has its vector: search by meaning finds all of it' }),
+    findable_by_meaning: meta(z.boolean(), {
+      description: 'every passage has its vector: search by meaning finds all of it',
+    }),
     passages: meta(z.nullable(integer()), { description: 'passages of its text; null until the text is known' }),
     passages_embedded: meta(integer(), { description: 'passages findable by meaning so far' }),
     created_at: z.string(),
@@ -246,7 +275,9 @@ export const bucketFields = {
 
 export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), {
   id: 'ErrorCode',
-  description: `The error's kind; each goes with one HTTP status: ${Object.entries(ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ')}.`,
+  description: `The error's kind; each goes with one HTTP status: ${Object.entries(ERROR_STATUS)
+    .map(([code, status]) => `\`${code}\` ${status}`)
+    .join(', ')}.`,
 });
 
 export const ErrorResponse = meta(
@@ -255,7 +286,10 @@ export const ErrorResponse = meta(
       code: ErrorCodeSchema,
       message: meta(z.string(), { description: 'what went wrong; for `invalid_request`, it names the field' }),
       request_id: meta(z.string(), { description: 'the same as the `x-request-id` header' }),
-      retry_after: meta(z.optional(integer()), { description: 'seconds to wait before retrying (`rate_limited`, and `unavailable` when known); the same as `Retry-After`' }),
+      retry_after: meta(z.optional(integer()), {
+        description:
+          'seconds to wait before retrying (`rate_limited`, and `unavailable` when known); the same as `Retry-After`',
+      }),
     }),
   }),
   { id: 'Error', description: 'The body of every error answer.' },

@@ -1,17 +1,23 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayTokenAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
 import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/limits.js';
+import { ALL_ROUTES, type PageName, type RouteName } from '../endpoints/routes.js';
+import { CorsPolicy } from '../http/cors.js';
 import type { ApiHandler, ApiResult } from '../http/endpoint.js';
 import { errorResponse } from '../http/endpoint.js';
-import { CorsPolicy } from '../http/cors.js';
 import { HttpError } from '../http/errors.js';
 import { currentRequestLog, noteRequest, runWithRequestLog, writeAccessLine } from '../http/observability.js';
 import type { RouteDefinition } from '../http/route.js';
-import { ALL_ROUTES, type PageName, type RouteName } from '../endpoints/routes.js';
-import { RateLimiter, type RateLimit } from './rate-limiter.js';
+import { type RateLimit, RateLimiter } from './rate-limiter.js';
 
 /**
  * The local server: plays API Gateway in front of the very handlers Lambda
@@ -86,7 +92,11 @@ const writable = (response: ServerResponse) =>
  * first. A reader that goes away stops the writing, not the stream: it is
  * read to its end, so the work behind it completes (as on AWS).
  */
-async function answer(response: ServerResponse, result: ApiResult, extraHeaders: Record<string, string>): Promise<void> {
+async function answer(
+  response: ServerResponse,
+  result: ApiResult,
+  extraHeaders: Record<string, string>,
+): Promise<void> {
   if (!result.stream) return send(response, result, extraHeaders);
   response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...extraHeaders });
   response.flushHeaders();
@@ -119,7 +129,12 @@ export async function startLocalServer(options: LocalServerOptions) {
   const cors = new CorsPolicy(options.corsOrigins ?? []);
   const served = COMPILED.filter((c) => options.handlers[c.route.name as RouteName | PageName]);
 
-  const handle = async (request: IncomingMessage, response: ServerResponse, requestId: string, corsHeaders: Record<string, string>) => {
+  const handle = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    corsHeaders: Record<string, string>,
+  ) => {
     const fail = (error: HttpError, extraHeaders: Record<string, string> = {}) => {
       const result = errorResponse(error, requestId);
       send(response, { ...result, headers: { ...result.headers, ...extraHeaders } }, corsHeaders);
@@ -133,12 +148,18 @@ export async function startLocalServer(options: LocalServerOptions) {
     if (!hit && method === 'OPTIONS' && cors.enabled) {
       // A preflight (as API Gateway's OPTIONS mock answers it): 204; the allow headers only for an allowed origin.
       const methods = onPath.map((m) => m.c.route.method);
-      response.writeHead(204, { 'x-request-id': requestId, allow: [...methods, 'OPTIONS'].join(', '), ...cors.preflightHeaders(request.headers.origin, methods) });
+      response.writeHead(204, {
+        'x-request-id': requestId,
+        allow: [...methods, 'OPTIONS'].join(', '),
+        ...cors.preflightHeaders(request.headers.origin, methods),
+      });
       return response.end();
     }
     if (!hit) {
       const allowed = onPath.map((m) => m.c.route.method).join(', ');
-      return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${allowed}`), { allow: allowed });
+      return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${allowed}`), {
+        allow: allowed,
+      });
     }
     const { route, params } = hit.c;
     noteRequest({ route: `${route.method} ${route.path}` });
@@ -154,14 +175,25 @@ export async function startLocalServer(options: LocalServerOptions) {
       const token = request.headers.authorization;
       if (!token) return fail(new HttpError('unauthorized', 'missing Authorization: Bearer <API_KEY>'));
       try {
-        const decision = await options.authorizer({ type: 'TOKEN', authorizationToken: token, methodArn: `arn:aws:execute-api:local:000000000000:library/v1/${method}${route.path}` });
+        const decision = await options.authorizer({
+          type: 'TOKEN',
+          authorizationToken: token,
+          methodArn: `arn:aws:execute-api:local:000000000000:library/v1/${method}${route.path}`,
+        });
         authorizerContext = { ...decision.context, principalId: decision.principalId };
         noteRequest({ tenantId: decision.context?.tenantId });
       } catch {
         return fail(new HttpError('unauthorized', 'unknown, malformed or revoked API key'));
       }
       const wait = limiter.take(token);
-      if (wait > 0) return fail(new HttpError('rate_limited', `over the rate of ${options.rateLimit.ratePerSecond} requests/s for this key`, wait));
+      if (wait > 0)
+        return fail(
+          new HttpError(
+            'rate_limited',
+            `over the rate of ${options.rateLimit.ratePerSecond} requests/s for this key`,
+            wait,
+          ),
+        );
     }
 
     const headers: Record<string, string> = {};
@@ -205,7 +237,11 @@ export async function startLocalServer(options: LocalServerOptions) {
     } as unknown as APIGatewayProxyEvent;
 
     try {
-      await answer(response, await options.handlers[route.name as RouteName | PageName]!(event, lambdaContext(route.name, requestId)), corsHeaders);
+      await answer(
+        response,
+        await options.handlers[route.name as RouteName | PageName]!(event, lambdaContext(route.name, requestId)),
+        corsHeaders,
+      );
     } catch {
       if (!response.headersSent) fail(new HttpError('internal_error', 'internal error'));
       else response.destroy();
@@ -223,7 +259,8 @@ export async function startLocalServer(options: LocalServerOptions) {
       const log = currentRequestLog()!;
       response.once('close', () => writeAccessLine(log, response.writableFinished ? response.statusCode : 499));
       handle(request, response, requestId, corsHeaders).catch(() => {
-        if (!response.headersSent) send(response, errorResponse(new HttpError('internal_error', 'internal error'), requestId), corsHeaders);
+        if (!response.headersSent)
+          send(response, errorResponse(new HttpError('internal_error', 'internal error'), requestId), corsHeaders);
       });
     });
   });
@@ -234,9 +271,10 @@ export async function startLocalServer(options: LocalServerOptions) {
   return {
     url: `http://${address.address}:${address.port}`,
     port: address.port,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

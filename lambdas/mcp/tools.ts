@@ -1,10 +1,16 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, ListResourcesRequestSchema, McpError, type CallToolResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { CHAT_LIMITS } from '../core/chat/limits.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
-import { OperationError, type LibraryOperations } from './operations.js';
+import { type LibraryOperations, OperationError } from './operations.js';
 
 /**
  * The MCP server of a library: one set of tools and one resource template,
@@ -29,11 +35,12 @@ export const RESOURCE_PAGE = 50;
 export const RESOURCE_MAX_LINES = 20_000;
 
 const FILTER_DESCRIPTION =
-  'Optional. Only material matching it is used. A JSON object in the library\'s filter grammar: fields `metadata.<key>`, `source_ref`, `title`, `kind`, ' +
+  "Optional. Only material matching it is used. A JSON object in the library's filter grammar: fields `metadata.<key>`, `source_ref`, `title`, `kind`, " +
   '`content_type`, `created_at`, `content_date`, each with a value (equality) or operators `eq`, `ne`, `in`, `nin`, `gt`, `gte`, `lt`, `lte`, `exists`, `prefix`; ' +
   'combine with `{"and": [...]}`, `{"or": [...]}`, `{"not": {...}}`. Example: `{"metadata.project": "apollo", "created_at": {"gte": "2026-01-01"}}`.';
 
-const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * An argument that is a JSON object, handed on as parsed for the core to check
@@ -43,7 +50,10 @@ const isJsonObject = (value: unknown): value is Record<string, unknown> => typeo
  * input schema shows.
  */
 const jsonObject = (description: string, jsonSchema: Record<string, unknown> = {}) =>
-  z.unknown().refine(isJsonObject, 'expected a JSON object').meta({ type: 'object', ...jsonSchema, description }) as unknown as z.ZodType<Record<string, unknown>>;
+  z
+    .unknown()
+    .refine(isJsonObject, 'expected a JSON object')
+    .meta({ type: 'object', ...jsonSchema, description }) as unknown as z.ZodType<Record<string, unknown>>;
 
 const filter = jsonObject(FILTER_DESCRIPTION).optional();
 const metadata = z.record(z.string(), z.unknown());
@@ -54,7 +64,10 @@ const page = { has_more: z.boolean(), next_cursor: z.string().nullable() };
 const searchHit = z.looseObject({
   kind: z.string(),
   id: z.string(),
-  file_id: z.string().nullable().describe('The document (`file_...`) for file_excerpt and image results; null for chat and creation results.'),
+  file_id: z
+    .string()
+    .nullable()
+    .describe('The document (`file_...`) for file_excerpt and image results; null for chat and creation results.'),
   title: z.string().nullable(),
   snippet: z.string(),
   score: z.number(),
@@ -64,17 +77,37 @@ const searchHit = z.looseObject({
 });
 
 const grepLine = z.looseObject({
-  file_id: z.string(), title: z.string().nullable(), source_ref: z.string().nullable(), line: z.number().int(), snippet: z.string(), content_date: z.string(), metadata,
+  file_id: z.string(),
+  title: z.string().nullable(),
+  source_ref: z.string().nullable(),
+  line: z.number().int(),
+  snippet: z.string(),
+  content_date: z.string(),
+  metadata,
 });
 
 const receipt = z.looseObject({
-  ok: z.boolean(), status: z.enum(['created', 'deduped', 'rejected']), dedup: z.boolean(), detail: z.string(),
-  id: z.string().nullable(), file_id: z.string().nullable(), reject_code: z.string().nullable(), retryable: z.boolean().nullable(), source_ref: z.string().nullable(),
+  ok: z.boolean(),
+  status: z.enum(['created', 'deduped', 'rejected']),
+  dedup: z.boolean(),
+  detail: z.string(),
+  id: z.string().nullable(),
+  file_id: z.string().nullable(),
+  reject_code: z.string().nullable(),
+  retryable: z.boolean().nullable(),
+  source_ref: z.string().nullable(),
 });
 
 const documentSummary = z.looseObject({
-  id: z.string(), title: z.string(), source_ref: z.string().nullable(), content_type: z.string(), kind: z.string(), status: z.string(), created_at: z.string(),
-  line_count: z.number().int(), metadata,
+  id: z.string(),
+  title: z.string(),
+  source_ref: z.string().nullable(),
+  content_type: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+  line_count: z.number().int(),
+  metadata,
 });
 
 /*
@@ -107,7 +140,12 @@ export const RESOURCE_NOT_FOUND = -32002;
 function protocolError(error: unknown): McpError {
   const failure = error instanceof OperationError ? error : new OperationError('internal_error', 'internal error');
   const retry = failure.retryAfterSeconds !== undefined ? ` Retry after ${failure.retryAfterSeconds} s.` : '';
-  const code = failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'invalid_request' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  const code =
+    failure.code === 'not_found'
+      ? RESOURCE_NOT_FOUND
+      : failure.code === 'invalid_request'
+        ? ErrorCode.InvalidParams
+        : ErrorCode.InternalError;
   return new McpError(code, `${failure.code}: ${failure.message}${retry}`);
 }
 
@@ -124,7 +162,11 @@ async function documentText(ops: LibraryOperations, id: string): Promise<{ text:
   const lines: string[] = [];
   let from: number | null = 1;
   while (from !== null && lines.length < RESOURCE_MAX_LINES) {
-    const content = await ops.readDocument({ id, from_line: from, lines: Math.min(LIMITS.contentLines.max, RESOURCE_MAX_LINES - lines.length) });
+    const content = await ops.readDocument({
+      id,
+      from_line: from,
+      lines: Math.min(LIMITS.contentLines.max, RESOURCE_MAX_LINES - lines.length),
+    });
     lines.push(...content.lines);
     from = content.next_from_line !== null && content.next_from_line > from ? content.next_from_line : null;
   }
@@ -138,7 +180,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
     {
       instructions:
         "A library of the user's documents and memories. Use `search` to find material by meaning and words, `grep` for an exact string " +
-        '(every occurrence, with line numbers), `ask` for an answer grounded in the library with its sources, `read_document` to read a document\'s lines, ' +
+        "(every occurrence, with line numbers), `ask` for an answer grounded in the library with its sources, `read_document` to read a document's lines, " +
         '`list_documents` to see what is there, `remember` to store a note, and `forget` (destructive) to delete a document.',
     },
   );
@@ -148,14 +190,25 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
     {
       title: 'Search the library',
       description:
-        'Hybrid search of the library by meaning and by the query\'s words. Returns the best passages with their document\'s title, a snippet, a score ' +
+        "Hybrid search of the library by meaning and by the query's words. Returns the best passages with their document's title, a snippet, a score " +
         'in [0, 1] (absolute: about 0.5 and above is usually relevant), source_ref, file_id and metadata. Use it to find material before reading it with ' +
         'read_document (by file_id) or to check facts; use grep instead for an exact string.',
       inputSchema: {
         query: z.string().min(1).max(LIMITS.queryChars).describe('What to look for, in plain words.'),
-        limit: z.number().int().min(LIMITS.search.min).max(LIMITS.search.max).optional().describe(`Results to return (default ${LIMITS.search.default}).`),
-        kind: z.array(z.enum(ITEM_KINDS as [string, ...string[]])).min(1).optional()
-          .describe('Kinds to keep: file_excerpt (documents\' text), image (photos), chat (past questions and answers), creation (tables and documents made by ask). Default: all.'),
+        limit: z
+          .number()
+          .int()
+          .min(LIMITS.search.min)
+          .max(LIMITS.search.max)
+          .optional()
+          .describe(`Results to return (default ${LIMITS.search.default}).`),
+        kind: z
+          .array(z.enum(ITEM_KINDS as [string, ...string[]]))
+          .min(1)
+          .optional()
+          .describe(
+            "Kinds to keep: file_excerpt (documents' text), image (photos), chat (past questions and answers), creation (tables and documents made by ask). Default: all.",
+          ),
         filter,
         min_score: z.number().min(0).max(1).optional().describe('Only results scoring at least this (0 to 1).'),
       },
@@ -166,10 +219,24 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       run(async () => {
         const found = await ops.search(args);
         const results = found.results.map((hit) => ({
-          kind: hit.kind, id: hit.id, file_id: hit.kind === 'file_excerpt' || hit.kind === 'image' ? hit.id : null, title: hit.title, snippet: hit.snippet,
-          score: hit.score, from_keyword: hit.from_keyword, source_ref: hit.source_ref, content_date: hit.content_date, metadata: hit.metadata,
+          kind: hit.kind,
+          id: hit.id,
+          file_id: hit.kind === 'file_excerpt' || hit.kind === 'image' ? hit.id : null,
+          title: hit.title,
+          snippet: hit.snippet,
+          score: hit.score,
+          from_keyword: hit.from_keyword,
+          source_ref: hit.source_ref,
+          content_date: hit.content_date,
+          metadata: hit.metadata,
         }));
-        return answer({ query: found.query, count: found.count, results, has_more: found.has_more, next_cursor: found.next_cursor });
+        return answer({
+          query: found.query,
+          count: found.count,
+          results,
+          has_more: found.has_more,
+          next_cursor: found.next_cursor,
+        });
       }),
   );
 
@@ -178,7 +245,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
     {
       title: 'Find an exact string',
       description:
-        'Literal, exhaustive search for an exact string (no regular expressions) in the documents\' text: every matching line with its document (file_id, title) ' +
+        "Literal, exhaustive search for an exact string (no regular expressions) in the documents' text: every matching line with its document (file_id, title) " +
         'and 1-based line number, newest document first. Case-insensitive unless case_sensitive is true. Use it for names, codes and quotes that must match exactly; ' +
         'read around a hit with read_document (from_line).',
       inputSchema: {
@@ -187,7 +254,12 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         file_id: fileId.optional().describe('Only this document (a `file_...` id).'),
         filter,
       },
-      outputSchema: z.looseObject({ pattern: z.string(), count: z.number().int(), results: z.array(grepLine), ...page }),
+      outputSchema: z.looseObject({
+        pattern: z.string(),
+        count: z.number().int(),
+        results: z.array(grepLine),
+        ...page,
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.grep(args)) })),
@@ -204,12 +276,26 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       inputSchema: {
         question: z.string().min(1).max(CHAT_LIMITS.questionChars).describe('The question, in plain words.'),
         filter,
-        conversation_id: z.string().min(1).optional().describe('Continue this conversation (the conversation_id of an earlier ask).'),
+        conversation_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Continue this conversation (the conversation_id of an earlier ask).'),
       },
       outputSchema: z.looseObject({
         reply: z.string(),
-        sources: z.array(z.looseObject({ kind: z.string(), title: z.string(), snippet: z.string(), file_id: z.string(), metadata })),
-        artifacts: z.array(z.looseObject({ id: z.string(), type: z.string(), title: z.string(), content_type: z.string(), content: z.string() })),
+        sources: z.array(
+          z.looseObject({ kind: z.string(), title: z.string(), snippet: z.string(), file_id: z.string(), metadata }),
+        ),
+        artifacts: z.array(
+          z.looseObject({
+            id: z.string(),
+            type: z.string(),
+            title: z.string(),
+            content_type: z.string(),
+            content: z.string(),
+          }),
+        ),
         tokens_used: z.number(),
         run_id: z.string(),
         conversation_id: z.string(),
@@ -225,15 +311,29 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       title: 'Remember a note',
       description:
         'Stores a text in the library (a note, a fact, a summary) so that search, grep and ask find it later. Returns the capture receipt: status created, ' +
-        'or deduped when the very same text is already there (its id is the existing document\'s). Give a title and a source_ref (where it came from) when known; ' +
+        "or deduped when the very same text is already there (its id is the existing document's). Give a title and a source_ref (where it came from) when known; " +
         'metadata (string, number, boolean or string-array values) can be filtered on later.',
       inputSchema: {
         text: z.string().min(1).describe('The text to store (up to 2 MiB).'),
         title: z.string().max(LIMITS.titleChars).optional().describe('Default: its first line.'),
-        source_ref: z.string().max(LIMITS.sourceRefChars).optional().describe('Where it comes from (a URL, a path, a reference); stored verbatim.'),
-        metadata: jsonObject('Up to 32 keys; values are strings, numbers, booleans or arrays of strings. Filters read it later (`metadata.<key>`).', {
-          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: 'string' } }] },
-        }).optional(),
+        source_ref: z
+          .string()
+          .max(LIMITS.sourceRefChars)
+          .optional()
+          .describe('Where it comes from (a URL, a path, a reference); stored verbatim.'),
+        metadata: jsonObject(
+          'Up to 32 keys; values are strings, numbers, booleans or arrays of strings. Filters read it later (`metadata.<key>`).',
+          {
+            additionalProperties: {
+              anyOf: [
+                { type: 'string' },
+                { type: 'number' },
+                { type: 'boolean' },
+                { type: 'array', items: { type: 'string' } },
+              ],
+            },
+          },
+        ).optional(),
       },
       outputSchema: receipt,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -244,7 +344,11 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         if (stored.status !== 'rejected') return answer({ ...stored });
         // A rejected capture is a tool error that still carries its receipt.
         const retry = stored.retryable ? ' It may be retried.' : '';
-        return { isError: true, content: [{ type: 'text', text: `${stored.reject_code}: ${stored.detail}${retry}` }], structuredContent: { ...stored } };
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `${stored.reject_code}: ${stored.detail}${retry}` }],
+          structuredContent: { ...stored },
+        };
       }),
   );
 
@@ -253,13 +357,23 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
     {
       title: 'List documents',
       description:
-        'The library\'s documents, newest first, a page at a time: id (file_...), title, source_ref, kind, status (ready, processing, failed), line_count, ' +
+        "The library's documents, newest first, a page at a time: id (file_...), title, source_ref, kind, status (ready, processing, failed), line_count, " +
         'created_at and metadata. When has_more is true, call again with cursor set to next_cursor (and the same filter and source_ref).',
       inputSchema: {
-        limit: z.number().int().min(LIMITS.documents.min).max(LIMITS.documents.max).optional().describe(`Documents per page (default ${LIMITS.documents.default}).`),
+        limit: z
+          .number()
+          .int()
+          .min(LIMITS.documents.min)
+          .max(LIMITS.documents.max)
+          .optional()
+          .describe(`Documents per page (default ${LIMITS.documents.default}).`),
         cursor: z.string().min(1).optional().describe('The next_cursor of the previous page.'),
         filter,
-        source_ref: z.string().max(LIMITS.sourceRefChars).optional().describe('Only documents with exactly this source_ref.'),
+        source_ref: z
+          .string()
+          .max(LIMITS.sourceRefChars)
+          .optional()
+          .describe('Only documents with exactly this source_ref.'),
       },
       outputSchema: z.looseObject({ count: z.number().int(), documents: z.array(documentSummary), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -272,14 +386,26 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
     {
       title: 'Read a document',
       description:
-        'A document\'s extracted text by lines, numbered as grep and ask cite them: lines[k] is line from_line + k. Reads up to `lines` lines (default 1000) ' +
+        "A document's extracted text by lines, numbered as grep and ask cite them: lines[k] is line from_line + k. Reads up to `lines` lines (default 1000) " +
         'from from_line (default 1); next_from_line is where to continue, null at the end. Fails with not_ready while a just-captured file is being read.',
       inputSchema: {
-        id: fileId.describe('The document\'s id (`file_...`), from search, grep, ask or list_documents.'),
+        id: fileId.describe("The document's id (`file_...`), from search, grep, ask or list_documents."),
         from_line: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1).'),
-        lines: z.number().int().min(LIMITS.contentLines.min).max(LIMITS.contentLines.max).optional().describe(`How many lines (default ${LIMITS.contentLines.default}).`),
+        lines: z
+          .number()
+          .int()
+          .min(LIMITS.contentLines.min)
+          .max(LIMITS.contentLines.max)
+          .optional()
+          .describe(`How many lines (default ${LIMITS.contentLines.default}).`),
       },
-      outputSchema: z.looseObject({ id: z.string(), line_count: z.number().int(), from_line: z.number().int(), lines: z.array(z.string()), next_from_line: z.number().int().nullable() }),
+      outputSchema: z.looseObject({
+        id: z.string(),
+        line_count: z.number().int(),
+        from_line: z.number().int(),
+        lines: z.array(z.string()),
+        next_from_line: z.number().int().nullable(),
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.readDocument(args)) })),
@@ -293,7 +419,12 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'DESTRUCTIVE: permanently deletes a document from the library everywhere (its text, its index entries, its file); it cannot be undone. ' +
         'Only call it when the user asked to delete this document; confirm the id (list_documents or search) first.',
       inputSchema: { id: fileId.describe('The id (`file_...`) of the document to delete.') },
-      outputSchema: z.looseObject({ id: z.string(), deleted: z.literal(true), blobs_deleted: z.number().int(), blobs_pending: z.number().int() }),
+      outputSchema: z.looseObject({
+        id: z.string(),
+        deleted: z.literal(true),
+        blobs_deleted: z.number().int(),
+        blobs_pending: z.number().int(),
+      }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) => run(async () => answer({ ...(await ops.forget(args)) })),
@@ -302,7 +433,11 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
   server.registerResource(
     'document',
     new ResourceTemplate(`${DOCUMENT_URI_PREFIX}{id}`, { list: undefined }),
-    { title: 'A document of the library', description: "A document's extracted text, its lines as read_document numbers them.", mimeType: 'text/plain' },
+    {
+      title: 'A document of the library',
+      description: "A document's extracted text, its lines as read_document numbers them.",
+      mimeType: 'text/plain',
+    },
     async (uri, variables): Promise<ReadResourceResult> => {
       const id = String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
       try {

@@ -1,6 +1,16 @@
-import type { BlobStore, CallerBuckets, Clock, DocumentStore, Embedder, IngestQueue, SearchIndex, TextExtractor, UsageLedger } from '../core/ports.js';
 import { CaptureService } from '../core/capture.js';
 import { IngestWorker } from '../core/ingest-worker.js';
+import type {
+  BlobStore,
+  CallerBuckets,
+  Clock,
+  DocumentStore,
+  Embedder,
+  IngestQueue,
+  SearchIndex,
+  TextExtractor,
+  UsageLedger,
+} from '../core/ports.js';
 import { UsageService } from '../core/usage.js';
 
 /** The ports capturing needs: a subset of every port, so a capture Lambda wires only these. */

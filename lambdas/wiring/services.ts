@@ -1,21 +1,32 @@
-import type {
-  BlobStore, CallerBuckets, ChatModel, Clock, ConversationStore, DocumentStore, Embedder, IngestQueue, SearchIndex, TenantStore, TextExtractor, UsageLedger,
-} from '../core/ports.js';
+import { BucketService } from '../core/bucket/bucket-service.js';
 import type { CaptureService } from '../core/capture.js';
-import { buildCaptureServices } from './capture-services.js';
+import type { CosineScale } from '../core/chat/calibration.js';
 import { ChatService } from '../core/chat/chat-service.js';
 import type { DeferredVectors } from '../core/chat/memory-vectors.js';
-import type { CosineScale } from '../core/chat/calibration.js';
 import { DocumentService } from '../core/documents.js';
 import { EndUserService } from '../core/end-users.js';
-import { GrepService } from '../core/grep.js';
 import { GenerationalIndex } from '../core/generations.js';
+import { GrepService } from '../core/grep.js';
 import type { IngestWorker } from '../core/ingest-worker.js';
 import { KeyService } from '../core/keys.js';
+import type {
+  BlobStore,
+  CallerBuckets,
+  ChatModel,
+  Clock,
+  ConversationStore,
+  DocumentStore,
+  Embedder,
+  IngestQueue,
+  SearchIndex,
+  TenantStore,
+  TextExtractor,
+  UsageLedger,
+} from '../core/ports.js';
 import { DocumentReader } from '../core/reading.js';
-import { BucketService } from '../core/bucket/bucket-service.js';
 import { SearchService } from '../core/search.js';
 import type { UsageService } from '../core/usage.js';
+import { buildCaptureServices } from './capture-services.js';
 
 /** Every port the core needs, whichever stack provides them. */
 export interface Ports {
@@ -75,6 +86,8 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
     chat: new ChatService({ ...ports, index: new GenerationalIndex(ports.index, ports.documents, ports.clock), usage }),
     usage,
     worker,
-    ...(ports.buckets ? { buckets: new BucketService({ buckets: ports.buckets, blobs: ports.blobs, clock: ports.clock }) } : {}),
+    ...(ports.buckets
+      ? { buckets: new BucketService({ buckets: ports.buckets, blobs: ports.blobs, clock: ports.clock }) }
+      : {}),
   };
 }

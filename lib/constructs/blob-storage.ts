@@ -56,7 +56,16 @@ export class BlobStorage extends Construct {
       ],
       removalPolicy: props.removalPolicy,
       ...(props.browserDownloads
-        ? { cors: [{ allowedMethods: [s3.HttpMethods.GET], allowedOrigins: ['*'], exposedHeaders: ['Content-Disposition', 'Content-Length'], maxAge: 3600 }] }
+        ? {
+            cors: [
+              {
+                allowedMethods: [s3.HttpMethods.GET],
+                allowedOrigins: ['*'],
+                exposedHeaders: ['Content-Disposition', 'Content-Length'],
+                maxAge: 3600,
+              },
+            ],
+          }
         : {}),
     });
     (this.bucket.node.defaultChild as s3.CfnBucket).overrideLogicalId('BlobBucket');

@@ -25,7 +25,8 @@ export class CallerBucketAccess extends Construct {
     super(scope, id);
     if (!props.trustedRoles.length) throw new Error('CallerBucketAccess: no function role to trust');
     this.role = new iam.Role(this, 'Role', {
-      description: "Library: the principal customers' bucket roles trust (with their external id); assumed by the functions that reach callers' buckets",
+      description:
+        "Library: the principal customers' bucket roles trust (with their external id); assumed by the functions that reach callers' buckets",
       assumedBy: new iam.CompositePrincipal(...props.trustedRoles.map((r) => new iam.ArnPrincipal(r.roleArn))),
     });
     (this.role.node.defaultChild as iam.CfnRole).overrideLogicalId('CallerBucketAccessRole');
@@ -45,12 +46,15 @@ export class CallerBucketAccess extends Construct {
     Validations.of(this.role).acknowledge({
       // cdk-nag names the resource as synthesized: the partition a token, or a literal once the region is known.
       id: `AwsSolutions-IAM5[Resource::arn:${Token.isUnresolved(partition) ? '<AWS::Partition>' : partition}:iam::*:role/*]`,
-      reason: "Customers' roles live in their own accounts and are registered at run time; AssumeRole is allowed on them only with an external id present (Null sts:ExternalId false) and a session named for a tenant.",
+      reason:
+        "Customers' roles live in their own accounts and are registered at run time; AssumeRole is allowed on them only with an external id present (Null sts:ExternalId false) and a session named for a tenant.",
     });
   }
 
   /** Lets a function assume the dedicated role (its trust already names the function's role). */
   grantAssume(grantee: iam.IGrantable): void {
-    grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: [this.role.roleArn] }));
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: [this.role.roleArn] }),
+    );
   }
 }

@@ -1,7 +1,13 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE, type TableSchema } from '../../lambdas/adapters/aws/table-schemas.js';
+import {
+  BUCKETS_TABLE,
+  DOCUMENTS_TABLE,
+  type TableSchema,
+  TENANTS_TABLE,
+  USAGE_TABLE,
+} from '../../lambdas/adapters/aws/table-schemas.js';
 
 export interface DataTablesProps {
   readonly removalPolicy: RemovalPolicy;
@@ -38,14 +44,21 @@ export class DataTables extends Construct {
       partitionKey: key(schema.partitionKey),
       sortKey: key(schema.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.pitrRecoveryDays ?? 35 },
+      pointInTimeRecoverySpecification: {
+        pointInTimeRecoveryEnabled: true,
+        recoveryPeriodInDays: props.pitrRecoveryDays ?? 35,
+      },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
       removalPolicy: props.removalPolicy,
       timeToLiveAttribute: schema.timeToLiveAttribute,
     });
     for (const index of schema.localIndexes) {
-      table.addLocalSecondaryIndex({ indexName: index.name, sortKey: key(index.sortKey), projectionType: dynamodb.ProjectionType.ALL });
+      table.addLocalSecondaryIndex({
+        indexName: index.name,
+        sortKey: key(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
     }
     for (const index of schema.globalIndexes) {
       table.addGlobalSecondaryIndex({

@@ -1,8 +1,8 @@
+import { createHash } from 'node:crypto';
 import { CustomResource, Fn } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { createHash } from 'node:crypto';
 import { CALIBRATION_PAIRS } from '../../lambdas/core/chat/calibration-pairs.js';
 import type { LibraryFunction } from './library-function.js';
 

@@ -27,21 +27,97 @@ interface ResponseSpec {
  * cannot be reached; and the 4XX/5XX defaults.
  */
 export const GATEWAY_RESPONSES: readonly ResponseSpec[] = [
-  { type: apigateway.ResponseType.UNAUTHORIZED, status: '401', code: 'unauthorized', message: quoted('missing, malformed, unknown or revoked API key') },
-  { type: apigateway.ResponseType.ACCESS_DENIED, status: '401', code: 'unauthorized', message: quoted('missing, malformed, unknown or revoked API key') },
-  { type: apigateway.ResponseType.INVALID_API_KEY, status: '401', code: 'unauthorized', message: quoted('this API key is not enabled for the API') },
-  { type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'not_found', message: quoted('no such route') },
-  { type: apigateway.ResponseType.RESOURCE_NOT_FOUND, status: '404', code: 'not_found', message: quoted('no such route') },
-  { type: apigateway.ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'payload_too_large', message: quoted('request body over 6 MB') },
-  { type: apigateway.ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: quoted('Content-Type must be application/json') },
-  { type: apigateway.ResponseType.THROTTLED, status: '429', code: 'rate_limited', message: quoted('over the rate for this API key'), retryAfter: 1 },
-  { type: apigateway.ResponseType.QUOTA_EXCEEDED, status: '429', code: 'rate_limited', message: quoted('over the quota for this API key'), retryAfter: 60 },
-  { type: apigateway.ResponseType.AUTHORIZER_FAILURE, status: '503', code: 'unavailable', message: quoted('the key check is unavailable; safe to retry'), retryAfter: 1 },
-  { type: apigateway.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, status: '503', code: 'unavailable', message: quoted('the key check is unavailable; safe to retry'), retryAfter: 1 },
-  { type: apigateway.ResponseType.INTEGRATION_FAILURE, status: '503', code: 'unavailable', message: quoted('a backend is unavailable; safe to retry'), retryAfter: 1 },
-  { type: apigateway.ResponseType.INTEGRATION_TIMEOUT, status: '503', code: 'unavailable', message: quoted('a backend timed out; safe to retry'), retryAfter: 1 },
+  {
+    type: apigateway.ResponseType.UNAUTHORIZED,
+    status: '401',
+    code: 'unauthorized',
+    message: quoted('missing, malformed, unknown or revoked API key'),
+  },
+  {
+    type: apigateway.ResponseType.ACCESS_DENIED,
+    status: '401',
+    code: 'unauthorized',
+    message: quoted('missing, malformed, unknown or revoked API key'),
+  },
+  {
+    type: apigateway.ResponseType.INVALID_API_KEY,
+    status: '401',
+    code: 'unauthorized',
+    message: quoted('this API key is not enabled for the API'),
+  },
+  {
+    type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN,
+    status: '404',
+    code: 'not_found',
+    message: quoted('no such route'),
+  },
+  {
+    type: apigateway.ResponseType.RESOURCE_NOT_FOUND,
+    status: '404',
+    code: 'not_found',
+    message: quoted('no such route'),
+  },
+  {
+    type: apigateway.ResponseType.REQUEST_TOO_LARGE,
+    status: '413',
+    code: 'payload_too_large',
+    message: quoted('request body over 6 MB'),
+  },
+  {
+    type: apigateway.ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    status: '415',
+    code: 'unsupported_media_type',
+    message: quoted('Content-Type must be application/json'),
+  },
+  {
+    type: apigateway.ResponseType.THROTTLED,
+    status: '429',
+    code: 'rate_limited',
+    message: quoted('over the rate for this API key'),
+    retryAfter: 1,
+  },
+  {
+    type: apigateway.ResponseType.QUOTA_EXCEEDED,
+    status: '429',
+    code: 'rate_limited',
+    message: quoted('over the quota for this API key'),
+    retryAfter: 60,
+  },
+  {
+    type: apigateway.ResponseType.AUTHORIZER_FAILURE,
+    status: '503',
+    code: 'unavailable',
+    message: quoted('the key check is unavailable; safe to retry'),
+    retryAfter: 1,
+  },
+  {
+    type: apigateway.ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
+    status: '503',
+    code: 'unavailable',
+    message: quoted('the key check is unavailable; safe to retry'),
+    retryAfter: 1,
+  },
+  {
+    type: apigateway.ResponseType.INTEGRATION_FAILURE,
+    status: '503',
+    code: 'unavailable',
+    message: quoted('a backend is unavailable; safe to retry'),
+    retryAfter: 1,
+  },
+  {
+    type: apigateway.ResponseType.INTEGRATION_TIMEOUT,
+    status: '503',
+    code: 'unavailable',
+    message: quoted('a backend timed out; safe to retry'),
+    retryAfter: 1,
+  },
   { type: apigateway.ResponseType.DEFAULT_4XX, code: 'invalid_request', message: GATEWAY_MESSAGE },
-  { type: apigateway.ResponseType.DEFAULT_5XX, status: '500', code: 'internal_error', message: quoted('internal error; nothing half-written was kept') },
+  {
+    type: apigateway.ResponseType.DEFAULT_5XX,
+    status: '500',
+    code: 'internal_error',
+    message: quoted('internal error; nothing half-written was kept'),
+  },
 ];
 
 /**
@@ -63,7 +139,11 @@ export function gatewayCorsHeaders(origins: readonly string[]): Record<string, s
 }
 
 export class GatewayResponses extends Construct {
-  constructor(scope: Construct, id: string, props: { readonly api: apigateway.RestApi; readonly corsOrigins?: readonly string[] }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { readonly api: apigateway.RestApi; readonly corsOrigins?: readonly string[] },
+  ) {
     super(scope, id);
     const cors = gatewayCorsHeaders(props.corsOrigins ?? []);
     for (const spec of GATEWAY_RESPONSES) {

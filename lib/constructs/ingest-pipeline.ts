@@ -3,9 +3,9 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { LibraryFunction } from './library-function.js';
@@ -62,9 +62,16 @@ export class IngestPipeline extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    const topicKey = new kms.Key(this, 'AlarmTopicKey', { enableKeyRotation: true, description: 'Library: alarm topic encryption' });
+    const topicKey = new kms.Key(this, 'AlarmTopicKey', {
+      enableKeyRotation: true,
+      description: 'Library: alarm topic encryption',
+    });
     topicKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Library alarms', masterKey: topicKey, enforceSSL: true });
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: 'Library alarms',
+      masterKey: topicKey,
+      enforceSSL: true,
+    });
     if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     this.deadLetterAlarm.addAlarmAction(new actions.SnsAction(this.alarmTopic));
   }

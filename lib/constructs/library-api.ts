@@ -3,8 +3,8 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../../lambdas/http/route.js';
 import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from '../../lambdas/http/cors.js';
+import type { RouteDefinition } from '../../lambdas/http/route.js';
 import { errorTemplate, GatewayResponses } from './gateway-responses.js';
 
 export interface LibraryApiProps {
@@ -44,7 +44,10 @@ export class LibraryApi extends Construct {
       retention: props.logRetentionDays as logs.RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    const publicThrottle = { throttlingRateLimit: props.throttling.ratePerSecond, throttlingBurstLimit: props.throttling.burst };
+    const publicThrottle = {
+      throttlingRateLimit: props.throttling.ratePerSecond,
+      throttlingBurstLimit: props.throttling.burst,
+    };
     this.api = new apigateway.RestApi(this, 'Api', {
       description: 'Library API (v1)',
       endpointTypes: [apigateway.EndpointType.REGIONAL],
@@ -59,11 +62,20 @@ export class LibraryApi extends Construct {
         dataTraceEnabled: false,
         accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields({
-          caller: false, httpMethod: true, ip: true, protocol: true, requestTime: true, resourcePath: true,
-          responseLength: true, status: true, user: false,
+          caller: false,
+          httpMethod: true,
+          ip: true,
+          protocol: true,
+          requestTime: true,
+          resourcePath: true,
+          responseLength: true,
+          status: true,
+          user: false,
         }),
         // The routes without a key are throttled per route, as a whole.
-        methodOptions: Object.fromEntries(props.routes.filter((r) => !r.auth).map((r) => [`${r.path}/${r.method}`, publicThrottle])),
+        methodOptions: Object.fromEntries(
+          props.routes.filter((r) => !r.auth).map((r) => [`${r.path}/${r.method}`, publicThrottle]),
+        ),
       },
     });
     const corsOrigins = props.corsOrigins ?? [];
@@ -89,15 +101,24 @@ export class LibraryApi extends Construct {
       const resource = this.api.root.resourceForPath(route.path);
       // A streaming route's answer reaches the caller as the function writes it (InvokeWithResponseStream).
       const streaming = route.streaming ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM } : {};
-      resource.addMethod(route.method, new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, ...streaming }), {
-        operationName: route.name,
-        requestValidator: validator,
-        ...(route.auth ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true } : {}),
-      });
+      resource.addMethod(
+        route.method,
+        new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false, ...streaming }),
+        {
+          operationName: route.name,
+          requestValidator: validator,
+          ...(route.auth
+            ? { authorizer, authorizationType: apigateway.AuthorizationType.CUSTOM, apiKeyRequired: true }
+            : {}),
+        },
+      );
       methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
     }
     for (const [path, methods] of methodsByPath) {
-      if (corsOrigins.length) this.api.root.resourceForPath(path).addMethod('OPTIONS', corsPreflight(corsOrigins, methods), CORS_PREFLIGHT_METHOD);
+      if (corsOrigins.length)
+        this.api.root
+          .resourceForPath(path)
+          .addMethod('OPTIONS', corsPreflight(corsOrigins, methods), CORS_PREFLIGHT_METHOD);
       this.api.root.resourceForPath(path).addMethod('ANY', methodNotAllowed(methods.join(', ')), {
         requestValidator: validator,
         methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
@@ -112,7 +133,12 @@ export class LibraryApi extends Construct {
   }
 }
 
-const PREFLIGHT_HEADERS = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'] as const;
+const PREFLIGHT_HEADERS = [
+  'Access-Control-Allow-Origin',
+  'Access-Control-Allow-Methods',
+  'Access-Control-Allow-Headers',
+  'Access-Control-Max-Age',
+] as const;
 
 const CORS_PREFLIGHT_METHOD: apigateway.MethodOptions = {
   methodResponses: [
@@ -160,7 +186,13 @@ export function corsPreflight(origins: readonly string[], methods: readonly stri
   });
 }
 
-const MOCK_CONTENT_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/octet-stream'];
+const MOCK_CONTENT_TYPES = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/octet-stream',
+];
 
 /** A mock answer for a known path with a method it does not serve: 405 with Allow, in the contract's error body. */
 function methodNotAllowed(allowed: string): apigateway.MockIntegration {
@@ -168,9 +200,7 @@ function methodNotAllowed(allowed: string): apigateway.MockIntegration {
   const requestTemplate = '{"statusCode": 405}';
   return new apigateway.MockIntegration({
     passthroughBehavior: apigateway.PassthroughBehavior.NEVER,
-    requestTemplates: Object.fromEntries(
-      MOCK_CONTENT_TYPES.map((t) => [t, requestTemplate]),
-    ),
+    requestTemplates: Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, requestTemplate])),
     integrationResponses: [
       {
         statusCode: '405',

@@ -1,3 +1,4 @@
+import { dirname, join, relative } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -9,7 +10,6 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { dirname, join, relative } from 'node:path';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../lambdas/wiring/aws/metric-names.js';
 import { BUNDLE_SETTINGS, extraBundleCommand, shellQuote } from '../bundling.js';
 import { PROJECT_ROOT } from '../functions.js';
@@ -50,7 +50,10 @@ export class LibraryFunction extends Construct {
     // Its own role: no managed policy; logs only into its own log group.
     const role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }),
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
     );
     this.fn = new NodejsFunction(this, 'Function', {
       role,
@@ -85,9 +88,19 @@ export class LibraryFunction extends Construct {
         bundleAwsSDK: BUNDLE_SETTINGS.bundleAwsSDK,
         externalModules: [...BUNDLE_SETTINGS.externalModules],
         nodeModules,
-        commandHooks: props.copyFiles?.length || props.extraBundles?.length ? afterBundlingHooks(props.copyFiles ?? [], props.extraBundles ?? [], nodeModules ?? []) : undefined,
+        commandHooks:
+          props.copyFiles?.length || props.extraBundles?.length
+            ? afterBundlingHooks(props.copyFiles ?? [], props.extraBundles ?? [], nodeModules ?? [])
+            : undefined,
         // Native packages are installed for the Lambda platform, whatever machine synthesizes.
-        environment: nodeModules ? { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc', npm_config_prefer_offline: 'true' } : undefined,
+        environment: nodeModules
+          ? {
+              npm_config_os: 'linux',
+              npm_config_cpu: 'arm64',
+              npm_config_libc: 'glibc',
+              npm_config_prefer_offline: 'true',
+            }
+          : undefined,
       },
     });
   }
@@ -100,11 +113,13 @@ export class LibraryFunction extends Construct {
 
   /** kms:GenerateMac with HMAC-SHA-256 on one HMAC key (the end-user log key): no verify, no other key or algorithm. */
   bindMacKey(key: kms.IKey): this {
-    this.fn.addToRolePolicy(new iam.PolicyStatement({
-      actions: ['kms:GenerateMac'],
-      resources: [key.keyArn],
-      conditions: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } },
-    }));
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:GenerateMac'],
+        resources: [key.keyArn],
+        conditions: { StringEquals: { 'kms:MacAlgorithm': 'HMAC_SHA_256' } },
+      }),
+    );
     return this;
   }
 
@@ -116,28 +131,46 @@ export class LibraryFunction extends Construct {
 
   /** Object actions on the blob keys only (`blobs/...`), each named: no wildcard action. */
   bindBucket(bucket: s3.IBucket, access: { read?: boolean; put?: boolean; delete?: boolean }): this {
-    const actions = [...(access.read ? ['s3:GetObject'] : []), ...(access.put ? ['s3:PutObject'] : []), ...(access.delete ? ['s3:DeleteObject'] : [])];
-    if (actions.length) this.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects('blobs/*')] }));
+    const actions = [
+      ...(access.read ? ['s3:GetObject'] : []),
+      ...(access.put ? ['s3:PutObject'] : []),
+      ...(access.delete ? ['s3:DeleteObject'] : []),
+    ];
+    if (actions.length)
+      this.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [bucket.arnForObjects('blobs/*')] }));
     return this;
   }
 
   /** HTTP verbs on the domain's indices: reads search (GET/HEAD/POST _search); writes also index, create and delete. */
   bindSearch(domain: opensearch.IDomain, access: 'read' | 'write'): this {
-    const actions = access === 'read' ? ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost'] : ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost', 'es:ESHttpPut', 'es:ESHttpDelete'];
-    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [domain.domainArn, `${domain.domainArn}/*`] }));
+    const actions =
+      access === 'read'
+        ? ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost']
+        : ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost', 'es:ESHttpPut', 'es:ESHttpDelete'];
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions, resources: [domain.domainArn, `${domain.domainArn}/*`] }),
+    );
     return this;
   }
 
   /** bedrock:InvokeModel (which Converse also needs) on the named models only. */
   bindModels(modelIds: readonly string[]): this {
-    this.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: modelIds.flatMap((id) => bedrockModelArns(this, id)) }));
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['bedrock:InvokeModel'],
+        resources: modelIds.flatMap((id) => bedrockModelArns(this, id)),
+      }),
+    );
     return this;
   }
 
   /** bedrock:InvokeModelWithResponseStream (ConverseStream: a chat reply streamed as it is written) on the named models only. */
   bindModelStreams(modelIds: readonly string[]): this {
     this.fn.addToRolePolicy(
-      new iam.PolicyStatement({ actions: ['bedrock:InvokeModelWithResponseStream'], resources: modelIds.flatMap((id) => bedrockModelArns(this, id)) }),
+      new iam.PolicyStatement({
+        actions: ['bedrock:InvokeModelWithResponseStream'],
+        resources: modelIds.flatMap((id) => bedrockModelArns(this, id)),
+      }),
     );
     return this;
   }
@@ -177,7 +210,11 @@ export class LibraryFunction extends Construct {
   bindTextract(stagingBucket: s3.IBucket, stagingPrefix: string): this {
     this.fn.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],
+        actions: [
+          'textract:DetectDocumentText',
+          'textract:StartDocumentTextDetection',
+          'textract:GetDocumentTextDetection',
+        ],
         resources: ['*'],
       }),
     );
@@ -199,8 +236,13 @@ export class LibraryFunction extends Construct {
  * The commands run on the machine that synthesizes (or in the bundling
  * container, where the project is mounted at the same relative place).
  */
-function afterBundlingHooks(files: readonly { from: string; to: string }[], bundles: readonly { entry: string; file: string }[], installed: readonly string[]) {
-  const inProject = (inputDir: string, path: string) => (path.startsWith(PROJECT_ROOT) ? join(inputDir, relative(PROJECT_ROOT, path)) : path);
+function afterBundlingHooks(
+  files: readonly { from: string; to: string }[],
+  bundles: readonly { entry: string; file: string }[],
+  installed: readonly string[],
+) {
+  const inProject = (inputDir: string, path: string) =>
+    path.startsWith(PROJECT_ROOT) ? join(inputDir, relative(PROJECT_ROOT, path)) : path;
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
@@ -210,7 +252,12 @@ function afterBundlingHooks(files: readonly { from: string; to: string }[], bund
         return `mkdir -p ${shellQuote(dirname(target))} && cp ${shellQuote(inProject(inputDir, from))} ${shellQuote(target)}`;
       }),
       ...bundles.map(({ entry, file }) =>
-        extraBundleCommand({ esbuild: join(inputDir, 'node_modules', '.bin', 'esbuild'), entry: inProject(inputDir, entry), outfile: join(outputDir, file), installed }),
+        extraBundleCommand({
+          esbuild: join(inputDir, 'node_modules', '.bin', 'esbuild'),
+          entry: inProject(inputDir, entry),
+          outfile: join(outputDir, file),
+          installed,
+        }),
       ),
     ],
   };

@@ -26,8 +26,14 @@ export class SearchDomain extends Construct {
   constructor(scope: Construct, id: string, props: SearchDomainProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const slowSearch = new logs.LogGroup(this, 'SlowSearchLogs', { retention: props.logRetentionDays as logs.RetentionDays, removalPolicy: RemovalPolicy.DESTROY });
-    const slowIndex = new logs.LogGroup(this, 'SlowIndexLogs', { retention: props.logRetentionDays as logs.RetentionDays, removalPolicy: RemovalPolicy.DESTROY });
+    const slowSearch = new logs.LogGroup(this, 'SlowSearchLogs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const slowIndex = new logs.LogGroup(this, 'SlowIndexLogs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const logDelivery = new logs.ResourcePolicy(this, 'LogDelivery', {
       policyStatements: [
         new iam.PolicyStatement({
@@ -52,7 +58,12 @@ export class SearchDomain extends Construct {
       enforceHttps: true,
       tlsSecurityPolicy: opensearch.TLSSecurityPolicy.TLS_1_2,
       removalPolicy: props.removalPolicy,
-      logging: { slowSearchLogEnabled: true, slowSearchLogGroup: slowSearch, slowIndexLogEnabled: true, slowIndexLogGroup: slowIndex },
+      logging: {
+        slowSearchLogEnabled: true,
+        slowSearchLogGroup: slowSearch,
+        slowIndexLogEnabled: true,
+        slowIndexLogGroup: slowIndex,
+      },
       // The log delivery policy is the plain resource below, not the construct's custom resource.
       suppressLogsResourcePolicy: true,
     });

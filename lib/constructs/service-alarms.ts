@@ -3,7 +3,12 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, REJECT_CODE_DIMENSION } from '../../lambdas/wiring/aws/metric-names.js';
+import {
+  METRIC,
+  METRICS_NAMESPACE,
+  METRICS_SERVICE,
+  REJECT_CODE_DIMENSION,
+} from '../../lambdas/wiring/aws/metric-names.js';
 
 export interface ServiceAlarmsProps {
   /** Where every alarm goes (the ingest pipeline's encrypted topic). */
@@ -11,7 +16,11 @@ export interface ServiceAlarmsProps {
 }
 
 /** A Sum of one of the service's own metrics (lambdas/wiring/aws/metric-names.ts), over `minutes`. */
-export function serviceMetric(name: string, minutes: number, dimensions: Record<string, string> = {}): cloudwatch.Metric {
+export function serviceMetric(
+  name: string,
+  minutes: number,
+  dimensions: Record<string, string> = {},
+): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: METRICS_NAMESPACE,
     metricName: name,

@@ -249,13 +249,17 @@ function wordTo(p, { chars, follow, first }) {
   return word;
 }
 
-const readable = (characters) => (typeof characters === 'string' ? '' : String.fromCodePoint(Words.pickMostReadableCharacter(characters) ?? 0));
+const readable = (characters) =>
+  typeof characters === 'string' ? '' : String.fromCodePoint(Words.pickMostReadableCharacter(characters) ?? 0);
 
 /** The witness of exponential backtracking in a pattern, null when there is none or it is too large to tell. */
 export function findExponentialBacktracking(source, flags) {
   let expression;
   try {
-    ({ expression } = JS.Parser.fromLiteral({ source, flags }).parse({ assertions: 'unknown', backreferences: 'disable' }));
+    ({ expression } = JS.Parser.fromLiteral({ source, flags }).parse({
+      assertions: 'unknown',
+      backreferences: 'disable',
+    }));
   } catch {
     return null; // not a pattern refa reads (invalid, or a feature it lacks): other checks will see it
   }
@@ -270,7 +274,10 @@ export function findExponentialBacktracking(source, flags) {
 export const noExponentialBacktracking = {
   meta: {
     type: 'problem',
-    docs: { description: 'disallow regular expressions whose repetitions can match the same text in two ways (exponential backtracking)' },
+    docs: {
+      description:
+        'disallow regular expressions whose repetitions can match the same text in two ways (exponential backtracking)',
+    },
     schema: [],
     messages: {
       ambiguous:
@@ -280,7 +287,12 @@ export const noExponentialBacktracking = {
   create(context) {
     const check = (node, source, flags) => {
       const witness = findExponentialBacktracking(source, flags);
-      if (witness) context.report({ node, messageId: 'ambiguous', data: { prefix: JSON.stringify(witness.prefix), word: JSON.stringify(witness.word) } });
+      if (witness)
+        context.report({
+          node,
+          messageId: 'ambiguous',
+          data: { prefix: JSON.stringify(witness.prefix), word: JSON.stringify(witness.word) },
+        });
     };
     const constructed = (node) => {
       if (node.callee.type !== 'Identifier' || node.callee.name !== 'RegExp') return;
@@ -304,6 +316,12 @@ export const noExponentialBacktracking = {
 
 /** The plugin; its version is this file's hash, so that ESLint's cache forgets results when the rule changes. */
 export default {
-  meta: { name: 'library', version: createHash('sha256').update(readFileSync(new URL(import.meta.url))).digest('hex').slice(0, 16) },
+  meta: {
+    name: 'library',
+    version: createHash('sha256')
+      .update(readFileSync(new URL(import.meta.url)))
+      .digest('hex')
+      .slice(0, 16),
+  },
   rules: { 'no-exponential-backtracking': noExponentialBacktracking },
 };

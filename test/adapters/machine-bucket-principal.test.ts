@@ -24,7 +24,10 @@ function chain(result: 'keys' | 'none' | 'hang' = 'keys') {
   const calls = { count: 0 };
   const provider = async () => {
     calls.count += 1;
-    if (result === 'none') throw Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+    if (result === 'none')
+      throw Object.assign(new Error('Could not load credentials from any providers'), {
+        name: 'CredentialsProviderError',
+      });
     if (result === 'hang') return new Promise<never>(() => undefined);
     return keys;
   };
@@ -33,25 +36,37 @@ function chain(result: 'keys' | 'none' | 'hang' = 'keys') {
 
 describe('principalOfCaller', () => {
   it('turns an assumed-role session into its role', () => {
-    expect(principalOfCaller('arn:aws:sts::123456789012:assumed-role/Developer/alice@example.com')).toBe('arn:aws:iam::123456789012:role/Developer');
-    expect(principalOfCaller('arn:aws:sts::123456789012:assumed-role/ci-deploy+x=y,z.w/botocore-session-1700000000')).toBe('arn:aws:iam::123456789012:role/ci-deploy+x=y,z.w');
+    expect(principalOfCaller('arn:aws:sts::123456789012:assumed-role/Developer/alice@example.com')).toBe(
+      'arn:aws:iam::123456789012:role/Developer',
+    );
+    expect(
+      principalOfCaller('arn:aws:sts::123456789012:assumed-role/ci-deploy+x=y,z.w/botocore-session-1700000000'),
+    ).toBe('arn:aws:iam::123456789012:role/ci-deploy+x=y,z.w');
   });
 
   it('keeps the partition', () => {
-    expect(principalOfCaller('arn:aws-cn:sts::123456789012:assumed-role/Dev/s')).toBe('arn:aws-cn:iam::123456789012:role/Dev');
-    expect(principalOfCaller('arn:aws-us-gov:sts::123456789012:assumed-role/Dev/s')).toBe('arn:aws-us-gov:iam::123456789012:role/Dev');
+    expect(principalOfCaller('arn:aws-cn:sts::123456789012:assumed-role/Dev/s')).toBe(
+      'arn:aws-cn:iam::123456789012:role/Dev',
+    );
+    expect(principalOfCaller('arn:aws-us-gov:sts::123456789012:assumed-role/Dev/s')).toBe(
+      'arn:aws-us-gov:iam::123456789012:role/Dev',
+    );
   });
 
   it('keeps users as they are, a path included', () => {
     expect(principalOfCaller('arn:aws:iam::123456789012:user/alice')).toBe('arn:aws:iam::123456789012:user/alice');
-    expect(principalOfCaller('arn:aws:iam::123456789012:user/engineering/alice')).toBe('arn:aws:iam::123456789012:user/engineering/alice');
+    expect(principalOfCaller('arn:aws:iam::123456789012:user/engineering/alice')).toBe(
+      'arn:aws:iam::123456789012:user/engineering/alice',
+    );
   });
 
   it('names nothing for identities that cannot call AssumeRole or whose role ARN cannot be recovered', () => {
     expect(principalOfCaller('arn:aws:iam::123456789012:root')).toBeNull();
     expect(principalOfCaller('arn:aws:sts::123456789012:federated-user/bob')).toBeNull();
     // IAM Identity Center roles live under a path the STS ARN does not carry.
-    expect(principalOfCaller('arn:aws:sts::123456789012:assumed-role/AWSReservedSSO_Admin_0123456789abcdef/alice')).toBeNull();
+    expect(
+      principalOfCaller('arn:aws:sts::123456789012:assumed-role/AWSReservedSSO_Admin_0123456789abcdef/alice'),
+    ).toBeNull();
     expect(principalOfCaller('arn:aws:sts::123456789012:assumed-role/Dev')).toBeNull();
     expect(principalOfCaller('not an arn')).toBeNull();
     expect(principalOfCaller('')).toBeNull();
@@ -61,17 +76,28 @@ describe('principalOfCaller', () => {
 describe('MachineBucketPrincipal', () => {
   it('names the configured ARN first, asking nothing of the credentials or STS', async () => {
     const machine = chain();
-    const principal = new MachineBucketPrincipal({ configuredArn: 'arn:aws:iam::111111111111:role/operator-set', credentials: machine.provider });
+    const principal = new MachineBucketPrincipal({
+      configuredArn: 'arn:aws:iam::111111111111:role/operator-set',
+      credentials: machine.provider,
+    });
     expect(await principal.principalArn()).toBe('arn:aws:iam::111111111111:role/operator-set');
     expect(machine.calls.count).toBe(0);
     expect(sts.calls()).toHaveLength(0);
   });
 
   it("else names the role of the machine's credentials, asking STS once with them", async () => {
-    sts.on(GetCallerIdentityCommand).resolves({ Arn: 'arn:aws:sts::123456789012:assumed-role/Developer/alice', Account: '123456789012', UserId: 'AROAX:alice' });
+    sts.on(GetCallerIdentityCommand).resolves({
+      Arn: 'arn:aws:sts::123456789012:assumed-role/Developer/alice',
+      Account: '123456789012',
+      UserId: 'AROAX:alice',
+    });
     const machine = chain();
     const logged: string[] = [];
-    const principal = new MachineBucketPrincipal({ configuredArn: null, credentials: machine.provider, log: (message, detail) => logged.push(message + JSON.stringify(detail)) });
+    const principal = new MachineBucketPrincipal({
+      configuredArn: null,
+      credentials: machine.provider,
+      log: (message, detail) => logged.push(message + JSON.stringify(detail)),
+    });
     const [first, second] = await Promise.all([principal.principalArn(), principal.principalArn()]);
     expect(first).toBe('arn:aws:iam::123456789012:role/Developer');
     expect(second).toBe(first);
@@ -84,7 +110,9 @@ describe('MachineBucketPrincipal', () => {
 
   it('names a user as it is', async () => {
     sts.on(GetCallerIdentityCommand).resolves({ Arn: 'arn:aws:iam::123456789012:user/alice' });
-    expect(await new MachineBucketPrincipal({ configuredArn: null, credentials: chain().provider }).principalArn()).toBe('arn:aws:iam::123456789012:user/alice');
+    expect(
+      await new MachineBucketPrincipal({ configuredArn: null, credentials: chain().provider }).principalArn(),
+    ).toBe('arn:aws:iam::123456789012:user/alice');
   });
 
   it('names none, without calling STS, when the machine has no credentials, and does not try again', async () => {
@@ -97,9 +125,17 @@ describe('MachineBucketPrincipal', () => {
   });
 
   it('names none when STS refuses, and caches the failure', async () => {
-    sts.on(GetCallerIdentityCommand).rejects(Object.assign(new Error('The security token included in the request is expired'), { name: 'ExpiredToken' }));
+    sts
+      .on(GetCallerIdentityCommand)
+      .rejects(
+        Object.assign(new Error('The security token included in the request is expired'), { name: 'ExpiredToken' }),
+      );
     const logged: Array<Record<string, unknown>> = [];
-    const principal = new MachineBucketPrincipal({ configuredArn: null, credentials: chain().provider, log: (_, detail) => logged.push(detail) });
+    const principal = new MachineBucketPrincipal({
+      configuredArn: null,
+      credentials: chain().provider,
+      log: (_, detail) => logged.push(detail),
+    });
     expect(await principal.principalArn()).toBeNull();
     expect(await principal.principalArn()).toBeNull();
     expect(sts.commandCalls(GetCallerIdentityCommand)).toHaveLength(1);
@@ -108,7 +144,11 @@ describe('MachineBucketPrincipal', () => {
 
   it('names none when the credentials or STS do not answer in time, and caches that too', async () => {
     const hanging = chain('hang');
-    const slowCredentials = new MachineBucketPrincipal({ configuredArn: null, credentials: hanging.provider, timeoutMs: 50 });
+    const slowCredentials = new MachineBucketPrincipal({
+      configuredArn: null,
+      credentials: hanging.provider,
+      timeoutMs: 50,
+    });
     const started = Date.now();
     expect(await slowCredentials.principalArn()).toBeNull();
     expect(Date.now() - started).toBeLessThan(2_000);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { countTokens } from '../../lambdas/adapters/local/o200k-tokens.js';
 import { OpenAiCompatibleEmbedder } from '../../lambdas/adapters/local/openai-compatible-embedder.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
+import { type EmbeddingsServer, startEmbeddingsServer } from '../support/embeddings-server.js';
 
 const servers: EmbeddingsServer[] = [];
 afterEach(async () => {
@@ -17,10 +17,14 @@ async function serve(options: Parameters<typeof startEmbeddingsServer>[0] = {}) 
 }
 
 const norm = (v: ArrayLike<number>) => Math.hypot(...Array.from(v));
-const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a).reduce((s, x, i) => s + x * b[i]!, 0) / (norm(a) * norm(b));
+const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+  Array.from(a).reduce((s, x, i) => s + x * b[i]!, 0) / (norm(a) * norm(b));
 
 async function failureOf(promise: Promise<unknown>): Promise<BackendUnavailableError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(BackendUnavailableError);
   return error as BackendUnavailableError;
 }
@@ -30,7 +34,11 @@ describe('OpenAiCompatibleEmbedder', () => {
     const server = await serve({ apiKey: 'secret', dimensions: 24 });
     const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, apiKey: 'secret' });
     expect(embedder).toMatchObject({ name: 'openai-compatible:test-embed', dimensions: 24 });
-    const texts = ['The heron nests by the lake.', 'Quarterly revenue grew.', 'A third text, longer than the others are.'];
+    const texts = [
+      'The heron nests by the lake.',
+      'Quarterly revenue grew.',
+      'A third text, longer than the others are.',
+    ];
     const { vectors, tokens } = await embedder.embed(texts, 'passage');
     const sent = server.requests.at(-1)!;
     expect(sent.path).toBe('/v1/embeddings');
@@ -48,11 +56,22 @@ describe('OpenAiCompatibleEmbedder', () => {
 
   it('accepts the URL with or without /v1/embeddings, sends at most maxBatch texts a request, and sums their tokens', async () => {
     const server = await serve();
-    const embedder = await OpenAiCompatibleEmbedder.start({ url: `${server.url}/embeddings/`, model: server.model, maxBatch: 2 });
+    const embedder = await OpenAiCompatibleEmbedder.start({
+      url: `${server.url}/embeddings/`,
+      model: server.model,
+      maxBatch: 2,
+    });
     const before = server.requests.length;
-    const { vectors, tokens } = await embedder.embed(['one', 'two words', 'three more words', 'four', 'five'], 'passage');
+    const { vectors, tokens } = await embedder.embed(
+      ['one', 'two words', 'three more words', 'four', 'five'],
+      'passage',
+    );
     expect(vectors).toHaveLength(5);
-    expect(server.requests.slice(before).map((r) => r.body.input)).toEqual([['one', 'two words'], ['three more words', 'four'], ['five']]);
+    expect(server.requests.slice(before).map((r) => r.body.input)).toEqual([
+      ['one', 'two words'],
+      ['three more words', 'four'],
+      ['five'],
+    ]);
     expect(tokens).toBe(8);
     expect(server.requests.every((r) => r.path === '/v1/embeddings' && !r.headers.authorization)).toBe(true);
     expect(await embedder.embed([], 'query')).toEqual({ vectors: [], tokens: 0 });
@@ -60,11 +79,19 @@ describe('OpenAiCompatibleEmbedder', () => {
 
   it('puts the configured prefixes before queries and passages, and sends an empty text as "."', async () => {
     const server = await serve();
-    const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, queryPrefix: 'search_query: ', passagePrefix: 'search_document: ' });
+    const embedder = await OpenAiCompatibleEmbedder.start({
+      url: server.url,
+      model: server.model,
+      queryPrefix: 'search_query: ',
+      passagePrefix: 'search_document: ',
+    });
     await embedder.embed(['when do herons nest'], 'query');
     expect(server.requests.at(-1)!.body.input).toEqual(['search_query: when do herons nest']);
     await embedder.embed(['herons nest in spring', '  '], 'passage');
-    expect(server.requests.at(-1)!.body.input).toEqual(['search_document: herons nest in spring', 'search_document: .']);
+    expect(server.requests.at(-1)!.body.input).toEqual([
+      'search_document: herons nest in spring',
+      'search_document: .',
+    ]);
   });
 
   it('counts tokens with o200k_base when the server reports no usage', async () => {
@@ -85,9 +112,13 @@ describe('OpenAiCompatibleEmbedder', () => {
     expect(throttled.message).toBe('the embedding server answered HTTP 429');
     expect(throttled.retryAfterSeconds).toBe(3);
     server.mode = 'malformed';
-    expect((await failureOf(embedder.embed(['x'], 'passage'))).message).toBe('the embedding server sent a malformed answer');
+    expect((await failureOf(embedder.embed(['x'], 'passage'))).message).toBe(
+      'the embedding server sent a malformed answer',
+    );
     server.mode = 'wrong-count';
-    expect((await failureOf(embedder.embed(['x', 'y'], 'passage'))).message).toMatch(/malformed answer: 2 embeddings expected, got 1/);
+    expect((await failureOf(embedder.embed(['x', 'y'], 'passage'))).message).toMatch(
+      /malformed answer: 2 embeddings expected, got 1/,
+    );
     server.mode = 'hang';
     const started = Date.now();
     expect((await failureOf(embedder.embed(['x'], 'query'))).message).toBe('the embedding server did not answer');
@@ -103,10 +134,22 @@ describe('OpenAiCompatibleEmbedder', () => {
   it('says what the server objected to on another 4xx (a wrong model, a wrong key)', async () => {
     const server = await serve({ apiKey: 'right' });
     const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, apiKey: 'right' });
-    const wrongKey = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, apiKey: 'wrong' }).catch((e: Error) => e);
-    expect((wrongKey as Error).message).toMatch(/could not embed a probe: the embedding server answered HTTP 401: invalid api key/);
-    const wrongModel = await OpenAiCompatibleEmbedder.start({ url: server.url, model: 'nomic-embed-txt', apiKey: 'right' }).catch((e: Error) => e);
-    expect((wrongModel as Error).message).toContain('HTTP 404: model "nomic-embed-txt" not found, try pulling it first');
+    const wrongKey = await OpenAiCompatibleEmbedder.start({
+      url: server.url,
+      model: server.model,
+      apiKey: 'wrong',
+    }).catch((e: Error) => e);
+    expect((wrongKey as Error).message).toMatch(
+      /could not embed a probe: the embedding server answered HTTP 401: invalid api key/,
+    );
+    const wrongModel = await OpenAiCompatibleEmbedder.start({
+      url: server.url,
+      model: 'nomic-embed-txt',
+      apiKey: 'right',
+    }).catch((e: Error) => e);
+    expect((wrongModel as Error).message).toContain(
+      'HTTP 404: model "nomic-embed-txt" not found, try pulling it first',
+    );
     expect((wrongModel as Error).message).toContain('unset LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL');
     expect(embedder.dimensions).toBe(48);
   });
@@ -118,15 +161,24 @@ describe('OpenAiCompatibleEmbedder', () => {
         probe.close(() => resolve(port));
       });
     });
-    const error = await OpenAiCompatibleEmbedder.start({ url: `http://127.0.0.1:${port}/v1`, model: 'm' }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(new RegExp(`^the embedding server at http://127.0.0.1:${port}/v1/embeddings \\(model m\\) could not embed a probe: the embedding server did not answer`));
+    const error = await OpenAiCompatibleEmbedder.start({ url: `http://127.0.0.1:${port}/v1`, model: 'm' }).catch(
+      (e: Error) => e,
+    );
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^the embedding server at http://127.0.0.1:${port}/v1/embeddings \\(model m\\) could not embed a probe: the embedding server did not answer`,
+      ),
+    );
   });
 
   it('starts degraded with the dimensions a data folder recorded when the server is down, and works once it is back', async () => {
     const server = await serve();
     server.mode = 'error500';
     const failures: Error[] = [];
-    const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, healthTtlMs: 0 }, { knownDimensions: 48, onProbeFailed: (e) => failures.push(e) });
+    const embedder = await OpenAiCompatibleEmbedder.start(
+      { url: server.url, model: server.model, healthTtlMs: 0 },
+      { knownDimensions: 48, onProbeFailed: (e) => failures.push(e) },
+    );
     expect(embedder.dimensions).toBe(48);
     expect(failures.map((e) => e.message)).toEqual(['the embedding server answered HTTP 500']);
     expect((await embedder.health()).state).toBe('degraded');
@@ -140,7 +192,10 @@ describe('OpenAiCompatibleEmbedder', () => {
     const embedder = await OpenAiCompatibleEmbedder.start({ url: server.url, model: server.model, healthTtlMs: 0 });
     expect(await embedder.health()).toEqual({ state: 'ok', detail: null });
     server.mode = 'error500';
-    expect(await embedder.health()).toMatchObject({ state: 'degraded', detail: 'the embedding server answered HTTP 500' });
+    expect(await embedder.health()).toMatchObject({
+      state: 'degraded',
+      detail: 'the embedding server answered HTTP 500',
+    });
     server.mode = 'ok';
     expect((await embedder.health()).state).toBe('ok');
   });

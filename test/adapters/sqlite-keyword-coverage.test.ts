@@ -12,7 +12,13 @@ describe('SqliteSearchIndex: keyword coverage', () => {
 
   it("reports each keyword hit's share of the query's term weight, with the terms' rarity in the caller's library, stemmed as BM25 matched them", async () => {
     const index = new SqliteSearchIndex(openDatabase(':memory:'), DIMENSIONS, 'test');
-    const texts = ['Turn the heating up tonight', 'Prices went up again', 'Pick up the kids', 'Wake up early', 'Rent is due'];
+    const texts = [
+      'Turn the heating up tonight',
+      'Prices went up again',
+      'Pick up the kids',
+      'Wake up early',
+      'Rent is due',
+    ];
     const ids = [];
     for (const [i, text] of texts.entries()) {
       const item = indexItem(text, axisVector(DIMENSIONS, i));

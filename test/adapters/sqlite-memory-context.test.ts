@@ -2,7 +2,14 @@ import { ulid } from 'ulid';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
-import { allContexts, CONTEXT_READ_EACH_SIDE, contextOf, contextsAround, isShortMemory, MEMORY_CONTEXT } from '../../lambdas/core/memory-context.js';
+import {
+  allContexts,
+  CONTEXT_READ_EACH_SIDE,
+  contextOf,
+  contextsAround,
+  isShortMemory,
+  MEMORY_CONTEXT,
+} from '../../lambdas/core/memory-context.js';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
 
@@ -40,13 +47,20 @@ describe('contextOf (the rule)', () => {
     expect(contextOf(sittings, 1)).toBe('m0');
     expect(contextOf(sittings, 2)).toBe('m3');
     // An id without a capture time is a sitting of its own.
-    const odd = [{ itemId: at(0), text: 'a' }, { itemId: 'file_not-a-ulid', text: 'odd' }, { itemId: at(1), text: 'b' }];
+    const odd = [
+      { itemId: at(0), text: 'a' },
+      { itemId: 'file_not-a-ulid', text: 'odd' },
+      { itemId: at(1), text: 'b' },
+    ];
     expect(contextOf(odd, 0)).toBe('');
     expect(contextOf(odd, 1)).toBe('');
   });
 
   it('rewrites a library of thousands of memories in linear time', () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => ({ itemId: `file_${ulid(START + i * 1000)}`, text: `m${i}` }));
+    const many = Array.from({ length: 20_000 }, (_, i) => ({
+      itemId: `file_${ulid(START + i * 1000)}`,
+      text: `m${i}`,
+    }));
     const started = performance.now();
     const contexts = many.map((_, i) => contextOf(many, i));
     expect(contexts[10_000]).toBe('m9999\nm9998\nm10001\nm10002');
@@ -59,11 +73,20 @@ describe('contextOf (the rule)', () => {
     // d arrives between a-c and e-h: b, c, d, e, f change; a and g do not.
     const arrived = contextsAround(m.slice(0, 3), m[3]!, m.slice(4, 8));
     expect(arrived.map(({ memory, context }) => [memory.text, context])).toEqual([
-      ['b', 'a\nc\nd'], ['c', 'b\na\nd\ne'], ['d', 'c\nb\ne\nf'], ['e', 'd\nc\nf\ng'], ['f', 'e\nd\ng\nh'],
+      ['b', 'a\nc\nd'],
+      ['c', 'b\na\nd\ne'],
+      ['d', 'c\nb\ne\nf'],
+      ['e', 'd\nc\nf\ng'],
+      ['f', 'e\nd\ng\nh'],
     ]);
     // d left: b, c, e, f change, closing the gap.
-    expect(contextsAround(m.slice(0, 3), null, m.slice(4, 8)).map(({ memory, context }) => [memory.text, context])).toEqual([
-      ['b', 'a\nc\ne'], ['c', 'b\na\ne\nf'], ['e', 'c\nb\nf\ng'], ['f', 'e\nc\ng\nh'],
+    expect(
+      contextsAround(m.slice(0, 3), null, m.slice(4, 8)).map(({ memory, context }) => [memory.text, context]),
+    ).toEqual([
+      ['b', 'a\nc\ne'],
+      ['c', 'b\na\ne\nf'],
+      ['e', 'c\nb\nf\ng'],
+      ['f', 'e\nc\ng\nh'],
     ]);
     expect(allContexts(m.slice(0, 2)).map(({ context }) => context)).toEqual(['b', 'a']);
   });
@@ -118,11 +141,15 @@ describe('SqliteSearchIndex: short memories in context', () => {
     const [first] = await converse(index, ['Nate: The turtles are asleep.']);
     const later = memory('Joanna: See you at noon then.', 5);
     await index.put(ref, later);
-    expect((await index.keywordSearch(ref, { text: 'turtles', limit: 10 })).map((h) => [h.itemId, !!h.viaContext])).toEqual([
+    expect(
+      (await index.keywordSearch(ref, { text: 'turtles', limit: 10 })).map((h) => [h.itemId, !!h.viaContext]),
+    ).toEqual([
       [first!.itemId, false],
       [later.itemId, true],
     ]);
-    expect((await index.keywordSearch(ref, { text: 'noon', limit: 10 })).map((h) => [h.itemId, !!h.viaContext])).toEqual([
+    expect(
+      (await index.keywordSearch(ref, { text: 'noon', limit: 10 })).map((h) => [h.itemId, !!h.viaContext]),
+    ).toEqual([
       [later.itemId, false],
       [first!.itemId, true],
     ]);
@@ -130,9 +157,12 @@ describe('SqliteSearchIndex: short memories in context', () => {
 
   it('places a memory put out of capture order between its neighbours, and rewrites theirs', async () => {
     const index = newIndex();
-    const [a, b, c, d] = ['alpha apples', 'bravo bananas', 'charlie cherries', 'delta dates'].map((text, i) => memory(text, i));
+    const [a, b, c, d] = ['alpha apples', 'bravo bananas', 'charlie cherries', 'delta dates'].map((text, i) =>
+      memory(text, i),
+    );
     for (const item of [a!, b!, d!, c!]) await index.put(ref, item); // c arrives last but was captured before d
-    const found = async (word: string) => (await index.keywordSearch(ref, { text: word, limit: 10 })).map((h) => h.itemId).sort();
+    const found = async (word: string) =>
+      (await index.keywordSearch(ref, { text: word, limit: 10 })).map((h) => h.itemId).sort();
     expect(await found('cherries')).toEqual([a!.itemId, b!.itemId, c!.itemId, d!.itemId].sort());
     // a's context is b and c (two after it), no longer d.
     expect(await found('dates')).toEqual([b!.itemId, c!.itemId, d!.itemId].sort());
@@ -152,7 +182,12 @@ describe('SqliteSearchIndex: short memories in context', () => {
     for (const item of [morning, evening, long]) await index.put(ref, item);
     await index.put({ tenantId: 't', endUserId: 'bob' }, elsewhere);
     const hits = await index.keywordSearch(ref, { text: 'tomatoes', limit: 10 });
-    expect(hits.map((h) => [h.itemId, !!h.viaContext]).sort()).toEqual([[long.itemId, false], [morning.itemId, false]].sort());
+    expect(hits.map((h) => [h.itemId, !!h.viaContext]).sort()).toEqual(
+      [
+        [long.itemId, false],
+        [morning.itemId, false],
+      ].sort(),
+    );
   });
 
   it('rewrites the remaining contexts when a library generation is removed, and builds them for a folder made before they existed', async () => {
@@ -160,7 +195,9 @@ describe('SqliteSearchIndex: short memories in context', () => {
     await index.put(ref, memory('Nate: Old turtle news.', 0), 'gen-1');
     const fresh = memory('Joanna: Fresh start.', 1);
     await index.put(ref, fresh, 'gen-2');
-    expect((await index.keywordSearch(ref, { text: 'turtle', limit: 10 })).map((h) => h.itemId)).toContain(fresh.itemId);
+    expect((await index.keywordSearch(ref, { text: 'turtle', limit: 10 })).map((h) => h.itemId)).toContain(
+      fresh.itemId,
+    );
     await index.removeLibrary(ref, 'gen-1');
     expect(await index.keywordSearch(ref, { text: 'turtle', limit: 10 })).toEqual([]);
     expect((await index.keywordSearch(ref, { text: 'fresh', limit: 10 })).map((h) => h.itemId)).toEqual([fresh.itemId]);

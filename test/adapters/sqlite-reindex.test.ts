@@ -6,9 +6,9 @@ import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { EmbedderMismatchError } from '../../lambdas/adapters/local/embedder-record.js';
 import { SqliteVectorReindex } from '../../lambdas/adapters/local/sqlite-reindex.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-import { reindexLibrary } from '../../lambdas/core/reindex.js';
 import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { reindexLibrary } from '../../lambdas/core/reindex.js';
+import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
 const dirs: string[] = [];
@@ -33,7 +33,11 @@ class NextEmbedder implements Embedder {
 }
 
 const ref = { tenantId: 'ten_reindex', endUserId: null };
-const NOTES = Array.from({ length: 12 }, (_, i) => `Note ${i}: the ${['heron', 'otter', 'badger', 'kestrel'][i % 4]} was seen near mill ${i} on a ${['wet', 'dry', 'cold'][i % 3]} morning.`);
+const NOTES = Array.from(
+  { length: 12 },
+  (_, i) =>
+    `Note ${i}: the ${['heron', 'otter', 'badger', 'kestrel'][i % 4]} was seen near mill ${i} on a ${['wet', 'dry', 'cold'][i % 3]} morning.`,
+);
 
 async function open(dataDir: string, embedder: Embedder) {
   const stack = await openLocalStack({ dataDir, embedder });
@@ -65,10 +69,14 @@ describe('a data folder records its embedder', () => {
     const { dataDir } = await folder();
     const error = await openLocalStack({ dataDir, embedder: new NextEmbedder() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbedderMismatchError);
-    expect((error as Error).message).toContain('made by hashing-test-embedder (64 dimensions), not by next-test-embedder (40 dimensions)');
+    expect((error as Error).message).toContain(
+      'made by hashing-test-embedder (64 dimensions), not by next-test-embedder (40 dimensions)',
+    );
     expect((error as Error).message).toContain('npx library reindex');
     // The same name with other dimensions is another embedder too.
-    await expect(openLocalStack({ dataDir, embedder: new HashingEmbedder(32) })).rejects.toThrow(/not by hashing-test-embedder \(32 dimensions\)/);
+    await expect(openLocalStack({ dataDir, embedder: new HashingEmbedder(32) })).rejects.toThrow(
+      /not by hashing-test-embedder \(32 dimensions\)/,
+    );
     // Nothing was changed by the refusals: the first embedder still opens it.
     const stack = await open(dataDir, new HashingEmbedder());
     expect((await stack.services.search.search(ref, { q: 'otter mill', limit: 3 })).items).toHaveLength(3);
@@ -84,18 +92,28 @@ describe('library reindex', () => {
     db.close();
     const next = new NextEmbedder();
     const outcome = await reindex(dataDir, next);
-    expect(outcome).toMatchObject({ from: 'hashing-test-embedder/64', alreadyCurrent: false, resumed: false, embedded: passages.length, total: passages.length });
+    expect(outcome).toMatchObject({
+      from: 'hashing-test-embedder/64',
+      alreadyCurrent: false,
+      resumed: false,
+      embedded: passages.length,
+      total: passages.length,
+    });
     expect([...next.embedded].sort()).toEqual([...passages].sort());
 
     const stack = await open(dataDir, next);
-    const { vectors: [query] } = await next.embed(['the badger near mill 2'], 'query');
+    const {
+      vectors: [query],
+    } = await next.embed(['the badger near mill 2'], 'query');
     const hits = await stack.ports.index.vectorSearch(ref, { vector: query!, limit: 50 });
     expect(hits).toHaveLength(passages.length); // every passage has a 40-dimension vector
     expect(hits[0]!.passage.text).toContain('badger was seen near mill 2');
     expect(stack.db.prepare('SELECT count(*) FROM reindex_vectors').pluck().get()).toBe(0);
     // Done: a second run has nothing to do, and the old embedder is refused now.
     expect(await reindex(dataDir, next)).toMatchObject({ alreadyCurrent: true, embedded: 0 });
-    await expect(openLocalStack({ dataDir, embedder: new HashingEmbedder() })).rejects.toThrow(/made by next-test-embedder \(40 dimensions\)/);
+    await expect(openLocalStack({ dataDir, embedder: new HashingEmbedder() })).rejects.toThrow(
+      /made by next-test-embedder \(40 dimensions\)/,
+    );
   });
 
   it('cut off mid-way: keeps what it made, the old vectors serve on, and a rerun embeds only the rest', async () => {
@@ -106,11 +124,15 @@ describe('library reindex', () => {
     expect(next.embedded).toHaveLength(8);
 
     // Unfinished: the new embedder is refused with what to do; the old one still searches with its own vectors.
-    await expect(openLocalStack({ dataDir, embedder: next })).rejects.toThrow(/A reindex of this data folder to next-test-embedder \(40 dimensions\) is unfinished/);
+    await expect(openLocalStack({ dataDir, embedder: next })).rejects.toThrow(
+      /A reindex of this data folder to next-test-embedder \(40 dimensions\) is unfinished/,
+    );
     const old = await open(dataDir, new HashingEmbedder());
     expect((await old.services.search.search(ref, { q: 'kestrel', limit: 20 })).items.length).toBeGreaterThan(0);
     // Meanwhile (the old server running): a note goes, another comes.
-    const gone = (await old.services.documents.list(ref, { limit: 100 })).items.find((d) => d.title?.startsWith('Note 0:'))!;
+    const gone = (await old.services.documents.list(ref, { limit: 100 })).items.find((d) =>
+      d.title?.startsWith('Note 0:'),
+    )!;
     await old.services.documents.delete(ref, gone.id);
     await old.services.capture.capture(ref, { text: 'A late note: the kingfisher came back to the mill pond.' });
     await old.settled();
@@ -120,12 +142,16 @@ describe('library reindex', () => {
     next.callsLeft = Infinity;
     const rest = await reindex(dataDir, next);
     expect(rest).toMatchObject({ resumed: true });
-    const now = passages.filter((p) => !p.startsWith('Note 0:')).concat('A late note: the kingfisher came back to the mill pond.');
+    const now = passages
+      .filter((p) => !p.startsWith('Note 0:'))
+      .concat('A late note: the kingfisher came back to the mill pond.');
     // Each passage still there was embedded once over both runs (the deleted one's early vector went with it).
     const once = next.embedded.filter((t) => !t.startsWith('Note 0:'));
     expect(once.sort()).toEqual([...now].sort());
     const stack = await open(dataDir, next);
-    const { vectors: [query] } = await next.embed(['kingfisher mill pond'], 'query');
+    const {
+      vectors: [query],
+    } = await next.embed(['kingfisher mill pond'], 'query');
     const hits = await stack.ports.index.vectorSearch(ref, { vector: query!, limit: 50 });
     expect(hits).toHaveLength(now.length);
     expect(hits[0]!.passage.text).toContain('kingfisher');
@@ -138,6 +164,8 @@ describe('library reindex', () => {
     await reindex(dataDir, new NextEmbedder());
     const error = await old.services.search.search(ref, { q: 'heron', limit: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BackendUnavailableError);
-    expect((error as Error).message).toMatch(/re-embedded by next-test-embedder \(40 dimensions\) \(library reindex\) since this server started with hashing-test-embedder \(64 dimensions\): restart it/);
+    expect((error as Error).message).toMatch(
+      /re-embedded by next-test-embedder \(40 dimensions\) \(library reindex\) since this server started with hashing-test-embedder \(64 dimensions\): restart it/,
+    );
   });
 });

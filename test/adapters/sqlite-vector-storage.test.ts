@@ -59,7 +59,8 @@ describe('SqliteSearchIndex: passage vectors', () => {
       const item = indexItem(`note ${i}`, axisVector(DIMENSIONS, i));
       items.set(i, item.itemId);
       await index.put(library(i), item);
-      for (let j = 1; j <= 20; j++) await index.put(library(i), indexItem(`filler ${i} ${j}`, axisVector(DIMENSIONS, i + j)));
+      for (let j = 1; j <= 20; j++)
+        await index.put(library(i), indexItem(`filler ${i} ${j}`, axisVector(DIMENSIONS, i + j)));
     }
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < 12; i++) {
@@ -70,7 +71,9 @@ describe('SqliteSearchIndex: passage vectors', () => {
     // A write to a library whose scan was dropped is read when it is searched again.
     const late = indexItem('late note', axisVector(DIMENSIONS, 30, 0.2));
     await index.put(library(0), late);
-    expect((await index.vectorSearch(library(0), { vector: axisVector(DIMENSIONS, 30, 0.2), limit: 1 }))[0]!.itemId).toBe(late.itemId);
+    expect(
+      (await index.vectorSearch(library(0), { vector: axisVector(DIMENSIONS, 30, 0.2), limit: 1 }))[0]!.itemId,
+    ).toBe(late.itemId);
   });
 
   it('moves the vectors of a folder written with a sqlite-vec vec0 table into the plain table, searchable as before', async () => {
@@ -94,15 +97,19 @@ describe('SqliteSearchIndex: passage vectors', () => {
     const reopened = new SqliteSearchIndex(db, DIMENSIONS, 'test');
     const sql = db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'passage_vectors'`).pluck().get() as string;
     expect(sql).not.toMatch(/vec0/i);
-    expect(db.prepare(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'passage_vectors_%chunks%'`).pluck().get()).toBe(0);
+    expect(
+      db.prepare(`SELECT count(*) FROM sqlite_master WHERE name LIKE 'passage_vectors_%chunks%'`).pluck().get(),
+    ).toBe(0);
     const hits = await reopened.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 3), limit: 2 });
     expect(hits.map((h) => h.itemId)[0]).toBe(kept.itemId);
     expect(hits).toHaveLength(2);
   });
 
-  it('refuses a vector of other dimensions than its embedder\'s', async () => {
+  it("refuses a vector of other dimensions than its embedder's", async () => {
     const index = new SqliteSearchIndex(openDatabase(':memory:'), DIMENSIONS, 'test');
-    await expect(index.put(library(1), indexItem('short vector', new Float32Array(DIMENSIONS - 1).fill(0.1)))).rejects.toThrow();
+    await expect(
+      index.put(library(1), indexItem('short vector', new Float32Array(DIMENSIONS - 1).fill(0.1))),
+    ).rejects.toThrow();
   });
 
   it('keeps a data folder of many small libraries near the size of what it holds', async () => {
@@ -122,7 +129,10 @@ describe('SqliteSearchIndex: passage vectors', () => {
     }
     db.pragma('wal_checkpoint(TRUNCATE)');
     const pages = (names: string[]) =>
-      db.prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (${names.map(() => '?').join(', ')})`).pluck().get(...names) as number;
+      db
+        .prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (${names.map(() => '?').join(', ')})`)
+        .pluck()
+        .get(...names) as number;
     // The vectors take about their own size (7 to a 16 KiB page), where a vec0 table reserved 1,024 vectors a library.
     expect(pages(['passage_vectors', 'passage_vectors_by_library'])).toBeLessThan(vectors * 1.2);
     // The rest is the texts and their indexes (rows, FTS5 words and trigrams); in all, under twice the texts and vectors.

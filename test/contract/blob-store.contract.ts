@@ -7,7 +7,11 @@ import { presignedSignatureHolds } from '../support/sigv4-query.js';
  * the store makes download links (S3: presigned with `secret`'s key), or it
  * does not and its bytes are served through the service.
  */
-export function blobStoreContract(name: string, makeStore: () => Promise<BlobStore>, options: { links?: { secret: string } } = {}) {
+export function blobStoreContract(
+  name: string,
+  makeStore: () => Promise<BlobStore>,
+  options: { links?: { secret: string } } = {},
+) {
   describe(`BlobStore contract: ${name}`, () => {
     it('stores, reads back byte for byte, and deletes', async () => {
       const store = await makeStore();
@@ -33,27 +37,42 @@ export function blobStoreContract(name: string, makeStore: () => Promise<BlobSto
       expect(Buffer.from((await store.get(key))!).toString()).toBe('second');
     });
 
-    it(options.links ? 'makes download links that serve the bytes with the type and disposition asked for, and 404 for a missing key' : 'makes no download links: its bytes go through the service', async () => {
-      const store = await makeStore();
-      if (!options.links) {
-        expect(store.downloadUrl).toBeUndefined();
-        return;
-      }
-      const key = `blobs/t-${Date.now()}/file é 3`;
-      const bytes = Uint8Array.from({ length: 5_000 }, (_, i) => (i * 17) % 256);
-      await store.put(key, bytes, 'application/octet-stream');
-      const disposition = `attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`;
-      const url = await store.downloadUrl!(key, { expiresInSeconds: 60, contentType: 'application/pdf', contentDisposition: disposition });
-      expect(presignedSignatureHolds(url, options.links.secret)).toBe(true);
-      expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('60');
-      const res = await fetch(url);
-      expect(res.status).toBe(200);
-      expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from(bytes));
-      expect(res.headers.get('content-type')).toBe('application/pdf');
-      expect(res.headers.get('content-disposition')).toBe(disposition);
-      const missing = await fetch(await store.downloadUrl!('blobs/none/missing', { expiresInSeconds: 60, contentType: 'text/plain', contentDisposition: 'attachment' }));
-      expect(missing.status).toBe(404);
-      await missing.arrayBuffer();
-    });
+    it(
+      options.links
+        ? 'makes download links that serve the bytes with the type and disposition asked for, and 404 for a missing key'
+        : 'makes no download links: its bytes go through the service',
+      async () => {
+        const store = await makeStore();
+        if (!options.links) {
+          expect(store.downloadUrl).toBeUndefined();
+          return;
+        }
+        const key = `blobs/t-${Date.now()}/file é 3`;
+        const bytes = Uint8Array.from({ length: 5_000 }, (_, i) => (i * 17) % 256);
+        await store.put(key, bytes, 'application/octet-stream');
+        const disposition = `attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`;
+        const url = await store.downloadUrl!(key, {
+          expiresInSeconds: 60,
+          contentType: 'application/pdf',
+          contentDisposition: disposition,
+        });
+        expect(presignedSignatureHolds(url, options.links.secret)).toBe(true);
+        expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('60');
+        const res = await fetch(url);
+        expect(res.status).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from(bytes));
+        expect(res.headers.get('content-type')).toBe('application/pdf');
+        expect(res.headers.get('content-disposition')).toBe(disposition);
+        const missing = await fetch(
+          await store.downloadUrl!('blobs/none/missing', {
+            expiresInSeconds: 60,
+            contentType: 'text/plain',
+            contentDisposition: 'attachment',
+          }),
+        );
+        expect(missing.status).toBe(404);
+        await missing.arrayBuffer();
+      },
+    );
   });
 }

@@ -4,11 +4,27 @@ import { timestamp } from './fixtures.js';
 
 const unique = (what: string) => `${what}_${Math.random().toString(36).slice(2, 10)}`;
 
-export function bucketRegistration(tenantId: string, overrides: Partial<BucketRegistrationRecord> = {}): BucketRegistrationRecord {
+export function bucketRegistration(
+  tenantId: string,
+  overrides: Partial<BucketRegistrationRecord> = {},
+): BucketRegistrationRecord {
   return {
-    tenantId, provider: 'r2', bucket: 'customer-bucket', region: 'auto', endpoint: 'https://0123abcd.r2.cloudflarestorage.com', prefix: 'library/',
-    auth: 'keys', roleArn: null, accessKeyId: 'AKIAEXAMPLE', sealedSecret: 'sealed:opaque', location: 'loc-1', verifiedAt: timestamp(),
-    state: 'ok', lastError: null, lastErrorAt: null, ...overrides,
+    tenantId,
+    provider: 'r2',
+    bucket: 'customer-bucket',
+    region: 'auto',
+    endpoint: 'https://0123abcd.r2.cloudflarestorage.com',
+    prefix: 'library/',
+    auth: 'keys',
+    roleArn: null,
+    accessKeyId: 'AKIAEXAMPLE',
+    sealedSecret: 'sealed:opaque',
+    location: 'loc-1',
+    verifiedAt: timestamp(),
+    state: 'ok',
+    lastError: null,
+    lastErrorAt: null,
+    ...overrides,
   };
 }
 
@@ -24,8 +40,18 @@ export function bucketRegistrationsContract(name: string, makeStore: () => Promi
       expect(await store.get(tenant)).toEqual(first);
 
       const role = bucketRegistration(tenant, {
-        provider: 's3', region: 'eu-west-1', endpoint: null, prefix: '', auth: 'role', roleArn: 'arn:aws:iam::222222222222:role/library',
-        accessKeyId: null, sealedSecret: null, location: 'loc-2', state: 'failing', lastError: 'denied: AccessDenied (HTTP 403)', lastErrorAt: timestamp(),
+        provider: 's3',
+        region: 'eu-west-1',
+        endpoint: null,
+        prefix: '',
+        auth: 'role',
+        roleArn: 'arn:aws:iam::222222222222:role/library',
+        accessKeyId: null,
+        sealedSecret: null,
+        location: 'loc-2',
+        state: 'failing',
+        lastError: 'denied: AccessDenied (HTTP 403)',
+        lastErrorAt: timestamp(),
       });
       await store.put(role);
       expect(await store.get(tenant)).toEqual(role);
@@ -49,8 +75,17 @@ export function bucketRegistrationsContract(name: string, makeStore: () => Promi
       // A replace won meanwhile: a late report about the old bucket changes nothing.
       await store.put(bucketRegistration(tenant, { location: 'loc-b' }));
       await store.recordHealth(tenant, 'loc-a', failing);
-      expect(await store.get(tenant)).toMatchObject({ location: 'loc-b', state: 'ok', lastError: null, lastErrorAt: null });
-      await store.recordHealth(tenant, 'loc-b', { state: 'ok', lastError: 'kept for reading', lastErrorAt: failing.lastErrorAt });
+      expect(await store.get(tenant)).toMatchObject({
+        location: 'loc-b',
+        state: 'ok',
+        lastError: null,
+        lastErrorAt: null,
+      });
+      await store.recordHealth(tenant, 'loc-b', {
+        state: 'ok',
+        lastError: 'kept for reading',
+        lastErrorAt: failing.lastErrorAt,
+      });
       expect(await store.get(tenant)).toMatchObject({ state: 'ok', lastError: 'kept for reading' });
 
       // Gone: nothing comes back.
@@ -62,7 +97,9 @@ export function bucketRegistrationsContract(name: string, makeStore: () => Promi
     it('keeps the first external id of a tenant (concurrent first calls agree), apart per tenant, through unregistering', async () => {
       const store = await makeStore();
       const tenant = unique('ten');
-      const ids = await Promise.all(['lib-a', 'lib-b', 'lib-c', 'lib-d'].map((candidate) => store.externalId(tenant, candidate)));
+      const ids = await Promise.all(
+        ['lib-a', 'lib-b', 'lib-c', 'lib-d'].map((candidate) => store.externalId(tenant, candidate)),
+      );
       expect(new Set(ids).size).toBe(1);
       expect(['lib-a', 'lib-b', 'lib-c', 'lib-d']).toContain(ids[0]);
       expect(await store.externalId(tenant, 'lib-later')).toBe(ids[0]);

@@ -10,10 +10,18 @@ import { timestamp } from './fixtures.js';
  * same stack (on DynamoDB they share a table: an erasure's deleteLibrary
  * must leave the library's live conversations alone and take the rest).
  */
-export function conversationStoreContract(name: string, make: () => Promise<{ conversations: ConversationStore; documents: DocumentStore }>) {
+export function conversationStoreContract(
+  name: string,
+  make: () => Promise<{ conversations: ConversationStore; documents: DocumentStore }>,
+) {
   describe(`ConversationStore contract: ${name}`, () => {
     const unique = () => `t-${Math.random().toString(36).slice(2)}`;
-    const turn = (question: string, reply = `reply to ${question}`): ConversationTurnRecord => ({ runId: newId('run'), question, reply, at: timestamp() });
+    const turn = (question: string, reply = `reply to ${question}`): ConversationTurnRecord => ({
+      runId: newId('run'),
+      question,
+      reply,
+      at: timestamp(),
+    });
 
     it('keeps turns in order and reads the newest, oldest first', async () => {
       const { conversations } = await make();
@@ -47,7 +55,12 @@ export function conversationStoreContract(name: string, make: () => Promise<{ co
       const t = turn('A private question about my dentist');
       await conversations.append(ann, id, 'g1', t, 10);
       expect(await conversations.recentTurns(ann, id, 'g1', 4)).toEqual([t]);
-      for (const elsewhere of [{ tenantId, endUserId: 'bob' }, { tenantId, endUserId: null }, { tenantId: unique(), endUserId: 'ann' }, { tenantId: `${tenantId}#U`, endUserId: 'ann' }]) {
+      for (const elsewhere of [
+        { tenantId, endUserId: 'bob' },
+        { tenantId, endUserId: null },
+        { tenantId: unique(), endUserId: 'ann' },
+        { tenantId: `${tenantId}#U`, endUserId: 'ann' },
+      ]) {
         expect(await conversations.recentTurns(elsewhere, id, 'g1', 4)).toEqual([]);
       }
       expect(await conversations.recentTurns(ann, id, 'g2', 4)).toEqual([]);

@@ -1,7 +1,7 @@
-import { parseFilter } from '../../lambdas/core/filter.js';
 import { describe, expect, it } from 'vitest';
-import type { DocumentStore } from '../../lambdas/core/ports.js';
+import { parseFilter } from '../../lambdas/core/filter.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
+import type { DocumentStore } from '../../lambdas/core/ports.js';
 import { documentRecord, timestamp } from './fixtures.js';
 
 /** The DocumentStore contract: every adapter (SQLite, DynamoDB) passes these. */
@@ -40,9 +40,7 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const ref: LibraryRef = { tenantId: unique(), endUserId: null };
       await store.touchLibrary(ref, timestamp());
       const sha256 = 'a'.repeat(64);
-      const claims = await Promise.all(
-        Array.from({ length: 10 }, () => store.claim(documentRecord(ref, { sha256 }))),
-      );
+      const claims = await Promise.all(Array.from({ length: 10 }, () => store.claim(documentRecord(ref, { sha256 }))));
       const winners = claims.filter((c) => c.claimed);
       expect(winners).toHaveLength(1);
       const found = await store.findBySha256(ref, sha256);
@@ -98,7 +96,10 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       await store.claim(next);
       expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md' })).map((d) => d.id)).toEqual([old.id]);
       expect((await store.list(ref, { limit: 10 })).map((d) => d.id)).toEqual([old.id]);
-      expect((await store.list(ref, { limit: 10, includeReplacing: true })).map((d) => d.id)).toEqual([next.id, old.id]);
+      expect((await store.list(ref, { limit: 10, includeReplacing: true })).map((d) => d.id)).toEqual([
+        next.id,
+        old.id,
+      ]);
       expect(await store.get(ref, next.id)).toMatchObject({ id: next.id, replacing: true });
       // Another library's id is never deleted by this library's switch.
       expect(await store.completeReplacement(ref, next.id, [old.id, elsewhere.id])).toBe(true);
@@ -112,7 +113,10 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const failing = documentRecord(ref, { sourceRef: 'notes/a.md', status: 'processing', replacing: true });
       await store.claim(failing);
       await store.settle(ref, failing.id, { status: 'failed', reason: 'extraction_failed: corrupt' });
-      expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md' })).map((d) => d.id)).toEqual([failing.id, next.id]);
+      expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md' })).map((d) => d.id)).toEqual([
+        failing.id,
+        next.id,
+      ]);
       expect((await store.get(ref, failing.id))!.replacing).toBeUndefined();
       // The switch of a document deleted meanwhile still deletes the replaced records.
       const gone = documentRecord(ref, { sourceRef: 'notes/a.md', status: 'processing', replacing: true });
@@ -125,17 +129,39 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'carol' };
       await store.touchLibrary(ref, timestamp());
       const doc = documentRecord(ref, {
-        title: 'Ünïcode title', filename: 'notes.md', contentType: 'application/octet-stream', sourceRef: 's3://x/y',
-        sizeBytes: 1234, kind: 'file', status: 'processing', lineCount: 0, pageCount: null, blobKey: `blobs/${ref.tenantId}/x`,
-        passageCount: null, passagesEmbedded: 0, failureReason: null,
+        title: 'Ünïcode title',
+        filename: 'notes.md',
+        contentType: 'application/octet-stream',
+        sourceRef: 's3://x/y',
+        sizeBytes: 1234,
+        kind: 'file',
+        status: 'processing',
+        lineCount: 0,
+        pageCount: null,
+        blobKey: `blobs/${ref.tenantId}/x`,
+        passageCount: null,
+        passagesEmbedded: 0,
+        failureReason: null,
       });
       await store.claim(doc);
       expect(await store.get(ref, doc.id)).toEqual(doc);
-      await store.recordExtraction(ref, doc.id, { kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 3, passageCount: 5 });
+      await store.recordExtraction(ref, doc.id, {
+        kind: 'image',
+        contentType: 'image/png',
+        lineCount: 7,
+        pageCount: 3,
+        passageCount: 5,
+      });
       await store.recordEmbedded(ref, doc.id, 2);
       await store.recordEmbedded(ref, doc.id, 2);
       expect(await store.get(ref, doc.id)).toEqual({
-        ...doc, kind: 'image', contentType: 'image/png', lineCount: 7, pageCount: 3, passageCount: 5, passagesEmbedded: 4,
+        ...doc,
+        kind: 'image',
+        contentType: 'image/png',
+        lineCount: 7,
+        pageCount: 3,
+        passageCount: 5,
+        passagesEmbedded: 4,
       });
       await store.settle(ref, doc.id, { status: 'ready' });
       expect(await store.get(ref, doc.id)).toMatchObject({ status: 'ready', passagesEmbedded: 5, failureReason: null });
@@ -154,7 +180,10 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const doc = documentRecord(ref, { status: 'processing', passageCount: null, passagesEmbedded: 0 });
       await store.claim(doc);
       await store.settle(ref, doc.id, { status: 'failed', reason: 'extraction_failed: corrupt' });
-      expect(await store.get(ref, doc.id)).toMatchObject({ status: 'failed', failureReason: 'extraction_failed: corrupt' });
+      expect(await store.get(ref, doc.id)).toMatchObject({
+        status: 'failed',
+        failureReason: 'extraction_failed: corrupt',
+      });
       await store.settle(ref, 'file_01JAAAAAAAAAAAAAAAAAAAAAAA', { status: 'ready' });
       await store.recordEmbedded(ref, 'file_01JAAAAAAAAAAAAAAAAAAAAAAA', 1);
       expect(await store.get(ref, 'file_01JAAAAAAAAAAAAAAAAAAAAAAA')).toBeNull();
@@ -212,7 +241,9 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
       const store = await makeStore();
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'tagger' };
       await store.touchLibrary(ref, timestamp());
-      const docs = Array.from({ length: 9 }, (_, i) => documentRecord(ref, { metadata: i % 3 === 0 ? { project: 'apollo', n: i } : { project: 'other' } }));
+      const docs = Array.from({ length: 9 }, (_, i) =>
+        documentRecord(ref, { metadata: i % 3 === 0 ? { project: 'apollo', n: i } : { project: 'other' } }),
+      );
       for (const doc of docs) await store.claim(doc);
       expect((await store.get(ref, docs[0]!.id))!.metadata).toEqual({ project: 'apollo', n: 0 });
 
@@ -225,14 +256,32 @@ export function documentStoreContract(name: string, makeStore: () => Promise<Doc
         if (page.length < 2) break;
         after = { createdAt: page[1]!.createdAt, id: page[1]!.id };
       }
-      expect(seen).toEqual(docs.filter((_, i) => i % 3 === 0).map((d) => d.id).reverse());
+      expect(seen).toEqual(
+        docs
+          .filter((_, i) => i % 3 === 0)
+          .map((d) => d.id)
+          .reverse(),
+      );
 
-      const updated = await store.update(ref, docs[1]!.id, { title: 'Retitled', sourceRef: 'notes/x', metadata: { project: 'apollo', n: 1 } });
-      expect(updated).toMatchObject({ id: docs[1]!.id, title: 'Retitled', sourceRef: 'notes/x', metadata: { project: 'apollo', n: 1 } });
-      expect((await store.list(ref, { limit: 10, filter: parseFilter({ 'metadata.n': { lte: 1 } }) })).map((d) => d.id)).toEqual([docs[1]!.id, docs[0]!.id]);
+      const updated = await store.update(ref, docs[1]!.id, {
+        title: 'Retitled',
+        sourceRef: 'notes/x',
+        metadata: { project: 'apollo', n: 1 },
+      });
+      expect(updated).toMatchObject({
+        id: docs[1]!.id,
+        title: 'Retitled',
+        sourceRef: 'notes/x',
+        metadata: { project: 'apollo', n: 1 },
+      });
+      expect(
+        (await store.list(ref, { limit: 10, filter: parseFilter({ 'metadata.n': { lte: 1 } }) })).map((d) => d.id),
+      ).toEqual([docs[1]!.id, docs[0]!.id]);
       expect((await store.list(ref, { limit: 10, sourceRef: 'notes/x' })).map((d) => d.id)).toEqual([docs[1]!.id]);
       expect((await store.update(ref, docs[1]!.id, { sourceRef: null }))!.sourceRef).toBeNull();
-      expect(await store.update({ tenantId: ref.tenantId, endUserId: 'someone-else' }, docs[1]!.id, { title: 'no' })).toBeNull();
+      expect(
+        await store.update({ tenantId: ref.tenantId, endUserId: 'someone-else' }, docs[1]!.id, { title: 'no' }),
+      ).toBeNull();
     });
   });
 }

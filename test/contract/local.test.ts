@@ -1,23 +1,23 @@
-import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { FolderBlobStore } from '../../lambdas/adapters/local/folder-blob-store.js';
+import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
 import { SqliteConversationStore } from '../../lambdas/adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../lambdas/adapters/local/sqlite-document-store.js';
+import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
 import { blobStoreContract } from './blob-store.contract.js';
+import { bucketRegistrationsContract } from './bucket-registrations.contract.js';
 import { conversationStoreContract } from './conversation-store.contract.js';
 import { documentStoreContract } from './document-store.contract.js';
+import { timestamp } from './fixtures.js';
+import { pendingBucketDeletesContract } from './pending-bucket-deletes.contract.js';
 import { searchIndexContract } from './search-index.contract.js';
 import { tenantStoreContract } from './tenant-store.contract.js';
-import { timestamp } from './fixtures.js';
-import { bucketRegistrationsContract } from './bucket-registrations.contract.js';
-import { pendingBucketDeletesContract } from './pending-bucket-deletes.contract.js';
-import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
-import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'library-contract-'));
 let n = 0;
@@ -29,7 +29,10 @@ conversationStoreContract('SQLite', async () => {
   return { conversations: new SqliteConversationStore(db), documents: new SqliteDocumentStore(db) };
 });
 tenantStoreContract('SQLite', async () => new SqliteTenantStore(freshDb()));
-searchIndexContract('SQLite (FTS5 + sqlite-vec)', async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'));
+searchIndexContract(
+  'SQLite (FTS5 + sqlite-vec)',
+  async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'),
+);
 blobStoreContract('folder', async () => new FolderBlobStore(join(dir, `blobs-${++n}`)));
 
 describe('SqliteDocumentStore: a library made before generations', () => {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { servedBaseUrl } from '../../lambdas/endpoints/openapi/served-base-url.js';
 import { ROUTES } from '../../lambdas/endpoints/routes.js';
 import { generateApiTypes } from '../../scripts/openapi-types.js';
@@ -276,8 +276,10 @@ function misfits(schema: any, value: unknown, at = '$'): string[] {
     const fits = options.map((o) => misfits(o, value, at));
     return fits.some((f) => f.length === 0) ? [] : fits.sort((a, b) => a.length - b.length)[0]!;
   }
-  if (schema.const !== undefined && value !== schema.const) return [`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`];
-  if (schema.enum && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`];
+  if (schema.const !== undefined && value !== schema.const)
+    return [`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`];
+  if (schema.enum && !schema.enum.includes(value))
+    return [`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`];
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   const types: string[] | undefined = schema.type === undefined ? undefined : [schema.type].flat();
   if (types && !types.includes(type) && !(type === 'number' && types.includes('integer') && Number.isInteger(value))) {
@@ -290,9 +292,11 @@ function misfits(schema: any, value: unknown, at = '$'): string[] {
     return [
       ...(schema.required ?? []).filter((k: string) => !(k in object)).map((k: string) => `${at}.${k}: missing`),
       ...Object.keys(object).flatMap((k) =>
-        k in properties ? misfits(properties[k], object[k], `${at}.${k}`)
-        : schema.additionalProperties === false ? [`${at}.${k}: not in the document`]
-        : misfits(schema.additionalProperties, object[k], `${at}.${k}`),
+        k in properties
+          ? misfits(properties[k], object[k], `${at}.${k}`)
+          : schema.additionalProperties === false
+            ? [`${at}.${k}: not in the document`]
+            : misfits(schema.additionalProperties, object[k], `${at}.${k}`),
       ),
     ];
   }
@@ -300,7 +304,10 @@ function misfits(schema: any, value: unknown, at = '$'): string[] {
 }
 
 function resolveRef(ref: string): any {
-  return ref.replace(/^#\//, '').split('/').reduce((node: any, part) => node?.[part], document);
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((node: any, part) => node?.[part], document);
 }
 
 function responseSchema(operationId: string, status: number): any {
@@ -318,9 +325,18 @@ function responseSchema(operationId: string, status: number): any {
 
 describe('the OpenAPI document a client is generated from', () => {
   it('is valid OpenAPI 3.1', async () => {
-    const config = await createConfig({ extends: ['minimal'], rules: { struct: 'error', 'no-unresolved-refs': 'error' } });
-    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: `${server.url}/v1/openapi.json`, config });
-    expect(problems.filter((p) => p.severity === 'error').map((p) => `${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+    const config = await createConfig({
+      extends: ['minimal'],
+      rules: { struct: 'error', 'no-unresolved-refs': 'error' },
+    });
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: `${server.url}/v1/openapi.json`,
+      config,
+    });
+    expect(
+      problems.filter((p) => p.severity === 'error').map((p) => `${p.location[0]?.pointer}: ${p.message}`),
+    ).toEqual([]);
   });
 
   it('names where it was served, and tags, describes and exemplifies every operation', () => {
@@ -336,19 +352,28 @@ describe('the OpenAPI document a client is generated from', () => {
       // One example, or several named ones (health: without and with a key).
       // The file route answers bytes in the file's own type (no JSON, no example).
       if (route.name === 'document-file') expect(success.content['*/*'], route.name).toBeDefined();
-      else if (route.name !== 'openapi') expect(success.content['application/json'].example ?? success.content['application/json'].examples, route.name).toBeDefined();
-      if (route.method === 'POST') expect(op.requestBody.content['application/json'].examples, route.name).toBeDefined();
+      else if (route.name !== 'openapi')
+        expect(
+          success.content['application/json'].example ?? success.content['application/json'].examples,
+          route.name,
+        ).toBeDefined();
+      if (route.method === 'POST')
+        expect(op.requestBody.content['application/json'].examples, route.name).toBeDefined();
       for (const [status, response] of Object.entries<any>(op.responses)) {
         const resolved = response.$ref ? resolveRef(response.$ref) : response;
         expect(resolved.headers?.['x-request-id'], `${route.name} ${status}`).toBeDefined();
-        if (status === '429' || status === '503') expect(resolved.headers?.['Retry-After'], `${route.name} ${status}`).toBeDefined();
+        if (status === '429' || status === '503')
+          expect(resolved.headers?.['Retry-After'], `${route.name} ${status}`).toBeDefined();
         if (route.auth) expect(op.responses['401'], route.name).toBeDefined();
       }
       // Every example fits its schema.
       for (const [status, response] of Object.entries<any>(op.responses)) {
         const media = (response.$ref ? resolveRef(response.$ref) : response).content?.['application/json'];
-        const examples = [media?.example, ...Object.values<any>(media?.examples ?? {}).map((e) => e.value)].filter((e) => e !== undefined);
-        for (const example of examples) expect(misfits(media.schema, example), `${route.name} ${status} example`).toEqual([]);
+        const examples = [media?.example, ...Object.values<any>(media?.examples ?? {}).map((e) => e.value)].filter(
+          (e) => e !== undefined,
+        );
+        for (const example of examples)
+          expect(misfits(media.schema, example), `${route.name} ${status} example`).toEqual([]);
       }
     }
     // Each error code is an enum member, each reject code too.
@@ -367,11 +392,15 @@ describe('the OpenAPI document a client is generated from', () => {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;
     writeFileSync(join(workDir, 'program.mjs'), js);
-    const { run } = (await import(pathToFileURL(join(workDir, 'program.mjs')).href)) as { run: (baseUrl: string, key: string) => Promise<any> };
+    const { run } = (await import(pathToFileURL(join(workDir, 'program.mjs')).href)) as {
+      run: (baseUrl: string, key: string) => Promise<any>;
+    };
     // The client is given the served document's own server.
     const result = await run(document.servers[0].url, key);
 
-    expect(new Set(result.seen.map((s: { operation: string }) => s.operation))).toEqual(new Set(ROUTES.map((r) => r.name)));
+    expect(new Set(result.seen.map((s: { operation: string }) => s.operation))).toEqual(
+      new Set(ROUTES.map((r) => r.name)),
+    );
     for (const { operation, status, body } of result.seen) {
       const schema = responseSchema(operation, status);
       expect(schema, `${operation} answered ${status}, which the document does not list`).toBeDefined();
@@ -393,7 +422,9 @@ describe('the OpenAPI document a client is generated from', () => {
     expect(result.fileDisposition).toBe('attachment; filename="Launch.txt"');
     expect(result.missingCode).toBe('not_found');
     expect(result.searchRequestId).toMatch(/^req_/);
-    expect(result.mcpTools).toEqual(expect.arrayContaining(['search', 'grep', 'ask', 'remember', 'list_documents', 'read_document', 'forget']));
+    expect(result.mcpTools).toEqual(
+      expect.arrayContaining(['search', 'grep', 'ask', 'remember', 'list_documents', 'read_document', 'forget']),
+    );
   });
 });
 
@@ -401,17 +432,38 @@ describe('servers', () => {
   const event = (init: { host?: string; proto?: string; stage: string; path: string }) =>
     ({
       path: '/v1/openapi.json',
-      headers: { ...(init.host ? { Host: init.host } : {}), ...(init.proto ? { 'X-Forwarded-Proto': init.proto } : {}) },
+      headers: {
+        ...(init.host ? { Host: init.host } : {}),
+        ...(init.proto ? { 'X-Forwarded-Proto': init.proto } : {}),
+      },
       requestContext: { stage: init.stage, path: init.path },
     }) as unknown as APIGatewayProxyEvent;
 
   it('is the API Gateway stage URL on AWS, the origin locally, a base path under a custom domain', () => {
-    expect(servedBaseUrl(event({ host: 'abc123.execute-api.us-east-1.amazonaws.com', proto: 'https', stage: 'prod', path: '/prod/v1/openapi.json' })))
-      .toBe('https://abc123.execute-api.us-east-1.amazonaws.com/prod');
-    expect(servedBaseUrl(event({ host: 'api.example.com', proto: 'https', stage: 'prod', path: '/library/v1/openapi.json' }))).toBe('https://api.example.com/library');
-    expect(servedBaseUrl(event({ host: 'api.example.com', proto: 'https', stage: 'prod', path: '/v1/openapi.json' }))).toBe('https://api.example.com');
-    expect(servedBaseUrl(event({ host: '127.0.0.1:8787', stage: 'local', path: '/v1/openapi.json' }))).toBe('http://127.0.0.1:8787');
+    expect(
+      servedBaseUrl(
+        event({
+          host: 'abc123.execute-api.us-east-1.amazonaws.com',
+          proto: 'https',
+          stage: 'prod',
+          path: '/prod/v1/openapi.json',
+        }),
+      ),
+    ).toBe('https://abc123.execute-api.us-east-1.amazonaws.com/prod');
+    expect(
+      servedBaseUrl(
+        event({ host: 'api.example.com', proto: 'https', stage: 'prod', path: '/library/v1/openapi.json' }),
+      ),
+    ).toBe('https://api.example.com/library');
+    expect(
+      servedBaseUrl(event({ host: 'api.example.com', proto: 'https', stage: 'prod', path: '/v1/openapi.json' })),
+    ).toBe('https://api.example.com');
+    expect(servedBaseUrl(event({ host: '127.0.0.1:8787', stage: 'local', path: '/v1/openapi.json' }))).toBe(
+      'http://127.0.0.1:8787',
+    );
     expect(servedBaseUrl(event({ stage: 'local', path: '/v1/openapi.json' }))).toBeNull();
-    expect(servedBaseUrl(event({ host: 'evil.example/"><script>', stage: 'local', path: '/v1/openapi.json' }))).toBeNull();
+    expect(
+      servedBaseUrl(event({ host: 'evil.example/"><script>', stage: 'local', path: '/v1/openapi.json' })),
+    ).toBeNull();
   });
 });

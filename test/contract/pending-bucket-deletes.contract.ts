@@ -30,7 +30,14 @@ export function pendingBucketDeletesContract(name: string, makeStore: () => Prom
         [b, 'bucket:loc:library/shared/f1'],
         [a, 'bucket:loc:library/shared/f1'],
       ]);
-      expect(due[0]).toEqual({ tenantId: a, blobKey: 'bucket:loc:library/shared/f2', since: at(0), attempts: 0, lastError: null, nextAttemptAt: at(1) });
+      expect(due[0]).toEqual({
+        tenantId: a,
+        blobKey: 'bucket:loc:library/shared/f2',
+        since: at(0),
+        attempts: 0,
+        lastError: null,
+        nextAttemptAt: at(1),
+      });
       expect((await store.due(at(3), 2)).length).toBeLessThanOrEqual(2);
       expect((await store.due(at(0), 10)).filter((d) => d.tenantId === a || d.tenantId === b)).toEqual([]);
     });
@@ -49,7 +56,12 @@ export function pendingBucketDeletesContract(name: string, makeStore: () => Prom
       const mine = (now: string) => store.due(now, 50).then((all) => all.filter((d) => d.tenantId === a));
       expect((await mine(at(10))).map((d) => d.blobKey)).toEqual(['k2']);
       expect((await mine(at(40))).find((d) => d.blobKey === 'k1')).toEqual({
-        tenantId: a, blobKey: 'k1', since: at(0), attempts: 2, lastError: 'unreachable: ETIMEDOUT', nextAttemptAt: at(40),
+        tenantId: a,
+        blobKey: 'k1',
+        since: at(0),
+        attempts: 2,
+        lastError: 'unreachable: ETIMEDOUT',
+        nextAttemptAt: at(40),
       });
       // Retrying an entry that went meanwhile brings nothing back.
       await store.retryLater(a, 'gone', 'x', at(5));

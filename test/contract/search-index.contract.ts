@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchIndex } from '../../lambdas/core/ports.js';
-import type { GrepCandidate, LibraryRef } from '../../lambdas/core/model.js';
 import { parseFilter } from '../../lambdas/core/filter.js';
+import type { GrepCandidate, LibraryRef } from '../../lambdas/core/model.js';
+import type { SearchIndex } from '../../lambdas/core/ports.js';
 import { axisVector, indexItem } from './fixtures.js';
 
 const DIMENSIONS = 16;
@@ -21,12 +21,17 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       const index = await makeIndex(DIMENSIONS);
       const tenantId = unique();
       const mine: LibraryRef = { tenantId, endUserId: 'alice' };
-      const others: LibraryRef[] = [{ tenantId, endUserId: null }, { tenantId, endUserId: 'bob' }, { tenantId: unique(), endUserId: 'alice' }];
+      const others: LibraryRef[] = [
+        { tenantId, endUserId: null },
+        { tenantId, endUserId: 'bob' },
+        { tenantId: unique(), endUserId: 'alice' },
+      ];
       const target = indexItem('The zebra migration crosses the river', axisVector(DIMENSIONS, 3));
       await index.put(mine, target);
       const neighbour = indexItem('Quarterly revenue grew', axisVector(DIMENSIONS, 9));
       await index.put(mine, neighbour);
-      for (const ref of others) await index.put(ref, indexItem('The zebra migration crosses the river', axisVector(DIMENSIONS, 3)));
+      for (const ref of others)
+        await index.put(ref, indexItem('The zebra migration crosses the river', axisVector(DIMENSIONS, 3)));
 
       const byWord = await index.keywordSearch(mine, { text: 'zebra migrations', limit: 10 });
       // The note captured beside it may follow, found through its neighbour's words (an index that reads
@@ -42,16 +47,27 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(byVector[0]!.rawScore).toBeGreaterThan(byVector[1]!.rawScore);
 
       expect(await index.keywordSearch({ tenantId, endUserId: 'nobody' }, { text: 'zebra', limit: 10 })).toEqual([]);
-      expect(await index.vectorSearch({ tenantId: unique(), endUserId: null }, { vector: axisVector(DIMENSIONS, 3), limit: 10 })).toEqual([]);
+      expect(
+        await index.vectorSearch(
+          { tenantId: unique(), endUserId: null },
+          { vector: axisVector(DIMENSIONS, 3), limit: 10 },
+        ),
+      ).toEqual([]);
     });
 
-    it('reads a short memory with the ones captured around it, and forgets a removed one\'s words (core/memory-context.ts)', async () => {
+    it("reads a short memory with the ones captured around it, and forgets a removed one's words (core/memory-context.ts)", async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'joanna' };
-      const turns = ['Can I come to watch the turtles play?', 'Alright, see you tomorrow!', 'Bring snacks.'].map((text) => indexItem(text, axisVector(DIMENSIONS, 1), { title: null }));
+      const turns = ['Can I come to watch the turtles play?', 'Alright, see you tomorrow!', 'Bring snacks.'].map(
+        (text) => indexItem(text, axisVector(DIMENSIONS, 1), { title: null }),
+      );
       for (const turn of turns) await index.put(ref, turn);
       const hits = await index.keywordSearch(ref, { text: 'turtles', limit: 10 });
-      expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([[turns[0]!.itemId, false], [turns[1]!.itemId, true], [turns[2]!.itemId, true]]);
+      expect(hits.map((h) => [h.itemId, !!h.viaContext])).toEqual([
+        [turns[0]!.itemId, false],
+        [turns[1]!.itemId, true],
+        [turns[2]!.itemId, true],
+      ]);
       expect(hits[1]!.passage.text).toBe('Alright, see you tomorrow!');
       await index.remove(ref, turns[0]!.itemId);
       expect(await index.keywordSearch(ref, { text: 'turtles', limit: 10 })).toEqual([]);
@@ -60,30 +76,55 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
     it('takes an item without vectors (found by words at once), hands out its passages without vectors in order, and attaches them', async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'alice' };
-      const passages = [0, 1, 2, 3].map((ordinal) => ({ ordinal, lineStart: ordinal + 1, lineEnd: ordinal + 1, text: `walrus note ${ordinal}` }));
-      const item = indexItem(passages.map((p) => p.text).join('\n'), axisVector(DIMENSIONS, 4), { passages, vectors: [] });
+      const passages = [0, 1, 2, 3].map((ordinal) => ({
+        ordinal,
+        lineStart: ordinal + 1,
+        lineEnd: ordinal + 1,
+        text: `walrus note ${ordinal}`,
+      }));
+      const item = indexItem(passages.map((p) => p.text).join('\n'), axisVector(DIMENSIONS, 4), {
+        passages,
+        vectors: [],
+      });
       await index.put(ref, item);
-      expect((await index.keywordSearch(ref, { text: 'walrus', limit: 5 })).map((h) => h.itemId)).toEqual([item.itemId]);
+      expect((await index.keywordSearch(ref, { text: 'walrus', limit: 5 })).map((h) => h.itemId)).toEqual([
+        item.itemId,
+      ]);
       expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 4), limit: 5 })).toEqual([]);
 
       const pending = await index.passagesWithoutVectors(ref, item.itemId, { limit: 2 });
-      expect(pending.map((p) => [p.ordinal, p.text])).toEqual([[0, 'walrus note 0'], [1, 'walrus note 1']]);
-      expect((await index.passagesWithoutVectors(ref, item.itemId, { limit: 10, skip: new Set([0, 1]) })).map((p) => p.ordinal)).toEqual([2, 3]);
+      expect(pending.map((p) => [p.ordinal, p.text])).toEqual([
+        [0, 'walrus note 0'],
+        [1, 'walrus note 1'],
+      ]);
+      expect(
+        (await index.passagesWithoutVectors(ref, item.itemId, { limit: 10, skip: new Set([0, 1]) })).map(
+          (p) => p.ordinal,
+        ),
+      ).toEqual([2, 3]);
       // Another library sees none of them, and cannot attach to them.
       const other: LibraryRef = { tenantId: ref.tenantId, endUserId: 'bob' };
       expect(await index.passagesWithoutVectors(other, item.itemId, { limit: 10 })).toEqual([]);
-      expect(await index.attachPassageVectors(other, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 4) }])).toBe(false);
+      expect(
+        await index.attachPassageVectors(other, item.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 4) }]),
+      ).toBe(false);
 
-      expect(await index.attachPassageVectors(ref, item.itemId, [
-        { ordinal: 0, vector: axisVector(DIMENSIONS, 5) },
-        { ordinal: 2, vector: axisVector(DIMENSIONS, 4) },
-      ])).toBe(true);
-      expect((await index.passagesWithoutVectors(ref, item.itemId, { limit: 10 })).map((p) => p.ordinal)).toEqual([1, 3]);
+      expect(
+        await index.attachPassageVectors(ref, item.itemId, [
+          { ordinal: 0, vector: axisVector(DIMENSIONS, 5) },
+          { ordinal: 2, vector: axisVector(DIMENSIONS, 4) },
+        ]),
+      ).toBe(true);
+      expect((await index.passagesWithoutVectors(ref, item.itemId, { limit: 10 })).map((p) => p.ordinal)).toEqual([
+        1, 3,
+      ]);
       const hit = (await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 4), limit: 1 }))[0]!;
       expect([hit.itemId, hit.passage.ordinal]).toEqual([item.itemId, 2]);
 
       await index.remove(ref, item.itemId);
-      expect(await index.attachPassageVectors(ref, item.itemId, [{ ordinal: 1, vector: axisVector(DIMENSIONS, 4) }])).toBe(false);
+      expect(
+        await index.attachPassageVectors(ref, item.itemId, [{ ordinal: 1, vector: axisVector(DIMENSIONS, 4) }]),
+      ).toBe(false);
       expect(await index.passagesWithoutVectors(ref, item.itemId, { limit: 10 })).toEqual([]);
     });
 
@@ -96,7 +137,11 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       await index.put(ref, chat);
       const kw = await index.keywordSearch(ref, { text: 'apples', limit: 10, kinds: ['chat'] });
       expect(kw.map((h) => [h.itemId, h.kind])).toEqual([[chat.itemId, 'chat']]);
-      const vec = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 1), limit: 10, kinds: ['file_excerpt', 'image'] });
+      const vec = await index.vectorSearch(ref, {
+        vector: axisVector(DIMENSIONS, 1),
+        limit: 10,
+        kinds: ['file_excerpt', 'image'],
+      });
       expect(vec.map((h) => h.itemId)).toEqual([doc.itemId]);
     });
 
@@ -104,7 +149,8 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: null };
       const item = indexItem('first line\nsecond line about otters', axisVector(DIMENSIONS, 2), {
-        title: 'Otters', sourceRef: 'notes/otters.md',
+        title: 'Otters',
+        sourceRef: 'notes/otters.md',
         passages: [
           { ordinal: 0, lineStart: 1, lineEnd: 1, text: 'first line' },
           { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'second line about otters' },
@@ -114,7 +160,11 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       await index.put(ref, item);
       const [hit] = await index.keywordSearch(ref, { text: 'otters', limit: 1 });
       expect(hit).toMatchObject({
-        itemId: item.itemId, kind: 'file_excerpt', title: 'Otters', sourceRef: 'notes/otters.md', contentDate: item.contentDate,
+        itemId: item.itemId,
+        kind: 'file_excerpt',
+        title: 'Otters',
+        sourceRef: 'notes/otters.md',
+        contentDate: item.contentDate,
         passage: { ordinal: 1, lineStart: 2, lineEnd: 2, text: 'second line about otters' },
       });
     });
@@ -124,7 +174,11 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       const ref: LibraryRef = { tenantId: unique(), endUserId: null };
       const item = indexItem('walrus tusks', axisVector(DIMENSIONS, 4));
       await index.put(ref, item);
-      await index.put(ref, { ...item, text: 'walrus whiskers', passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'walrus whiskers' }] });
+      await index.put(ref, {
+        ...item,
+        text: 'walrus whiskers',
+        passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text: 'walrus whiskers' }],
+      });
       expect(await index.keywordSearch(ref, { text: 'tusks', limit: 10 })).toEqual([]);
       expect(await index.keywordSearch(ref, { text: 'whiskers', limit: 10 })).toHaveLength(1);
       await index.remove(ref, item.itemId);
@@ -145,11 +199,17 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       await index.put(other, theirs);
       const v3 = indexItem('narwhal version three', axisVector(DIMENSIONS, 8), { vectors: [] });
       await index.put(ref, v3, undefined, { replaces: [v1.itemId, v2.itemId, theirs.itemId, 'file_NOTTHERE'] });
-      expect((await index.keywordSearch(ref, { text: 'narwhal', limit: 10 })).map((h) => h.itemId)).toEqual([v3.itemId]);
+      expect((await index.keywordSearch(ref, { text: 'narwhal', limit: 10 })).map((h) => h.itemId)).toEqual([
+        v3.itemId,
+      ]);
       expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 5), limit: 10 })).toEqual([]);
-      expect((await collect(index.grepCandidates(ref, { pattern: 'narwhal', caseSensitive: false }))).map((c) => c.itemId)).toEqual([v3.itemId]);
+      expect(
+        (await collect(index.grepCandidates(ref, { pattern: 'narwhal', caseSensitive: false }))).map((c) => c.itemId),
+      ).toEqual([v3.itemId]);
       expect(await index.documentText(ref, v1.itemId)).toBeNull();
-      expect((await index.keywordSearch(other, { text: 'narwhal', limit: 10 })).map((h) => h.itemId)).toEqual([theirs.itemId]);
+      expect((await index.keywordSearch(other, { text: 'narwhal', limit: 10 })).map((h) => h.itemId)).toEqual([
+        theirs.itemId,
+      ]);
     });
 
     it('removes one generation of a library and leaves a newer one', async () => {
@@ -181,16 +241,30 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
 
       const generation = 'gen-live';
       expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10, generation }))).toEqual(expected);
-      expect(await index.keywordSearch(ref, { text: 'remembered', limit: 10, kinds: ['chat'], generation })).toEqual([]);
-      expect(ids(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10, generation }))).toEqual(expected);
-      expect(ids(await collect(index.grepCandidates(ref, { pattern: 'okapi', caseSensitive: false, generation })))).toEqual(expected);
-      expect(await collect(index.grepCandidates(ref, { pattern: 'residue', caseSensitive: true, itemId: stale.itemId, generation }))).toEqual([]);
+      expect(await index.keywordSearch(ref, { text: 'remembered', limit: 10, kinds: ['chat'], generation })).toEqual(
+        [],
+      );
+      expect(ids(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10, generation }))).toEqual(
+        expected,
+      );
+      expect(
+        ids(await collect(index.grepCandidates(ref, { pattern: 'okapi', caseSensitive: false, generation }))),
+      ).toEqual(expected);
+      expect(
+        await collect(
+          index.grepCandidates(ref, { pattern: 'residue', caseSensitive: true, itemId: stale.itemId, generation }),
+        ),
+      ).toEqual([]);
       expect(await index.documentText(ref, stale.itemId, generation)).toBeNull();
       expect(await index.documentText(ref, live.itemId, generation)).toBe('okapi live line');
       expect(await index.documentText(ref, legacy.itemId, generation)).toBe('okapi legacy line');
       // '' is a library made before generations (ports.ts, libraryGeneration readOnly): its untagged entries only.
-      expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10, generation: '' }))).toEqual([legacy.itemId]);
-      expect(ids(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10, generation: '' }))).toEqual([legacy.itemId]);
+      expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10, generation: '' }))).toEqual([
+        legacy.itemId,
+      ]);
+      expect(
+        ids(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 6), limit: 10, generation: '' })),
+      ).toEqual([legacy.itemId]);
       // Without a generation (tools with no library record) every entry is read.
       expect(ids(await index.keywordSearch(ref, { text: 'okapi', limit: 10 }))).toHaveLength(4);
     });
@@ -209,7 +283,7 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await index.keywordSearch(keep, { text: 'one', limit: 10 })).toHaveLength(1);
     });
 
-    it('reads one document\'s text as grep reads it, in its own library only, and never a chat', async () => {
+    it("reads one document's text as grep reads it, in its own library only, and never a chat", async () => {
       const index = await makeIndex(DIMENSIONS);
       const tenantId = unique();
       const mine: LibraryRef = { tenantId, endUserId: 'alice' };
@@ -220,7 +294,11 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(await index.documentText(mine, doc.itemId)).toBe('first line\nsecond line');
       expect(await index.documentText(mine, chat.itemId)).toBeNull();
       expect(await index.documentText(mine, 'file_missing')).toBeNull();
-      for (const other of [{ tenantId, endUserId: null }, { tenantId, endUserId: 'bob' }, { tenantId: unique(), endUserId: 'alice' }]) {
+      for (const other of [
+        { tenantId, endUserId: null },
+        { tenantId, endUserId: 'bob' },
+        { tenantId: unique(), endUserId: 'alice' },
+      ]) {
         expect(await index.documentText(other, doc.itemId)).toBeNull();
       }
     });
@@ -243,18 +321,28 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect(ids.indexOf(newer.itemId)).toBeLessThan(ids.indexOf(older.itemId));
       expect(found.find((c) => c.itemId === older.itemId)!.text).toBe(older.text);
 
-      const sensitive = (await collect(index.grepCandidates(ref, { pattern: 'a.b*c(1)', caseSensitive: true }))).map((c) => c.itemId);
+      const sensitive = (await collect(index.grepCandidates(ref, { pattern: 'a.b*c(1)', caseSensitive: true }))).map(
+        (c) => c.itemId,
+      );
       expect(sensitive).toContain(older.itemId);
 
-      const short = (await collect(index.grepCandidates(ref, { pattern: 'x', caseSensitive: false }))).map((c) => c.itemId);
+      const short = (await collect(index.grepCandidates(ref, { pattern: 'x', caseSensitive: false }))).map(
+        (c) => c.itemId,
+      );
       expect(short).toContain(newer.itemId);
 
-      const onlyOlder = await collect(index.grepCandidates(ref, { pattern: 'code', caseSensitive: false, itemId: older.itemId }));
+      const onlyOlder = await collect(
+        index.grepCandidates(ref, { pattern: 'code', caseSensitive: false, itemId: older.itemId }),
+      );
       expect(onlyOlder.map((c) => c.itemId)).toEqual([older.itemId]);
 
-      const resumed = await collect(index.grepCandidates(ref, {
-        pattern: 'a.b*c(1)', caseSensitive: false, startAt: { createdAt: older.contentDate, id: older.itemId },
-      }));
+      const resumed = await collect(
+        index.grepCandidates(ref, {
+          pattern: 'a.b*c(1)',
+          caseSensitive: false,
+          startAt: { createdAt: older.contentDate, id: older.itemId },
+        }),
+      );
       expect(resumed.map((c) => c.itemId)).toEqual([older.itemId]);
     });
 
@@ -272,39 +360,101 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       // Resuming at a document reads it again; resuming after it (read whole) starts with the next older one.
       const at = items[100]!;
       const key = { createdAt: at.contentDate, id: at.itemId };
-      const resumedAt = await collect(index.grepCandidates(ref, { pattern: 'needle', caseSensitive: false, startAt: key }));
-      expect(resumedAt.map((c) => c.itemId)).toEqual(items.slice(0, 101).map((i) => i.itemId).reverse());
-      const resumedAfter = await collect(index.grepCandidates(ref, { pattern: 'ne', caseSensitive: false, startAfter: key }));
-      expect(resumedAfter.map((c) => c.itemId)).toEqual(items.slice(0, 100).map((i) => i.itemId).reverse());
+      const resumedAt = await collect(
+        index.grepCandidates(ref, { pattern: 'needle', caseSensitive: false, startAt: key }),
+      );
+      expect(resumedAt.map((c) => c.itemId)).toEqual(
+        items
+          .slice(0, 101)
+          .map((i) => i.itemId)
+          .reverse(),
+      );
+      const resumedAfter = await collect(
+        index.grepCandidates(ref, { pattern: 'ne', caseSensitive: false, startAfter: key }),
+      );
+      expect(resumedAfter.map((c) => c.itemId)).toEqual(
+        items
+          .slice(0, 100)
+          .map((i) => i.itemId)
+          .reverse(),
+      );
       expect(resumedAfter[0]!.text).toBe(items[99]!.text);
     });
 
     it('filters inside both legs and grep, returns metadata, and sees updateItem at once (core/filter.ts)', async () => {
       const index = await makeIndex(DIMENSIONS);
       const ref: LibraryRef = { tenantId: unique(), endUserId: 'filterer' };
-      const apollo = indexItem('The zebra launch plan', axisVector(DIMENSIONS, 2), { metadata: { project: 'apollo', year: 2024, tags: ['plan'] }, documentKind: 'text', contentType: 'text/plain' });
-      const gemini = indexItem('The zebra launch review', axisVector(DIMENSIONS, 2, 0.1), { metadata: { project: 'gemini', year: 2025 }, documentKind: 'file', contentType: 'application/pdf', sourceRef: 'docs/review.pdf' });
+      const apollo = indexItem('The zebra launch plan', axisVector(DIMENSIONS, 2), {
+        metadata: { project: 'apollo', year: 2024, tags: ['plan'] },
+        documentKind: 'text',
+        contentType: 'text/plain',
+      });
+      const gemini = indexItem('The zebra launch review', axisVector(DIMENSIONS, 2, 0.1), {
+        metadata: { project: 'gemini', year: 2025 },
+        documentKind: 'file',
+        contentType: 'application/pdf',
+        sourceRef: 'docs/review.pdf',
+      });
       // Many near neighbours that do not match: a post-filter of the top few would lose the match.
-      const crowd = Array.from({ length: 30 }, (_, i) => indexItem(`The zebra launch note ${i}`, axisVector(DIMENSIONS, 2, 0.01 * i), { metadata: { project: 'crowd' }, documentKind: 'text' }));
+      const crowd = Array.from({ length: 30 }, (_, i) =>
+        indexItem(`The zebra launch note ${i}`, axisVector(DIMENSIONS, 2, 0.01 * i), {
+          metadata: { project: 'crowd' },
+          documentKind: 'text',
+        }),
+      );
       for (const item of [...crowd, apollo, gemini]) await index.put(ref, item);
       const only = (filter: Record<string, unknown>) => parseFilter(filter);
 
-      const keyword = await index.keywordSearch(ref, { text: 'zebra launch', limit: 3, filter: only({ 'metadata.project': 'apollo' }) });
+      const keyword = await index.keywordSearch(ref, {
+        text: 'zebra launch',
+        limit: 3,
+        filter: only({ 'metadata.project': 'apollo' }),
+      });
       expect(keyword.map((h) => [h.itemId, h.metadata])).toEqual([[apollo.itemId, apollo.metadata]]);
-      const vector = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 2), limit: 2, filter: only({ 'metadata.year': { gte: 2025 } }) });
+      const vector = await index.vectorSearch(ref, {
+        vector: axisVector(DIMENSIONS, 2),
+        limit: 2,
+        filter: only({ 'metadata.year': { gte: 2025 } }),
+      });
       expect(vector.map((h) => h.itemId)).toEqual([gemini.itemId]);
-      const either = await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 2), limit: 5, filter: only({ or: [{ 'metadata.tags': 'plan' }, { source_ref: { prefix: 'docs/' } }] }) });
+      const either = await index.vectorSearch(ref, {
+        vector: axisVector(DIMENSIONS, 2),
+        limit: 5,
+        filter: only({ or: [{ 'metadata.tags': 'plan' }, { source_ref: { prefix: 'docs/' } }] }),
+      });
       expect(either.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
-      const notCrowd = await index.keywordSearch(ref, { text: 'zebra', limit: 5, filter: only({ not: { 'metadata.project': 'crowd' }, kind: { in: ['text', 'file'] } }) });
+      const notCrowd = await index.keywordSearch(ref, {
+        text: 'zebra',
+        limit: 5,
+        filter: only({ not: { 'metadata.project': 'crowd' }, kind: { in: ['text', 'file'] } }),
+      });
       expect(notCrowd.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
-      const grep = await collect(index.grepCandidates(ref, { pattern: 'zebra', caseSensitive: false, filter: only({ content_type: 'application/pdf' }) }));
+      const grep = await collect(
+        index.grepCandidates(ref, {
+          pattern: 'zebra',
+          caseSensitive: false,
+          filter: only({ content_type: 'application/pdf' }),
+        }),
+      );
       expect(grep.map((c) => [c.itemId, c.metadata])).toEqual([[gemini.itemId, gemini.metadata]]);
 
-      expect(await index.updateItem(ref, gemini.itemId, { metadata: { project: 'apollo' }, title: 'Renamed' })).toBe(true);
-      const after = await index.keywordSearch(ref, { text: 'zebra launch', limit: 5, filter: only({ 'metadata.project': 'apollo' }) });
+      expect(await index.updateItem(ref, gemini.itemId, { metadata: { project: 'apollo' }, title: 'Renamed' })).toBe(
+        true,
+      );
+      const after = await index.keywordSearch(ref, {
+        text: 'zebra launch',
+        limit: 5,
+        filter: only({ 'metadata.project': 'apollo' }),
+      });
       expect(after.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
       expect(after.find((h) => h.itemId === gemini.itemId)!.title).toBe('Renamed');
-      expect(await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 2), limit: 5, filter: only({ 'metadata.year': 2025 }) })).toEqual([]);
+      expect(
+        await index.vectorSearch(ref, {
+          vector: axisVector(DIMENSIONS, 2),
+          limit: 5,
+          filter: only({ 'metadata.year': 2025 }),
+        }),
+      ).toEqual([]);
       expect(await index.updateItem(ref, 'file_00000000000000000000000000', { title: 'x' })).toBe(false);
     });
   });

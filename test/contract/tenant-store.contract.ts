@@ -13,8 +13,20 @@ export function tenantStoreContract(name: string, makeStore: () => Promise<Tenan
       const b = await store.createTenant(unique(), timestamp());
       expect(await store.findTenantByName(a.name)).toEqual(a);
       expect(await store.findTenantByName(`no-such-tenant-${a.name}`)).toBeNull();
-      await store.addKey({ keyId: `key_${a.id}`, tenantId: a.id, hash: `h-${a.id}`, prefix: 'lib_aaaa', createdAt: timestamp() });
-      await store.addKey({ keyId: `key_${b.id}`, tenantId: b.id, hash: `h-${b.id}`, prefix: 'lib_bbbb', createdAt: timestamp() });
+      await store.addKey({
+        keyId: `key_${a.id}`,
+        tenantId: a.id,
+        hash: `h-${a.id}`,
+        prefix: 'lib_aaaa',
+        createdAt: timestamp(),
+      });
+      await store.addKey({
+        keyId: `key_${b.id}`,
+        tenantId: b.id,
+        hash: `h-${b.id}`,
+        prefix: 'lib_bbbb',
+        createdAt: timestamp(),
+      });
       expect(await store.tenantForKeyHash(`h-${a.id}`)).toBe(a.id);
       expect(await store.tenantForKeyHash(`h-${b.id}`)).toBe(b.id);
       expect(await store.tenantForKeyHash('h-unknown')).toBeNull();
@@ -25,7 +37,13 @@ export function tenantStoreContract(name: string, makeStore: () => Promise<Tenan
       const store = await makeStore();
       const t = await store.createTenant(unique(), timestamp());
       for (const n of [1, 2, 3]) {
-        await store.addKey({ keyId: `key_${t.id}_${n}`, tenantId: t.id, hash: `h-${t.id}-${n}`, prefix: 'lib_x', createdAt: timestamp() });
+        await store.addKey({
+          keyId: `key_${t.id}_${n}`,
+          tenantId: t.id,
+          hash: `h-${t.id}-${n}`,
+          prefix: 'lib_x',
+          createdAt: timestamp(),
+        });
       }
       expect(await store.revokeKey(`key_${t.id}_1`, timestamp())).toBe(true);
       expect(await store.revokeKey(`key_${t.id}_1`, timestamp())).toBe(false);

@@ -7,7 +7,7 @@ import { readLocalConfig } from '../../bin/config.js';
 import { NO_PRINCIPAL_ARN } from '../../lambdas/core/bucket/bucket-service.js';
 import { baseLogger } from '../../lambdas/http/observability.js';
 import { makePdf } from '../extraction/fixtures.js';
-import { closedPort, startCustomerBucket, type CustomerBucket } from '../support/customer-bucket.js';
+import { type CustomerBucket, closedPort, startCustomerBucket } from '../support/customer-bucket.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -38,10 +38,17 @@ const api = async (path: string, init: Parameters<TestServer['api']>[1] = {}) =>
 };
 const put = (key: string, body: Record<string, unknown>) => api('/v1/bucket', { key, method: 'PUT', body });
 const fileItem = (text: string, extra: Record<string, unknown> = {}) => ({
-  content_base64: Buffer.from(text).toString('base64'), filename: 'note.txt', content_type: 'text/plain', ...extra,
+  content_base64: Buffer.from(text).toString('base64'),
+  filename: 'note.txt',
+  content_type: 'text/plain',
+  ...extra,
 });
 const blobFiles = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
 async function waitReady(key: string, id: string, query = ''): Promise<Record<string, unknown>> {
   for (let i = 0; i < 200; i += 1) {
@@ -65,7 +72,10 @@ beforeAll(async () => {
   vi.spyOn(process.stdout, 'write').mockImplementation(capture);
   vi.spyOn(process.stderr, 'write').mockImplementation(capture);
   // The test server runs as a machine without AWS credentials (as CI is), whatever this shell has (test/support/aws-env.ts).
-  server = await startTestServer({ embedder: new HashingEmbedder(), buckets: { allowPrivateEndpoints: true, retryIntervalMs: 3_600_000 } });
+  server = await startTestServer({
+    embedder: new HashingEmbedder(),
+    buckets: { allowPrivateEndpoints: true, retryIntervalMs: 3_600_000 },
+  });
   keyA = await server.newKey('bucket-a');
   keyB = await server.newKey('bucket-b');
   keyFlaky = await server.newKey('bucket-flaky');
@@ -81,10 +91,24 @@ afterAll(async () => {
 
 const trustPolicyOf = (principal: string, externalId: string) => ({
   Version: '2012-10-17',
-  Statement: [{ Effect: 'Allow', Principal: { AWS: principal }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': externalId } } }],
+  Statement: [
+    {
+      Effect: 'Allow',
+      Principal: { AWS: principal },
+      Action: 'sts:AssumeRole',
+      Condition: { StringEquals: { 'sts:ExternalId': externalId } },
+    },
+  ],
 });
 
-const registrationA = () => ({ provider: 's3', bucket: 'customer-a', endpoint: bucket.endpoint, prefix: 'tenant-a', access_key_id: 'AKIATENANTA', secret_access_key: SECRET_A });
+const registrationA = () => ({
+  provider: 's3',
+  bucket: 'customer-a',
+  endpoint: bucket.endpoint,
+  prefix: 'tenant-a',
+  access_key_id: 'AKIATENANTA',
+  secret_access_key: SECRET_A,
+});
 
 describe('registration', () => {
   it('answers the trust policy without an AWS identity, naming a principal IAM refuses, and refuses role registration', async () => {
@@ -96,9 +120,16 @@ describe('registration', () => {
       trust_policy: trustPolicyOf(NO_PRINCIPAL_ARN, res.body.external_id),
     });
     expect(NO_PRINCIPAL_ARN).toBe('arn:aws:iam::000000000000:role/library-local-no-aws-identity');
-    const role = await put(keyA, { provider: 's3', bucket: 'customer-a', role_arn: 'arn:aws:iam::123456789012:role/library' });
+    const role = await put(keyA, {
+      provider: 's3',
+      bucket: 'customer-a',
+      role_arn: 'arn:aws:iam::123456789012:role/library',
+    });
     expect(role.status).toBe(422);
-    expect(role.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^role_arn: .*register with access_key_id and secret_access_key/) });
+    expect(role.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^role_arn: .*register with access_key_id and secret_access_key/),
+    });
   });
 
   it("keeps each tenant's external id: the same on every call and across key rotation, never another tenant's", async () => {
@@ -126,15 +157,30 @@ describe('registration', () => {
     const res = await put(keyA, registrationA());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      provider: 's3', bucket: 'customer-a', region: 'us-east-1', endpoint: bucket.endpoint, prefix: 'tenant-a/', auth: 'keys', verified_at: expect.any(String),
+      provider: 's3',
+      bucket: 'customer-a',
+      region: 'us-east-1',
+      endpoint: bucket.endpoint,
+      prefix: 'tenant-a/',
+      auth: 'keys',
+      verified_at: expect.any(String),
     });
     expect(await bucket.list('customer-a')).toEqual([]);
     const got = await api('/v1/bucket', { key: keyA });
-    expect(got.body).toMatchObject({ ...res.body, state: 'ok', last_error: null, last_error_at: null, pending_deletes: 0, role_arn: null });
+    expect(got.body).toMatchObject({
+      ...res.body,
+      state: 'ok',
+      last_error: null,
+      last_error_at: null,
+      pending_deletes: 0,
+      role_arn: null,
+    });
   });
 
   it('stores the secret sealed, under a key file only its owner reads', () => {
-    const row = server.stack.db.prepare('SELECT sealed_secret, access_key_id FROM bucket_registrations').all() as Array<{ sealed_secret: string }>;
+    const row = server.stack.db
+      .prepare('SELECT sealed_secret, access_key_id FROM bucket_registrations')
+      .all() as Array<{ sealed_secret: string }>;
     expect(row).toHaveLength(1);
     expect(row[0]!.sealed_secret).not.toContain(SECRET_A);
     expect(row[0]!.sealed_secret).toMatch(/^v1\./);
@@ -145,7 +191,10 @@ describe('registration', () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ ...registrationA(), secret_access_key: undefined }, /^secret_access_key: /],
       [{ ...registrationA(), role_arn: 'arn:aws:iam::123456789012:role/x' }, /^role_arn: .*not both/],
-      [{ provider: 'r2', bucket: 'customer-a', access_key_id: 'AKIATENANTA', secret_access_key: SECRET_A }, /^endpoint: R2 needs/],
+      [
+        { provider: 'r2', bucket: 'customer-a', access_key_id: 'AKIATENANTA', secret_access_key: SECRET_A },
+        /^endpoint: R2 needs/,
+      ],
       [{ ...registrationA(), prefix: '../up' }, /^prefix: /],
       [{ ...registrationA(), endpoint: 'ftp://example.com' }, /^endpoint: must use https/],
       [{ ...registrationA(), bucket: 'Not_A_Bucket' }, /^bucket: /],
@@ -166,23 +215,37 @@ describe('probe failures name the step and leave the registration there was', ()
     // A right pair through the verifying proxy passes (the check is real), a wrong secret does not.
     expect((await put(keyC, { ...registrationA(), endpoint: bucket.proxyEndpoint })).status).toBe(200);
     expect((await api('/v1/bucket', { key: keyC, method: 'DELETE' })).status).toBe(200);
-    const res = await put(keyA, { ...registrationA(), endpoint: bucket.proxyEndpoint, secret_access_key: 'not-the-secret' });
+    const res = await put(keyA, {
+      ...registrationA(),
+      endpoint: bucket.proxyEndpoint,
+      secret_access_key: 'not-the-secret',
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('bucket_access_denied');
-    expect(res.body.error.message).toMatch(/^write: the bucket "customer-a" at http:\/\/127\.0\.0\.1:\d+ refused writing the probe object "tenant-a\/\.library-probe\/[0-9a-f]+" \(SignatureDoesNotMatch \(HTTP 403\)\); check access_key_id and secret_access_key/);
+    expect(res.body.error.message).toMatch(
+      /^write: the bucket "customer-a" at http:\/\/127\.0\.0\.1:\d+ refused writing the probe object "tenant-a\/\.library-probe\/[0-9a-f]+" \(SignatureDoesNotMatch \(HTTP 403\)\); check access_key_id and secret_access_key/,
+    );
     expect(res.body.error.message).not.toContain('not-the-secret');
   });
 
   it('a missing bucket: write refused, check the bucket name', async () => {
     const res = await put(keyA, { ...registrationA(), bucket: 'no-such-bucket' });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'bucket_access_denied', message: expect.stringMatching(/^write: .*NoSuchBucket \(HTTP 404\).*check the bucket name/) });
+    expect(res.body.error).toMatchObject({
+      code: 'bucket_access_denied',
+      message: expect.stringMatching(/^write: .*NoSuchBucket \(HTTP 404\).*check the bucket name/),
+    });
   });
 
   it('an unreachable endpoint: bucket_unreachable at the write', async () => {
     const res = await put(keyA, { ...registrationA(), endpoint: `http://127.0.0.1:${await closedPort()}` });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'bucket_unreachable', message: expect.stringMatching(/^write: the bucket "customer-a" at http:\/\/127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\); check the endpoint/) });
+    expect(res.body.error).toMatchObject({
+      code: 'bucket_unreachable',
+      message: expect.stringMatching(
+        /^write: the bucket "customer-a" at http:\/\/127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\); check the endpoint/,
+      ),
+    });
   });
 
   it('a bucket that takes writes but refuses deletes: delete refused, the probe object named', async () => {
@@ -191,7 +254,9 @@ describe('probe failures name the step and leave the registration there was', ()
       const res = await put(keyA, { ...registrationA(), endpoint: bucket.proxyEndpoint });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('bucket_access_denied');
-      expect(res.body.error.message).toMatch(/^delete: the bucket "customer-a" at http:\/\/127\.0\.0\.1:\d+ refused deleting the probe object "tenant-a\/\.library-probe\/[0-9a-f]+" \(it is still there: delete it yourself\) \(AccessDenied \(HTTP 403\)\); check that the credentials allow s3:DeleteObject on "customer-a\/tenant-a\/\*"/);
+      expect(res.body.error.message).toMatch(
+        /^delete: the bucket "customer-a" at http:\/\/127\.0\.0\.1:\d+ refused deleting the probe object "tenant-a\/\.library-probe\/[0-9a-f]+" \(it is still there: delete it yourself\) \(AccessDenied \(HTTP 403\)\); check that the credentials allow s3:DeleteObject on "customer-a\/tenant-a\/\*"/,
+      );
       const left = /"(tenant-a\/\.library-probe\/[0-9a-f]+)"/.exec(res.body.error.message)![1]!;
       expect(await bucket.list('customer-a')).toEqual([left]); // said so truthfully
     } finally {
@@ -206,7 +271,12 @@ describe('probe failures name the step and leave the registration there was', ()
     const probeKeys = await bucket.list('customer-a', 'tenant-a/.library-probe/');
     expect(probeKeys).toHaveLength(1);
     const { DeleteObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
-    const admin = new S3Client({ endpoint: bucket.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true });
+    const admin = new S3Client({
+      endpoint: bucket.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      forcePathStyle: true,
+    });
     await admin.send(new DeleteObjectCommand({ Bucket: 'customer-a', Key: probeKeys[0]! }));
     admin.destroy();
   });
@@ -220,16 +290,26 @@ describe('captures while registered', () => {
     expect(text.status).toBe(201);
     expect((await api(`/v1/documents/${text.body.id}`, { key: keyA })).body.storage).toBe('service');
 
-    const file = await api('/v1/capture', { key: keyA, body: fileItem('quarterly ledger: the walrus budget is 42 crowns') });
+    const file = await api('/v1/capture', {
+      key: keyA,
+      body: fileItem('quarterly ledger: the walrus budget is 42 crowns'),
+    });
     expect(file.status).toBe(201);
     ids.shared = file.body.id;
     const user = 'user/ü 1.x';
-    const forUser = await api('/v1/capture', { key: keyA, body: fileItem('the end user keeps a heron diary', { end_user_id: user }) });
+    const forUser = await api('/v1/capture', {
+      key: keyA,
+      body: fileItem('the end user keeps a heron diary', { end_user_id: user }),
+    });
     expect(forUser.status).toBe(201);
     ids.user = forUser.body.id;
 
-    expect(await bucket.list('customer-a')).toEqual([`tenant-a/end-users/user%2F%C3%BC%201%2Ex/${ids.user}`, `tenant-a/shared/${ids.shared}`].sort());
-    expect((await bucket.read('customer-a', `tenant-a/shared/${ids.shared}`)).toString()).toBe('quarterly ledger: the walrus budget is 42 crowns');
+    expect(await bucket.list('customer-a')).toEqual(
+      [`tenant-a/end-users/user%2F%C3%BC%201%2Ex/${ids.user}`, `tenant-a/shared/${ids.shared}`].sort(),
+    );
+    expect((await bucket.read('customer-a', `tenant-a/shared/${ids.shared}`)).toString()).toBe(
+      'quarterly ledger: the walrus budget is 42 crowns',
+    );
     const doc = await api(`/v1/documents/${ids.shared}`, { key: keyA });
     expect(doc.body).toMatchObject({ storage: 'bucket', status: 'ready' });
     expect(blobFiles(join(server.dataDir, 'blobs'))).toEqual([]);
@@ -239,7 +319,12 @@ describe('captures while registered', () => {
     const pdf = await makePdf([{ text: 'The albatross manifest lists nine crates of saffron.' }]);
     const batch = await api('/v1/capture/batch', {
       key: keyA,
-      body: { items: [fileItem('batch note about the marmot census'), { content_base64: pdf.toString('base64'), filename: 'manifest.pdf', content_type: 'application/pdf' }] },
+      body: {
+        items: [
+          fileItem('batch note about the marmot census'),
+          { content_base64: pdf.toString('base64'), filename: 'manifest.pdf', content_type: 'application/pdf' },
+        ],
+      },
     });
     expect(batch.status).toBe(200);
     expect(batch.body.succeeded).toBe(2);
@@ -257,7 +342,10 @@ describe('captures while registered', () => {
     expect(grep.body.results).toEqual([expect.objectContaining({ file_id: ids.shared, line: 1 })]);
     const list = await api('/v1/documents', { key: keyA });
     expect(list.body.documents.filter((d: { storage: string }) => d.storage === 'bucket')).toHaveLength(3);
-    const chat = await api('/v1/chat', { key: keyA, body: { question: 'How many crates of saffron does the albatross manifest list?' } });
+    const chat = await api('/v1/chat', {
+      key: keyA,
+      body: { question: 'How many crates of saffron does the albatross manifest list?' },
+    });
     expect(chat.status).toBe(200);
     expect(chat.body.sources.map((s: { file_id: string }) => s.file_id)).toContain(ids.pdf);
   });
@@ -274,8 +362,14 @@ describe('captures while registered', () => {
     expect(await bucket.list('customer-a', 'tenant-a/end-users/')).toEqual([]);
   });
 
-  it('a second tenant never sees the first one\'s registration or objects', async () => {
-    const res = await put(keyB, { provider: 's3', bucket: 'customer-b', endpoint: bucket.endpoint, access_key_id: 'AKIATENANTB', secret_access_key: SECRET_B });
+  it("a second tenant never sees the first one's registration or objects", async () => {
+    const res = await put(keyB, {
+      provider: 's3',
+      bucket: 'customer-b',
+      endpoint: bucket.endpoint,
+      access_key_id: 'AKIATENANTB',
+      secret_access_key: SECRET_B,
+    });
     expect(res.status).toBe(200);
     expect(res.body.prefix).toBe('library/');
     const file = await api('/v1/capture', { key: keyB, body: fileItem('tenant b keeps a separate ledger of otters') });
@@ -293,9 +387,18 @@ describe('a bucket that fails after registration', () => {
   let kept: string;
 
   it('registers through the proxy', async () => {
-    const res = await put(keyFlaky, { provider: 's3', bucket: 'customer-flaky', endpoint: bucket.proxyEndpoint, access_key_id: 'AKIAFLAKY', secret_access_key: SECRET_FLAKY });
+    const res = await put(keyFlaky, {
+      provider: 's3',
+      bucket: 'customer-flaky',
+      endpoint: bucket.proxyEndpoint,
+      access_key_id: 'AKIAFLAKY',
+      secret_access_key: SECRET_FLAKY,
+    });
     expect(res.status).toBe(200);
-    const file = await api('/v1/capture', { key: keyFlaky, body: fileItem('the flaky tenant stores a kestrel report') });
+    const file = await api('/v1/capture', {
+      key: keyFlaky,
+      body: fileItem('the flaky tenant stores a kestrel report'),
+    });
     expect(file.status).toBe(201);
     kept = file.body.id;
   });
@@ -305,7 +408,12 @@ describe('a bucket that fails after registration', () => {
     const before = await bucket.list('customer-flaky');
     const res = await api('/v1/capture', { key: keyFlaky, body: fileItem('a refused file about puffins') });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ status: 'rejected', reject_code: 'bucket_access_denied', retryable: false, id: null });
+    expect(res.body).toMatchObject({
+      status: 'rejected',
+      reject_code: 'bucket_access_denied',
+      retryable: false,
+      id: null,
+    });
     expect(res.body.detail).toMatch(/refused the write \(AccessDenied \(HTTP 403\)\)/);
     const docs = await api('/v1/documents', { key: keyFlaky });
     expect(docs.body.documents.map((d: { id: string }) => d.id)).toEqual([kept]);
@@ -313,14 +421,22 @@ describe('a bucket that fails after registration', () => {
     expect(await bucket.list('customer-flaky')).toEqual(before);
     expect(blobFiles(join(server.dataDir, 'blobs'))).toEqual([]);
     const health = await api('/v1/bucket', { key: keyFlaky });
-    expect(health.body).toMatchObject({ state: 'failing', last_error: 'write: refused (AccessDenied (HTTP 403))', last_error_at: expect.any(String) });
+    expect(health.body).toMatchObject({
+      state: 'failing',
+      last_error: 'write: refused (AccessDenied (HTTP 403))',
+      last_error_at: expect.any(String),
+    });
   });
 
   it('unreachable: the capture is rejected backend_unavailable (503), retryable, nothing left', async () => {
     bucket.proxy.mode = 'drop';
     const res = await api('/v1/capture', { key: keyFlaky, body: fileItem('an unreachable file about puffins') });
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ reject_code: 'backend_unavailable', retryable: true, detail: 'the registered bucket could not be reached for the write (ECONNRESET); nothing was stored; retry' });
+    expect(res.body).toMatchObject({
+      reject_code: 'backend_unavailable',
+      retryable: true,
+      detail: 'the registered bucket could not be reached for the write (ECONNRESET); nothing was stored; retry',
+    });
     expect(res.headers.get('retry-after')).toBe('1');
     expect((await api('/v1/documents', { key: keyFlaky })).body.count).toBe(1);
   });
@@ -334,11 +450,14 @@ describe('a bucket that fails after registration', () => {
     expect((await api('/v1/bucket', { key: keyFlaky })).body).toMatchObject({ pending_deletes: 1, state: 'failing' });
 
     // Still refused at the next attempt: still pending (time moved on to the retry).
-    const due = () => server.stack.db.prepare("UPDATE bucket_pending_deletes SET next_attempt_at = '2000-01-01T00:00:00.000000'").run();
+    const due = () =>
+      server.stack.db.prepare("UPDATE bucket_pending_deletes SET next_attempt_at = '2000-01-01T00:00:00.000000'").run();
     due();
     await server.stack.bucketDeletes.sweep();
     expect(await bucket.list('customer-flaky')).toEqual([`library/shared/${kept}`]);
-    expect((server.stack.db.prepare('SELECT attempts FROM bucket_pending_deletes').get() as { attempts: number }).attempts).toBe(1);
+    expect(
+      (server.stack.db.prepare('SELECT attempts FROM bucket_pending_deletes').get() as { attempts: number }).attempts,
+    ).toBe(1);
 
     bucket.proxy.mode = 'pass';
     due();
@@ -350,7 +469,10 @@ describe('a bucket that fails after registration', () => {
   it('a write that works again sets the state back to ok, keeping the last error readable', async () => {
     const res = await api('/v1/capture', { key: keyFlaky, body: fileItem('puffins, at last') });
     expect(res.status).toBe(201);
-    expect((await api('/v1/bucket', { key: keyFlaky })).body).toMatchObject({ state: 'ok', last_error: expect.stringMatching(/^delete: refused/) });
+    expect((await api('/v1/bucket', { key: keyFlaky })).body).toMatchObject({
+      state: 'ok',
+      last_error: expect.stringMatching(/^delete: refused/),
+    });
   });
 });
 
@@ -381,7 +503,12 @@ describe('unregistering', () => {
 });
 
 describe('the trust policy where the machine has an AWS identity', () => {
-  const recorded = async (target: TestServer, key: string, path: string, init: Parameters<TestServer['api']>[1] = {}) => {
+  const recorded = async (
+    target: TestServer,
+    key: string,
+    path: string,
+    init: Parameters<TestServer['api']>[1] = {},
+  ) => {
     const res = await target.api(path, { key, ...init });
     bodies.push(JSON.stringify(res.body));
     return res;
@@ -396,7 +523,11 @@ describe('the trust policy where the machine has an AWS identity', () => {
       const key = await configured.newKey('configured');
       const res = await recorded(configured, key, '/v1/bucket/trust-policy');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ service_principal_arn: principal, external_id: expect.stringMatching(/^lib-/), trust_policy: trustPolicyOf(principal, res.body.external_id) });
+      expect(res.body).toEqual({
+        service_principal_arn: principal,
+        external_id: expect.stringMatching(/^lib-/),
+        trust_policy: trustPolicyOf(principal, res.body.external_id),
+      });
     } finally {
       await configured.close();
     }
@@ -406,21 +537,44 @@ describe('the trust policy where the machine has an AWS identity', () => {
     const sts = mockClient(STSClient);
     // Credentials in the environment only: the chain's first source.
     const machine = await startTestServer({
-      embedder: new HashingEmbedder(), buckets: readLocalConfig().buckets, awsCredentials: { accessKeyId: 'AKIAMACHINEKEY', secretAccessKey: MACHINE_SECRET },
+      embedder: new HashingEmbedder(),
+      buckets: readLocalConfig().buckets,
+      awsCredentials: { accessKeyId: 'AKIAMACHINEKEY', secretAccessKey: MACHINE_SECRET },
     });
     try {
-      sts.on(GetCallerIdentityCommand).resolves({ Arn: 'arn:aws:sts::111122223333:assumed-role/Developer/alice@example.com', Account: '111122223333' });
-      sts.on(AssumeRoleCommand).rejects(Object.assign(new Error('not authorized to perform: sts:AssumeRole'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } }));
+      sts.on(GetCallerIdentityCommand).resolves({
+        Arn: 'arn:aws:sts::111122223333:assumed-role/Developer/alice@example.com',
+        Account: '111122223333',
+      });
+      sts.on(AssumeRoleCommand).rejects(
+        Object.assign(new Error('not authorized to perform: sts:AssumeRole'), {
+          name: 'AccessDenied',
+          $metadata: { httpStatusCode: 403 },
+        }),
+      );
       const key = await machine.newKey('machine');
       const res = await recorded(machine, key, '/v1/bucket/trust-policy');
       const principal = 'arn:aws:iam::111122223333:role/Developer';
-      expect(res.body).toEqual({ service_principal_arn: principal, external_id: expect.stringMatching(/^lib-/), trust_policy: trustPolicyOf(principal, res.body.external_id) });
+      expect(res.body).toEqual({
+        service_principal_arn: principal,
+        external_id: expect.stringMatching(/^lib-/),
+        trust_policy: trustPolicyOf(principal, res.body.external_id),
+      });
       expect((await recorded(machine, key, '/v1/bucket/trust-policy')).body.service_principal_arn).toBe(principal);
       expect(sts.commandCalls(GetCallerIdentityCommand)).toHaveLength(1);
-      const role = await recorded(machine, key, '/v1/bucket', { method: 'PUT', body: { provider: 's3', bucket: 'customer-a', role_arn: 'arn:aws:iam::444455556666:role/library' } });
+      const role = await recorded(machine, key, '/v1/bucket', {
+        method: 'PUT',
+        body: { provider: 's3', bucket: 'customer-a', role_arn: 'arn:aws:iam::444455556666:role/library' },
+      });
       expect(role.status).toBe(422);
-      expect(role.body.error).toMatchObject({ code: 'bucket_access_denied', message: expect.stringMatching(/^assume role/) });
-      expect(sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input).toMatchObject({ RoleArn: 'arn:aws:iam::444455556666:role/library', ExternalId: res.body.external_id });
+      expect(role.body.error).toMatchObject({
+        code: 'bucket_access_denied',
+        message: expect.stringMatching(/^assume role/),
+      });
+      expect(sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input).toMatchObject({
+        RoleArn: 'arn:aws:iam::444455556666:role/library',
+        ExternalId: res.body.external_id,
+      });
     } finally {
       await machine.close();
       sts.restore();
@@ -435,8 +589,11 @@ describe('secrets', () => {
       expect(bodies.some((b) => b.includes(secret))).toBe(false);
       expect(log.includes(secret)).toBe(false);
     }
-    const rows = server.stack.db.prepare('SELECT sealed_secret FROM bucket_registrations').all() as Array<{ sealed_secret: string }>;
-    for (const row of rows) for (const secret of [SECRET_A, SECRET_B, SECRET_FLAKY]) expect(row.sealed_secret).not.toContain(secret);
+    const rows = server.stack.db.prepare('SELECT sealed_secret FROM bucket_registrations').all() as Array<{
+      sealed_secret: string;
+    }>;
+    for (const row of rows)
+      for (const secret of [SECRET_A, SECRET_B, SECRET_FLAKY]) expect(row.sealed_secret).not.toContain(secret);
   });
 });
 
@@ -451,12 +608,25 @@ describe('endpoints where private addresses are not allowed', () => {
 
   it('refuses plain http, loopback, private and metadata addresses and names resolving to them, naming endpoint', async () => {
     const base = { provider: 's3', bucket: 'customer-a', access_key_id: 'AKIATENANTA', secret_access_key: SECRET_A };
-    expect((await strict.api('/v1/bucket', { key, method: 'PUT', body: { ...base, endpoint: bucket.endpoint } })).body.error.message).toMatch(/^endpoint: must use https/);
+    expect(
+      (await strict.api('/v1/bucket', { key, method: 'PUT', body: { ...base, endpoint: bucket.endpoint } })).body.error
+        .message,
+    ).toMatch(/^endpoint: must use https/);
     // One message for every refusal, a literal or a name: which address a name resolves to is not told (no DNS oracle).
-    const generic = /^endpoint: the endpoint is not a public address, or its name resolves to one that is not; an endpoint must be https to a public address/;
+    const generic =
+      /^endpoint: the endpoint is not a public address, or its name resolves to one that is not; an endpoint must be https to a public address/;
     const refused = [
-      'https://127.0.0.1:9', 'https://10.1.2.3', 'https://192.168.0.10', 'https://169.254.169.254', 'https://[::1]', 'https://[fd00:ec2::254]',
-      'https://[::ffff:127.0.0.1]', 'https://[::ffff:0:a00:1]', 'https://[64:ff9b:1::a00:1]', 'https://[fec0::1]', 'https://localhost:9',
+      'https://127.0.0.1:9',
+      'https://10.1.2.3',
+      'https://192.168.0.10',
+      'https://169.254.169.254',
+      'https://[::1]',
+      'https://[fd00:ec2::254]',
+      'https://[::ffff:127.0.0.1]',
+      'https://[::ffff:0:a00:1]',
+      'https://[64:ff9b:1::a00:1]',
+      'https://[fec0::1]',
+      'https://localhost:9',
     ];
     const messages = new Set<string>();
     for (const endpoint of refused) {
@@ -464,7 +634,9 @@ describe('endpoints where private addresses are not allowed', () => {
       expect(res.status, endpoint).toBe(422);
       expect(res.body.error.code, endpoint).toBe('invalid_request');
       expect(res.body.error.message, endpoint).toMatch(generic);
-      expect(res.body.error.message, endpoint).not.toMatch(/127\.0\.0\.1|::1|10\.|192\.168|169\.254|loopback address|RFC 1918/);
+      expect(res.body.error.message, endpoint).not.toMatch(
+        /127\.0\.0\.1|::1|10\.|192\.168|169\.254|loopback address|RFC 1918/,
+      );
       messages.add(res.body.error.message);
     }
     expect(messages.size).toBe(1);

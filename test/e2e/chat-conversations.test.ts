@@ -20,7 +20,8 @@ const NOTES: Record<string, string> = {
   parking: 'Parked the car on level 3 of the Harbour Street garage on Tuesday 14 May.',
   wifi: 'The wifi password at the cabin is spruce-lantern-42.',
   dentist: 'Dentist appointment with Dr. Amara Okafor at the Riverside Clinic, Thursday at 10.',
-  falcon: 'Project Falcon status\nThe Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.\nThe team lead is Ingrid Solberg.',
+  falcon:
+    'Project Falcon status\nThe Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.\nThe team lead is Ingrid Solberg.',
 };
 
 interface SseEvent {
@@ -66,10 +67,16 @@ async function streamChat(base: string, key: string, body: Record<string, unknow
     if (firstEventMs === null && text.includes('event: start\n')) firstEventMs = performance.now() - started;
   }
   text += decoder.decode();
-  return { response, text, firstEventMs, events: response.headers.get('content-type')?.startsWith('text/event-stream') ? parseEvents(text) : [] };
+  return {
+    response,
+    text,
+    firstEventMs,
+    events: response.headers.get('content-type')?.startsWith('text/event-stream') ? parseEvents(text) : [],
+  };
 }
 
-const chat = (key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) => server.api('/v1/chat', { key, body, headers });
+const chat = (key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  server.api('/v1/chat', { key, body, headers });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -81,7 +88,10 @@ beforeAll(async () => {
     ids[name] = res.body.id;
   }
   for (const name of ['parking', 'wifi'] as const) {
-    const res = await server.api('/v1/capture', { key: keyA, body: { text: NOTES[name], title: name, end_user_id: 'ann' } });
+    const res = await server.api('/v1/capture', {
+      key: keyA,
+      body: { text: NOTES[name], title: name, end_user_id: 'ann' },
+    });
     ids[`ann-${name}`] = res.body.id;
   }
 }, 120_000);
@@ -105,7 +115,10 @@ describe('conversations over HTTP', () => {
     expect(followUp.body.reply).toContain('Tuesday 14 May');
 
     // A new subject in the same conversation is searched on its own.
-    const wifi = await chat(keyA, { question: 'What is the wifi password at the cabin?', conversation_id: first.body.conversation_id });
+    const wifi = await chat(keyA, {
+      question: 'What is the wifi password at the cabin?',
+      conversation_id: first.body.conversation_id,
+    });
     expect(wifi.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([ids.wifi]);
   });
 
@@ -137,7 +150,16 @@ describe('conversations over HTTP', () => {
   });
 
   it('validates conversation_id', async () => {
-    for (const conversation_id of ['', 'cnv_', 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P', 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P3', 'cnv_01jd7zq8w3m4x9n2b5c6v7k8p3', 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8PI', 7, null]) {
+    for (const conversation_id of [
+      '',
+      'cnv_',
+      'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P',
+      'run_01JD7ZQ8W3M4X9N2B5C6V7K8P3',
+      'cnv_01jd7zq8w3m4x9n2b5c6v7k8p3',
+      'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8PI',
+      7,
+      null,
+    ]) {
       const res = await chat(keyA, { question: 'hi', conversation_id });
       expect(res.status, String(conversation_id)).toBe(422);
       expect(res.body.error.code).toBe('invalid_request');
@@ -149,24 +171,43 @@ describe('conversations over HTTP', () => {
 
   it("ends with its end user's erasure: the id answers 404 and nothing of the conversation is left in the data folder", async () => {
     const marker = 'Zanzibarquokka';
-    await server.api('/v1/capture', { key: keyA, body: { text: `The ${marker} lives behind the greenhouse.`, end_user_id: 'erin' } });
+    await server.api('/v1/capture', {
+      key: keyA,
+      body: { text: `The ${marker} lives behind the greenhouse.`, end_user_id: 'erin' },
+    });
     const first = await chat(keyA, { question: `Where does the ${marker} live?`, end_user_id: 'erin' });
     const id = first.body.conversation_id;
-    expect((await chat(keyA, { question: `And what does the ${marker} eat there?`, conversation_id: id, end_user_id: 'erin' })).status).toBe(200);
-    expect(server.stack.db.prepare('SELECT count(*) FROM conversation_turns WHERE conversation_id = ?').pluck().get(id)).toBe(2);
+    expect(
+      (
+        await chat(keyA, {
+          question: `And what does the ${marker} eat there?`,
+          conversation_id: id,
+          end_user_id: 'erin',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      server.stack.db.prepare('SELECT count(*) FROM conversation_turns WHERE conversation_id = ?').pluck().get(id),
+    ).toBe(2);
     await server.stack.settled();
 
     const erased = await server.api('/v1/end-users/erin', { key: keyA, method: 'DELETE' });
     expect(erased.status).toBe(200);
     const after = await chat(keyA, { question: 'And when?', conversation_id: id, end_user_id: 'erin' });
     expect(after.status).toBe(404);
-    expect(server.stack.db.prepare('SELECT count(*) FROM conversation_turns WHERE conversation_id = ?').pluck().get(id)).toBe(0);
-    const files = readdirSync(server.dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    expect(
+      server.stack.db.prepare('SELECT count(*) FROM conversation_turns WHERE conversation_id = ?').pluck().get(id),
+    ).toBe(0);
+    const files = readdirSync(server.dataDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
     const residue = files.filter((file) => existsSync(file) && readFileSync(file).includes(Buffer.from(marker)));
     expect(residue).toEqual([]);
     // The shared library's conversations are untouched.
     const shared = await chat(keyA, { question: 'Where did I park the car?' });
-    expect((await chat(keyA, { question: 'And when was that?', conversation_id: shared.body.conversation_id })).status).toBe(200);
+    expect(
+      (await chat(keyA, { question: 'And when was that?', conversation_id: shared.body.conversation_id })).status,
+    ).toBe(200);
   });
 });
 
@@ -200,7 +241,10 @@ describe('streamed replies (Accept: text/event-stream)', () => {
     expect(done.tokens_used).toBeGreaterThan(0);
 
     // The stream is a chat like any: a follow-up in its conversation.
-    const next = await streamChat(server.url, keyA, { question: 'Who leads it?', conversation_id: done.conversation_id });
+    const next = await streamChat(server.url, keyA, {
+      question: 'Who leads it?',
+      conversation_id: done.conversation_id,
+    });
     expect(next.events.at(-1)!.data).toMatchObject({ conversation_id: done.conversation_id });
     expect(next.events.at(-1)!.data.reply).toContain('Ingrid Solberg');
   });
@@ -209,13 +253,17 @@ describe('streamed replies (Accept: text/event-stream)', () => {
     const times: number[] = [];
     for (let i = 0; i < 7; i++) {
       await server.stack.settled();
-      const { firstEventMs, events } = await streamChat(server.url, keyA, { question: 'What is the wifi password at the cabin?' });
+      const { firstEventMs, events } = await streamChat(server.url, keyA, {
+        question: 'What is the wifi password at the cabin?',
+      });
       expect(events.at(-1)!.event).toBe('done');
       times.push(firstEventMs!);
     }
     const sorted = [...times].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
-    console.log(`first streamed event after ${times.map((t) => t.toFixed(1)).join(', ')} ms (median ${median.toFixed(1)} ms)`);
+    console.log(
+      `first streamed event after ${times.map((t) => t.toFixed(1)).join(', ')} ms (median ${median.toFixed(1)} ms)`,
+    );
     expect(median).toBeLessThanOrEqual(100);
   });
 
@@ -240,7 +288,9 @@ describe('streamed replies (Accept: text/event-stream)', () => {
       });
       const type = res.headers.get('content-type') ?? '';
       await res.text();
-      expect(type.startsWith(expected === 'json' ? 'application/json' : 'text/event-stream'), String(accept)).toBe(true);
+      expect(type.startsWith(expected === 'json' ? 'application/json' : 'text/event-stream'), String(accept)).toBe(
+        true,
+      );
     }
   });
 
@@ -248,7 +298,10 @@ describe('streamed replies (Accept: text/event-stream)', () => {
     const invalid = await streamChat(server.url, keyA, { question: '' });
     expect(invalid.response.status).toBe(422);
     expect(invalid.response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(JSON.parse(invalid.text).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^question: /) });
+    expect(JSON.parse(invalid.text).error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^question: /),
+    });
     const unauthorized = await streamChat(server.url, 'lib_nope', { question: 'hi' });
     expect(unauthorized.response.status).toBe(401);
     expect(JSON.parse(unauthorized.text).error.code).toBe('unauthorized');
@@ -259,7 +312,8 @@ describe('a chat model that fails once the stream has started', () => {
   it('ends the stream with an error event carrying the contract error body, and stores nothing', async () => {
     let calls = 0;
     const down: ChatModel = {
-      name: 'down', judges: true,
+      name: 'down',
+      judges: true,
       async answer(_request, options) {
         calls += 1;
         options?.onDelta?.('Partial ');
@@ -274,11 +328,21 @@ describe('a chat model that fails once the stream has started', () => {
       expect(calls).toBe(1);
       expect(response.status).toBe(200);
       expect(events.map((e) => e.event)).toEqual(['start', 'delta', 'error']);
-      expect(events[2]!.data).toEqual({ error: { code: 'unavailable', message: 'a backend is unavailable; safe to retry', request_id: response.headers.get('x-request-id'), retry_after: 4 } });
+      expect(events[2]!.data).toEqual({
+        error: {
+          code: 'unavailable',
+          message: 'a backend is unavailable; safe to retry',
+          request_id: response.headers.get('x-request-id'),
+          retry_after: 4,
+        },
+      });
       // Nothing was kept: no memory, no charge, and the conversation the start event named was never begun.
       expect((await failing.api('/v1/search?q=Falcon&kind=chat', { key })).body.results).toEqual([]);
       expect((await failing.api('/v1/usage', { key })).body.chat_calls).toBe(0);
-      const again = await failing.api('/v1/chat', { key, body: { question: 'And when?', conversation_id: events[0]!.data.conversation_id } });
+      const again = await failing.api('/v1/chat', {
+        key,
+        body: { question: 'And when?', conversation_id: events[0]!.data.conversation_id },
+      });
       expect(again.status).toBe(404);
     } finally {
       await failing.close();

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  answersFrom,
+  type ChatModelServer,
+  passagesIn,
+  questionIn,
+  type SeenRequest,
+  startChatModelServer,
+} from '../support/chat-model-server.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
-import { answersFrom, passagesIn, questionIn, startChatModelServer, type ChatModelServer, type SeenRequest } from '../support/chat-model-server.js';
 
 /**
  * POST /v1/chat over HTTP on the local server configured with an
@@ -46,7 +53,10 @@ const chat = (key: string, question: string, endUserId?: string) =>
   server.api('/v1/chat', { key, body: { question, ...(endUserId ? { end_user_id: endUserId } : {}) } });
 
 async function capture(key: string, text: string, title: string, endUserId?: string): Promise<string> {
-  const res = await server.api('/v1/capture', { key, body: { text, title, ...(endUserId ? { end_user_id: endUserId } : {}) } });
+  const res = await server.api('/v1/capture', {
+    key,
+    body: { text, title, ...(endUserId ? { end_user_id: endUserId } : {}) },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -85,7 +95,15 @@ describe('chat with a judging model over HTTP', () => {
       const res = await chat(keyA, question);
       expect(res.status).toBe(200);
       expect(res.body.reply).toMatch(/^Ingrid Solberg leads the Falcon team \[\d+\]\.$/);
-      expect(res.body.sources).toEqual([{ kind: 'file', title: 'Falcon status', file_id: ids.falcon, snippet: '5: The team lead is Ingrid Solberg; she reports to the CTO every Friday.', metadata: {} }]);
+      expect(res.body.sources).toEqual([
+        {
+          kind: 'file',
+          title: 'Falcon status',
+          file_id: ids.falcon,
+          snippet: '5: The team lead is Ingrid Solberg; she reports to the CTO every Friday.',
+          metadata: {},
+        },
+      ]);
       expect(res.body.tokens_used).toBeGreaterThan(0);
     });
     expect(seen!.body.response_format).toMatchObject({ type: 'json_schema' });
@@ -109,7 +127,12 @@ describe('chat with a judging model over HTTP', () => {
   it('rejects a reply citing a passage it was not given: the no-answer reply, nothing cited', async () => {
     model.script = (request) => {
       const beyond = passagesIn(request.user).length + 1;
-      return { json: { answer: `The Falcon team is led by Ingrid Solberg [${beyond}].`, citations: [{ passage: beyond, quote: 'Ingrid Solberg' }] } };
+      return {
+        json: {
+          answer: `The Falcon team is led by Ingrid Solberg [${beyond}].`,
+          citations: [{ passage: beyond, quote: 'Ingrid Solberg' }],
+        },
+      };
     };
     const res = await chat(keyA, question);
     expect(res.status).toBe(200);
@@ -125,12 +148,19 @@ describe('chat with a judging model over HTTP', () => {
     expect(res.body.sources).toEqual([]);
   });
 
-  it('keeps a citation whose quote is not in the passage, showing the passage\'s lines', async () => {
+  it("keeps a citation whose quote is not in the passage, showing the passage's lines", async () => {
     model.script = answersFrom('The team lead is Ingrid Solberg', (n) => `Ingrid Solberg [${n}].`);
     const script = model.script;
     model.script = (request) => {
-      const reply = script(request) as { json: { answer: string; citations: Array<{ passage: number; quote: string }> } };
-      return { json: { ...reply.json, citations: reply.json.citations.map((c) => ({ ...c, quote: 'Ingrid Solberg runs the whole company' })) } };
+      const reply = script(request) as {
+        json: { answer: string; citations: Array<{ passage: number; quote: string }> };
+      };
+      return {
+        json: {
+          ...reply.json,
+          citations: reply.json.citations.map((c) => ({ ...c, quote: 'Ingrid Solberg runs the whole company' })),
+        },
+      };
     };
     const res = await chat(keyA, question);
     expect(res.body.reply).toMatch(/^Ingrid Solberg \[\d+\]\.$/);
@@ -154,17 +184,19 @@ describe('chat with a judging model over HTTP', () => {
       for (const seen of await modelRequests(() => chat(key, question, endUser))) {
         prompts += 1;
         for (const passage of passagesIn(seen.user)) {
-          for (const { text } of passage.lines) expect(own, `${question} (${endUser ?? 'shared'}) was shown "${text}"`).toContain(text);
+          for (const { text } of passage.lines)
+            expect(own, `${question} (${endUser ?? 'shared'}) was shown "${text}"`).toContain(text);
         }
         const others = key === keyB ? [FALCON, HERON] : endUser ? [FALCON, FALCON_B] : [HERON, FALCON_B];
-        for (const text of others.flatMap((t) => t.split('\n')).filter((l) => l.length > 20)) expect(seen.user).not.toContain(text);
+        for (const text of others.flatMap((t) => t.split('\n')).filter((l) => l.length > 20))
+          expect(seen.user).not.toContain(text);
       }
     }
     // The questions that have something in their own library reached the model.
     expect(prompts).toBeGreaterThanOrEqual(4);
   });
 
-  it('answers 503 with the model server\'s Retry-After when it throttles, and when its output is malformed; stores and charges nothing', async () => {
+  it("answers 503 with the model server's Retry-After when it throttles, and when its output is malformed; stores and charges nothing", async () => {
     const key = await server.newKey('tenant-faults');
     await capture(key, FALCON, 'Falcon status');
     model.script = () => ({ status: 429, retryAfter: '6', error: 'slow down' });
@@ -173,7 +205,10 @@ describe('chat with a judging model over HTTP', () => {
     expect(throttled.headers.get('retry-after')).toBe('6');
     expect(throttled.body.error.code).toBe('unavailable');
 
-    model.script = () => ({ text: '{"answer": "Ingrid Solberg [1]", "citations": [{"passage": 1, "quo', finishReason: 'length' });
+    model.script = () => ({
+      text: '{"answer": "Ingrid Solberg [1]", "citations": [{"passage": 1, "quo',
+      finishReason: 'length',
+    });
     const malformed = await chat(key, question);
     expect(malformed.status).toBe(503);
     expect(malformed.body.error.code).toBe('unavailable');

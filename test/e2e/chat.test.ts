@@ -40,7 +40,10 @@ The grey heron nests in colonies near the lake from February to June.`;
 const SNIPPET_LINE = /^(\d+): (.*)$/;
 
 async function capture(key: string, text: string, title: string, endUserId?: string): Promise<string> {
-  const res = await server.api('/v1/capture', { key, body: { text, title, ...(endUserId ? { end_user_id: endUserId } : {}) } });
+  const res = await server.api('/v1/capture', {
+    key,
+    body: { text, title, ...(endUserId ? { end_user_id: endUserId } : {}) },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -76,7 +79,9 @@ describe('POST /v1/chat', () => {
       for (const snippetLine of source.snippet.split('\n')) {
         const [, line, text] = SNIPPET_LINE.exec(snippetLine)!;
         const pattern = encodeURIComponent(text!.replace(/…/g, '').slice(0, 60));
-        const grep = await server.api(`/v1/grep?pattern=${pattern}&case_sensitive=true&file_id=${source.file_id}`, { key: keyA });
+        const grep = await server.api(`/v1/grep?pattern=${pattern}&case_sensitive=true&file_id=${source.file_id}`, {
+          key: keyA,
+        });
         expect(grep.body.results.map((r: { line: number }) => r.line)).toContain(Number(line));
       }
     }
@@ -90,7 +95,11 @@ describe('POST /v1/chat', () => {
   });
 
   it('says the library does not hold the answer, with no sources, when nothing relevant is there', async () => {
-    for (const question of ['What is the capital of Peru?', 'Who won the 1998 football World Cup final?', 'How do I renew my passport?']) {
+    for (const question of [
+      'What is the capital of Peru?',
+      'Who won the 1998 football World Cup final?',
+      'How do I renew my passport?',
+    ]) {
       const res = await chat(keyA, question);
       expect(res.status).toBe(200);
       expect(res.body.sources).toEqual([]);
@@ -131,10 +140,15 @@ describe('POST /v1/chat', () => {
     const vega = JSON.parse(spec.content);
     expect(vega.$schema).toMatch(/vega-lite\/v5/);
     expect(vega.data.values.map((v: { label: string; value: number }) => [v.label, v.value])).toEqual([
-      ['Q1', 120], ['Q2', 150], ['Q3', 90], ['Q4', 200],
+      ['Q1', 120],
+      ['Q2', 150],
+      ['Q3', 90],
+      ['Q4', 200],
     ]);
 
-    const creations = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&kind=creation`, { key: keyA });
+    const creations = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&kind=creation`, {
+      key: keyA,
+    });
     const found = creations.body.results.map((r: { id: string }) => r.id);
     expect(found).toEqual(expect.arrayContaining([artifact.id, spec.id]));
     expect(creations.body.results.every((r: { kind: string }) => r.kind === 'creation')).toBe(true);
@@ -144,7 +158,9 @@ describe('POST /v1/chat', () => {
   it('remembers each question and reply: later searches find them as kind chat', async () => {
     const res = await chat(keyA, 'How often do I feed the sourdough starter?');
     expect(res.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([ids.sourdough]);
-    const search = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter feed')}&kind=chat`, { key: keyA });
+    const search = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter feed')}&kind=chat`, {
+      key: keyA,
+    });
     const chats = search.body.results.filter((r: { source_ref: string }) => r.source_ref === res.body.run_id);
     expect(chats).toHaveLength(2);
     for (const hit of chats) {
@@ -156,9 +172,13 @@ describe('POST /v1/chat', () => {
       expect.arrayContaining(['How often do I feed the sourdough starter?', res.body.reply]),
     );
     // Another tenant's search never sees them.
-    const other = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter feed')}&kind=chat`, { key: keyB });
+    const other = await server.api(`/v1/search?q=${encodeURIComponent('sourdough starter feed')}&kind=chat`, {
+      key: keyB,
+    });
     expect(other.body.results.filter((r: { source_ref: string }) => r.source_ref === res.body.run_id)).toEqual([]);
-    expect(other.body.results.map((r: { snippet: string }) => r.snippet)).not.toContain('How often do I feed the sourdough starter?');
+    expect(other.body.results.map((r: { snippet: string }) => r.snippet)).not.toContain(
+      'How often do I feed the sourdough starter?',
+    );
   });
 
   it('validates the request', async () => {
@@ -178,7 +198,15 @@ describe('POST /v1/chat', () => {
       expect(res.body.error.message).toMatch(message);
     }
     expect((await server.api('/v1/chat', { body: { question: 'hi' } })).status).toBe(401);
-    expect((await server.api('/v1/chat', { key: keyA, rawBody: '{"question":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await server.api('/v1/chat', {
+          key: keyA,
+          rawBody: '{"question":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await server.api('/v1/chat', { key: keyA, method: 'GET' })).status).toBe(405);
   });
 });
@@ -189,7 +217,9 @@ describe('OpenAPI', () => {
     const chatOp = doc.paths['/v1/chat'].post;
     expect(chatOp.requestBody.content['application/json'].schema).toBeTruthy();
     expect(JSON.stringify(doc.components.schemas.ChatRequest)).toContain('4000');
-    expect(doc.components.schemas.ChatResponse.required).toEqual(expect.arrayContaining(['reply', 'artifacts', 'sources', 'tokens_used', 'run_id']));
+    expect(doc.components.schemas.ChatResponse.required).toEqual(
+      expect.arrayContaining(['reply', 'artifacts', 'sources', 'tokens_used', 'run_id']),
+    );
     const usageParams = doc.paths['/v1/usage'].get.parameters.map((p: { name: string }) => p.name);
     expect(usageParams).toEqual(['from', 'to']);
   });
@@ -201,16 +231,27 @@ describe('erasing an end user', () => {
     const res = await chat(keyA, 'Make a list of the quarterly revenue', 'user-2');
     expect(res.body.artifacts).toHaveLength(1);
     await server.stack.settled(); // the reply's vectors are attached in the background
-    const before = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&end_user_id=user-2`, { key: keyA });
-    expect(before.body.results.map((r: { kind: string }) => r.kind).sort()).toEqual(['chat', 'chat', 'creation', 'file_excerpt']);
+    const before = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&end_user_id=user-2`, {
+      key: keyA,
+    });
+    expect(before.body.results.map((r: { kind: string }) => r.kind).sort()).toEqual([
+      'chat',
+      'chat',
+      'creation',
+      'file_excerpt',
+    ]);
 
     const erased = await server.api('/v1/end-users/user-2', { key: keyA, method: 'DELETE' });
     expect(erased.status).toBe(200);
     expect(erased.body).toMatchObject({ documents_deleted: 1, messages_deleted: 2 });
-    const after = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&end_user_id=user-2`, { key: keyA });
+    const after = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&end_user_id=user-2`, {
+      key: keyA,
+    });
     expect(after.body.results).toEqual([]);
     // The shared library's own revenue document and chats are untouched.
-    const shared = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&kind=file_excerpt`, { key: keyA });
+    const shared = await server.api(`/v1/search?q=${encodeURIComponent('quarterly revenue')}&kind=file_excerpt`, {
+      key: keyA,
+    });
     expect(shared.body.results.map((r: { id: string }) => r.id)).toContain(ids.revenue);
   });
 
@@ -238,7 +279,8 @@ describe('GET /v1/usage', () => {
     // Embedding tokens as the stack's embedder reports them (its own tokenizer): the captures' passages, and
     // the replies, embedded after each chat answered (their questions keep the vector they were searched with).
     const passagesOf = (all: string[]) => all.flatMap((t) => chunkText(t).map((p) => p.text));
-    const embedderTokens = async (all: string[]) => (await server.stack.ports.embedder.embed(passagesOf(all), 'passage')).tokens;
+    const embedderTokens = async (all: string[]) =>
+      (await server.stack.ports.embedder.embed(passagesOf(all), 'passage')).tokens;
     const captureTokens = await embedderTokens(texts);
     const replyTokens = await embedderTokens([first.body.reply, second.body.reply, third.body.reply]);
     expect(replyTokens).toBeGreaterThan(0);
@@ -256,7 +298,9 @@ describe('GET /v1/usage', () => {
     });
     expect(res.body.tenant_id).toBeTruthy();
     expect(res.body.to >= today).toBe(true);
-    expect(res.body.days).toEqual([{ date: today, tokens_used: captureTokens + chatTokens, chat_calls: 3, ocr_pages: 0, captures: 2 }]);
+    expect(res.body.days).toEqual([
+      { date: today, tokens_used: captureTokens + chatTokens, chat_calls: 3, ocr_pages: 0, captures: 2 },
+    ]);
 
     // Another tenant's spend is its own.
     const other = await server.api(`/v1/usage?from=${today}&to=${today}`, { key: keyB });
@@ -271,7 +315,13 @@ describe('GET /v1/usage', () => {
   });
 
   it('rejects bad dates and an inverted range with 422', async () => {
-    for (const query of ['from=2026-13-01', 'to=2026-02-30', 'from=yesterday', 'from=2026-1-5', 'from=2026-05-02&to=2026-05-01']) {
+    for (const query of [
+      'from=2026-13-01',
+      'to=2026-02-30',
+      'from=yesterday',
+      'from=2026-1-5',
+      'from=2026-05-02&to=2026-05-01',
+    ]) {
       const res = await server.api(`/v1/usage?${query}`, { key: keyA });
       expect(res.status, query).toBe(422);
       expect(res.body.error.code).toBe('invalid_request');
@@ -285,7 +335,13 @@ describe('a chat model that is down', () => {
   it('answers 503 unavailable with Retry-After, and stores and charges nothing', async () => {
     const down = await startTestServer({
       embedder: new HashingEmbedder(),
-      chatModel: { name: 'down', judges: true, answer: async () => { throw new BackendUnavailableError('model down', 4); } },
+      chatModel: {
+        name: 'down',
+        judges: true,
+        answer: async () => {
+          throw new BackendUnavailableError('model down', 4);
+        },
+      },
     });
     try {
       const key = await down.newKey('t');

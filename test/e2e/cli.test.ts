@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,12 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(port: number): Promise<{ firstKey: string }> {
-  serverProcess = spawn('npm', ['start'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  serverProcess = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
@@ -80,7 +85,10 @@ describe('the library command and npm start', () => {
     expect(listed.lines.join('\n')).not.toContain(issued.api_key);
     expect(listed.lines.map((l) => JSON.parse(l).tenant)).toEqual(expect.arrayContaining(['default', 'cli-tenant']));
 
-    const rotated = JSON.parse(library('keys', 'rotate', '--tenant', 'cli-tenant').last) as { tenant_id: string; api_key: string };
+    const rotated = JSON.parse(library('keys', 'rotate', '--tenant', 'cli-tenant').last) as {
+      tenant_id: string;
+      api_key: string;
+    };
     expect(rotated.tenant_id).toBe(issued.tenant_id);
     expect((await call('/v1/documents', issued.api_key)).status).toBe(401);
     const docs = (await (await call('/v1/documents', rotated.api_key)).json()) as { count: number };
@@ -97,7 +105,11 @@ describe('the library command and npm start', () => {
     try {
       const wrong = join(parent, 'not-the-data-folder');
       const inWrong = (...args: string[]) =>
-        spawnSync('npx', ['library', 'keys', ...args], { cwd: root, env: { ...env, LIBRARY_DATA_DIR: wrong }, encoding: 'utf8' });
+        spawnSync('npx', ['library', 'keys', ...args], {
+          cwd: root,
+          env: { ...env, LIBRARY_DATA_DIR: wrong },
+          encoding: 'utf8',
+        });
       for (const args of [['list'], ['rotate', '--tenant', 't'], ['revoke', '--tenant', 't']]) {
         const result = inWrong(...args);
         expect(result.status, args.join(' ')).toBe(1);

@@ -39,7 +39,10 @@ beforeAll(async () => {
   // Packed from a copy, so the test neither needs nor rewrites client/dist of the checkout;
   // the copy's node_modules is the repository's, where the client's build finds tsc and @types/node.
   const copy = join(work, 'client');
-  cpSync(clientDir, copy, { recursive: true, filter: (path) => !['dist', 'node_modules'].includes(relative(clientDir, path)) });
+  cpSync(clientDir, copy, {
+    recursive: true,
+    filter: (path) => !['dist', 'node_modules'].includes(relative(clientDir, path)),
+  });
   symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'junction');
   const [started, pack] = await Promise.all([
     startTestServer({ embedder: new HashingEmbedder() }),
@@ -62,31 +65,51 @@ async function setUp(format: Format) {
   const dir = project(format);
   mkdirSync(dir);
   // `npm init -y` writes no "type": CommonJS is what a project gets by default.
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `${format}-app`, version: '1.0.0', private: true, ...(format === 'esm' ? { type: 'module' } : {}) }));
-  const install = await run('npm', ['install', '--offline', '--cache', join(work, `npm-cache-${format}`), '--no-audit', '--no-fund', tarball], { cwd: dir });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: `${format}-app`,
+      version: '1.0.0',
+      private: true,
+      ...(format === 'esm' ? { type: 'module' } : {}),
+    }),
+  );
+  const install = await run(
+    'npm',
+    ['install', '--offline', '--cache', join(work, `npm-cache-${format}`), '--no-audit', '--no-fund', tarball],
+    { cwd: dir },
+  );
   // A consumer's install runs nothing of ours, so npm has no install script to warn about.
   expect(install.stderr).not.toMatch(/install script/i);
   writeFileSync(join(dir, `note-${format}.txt`), `The ${format} harbour opens at dawn.\n`);
   writeFileSync(join(dir, format === 'esm' ? 'main.mjs' : 'main.cjs'), script(format));
   writeFileSync(join(dir, 'check.ts'), CHECK);
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      module: format === 'esm' ? 'nodenext' : 'node16', target: 'ES2022', strict: true, noEmit: true,
-      // The package's declarations are checked too (no skipLibCheck), against Node's types alone (no DOM).
-      types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')],
-    },
-    files: ['check.ts'],
-  }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: format === 'esm' ? 'nodenext' : 'node16',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        // The package's declarations are checked too (no skipLibCheck), against Node's types alone (no DOM).
+        types: ['node'],
+        typeRoots: [join(repoRoot, 'node_modules/@types')],
+      },
+      files: ['check.ts'],
+    }),
+  );
 }
 
 /** The same calls from each format: the node entry (captureFile reads a path), the main entry, api-types. */
 function script(format: Format): string {
-  const load = format === 'esm'
-    ? `import { Library } from '@library/client/node';
+  const load =
+    format === 'esm'
+      ? `import { Library } from '@library/client/node';
 import { Library as BrowserLibrary, LibraryError } from '@library/client';
 import * as apiTypes from '@library/client/api-types';
 const loaded = import.meta.resolve('@library/client');`
-    : `const { Library } = require('@library/client/node');
+      : `const { Library } = require('@library/client/node');
 const { Library: BrowserLibrary, LibraryError } = require('@library/client');
 const apiTypes = require('@library/client/api-types');
 const loaded = require.resolve('@library/client');`;
@@ -131,15 +154,21 @@ void filter; void wrong;
 
 describe('the packed @library/client', () => {
   it('holds both builds, the README and package.json, and nothing else', () => {
-    const modules = readdirSync(join(clientDir, 'src')).filter((name) => name.endsWith('.ts')).map((name) => name.slice(0, -'.ts'.length));
-    const built = (folder: string) => modules.flatMap((name) => ['.js', '.js.map', '.d.ts'].map((ext) => `${folder}/${name}${ext}`));
-    expect(packed).toEqual([...built('dist'), ...built('dist/cjs'), 'dist/cjs/package.json', 'README.md', 'package.json'].sort());
+    const modules = readdirSync(join(clientDir, 'src'))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => name.slice(0, -'.ts'.length));
+    const built = (folder: string) =>
+      modules.flatMap((name) => ['.js', '.js.map', '.d.ts'].map((ext) => `${folder}/${name}${ext}`));
+    expect(packed).toEqual(
+      [...built('dist'), ...built('dist/cjs'), 'dist/cjs/package.json', 'README.md', 'package.json'].sort(),
+    );
   });
 
   for (const format of ['esm', 'cjs'] as const) {
     it(`runs in a fresh ${format === 'esm' ? 'ESM' : 'CommonJS'} project against the local server`, async () => {
       const { stdout } = await run(process.execPath, [format === 'esm' ? 'main.mjs' : 'main.cjs'], {
-        cwd: project(format), env: { ...process.env, LIBRARY_URL: server.url, LIBRARY_API_KEY: key },
+        cwd: project(format),
+        env: { ...process.env, LIBRARY_URL: server.url, LIBRARY_API_KEY: key },
       });
       const result = JSON.parse(stdout);
       // Each format loads its own build: ESM from dist/, CommonJS from dist/cjs/.
@@ -150,11 +179,21 @@ describe('the packed @library/client', () => {
     });
 
     it(`type-checks with strict tsc in a ${format === 'esm' ? 'nodenext ESM' : 'node16 CommonJS'} project`, async () => {
-      const checked = await run(process.execPath, [tsc, '-p', '.', '--listFiles'], { cwd: project(format) }).catch((e: { stdout: string }) => {
-        throw new Error(`tsc failed in the ${format} project:\n${e.stdout.split('\n').filter((line) => line.includes('error TS')).join('\n')}`);
-      });
+      const checked = await run(process.execPath, [tsc, '-p', '.', '--listFiles'], { cwd: project(format) }).catch(
+        (e: { stdout: string }) => {
+          throw new Error(
+            `tsc failed in the ${format} project:\n${e.stdout
+              .split('\n')
+              .filter((line) => line.includes('error TS'))
+              .join('\n')}`,
+          );
+        },
+      );
       // TypeScript read the declarations of the build that Node runs in this mode, and only those.
-      const ours = checked.stdout.split('\n').filter((file) => file.includes('/@library/client/')).map((file) => file.slice(file.indexOf('/@library/client/') + '/@library/client/'.length));
+      const ours = checked.stdout
+        .split('\n')
+        .filter((file) => file.includes('/@library/client/'))
+        .map((file) => file.slice(file.indexOf('/@library/client/') + '/@library/client/'.length));
       expect(ours).toContain(format === 'esm' ? 'dist/index.d.ts' : 'dist/cjs/index.d.ts');
       expect(ours.every((file) => file.startsWith('dist/cjs/') === (format === 'cjs'))).toBe(true);
     });

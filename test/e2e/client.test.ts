@@ -1,10 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CaptureRejectedError, Library, LibraryAbortError, LibraryConnectionError, LibraryError, LibraryTimeoutError, normalizeBaseUrl,
+  CaptureRejectedError,
+  Library,
+  LibraryAbortError,
+  LibraryConnectionError,
+  LibraryError,
+  LibraryTimeoutError,
+  normalizeBaseUrl,
 } from '../../client/src/node.js';
 import { NO_PRINCIPAL_ARN } from '../../lambdas/core/bucket/bucket-service.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
@@ -26,7 +32,9 @@ afterAll(async () => {
 });
 
 /** A loopback server answering from a script of responses, recording what it was asked. */
-async function stub(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+async function stub(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
   let n = 0;
   const http: Server = createServer((req, res) => {
     req.resume();
@@ -37,7 +45,11 @@ async function stub(handler: (req: IncomingMessage, res: ServerResponse, n: numb
   return {
     url: `http://127.0.0.1:${port}`,
     calls: () => n,
-    close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }
 
@@ -45,11 +57,20 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_stub_${status}`, ...headers });
   res.end(JSON.stringify(body));
 }
-const errorBody = (code: string, retry_after?: number) => ({ error: { code, message: `stub ${code}`, request_id: 'req_stub', ...(retry_after !== undefined ? { retry_after } : {}) } });
+const errorBody = (code: string, retry_after?: number) => ({
+  error: {
+    code,
+    message: `stub ${code}`,
+    request_id: 'req_stub',
+    ...(retry_after !== undefined ? { retry_after } : {}),
+  },
+});
 
 describe('the typed client against the local server', () => {
   it('normalizes the base URL: the service root or the deployed .../v1 URL, with or without a trailing slash', async () => {
-    expect(normalizeBaseUrl('https://x.execute-api.eu-west-1.amazonaws.com/prod/v1/')).toBe('https://x.execute-api.eu-west-1.amazonaws.com/prod');
+    expect(normalizeBaseUrl('https://x.execute-api.eu-west-1.amazonaws.com/prod/v1/')).toBe(
+      'https://x.execute-api.eu-west-1.amazonaws.com/prod',
+    );
     expect(normalizeBaseUrl('https://api.example.com/v1')).toBe('https://api.example.com');
     expect(normalizeBaseUrl('http://127.0.0.1:8787/')).toBe('http://127.0.0.1:8787');
     for (const base of [`${server.url}/v1/`, `${server.url}/v1`, `${server.url}/`]) {
@@ -59,36 +80,67 @@ describe('the typed client against the local server', () => {
       expect(health.embedder.state).toBeUndefined();
     }
     // The client sends its key: a valid one gets the details.
-    expect(await lib.health()).toMatchObject({ status: 'ok', embedder: { state: 'ok', detail: null }, ingest: { backlog_documents: expect.any(Number) } });
+    expect(await lib.health()).toMatchObject({
+      status: 'ok',
+      embedder: { state: 'ok', detail: null },
+      ingest: { backlog_documents: expect.any(Number) },
+    });
   });
 
   it('captures text, files (bytes and paths) and batches; a rejected receipt is a value unless asked', async () => {
-    const created = await lib.capture({ text: 'The harbour opens at dawn.\nBoats leave at noon.', source_ref: 'notes/harbour' });
+    const created = await lib.capture({
+      text: 'The harbour opens at dawn.\nBoats leave at noon.',
+      source_ref: 'notes/harbour',
+    });
     expect(created).toMatchObject({ ok: true, status: 'created', source_ref: 'notes/harbour' });
     expect(created.id).toMatch(/^file_/);
-    expect(await lib.capture('The harbour opens at dawn.\nBoats leave at noon.')).toMatchObject({ status: 'deduped', id: created.id });
+    expect(await lib.capture('The harbour opens at dawn.\nBoats leave at noon.')).toMatchObject({
+      status: 'deduped',
+      id: created.id,
+    });
 
     const rejected = await lib.capture({ text: '   ' });
-    expect(rejected).toMatchObject({ ok: false, status: 'rejected', reject_code: 'empty_content', retryable: false, id: null });
+    expect(rejected).toMatchObject({
+      ok: false,
+      status: 'rejected',
+      reject_code: 'empty_content',
+      retryable: false,
+      id: null,
+    });
     const thrown = await lib.capture({ text: '   ' }, { throwOnReject: true }).catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(CaptureRejectedError);
     expect(thrown).toMatchObject({ status: 422, code: 'empty_content', receipt: { reject_code: 'empty_content' } });
 
-    const bytes = await lib.captureFile(new TextEncoder().encode('k,v\nlighthouse,1\n'), { filename: 'table.csv', source_ref: 'table.csv' });
+    const bytes = await lib.captureFile(new TextEncoder().encode('k,v\nlighthouse,1\n'), {
+      filename: 'table.csv',
+      source_ref: 'table.csv',
+    });
     expect(bytes.status).toBe('created');
     expect(await lib.documents.get(bytes.id!)).toMatchObject({ content_type: 'text/csv', filename: 'table.csv' });
     const path = join(folder, 'memo.md');
     writeFileSync(path, '# Memo\nThe lighthouse keeper retires in May.\n');
     const fromPath = await lib.captureFile(path);
     expect(fromPath.status).toBe('created');
-    expect(await lib.documents.get(fromPath.id!)).toMatchObject({ filename: 'memo.md', content_type: 'text/markdown', title: 'memo.md' });
-    const blob = await lib.captureFile(new Blob([readFileSync(path)], { type: 'text/markdown' }), { filename: 'memo-copy.md' });
+    expect(await lib.documents.get(fromPath.id!)).toMatchObject({
+      filename: 'memo.md',
+      content_type: 'text/markdown',
+      title: 'memo.md',
+    });
+    const blob = await lib.captureFile(new Blob([readFileSync(path)], { type: 'text/markdown' }), {
+      filename: 'memo-copy.md',
+    });
     expect(blob).toMatchObject({ status: 'deduped', id: fromPath.id });
 
-    const batch = await lib.captureBatch([{ text: 'batch one' }, { text: '' }, { text: 'batch two' }], { end_user_id: 'client-user' });
+    const batch = await lib.captureBatch([{ text: 'batch one' }, { text: '' }, { text: 'batch two' }], {
+      end_user_id: 'client-user',
+    });
     expect(batch.total).toBe(3);
     expect(batch.succeeded).toBe(2);
-    expect(batch.results.map((r) => [r.index, r.status])).toEqual([[0, 'created'], [1, 'rejected'], [2, 'created']]);
+    expect(batch.results.map((r) => [r.index, r.status])).toEqual([
+      [0, 'created'],
+      [1, 'rejected'],
+      [2, 'created'],
+    ]);
   });
 
   it('replaces a document by source_ref', async () => {
@@ -101,7 +153,9 @@ describe('the typed client against the local server', () => {
   });
 
   it('walks every page of search, grep, documents and end users', async () => {
-    const items = Array.from({ length: 7 }, (_, i) => ({ text: `pelican sighting number ${i}\nanother pelican line ${i}` }));
+    const items = Array.from({ length: 7 }, (_, i) => ({
+      text: `pelican sighting number ${i}\nanother pelican line ${i}`,
+    }));
     expect((await lib.captureBatch(items, { end_user_id: 'pager' })).succeeded).toBe(7);
     await server.stack.settled(); // every passage findable by meaning: the ranking holds still while the pages are walked
 
@@ -114,7 +168,8 @@ describe('the typed client against the local server', () => {
     expect(seen).toHaveLength(7);
     expect(new Set(seen).size).toBe(7);
     const all: string[] = [];
-    for await (const hit of lib.searchAll({ q: 'pelican', limit: 3, end_user_id: 'pager', kind: 'file_excerpt' })) all.push(hit.id);
+    for await (const hit of lib.searchAll({ q: 'pelican', limit: 3, end_user_id: 'pager', kind: 'file_excerpt' }))
+      all.push(hit.id);
     expect(all.sort()).toEqual([...seen].sort());
     let pages = 0;
     for await (const page of first.pages()) pages += page.items.length ? 1 : 0;
@@ -146,7 +201,12 @@ describe('the typed client against the local server', () => {
     expect(chat.run_id).toMatch(/^run_/);
     expect(chat.sources.map((s) => s.file_id)).toContain(receipt.id);
 
-    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({ id: receipt.id, deleted: true, blobs_deleted: 0, blobs_pending: 0 });
+    expect(await lib.documents.delete(receipt.id!, { end_user_id: 'chatter' })).toEqual({
+      id: receipt.id,
+      deleted: true,
+      blobs_deleted: 0,
+      blobs_pending: 0,
+    });
     const gone = await lib.documents.get(receipt.id!, { end_user_id: 'chatter' }).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(LibraryError);
     expect(gone).toMatchObject({ status: 404, code: 'not_found', requestId: expect.stringMatching(/./) });
@@ -166,10 +226,19 @@ describe('the typed client against the local server', () => {
     expect(none).toMatchObject({ status: 404, code: 'not_found' });
     const trust = await lib.bucket.trustPolicy();
     expect(trust.service_principal_arn).toBe(NO_PRINCIPAL_ARN);
-    expect(trust.trust_policy.Statement[0]).toMatchObject({ Principal: { AWS: NO_PRINCIPAL_ARN }, Condition: { StringEquals: { 'sts:ExternalId': trust.external_id } } });
-    const refused = await lib.bucket.register({ provider: 'r2', bucket: 'acme-library', access_key_id: 'AKIA', secret_access_key: 'x' }).catch((e: unknown) => e);
+    expect(trust.trust_policy.Statement[0]).toMatchObject({
+      Principal: { AWS: NO_PRINCIPAL_ARN },
+      Condition: { StringEquals: { 'sts:ExternalId': trust.external_id } },
+    });
+    const refused = await lib.bucket
+      .register({ provider: 'r2', bucket: 'acme-library', access_key_id: 'AKIA', secret_access_key: 'x' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LibraryError);
-    expect(refused).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringMatching(/^endpoint: /) });
+    expect(refused).toMatchObject({
+      status: 422,
+      code: 'invalid_request',
+      message: expect.stringMatching(/^endpoint: /),
+    });
     expect(await lib.bucket.unregister().catch((e: unknown) => e)).toMatchObject({ status: 404 });
   });
 
@@ -185,12 +254,21 @@ describe('the typed client against the local server', () => {
     expect(cursor).toMatchObject({ status: 422, code: 'invalid_request' });
   });
 
-  it('waits out the real server\'s rate limit', async () => {
-    const limited = await startTestServer({ embedder: new HashingEmbedder(), rateLimit: { ratePerSecond: 5, burst: 2 } });
+  it("waits out the real server's rate limit", async () => {
+    const limited = await startTestServer({
+      embedder: new HashingEmbedder(),
+      rateLimit: { ratePerSecond: 5, burst: 2 },
+    });
     try {
       const retries: number[] = [];
-      const client = new Library({ baseUrl: limited.url, apiKey: await limited.newKey('slow'), onRetry: (r) => retries.push(r.delayMs) });
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => client.capture(`rate limited capture ${i}`)));
+      const client = new Library({
+        baseUrl: limited.url,
+        apiKey: await limited.newKey('slow'),
+        onRetry: (r) => retries.push(r.delayMs),
+      });
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => client.capture(`rate limited capture ${i}`)),
+      );
       expect(results.every((r) => r.status === 'created')).toBe(true);
       expect(retries.length).toBeGreaterThan(0);
     } finally {
@@ -204,11 +282,25 @@ describe('retries, timeouts and cancellation', () => {
     const s = await stub((_req, res, n) => {
       if (n === 0) return json(res, 429, errorBody('rate_limited', 1), { 'retry-after': '1' });
       if (n === 1 || n === 2) return json(res, 503, errorBody('unavailable', 0), { 'retry-after': '0' });
-      json(res, 200, { tenant_id: 't', from: '2026-01-01', to: '2026-01-31', tokens_used: 0, chat_calls: 0, ocr_pages: 0, captures: 0, days: [] });
+      json(res, 200, {
+        tenant_id: 't',
+        from: '2026-01-01',
+        to: '2026-01-31',
+        tokens_used: 0,
+        chat_calls: 0,
+        ocr_pages: 0,
+        captures: 0,
+        days: [],
+      });
     });
     try {
       const waits: Array<{ reason: string; delayMs: number }> = [];
-      const client = new Library({ baseUrl: `${s.url}/prod/v1/`, apiKey: 'k', retryBaseMs: 10, onRetry: (r) => waits.push(r) });
+      const client = new Library({
+        baseUrl: `${s.url}/prod/v1/`,
+        apiKey: 'k',
+        retryBaseMs: 10,
+        onRetry: (r) => waits.push(r),
+      });
       const started = Date.now();
       const usage = await client.usage();
       expect(usage.tenant_id).toBe('t');
@@ -222,7 +314,17 @@ describe('retries, timeouts and cancellation', () => {
   });
 
   it('gives up after its retries with the last error, and returns a retryable rejected receipt as a value once retries are spent', async () => {
-    const receipt = { ok: false, status: 'rejected', dedup: false, detail: 'embedder down', id: null, file_id: null, reject_code: 'backend_unavailable', retryable: true, source_ref: null };
+    const receipt = {
+      ok: false,
+      status: 'rejected',
+      dedup: false,
+      detail: 'embedder down',
+      id: null,
+      file_id: null,
+      reject_code: 'backend_unavailable',
+      retryable: true,
+      source_ref: null,
+    };
     const s = await stub((req, res) => {
       if (req.url?.startsWith('/v1/capture')) return json(res, 503, receipt, { 'retry-after': '0' });
       json(res, 429, errorBody('rate_limited', 0), { 'retry-after': '0' });
@@ -232,7 +334,11 @@ describe('retries, timeouts and cancellation', () => {
       const error = (await client.search({ q: 'x' }).catch((e: unknown) => e)) as LibraryError;
       expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 0, requestId: 'req_stub_429' });
       expect(s.calls()).toBe(3);
-      expect(await client.capture('x')).toMatchObject({ status: 'rejected', reject_code: 'backend_unavailable', retryable: true });
+      expect(await client.capture('x')).toMatchObject({
+        status: 'rejected',
+        reject_code: 'backend_unavailable',
+        retryable: true,
+      });
       expect(s.calls()).toBe(6);
       await expect(client.capture('x', { throwOnReject: true })).rejects.toBeInstanceOf(CaptureRejectedError);
     } finally {
@@ -252,7 +358,9 @@ describe('retries, timeouts and cancellation', () => {
 
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
-      const aborted = await new Library({ baseUrl: s.url, apiKey: 'k' }).chat('hello?', { signal: controller.signal }).catch((e: unknown) => e);
+      const aborted = await new Library({ baseUrl: s.url, apiKey: 'k' })
+        .chat('hello?', { signal: controller.signal })
+        .catch((e: unknown) => e);
       expect(aborted).toBeInstanceOf(LibraryAbortError);
       expect(aborted).toMatchObject({ code: 'aborted' });
     } finally {
@@ -280,15 +388,26 @@ describe('chat conversations and streamed replies', () => {
   };
 
   it('follows up in a conversation with conversationId; another library cannot, with a typed 404', async () => {
-    await lib.capture({ text: 'Parked the car on level 3 of the Harbour Street garage on Tuesday 14 May.', end_user_id: 'driver' });
+    await lib.capture({
+      text: 'Parked the car on level 3 of the Harbour Street garage on Tuesday 14 May.',
+      end_user_id: 'driver',
+    });
     const first = await lib.chat('Where did I park the car?', { end_user_id: 'driver' });
     expect(first.conversation_id).toMatch(/^cnv_[0-9A-HJKMNP-TV-Z]{26}$/);
-    const followUp = await lib.chat('And when was that?', { end_user_id: 'driver', conversationId: first.conversation_id });
+    const followUp = await lib.chat('And when was that?', {
+      end_user_id: 'driver',
+      conversationId: first.conversation_id,
+    });
     expect(followUp.conversation_id).toBe(first.conversation_id);
     expect(followUp.reply).toContain('14 May');
     // The object form takes it too.
-    expect((await lib.chat({ question: 'And which level?', end_user_id: 'driver', conversation_id: first.conversation_id })).conversation_id).toBe(first.conversation_id);
-    const elsewhere = await lib.chat('And when was that?', { conversationId: first.conversation_id }).catch((e: unknown) => e);
+    expect(
+      (await lib.chat({ question: 'And which level?', end_user_id: 'driver', conversation_id: first.conversation_id }))
+        .conversation_id,
+    ).toBe(first.conversation_id);
+    const elsewhere = await lib
+      .chat('And when was that?', { conversationId: first.conversation_id })
+      .catch((e: unknown) => e);
     expect(elsewhere).toBeInstanceOf(LibraryError);
     expect(elsewhere).toMatchObject({ status: 404, code: 'not_found', requestId: expect.stringMatching(/^req_/) });
   });
@@ -296,13 +415,22 @@ describe('chat conversations and streamed replies', () => {
   it('streams start, the reply as deltas and done; the deltas add up to the reply, and the conversation goes on', async () => {
     await lib.capture({ text: 'The wifi password at the cabin is spruce-lantern-42.', end_user_id: 'guest' });
     const events = await collect(lib.chatStream('What is the wifi password at the cabin?', { end_user_id: 'guest' }));
-    expect(events[0]).toMatchObject({ type: 'start', run_id: expect.stringMatching(/^run_/), conversation_id: expect.stringMatching(/^cnv_/) });
+    expect(events[0]).toMatchObject({
+      type: 'start',
+      run_id: expect.stringMatching(/^run_/),
+      conversation_id: expect.stringMatching(/^cnv_/),
+    });
     const done = events.at(-1)!;
     if (done.type !== 'done') throw new Error('the last event is not done');
-    expect(done.response).toMatchObject({ run_id: events[0]!.type === 'start' ? events[0]!.run_id : '', reply: expect.stringContaining('spruce-lantern-42') });
+    expect(done.response).toMatchObject({
+      run_id: events[0]!.type === 'start' ? events[0]!.run_id : '',
+      reply: expect.stringContaining('spruce-lantern-42'),
+    });
     const text = events.flatMap((e) => (e.type === 'delta' ? [e.text] : [])).join('');
     expect(text).toBe(done.response.reply);
-    const next = await collect(lib.chatStream('And who set that?', { end_user_id: 'guest', conversationId: done.response.conversation_id }));
+    const next = await collect(
+      lib.chatStream('And who set that?', { end_user_id: 'guest', conversationId: done.response.conversation_id }),
+    );
     expect(next.at(-1)).toMatchObject({ type: 'done', response: { conversation_id: done.response.conversation_id } });
   });
 
@@ -323,7 +451,14 @@ describe('chat conversations and streamed replies', () => {
       }
       res.end();
     });
-  const DONE = { reply: 'Level 3 [1].', artifacts: [], sources: [], tokens_used: 3, run_id: 'run_1', conversation_id: 'cnv_1' };
+  const DONE = {
+    reply: 'Level 3 [1].',
+    artifacts: [],
+    sources: [],
+    tokens_used: 3,
+    run_id: 'run_1',
+    conversation_id: 'cnv_1',
+  };
 
   it('reads events however the bytes are cut: CRLF or CR line ends, comments, split lines, several data lines; asks for text/event-stream', async () => {
     let accept: string | undefined;
@@ -352,38 +487,65 @@ describe('chat conversations and streamed replies', () => {
   });
 
   it("throws the service's error event as the LibraryError the same failure would be, after the events before it", async () => {
-    const error = { error: { code: 'unavailable', message: 'a backend is unavailable; safe to retry', request_id: 'req_sse', retry_after: 4 } };
-    const s = await sse([`event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`, `event: delta\ndata: {"text":"Lev"}\n\n`, `event: error\ndata: ${JSON.stringify(error)}\n\n`]);
+    const error = {
+      error: {
+        code: 'unavailable',
+        message: 'a backend is unavailable; safe to retry',
+        request_id: 'req_sse',
+        retry_after: 4,
+      },
+    };
+    const s = await sse([
+      `event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`,
+      `event: delta\ndata: {"text":"Lev"}\n\n`,
+      `event: error\ndata: ${JSON.stringify(error)}\n\n`,
+    ]);
     try {
       const seen: string[] = [];
       const thrown = await (async () => {
-        for await (const event of new Library({ baseUrl: s.url, apiKey: 'k' }).chatStream('Where?')) seen.push(event.type);
+        for await (const event of new Library({ baseUrl: s.url, apiKey: 'k' }).chatStream('Where?'))
+          seen.push(event.type);
       })().catch((e: unknown) => e);
       expect(seen).toEqual(['start', 'delta']);
       expect(thrown).toBeInstanceOf(LibraryError);
-      expect(thrown).toMatchObject({ status: 503, code: 'unavailable', retryAfter: 4, requestId: 'req_sse', message: 'a backend is unavailable; safe to retry' });
+      expect(thrown).toMatchObject({
+        status: 503,
+        code: 'unavailable',
+        retryAfter: 4,
+        requestId: 'req_sse',
+        message: 'a backend is unavailable; safe to retry',
+      });
     } finally {
       await s.close();
     }
   });
 
   it('says so when the stream ends before its final event, when it goes quiet too long, and when it is cancelled', async () => {
-    const cut = await sse([`event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`, `event: delta\ndata: {"text":"Lev"}\n\n`]);
+    const cut = await sse([
+      `event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`,
+      `event: delta\ndata: {"text":"Lev"}\n\n`,
+    ]);
     const quiet = await sse([`event: start\ndata: {"run_id":"run_1","conversation_id":"cnv_1"}\n\n`, 5_000]);
     try {
-      const ended = await collect(new Library({ baseUrl: cut.url, apiKey: 'k' }).chatStream('Where?')).catch((e: unknown) => e);
+      const ended = await collect(new Library({ baseUrl: cut.url, apiKey: 'k' }).chatStream('Where?')).catch(
+        (e: unknown) => e,
+      );
       expect(ended).toBeInstanceOf(LibraryConnectionError);
       expect((ended as Error).message).toMatch(/ended before its final event/);
 
       const started = Date.now();
-      const idle = await collect(new Library({ baseUrl: quiet.url, apiKey: 'k', timeoutMs: 200 }).chatStream('Where?')).catch((e: unknown) => e);
+      const idle = await collect(
+        new Library({ baseUrl: quiet.url, apiKey: 'k', timeoutMs: 200 }).chatStream('Where?'),
+      ).catch((e: unknown) => e);
       expect(idle).toBeInstanceOf(LibraryTimeoutError);
       expect(Date.now() - started).toBeLessThan(2000);
 
       const controller = new AbortController();
       const seen: string[] = [];
       const aborted = await (async () => {
-        for await (const event of new Library({ baseUrl: quiet.url, apiKey: 'k' }).chatStream('Where?', { signal: controller.signal })) {
+        for await (const event of new Library({ baseUrl: quiet.url, apiKey: 'k' }).chatStream('Where?', {
+          signal: controller.signal,
+        })) {
           seen.push(event.type);
           setTimeout(() => controller.abort(), 50);
         }
@@ -404,7 +566,11 @@ describe('chat conversations and streamed replies', () => {
     try {
       const events = await collect(new Library({ baseUrl: s.url, apiKey: 'k', retryBaseMs: 5 }).chatStream('Where?'));
       expect(s.calls()).toBe(2);
-      expect(events).toEqual([{ type: 'start', run_id: 'run_1', conversation_id: 'cnv_1' }, { type: 'delta', text: 'Level 3 [1].' }, { type: 'done', response: DONE }]);
+      expect(events).toEqual([
+        { type: 'start', run_id: 'run_1', conversation_id: 'cnv_1' },
+        { type: 'delta', text: 'Level 3 [1].' },
+        { type: 'done', response: DONE },
+      ]);
     } finally {
       await s.close();
     }
@@ -423,22 +589,46 @@ describe('metadata, filters and editing a document', () => {
   let memo: string;
 
   beforeAll(async () => {
-    const one = await lib.capture({ text: 'Launch window review: the heron rocket flies in March.', source_ref: 'missions/apollo.txt', end_user_id: user, metadata: { project: 'apollo', year: 2024, tags: ['launch', 'review'], draft: false } });
+    const one = await lib.capture({
+      text: 'Launch window review: the heron rocket flies in March.',
+      source_ref: 'missions/apollo.txt',
+      end_user_id: user,
+      metadata: { project: 'apollo', year: 2024, tags: ['launch', 'review'], draft: false },
+    });
     const batch = await lib.captureBatch(
       [
-        { text: 'Launch window review: the heron capsule waits for May.', source_ref: 'missions/gemini.txt', metadata: { project: 'gemini', year: 2022, tags: ['launch'] } },
+        {
+          text: 'Launch window review: the heron capsule waits for May.',
+          source_ref: 'missions/gemini.txt',
+          metadata: { project: 'gemini', year: 2022, tags: ['launch'] },
+        },
         { text: 'Heron sightings at the lake, no launch involved.', source_ref: 'diary/lake.txt' },
       ],
       { end_user_id: user },
     );
-    const file = await lib.captureFile(new TextEncoder().encode('# Memo\nThe heron budget is approved.\n'), { filename: 'memo.md', source_ref: 'missions/memo.md', end_user_id: user, metadata: { project: 'apollo', year: 2025 } });
-    expect([one.status, ...batch.results.map((r) => r.status), file.status]).toEqual(['created', 'created', 'created', 'created']);
+    const file = await lib.captureFile(new TextEncoder().encode('# Memo\nThe heron budget is approved.\n'), {
+      filename: 'memo.md',
+      source_ref: 'missions/memo.md',
+      end_user_id: user,
+      metadata: { project: 'apollo', year: 2025 },
+    });
+    expect([one.status, ...batch.results.map((r) => r.status), file.status]).toEqual([
+      'created',
+      'created',
+      'created',
+      'created',
+    ]);
     [apollo, gemini, memo] = [one.id!, batch.results[0]!.id!, file.id!];
     await server.stack.settled();
   });
 
   it('returns the metadata a capture carried, {} when none, on documents, search, grep and chat sources', async () => {
-    expect((await lib.documents.get(apollo, { end_user_id: user })).metadata).toEqual({ project: 'apollo', year: 2024, tags: ['launch', 'review'], draft: false });
+    expect((await lib.documents.get(apollo, { end_user_id: user })).metadata).toEqual({
+      project: 'apollo',
+      year: 2024,
+      tags: ['launch', 'review'],
+      draft: false,
+    });
     expect((await lib.documents.get(memo, { end_user_id: user })).metadata).toEqual({ project: 'apollo', year: 2025 });
     const lake = (await lib.documents.list({ end_user_id: user, source_ref: 'diary/lake.txt' })).items;
     expect(lake.map((d) => d.metadata)).toEqual([{}]);
@@ -449,48 +639,104 @@ describe('metadata, filters and editing a document', () => {
   });
 
   it('filters search, grep, the document list and chat with a typed filter', async () => {
-    const searched = await collect(lib.searchAll({ q: 'heron launch', end_user_id: user, filter: { 'metadata.project': 'apollo' } }));
+    const searched = await collect(
+      lib.searchAll({ q: 'heron launch', end_user_id: user, filter: { 'metadata.project': 'apollo' } }),
+    );
     expect(new Set(searched.map((h) => h.id))).toEqual(new Set([apollo, memo]));
-    const recent = await collect(lib.searchAll({ q: 'heron', end_user_id: user, filter: { 'metadata.year': { gte: 2023 }, 'metadata.tags': 'launch' } }));
+    const recent = await collect(
+      lib.searchAll({
+        q: 'heron',
+        end_user_id: user,
+        filter: { 'metadata.year': { gte: 2023 }, 'metadata.tags': 'launch' },
+      }),
+    );
     expect(recent.map((h) => h.id)).toEqual([apollo]);
 
-    const grepped = await collect(lib.grepAll({ pattern: 'heron', end_user_id: user, filter: { or: [{ 'metadata.project': 'gemini' }, { 'metadata.project': { exists: false } }] } }));
+    const grepped = await collect(
+      lib.grepAll({
+        pattern: 'heron',
+        end_user_id: user,
+        filter: { or: [{ 'metadata.project': 'gemini' }, { 'metadata.project': { exists: false } }] },
+      }),
+    );
     expect(new Set(grepped.map((l) => l.source_ref))).toEqual(new Set(['missions/gemini.txt', 'diary/lake.txt']));
 
-    const listed = await collect(lib.documents.iterate({ end_user_id: user, limit: 1, filter: { source_ref: { prefix: 'missions/' }, not: { 'metadata.project': 'gemini' } } }));
+    const listed = await collect(
+      lib.documents.iterate({
+        end_user_id: user,
+        limit: 1,
+        filter: { source_ref: { prefix: 'missions/' }, not: { 'metadata.project': 'gemini' } },
+      }),
+    );
     expect(listed.map((d) => d.id).sort()).toEqual([apollo, memo].sort());
 
-    const chat = await lib.chat('When does the heron fly?', { end_user_id: user, filter: { 'metadata.project': 'gemini' } });
+    const chat = await lib.chat('When does the heron fly?', {
+      end_user_id: user,
+      filter: { 'metadata.project': 'gemini' },
+    });
     expect(chat.sources.map((s) => s.file_id)).toEqual([gemini]);
     for (const source of chat.sources) expect(source.metadata).toMatchObject({ project: 'gemini' });
-    const streamed = (await collect(lib.chatStream({ question: 'When does the heron fly?', end_user_id: user, filter: { 'metadata.project': 'apollo' } }))).at(-1);
+    const streamed = (
+      await collect(
+        lib.chatStream({
+          question: 'When does the heron fly?',
+          end_user_id: user,
+          filter: { 'metadata.project': 'apollo' },
+        }),
+      )
+    ).at(-1);
     if (streamed?.type !== 'done') throw new Error('the stream did not end with done');
     expect(streamed.response.sources.length).toBeGreaterThan(0);
     expect(streamed.response.sources.map((s) => s.file_id)).not.toContain(gemini);
 
     // The service checks the filter again and names the path of a problem.
-    const bad = await lib.search({ q: 'heron', end_user_id: user, filter: { 'metadata.year': { gte: true as unknown as number } } }).catch((e: unknown) => e);
+    const bad = await lib
+      .search({ q: 'heron', end_user_id: user, filter: { 'metadata.year': { gte: true as unknown as number } } })
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(LibraryError);
-    expect(bad).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringContaining('filter.metadata.year.gte') });
+    expect(bad).toMatchObject({
+      status: 422,
+      code: 'invalid_request',
+      message: expect.stringContaining('filter.metadata.year.gte'),
+    });
   });
 
   it('updates a document (title, source_ref, metadata as a merge patch); filters see it at once; nothing is captured again', async () => {
     const before = await lib.documents.get(apollo, { end_user_id: user });
-    const updated = await lib.documents.update(apollo, { title: 'Apollo review', metadata: { year: 2026, draft: null, status: 'approved' } }, { end_user_id: user });
-    expect(updated).toMatchObject({ id: apollo, title: 'Apollo review', sha256: before.sha256, metadata: { project: 'apollo', year: 2026, tags: ['launch', 'review'], status: 'approved' } });
+    const updated = await lib.documents.update(
+      apollo,
+      { title: 'Apollo review', metadata: { year: 2026, draft: null, status: 'approved' } },
+      { end_user_id: user },
+    );
+    expect(updated).toMatchObject({
+      id: apollo,
+      title: 'Apollo review',
+      sha256: before.sha256,
+      metadata: { project: 'apollo', year: 2026, tags: ['launch', 'review'], status: 'approved' },
+    });
     expect(updated.metadata).not.toHaveProperty('draft');
     expect(await lib.documents.get(apollo, { end_user_id: user })).toEqual(updated);
 
-    const approved = await collect(lib.documents.iterate({ end_user_id: user, filter: { 'metadata.status': 'approved' } }));
+    const approved = await collect(
+      lib.documents.iterate({ end_user_id: user, filter: { 'metadata.status': 'approved' } }),
+    );
     expect(approved.map((d) => d.id)).toEqual([apollo]);
-    const found = await collect(lib.searchAll({ q: 'heron launch', end_user_id: user, filter: { 'metadata.year': 2026 } }));
+    const found = await collect(
+      lib.searchAll({ q: 'heron launch', end_user_id: user, filter: { 'metadata.year': 2026 } }),
+    );
     expect(found.map((h) => h.id)).toEqual([apollo]);
     expect(found[0]!.title).toBe('Apollo review');
 
     const moved = await lib.documents.update(apollo, { source_ref: null }, { end_user_id: user });
     expect(moved.source_ref).toBeNull();
-    const rejected = await lib.documents.update(apollo, { metadata: { 'bad key': 1 } }, { end_user_id: user }).catch((e: unknown) => e);
-    expect(rejected).toMatchObject({ status: 422, code: 'invalid_request', message: expect.stringContaining('bad key') });
+    const rejected = await lib.documents
+      .update(apollo, { metadata: { 'bad key': 1 } }, { end_user_id: user })
+      .catch((e: unknown) => e);
+    expect(rejected).toMatchObject({
+      status: 422,
+      code: 'invalid_request',
+      message: expect.stringContaining('bad key'),
+    });
     const elsewhere = await lib.documents.update(apollo, { title: 'x' }).catch((e: unknown) => e);
     expect(elsewhere).toMatchObject({ status: 404, code: 'not_found' });
   });
@@ -509,10 +755,21 @@ describe('reading a document back', () => {
       expect(`${hit.line}: ${page.lines[0]}`).toBe(hit.snippet);
     }
     const first = await lib.documents.content(id, { lines: 2 });
-    expect(first).toEqual({ id, line_count: 5, from_line: 1, lines: ['Packing list', 'the Tern kayak'], next_from_line: 3 });
+    expect(first).toEqual({
+      id,
+      line_count: 5,
+      from_line: 1,
+      lines: ['Packing list', 'the Tern kayak'],
+      next_from_line: 3,
+    });
     const all = [];
     for await (const line of lib.documents.iterateLines(id, { lines: 2 })) all.push(line);
-    expect(all).toEqual(['Packing list', 'the Tern kayak', 'spare paddle', 'the Tern tent', 'matches'].map((t, i) => ({ line: i + 1, text: t })));
+    expect(all).toEqual(
+      ['Packing list', 'the Tern kayak', 'spare paddle', 'the Tern tent', 'matches'].map((t, i) => ({
+        line: i + 1,
+        text: t,
+      })),
+    );
     const fromThree = [];
     for await (const line of lib.documents.iterateLines(id, { fromLine: 3, lines: 10 })) fromThree.push(line.line);
     expect(fromThree).toEqual([3, 4, 5]);
@@ -525,8 +782,15 @@ describe('reading a document back', () => {
     const pushed = await lib.capture({ text, title: 'Ünïcode notes' });
     const asText = await lib.documents.file(pushed.id!);
     expect(new TextDecoder().decode(asText.bytes)).toBe(text);
-    expect(asText).toMatchObject({ contentType: 'text/plain; charset=utf-8', filename: 'Ünïcode notes.txt', requestId: expect.stringMatching(/^req_/) });
-    const csv = await lib.captureFile(new TextEncoder().encode('a,b\nçà,1\n'), { filename: 'tableau été.csv', end_user_id: 'reader-eve' });
+    expect(asText).toMatchObject({
+      contentType: 'text/plain; charset=utf-8',
+      filename: 'Ünïcode notes.txt',
+      requestId: expect.stringMatching(/^req_/),
+    });
+    const csv = await lib.captureFile(new TextEncoder().encode('a,b\nçà,1\n'), {
+      filename: 'tableau été.csv',
+      end_user_id: 'reader-eve',
+    });
     const file = await lib.documents.file(csv.id!, { end_user_id: 'reader-eve' });
     expect(new TextDecoder().decode(file.bytes)).toBe('a,b\nçà,1\n');
     expect(file).toMatchObject({ contentType: 'text/csv', filename: 'tableau été.csv' });
@@ -540,12 +804,18 @@ describe('reading a document back', () => {
     let storageSawKey: string | undefined = 'not called';
     const storage = await stub((req, res) => {
       storageSawKey = req.headers.authorization;
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf` });
+      res.writeHead(200, {
+        'content-type': 'application/pdf',
+        'content-disposition': `attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`,
+      });
       res.end(Buffer.from(bytes));
     });
     const api = await stub((req, res) => {
       if (new URL(req.url!, 'http://stub').pathname.endsWith('/file')) {
-        res.writeHead(302, { location: `${storage.url}/blobs/file_1?X-Amz-Signature=abc`, 'x-request-id': 'req_redirect' });
+        res.writeHead(302, {
+          location: `${storage.url}/blobs/file_1?X-Amz-Signature=abc`,
+          'x-request-id': 'req_redirect',
+        });
         return res.end();
       }
       json(res, 409, errorBody('not_ready'));

@@ -1,13 +1,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../lambdas/endpoints/routes.js';
 import { CorsPolicy, parseCorsOrigins } from '../../lambdas/http/cors.js';
 import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
 import { startLocalServer } from '../../lambdas/local-gateway/server.js';
-import { ROUTES } from '../../lambdas/endpoints/routes.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
 /**
@@ -30,7 +30,13 @@ beforeAll(async () => {
   key = (await stack.services.keys.create('cors-tenant')).api_key;
   const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test' });
   const rateLimit = { ratePerSecond: 10_000, burst: 10_000 };
-  withCors = await startLocalServer({ handlers, authorizer, rateLimit, port: 0, corsOrigins: parseCorsOrigins(`${ALLOWED}, http://localhost:5173`) });
+  withCors = await startLocalServer({
+    handlers,
+    authorizer,
+    rateLimit,
+    port: 0,
+    corsOrigins: parseCorsOrigins(`${ALLOWED}, http://localhost:5173`),
+  });
   withoutCors = await startLocalServer({ handlers, authorizer, rateLimit, port: 0 });
 });
 
@@ -42,7 +48,14 @@ afterAll(async () => {
 });
 
 const preflight = (base: string, path: string, origin: string, method = 'POST') =>
-  fetch(base + path, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' } });
+  fetch(base + path, {
+    method: 'OPTIONS',
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization,content-type',
+    },
+  });
 const corsHeaderNames = (headers: Headers) => [...headers.keys()].filter((h) => h.startsWith('access-control-'));
 
 describe('CORS on the local server', () => {
@@ -51,7 +64,9 @@ describe('CORS on the local server', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(response.headers.get('access-control-allow-methods')).toBe('POST,OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('authorization,content-type,mcp-protocol-version');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'authorization,content-type,mcp-protocol-version',
+    );
     expect(response.headers.get('access-control-max-age')).toBe('7200');
     expect(response.headers.get('vary')).toBe('Origin');
     const documents = await preflight(withCors.url, '/v1/documents/file_x', 'http://localhost:5173', 'DELETE');
@@ -65,7 +80,12 @@ describe('CORS on the local server', () => {
     expect(corsHeaderNames(response.headers)).toEqual([]);
     expect(response.headers.get('vary')).toBe('Origin');
     // Not an exact match: no prefix, suffix or scheme games.
-    for (const near of ['https://app.example.com.evil.net', 'http://app.example.com', 'https://app.example.com:8443', 'null']) {
+    for (const near of [
+      'https://app.example.com.evil.net',
+      'http://app.example.com',
+      'https://app.example.com:8443',
+      'null',
+    ]) {
       expect(corsHeaderNames((await preflight(withCors.url, '/v1/search', near)).headers), near).toEqual([]);
     }
     const unknown = await preflight(withCors.url, '/v1/nowhere', ALLOWED);
@@ -84,7 +104,9 @@ describe('CORS on the local server', () => {
   });
 
   it('puts the CORS headers on an actual answer to an allowed origin, and none without Origin or from another', async () => {
-    const allowed = await fetch(`${withCors.url}/v1/documents`, { headers: { origin: ALLOWED, authorization: `Bearer ${key}` } });
+    const allowed = await fetch(`${withCors.url}/v1/documents`, {
+      headers: { origin: ALLOWED, authorization: `Bearer ${key}` },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,content-disposition');
@@ -96,7 +118,9 @@ describe('CORS on the local server', () => {
     expect(corsHeaderNames(noOrigin.headers)).toEqual([]);
     expect(noOrigin.headers.get('vary')).toBe('Origin');
 
-    const other = await fetch(`${withCors.url}/v1/documents`, { headers: { origin: OTHER, authorization: `Bearer ${key}` } });
+    const other = await fetch(`${withCors.url}/v1/documents`, {
+      headers: { origin: OTHER, authorization: `Bearer ${key}` },
+    });
     expect(corsHeaderNames(other.headers)).toEqual([]);
   });
 
@@ -106,7 +130,9 @@ describe('CORS on the local server', () => {
     expect(unauthorized.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(((await unauthorized.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
 
-    const invalid = await fetch(`${withCors.url}/v1/search?q=`, { headers: { origin: ALLOWED, authorization: `Bearer ${key}` } });
+    const invalid = await fetch(`${withCors.url}/v1/search?q=`, {
+      headers: { origin: ALLOWED, authorization: `Bearer ${key}` },
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(invalid.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,content-disposition');
@@ -119,7 +145,12 @@ describe('CORS on the local server', () => {
   it('puts them on a streamed chat (Accept: text/event-stream is a safelisted header: no new preflight) before its first event', async () => {
     const response = await fetch(`${withCors.url}/v1/chat`, {
       method: 'POST',
-      headers: { origin: ALLOWED, authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        origin: ALLOWED,
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
       body: JSON.stringify({ question: 'anything about kumquats?' }),
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -129,7 +160,10 @@ describe('CORS on the local server', () => {
   });
 
   it('refuses an operator list that is not exact origins, naming the variable', () => {
-    expect(parseCorsOrigins(' https://a.example , http://localhost:3000 ,,')).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(parseCorsOrigins(' https://a.example , http://localhost:3000 ,,')).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
     expect(parseCorsOrigins(undefined)).toEqual([]);
     for (const bad of ['*', 'https://a.example/', 'a.example', 'https://a.example/app']) {
       expect(() => parseCorsOrigins(bad), bad).toThrow(/LIBRARY_CORS_ORIGINS: .* is not an exact origin/);
@@ -140,9 +174,17 @@ describe('CORS on the local server', () => {
 
 /** Debian's chromium (apt-get install chromium), or the one CHROMIUM_PATH names. */
 function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(Boolean) as string[];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ].filter(Boolean) as string[];
   const found = candidates.find((path) => existsSync(path));
-  if (!found) throw new Error(`no chromium found (looked at ${candidates.join(', ')}): apt-get install -y chromium, or set CHROMIUM_PATH`);
+  if (!found)
+    throw new Error(
+      `no chromium found (looked at ${candidates.join(', ')}): apt-get install -y chromium, or set CHROMIUM_PATH`,
+    );
   return found;
 }
 
@@ -181,9 +223,14 @@ describe('the API reference page (GET /docs)', () => {
     const paths = await page.locator('.opblock-summary-path').allInnerTexts();
     const operations = await page.locator('.opblock-summary-description').allInnerTexts();
     for (const route of ROUTES) {
-      expect(paths.map((p) => p.replace(/\u200b/g, '').trim()), route.path).toContain(route.path);
+      expect(
+        paths.map((p) => p.replace(/\u200b/g, '').trim()),
+        route.path,
+      ).toContain(route.path);
     }
-    expect(operations).toEqual(expect.arrayContaining(['Capture one text or file', 'Hybrid search by meaning and words']));
+    expect(operations).toEqual(
+      expect.arrayContaining(['Capture one text or file', 'Hybrid search by meaning and words']),
+    );
     if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT, fullPage: false });
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import { newId } from '../../lambdas/core/ids.js';
-import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
+import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'library-crash-'));
@@ -26,22 +26,50 @@ describe('a crash in the middle of a capture', () => {
     await first.ports.blobs.put(blobKey, Buffer.from(text), 'text/plain');
     await first.ports.documents.touchLibrary(ref, now);
     await first.ports.documents.claim({
-      id, tenantId: ref.tenantId, endUserId: ref.endUserId, title: 't', filename: 't.txt', contentType: 'text/plain', sourceRef: null,
-      sizeBytes: text.length, sha256: 'c'.repeat(64), kind: 'file', status: 'processing', createdAt: now, storage: 'service',
-      lineCount: 1, pageCount: null, blobKey, passageCount: null, passagesEmbedded: 0, failureReason: null, metadata: {},
+      id,
+      tenantId: ref.tenantId,
+      endUserId: ref.endUserId,
+      title: 't',
+      filename: 't.txt',
+      contentType: 'text/plain',
+      sourceRef: null,
+      sizeBytes: text.length,
+      sha256: 'c'.repeat(64),
+      kind: 'file',
+      status: 'processing',
+      createdAt: now,
+      storage: 'service',
+      lineCount: 1,
+      pageCount: null,
+      blobKey,
+      passageCount: null,
+      passagesEmbedded: 0,
+      failureReason: null,
+      metadata: {},
     });
     const passages = chunkText(text);
     await first.ports.index.put(ref, {
-      itemId: id, kind: 'file_excerpt', title: 't', sourceRef: null, contentDate: now, text, passages, vectors: (await embedder.embed(passages.map((p) => p.text))).vectors,
+      itemId: id,
+      kind: 'file_excerpt',
+      title: 't',
+      sourceRef: null,
+      contentDate: now,
+      text,
+      passages,
+      vectors: (await embedder.embed(passages.map((p) => p.text))).vectors,
     });
     first.close(); // the process dies here
 
     const second = await openLocalStack({ dataDir, embedder });
     try {
       expect((await second.services.documents.list(ref, { limit: 10 })).items.map((d) => d.id)).toEqual([kept.id]);
-      expect((await second.services.grep.grep(ref, { pattern: 'interrupted', caseSensitive: false, limit: 5 })).items).toEqual([]);
+      expect(
+        (await second.services.grep.grep(ref, { pattern: 'interrupted', caseSensitive: false, limit: 5 })).items,
+      ).toEqual([]);
       expect(existsSync(join(dataDir, blobKey))).toBe(false);
-      expect((await second.services.search.search(ref, { q: 'finished capture', limit: 5 })).items[0]!.id).toBe(kept.id);
+      expect((await second.services.search.search(ref, { q: 'finished capture', limit: 5 })).items[0]!.id).toBe(
+        kept.id,
+      );
     } finally {
       second.close();
     }
@@ -54,7 +82,8 @@ describe('a crash between a chat answer and its reply vectors', () => {
     const embedder = new HashingEmbedder();
     /** Embeds queries; passage embeddings never finish (the process dies first). */
     const dying: Embedder = {
-      name: embedder.name, dimensions: embedder.dimensions,
+      name: embedder.name,
+      dimensions: embedder.dimensions,
       embed: (texts, purpose) => (purpose === 'query' ? embedder.embed(texts) : new Promise<Embedding>(() => {})),
     };
     const ref = { tenantId: 'ten_crash', endUserId: 'u' };
@@ -68,9 +97,13 @@ describe('a crash between a chat answer and its reply vectors', () => {
       expect(answer.sources).toHaveLength(1);
       first.close(); // the process dies before the reply's vectors are attached
 
-      const { vectors: [replyVector] } = await embedder.embed([answer.reply]);
+      const {
+        vectors: [replyVector],
+      } = await embedder.embed([answer.reply]);
       const replyByMeaning = async (stack: LocalStack) =>
-        (await stack.ports.index.vectorSearch(ref, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === answer.reply);
+        (await stack.ports.index.vectorSearch(ref, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter(
+          (h) => h.passage.text === answer.reply,
+        );
       const second = await openLocalStack({ dataDir: dir, embedder });
       try {
         await second.settled(); // the start-up mending runs in the background
@@ -97,7 +130,8 @@ describe('a crash in the middle of the ingestion queue', () => {
     // Only the documents' passages count here: a stack also embeds the chat gate's calibration set at start (core/chat/calibration.ts).
     const isDocument = (texts: readonly string[]) => texts.every((t) => /^doc\d+ passage\d+ /.test(t));
     const dying: Embedder = {
-      name: embedder.name, dimensions: embedder.dimensions,
+      name: embedder.name,
+      dimensions: embedder.dimensions,
       embed: (texts, purpose) => {
         if (purpose === 'query' || !isDocument(texts)) return embedder.embed(texts);
         if (budget-- <= 0) return new Promise<Embedding>(() => {});
@@ -106,14 +140,17 @@ describe('a crash in the middle of the ingestion queue', () => {
       },
     };
     const counting: Embedder = {
-      name: embedder.name, dimensions: embedder.dimensions,
+      name: embedder.name,
+      dimensions: embedder.dimensions,
       embed: (texts, purpose) => {
         if (purpose === 'passage' && isDocument(texts)) embedded.push(...texts);
         return embedder.embed(texts);
       },
     };
     const ref = { tenantId: 'ten_queue', endUserId: null };
-    const items = Array.from({ length: 12 }, (_, i) => ({ text: Array.from({ length: 6 }, (_, p) => `doc${i} passage${p} ${'words of the note '.repeat(24)}`).join('\n\n') }));
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      text: Array.from({ length: 6 }, (_, p) => `doc${i} passage${p} ${'words of the note '.repeat(24)}`).join('\n\n'),
+    }));
     try {
       const first = await openLocalStack({ dataDir: dir, embedder: dying });
       const receipts = await Promise.all(items.map((item) => first.services.capture.capture(ref, item)));

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALIBRATION_PAIRS } from '../../lambdas/core/chat/calibration-pairs.js';
-import { openDatabase } from '../../lambdas/adapters/local/database.js';
-import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { readLocalConfig } from '../../bin/config.js';
-import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
+import { openDatabase } from '../../lambdas/adapters/local/database.js';
+import { CALIBRATION_PAIRS } from '../../lambdas/core/chat/calibration-pairs.js';
+import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { type EmbeddingsServer, startEmbeddingsServer } from '../support/embeddings-server.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
 /** A user with an embeddings server (Ollama, TEI, ...) sets two variables. */
@@ -18,7 +18,10 @@ function configFromEnv(server: EmbeddingsServer) {
   try {
     return readLocalConfig().embed!;
   } finally {
-    for (const [name, value] of [['LIBRARY_EMBED_URL', saved.url], ['LIBRARY_EMBED_MODEL', saved.model]] as const) {
+    for (const [name, value] of [
+      ['LIBRARY_EMBED_URL', saved.url],
+      ['LIBRARY_EMBED_MODEL', saved.model],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -50,11 +53,17 @@ describe('an OpenAI-compatible embeddings server, set by LIBRARY_EMBED_URL and L
   it('names the embedder in health, embeds captures and queries through it, and charges the tokens it reports', async () => {
     const key = await server.newKey('embed-tenant');
     const health = await server.api('/v1/health', { key });
-    expect(health.body).toMatchObject({ status: 'ok', embedder: { name: 'openai-compatible:test-embed', dimensions: 48, state: 'ok' } });
+    expect(health.body).toMatchObject({
+      status: 'ok',
+      embedder: { name: 'openai-compatible:test-embed', dimensions: 48, state: 'ok' },
+    });
 
     const created = await server.api('/v1/capture', { key, body: { text: NOTES[3] } });
     expect(created.status).toBe(201);
-    expect((await server.api(`/v1/documents/${created.body.id}`, { key })).body).toMatchObject({ status: 'ready', findable_by_meaning: true });
+    expect((await server.api(`/v1/documents/${created.body.id}`, { key })).body).toMatchObject({
+      status: 'ready',
+      findable_by_meaning: true,
+    });
     expect(embeddings.embedded).toContain(NOTES[3]);
 
     const q = 'fruit prices at the market';
@@ -63,7 +72,10 @@ describe('an OpenAI-compatible embeddings server, set by LIBRARY_EMBED_URL and L
     expect(found.body.results[0].id).toBe(created.body.id);
     expect(embeddings.requests.some((r) => r.body.input?.[0] === q)).toBe(true);
     // The meaning leg found it with the server's vector of the query.
-    const { vectorHits } = await server.stack.services.search.legs({ tenantId: (await server.api('/v1/usage', { key })).body.tenant_id, endUserId: null }, q);
+    const { vectorHits } = await server.stack.services.search.legs(
+      { tenantId: (await server.api('/v1/usage', { key })).body.tenant_id, endUserId: null },
+      q,
+    );
     expect(vectorHits[0]!.itemId).toBe(created.body.id);
 
     // Spend: exactly the prompt_tokens the server reported for the note's passage.
@@ -78,18 +90,32 @@ describe('an OpenAI-compatible embeddings server, set by LIBRARY_EMBED_URL and L
       const refused = await server.api('/v1/capture', { key, body: { text: NOTES[4], source_ref: 'run-1' } });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBeTruthy();
-      expect(refused.body).toMatchObject({ ok: false, status: 'rejected', reject_code: 'backend_unavailable', retryable: true, id: null });
+      expect(refused.body).toMatchObject({
+        ok: false,
+        status: 'rejected',
+        reject_code: 'backend_unavailable',
+        retryable: true,
+        id: null,
+      });
       expect((await server.api('/v1/documents', { key })).body.documents).toEqual([]);
       expect((await server.api('/v1/grep?pattern=marathon', { key })).body.results).toEqual([]);
     }
     const health = await server.api('/v1/health', { key });
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'degraded', embedder: { name: 'openai-compatible:test-embed', state: 'degraded' } });
+    expect(health.body).toMatchObject({
+      status: 'degraded',
+      embedder: { name: 'openai-compatible:test-embed', state: 'degraded' },
+    });
     expect(health.body.embedder.detail).toMatch(/the embedding server answered HTTP 429/);
     // Without a key: up or degraded, and what runs; never the upstream error or where the embedder is.
     const anonymous = await server.api('/v1/health');
     expect(anonymous.status).toBe(200);
-    expect(anonymous.body).toEqual({ status: 'degraded', version: 'test', backend: 'local', embedder: { name: 'openai-compatible:test-embed', dimensions: 48 } });
+    expect(anonymous.body).toEqual({
+      status: 'degraded',
+      version: 'test',
+      backend: 'local',
+      embedder: { name: 'openai-compatible:test-embed', dimensions: 48 },
+    });
     expect(JSON.stringify(anonymous.body)).not.toMatch(/HTTP 429|127\.0\.0\.1|localhost|embedding server/);
     expect(JSON.stringify(anonymous.body)).not.toContain(new URL(embeddings.url).host);
 
@@ -132,7 +158,12 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
   }
 
   const env = (dataDir: string, server: EmbeddingsServer) => ({
-    ...process.env, LIBRARY_DATA_DIR: dataDir, LIBRARY_EMBED_URL: server.url, LIBRARY_EMBED_MODEL: server.model, POWERTOOLS_LOG_LEVEL: 'SILENT', PORT: '1',
+    ...process.env,
+    LIBRARY_DATA_DIR: dataDir,
+    LIBRARY_EMBED_URL: server.url,
+    LIBRARY_EMBED_MODEL: server.model,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    PORT: '1',
   });
   // One process (no tsx or npx launcher in between), so SIGKILL stops the reindex itself.
   const command = ['--import', 'tsx', join(root, 'bin', 'library.ts')];
@@ -154,7 +185,8 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
       stack.close();
     }
   }
-  const embeddedPassages = (server: EmbeddingsServer, passages: string[]) => server.embedded.filter((t) => passages.includes(t));
+  const embeddedPassages = (server: EmbeddingsServer, passages: string[]) =>
+    server.embedded.filter((t) => passages.includes(t));
 
   it('serve refuses the folder with another embedder; reindex switches it, and search works with the new one', async () => {
     const { dataDir, passages } = await folder();
@@ -171,7 +203,9 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`reindex: ${passages.length}/${passages.length} passages\n`));
-    expect(run.stdout).toContain(`library reindex: ${passages.length} passages now embedded by openai-compatible:second-embed (32 dimensions)`);
+    expect(run.stdout).toContain(
+      `library reindex: ${passages.length} passages now embedded by openai-compatible:second-embed (32 dimensions)`,
+    );
     expect(embeddedPassages(second, passages).sort()).toEqual([...passages].sort());
     // And the start-up probe, and the calibration set the chat's gate is scaled by (recorded with the embedder).
     expect(second.embedded.length - before).toBe(passages.length + 1 + 2 * CALIBRATION_PAIRS.length);
@@ -188,10 +222,17 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     const server = await startTestServer({ dataDir, embed: { url: first.url, model: first.model, healthTtlMs: 0 } });
     try {
       const key = await server.newKey('back-later');
-      expect((await server.api('/v1/health', { key })).body).toMatchObject({ status: 'degraded', embedder: { name: 'openai-compatible:first-embed', dimensions: 48, state: 'degraded' } });
-      expect((await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status).toBe(503);
+      expect((await server.api('/v1/health', { key })).body).toMatchObject({
+        status: 'degraded',
+        embedder: { name: 'openai-compatible:first-embed', dimensions: 48, state: 'degraded' },
+      });
+      expect(
+        (await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status,
+      ).toBe(503);
       first.mode = 'ok';
-      expect((await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status).toBe(201);
+      expect(
+        (await server.api('/v1/capture', { key, body: { text: 'Written while the model was down.' } })).status,
+      ).toBe(201);
       expect((await server.api('/v1/health')).body.status).toBe('ok');
     } finally {
       first.mode = 'ok';
@@ -204,7 +245,11 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     const { dataDir, passages } = await folder();
     second.embedded.length = 0;
     second.delayMs = 150;
-    const child = spawn(process.execPath, [...command, 'reindex', '--batch', '2'], { cwd: root, env: env(dataDir, second), stdio: 'ignore' });
+    const child = spawn(process.execPath, [...command, 'reindex', '--batch', '2'], {
+      cwd: root,
+      env: env(dataDir, second),
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     // Killed once three batches were answered: two kept for sure, the third perhaps.
     while (embeddedPassages(second, passages).length < 6) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -214,7 +259,9 @@ describe('switching a data folder to another embedder (npx library ...)', () => 
     second.delayMs = 0;
     const db = openDatabase(join(dataDir, 'library.db'));
     const kept = db.prepare('SELECT count(*) FROM reindex_vectors').pluck().get() as number;
-    expect(db.prepare(`SELECT value FROM index_meta WHERE key = 'embedder'`).pluck().get()).toBe('openai-compatible:first-embed/48');
+    expect(db.prepare(`SELECT value FROM index_meta WHERE key = 'embedder'`).pluck().get()).toBe(
+      'openai-compatible:first-embed/48',
+    );
     db.close();
     expect(kept).toBeGreaterThanOrEqual(4);
     expect(kept).toBeLessThan(passages.length);

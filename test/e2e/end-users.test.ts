@@ -16,30 +16,54 @@ afterAll(() => server.close());
 
 function blobFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe('end users', () => {
   it('lists end users with paging and erases one completely', async () => {
     for (const user of ['u1', 'u2', 'u3', USER]) {
-      await server.api('/v1/capture', { key, body: { text: `note of ${user} about erasure-marker`, end_user_id: user } });
+      await server.api('/v1/capture', {
+        key,
+        body: { text: `note of ${user} about erasure-marker`, end_user_id: user },
+      });
     }
     await server.api('/v1/capture', {
-      key, body: { content_base64: Buffer.from('file of user erasure-marker').toString('base64'), filename: 'f.txt', content_type: 'text/plain', end_user_id: USER },
+      key,
+      body: {
+        content_base64: Buffer.from('file of user erasure-marker').toString('base64'),
+        filename: 'f.txt',
+        content_type: 'text/plain',
+        end_user_id: USER,
+      },
     });
     const blobsBefore = blobFiles(join(server.dataDir, 'blobs')).length;
 
     const page1 = await server.api('/v1/end-users?limit=2', { key });
     expect(page1.body).toMatchObject({ count: 2, has_more: true });
-    const page2 = await server.api(`/v1/end-users?limit=10&cursor=${encodeURIComponent(page1.body.next_cursor)}`, { key });
+    const page2 = await server.api(`/v1/end-users?limit=10&cursor=${encodeURIComponent(page1.body.next_cursor)}`, {
+      key,
+    });
     const ids = [...page1.body.end_users, ...page2.body.end_users].map((u: { id: string }) => u.id);
     expect(ids.sort()).toEqual(['u1', 'u2', 'u3', USER].sort());
     const entry = [...page1.body.end_users, ...page2.body.end_users].find((u: { id: string }) => u.id === USER);
-    expect(entry).toMatchObject({ document_count: 2, created_at: expect.any(String), last_active_at: expect.any(String) });
+    expect(entry).toMatchObject({
+      document_count: 2,
+      created_at: expect.any(String),
+      last_active_at: expect.any(String),
+    });
 
     const erased = await server.api(`/v1/end-users/${encodeURIComponent(USER)}`, { key, method: 'DELETE' });
     expect(erased.status).toBe(200);
-    expect(erased.body).toEqual({ id: USER, deleted: true, documents_deleted: 2, blobs_deleted: 1, messages_deleted: 0, blobs_pending: 0 });
+    expect(erased.body).toEqual({
+      id: USER,
+      deleted: true,
+      documents_deleted: 2,
+      blobs_deleted: 1,
+      messages_deleted: 0,
+      blobs_pending: 0,
+    });
     expect(blobFiles(join(server.dataDir, 'blobs')).length).toBe(blobsBefore - 1);
 
     const q = `end_user_id=${encodeURIComponent(USER)}`;
@@ -53,7 +77,10 @@ describe('end users', () => {
 
     // Erased means erased: a second delete is 404, and a new capture starts an empty library.
     expect((await server.api(`/v1/end-users/${encodeURIComponent(USER)}`, { key, method: 'DELETE' })).status).toBe(404);
-    const fresh = await server.api('/v1/capture', { key, body: { text: `note of ${USER} about erasure-marker`, end_user_id: USER } });
+    const fresh = await server.api('/v1/capture', {
+      key,
+      body: { text: `note of ${USER} about erasure-marker`, end_user_id: USER },
+    });
     expect(fresh.status).toBe(201);
     expect((await server.api(`/v1/documents?${q}`, { key })).body.documents).toHaveLength(1);
   });

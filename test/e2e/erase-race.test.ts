@@ -66,19 +66,35 @@ describe('erase race', () => {
           const token = nextToken();
           const text = `${marker} capture ${token}\nits body mentions ${token} and the ${marker} again.`;
           const body = asFile
-            ? { content_base64: Buffer.from(text).toString('base64'), filename: `${token}.txt`, content_type: 'text/plain', end_user_id: user }
+            ? {
+                content_base64: Buffer.from(text).toString('base64'),
+                filename: `${token}.txt`,
+                content_type: 'text/plain',
+                end_user_id: user,
+              }
             : { text, end_user_id: user };
           const startedAt = Date.now();
           const res = await server.api('/v1/capture', { key, body });
-          sent.push({ token, startedAt, answeredAt: Date.now(), ok: res.status === 201 && res.body.ok, id: res.body?.id ?? null });
+          sent.push({
+            token,
+            startedAt,
+            answeredAt: Date.now(),
+            ok: res.status === 201 && res.body.ok,
+            id: res.body?.id ?? null,
+          });
         });
       const batch = (delay: number, size: number) =>
         at(delay, async () => {
           const tokens = Array.from({ length: size }, nextToken);
           const items = tokens.map((token, i) =>
             i % 2
-              ? { content_base64: Buffer.from(`${marker} batch file ${token}`).toString('base64'), filename: `${token}.md`, content_type: 'text/markdown' }
-              : { text: `${marker} batch note ${token}` });
+              ? {
+                  content_base64: Buffer.from(`${marker} batch file ${token}`).toString('base64'),
+                  filename: `${token}.md`,
+                  content_type: 'text/markdown',
+                }
+              : { text: `${marker} batch note ${token}` },
+          );
           const startedAt = Date.now();
           const res = await server.api('/v1/capture/batch', { key, body: { items, end_user_id: user } });
           const answeredAt = Date.now();
@@ -90,7 +106,10 @@ describe('erase race', () => {
       const chats: Array<{ answeredAt: number; conversation: string | null }> = [];
       const chat = (delay: number) =>
         at(delay, async () => {
-          const res = await server.api('/v1/chat', { key, body: { question: `what about ${marker}?`, end_user_id: user } });
+          const res = await server.api('/v1/chat', {
+            key,
+            body: { question: `what about ${marker}?`, end_user_id: user },
+          });
           chats.push({ answeredAt: Date.now(), conversation: res.status === 200 ? res.body.conversation_id : null });
         });
 
@@ -121,12 +140,26 @@ describe('erase race', () => {
       await server.stack.settled();
 
       expect(erase.status).toBe(200);
-      const docs = (await server.api(`/v1/documents?limit=100&${q}`, { key })).body.documents as Array<{ id: string; status: string }>;
+      const docs = (await server.api(`/v1/documents?limit=100&${q}`, { key })).body.documents as Array<{
+        id: string;
+        status: string;
+      }>;
       const docIds = new Set(docs.map((d) => d.id));
-      const users = (await server.api('/v1/end-users?limit=100', { key })).body.end_users as Array<{ id: string; document_count: number }>;
+      const users = (await server.api('/v1/end-users?limit=100', { key })).body.end_users as Array<{
+        id: string;
+        document_count: number;
+      }>;
       const entry = users.find((u) => u.id === user);
-      const grep = (await server.api(`/v1/grep?pattern=${marker}&${q}`, { key })).body.results as Array<{ id?: string; document_id?: string; file_id?: string }>;
-      const search = (await server.api(`/v1/search?q=${marker}&limit=50&${q}`, { key })).body.results as Array<{ kind: string; id?: string; file_id?: string }>;
+      const grep = (await server.api(`/v1/grep?pattern=${marker}&${q}`, { key })).body.results as Array<{
+        id?: string;
+        document_id?: string;
+        file_id?: string;
+      }>;
+      const search = (await server.api(`/v1/search?q=${marker}&limit=50&${q}`, { key })).body.results as Array<{
+        kind: string;
+        id?: string;
+        file_id?: string;
+      }>;
 
       // Findable only what the library holds: every hit is a listed document (or, while the library exists, its chat memory).
       const grepIds = grep.map((g) => g.file_id ?? g.document_id ?? g.id);
@@ -137,12 +170,21 @@ describe('erase race', () => {
         } else if (!docIds.has((hit.file_id ?? hit.id)!)) residue += 1;
       }
       // Conversations: no turn of an ended generation is left, and one whose chat answered before the erasure began is gone.
-      const live = server.stack.db.prepare('SELECT generation FROM libraries WHERE end_user_id = ?').pluck().get(user) as string | undefined;
-      const turnGenerations = server.stack.db.prepare('SELECT generation FROM conversation_turns WHERE end_user_id = ?').pluck().all(user) as string[];
+      const live = server.stack.db
+        .prepare('SELECT generation FROM libraries WHERE end_user_id = ?')
+        .pluck()
+        .get(user) as string | undefined;
+      const turnGenerations = server.stack.db
+        .prepare('SELECT generation FROM conversation_turns WHERE end_user_id = ?')
+        .pluck()
+        .all(user) as string[];
       for (const generation of turnGenerations) if (generation !== live) residue += 1;
       for (const c of chats) {
         if (!c.conversation || c.answeredAt >= erase.startedAt) continue;
-        const again = await server.api('/v1/chat', { key, body: { question: 'and then?', end_user_id: user, conversation_id: c.conversation } });
+        const again = await server.api('/v1/chat', {
+          key,
+          body: { question: 'and then?', end_user_id: user, conversation_id: c.conversation },
+        });
         expect(again.status, `round ${round}: a conversation answered before the erasure goes on after it`).toBe(404);
       }
       // Counts add up.
@@ -160,9 +202,12 @@ describe('erase race', () => {
         } else {
           expect(found, `round ${round}: ${s.token} gone but findable`).toBe(false);
           expect(got.status).toBe(404);
-          expect(s.startedAt, `round ${round}: ${s.token} began after the erasure answered, yet is gone`).toBeLessThan(erase.answeredAt);
+          expect(s.startedAt, `round ${round}: ${s.token} began after the erasure answered, yet is gone`).toBeLessThan(
+            erase.answeredAt,
+          );
         }
-        if (s.answeredAt < erase.startedAt) expect(present, `round ${round}: ${s.token} finished before the erasure, yet survived`).toBe(false);
+        if (s.answeredAt < erase.startedAt)
+          expect(present, `round ${round}: ${s.token} finished before the erasure, yet survived`).toBe(false);
         else if (s.startedAt < erase.answeredAt) present ? overlappedKept++ : overlappedGone++;
       }
       // documents_deleted: at least what finished before the erasure began, at most what was captured before it answered.

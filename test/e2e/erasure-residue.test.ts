@@ -22,17 +22,24 @@ afterAll(() => server.close());
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** Occurrences of the marker in every file of the data folder, read as raw bytes (also as UTF-16, and lowercased FTS tokens). */
 function occurrences(dataDir: string, marker: string): Record<string, number> {
-  const needles = [Buffer.from(marker, 'utf8'), Buffer.from(marker.toLowerCase(), 'utf8'), Buffer.from(marker, 'utf16le')];
+  const needles = [
+    Buffer.from(marker, 'utf8'),
+    Buffer.from(marker.toLowerCase(), 'utf8'),
+    Buffer.from(marker, 'utf16le'),
+  ];
   const found: Record<string, number> = {};
   for (const file of filesUnder(dataDir)) {
     const bytes = readFileSync(file);
     let count = 0;
-    for (const needle of needles) for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) count += 1;
+    for (const needle of needles)
+      for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) count += 1;
     if (count) found[file.slice(dataDir.length + 1)] = count;
   }
   return found;
@@ -42,12 +49,31 @@ const capture = (body: Record<string, unknown>) => server.api('/v1/capture', { k
 
 async function fill(endUser: string, marker: string) {
   // Enough text to spill into overflow pages and several FTS5 segments.
-  const long = Array.from({ length: 400 }, (_, i) => `line ${i} of the ${marker} notebook: ${marker}${i} quietly repeats ${marker}.`).join('\n');
+  const long = Array.from(
+    { length: 400 },
+    (_, i) => `line ${i} of the ${marker} notebook: ${marker}${i} quietly repeats ${marker}.`,
+  ).join('\n');
   for (let i = 0; i < 6; i++) {
-    expect((await capture({ text: `${marker} note ${i}: the ${marker} lives here.\n${i % 2 ? long : ''}`, end_user_id: endUser })).status).toBe(201);
+    expect(
+      (
+        await capture({
+          text: `${marker} note ${i}: the ${marker} lives here.\n${i % 2 ? long : ''}`,
+          end_user_id: endUser,
+        })
+      ).status,
+    ).toBe(201);
   }
   const file = Buffer.from(`file about ${marker}\n${long}`).toString('base64');
-  expect((await capture({ content_base64: file, filename: `${marker}.txt`, content_type: 'text/plain', end_user_id: endUser })).status).toBe(201);
+  expect(
+    (
+      await capture({
+        content_base64: file,
+        filename: `${marker}.txt`,
+        content_type: 'text/plain',
+        end_user_id: endUser,
+      })
+    ).status,
+  ).toBe(201);
   for (const question of [`what is the ${marker}?`, `tell me about ${marker} notebook`]) {
     expect((await server.api('/v1/chat', { key, body: { question, end_user_id: endUser } })).status).toBe(200);
   }
@@ -67,7 +93,14 @@ describe('erased bytes', () => {
     expect(erased.body.documents_deleted).toBe(7);
 
     const left = occurrences(server.dataDir, marker);
-    console.log('raw-file scan after the erasure:', JSON.stringify(left), 'files scanned:', filesUnder(server.dataDir).map((f) => f.slice(server.dataDir.length + 1)).join(', '));
+    console.log(
+      'raw-file scan after the erasure:',
+      JSON.stringify(left),
+      'files scanned:',
+      filesUnder(server.dataDir)
+        .map((f) => f.slice(server.dataDir.length + 1))
+        .join(', '),
+    );
     expect(left).toEqual({});
     expect((await server.api('/v1/grep?pattern=kumquats&end_user_id=neighbour', { key })).body.results).toHaveLength(1);
   });
@@ -76,7 +109,12 @@ describe('erased bytes', () => {
     const marker = 'Wyqpdocmarkerv';
     const long = Array.from({ length: 300 }, (_, i) => `row ${i}: ${marker} and ${marker}${i}`).join('\n');
     const kept = await capture({ text: 'a kept note about lasting lanterns', end_user_id: 'doc-user' });
-    const gone = await capture({ content_base64: Buffer.from(`${marker}\n${long}`).toString('base64'), filename: 'x.txt', content_type: 'text/plain', end_user_id: 'doc-user' });
+    const gone = await capture({
+      content_base64: Buffer.from(`${marker}\n${long}`).toString('base64'),
+      filename: 'x.txt',
+      content_type: 'text/plain',
+      end_user_id: 'doc-user',
+    });
     expect(gone.status).toBe(201);
     await server.stack.settled();
     expect(Object.keys(occurrences(server.dataDir, marker)).length).toBeGreaterThan(0);

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbedderPool } from '../../lambdas/adapters/local/embedder-pool.js';
 import type { ChatResponse } from '../../lambdas/core/chat/chat-service.js';
-import { openLocalStack, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import type { Embedder } from '../../lambdas/core/ports.js';
-import { HELD_OUT, TRAIN, type EverydaySet } from '../support/everyday-notes.js';
+import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import { type EverydaySet, HELD_OUT, TRAIN } from '../support/everyday-notes.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
 
 /**
@@ -36,7 +36,8 @@ async function askAll(set: EverydaySet, embedder: Embedder): Promise<{ answers: 
   try {
     const ref = { tenantId: 'ten_everyday', endUserId: null };
     const noteOf = new Map<string, string>();
-    for (const note of set.notes) noteOf.set((await stack.services.capture.capture(ref, { text: note.text, sourceRef: note.id })).id!, note.id);
+    for (const note of set.notes)
+      noteOf.set((await stack.services.capture.capture(ref, { text: note.text, sourceRef: note.id })).id!, note.id);
     await stack.settled();
     const ask = async (question: string): Promise<Asked> => {
       const response = await stack.services.chat.chat(ref, question);
@@ -63,13 +64,17 @@ describe('everyday notes asked in other words', () => {
   }, 300_000);
 
   it('the set the gate was tuned on: the right note cited for most questions, every unrelated question refused', () => {
-    const right = TRAIN.questions.filter((q, i) => trained.answers[i]!.cited.some((id) => q.answers.includes(id))).length;
+    const right = TRAIN.questions.filter((q, i) =>
+      trained.answers[i]!.cited.some((id) => q.answers.includes(id)),
+    ).length;
     expect(share(right, TRAIN.questions.length)).toBeGreaterThanOrEqual(0.8);
-    for (const [i, asked] of trained.unrelated.entries()) expect(asked.response.sources, TRAIN.unrelated[i]).toEqual([]);
+    for (const [i, asked] of trained.unrelated.entries())
+      expect(asked.response.sources, TRAIN.unrelated[i]).toEqual([]);
   });
 
   it('answers what a question wants: an amount, a time, a summary of one note, a table of the prices', () => {
-    const reply = (question: string) => trained.answers[TRAIN.questions.findIndex((q) => q.question === question)]!.response;
+    const reply = (question: string) =>
+      trained.answers[TRAIN.questions.findIndex((q) => q.question === question)]!.response;
     expect(reply('how much did the new battery cost me').reply).toContain('£128');
     expect(reply('when am I seeing the dentist').reply).toContain('Tuesday 4 April at 3:20pm');
     const garden = reply('summarise my plans for the garden');
@@ -86,7 +91,9 @@ describe('everyday notes asked in other words', () => {
     expect(shifted.answers.map((a) => a.cited)).toEqual(offline.answers.map((a) => a.cited));
     expect(shifted.unrelated.map((a) => a.cited)).toEqual(offline.unrelated.map((a) => a.cited));
     // Measured: 26 of 46 right (56.5%), 15 of 18 unrelated refused (83.3%).
-    const right = HELD_OUT.questions.filter((q, i) => offline.answers[i]!.cited.some((id) => q.answers.includes(id))).length;
+    const right = HELD_OUT.questions.filter((q, i) =>
+      offline.answers[i]!.cited.some((id) => q.answers.includes(id)),
+    ).length;
     const refused = offline.unrelated.filter((a) => !a.response.sources.length).length;
     expect(share(right, HELD_OUT.questions.length)).toBeGreaterThanOrEqual(0.5);
     expect(share(refused, HELD_OUT.unrelated.length)).toBeGreaterThanOrEqual(0.8);

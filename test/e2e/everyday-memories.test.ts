@@ -33,7 +33,8 @@ async function ready(id: string) {
 }
 
 const search = async (q: string) =>
-  (await server.api(`/v1/search?q=${encodeURIComponent(q)}&limit=10&end_user_id=everyday`, { key, method: 'GET' })).body.results as Array<{
+  (await server.api(`/v1/search?q=${encodeURIComponent(q)}&limit=10&end_user_id=everyday`, { key, method: 'GET' })).body
+    .results as Array<{
     id: string;
     score: number;
     from_keyword: boolean;
@@ -110,13 +111,17 @@ describe('a conversation captured turn by turn', () => {
   const turnIds: string[] = [];
 
   beforeAll(async () => {
-    const res = await server.api('/v1/capture/batch', { key, body: { end_user_id: 'joanna', items: TURNS.map((text, i) => ({ text, source_ref: `D1:${i + 1}` })) } });
+    const res = await server.api('/v1/capture/batch', {
+      key,
+      body: { end_user_id: 'joanna', items: TURNS.map((text, i) => ({ text, source_ref: `D1:${i + 1}` })) },
+    });
     expect(res.status).toBe(200);
     turnIds.push(...res.body.results.map((r: { id: string }) => r.id));
   }, 60_000);
 
   const searchJoanna = async (q: string) =>
-    (await server.api(`/v1/search?q=${encodeURIComponent(q)}&limit=10&end_user_id=joanna`, { key, method: 'GET' })).body.results as Array<{ id: string; from_keyword: boolean }>;
+    (await server.api(`/v1/search?q=${encodeURIComponent(q)}&limit=10&end_user_id=joanna`, { key, method: 'GET' })).body
+      .results as Array<{ id: string; from_keyword: boolean }>;
 
   it('finds a turn that shares no word with the question through the turns around it, not as a keyword match', async () => {
     const results = await searchJoanna('turtles Saturday');
@@ -126,7 +131,12 @@ describe('a conversation captured turn by turn', () => {
     expect(seeYou).toBeDefined();
     expect(seeYou!.from_keyword).toBe(false); // its own words do not match: its neighbours' do
     // The two turns after it come next; the violin turn, three turns from the question's words, is out of reach.
-    expect(results.slice(1, 3).map((r) => r.id).sort()).toEqual([turnIds[1], turnIds[2]].sort());
+    expect(
+      results
+        .slice(1, 3)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([turnIds[1], turnIds[2]].sort());
   });
 
   it("forgets a deleted turn's words in its neighbours", async () => {
@@ -137,6 +147,11 @@ describe('a conversation captured turn by turn', () => {
     expect(results.every((r) => !r.from_keyword)).toBe(true);
     // Not even through a neighbour: the keyword leg finds nothing by those words now.
     const tenantId = (await server.api('/v1/usage', { key, method: 'GET' })).body.tenant_id as string;
-    expect(await server.stack.ports.index.keywordSearch({ tenantId, endUserId: 'joanna' }, { text: 'turtles Saturday', limit: 10 })).toEqual([]);
+    expect(
+      await server.stack.ports.index.keywordSearch(
+        { tenantId, endUserId: 'joanna' },
+        { text: 'turtles Saturday', limit: 10 },
+      ),
+    ).toEqual([]);
   });
 });

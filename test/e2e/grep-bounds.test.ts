@@ -43,13 +43,28 @@ beforeAll(async () => {
     for (const line of plantedLines(d)) lines[line - 1] = `code ZQ-${d}`;
     const id = newId('file');
     const stamp = new Date(Date.UTC(2020, 0, 1) + d * 1000).toISOString().replace('Z', '000');
-    await server.stack.ports.index.put(grepper.ref, {
-      itemId: id, kind: 'file_excerpt', title: `bulk ${d}`, sourceRef: null, contentDate: stamp, text: lines.join('\n'), passages: [], vectors: [],
-    }, generation);
+    await server.stack.ports.index.put(
+      grepper.ref,
+      {
+        itemId: id,
+        kind: 'file_excerpt',
+        title: `bulk ${d}`,
+        sourceRef: null,
+        contentDate: stamp,
+        text: lines.join('\n'),
+        passages: [],
+        vectors: [],
+      },
+      generation,
+    );
     documents.push({ id, lines: plantedLines(d).sort((x, y) => x - y) });
   }
   // Newest first: the captured note (now), then the bulk from the newest stamp down.
-  expected.push(`${note}:1`, `${note}:2`, ...documents.reverse().flatMap((doc) => doc.lines.map((line) => `${doc.id}:${line}`)));
+  expected.push(
+    `${note}:1`,
+    `${note}:2`,
+    ...documents.reverse().flatMap((doc) => doc.lines.map((line) => `${doc.id}:${line}`)),
+  );
 }, 180_000);
 afterAll(() => server?.close());
 
@@ -63,7 +78,7 @@ async function timed(path: string, key?: string) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 describe('a long unindexed grep (issue 24)', () => {
-  it('answers page by page with has_more and a cursor while another tenant\'s health and search answer promptly; the pages find every line once', async () => {
+  it("answers page by page with has_more and a cursor while another tenant's health and search answer promptly; the pages find every line once", async () => {
     const search = `/v1/search?q=${encodeURIComponent('harbour crane friday')}`;
     const idle = { health: [] as number[], search: [] as number[] };
     for (let i = 0; i < 5; i++) {
@@ -77,9 +92,17 @@ describe('a long unindexed grep (issue 24)', () => {
     const walk = (async () => {
       let cursor: string | null = null;
       do {
-        const { ms, response } = await timed(`/v1/grep?pattern=zq&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, grepper.key);
+        const { ms, response } = await timed(
+          `/v1/grep?pattern=zq&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          grepper.key,
+        );
         expect(response.status).toBe(200);
-        const body = response.body as { count: number; results: Array<{ file_id: string; line: number }>; has_more: boolean; next_cursor: string | null };
+        const body = response.body as {
+          count: number;
+          results: Array<{ file_id: string; line: number }>;
+          has_more: boolean;
+          next_cursor: string | null;
+        };
         pages.push({ ms, count: body.count, hasMore: body.has_more });
         found.push(...body.results.map((r) => `${r.file_id}:${r.line}`));
         expect(body.has_more ? typeof body.next_cursor : body.next_cursor).toBe(body.has_more ? 'string' : null);
@@ -104,7 +127,11 @@ describe('a long unindexed grep (issue 24)', () => {
     await walk;
 
     const walkMs = pages.reduce((sum, p) => sum + p.ms, 0);
-    const report = JSON.stringify({ idle: { health: median(idle.health), search: median(idle.search) }, pages, during });
+    const report = JSON.stringify({
+      idle: { health: median(idle.health), search: median(idle.search) },
+      pages,
+      during,
+    });
     // Long: reading the whole library took seconds, over several pages, each within its 3 s budget (plus the answer's way back).
     expect(walkMs, report).toBeGreaterThan(500);
     expect(pages.length, report).toBeGreaterThanOrEqual(2);
@@ -127,22 +154,35 @@ describe('a long unindexed grep (issue 24)', () => {
       parsed.p = change(parsed.p);
       return encodeURIComponent(Buffer.from(JSON.stringify(parsed)).toString('base64url'));
     };
-    const resumed = await server.api(`/v1/grep?pattern=zq&file_id=${note}&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: grepper.key });
+    const resumed = await server.api(
+      `/v1/grep?pattern=zq&file_id=${note}&limit=1&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      { key: grepper.key },
+    );
     expect(resumed.body.results.map((r: { line: number }) => r.line)).toEqual([2]);
     for (const line of [-1, 0.5, 1e300]) {
-      const refused = await server.api(`/v1/grep?pattern=zq&file_id=${note}&limit=1&cursor=${rewrite(first.body.next_cursor, (p) => ({ ...p, line }))}`, { key: grepper.key });
+      const refused = await server.api(
+        `/v1/grep?pattern=zq&file_id=${note}&limit=1&cursor=${rewrite(first.body.next_cursor, (p) => ({ ...p, line }))}`,
+        { key: grepper.key },
+      );
       expect(refused.status).toBe(422);
-      expect(refused.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^cursor: /) });
+      expect(refused.body.error).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/^cursor: /),
+      });
     }
     const page = await server.api('/v1/search?q=the&limit=1', { key: bystander });
     expect(page.body.has_more).toBe(true);
-    const refused = await server.api(`/v1/search?q=the&limit=1&cursor=${rewrite(page.body.next_cursor, () => -1)}`, { key: bystander });
+    const refused = await server.api(`/v1/search?q=the&limit=1&cursor=${rewrite(page.body.next_cursor, () => -1)}`, {
+      key: bystander,
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.message).toMatch(/^cursor: /);
   });
 
   it('answers a 1,000-character search of distinct words', async () => {
-    const q = Array.from({ length: 200 }, (_, i) => `w${i.toString(36)}`).join(' ').slice(0, 1000);
+    const q = Array.from({ length: 200 }, (_, i) => `w${i.toString(36)}`)
+      .join(' ')
+      .slice(0, 1000);
     const { ms, response } = await timed(`/v1/search?q=${encodeURIComponent(q)}`, bystander);
     expect(response.status).toBe(200);
     expect(response.body.query).toBe(q);

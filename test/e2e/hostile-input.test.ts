@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDocumentStore } from '../../lambdas/adapters/local/sqlite-document-store.js';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
-import { hostileFiles, type HostileFile } from '../support/hostile-files.js';
+import { SqliteDocumentStore } from '../../lambdas/adapters/local/sqlite-document-store.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
+import { type HostileFile, hostileFiles } from '../support/hostile-files.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
 /**
@@ -24,7 +24,11 @@ let attacker: string;
 let bystander: string;
 let corpus: HostileFile[];
 
-const asBase64 = (file: HostileFile) => ({ content_base64: file.bytes.toString('base64'), filename: file.filename, content_type: file.contentType });
+const asBase64 = (file: HostileFile) => ({
+  content_base64: file.bytes.toString('base64'),
+  filename: file.filename,
+  content_type: file.contentType,
+});
 
 beforeAll(async () => {
   corpus = await hostileFiles();
@@ -32,7 +36,10 @@ beforeAll(async () => {
   attacker = await server.newKey('attacker');
   bystander = await server.newKey('bystander');
   for (let i = 0; i < 20; i++) {
-    const body = { text: `Note ${i}: the harbour opens at dawn, invoice INV-${1000 + i}, the ferry leaves at noon.`, source_ref: `notes/${i}` };
+    const body = {
+      text: `Note ${i}: the harbour opens at dawn, invoice INV-${1000 + i}, the ferry leaves at noon.`,
+      source_ref: `notes/${i}`,
+    };
     expect((await server.api('/v1/capture', { key: bystander, body })).status).toBe(201);
   }
 }, 180_000);
@@ -44,7 +51,7 @@ afterAll(async () => {
 type Op = 'health' | 'capture' | 'search' | 'grep';
 const OPS: Op[] = ['health', 'capture', 'search', 'grep'];
 let counter = 0;
-let current = "idle";
+let current = 'idle';
 
 /** One bystander call of each kind; returns each one's time, and fails on any answer but the expected one. */
 async function bystanderRound(): Promise<Record<Op, number>> {
@@ -52,10 +59,16 @@ async function bystanderRound(): Promise<Record<Op, number>> {
   for (const op of OPS) {
     const started = performance.now();
     const response =
-      op === 'health' ? await server.api('/v1/health')
-      : op === 'capture' ? await server.api('/v1/capture', { key: bystander, body: { text: `Bystander note ${counter++} written at ${Date.now()}` } })
-      : op === 'search' ? await server.api('/v1/search?q=when%20does%20the%20harbour%20open', { key: bystander })
-      : await server.api('/v1/grep?pattern=INV-1007', { key: bystander });
+      op === 'health'
+        ? await server.api('/v1/health')
+        : op === 'capture'
+          ? await server.api('/v1/capture', {
+              key: bystander,
+              body: { text: `Bystander note ${counter++} written at ${Date.now()}` },
+            })
+          : op === 'search'
+            ? await server.api('/v1/search?q=when%20does%20the%20harbour%20open', { key: bystander })
+            : await server.api('/v1/grep?pattern=INV-1007', { key: bystander });
     times[op] = performance.now() - started;
     expect(response.status, `${op} during ${current}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
     if (op === 'search') expect(response.body.results.length).toBeGreaterThan(0);
@@ -79,7 +92,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 describe('hostile files over HTTP, with a bystander tenant', () => {
   it('each is refused or fails its document naming why, while the bystander answers within 2x idle and memory stays bounded', async () => {
     // A warm server: its file readers started by an ordinary file first.
-    const warm = { content_base64: Buffer.from('An ordinary note.').toString('base64'), filename: 'warm.txt', content_type: 'text/plain' };
+    const warm = {
+      content_base64: Buffer.from('An ordinary note.').toString('base64'),
+      filename: 'warm.txt',
+      content_type: 'text/plain',
+    };
     expect((await server.api('/v1/capture', { key: bystander, body: warm })).status).toBe(201);
     const idle: Record<Op, number[]> = { health: [], capture: [], search: [], grep: [] };
     for (let i = 0; i < 15; i++) {
@@ -88,7 +105,14 @@ describe('hostile files over HTTP, with a bystander tenant', () => {
     }
     const idleMedian = Object.fromEntries(OPS.map((op) => [op, median(idle[op])])) as Record<Op, number>;
 
-    const chosen = ['29 empty comments', '200,000 nested divs', 'HTML of 4 MiB of tags', 'DOCX with a 300 MiB part', 'PDF whose content stream inflates to 768 MiB of spaces', 'PNG announcing 60,000'];
+    const chosen = [
+      '29 empty comments',
+      '200,000 nested divs',
+      'HTML of 4 MiB of tags',
+      'DOCX with a 300 MiB part',
+      'PDF whose content stream inflates to 768 MiB of spaces',
+      'PNG announcing 60,000',
+    ];
     for (const name of chosen) {
       const file = corpus.find((f) => f.name.startsWith(name))!;
       current = file.name;
@@ -115,13 +139,17 @@ describe('hostile files over HTTP, with a bystander tenant', () => {
         // Accepted: read now, or queued (slow work while the queue is busy); either way the document ends as the file deserves.
         expect(receipt.status, file.name).toBe('created');
         const doc = await settledDocument(receipt.id);
-        if (doc.status === 'failed') expect(file.outcomes, `${file.name}: ${doc.failure_reason}`).toContain(doc.failure_reason!.split(':')[0]);
+        if (doc.status === 'failed')
+          expect(file.outcomes, `${file.name}: ${doc.failure_reason}`).toContain(doc.failure_reason!.split(':')[0]);
         else expect(file.outcomes, file.name).toContain('ok');
       }
       for (const op of OPS) {
         // Twice idle; a floor of 25 ms over it, for a machine whose other test files run meanwhile.
         const allowed = Math.max(2 * idleMedian[op], idleMedian[op] + 25);
-        expect(median(during[op]), `${file.name}: bystander ${op} median (idle ${idleMedian[op].toFixed(1)} ms)`).toBeLessThanOrEqual(allowed);
+        expect(
+          median(during[op]),
+          `${file.name}: bystander ${op} median (idle ${idleMedian[op].toFixed(1)} ms)`,
+        ).toBeLessThanOrEqual(allowed);
         expect(Math.max(...during[op]), `${file.name}: bystander ${op} slowest`).toBeLessThan(1_000);
       }
       expect(peak - baseline, `${file.name}: server memory`).toBeLessThan(768 * MiB + 256 * MiB);
@@ -129,7 +157,13 @@ describe('hostile files over HTTP, with a bystander tenant', () => {
   }, 600_000);
 
   it('in a batch, every hostile file is refused or its document ends failed with the limit it broke; nothing stays processing', async () => {
-    const files = ['JSON nested 1,000,000', 'PDF with 2,000 pages', 'DOCX with a 200 MiB part', 'PNG announcing 1 x', '300,000 nested inline tags'].map((name) => corpus.find((f) => f.name.startsWith(name))!);
+    const files = [
+      'JSON nested 1,000,000',
+      'PDF with 2,000 pages',
+      'DOCX with a 200 MiB part',
+      'PNG announcing 1 x',
+      '300,000 nested inline tags',
+    ].map((name) => corpus.find((f) => f.name.startsWith(name))!);
     const batch = await server.api('/v1/capture/batch', { key: attacker, body: { items: files.map(asBase64) } });
     expect(batch.status).toBe(200);
     const ids = batch.body.results.filter((r: { ok: boolean }) => r.ok).map((r: { id: string }) => r.id);
@@ -140,11 +174,17 @@ describe('hostile files over HTTP, with a bystander tenant', () => {
       const doc = await settledDocument(id);
       expect(doc.status, id).not.toBe('processing');
       const file = files[batch.body.results.findIndex((r: { id: string }) => r.id === id)]!;
-      if (doc.status === 'failed') expect(file.outcomes, `${file.name}: ${doc.failure_reason}`).toContain(doc.failure_reason!.split(':')[0]);
+      if (doc.status === 'failed')
+        expect(file.outcomes, `${file.name}: ${doc.failure_reason}`).toContain(doc.failure_reason!.split(':')[0]);
       else expect(file.outcomes, `${i}: ${file.name}`).toContain('ok');
     }
     // The bystander never saw any of it.
-    expect((await server.api('/v1/documents?limit=100', { key: bystander })).body.documents.every((d: { source_ref: string | null }) => !d.source_ref || d.source_ref.startsWith('notes/') || d.source_ref === null)).toBe(true);
+    expect(
+      (await server.api('/v1/documents?limit=100', { key: bystander })).body.documents.every(
+        (d: { source_ref: string | null }) =>
+          !d.source_ref || d.source_ref.startsWith('notes/') || d.source_ref === null,
+      ),
+    ).toBe(true);
   }, 300_000);
 });
 
@@ -160,23 +200,35 @@ describe('a restart after extractions killed with the process', () => {
   async function serve(): Promise<{ url: string; process: ChildProcess }> {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const started = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'library.ts'), 'serve'], {
-      cwd: ROOT, stdio: 'ignore',
-      env: { ...process.env, LIBRARY_DATA_DIR: dataDir, PORT: String(port), POWERTOOLS_LOG_LEVEL: 'SILENT', LIBRARY_RATE_LIMIT_RPS: '1000', LIBRARY_RATE_LIMIT_BURST: '1000' },
+      cwd: ROOT,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        LIBRARY_DATA_DIR: dataDir,
+        PORT: String(port),
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        LIBRARY_RATE_LIMIT_RPS: '1000',
+        LIBRARY_RATE_LIMIT_BURST: '1000',
+      },
     });
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 240; i++) {
       if (started.exitCode !== null) throw new Error(`the server exited with ${started.exitCode}`);
-      const ok = await fetch(`${url}/v1/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return { url, process: started };
       await sleep(250);
     }
     throw new Error('the server did not start');
   }
 
-  const killed = (process: ChildProcess) => new Promise<void>((done) => {
-    process.once('exit', () => done());
-    process.kill('SIGKILL');
-  });
+  const killed = (process: ChildProcess) =>
+    new Promise<void>((done) => {
+      process.once('exit', () => done());
+      process.kill('SIGKILL');
+    });
 
   it('a file the process died reading twice is not read a third time: the document fails, the server stays up', async () => {
     const bomb = corpus.find((f) => f.name.startsWith('PDF whose content stream inflates to 768 MiB of digits'))!;
@@ -184,15 +236,27 @@ describe('a restart after extractions killed with the process', () => {
     child = running.process;
     const key = await (async () => {
       const { execFileSync } = await import('node:child_process');
-      const out = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'library.ts'), 'keys', 'create', '--tenant', 'crashy'], {
-        cwd: ROOT, env: { ...process.env, LIBRARY_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'SILENT' }, encoding: 'utf8',
-      });
+      const out = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'bin', 'library.ts'), 'keys', 'create', '--tenant', 'crashy'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, LIBRARY_DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          encoding: 'utf8',
+        },
+      );
       return JSON.parse(out.trim().split('\n').pop()!).api_key as string;
     })();
     const call = (path: string, init: RequestInit = {}) =>
-      fetch(running.url + path, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }).then((r) => r.json() as Promise<any>);
+      fetch(running.url + path, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      }).then((r) => r.json() as Promise<any>);
     // A batch item is queued: the background reads it. The process is killed while it reads, twice.
-    const batch = await call('/v1/capture/batch', { method: 'POST', body: JSON.stringify({ items: [asBase64(bomb)] }) });
+    const batch = await call('/v1/capture/batch', {
+      method: 'POST',
+      body: JSON.stringify({ items: [asBase64(bomb)] }),
+    });
     const id = batch.results[0].id as string;
     expect(id).toMatch(/^file_/);
     for (let kill = 0; kill < 2; kill++) {
@@ -208,7 +272,9 @@ describe('a restart after extractions killed with the process', () => {
       doc = await call(`/v1/documents/${id}`);
     }
     expect(doc.status).toBe('failed');
-    expect(doc.failure_reason).toMatch(/extraction_failed: the service stopped 2 times while reading this file|too_large/);
+    expect(doc.failure_reason).toMatch(
+      /extraction_failed: the service stopped 2 times while reading this file|too_large/,
+    );
     expect((await fetch(`${running.url}/v1/health`)).ok).toBe(true);
     await killed(running.process);
     child = null;

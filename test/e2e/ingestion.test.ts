@@ -24,11 +24,14 @@ class SteeredEmbedder implements Embedder {
   private readonly inner = new HashingEmbedder();
   async embed(texts: readonly string[]) {
     this.calls += 1;
-    if (this.failing) throw new BackendUnavailableError('embedding worker restarting after: memory access out of bounds');
+    if (this.failing)
+      throw new BackendUnavailableError('embedding worker restarting after: memory access out of bounds');
     return this.inner.embed(texts);
   }
   health() {
-    return this.failing ? { state: 'degraded' as const, detail: 'embedding worker restarting after: memory access out of bounds' } : { state: 'ok' as const, detail: null };
+    return this.failing
+      ? { state: 'degraded' as const, detail: 'embedding worker restarting after: memory access out of bounds' }
+      : { state: 'ok' as const, detail: null };
   }
 }
 
@@ -43,14 +46,31 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 }
 
 const readyDoc = (s: TestServer, key: string, id: string) =>
-  waitFor(`${id} ready`, async () => {
-    const doc = (await s.api(`/v1/documents/${id}`, { key })).body;
-    return doc.status === 'processing' ? undefined : doc;
-  }, 120_000);
+  waitFor(
+    `${id} ready`,
+    async () => {
+      const doc = (await s.api(`/v1/documents/${id}`, { key })).body;
+      return doc.status === 'processing' ? undefined : doc;
+    },
+    120_000,
+  );
 
 /** Paragraphs of varied words, each with a marker, to about `bytes` of UTF-8. */
 function bigText(bytes: number, marker: string): string {
-  const words = ['river', 'lantern', 'copper', 'meadow', 'harbor', 'violet', 'engine', 'orchard', 'signal', 'granite', 'willow', 'ember'];
+  const words = [
+    'river',
+    'lantern',
+    'copper',
+    'meadow',
+    'harbor',
+    'violet',
+    'engine',
+    'orchard',
+    'signal',
+    'granite',
+    'willow',
+    'ember',
+  ];
   const parts: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes - 600; i++) {
@@ -79,7 +99,12 @@ describe('ingestion over HTTP', () => {
     expect(doc).toMatchObject({ findable_by_words: true });
     expect(doc.passages).toBeGreaterThan(4000);
     const ready = await readyDoc(server, key, id);
-    expect(ready).toMatchObject({ status: 'ready', findable_by_meaning: true, passages_embedded: doc.passages, failure_reason: null });
+    expect(ready).toMatchObject({
+      status: 'ready',
+      findable_by_meaning: true,
+      passages_embedded: doc.passages,
+      failure_reason: null,
+    });
     const search = await server.api(`/v1/search?q=${encodeURIComponent('zq1234 lantern meadow')}&limit=5`, { key });
     expect(search.body.results[0].id).toBe(id);
   }, 180_000);
@@ -88,7 +113,10 @@ describe('ingestion over HTTP', () => {
     server = await startTestServer({ embedder: new HashingEmbedder() });
     const key = await server.newKey('bigfile');
     const bytes = Buffer.from(bigText(4 * 1024 * 1024, 'fx'));
-    const receipt = await server.api('/v1/capture', { key, body: { content_base64: bytes.toString('base64'), filename: 'big.md', content_type: 'text/markdown' } });
+    const receipt = await server.api('/v1/capture', {
+      key,
+      body: { content_base64: bytes.toString('base64'), filename: 'big.md', content_type: 'text/markdown' },
+    });
     expect(receipt.status).toBe(201);
     const ready = await readyDoc(server, key, receipt.body.id);
     expect(ready).toMatchObject({ status: 'ready', kind: 'file', size_bytes: bytes.byteLength });
@@ -99,27 +127,40 @@ describe('ingestion over HTTP', () => {
   it('answers a 20-item batch at once, each item processing then ready (findable by meaning)', async () => {
     server = await startTestServer({ embedder: new HashingEmbedder() });
     const key = await server.newKey('batch');
-    const items = Array.from({ length: 20 }, (_, i) => ({ text: bigText(2048, `note${i}x`), source_ref: `notes/${i}.md` }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      text: bigText(2048, `note${i}x`),
+      source_ref: `notes/${i}.md`,
+    }));
     const started = Date.now();
     const batch = await server.api('/v1/capture/batch', { key, body: { items } });
     expect(batch.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(batch.body.succeeded).toBe(20);
     const ids: string[] = batch.body.results.map((r: { id: string }) => r.id);
-    for (const id of ids) expect((await readyDoc(server, key, id))).toMatchObject({ status: 'ready', findable_by_meaning: true });
+    for (const id of ids)
+      expect(await readyDoc(server, key, id)).toMatchObject({ status: 'ready', findable_by_meaning: true });
     const grep = await server.api('/v1/grep?pattern=note13x2%20', { key });
     expect(grep.body.results.map((r: { file_id: string }) => r.file_id)).toEqual([ids[13]]);
   }, 60_000);
 
   it('stays up while the embedder fails: health degraded, captures stored and retried, and ready once it recovers', async () => {
     const embedder = new SteeredEmbedder();
-    server = await startTestServer({ embedder, drain: { retry: { baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 1000 } } });
+    server = await startTestServer({
+      embedder,
+      drain: { retry: { baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 1000 } },
+    });
     const key = await server.newKey('flaky');
     embedder.failing = true;
     const health = await server.api('/v1/health', { key });
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'degraded', embedder: { state: 'degraded', detail: expect.stringContaining('memory access') } });
-    const batch = await server.api('/v1/capture/batch', { key, body: { items: [{ text: 'kept while the model is down' }, { text: 'and this one too' }] } });
+    expect(health.body).toMatchObject({
+      status: 'degraded',
+      embedder: { state: 'degraded', detail: expect.stringContaining('memory access') },
+    });
+    const batch = await server.api('/v1/capture/batch', {
+      key,
+      body: { items: [{ text: 'kept while the model is down' }, { text: 'and this one too' }] },
+    });
     expect(batch.body.succeeded).toBe(2);
     // Words find it meanwhile; the single capture the request would embed is refused, retryable, with nothing kept.
     expect((await server.api('/v1/grep?pattern=model%20is%20down', { key })).body.count).toBe(1);
@@ -129,7 +170,8 @@ describe('ingestion over HTTP', () => {
     const callsWhileDown = embedder.calls;
     expect(callsWhileDown).toBeGreaterThan(2); // retried
     embedder.failing = false;
-    for (const r of [...batch.body.results, single.body]) expect((await readyDoc(server, key, r.id)).status).toBe('ready');
+    for (const r of [...batch.body.results, single.body])
+      expect((await readyDoc(server, key, r.id)).status).toBe('ready');
     expect((await server.api('/v1/health')).body.status).toBe('ok');
   }, 60_000);
 
@@ -156,7 +198,10 @@ describe('ingestion over HTTP', () => {
     const small = await server.newKey('neighbour');
     await server.api('/v1/capture', { key: big, body: { text: bigText(200_000, 'hog') } });
     const started = Date.now();
-    const batch = await server.api('/v1/capture/batch', { key: small, body: { items: [{ text: 'neighbour note about parsley' }] } });
+    const batch = await server.api('/v1/capture/batch', {
+      key: small,
+      body: { items: [{ text: 'neighbour note about parsley' }] },
+    });
     const doc = await readyDoc(server, small, batch.body.results[0].id);
     expect(doc.status).toBe('ready');
     // One step (8 passages at 5 ms each) may run ahead of it, not the big upload's hundreds.
@@ -186,11 +231,19 @@ describe('health under failing dependencies', () => {
     const failing = await server.api('/v1/health', { key });
     expect(failing.status).toBe(503);
     expect(failing.headers.get('retry-after')).toBe('5');
-    expect(failing.body).toMatchObject({ status: 'unavailable', dependencies: { database: { state: 'failing', detail: 'SQLITE_IOERR: disk I/O error' }, blobs: { state: 'ok' } } });
+    expect(failing.body).toMatchObject({
+      status: 'unavailable',
+      dependencies: { database: { state: 'failing', detail: 'SQLITE_IOERR: disk I/O error' }, blobs: { state: 'ok' } },
+    });
     const anonymous = await server.api('/v1/health');
     expect(anonymous.status).toBe(503);
     expect(anonymous.headers.get('retry-after')).toBe('5');
-    expect(anonymous.body).toEqual({ status: 'unavailable', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
+    expect(anonymous.body).toEqual({
+      status: 'unavailable',
+      version: 'test',
+      backend: 'local',
+      embedder: { name: 'hashing-test-embedder', dimensions: 64 },
+    });
     server.stack.dependencies.database = original;
     expect((await server.api('/v1/health')).status).toBe(200);
   });
@@ -202,6 +255,11 @@ describe('health under failing dependencies', () => {
     // With the database closed no key can be checked either: the anonymous answer, still 503.
     const health = await server.api('/v1/health', { key: `lib_${'A'.repeat(40)}` });
     expect(health.status).toBe(503);
-    expect(health.body).toEqual({ status: 'unavailable', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
+    expect(health.body).toEqual({
+      status: 'unavailable',
+      version: 'test',
+      backend: 'local',
+      embedder: { name: 'hashing-test-embedder', dimensions: 64 },
+    });
   });
 });

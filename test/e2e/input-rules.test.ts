@@ -32,7 +32,11 @@ describe('request bodies', () => {
       expect(res.status, path).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_json', message: 'body: not valid UTF-8 (at byte 12)' });
     }
-    const batch = Buffer.concat([Buffer.from('{"items":[{"text":"ok"},{"text":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')]);
+    const batch = Buffer.concat([
+      Buffer.from('{"items":[{"text":"ok"},{"text":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}]}'),
+    ]);
     expect((await post('/v1/capture/batch', batch)).status).toBe(400);
     expect(await documentCount()).toBe(before);
   });
@@ -48,7 +52,10 @@ describe('request bodies', () => {
   it('refuses a lone surrogate escape: it is no text and would be stored as U+FFFD', async () => {
     const res = await post('/v1/capture', '{"text":"half a pair \\ud83d here"}');
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/^text: holds a \\u escape of a lone surrogate/) });
+    expect(res.body.error).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringMatching(/^text: holds a \\u escape of a lone surrogate/),
+    });
   });
 
   it('refuses duplicate keys with 400 invalid_json naming the key, wherever they are', async () => {
@@ -56,7 +63,11 @@ describe('request bodies', () => {
     const cases: Array<[string, string, string]> = [
       ['/v1/capture', '{"text":"first","text":"second"}', 'text: duplicate key'],
       ['/v1/capture', '{"text":"x","source_ref":"a","source_ref":"b"}', 'source_ref: duplicate key'],
-      ['/v1/capture/batch', '{"items":[{"text":"a"},{"text":"b","title":"t","title":"u"}]}', 'items.1.title: duplicate key'],
+      [
+        '/v1/capture/batch',
+        '{"items":[{"text":"a"},{"text":"b","title":"t","title":"u"}]}',
+        'items.1.title: duplicate key',
+      ],
       ['/v1/chat', '{"question":"a?","question":"b?"}', 'question: duplicate key'],
     ];
     for (const [path, body, message] of cases) {
@@ -70,7 +81,11 @@ describe('request bodies', () => {
 });
 
 describe('content_type', () => {
-  const file = (content_type: string, marker: string) => ({ content_base64: Buffer.from(`hello ${marker}`).toString('base64'), filename: `${marker}.txt`, content_type });
+  const file = (content_type: string, marker: string) => ({
+    content_base64: Buffer.from(`hello ${marker}`).toString('base64'),
+    filename: `${marker}.txt`,
+    content_type,
+  });
 
   it.each([
     ['a parameter without a value', 'text/plain; charset'],
@@ -84,7 +99,11 @@ describe('content_type', () => {
   });
 
   it('accepts a media type with parameters, quoted or not, up to 255 characters', async () => {
-    for (const [i, contentType] of ['text/plain; charset=utf-8', 'text/plain; charset="utf-8"; format=flowed', `text/plain; x=${'a'.repeat(241)}`].entries()) {
+    for (const [i, contentType] of [
+      'text/plain; charset=utf-8',
+      'text/plain; charset="utf-8"; format=flowed',
+      `text/plain; x=${'a'.repeat(241)}`,
+    ].entries()) {
       expect(contentType.length).toBeLessThanOrEqual(255);
       const res = await server.api('/v1/capture', { key, body: file(contentType, `accepted-ct-${i}`) });
       expect(res.status, contentType).toBe(201);
@@ -92,9 +111,15 @@ describe('content_type', () => {
   });
 
   it('in a batch, refuses the bad item on its own receipt and stores the others', async () => {
-    const res = await server.api('/v1/capture/batch', { key, body: { items: [file('text/plain', 'batch-ct-ok'), file('text/plain;charset', 'batch-ct-bad')] } });
+    const res = await server.api('/v1/capture/batch', {
+      key,
+      body: { items: [file('text/plain', 'batch-ct-ok'), file('text/plain;charset', 'batch-ct-bad')] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['created', 'rejected']);
-    expect(res.body.results[1]).toMatchObject({ reject_code: 'invalid_item', detail: expect.stringMatching(/^content_type: /) });
+    expect(res.body.results[1]).toMatchObject({
+      reject_code: 'invalid_item',
+      detail: expect.stringMatching(/^content_type: /),
+    });
   });
 });

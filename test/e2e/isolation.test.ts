@@ -26,7 +26,10 @@ beforeAll(async () => {
   for (const lib of LIBRARIES) {
     const ids = new Set<string>();
     for (const text of ['common secret phrase zanzibar', `only for ${label(lib)} zanzibar`]) {
-      const res = await server.api('/v1/capture', { key: keys[lib.tenant], body: { text, ...(lib.user ? { end_user_id: lib.user } : {}) } });
+      const res = await server.api('/v1/capture', {
+        key: keys[lib.tenant],
+        body: { text, ...(lib.user ? { end_user_id: lib.user } : {}) },
+      });
       expect(res.status).toBe(201); // the same payload in another library is a new document
       ids.add(res.body.id);
     }
@@ -36,24 +39,31 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('isolation between tenants and end users', () => {
-  it.each(LIBRARIES.map((lib) => [label(lib), lib] as const))('%s sees only its own documents on every read endpoint', async (name, lib) => {
-    const mine = owned.get(name)!;
-    const key = keys[lib.tenant]!;
-    const search = await server.api(`/v1/search?q=zanzibar&limit=50${userParam(lib.user)}`, { key });
-    expect(new Set(search.body.results.map((r: { id: string }) => r.id))).toEqual(mine);
-    const grep = await server.api(`/v1/grep?pattern=zanzibar&limit=200${userParam(lib.user)}`, { key });
-    expect(new Set(grep.body.results.map((r: { file_id: string }) => r.file_id))).toEqual(mine);
-    const docs = await server.api(`/v1/documents?limit=100${userParam(lib.user)}`, { key });
-    expect(new Set(docs.body.documents.map((d: { id: string }) => d.id))).toEqual(mine);
+  it.each(LIBRARIES.map((lib) => [label(lib), lib] as const))(
+    '%s sees only its own documents on every read endpoint',
+    async (name, lib) => {
+      const mine = owned.get(name)!;
+      const key = keys[lib.tenant]!;
+      const search = await server.api(`/v1/search?q=zanzibar&limit=50${userParam(lib.user)}`, { key });
+      expect(new Set(search.body.results.map((r: { id: string }) => r.id))).toEqual(mine);
+      const grep = await server.api(`/v1/grep?pattern=zanzibar&limit=200${userParam(lib.user)}`, { key });
+      expect(new Set(grep.body.results.map((r: { file_id: string }) => r.file_id))).toEqual(mine);
+      const docs = await server.api(`/v1/documents?limit=100${userParam(lib.user)}`, { key });
+      expect(new Set(docs.body.documents.map((d: { id: string }) => d.id))).toEqual(mine);
 
-    for (const [otherName, otherIds] of owned) {
-      if (otherName === name) continue;
-      for (const id of otherIds) {
-        expect((await server.api(`/v1/documents/${id}${userParam(lib.user).replace('&', '?')}`, { key })).status).toBe(404);
-        expect((await server.api(`/v1/grep?pattern=zanzibar&file_id=${id}${userParam(lib.user)}`, { key })).body.results).toEqual([]);
+      for (const [otherName, otherIds] of owned) {
+        if (otherName === name) continue;
+        for (const id of otherIds) {
+          expect(
+            (await server.api(`/v1/documents/${id}${userParam(lib.user).replace('&', '?')}`, { key })).status,
+          ).toBe(404);
+          expect(
+            (await server.api(`/v1/grep?pattern=zanzibar&file_id=${id}${userParam(lib.user)}`, { key })).body.results,
+          ).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("lists only the calling tenant's end users", async () => {
     const acme = await server.api('/v1/end-users', { key: keys.acme });

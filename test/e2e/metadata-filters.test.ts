@@ -13,11 +13,27 @@ let server: TestServer;
 let key: string;
 
 const NOTES = [
-  { name: 'kickoff', text: 'Apollo kickoff meeting: the zebra launch plan was agreed.', metadata: { project: 'apollo', year: 2024, tags: ['meeting', 'launch'], due: '2024-03-01' } },
-  { name: 'budget', text: 'Apollo budget review: zebra costs rose by ten percent.', metadata: { project: 'apollo', year: 2025, tags: ['finance'], urgent: true } },
-  { name: 'gemini', text: 'Gemini retrospective: the zebra tests were flaky.', metadata: { project: 'gemini', year: 2024, tags: ['meeting'], due: '2025-06-30T12:00:00Z' } },
+  {
+    name: 'kickoff',
+    text: 'Apollo kickoff meeting: the zebra launch plan was agreed.',
+    metadata: { project: 'apollo', year: 2024, tags: ['meeting', 'launch'], due: '2024-03-01' },
+  },
+  {
+    name: 'budget',
+    text: 'Apollo budget review: zebra costs rose by ten percent.',
+    metadata: { project: 'apollo', year: 2025, tags: ['finance'], urgent: true },
+  },
+  {
+    name: 'gemini',
+    text: 'Gemini retrospective: the zebra tests were flaky.',
+    metadata: { project: 'gemini', year: 2024, tags: ['meeting'], due: '2025-06-30T12:00:00Z' },
+  },
   { name: 'plain', text: 'A plain zebra note without any metadata at all.', metadata: undefined },
-  { name: 'typed', text: 'A zebra note whose year is written as text.', metadata: { year: '2024', project: 'apollo-2' } },
+  {
+    name: 'typed',
+    text: 'A zebra note whose year is written as text.',
+    metadata: { year: '2024', project: 'apollo-2' },
+  },
 ] as const;
 const ids: Record<string, string> = {};
 
@@ -25,7 +41,15 @@ beforeAll(async () => {
   server = await startTestServer({ embedder: new HashingEmbedder() });
   key = await server.newKey('structure');
   for (const note of NOTES) {
-    const res = await server.api('/v1/capture', { key, body: { text: note.text, title: note.name, source_ref: `notes/${note.name}.md`, ...(note.metadata ? { metadata: note.metadata } : {}) } });
+    const res = await server.api('/v1/capture', {
+      key,
+      body: {
+        text: note.text,
+        title: note.name,
+        source_ref: `notes/${note.name}.md`,
+        ...(note.metadata ? { metadata: note.metadata } : {}),
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     ids[note.name] = res.body.id;
   }
@@ -36,7 +60,10 @@ const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 const names = (fileIds: string[]) => fileIds.map((id) => Object.keys(ids).find((n) => ids[n] === id)).sort();
 /** The notes above (source_ref notes/...) that the filter keeps; other tests capture more documents. */
 const listed = async (filter: unknown) => {
-  const res = await server.api(`/v1/documents?limit=100&filter=${q({ and: [filter, { source_ref: { prefix: 'notes/' } }] })}`, { key });
+  const res = await server.api(
+    `/v1/documents?limit=100&filter=${q({ and: [filter, { source_ref: { prefix: 'notes/' } }] })}`,
+    { key },
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return names(res.body.documents.map((d: { id: string }) => d.id));
 };
@@ -51,7 +78,10 @@ describe('metadata', () => {
     expect(kickoff.metadata).toEqual(NOTES[0].metadata);
     const grep = await server.api('/v1/grep?pattern=budget%20review', { key });
     expect(grep.body.results.map((r: { metadata: unknown }) => r.metadata)).toEqual([NOTES[1].metadata]);
-    const chat = await server.api('/v1/chat', { key, body: { question: 'What happened at the Apollo kickoff meeting?' } });
+    const chat = await server.api('/v1/chat', {
+      key,
+      body: { question: 'What happened at the Apollo kickoff meeting?' },
+    });
     expect(chat.status).toBe(200);
     const source = chat.body.sources.find((s: { file_id: string }) => s.file_id === ids.kickoff);
     expect(source?.metadata).toEqual(NOTES[0].metadata);
@@ -69,19 +99,36 @@ describe('metadata', () => {
       ['not an object', 'metadata'],
     ];
     for (const [metadata, path] of bad) {
-      const res = await server.api('/v1/capture', { key, body: { text: `rejected ${path} ${JSON.stringify(metadata).length}`, metadata } });
+      const res = await server.api('/v1/capture', {
+        key,
+        body: { text: `rejected ${path} ${JSON.stringify(metadata).length}`, metadata },
+      });
       expect(res.status, JSON.stringify(metadata)).toBe(422);
       expect(res.body.reject_code).toBe('invalid_request');
       expect(res.body.detail).toContain(path);
     }
-    const batch = await server.api('/v1/capture/batch', { key, body: { items: [{ text: 'batch ok', metadata: { a: 1 } }, { text: 'batch bad', metadata: { a: { b: 1 } } }] } });
-    expect(batch.body.results.map((r: { reject_code: string | null }) => r.reject_code)).toEqual([null, 'invalid_request']);
+    const batch = await server.api('/v1/capture/batch', {
+      key,
+      body: {
+        items: [
+          { text: 'batch ok', metadata: { a: 1 } },
+          { text: 'batch bad', metadata: { a: { b: 1 } } },
+        ],
+      },
+    });
+    expect(batch.body.results.map((r: { reject_code: string | null }) => r.reject_code)).toEqual([
+      null,
+      'invalid_request',
+    ]);
     const found = await server.api('/v1/grep?pattern=batch%20bad', { key });
     expect(found.body.results).toEqual([]);
   });
 
   it('a deduped capture keeps the stored metadata', async () => {
-    const again = await server.api('/v1/capture', { key, body: { text: NOTES[0].text, metadata: { project: 'other' } } });
+    const again = await server.api('/v1/capture', {
+      key,
+      body: { text: NOTES[0].text, metadata: { project: 'other' } },
+    });
     expect(again.status).toBe(200);
     expect((await server.api(`/v1/documents/${ids.kickoff}`, { key })).body.metadata.project).toBe('apollo');
   });
@@ -125,24 +172,46 @@ describe('filters', () => {
   });
 
   it('nesting with and, or and not', async () => {
-    expect(await listed({ or: [{ 'metadata.project': 'gemini' }, { and: [{ 'metadata.year': 2025 }, { 'metadata.tags': 'finance' }] }] })).toEqual(['budget', 'gemini']);
+    expect(
+      await listed({
+        or: [{ 'metadata.project': 'gemini' }, { and: [{ 'metadata.year': 2025 }, { 'metadata.tags': 'finance' }] }],
+      }),
+    ).toEqual(['budget', 'gemini']);
     expect(await listed({ not: { 'metadata.project': { exists: true } } })).toEqual(['plain']);
-    expect(await listed({ and: [{ 'metadata.tags': 'meeting' }, { not: { 'metadata.project': 'gemini' } }] })).toEqual(['kickoff']);
+    expect(await listed({ and: [{ 'metadata.tags': 'meeting' }, { not: { 'metadata.project': 'gemini' } }] })).toEqual([
+      'kickoff',
+    ]);
   });
 
   it('on search (both legs), grep and chat: only what matches', async () => {
-    const search = await server.api(`/v1/search?q=zebra&limit=50&filter=${q({ 'metadata.project': 'apollo' })}`, { key });
+    const search = await server.api(`/v1/search?q=zebra&limit=50&filter=${q({ 'metadata.project': 'apollo' })}`, {
+      key,
+    });
     expect(search.status).toBe(200);
     expect(names(search.body.results.map((r: { id: string }) => r.id))).toEqual(['budget', 'kickoff']);
     // A paraphrase found by meaning alone still obeys the filter.
-    const meaning = await server.api(`/v1/search?q=${encodeURIComponent('flaky tests retrospective')}&limit=50&filter=${q({ 'metadata.project': 'apollo' })}`, { key });
-    expect(names(meaning.body.results.map((r: { id: string }) => r.id)).every((n) => n === 'budget' || n === 'kickoff')).toBe(true);
+    const meaning = await server.api(
+      `/v1/search?q=${encodeURIComponent('flaky tests retrospective')}&limit=50&filter=${q({ 'metadata.project': 'apollo' })}`,
+      { key },
+    );
+    expect(
+      names(meaning.body.results.map((r: { id: string }) => r.id)).every((n) => n === 'budget' || n === 'kickoff'),
+    ).toBe(true);
     const grep = await server.api(`/v1/grep?pattern=zebra&filter=${q({ 'metadata.tags': 'meeting' })}`, { key });
     expect(names(grep.body.results.map((r: { file_id: string }) => r.file_id))).toEqual(['gemini', 'kickoff']);
     // The chat would cite the gemini note; filtered to apollo it cannot.
-    const unfiltered = await server.api('/v1/chat', { key, body: { question: 'Were the zebra tests flaky in the Gemini retrospective?' } });
+    const unfiltered = await server.api('/v1/chat', {
+      key,
+      body: { question: 'Were the zebra tests flaky in the Gemini retrospective?' },
+    });
     expect(unfiltered.body.sources.map((s: { file_id: string }) => s.file_id)).toContain(ids.gemini);
-    const filtered = await server.api('/v1/chat', { key, body: { question: 'Were the zebra tests flaky in the Gemini retrospective?', filter: { 'metadata.project': 'apollo' } } });
+    const filtered = await server.api('/v1/chat', {
+      key,
+      body: {
+        question: 'Were the zebra tests flaky in the Gemini retrospective?',
+        filter: { 'metadata.project': 'apollo' },
+      },
+    });
     expect(filtered.status).toBe(200);
     for (const s of filtered.body.sources) expect([ids.kickoff, ids.budget]).toContain(s.file_id);
   });
@@ -178,19 +247,28 @@ describe('filters', () => {
   it('pages under a selective filter: every match once, no short page before the end, a cursor only with its filter', async () => {
     const batch = await server.api('/v1/capture/batch', {
       key,
-      body: { items: Array.from({ length: 20 }, (_, i) => ({ text: `Paging zebra note ${i}.`, metadata: { page: i % 4 === 0 ? 'kept' : 'other', i } })) },
+      body: {
+        items: Array.from({ length: 20 }, (_, i) => ({
+          text: `Paging zebra note ${i}.`,
+          metadata: { page: i % 4 === 0 ? 'kept' : 'other', i },
+        })),
+      },
     });
     expect(batch.body.succeeded).toBe(20);
-    const kept = batch.body.results.filter((_: unknown, i: number) => i % 4 === 0).map((r: { id: string }) => r.id).sort();
+    const kept = batch.body.results
+      .filter((_: unknown, i: number) => i % 4 === 0)
+      .map((r: { id: string }) => r.id)
+      .sort();
     const filter = q({ 'metadata.page': 'kept' });
     for (const route of ['documents', 'search']) {
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const path: string = route === 'documents'
-          ? `/v1/documents?limit=2&filter=${filter}${cursor ? `&cursor=${cursor}` : ''}`
-          : `/v1/search?q=paging%20zebra%20note&limit=2&filter=${filter}${cursor ? `&cursor=${cursor}` : ''}`;
+        const path: string =
+          route === 'documents'
+            ? `/v1/documents?limit=2&filter=${filter}${cursor ? `&cursor=${cursor}` : ''}`
+            : `/v1/search?q=paging%20zebra%20note&limit=2&filter=${filter}${cursor ? `&cursor=${cursor}` : ''}`;
         const res = await server.api(path, { key });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         const page = (route === 'documents' ? res.body.documents : res.body.results).map((d: { id: string }) => d.id);
@@ -203,26 +281,59 @@ describe('filters', () => {
       // Every match once: search has no other apollo notes for this query.
     }
     const first = await server.api(`/v1/documents?limit=2&filter=${filter}`, { key });
-    const other = await server.api(`/v1/documents?limit=2&filter=${q({ 'metadata.page': 'other' })}&cursor=${first.body.next_cursor}`, { key });
+    const other = await server.api(
+      `/v1/documents?limit=2&filter=${q({ 'metadata.page': 'other' })}&cursor=${first.body.next_cursor}`,
+      { key },
+    );
     expect(other.status).toBe(422);
   });
 });
 
 describe('PATCH /v1/documents/{id}', () => {
   it('changes title, source_ref and metadata (a merge patch) and every read sees it at once', async () => {
-    const created = await server.api('/v1/capture', { key, body: { text: 'The quarterly walrus report.', metadata: { stage: 'draft', tags: ['q3'] } } });
+    const created = await server.api('/v1/capture', {
+      key,
+      body: { text: 'The quarterly walrus report.', metadata: { stage: 'draft', tags: ['q3'] } },
+    });
     const id = created.body.id;
-    const patched = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', body: { title: 'Walrus report final', source_ref: 'reports/walrus', metadata: { stage: 'final', tags: null, owner: 'ann' } } });
+    const patched = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      body: {
+        title: 'Walrus report final',
+        source_ref: 'reports/walrus',
+        metadata: { stage: 'final', tags: null, owner: 'ann' },
+      },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    expect(patched.body).toMatchObject({ id, title: 'Walrus report final', source_ref: 'reports/walrus', metadata: { stage: 'final', owner: 'ann' } });
+    expect(patched.body).toMatchObject({
+      id,
+      title: 'Walrus report final',
+      source_ref: 'reports/walrus',
+      metadata: { stage: 'final', owner: 'ann' },
+    });
     expect(Object.keys(patched.body.metadata).sort()).toEqual(['owner', 'stage']);
     const stage = q({ 'metadata.stage': 'final' });
-    expect((await server.api(`/v1/documents?filter=${stage}`, { key })).body.documents.map((d: { id: string }) => d.id)).toEqual([id]);
-    expect((await server.api(`/v1/grep?pattern=walrus&filter=${stage}`, { key })).body.results.map((r: { file_id: string }) => r.file_id)).toEqual([id]);
+    expect(
+      (await server.api(`/v1/documents?filter=${stage}`, { key })).body.documents.map((d: { id: string }) => d.id),
+    ).toEqual([id]);
+    expect(
+      (await server.api(`/v1/grep?pattern=walrus&filter=${stage}`, { key })).body.results.map(
+        (r: { file_id: string }) => r.file_id,
+      ),
+    ).toEqual([id]);
     const search = await server.api(`/v1/search?q=walrus&filter=${stage}`, { key });
-    expect(search.body.results.map((r: { id: string; title: string; source_ref: string }) => [r.id, r.title, r.source_ref])).toEqual([[id, 'Walrus report final', 'reports/walrus']]);
-    expect((await server.api(`/v1/search?q=walrus&filter=${q({ 'metadata.stage': 'draft' })}`, { key })).body.results).toEqual([]);
-    expect((await server.api(`/v1/documents?source_ref=reports%2Fwalrus`, { key })).body.documents.map((d: { id: string }) => d.id)).toEqual([id]);
+    expect(
+      search.body.results.map((r: { id: string; title: string; source_ref: string }) => [r.id, r.title, r.source_ref]),
+    ).toEqual([[id, 'Walrus report final', 'reports/walrus']]);
+    expect(
+      (await server.api(`/v1/search?q=walrus&filter=${q({ 'metadata.stage': 'draft' })}`, { key })).body.results,
+    ).toEqual([]);
+    expect(
+      (await server.api(`/v1/documents?source_ref=reports%2Fwalrus`, { key })).body.documents.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).toEqual([id]);
     // source_ref null removes it.
     const cleared = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', body: { source_ref: null } });
     expect(cleared.body.source_ref).toBeNull();
@@ -246,18 +357,38 @@ describe('PATCH /v1/documents/{id}', () => {
     const blank = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', body: { title: '   ' } });
     expect(blank.status).toBe(422);
     // A key named __proto__ is a key like any other: set, read back, filtered on, removed.
-    const proto = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', rawBody: '{"metadata": {"__proto__": "odd", "k": "v"}}', headers: { 'content-type': 'application/json' } });
+    const proto = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      rawBody: '{"metadata": {"__proto__": "odd", "k": "v"}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(proto.status, JSON.stringify(proto.body)).toBe(200);
     expect(Object.keys(proto.body.metadata).sort()).toEqual(['__proto__', 'k']);
     expect(await listed({ 'metadata.__proto__': 'odd' })).toEqual(['plain']);
-    const unproto = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', rawBody: '{"metadata": {"__proto__": null, "k": null}}', headers: { 'content-type': 'application/json' } });
+    const unproto = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      rawBody: '{"metadata": {"__proto__": null, "k": null}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unproto.body.metadata).toEqual({});
-    const nested = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', rawBody: '{"metadata": {"__proto__": {"evil": 1}}}', headers: { 'content-type': 'application/json' } });
+    const nested = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      rawBody: '{"metadata": {"__proto__": {"evil": 1}}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(nested.status).toBe(422);
     expect(nested.body.error.message).toContain('metadata.__proto__');
     const other = await server.newKey('structure-other');
-    expect((await server.api(`/v1/documents/${id}`, { key: other, method: 'PATCH', body: { title: 'mine now' } })).status).toBe(404);
-    expect((await server.api(`/v1/documents/${id}?end_user_id=bob`, { key, method: 'PATCH', body: { title: 'mine now' } })).status).toBe(404);
+    expect(
+      (await server.api(`/v1/documents/${id}`, { key: other, method: 'PATCH', body: { title: 'mine now' } })).status,
+    ).toBe(404);
+    expect(
+      (await server.api(`/v1/documents/${id}?end_user_id=bob`, { key, method: 'PATCH', body: { title: 'mine now' } }))
+        .status,
+    ).toBe(404);
     expect((await server.api(`/v1/documents/${id}`, { key })).body.title).toBe('plain');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDefinition } from '../../lambdas/http/route.js';
 import { PAGES, ROUTES } from '../../lambdas/endpoints/routes.js';
+import type { RouteDefinition } from '../../lambdas/http/route.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -19,23 +19,31 @@ let document: { paths: Record<string, Record<string, { parameters?: Array<{ in: 
 beforeAll(async () => {
   server = await startTestServer({ embedder: new HashingEmbedder() });
   key = await server.newKey('parameters');
-  documentId = (await server.api('/v1/capture', { key, body: { text: 'The parameters test holds one line.' } })).body.id;
+  documentId = (await server.api('/v1/capture', { key, body: { text: 'The parameters test holds one line.' } })).body
+    .id;
   await server.api('/v1/capture', { key, body: { text: 'Alice keeps a note.', end_user_id: 'alice' } });
   document = (await server.api('/v1/openapi.json')).body;
 });
 afterAll(() => server.close());
 
 /** The route's path with its parameters filled: a real document, a real end user. */
-const pathOf = (route: RouteDefinition) => route.path.replace('{id}', route.path.startsWith('/v1/end-users/') ? 'alice' : documentId);
+const pathOf = (route: RouteDefinition) =>
+  route.path.replace('{id}', route.path.startsWith('/v1/end-users/') ? 'alice' : documentId);
 
 /** The query parameters the served document lists for the route. */
 const documented = (route: RouteDefinition): string[] =>
-  (document.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+  (document.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? [])
+    .filter((p) => p.in === 'query')
+    .map((p) => p.name);
 
 /** The route called with this query string; a route that reads a body is sent an empty JSON object (the query is checked first). */
 function call(route: RouteDefinition, query: string) {
   const takesBody = route.method !== 'GET' && route.method !== 'DELETE';
-  return server.api(`${pathOf(route)}?${query}`, { key: route.auth ? key : undefined, method: route.method, ...(takesBody ? { body: {} } : {}) });
+  return server.api(`${pathOf(route)}?${query}`, {
+    key: route.auth ? key : undefined,
+    method: route.method,
+    ...(takesBody ? { body: {} } : {}),
+  });
 }
 
 const refused = (res: { status: number; body: any }, name: string) => {
@@ -45,28 +53,47 @@ const refused = (res: { status: number; body: any }, name: string) => {
 
 describe('a query parameter a route does not document', () => {
   it('is listed in the OpenAPI document for every route, so the loops below cover them all', () => {
-    for (const route of ROUTES) expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    for (const route of ROUTES)
+      expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
   });
 
-  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('is 422 naming it on %s', async (_label, route) => {
-    refused(await call(route, 'lmit=10'), 'lmit');
-    // Before the values of the others: a misspelt name is the likelier cause of a missing or odd value.
-    refused(await call(route, `${documented(route).map((name) => `${name}=`).join('&')}${documented(route).length ? '&' : ''}lmit=10`), 'lmit');
-    // An empty name is no parameter of any route.
-    refused(await call(route, '=x'), '""');
-  });
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'is 422 naming it on %s',
+    async (_label, route) => {
+      refused(await call(route, 'lmit=10'), 'lmit');
+      // Before the values of the others: a misspelt name is the likelier cause of a missing or odd value.
+      refused(
+        await call(
+          route,
+          `${documented(route)
+            .map((name) => `${name}=`)
+            .join('&')}${documented(route).length ? '&' : ''}lmit=10`,
+        ),
+        'lmit',
+      );
+      // An empty name is no parameter of any route.
+      refused(await call(route, '=x'), '""');
+    },
+  );
 
-  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('is not said of a parameter %s documents', async (_label, route) => {
-    for (const name of documented(route)) {
-      const res = await call(route, `${name}=1`);
-      // The value may well be refused (422 naming the field), but never the name.
-      expect(res.body?.error?.message ?? '', `${route.method} ${route.path} ${name}`).not.toMatch(/unknown parameter/);
-    }
-  });
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'is not said of a parameter %s documents',
+    async (_label, route) => {
+      for (const name of documented(route)) {
+        const res = await call(route, `${name}=1`);
+        // The value may well be refused (422 naming the field), but never the name.
+        expect(res.body?.error?.message ?? '', `${route.method} ${route.path} ${name}`).not.toMatch(
+          /unknown parameter/,
+        );
+      }
+    },
+  );
 
   it('is refused on the routes that document none (health and the OpenAPI document included) whatever its name', async () => {
     const bare = ROUTES.filter((route) => documented(route).length === 0).map((route) => route.name);
-    expect(bare).toEqual(expect.arrayContaining(['health', 'openapi', 'capture', 'capture-batch', 'chat', 'bucket-put', 'bucket-get']));
+    expect(bare).toEqual(
+      expect.arrayContaining(['health', 'openapi', 'capture', 'capture-batch', 'chat', 'bucket-put', 'bucket-get']),
+    );
     refused(await server.api('/v1/health?verbose=1'), 'verbose');
     refused(await server.api('/v1/openapi.json?format=yaml'), 'format');
   });
@@ -95,25 +122,43 @@ describe('a query parameter a route does not document', () => {
 describe('end_user_id is taken only where the contract puts it', () => {
   it('is a query parameter of the GET, DELETE and PATCH routes that address a library, and of no POST route (there it is a body field) but the MCP endpoint (its body is a protocol message)', () => {
     const taking = ROUTES.filter((route) => documented(route).includes('end_user_id'));
-    for (const route of taking) expect(route.name === 'mcp' ? ['POST'] : ['GET', 'DELETE', 'PATCH'], route.name).toContain(route.method);
-    for (const route of ROUTES.filter((r) => r.method === 'POST' && r.name !== 'mcp')) expect(documented(route), route.name).not.toContain('end_user_id');
-    expect(taking.map((r) => r.name)).toEqual(expect.arrayContaining([
-      'search', 'grep', 'documents-list', 'document-get', 'document-delete', 'document-content', 'document-file', 'mcp',
-    ]));
+    for (const route of taking)
+      expect(route.name === 'mcp' ? ['POST'] : ['GET', 'DELETE', 'PATCH'], route.name).toContain(route.method);
+    for (const route of ROUTES.filter((r) => r.method === 'POST' && r.name !== 'mcp'))
+      expect(documented(route), route.name).not.toContain('end_user_id');
+    expect(taking.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'search',
+        'grep',
+        'documents-list',
+        'document-get',
+        'document-delete',
+        'document-content',
+        'document-file',
+        'mcp',
+      ]),
+    );
   });
 
-  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s: taken where documented, else 422', async (_label, route) => {
-    const res = await call(route, 'end_user_id=bob');
-    if (documented(route).includes('end_user_id')) expect(res.body?.error?.message ?? '').not.toMatch(/unknown parameter/);
-    else refused(res, 'end_user_id');
-  });
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s: taken where documented, else 422',
+    async (_label, route) => {
+      const res = await call(route, 'end_user_id=bob');
+      if (documented(route).includes('end_user_id'))
+        expect(res.body?.error?.message ?? '').not.toMatch(/unknown parameter/);
+      else refused(res, 'end_user_id');
+    },
+  );
 
   it('POST /v1/capture?end_user_id=bob captures nothing, into no library', async () => {
     const sharedBefore = (await server.api('/v1/documents?limit=100', { key })).body.count;
     const text = `Meant for Bob ${crypto.randomUUID()}`;
     refused(await server.api('/v1/capture?end_user_id=bob', { key, body: { text } }), 'end_user_id');
     refused(await server.api('/v1/capture/batch?end_user_id=bob', { key, body: { items: [{ text }] } }), 'end_user_id');
-    refused(await server.api('/v1/chat?end_user_id=bob', { key, body: { question: 'What is meant for Bob?' } }), 'end_user_id');
+    refused(
+      await server.api('/v1/chat?end_user_id=bob', { key, body: { question: 'What is meant for Bob?' } }),
+      'end_user_id',
+    );
     expect((await server.api('/v1/documents?limit=100', { key })).body.count).toBe(sharedBefore);
     expect((await server.api('/v1/documents?end_user_id=bob', { key })).body.count).toBe(0);
     expect((await server.api(`/v1/grep?pattern=${encodeURIComponent(text)}`, { key })).body.results).toEqual([]);

@@ -15,7 +15,14 @@ function expectError(res: { status: number; headers: Headers; body: any }, statu
   expect(res.status).toBe(status);
   const requestId = res.headers.get('x-request-id');
   expect(requestId).toMatch(/^req_/);
-  expect(res.body).toEqual({ error: { code, message: expect.any(String), request_id: requestId, ...(res.body.error.retry_after !== undefined ? { retry_after: res.body.error.retry_after } : {}) } });
+  expect(res.body).toEqual({
+    error: {
+      code,
+      message: expect.any(String),
+      request_id: requestId,
+      ...(res.body.error.retry_after !== undefined ? { retry_after: res.body.error.retry_after } : {}),
+    },
+  });
   // Never a stack trace or an internal name.
   expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|sqlite|SELECT /i);
 }
@@ -24,22 +31,39 @@ describe('HTTP protocol and errors', () => {
   it('serves health and OpenAPI without a key: health says only up or degraded and what runs', async () => {
     const health = await server.api('/v1/health');
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: 'ok', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } });
+    expect(health.body).toEqual({
+      status: 'ok',
+      version: 'test',
+      backend: 'local',
+      embedder: { name: 'hashing-test-embedder', dimensions: 64 },
+    });
     expect(health.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
   it('adds the details to health for a valid key, checked as the authorizer checks it, and none for a wrong or revoked one', async () => {
     const key = await server.newKey('health-reader');
     const detailed = {
-      status: 'ok', version: 'test', backend: 'local',
+      status: 'ok',
+      version: 'test',
+      backend: 'local',
       embedder: { name: 'hashing-test-embedder', dimensions: 64, state: 'ok', detail: null },
       ingest: { backlog_documents: 0, backlog_passages: 0 },
       dependencies: { database: { state: 'ok', detail: null }, blobs: { state: 'ok', detail: null } },
     };
     expect((await server.api('/v1/health', { key })).body).toEqual(detailed);
-    const anonymous = { status: 'ok', version: 'test', backend: 'local', embedder: { name: 'hashing-test-embedder', dimensions: 64 } };
+    const anonymous = {
+      status: 'ok',
+      version: 'test',
+      backend: 'local',
+      embedder: { name: 'hashing-test-embedder', dimensions: 64 },
+    };
     // A key of the right shape that no tenant holds, a malformed one, another scheme: anonymous, not 401 (health needs no key).
-    for (const authorization of [`Bearer lib_${'Z'.repeat(40)}`, 'Bearer not-a-key', `Basic ${Buffer.from('a:b').toString('base64')}`, `Bearer ${key} extra`]) {
+    for (const authorization of [
+      `Bearer lib_${'Z'.repeat(40)}`,
+      'Bearer not-a-key',
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      `Bearer ${key} extra`,
+    ]) {
       const res = await server.api('/v1/health', { headers: { authorization } });
       expect(res.status, authorization).toBe(200);
       expect(res.body, authorization).toEqual(anonymous);
@@ -51,7 +75,18 @@ describe('HTTP protocol and errors', () => {
   it('describes every route in OpenAPI 3.1 from the validating schemas', async () => {
     const { body } = await server.api('/v1/openapi.json');
     expect(body.openapi).toBe('3.1.0');
-    for (const [path, method] of [['/v1/capture', 'post'], ['/v1/capture/batch', 'post'], ['/v1/search', 'get'], ['/v1/grep', 'get'], ['/v1/documents', 'get'], ['/v1/documents/{id}', 'get'], ['/v1/documents/{id}', 'delete'], ['/v1/end-users', 'get'], ['/v1/end-users/{id}', 'delete'], ['/v1/health', 'get']]) {
+    for (const [path, method] of [
+      ['/v1/capture', 'post'],
+      ['/v1/capture/batch', 'post'],
+      ['/v1/search', 'get'],
+      ['/v1/grep', 'get'],
+      ['/v1/documents', 'get'],
+      ['/v1/documents/{id}', 'get'],
+      ['/v1/documents/{id}', 'delete'],
+      ['/v1/end-users', 'get'],
+      ['/v1/end-users/{id}', 'delete'],
+      ['/v1/health', 'get'],
+    ]) {
       expect(body.paths[path!]?.[method!], `${method} ${path}`).toBeDefined();
     }
     const limit = body.paths['/v1/search'].get.parameters.find((p: { name: string }) => p.name === 'limit');
@@ -85,30 +120,81 @@ describe('HTTP protocol and errors', () => {
   });
 
   it('refuses a body that is not JSON or not an object with 400', async () => {
-    expectError(await server.api('/v1/capture', { key, method: 'POST', rawBody: '{"text": ', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-    expectError(await server.api('/v1/capture', { key, method: 'POST', rawBody: '[1,2]', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-    expectError(await server.api('/v1/capture', { key, method: 'POST', rawBody: '"text"', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
+    expectError(
+      await server.api('/v1/capture', {
+        key,
+        method: 'POST',
+        rawBody: '{"text": ',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+    );
+    expectError(
+      await server.api('/v1/capture', {
+        key,
+        method: 'POST',
+        rawBody: '[1,2]',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+    );
+    expectError(
+      await server.api('/v1/capture', {
+        key,
+        method: 'POST',
+        rawBody: '"text"',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_json',
+    );
   });
 
   it('refuses a POST without Content-Type: application/json with 415', async () => {
-    expectError(await server.api('/v1/capture', { key, method: 'POST', rawBody: '{"text":"a"}', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await server.api('/v1/capture', { key, method: 'POST', rawBody: '{"text":"a"}' }), 415, 'unsupported_media_type');
+    expectError(
+      await server.api('/v1/capture', {
+        key,
+        method: 'POST',
+        rawBody: '{"text":"a"}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await server.api('/v1/capture', { key, method: 'POST', rawBody: '{"text":"a"}' }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('accepts a JSON content type with a charset', async () => {
-    const res = await server.api('/v1/capture', { key, method: 'POST', rawBody: '{"text":"charset ok"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await server.api('/v1/capture', {
+      key,
+      method: 'POST',
+      rawBody: '{"text":"charset ok"}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(201);
   });
 
   it('refuses a body over 6 MB with 413, storing nothing', async () => {
     const before = (await server.api('/v1/documents', { key })).body.count;
-    const res = await server.api('/v1/capture/batch', { key, body: { items: [{ text: 'x'.repeat(6 * 1024 * 1024) }] } });
+    const res = await server.api('/v1/capture/batch', {
+      key,
+      body: { items: [{ text: 'x'.repeat(6 * 1024 * 1024) }] },
+    });
     expectError(res, 413, 'payload_too_large');
     expect((await server.api('/v1/documents', { key })).body.count).toBe(before);
   });
 
   it('throttles per key with 429, Retry-After and retry_after', async () => {
-    const throttled = await startTestServer({ embedder: new HashingEmbedder(), rateLimit: { ratePerSecond: 1, burst: 3 } });
+    const throttled = await startTestServer({
+      embedder: new HashingEmbedder(),
+      rateLimit: { ratePerSecond: 1, burst: 3 },
+    });
     try {
       const limitedKey = await throttled.newKey('busy');
       const otherKey = await throttled.newKey('quiet');

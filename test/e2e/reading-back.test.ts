@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countLines } from '../../lambdas/core/chunking.js';
 import { makePdf, renderTextPng } from '../extraction/fixtures.js';
-import { startCustomerBucket, type CustomerBucket } from '../support/customer-bucket.js';
+import { type CustomerBucket, startCustomerBucket } from '../support/customer-bucket.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -21,7 +21,10 @@ beforeAll(async () => {
   bucket = await startCustomerBucket(['reader-bucket']);
   bucket.addKey('AKIAREADER', BUCKET_SECRET);
   bucket.verifiedKeys.set('AKIAREADER', BUCKET_SECRET);
-  server = await startTestServer({ embedder: new HashingEmbedder(), buckets: { allowPrivateEndpoints: true, retryIntervalMs: 3_600_000 } });
+  server = await startTestServer({
+    embedder: new HashingEmbedder(),
+    buckets: { allowPrivateEndpoints: true, retryIntervalMs: 3_600_000 },
+  });
   key = await server.newKey('reader');
 }, 60_000);
 afterAll(async () => {
@@ -38,7 +41,9 @@ const capture = async (body: Record<string, unknown>, k = key) => {
 };
 /** The file route as a client sees it: status, headers and the raw bytes. */
 async function download(id: string, query = '', k = key) {
-  const res = await fetch(`${server.url}/v1/documents/${id}/file${query}`, { headers: { authorization: `Bearer ${k}` } });
+  const res = await fetch(`${server.url}/v1/documents/${id}/file${query}`, {
+    headers: { authorization: `Bearer ${k}` },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 async function waitSettled(id: string, k = key): Promise<{ status: string }> {
@@ -50,7 +55,11 @@ async function waitSettled(id: string, k = key): Promise<{ status: string }> {
   throw new Error(`document ${id} still processing`);
 }
 /** Every line of the document, page after page, `lines` at a time. */
-async function readAll(id: string, lines: number, query = ''): Promise<{ lines: string[]; pages: number; lineCount: number }> {
+async function readAll(
+  id: string,
+  lines: number,
+  query = '',
+): Promise<{ lines: string[]; pages: number; lineCount: number }> {
   const all: string[] = [];
   let from: number | null = 1;
   let pages = 0;
@@ -68,7 +77,10 @@ async function readAll(id: string, lines: number, query = ''): Promise<{ lines: 
 }
 /** Each grep hit's line, read back: the content's line N is the line grep quoted as N. */
 async function expectGrepLinesReadBack(id: string, pattern: string) {
-  const hits = (await get(`/v1/grep?pattern=${encodeURIComponent(pattern)}&file_id=${id}`)).body.results as Array<{ line: number; snippet: string }>;
+  const hits = (await get(`/v1/grep?pattern=${encodeURIComponent(pattern)}&file_id=${id}`)).body.results as Array<{
+    line: number;
+    snippet: string;
+  }>;
   expect(hits.length).toBeGreaterThan(0);
   for (const hit of hits) {
     const page = await get(`/v1/documents/${id}/content?from_line=${hit.line}&lines=1`);
@@ -93,8 +105,16 @@ describe('GET /v1/documents/{id}/content', () => {
     const page = await get(`/v1/documents/${id}/content`);
     expect(page.status).toBe(200);
     expect(page.body).toEqual({
-      id, line_count: 5, from_line: 1,
-      lines: ['Harbour log', 'The ferry Kestrel leaves at dawn.', 'the tide turns at noon', '', 'Kestrel returns at dusk.'],
+      id,
+      line_count: 5,
+      from_line: 1,
+      lines: [
+        'Harbour log',
+        'The ferry Kestrel leaves at dawn.',
+        'the tide turns at noon',
+        '',
+        'Kestrel returns at dusk.',
+      ],
       next_from_line: null,
     });
     expect(page.body.line_count).toBe((await get(`/v1/documents/${id}`)).body.line_count);
@@ -107,10 +127,29 @@ describe('GET /v1/documents/{id}/content', () => {
     const walked = await readAll(id, 5);
     expect(walked).toEqual({ lines: text.split('\n'), pages: 5, lineCount: 23 });
     const second = await get(`/v1/documents/${id}/content?from_line=6&lines=5`);
-    expect(second.body).toMatchObject({ from_line: 6, lines: ['row 6 of the ledger', 'row 7 of the ledger', 'row 8 of the ledger', 'row 9 of the ledger', 'row 10 of the ledger'], next_from_line: 11 });
-    expect((await get(`/v1/documents/${id}/content?from_line=21&lines=3`)).body).toMatchObject({ lines: ['row 21 of the ledger', 'row 22 of the ledger', 'row 23 of the ledger'], next_from_line: null });
+    expect(second.body).toMatchObject({
+      from_line: 6,
+      lines: [
+        'row 6 of the ledger',
+        'row 7 of the ledger',
+        'row 8 of the ledger',
+        'row 9 of the ledger',
+        'row 10 of the ledger',
+      ],
+      next_from_line: 11,
+    });
+    expect((await get(`/v1/documents/${id}/content?from_line=21&lines=3`)).body).toMatchObject({
+      lines: ['row 21 of the ledger', 'row 22 of the ledger', 'row 23 of the ledger'],
+      next_from_line: null,
+    });
     for (const from of [24, 1000]) {
-      expect((await get(`/v1/documents/${id}/content?from_line=${from}`)).body).toEqual({ id, line_count: 23, from_line: from, lines: [], next_from_line: null });
+      expect((await get(`/v1/documents/${id}/content?from_line=${from}`)).body).toEqual({
+        id,
+        line_count: 23,
+        from_line: from,
+        lines: [],
+        next_from_line: null,
+      });
     }
     // The default page is 1000 lines.
     const long = await capture({ text: Array.from({ length: 1500 }, (_, i) => `entry ${i + 1}`).join('\n') });
@@ -186,7 +225,11 @@ describe('GET /v1/documents/{id}/file', () => {
 
   it('gives a PDF and an image byte for byte, with their type and filename (filename* for a name that is not ASCII)', async () => {
     const pdf = await makePdf([{ text: 'The Orrery contract, signed.' }]);
-    const pdfId = await capture({ content_base64: b64(pdf), filename: 'contrat signé.pdf', content_type: 'application/pdf' });
+    const pdfId = await capture({
+      content_base64: b64(pdf),
+      filename: 'contrat signé.pdf',
+      content_type: 'application/pdf',
+    });
     // Before and after extraction alike: the bytes are stored before the receipt.
     const early = await download(pdfId);
     expect(early.status).toBe(200);
@@ -197,12 +240,18 @@ describe('GET /v1/documents/{id}/file', () => {
     expect(file.bytes.equals(pdf)).toBe(true);
     expect(Number(file.headers.get('content-length'))).toBe(pdf.byteLength);
     expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="contrat sign_.pdf"; filename*=UTF-8''contrat%20sign%C3%A9.pdf`);
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="contrat sign_.pdf"; filename*=UTF-8''contrat%20sign%C3%A9.pdf`,
+    );
     expect(file.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
 
     const png = await renderTextPng(['Platypus'], { fontPx: 40, width: 600 });
     // Declared wrongly: the bytes decided the stored type.
-    const pngId = await capture({ content_base64: b64(png), filename: 'photos/board.png', content_type: 'application/octet-stream' });
+    const pngId = await capture({
+      content_base64: b64(png),
+      filename: 'photos/board.png',
+      content_type: 'application/octet-stream',
+    });
     expect((await waitSettled(pngId)).status).toBe('ready');
     const image = await download(pngId);
     expect(image.bytes.equals(png)).toBe(true);
@@ -235,9 +284,15 @@ describe('only in the caller library', () => {
     const other = await server.newKey('someone-else');
     const shared = await capture({ text: 'Shared ledger line' });
     const alices = await capture({ text: 'Alice diary line', end_user_id: 'alice' });
-    const bytes = await capture({ content_base64: b64('k,v\nsecret,1\n'), filename: 'alice.csv', content_type: 'text/csv', end_user_id: 'alice' });
+    const bytes = await capture({
+      content_base64: b64('k,v\nsecret,1\n'),
+      filename: 'alice.csv',
+      content_type: 'text/csv',
+      end_user_id: 'alice',
+    });
     for (const route of ['content', 'file']) {
-      const status = async (id: string, query: string, k = key) => (await get(`/v1/documents/${id}/${route}${query}`, k)).status;
+      const status = async (id: string, query: string, k = key) =>
+        (await get(`/v1/documents/${id}/${route}${query}`, k)).status;
       expect(await status(shared, '')).toBe(200);
       expect(await status(shared, '', other)).toBe(404);
       expect(await status(shared, '?end_user_id=alice')).toBe(404);
@@ -268,23 +323,42 @@ describe('409 not_ready while the text is not extracted yet', () => {
   it('answers 409 for a queued file whose text is not extracted yet (its bytes are there already); a document still embedding reads', async () => {
     const pdf = await makePdf([{ text: 'Waiting for the reader' }]);
     // A batch item is always queued (a single capture of a file may be read in its request on an idle machine).
-    const queued = await paused.api('/v1/capture/batch', { key: pausedKey, body: { items: [{ content_base64: b64(pdf), filename: 'queued.pdf', content_type: 'application/pdf' }] } });
+    const queued = await paused.api('/v1/capture/batch', {
+      key: pausedKey,
+      body: { items: [{ content_base64: b64(pdf), filename: 'queued.pdf', content_type: 'application/pdf' }] },
+    });
     expect(queued.body.results[0].status).toBe('created');
     const id = queued.body.results[0].id as string;
-    expect((await paused.api(`/v1/documents/${id}`, { key: pausedKey })).body).toMatchObject({ status: 'processing', passages: null });
+    expect((await paused.api(`/v1/documents/${id}`, { key: pausedKey })).body).toMatchObject({
+      status: 'processing',
+      passages: null,
+    });
     const content = await paused.api(`/v1/documents/${id}/content`, { key: pausedKey });
     expect(content.status).toBe(409);
-    expect(content.body.error).toMatchObject({ code: 'not_ready', message: expect.stringMatching(/^document file_\w+ is not ready: its text is still being extracted/) });
+    expect(content.body.error).toMatchObject({
+      code: 'not_ready',
+      message: expect.stringMatching(/^document file_\w+ is not ready: its text is still being extracted/),
+    });
     expect(content.headers.get('x-request-id')).toBe(content.body.error.request_id);
-    const file = await fetch(`${paused.url}/v1/documents/${id}/file`, { headers: { authorization: `Bearer ${pausedKey}` } });
+    const file = await fetch(`${paused.url}/v1/documents/${id}/file`, {
+      headers: { authorization: `Bearer ${pausedKey}` },
+    });
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
 
     // A batch item's text is indexed at once and its embedding queued: processing, but its lines read.
-    const batch = await paused.api('/v1/capture/batch', { key: pausedKey, body: { items: [{ text: 'first\nsecond' }] } });
+    const batch = await paused.api('/v1/capture/batch', {
+      key: pausedKey,
+      body: { items: [{ text: 'first\nsecond' }] },
+    });
     const embedding = batch.body.results[0].id as string;
-    expect((await paused.api(`/v1/documents/${embedding}`, { key: pausedKey })).body).toMatchObject({ status: 'processing', passages: 1 });
-    expect((await paused.api(`/v1/documents/${embedding}/content`, { key: pausedKey })).body).toMatchObject({ lines: ['first', 'second'] });
+    expect((await paused.api(`/v1/documents/${embedding}`, { key: pausedKey })).body).toMatchObject({
+      status: 'processing',
+      passages: 1,
+    });
+    expect((await paused.api(`/v1/documents/${embedding}/content`, { key: pausedKey })).body).toMatchObject({
+      lines: ['first', 'second'],
+    });
   });
 });
 
@@ -294,14 +368,20 @@ describe('409 for a document that failed', () => {
     const own = await server.newKey('failing-reader');
     const broken = (await makePdf([{ text: 'Half a document' }])).subarray(0, 200);
     // Queued (a batch item), so it is claimed first and fails when the worker reads it.
-    const batch = await server.api('/v1/capture/batch', { key: own, body: { items: [{ content_base64: b64(broken), filename: 'broken.pdf', content_type: 'application/pdf' }] } });
+    const batch = await server.api('/v1/capture/batch', {
+      key: own,
+      body: { items: [{ content_base64: b64(broken), filename: 'broken.pdf', content_type: 'application/pdf' }] },
+    });
     expect(batch.body.results[0].status).toBe('created');
     const id = batch.body.results[0].id as string;
     const settled = await waitSettled(id, own);
     expect(settled.status).toBe('failed');
     const content = await get(`/v1/documents/${id}/content`, own);
     expect(content.status).toBe(409);
-    expect(content.body.error).toMatchObject({ code: 'not_ready', message: expect.stringMatching(/failed and has no text to read \(extraction_failed: /) });
+    expect(content.body.error).toMatchObject({
+      code: 'not_ready',
+      message: expect.stringMatching(/failed and has no text to read \(extraction_failed: /),
+    });
     const file = await download(id, '', own);
     expect(file.status).toBe(200);
     expect(file.bytes.equals(broken)).toBe(true);
@@ -312,14 +392,31 @@ describe("a file kept in the caller's bucket", () => {
   it('is read from the bucket; a refusal is 422 bucket_access_denied and marks it failing, no answer is 503; unregistered, it is 404 naming the object', async () => {
     const owner = await server.newKey('bucket-reader');
     const registered = await server.api('/v1/bucket', {
-      key: owner, method: 'PUT',
-      body: { provider: 's3', bucket: 'reader-bucket', endpoint: bucket.proxyEndpoint, access_key_id: 'AKIAREADER', secret_access_key: BUCKET_SECRET },
+      key: owner,
+      method: 'PUT',
+      body: {
+        provider: 's3',
+        bucket: 'reader-bucket',
+        endpoint: bucket.proxyEndpoint,
+        access_key_id: 'AKIAREADER',
+        secret_access_key: BUCKET_SECRET,
+      },
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     const csv = 'city,river\nLyon,Rhône\nKöln,Rhein\n';
     const shared = await capture({ content_base64: b64(csv), filename: 'rivers.csv', content_type: 'text/csv' }, owner);
-    const alices = await capture({ content_base64: b64('Alice keeps this file.\n'), filename: 'alice.txt', content_type: 'text/plain', end_user_id: 'alice' }, owner);
-    expect(await bucket.list('reader-bucket')).toEqual([`library/end-users/alice/${alices}`, `library/shared/${shared}`].sort());
+    const alices = await capture(
+      {
+        content_base64: b64('Alice keeps this file.\n'),
+        filename: 'alice.txt',
+        content_type: 'text/plain',
+        end_user_id: 'alice',
+      },
+      owner,
+    );
+    expect(await bucket.list('reader-bucket')).toEqual(
+      [`library/end-users/alice/${alices}`, `library/shared/${shared}`].sort(),
+    );
     expect((await get(`/v1/documents/${shared}`, owner)).body.storage).toBe('bucket');
 
     const file = await download(shared, '', owner);
@@ -327,22 +424,37 @@ describe("a file kept in the caller's bucket", () => {
     expect(file.bytes.toString('utf8')).toBe(csv);
     expect(file.headers.get('content-type')).toBe('text/csv');
     expect(file.headers.get('content-disposition')).toBe('attachment; filename="rivers.csv"');
-    expect((await download(alices, '?end_user_id=alice', owner)).bytes.toString('utf8')).toBe('Alice keeps this file.\n');
+    expect((await download(alices, '?end_user_id=alice', owner)).bytes.toString('utf8')).toBe(
+      'Alice keeps this file.\n',
+    );
     expect((await download(alices, '', owner)).status).toBe(404);
     // The lines come from the index, as grep reads them: the bucket is not asked.
-    expect((await get(`/v1/documents/${shared}/content`, owner)).body.lines).toEqual(['city,river', 'Lyon,Rhône', 'Köln,Rhein']);
+    expect((await get(`/v1/documents/${shared}/content`, owner)).body.lines).toEqual([
+      'city,river',
+      'Lyon,Rhône',
+      'Köln,Rhein',
+    ]);
 
     bucket.proxy.mode = 'refuse-all';
     try {
       const refused = await server.api(`/v1/documents/${shared}/file`, { key: owner });
       expect(refused.status).toBe(422);
-      expect(refused.body.error).toMatchObject({ code: 'bucket_access_denied', message: expect.stringMatching(/^the registered bucket refused reading the file \(AccessDenied/) });
-      expect((await get('/v1/bucket', owner)).body).toMatchObject({ state: 'failing', last_error: expect.stringMatching(/^read: refused \(AccessDenied/) });
+      expect(refused.body.error).toMatchObject({
+        code: 'bucket_access_denied',
+        message: expect.stringMatching(/^the registered bucket refused reading the file \(AccessDenied/),
+      });
+      expect((await get('/v1/bucket', owner)).body).toMatchObject({
+        state: 'failing',
+        last_error: expect.stringMatching(/^read: refused \(AccessDenied/),
+      });
       expect((await get(`/v1/documents/${shared}/content`, owner)).status).toBe(200);
       bucket.proxy.mode = 'drop';
       const unreachable = await server.api(`/v1/documents/${shared}/file`, { key: owner });
       expect(unreachable.status).toBe(503);
-      expect(unreachable.body.error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^the registered bucket could not be reached for the read/) });
+      expect(unreachable.body.error).toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/^the registered bucket could not be reached for the read/),
+      });
       expect(unreachable.headers.get('retry-after')).toBe('1');
     } finally {
       bucket.proxy.mode = 'pass';

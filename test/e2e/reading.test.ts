@@ -35,7 +35,12 @@ describe('GET /v1/search', () => {
     const top = res.body.results[0];
     expect(top.snippet).toContain('INV-7731-QX');
     expect(top.from_keyword).toBe(true);
-    expect(top).toMatchObject({ kind: 'file_excerpt', id: expect.stringMatching(/^file_/), title: expect.any(String), source_ref: 'The invo' });
+    expect(top).toMatchObject({
+      kind: 'file_excerpt',
+      id: expect.stringMatching(/^file_/),
+      title: expect.any(String),
+      source_ref: 'The invo',
+    });
     expect(top.content_date).toMatch(DATE);
     for (const r of res.body.results) expect(r.score).toBeGreaterThanOrEqual(0), expect(r.score).toBeLessThanOrEqual(1);
   });
@@ -44,9 +49,9 @@ describe('GET /v1/search', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { results: Array<{ id: string }>; has_more: boolean; next_cursor: string | null; count: number } } = await get(
-        `/v1/search?q=the&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
+      const res: {
+        body: { results: Array<{ id: string }>; has_more: boolean; next_cursor: string | null; count: number };
+      } = await get(`/v1/search?q=the&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(res.body.count).toBe(res.body.results.length);
       expect(res.body.results.length).toBeLessThanOrEqual(2);
       seen.push(...res.body.results.map((r) => r.id));
@@ -90,14 +95,31 @@ describe('GET /v1/search', () => {
 describe('GET /v1/grep', () => {
   it('matches literally with line numbers, case switch and file filter', async () => {
     const doc = await server.api('/v1/capture', {
-      key, body: { text: 'line one\nsee a.b*c(1) here\nabbbc(1) is not it\nA.B*C(1) loud', title: 'Formulae' },
+      key,
+      body: { text: 'line one\nsee a.b*c(1) here\nabbbc(1) is not it\nA.B*C(1) loud', title: 'Formulae' },
     });
     const res = await get(`/v1/grep?pattern=${encodeURIComponent('a.b*c(1)')}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ pattern: 'a.b*c(1)', count: 2, has_more: false, next_cursor: null });
     expect(res.body.results).toEqual([
-      { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 2, snippet: '2: see a.b*c(1) here', content_date: expect.stringMatching(DATE), metadata: {} },
-      { file_id: doc.body.id, title: 'Formulae', source_ref: null, line: 4, snippet: '4: A.B*C(1) loud', content_date: expect.stringMatching(DATE), metadata: {} },
+      {
+        file_id: doc.body.id,
+        title: 'Formulae',
+        source_ref: null,
+        line: 2,
+        snippet: '2: see a.b*c(1) here',
+        content_date: expect.stringMatching(DATE),
+        metadata: {},
+      },
+      {
+        file_id: doc.body.id,
+        title: 'Formulae',
+        source_ref: null,
+        line: 4,
+        snippet: '4: A.B*C(1) loud',
+        content_date: expect.stringMatching(DATE),
+        metadata: {},
+      },
     ]);
     const sensitive = await get(`/v1/grep?case_sensitive=true&pattern=${encodeURIComponent('A.B*C(1)')}`);
     expect(sensitive.body.results.map((r: { line: number }) => r.line)).toEqual([4]);
@@ -139,8 +161,13 @@ describe('documents', () => {
     expect((await get(`/v1/documents/${target.id}`)).status).toBe(404);
     expect((await server.api(`/v1/documents/${target.id}`, { key, method: 'DELETE' })).status).toBe(404);
     expect((await get('/v1/grep?pattern=INV-7731')).body.results).toEqual([]);
-    expect((await get('/v1/search?q=INV-7731-QX')).body.results.map((r: { id: string }) => r.id)).not.toContain(target.id);
-    const recaptured = await server.api('/v1/capture', { key, body: { text: 'The invoice reference for the roof repair is INV-7731-QX.' } });
+    expect((await get('/v1/search?q=INV-7731-QX')).body.results.map((r: { id: string }) => r.id)).not.toContain(
+      target.id,
+    );
+    const recaptured = await server.api('/v1/capture', {
+      key,
+      body: { text: 'The invoice reference for the roof repair is INV-7731-QX.' },
+    });
     expect(recaptured.status).toBe(201);
   });
 

@@ -15,22 +15,33 @@ afterAll(() => server.close());
 const capture = (body: Record<string, unknown>) => server.api('/v1/capture', { key, body });
 const get = (path: string) => server.api(path, { key });
 const listIds = async (sourceRef: string, endUser?: string) =>
-  (await get(`/v1/documents?limit=100&source_ref=${encodeURIComponent(sourceRef)}${endUser ? `&end_user_id=${endUser}` : ''}`)).body.documents.map(
-    (d: { id: string }) => d.id,
-  );
+  (
+    await get(
+      `/v1/documents?limit=100&source_ref=${encodeURIComponent(sourceRef)}${endUser ? `&end_user_id=${endUser}` : ''}`,
+    )
+  ).body.documents.map((d: { id: string }) => d.id);
 const grepIds = async (pattern: string, endUser?: string) => [
   ...new Set(
-    (await get(`/v1/grep?limit=200&pattern=${encodeURIComponent(pattern)}${endUser ? `&end_user_id=${endUser}` : ''}`)).body.results.map(
-      (r: { file_id: string }) => r.file_id,
-    ),
+    (
+      await get(`/v1/grep?limit=200&pattern=${encodeURIComponent(pattern)}${endUser ? `&end_user_id=${endUser}` : ''}`)
+    ).body.results.map((r: { file_id: string }) => r.file_id),
   ),
 ];
 
 describe('POST /v1/capture with replace_source_ref', () => {
   it('replaces the older version: search, grep and the list show only the new; another end user is untouched', async () => {
     const v1 = await capture({ text: 'albatross notes, first draft', source_ref: 'notes/alba.md', end_user_id: 'u1' });
-    const theirs = await capture({ text: 'albatross notes of user two', source_ref: 'notes/alba.md', end_user_id: 'u2' });
-    const v2 = await capture({ text: 'albatross notes, second draft', source_ref: 'notes/alba.md', end_user_id: 'u1', replace_source_ref: true });
+    const theirs = await capture({
+      text: 'albatross notes of user two',
+      source_ref: 'notes/alba.md',
+      end_user_id: 'u2',
+    });
+    const v2 = await capture({
+      text: 'albatross notes, second draft',
+      source_ref: 'notes/alba.md',
+      end_user_id: 'u1',
+      replace_source_ref: true,
+    });
     expect(v2.status).toBe(201);
     expect(v2.body).toMatchObject({ ok: true, status: 'created', source_ref: 'notes/alba.md' });
     expect(v2.body.detail).toContain('replaced 1 older document with this source_ref');
@@ -70,7 +81,12 @@ describe('POST /v1/capture with replace_source_ref', () => {
     const v1 = await capture({ text: 'gannet v1', source_ref: 'g.md' });
     const batch = await server.api('/v1/capture/batch', {
       key,
-      body: { items: [{ text: 'gannet v2', source_ref: 'g.md', replace_source_ref: true }, { text: 'unrelated gull', source_ref: 'gull.md' }] },
+      body: {
+        items: [
+          { text: 'gannet v2', source_ref: 'g.md', replace_source_ref: true },
+          { text: 'unrelated gull', source_ref: 'gull.md' },
+        ],
+      },
     });
     expect(batch.body.succeeded).toBe(2);
     const id = batch.body.results[0].id;
@@ -92,7 +108,11 @@ describe('POST /v1/capture with replace_source_ref', () => {
     };
     const readers = [reader(), reader()];
     for (let i = 1; i <= 30; i++) {
-      const r = await capture({ text: `puffin version ${i}\n${'more lines\n'.repeat(i)}`, source_ref: 'p.md', replace_source_ref: true });
+      const r = await capture({
+        text: `puffin version ${i}\n${'more lines\n'.repeat(i)}`,
+        source_ref: 'p.md',
+        replace_source_ref: true,
+      });
       expect(r.body.status).toBe('created');
     }
     done = true;

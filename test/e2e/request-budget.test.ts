@@ -2,13 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { BUDGET_RESERVE_MS } from '../../lambdas/core/capture.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
 import { createHandler as captureHandler } from '../../lambdas/endpoints/capture/handler.js';
 import { createHandler as batchHandler } from '../../lambdas/endpoints/capture-batch/handler.js';
 import { RESPONSE_MARGIN_MS } from '../../lambdas/http/endpoint.js';
 import { coreHarness } from '../support/core-harness.js';
 import { Gate, gatedEmbedder } from '../support/gated.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
-import type { Embedder } from '../../lambdas/core/ports.js';
 
 /**
  * The request budget end to end through the capture handlers: the context
@@ -31,13 +31,20 @@ function event(body: unknown): APIGatewayProxyEvent {
 /** A Lambda context with `ms` left, counting down like the real one. */
 function contextWith(ms: number): Context {
   const end = Date.now() + ms;
-  return { awsRequestId: 'local', functionName: 'capture', getRemainingTimeInMillis: () => Math.max(0, end - Date.now()) } as unknown as Context;
+  return {
+    awsRequestId: 'local',
+    functionName: 'capture',
+    getRemainingTimeInMillis: () => Math.max(0, end - Date.now()),
+  } as unknown as Context;
 }
 
 /** Documents, and index hits for a word, in the tenant's shared library. */
 async function stored(h: ReturnType<typeof coreHarness>, word: string) {
   const documents = await h.services.documents.list(shared, { limit: 100 });
-  return { documents: documents.items.length, hits: (await h.ports.index.keywordSearch(shared, { text: word, limit: 5 })).length };
+  return {
+    documents: documents.items.length,
+    hits: (await h.ports.index.keywordSearch(shared, { text: word, limit: 5 })).length,
+  };
 }
 
 describe('request budget through the capture handlers', () => {
@@ -45,11 +52,18 @@ describe('request budget through the capture handlers', () => {
     const gate = new Gate();
     // An embedder that takes a moment, as real ones do (an instant one could finish the queued work before the receipt is read).
     const inner = new HashingEmbedder();
-    const slow: Embedder = { name: inner.name, dimensions: inner.dimensions, embed: (texts) => sleep(300).then(() => inner.embed(texts)) };
+    const slow: Embedder = {
+      name: inner.name,
+      dimensions: inner.dimensions,
+      embed: (texts) => sleep(300).then(() => inner.embed(texts)),
+    };
     const h = coreHarness({ embedder: gatedEmbedder(slow, gate) });
     const handler = captureHandler(h.services);
     const started = Date.now();
-    const response = await handler(event({ text: 'a capture racing its budget: wombat' }), contextWith(RESPONSE_MARGIN_MS + BUDGET_RESERVE_MS + 400));
+    const response = await handler(
+      event({ text: 'a capture racing its budget: wombat' }),
+      contextWith(RESPONSE_MARGIN_MS + BUDGET_RESERVE_MS + 400),
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(response.statusCode).toBe(201);
     const receipt = JSON.parse(response.body);
@@ -57,7 +71,10 @@ describe('request budget through the capture handlers', () => {
     expect(receipt.detail).toMatch(/time budget/);
     expect((await h.services.documents.get(shared, receipt.id)).status).toBe('processing');
     await h.drain.whenIdle();
-    expect(await h.services.documents.get(shared, receipt.id)).toMatchObject({ status: 'ready', findable_by_meaning: true });
+    expect(await h.services.documents.get(shared, receipt.id)).toMatchObject({
+      status: 'ready',
+      findable_by_meaning: true,
+    });
     gate.open();
     await sleep(100);
     expect(await h.services.documents.get(shared, receipt.id)).toMatchObject({ status: 'ready' });
@@ -70,7 +87,13 @@ describe('request budget through the capture handlers', () => {
     const response = await handler(event({ text: 'no time for this quokka' }), contextWith(200));
     expect(response.statusCode).toBe(503);
     expect(response.headers?.['retry-after']).toBe('1');
-    expect(JSON.parse(response.body)).toMatchObject({ ok: false, status: 'rejected', reject_code: 'backend_unavailable', retryable: true, id: null });
+    expect(JSON.parse(response.body)).toMatchObject({
+      ok: false,
+      status: 'rejected',
+      reject_code: 'backend_unavailable',
+      retryable: true,
+      id: null,
+    });
     await sleep(300);
     await h.drain.whenIdle();
     expect(await stored(h, 'quokka')).toEqual({ documents: 0, hits: 0 });
@@ -103,7 +126,11 @@ describe('request budget through the capture handlers', () => {
       // A created item holds its word (its neighbours may be found through it: core/memory-context.ts);
       // a refused one left no word anywhere, not even in a neighbour's context.
       const hits = await h.ports.index.keywordSearch(shared, { text: `numbat${i}`, limit: 5 });
-      if (r.status === 'created') expect(hits.filter((hit) => !hit.viaContext).map((hit) => hit.itemId), `item ${i}`).toEqual([r.id]);
+      if (r.status === 'created')
+        expect(
+          hits.filter((hit) => !hit.viaContext).map((hit) => hit.itemId),
+          `item ${i}`,
+        ).toEqual([r.id]);
       else expect(hits, `item ${i}`).toEqual([]);
     }
     const list = await h.services.documents.list(shared, { limit: 100 });

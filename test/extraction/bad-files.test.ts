@@ -25,12 +25,18 @@ describe('bad files', () => {
   it('refuses a legacy Office compound file that is not encrypted, and RTF, as unsupported_type', async () => {
     const container = CFB.utils.cfb_new();
     CFB.utils.cfb_add(container, 'WordDocument', Buffer.from('legacy word binary'));
-    await expectReject(extract(Buffer.from(CFB.write(container, { type: 'buffer' })), 'application/msword', 'old.doc'), 'unsupported_type');
+    await expectReject(
+      extract(Buffer.from(CFB.write(container, { type: 'buffer' })), 'application/msword', 'old.doc'),
+      'unsupported_type',
+    );
     await expectReject(extract(Buffer.from('{\\rtf1\\ansi Hello}'), 'application/rtf', 'a.rtf'), 'unsupported_type');
   });
 
   it('reads a PDF that has only an owner password (opens without one)', async () => {
-    const pdf = await makePdf([{ text: 'open to read' }], { ownerPassword: 'owner', permissions: { printing: 'lowResolution' } });
+    const pdf = await makePdf([{ text: 'open to read' }], {
+      ownerPassword: 'owner',
+      permissions: { printing: 'lowResolution' },
+    });
     expect((await extract(pdf, 'application/pdf')).text).toBe('open to read');
   });
 
@@ -58,7 +64,13 @@ describe('bad files', () => {
   it('refuses a DOCX whose zip would inflate past the limit, before inflating it', async () => {
     // 80 MiB of zeros deflates to about 80 KiB: a classic bomb inside a DOCX's shell.
     const docx = await makeDocx();
-    const bomb = zipSync({ '[Content_Types].xml': unzipEntry(docx, '[Content_Types].xml'), 'word/document.xml': new Uint8Array(80 * 1024 * 1024) }, { level: 9 });
+    const bomb = zipSync(
+      {
+        '[Content_Types].xml': unzipEntry(docx, '[Content_Types].xml'),
+        'word/document.xml': new Uint8Array(80 * 1024 * 1024),
+      },
+      { level: 9 },
+    );
     const started = Date.now();
     await expectReject(extract(bomb), 'too_large');
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -70,13 +82,19 @@ describe('bad files', () => {
     const entries: Record<string, Uint8Array> = { '[Content_Types].xml': unzipEntry(docx, '[Content_Types].xml') };
     for (let i = 0; i < 60; i += 1) entries[`word/media/part${i}.xml`] = Buffer.from('<x/>');
     entries['word/document.xml'] = unzipEntry(docx, 'word/document.xml');
-    await expectReject(small.extract({ bytes: zipSync(entries), declaredContentType: 'application/octet-stream', filename: 'a.docx' }), 'too_large');
+    await expectReject(
+      small.extract({ bytes: zipSync(entries), declaredContentType: 'application/octet-stream', filename: 'a.docx' }),
+      'too_large',
+    );
   });
 
   it('refuses a PDF over the page cap', async () => {
     const small = new FileExtractor({ ocr: new RecordingOcr(), limits: { maxPdfPages: 3 } });
     const pdf = await makePdf([1, 2, 3, 4].map((n) => ({ text: `page ${n}` })));
-    await expectReject(small.extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'a.pdf' }), 'too_large');
+    await expectReject(
+      small.extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'a.pdf' }),
+      'too_large',
+    );
   });
 
   it('refuses a file that overruns the time budget', async () => {

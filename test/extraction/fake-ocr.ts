@@ -4,7 +4,10 @@ import type { OcrEngine, OcrImage, OcrResult } from '../../lambdas/adapters/extr
 export class RecordingOcr implements OcrEngine {
   readonly name = 'recording';
   readonly images: OcrImage[] = [];
-  constructor(private readonly answer = 'recognized words', private readonly delayMs = 0) {}
+  constructor(
+    private readonly answer = 'recognized words',
+    private readonly delayMs = 0,
+  ) {}
   async recognize(image: OcrImage): Promise<OcrResult> {
     this.images.push(image);
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));

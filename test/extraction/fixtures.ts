@@ -29,7 +29,10 @@ export function makePdf(pages: PdfPageSpec[], options: PDFKit.PDFDocumentOptions
 }
 
 /** Black text on white, one canvas line per input line, as a PNG. */
-export async function renderTextPng(lines: string[], options: { fontPx?: number; width?: number } = {}): Promise<Buffer> {
+export async function renderTextPng(
+  lines: string[],
+  options: { fontPx?: number; width?: number } = {},
+): Promise<Buffer> {
   const fontPx = options.fontPx ?? 32;
   const lineHeight = Math.round(fontPx * 1.6);
   const canvas = createCanvas(options.width ?? 1600, lineHeight * lines.length + fontPx * 2);
@@ -51,15 +54,28 @@ export async function convertImage(png: Uint8Array, format: 'jpeg' | 'tiff' | 'w
 export async function makeDocx(): Promise<Buffer> {
   const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
   const doc = new Document({
-    sections: [{
-      children: [
-        new Paragraph({ text: 'Quarterly report', heading: HeadingLevel.HEADING_1 }),
-        new Paragraph({ children: [new TextRun('Revenue grew in the '), new TextRun({ text: 'third', bold: true }), new TextRun(' quarter at Zentrix.')] }),
-        new Paragraph({ text: 'Regional sales', heading: HeadingLevel.HEADING_2 }),
-        new Table({ rows: [new TableRow({ children: [cell('Region'), cell('Sales')] }), new TableRow({ children: [cell('Northwind'), cell('120')] })] }),
-        new Paragraph({ text: 'Prepared by the finance team.', alignment: AlignmentType.LEFT }),
-      ],
-    }],
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'Quarterly report', heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({
+            children: [
+              new TextRun('Revenue grew in the '),
+              new TextRun({ text: 'third', bold: true }),
+              new TextRun(' quarter at Zentrix.'),
+            ],
+          }),
+          new Paragraph({ text: 'Regional sales', heading: HeadingLevel.HEADING_2 }),
+          new Table({
+            rows: [
+              new TableRow({ children: [cell('Region'), cell('Sales')] }),
+              new TableRow({ children: [cell('Northwind'), cell('120')] }),
+            ],
+          }),
+          new Paragraph({ text: 'Prepared by the finance team.', alignment: AlignmentType.LEFT }),
+        ],
+      },
+    ],
   });
   return Packer.toBuffer(doc);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IsolatedExtractor } from '../../lambdas/adapters/extraction/isolation/isolated-extractor.js';
 import { CaptureRejected } from '../../lambdas/core/errors.js';
-import { hostileFiles, type HostileFile } from '../support/hostile-files.js';
+import { type HostileFile, hostileFiles } from '../support/hostile-files.js';
 import { RecordingOcr } from './fake-ocr.js';
 
 /**
@@ -15,7 +15,13 @@ const LIMITS = { cpuBudgetMs: 8_000, timeBudgetMs: 15_000 };
 const MEMORY_GROWTH = 512 * MiB;
 
 let corpus: HostileFile[];
-const extractor = new IsolatedExtractor({ mode: 'full', ocr: new RecordingOcr(), limits: LIMITS, memoryGrowthBytes: MEMORY_GROWTH, threads: { request: 1, background: 1 } });
+const extractor = new IsolatedExtractor({
+  mode: 'full',
+  ocr: new RecordingOcr(),
+  limits: LIMITS,
+  memoryGrowthBytes: MEMORY_GROWTH,
+  threads: { request: 1, background: 1 },
+});
 
 beforeAll(async () => {
   corpus = await hostileFiles();
@@ -39,7 +45,11 @@ describe('the hostile corpus', () => {
       let outcome: string;
       let detail = '';
       try {
-        const read = await extractor.extract({ bytes: file.bytes, declaredContentType: file.contentType, filename: file.filename });
+        const read = await extractor.extract({
+          bytes: file.bytes,
+          declaredContentType: file.contentType,
+          filename: file.filename,
+        });
         outcome = read.text.trim() ? 'ok' : 'empty_content';
       } catch (error) {
         expect(error, file.name).toBeInstanceOf(CaptureRejected);

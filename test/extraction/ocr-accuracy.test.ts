@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TesseractOcr } from '../../lambdas/adapters/local/tesseract-ocr.js';
 import { FileExtractor } from '../../lambdas/adapters/extraction/extractor.js';
+import { TesseractOcr } from '../../lambdas/adapters/local/tesseract-ocr.js';
 import { makePdf, renderTextPng } from './fixtures.js';
 import { wordAccuracy } from './word-accuracy.js';
 
@@ -19,7 +19,11 @@ describe('tesseract.js OCR (local, English data from node_modules)', () => {
 
   it('reads rendered text with at least 95% of words right', async () => {
     const png = await renderTextPng(PARAGRAPH, { fontPx: 30, width: 1400 });
-    const out = await new FileExtractor({ ocr }).extract({ bytes: png, declaredContentType: 'image/png', filename: 'memo.png' });
+    const out = await new FileExtractor({ ocr }).extract({
+      bytes: png,
+      declaredContentType: 'image/png',
+      filename: 'memo.png',
+    });
     const accuracy = wordAccuracy(PARAGRAPH.join(' '), out.text);
     console.info(`OCR word accuracy: ${(accuracy * 100).toFixed(1)}%`);
     expect(accuracy).toBeGreaterThanOrEqual(0.95);
@@ -28,8 +32,17 @@ describe('tesseract.js OCR (local, English data from node_modules)', () => {
 
   it('reads a photo-like picture (tilted 2.5°, low contrast, blurred, JPEG q45) with at least 95% of words right', async () => {
     const png = await renderTextPng(PARAGRAPH, { fontPx: 30, width: 1400 });
-    const photo = await sharp(png).rotate(2.5, { background: '#dddddd' }).linear(0.75, 40).blur(0.8).jpeg({ quality: 45 }).toBuffer();
-    const out = await new FileExtractor({ ocr }).extract({ bytes: photo, declaredContentType: 'image/jpeg', filename: 'photo.jpg' });
+    const photo = await sharp(png)
+      .rotate(2.5, { background: '#dddddd' })
+      .linear(0.75, 40)
+      .blur(0.8)
+      .jpeg({ quality: 45 })
+      .toBuffer();
+    const out = await new FileExtractor({ ocr }).extract({
+      bytes: photo,
+      declaredContentType: 'image/jpeg',
+      filename: 'photo.jpg',
+    });
     const accuracy = wordAccuracy(PARAGRAPH.join(' '), out.text);
     console.info(`OCR word accuracy, photo-like JPEG: ${(accuracy * 100).toFixed(1)}%`);
     expect(accuracy).toBeGreaterThanOrEqual(0.95);
@@ -39,7 +52,11 @@ describe('tesseract.js OCR (local, English data from node_modules)', () => {
     // A page-wide scan: the picture is fitted to an A4 page, text about 11 pt once printed.
     const scan = await renderTextPng(PARAGRAPH, { fontPx: 30, width: 1400 });
     const pdf = await makePdf([{ image: scan }]);
-    const out = await new FileExtractor({ ocr }).extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' });
+    const out = await new FileExtractor({ ocr }).extract({
+      bytes: pdf,
+      declaredContentType: 'application/pdf',
+      filename: 'scan.pdf',
+    });
     const accuracy = wordAccuracy(PARAGRAPH.join(' '), out.text);
     console.info(`OCR word accuracy, scanned PDF page: ${(accuracy * 100).toFixed(1)}%`);
     expect(accuracy).toBeGreaterThanOrEqual(0.95);

@@ -15,7 +15,10 @@ const FAULTY = new URL('../support/fault-reader-thread.mjs', import.meta.url);
 const MiB = 1024 * 1024;
 const pools: ReaderPool[] = [];
 
-function pool(over: Partial<ReaderPoolOptions> = {}, limits: Partial<typeof DEFAULT_EXTRACTION_LIMITS> = {}): ReaderPool {
+function pool(
+  over: Partial<ReaderPoolOptions> = {},
+  limits: Partial<typeof DEFAULT_EXTRACTION_LIMITS> = {},
+): ReaderPool {
   const made = new ReaderPool({
     workerUrl: FAULTY,
     mode: 'full',
@@ -28,7 +31,12 @@ function pool(over: Partial<ReaderPoolOptions> = {}, limits: Partial<typeof DEFA
   return made;
 }
 
-const read = (filename: string) => ({ op: 'extract' as const, bytes: new Uint8Array([1]), declaredContentType: 'text/plain', filename });
+const read = (filename: string) => ({
+  op: 'extract' as const,
+  bytes: new Uint8Array([1]),
+  declaredContentType: 'text/plain',
+  filename,
+});
 const textOf = async (work: Promise<unknown>) => ((await work) as ExtractedText).text;
 
 /** The longest gap between 10 ms ticks of this thread's timers while `work` runs: how long the server could not answer. */
@@ -56,7 +64,10 @@ describe('the reader pool', () => {
     const { gap, outcome } = await worstTimerGap(readers.run('background', read('spin')));
     const took = performance.now() - started;
     expect(outcome.status).toBe('rejected');
-    expect((outcome as PromiseRejectedResult).reason).toMatchObject({ rejectCode: 'too_large', detail: expect.stringMatching(/more than 0\.4 s of processor time/) });
+    expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+      rejectCode: 'too_large',
+      detail: expect.stringMatching(/more than 0\.4 s of processor time/),
+    });
     expect(took).toBeGreaterThanOrEqual(350);
     expect(took).toBeLessThan(2_500);
     expect(gap).toBeLessThan(200);
@@ -66,7 +77,8 @@ describe('the reader pool', () => {
   it('stops a read at its wall-clock limit where no processor time is counted (the thread sleeps)', async () => {
     const readers = pool();
     await expect(readers.run('background', read('sleep:5000'), { wallLimitMs: 300 })).rejects.toMatchObject({
-      rejectCode: 'too_large', detail: expect.stringMatching(/more than 0\.3 s \(the extraction time limit\)/),
+      rejectCode: 'too_large',
+      detail: expect.stringMatching(/more than 0\.3 s \(the extraction time limit\)/),
     });
   });
 
@@ -75,7 +87,10 @@ describe('the reader pool', () => {
     const before = process.memoryUsage.rss();
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
-    await expect(readers.run('background', read('alloc'))).rejects.toMatchObject({ rejectCode: 'too_large', detail: expect.stringMatching(/more memory than the extraction limit/) });
+    await expect(readers.run('background', read('alloc'))).rejects.toMatchObject({
+      rejectCode: 'too_large',
+      detail: expect.stringMatching(/more memory than the extraction limit/),
+    });
     clearInterval(sampler);
     // Caught within a few samples of crossing the limit, not gigabytes later.
     expect(peak - before).toBeLessThan(400 * MiB);
@@ -84,7 +99,10 @@ describe('the reader pool', () => {
 
   it('a memory stop beside other reads runs each of them again alone: only the one that needs the memory fails', async () => {
     const readers = pool({ memoryGrowthBytes: 150 * MiB }, { cpuBudgetMs: 20_000 });
-    const [bomb, innocent] = await Promise.allSettled([readers.run('background', read('alloc')), readers.run('background', read('sleep:400'))]);
+    const [bomb, innocent] = await Promise.allSettled([
+      readers.run('background', read('alloc')),
+      readers.run('background', read('sleep:400')),
+    ]);
     expect(bomb.status).toBe('rejected');
     expect((bomb as PromiseRejectedResult).reason).toMatchObject({ rejectCode: 'too_large' });
     expect(innocent).toMatchObject({ status: 'fulfilled', value: { text: 'read sleep:400' } });
@@ -92,7 +110,10 @@ describe('the reader pool', () => {
 
   it('a thread over its heap limit dies alone and its read is refused for memory', async () => {
     const readers = pool({}, { cpuBudgetMs: 20_000 });
-    await expect(readers.run('background', read('heap'))).rejects.toMatchObject({ rejectCode: 'too_large', detail: expect.stringMatching(/memory/) });
+    await expect(readers.run('background', read('heap'))).rejects.toMatchObject({
+      rejectCode: 'too_large',
+      detail: expect.stringMatching(/memory/),
+    });
     expect(await textOf(readers.run('background', read('after')))).toBe('read after');
   });
 
@@ -102,7 +123,7 @@ describe('the reader pool', () => {
     expect(await textOf(readers.run('background', read('after')))).toBe('read after');
   });
 
-  it('a request never waits for another caller\'s read: with every request thread busy it is deferred at once', async () => {
+  it("a request never waits for another caller's read: with every request thread busy it is deferred at once", async () => {
     const readers = pool();
     const busy = readers.run('request', read('sleep:500'));
     const started = performance.now();
@@ -126,7 +147,15 @@ describe('the reader pool', () => {
 
   it('OCR asked for by a reader runs here, with the engine every reader shares', async () => {
     const seen: number[] = [];
-    const readers = pool({ ocr: { name: 'test', recognize: async (image) => { seen.push(image.png.length); return { text: 'page words', confidence: 1 }; } } });
+    const readers = pool({
+      ocr: {
+        name: 'test',
+        recognize: async (image) => {
+          seen.push(image.png.length);
+          return { text: 'page words', confidence: 1 };
+        },
+      },
+    });
     expect(await textOf(readers.run('background', read('ocr')))).toBe('page words');
     expect(seen).toEqual([3]);
   });

@@ -50,9 +50,18 @@ describe('isSlowWork agrees with sniff', () => {
   });
 
   it('is slow work exactly when sniff reads a PDF, a DOCX or an image', async () => {
-    const rows = await Promise.all((await headers()).map(async ([name, bytes]) => ({ name, family: await family(bytes), slow: await isSlowWork(bytes, INLINE_MAX) })));
+    const rows = await Promise.all(
+      (await headers()).map(async ([name, bytes]) => ({
+        name,
+        family: await family(bytes),
+        slow: await isSlowWork(bytes, INLINE_MAX),
+      })),
+    );
     for (const row of rows) {
-      expect({ name: row.name, slow: row.slow }).toEqual({ name: row.name, slow: row.family !== 'text' && row.family !== 'refused' });
+      expect({ name: row.name, slow: row.slow }).toEqual({
+        name: row.name,
+        slow: row.family !== 'text' && row.family !== 'refused',
+      });
     }
     // The fixtures cover every family, so the agreement above is not vacuous.
     const byName = Object.fromEntries(rows.map((row) => [row.name, row.family]));

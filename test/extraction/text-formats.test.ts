@@ -10,7 +10,12 @@ const extract = (bytes: Uint8Array | string, declaredContentType = 'text/plain',
 describe('text formats', () => {
   it('keeps a UTF-8 text file line for line', async () => {
     const out = await extract('first line\nsecond ünïcode line\n\nfourth\n');
-    expect(out).toMatchObject({ text: 'first line\nsecond ünïcode line\n\nfourth\n', contentType: 'text/plain', kind: 'file', ocrPages: 0 });
+    expect(out).toMatchObject({
+      text: 'first line\nsecond ünïcode line\n\nfourth\n',
+      contentType: 'text/plain',
+      kind: 'file',
+      ocrPages: 0,
+    });
   });
 
   it('decodes UTF-16 LE and BE with a byte order mark', async () => {
@@ -35,8 +40,17 @@ describe('text formats', () => {
       <table><tr><td>Owner</td><td>Mira</td></tr></table><noscript>enable js</noscript></body></html>`;
     const out = await extract(html, 'text/html', 'notes.html');
     expect(out.contentType).toBe('text/html');
-    const lines = out.text.split('\n').map((l) => l.trim()).filter(Boolean);
-    expect(lines).toEqual(['Release notes', 'The Falcon build ships today.', '* faster sync', '* smaller bundle', 'Owner   Mira']);
+    const lines = out.text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(lines).toEqual([
+      'Release notes',
+      'The Falcon build ships today.',
+      '* faster sync',
+      '* smaller bundle',
+      'Owner   Mira',
+    ]);
     expect(out.text).not.toMatch(/secretToken|color:red|Ignored title|enable js/);
   });
 
@@ -55,7 +69,10 @@ describe('text formats', () => {
 
   it('checks JSON and keeps it as written', async () => {
     const out = await extract('{\n  "name": "Ada",\n  "role": "engineer"\n}', 'application/json', 'a.json');
-    expect(out).toMatchObject({ contentType: 'application/json', text: '{\n  "name": "Ada",\n  "role": "engineer"\n}' });
+    expect(out).toMatchObject({
+      contentType: 'application/json',
+      text: '{\n  "name": "Ada",\n  "role": "engineer"\n}',
+    });
     await expectReject(extract('{"name": "Ada",', 'application/json', 'a.json'), 'extraction_failed');
   });
 

@@ -6,11 +6,11 @@ import { keywordMatchExpression } from '../../lambdas/adapters/local/fts-query.j
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { decodeCursor, encodeCursor, isNewestFirstKey } from '../../lambdas/core/cursor.js';
 import { DomainError } from '../../lambdas/core/errors.js';
-import { matchesFilter, parseFilterParam, type Filter } from '../../lambdas/core/filter.js';
-import { checkMetadata } from '../../lambdas/core/metadata.js';
+import { type Filter, matchesFilter, parseFilterParam } from '../../lambdas/core/filter.js';
 import { GrepService } from '../../lambdas/core/grep.js';
+import { checkMetadata } from '../../lambdas/core/metadata.js';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
-import { MAX_QUERY_TERMS, keywordTerms } from '../../lambdas/core/query-terms.js';
+import { keywordTerms, MAX_QUERY_TERMS } from '../../lambdas/core/query-terms.js';
 
 /**
  * Property-based tests over what parses a caller's words: the search query
@@ -20,7 +20,33 @@ import { MAX_QUERY_TERMS, keywordTerms } from '../../lambdas/core/query-terms.js
  */
 const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 1_000 }),
-  fc.array(fc.constantFrom('"', "'", '*', '^', ':', '(', ')', 'AND', 'OR', 'NOT', 'NEAR', '-', '+', '{', '}', ' ', 'word', 'é', '\u0000', '日本'), { maxLength: 300 }).map((p) => p.join('')),
+  fc
+    .array(
+      fc.constantFrom(
+        '"',
+        "'",
+        '*',
+        '^',
+        ':',
+        '(',
+        ')',
+        'AND',
+        'OR',
+        'NOT',
+        'NEAR',
+        '-',
+        '+',
+        '{',
+        '}',
+        ' ',
+        'word',
+        'é',
+        '\u0000',
+        '日本',
+      ),
+      { maxLength: 300 },
+    )
+    .map((p) => p.join('')),
   fc.array(fc.stringMatching(/^[a-z]{1,12}$/), { maxLength: 400 }).map((words) => words.join(' ').slice(0, 1_000)),
 );
 
@@ -74,40 +100,59 @@ describe('page cursors', () => {
 describe('grep', () => {
   const ref: LibraryRef = { tenantId: 'ten_fuzz', endUserId: null };
   const GENERATION = 'g';
-  const line = fc.array(fc.constantFrom('a', 'b', 'A', 'é', 'É', 'ß', '\t', ' ', 'İ', 'ı', '"', '%', '_'), { maxLength: 12 }).map((c) => c.join(''));
-  const texts = fc.array(fc.array(line, { minLength: 1, maxLength: 8 }).map((lines) => lines.join('\n')), { minLength: 1, maxLength: 4 });
-  const pattern = fc.array(fc.constantFrom('a', 'b', 'A', 'é', 'É', 'ß', ' ', 'İ', 'ı', '"', '%', '_'), { minLength: 1, maxLength: 4 }).map((c) => c.join(''));
+  const line = fc
+    .array(fc.constantFrom('a', 'b', 'A', 'é', 'É', 'ß', '\t', ' ', 'İ', 'ı', '"', '%', '_'), { maxLength: 12 })
+    .map((c) => c.join(''));
+  const texts = fc.array(
+    fc.array(line, { minLength: 1, maxLength: 8 }).map((lines) => lines.join('\n')),
+    { minLength: 1, maxLength: 4 },
+  );
+  const pattern = fc
+    .array(fc.constantFrom('a', 'b', 'A', 'é', 'É', 'ß', ' ', 'İ', 'ı', '"', '%', '_'), { minLength: 1, maxLength: 4 })
+    .map((c) => c.join(''));
 
   it('finds exactly the lines that contain the pattern, walking every page once, for any pattern and case', async () => {
     await fc.assert(
-      fc.asyncProperty(texts, pattern, fc.boolean(), fc.integer({ min: 1, max: 5 }), async (docs, needle, caseSensitive, limit) => {
-        const index = new SqliteSearchIndex(openDatabase(':memory:'), 4, 'none');
-        const expected: string[] = [];
-        for (const [i, text] of docs.entries()) {
-          const item: IndexItem = {
-            itemId: `file_${String(i).padStart(26, '0')}`, kind: 'file_excerpt', title: null, sourceRef: null,
-            contentDate: `2026-01-0${i + 1}T00:00:00.000000`, text, passages: [], vectors: [],
-          };
-          await index.put(ref, item, GENERATION);
-        }
-        // Newest document first, then line: the contract's order.
-        for (const [i, text] of [...docs.entries()].reverse()) {
-          text.split('\n').forEach((l, n) => {
-            const found = caseSensitive ? l.includes(needle) : l.toLowerCase().includes(needle.toLowerCase());
-            if (found) expected.push(`${i}:${n + 1}`);
-          });
-        }
-        const grep = new GrepService({ index, documents: { libraryGeneration: async () => GENERATION } });
-        const seen: string[] = [];
-        let cursor: string | undefined;
-        for (let pages = 0; pages < 100; pages++) {
-          const page = await grep.grep(ref, { pattern: needle, caseSensitive, limit, cursor });
-          for (const r of page.items) seen.push(`${Number(r.file_id.slice(5))}:${r.line}`);
-          if (!page.hasMore) break;
-          cursor = page.nextCursor!;
-        }
-        expect(seen).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        texts,
+        pattern,
+        fc.boolean(),
+        fc.integer({ min: 1, max: 5 }),
+        async (docs, needle, caseSensitive, limit) => {
+          const index = new SqliteSearchIndex(openDatabase(':memory:'), 4, 'none');
+          const expected: string[] = [];
+          for (const [i, text] of docs.entries()) {
+            const item: IndexItem = {
+              itemId: `file_${String(i).padStart(26, '0')}`,
+              kind: 'file_excerpt',
+              title: null,
+              sourceRef: null,
+              contentDate: `2026-01-0${i + 1}T00:00:00.000000`,
+              text,
+              passages: [],
+              vectors: [],
+            };
+            await index.put(ref, item, GENERATION);
+          }
+          // Newest document first, then line: the contract's order.
+          for (const [i, text] of [...docs.entries()].reverse()) {
+            text.split('\n').forEach((l, n) => {
+              const found = caseSensitive ? l.includes(needle) : l.toLowerCase().includes(needle.toLowerCase());
+              if (found) expected.push(`${i}:${n + 1}`);
+            });
+          }
+          const grep = new GrepService({ index, documents: { libraryGeneration: async () => GENERATION } });
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          for (let pages = 0; pages < 100; pages++) {
+            const page = await grep.grep(ref, { pattern: needle, caseSensitive, limit, cursor });
+            for (const r of page.items) seen.push(`${Number(r.file_id.slice(5))}:${r.line}`);
+            if (!page.hasMore) break;
+            cursor = page.nextCursor!;
+          }
+          expect(seen).toEqual(expected);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -119,7 +164,25 @@ describe('filters and metadata (core/filter.ts, core/metadata.ts)', () => {
       { depthSize: 'small' },
       fc.jsonValue({ maxDepth: 3 }),
       fc.dictionary(
-        fc.oneof(fc.constantFrom('and', 'or', 'not', 'metadata.a', 'metadata.', 'title', 'kind', 'created_at', 'eq', 'in', 'gt', 'prefix', 'exists', '__proto__'), fc.string({ maxLength: 12 })),
+        fc.oneof(
+          fc.constantFrom(
+            'and',
+            'or',
+            'not',
+            'metadata.a',
+            'metadata.',
+            'title',
+            'kind',
+            'created_at',
+            'eq',
+            'in',
+            'gt',
+            'prefix',
+            'exists',
+            '__proto__',
+          ),
+          fc.string({ maxLength: 12 }),
+        ),
         tie('node'),
         { maxKeys: 4 },
       ),
@@ -140,7 +203,15 @@ describe('filters and metadata (core/filter.ts, core/metadata.ts)', () => {
           expect((error as DomainError).message).toMatch(/^filter[.[:]/);
         }
         if (filter) {
-          const subject = { metadata: { a: 1, b: ['x'] }, source_ref: null, title: 't', kinds: ['text', 'file_excerpt'], content_type: 'text/plain', created_at: '2026-01-01T00:00:00.000000', content_date: '2026-01-01T00:00:00.000000' };
+          const subject = {
+            metadata: { a: 1, b: ['x'] },
+            source_ref: null,
+            title: 't',
+            kinds: ['text', 'file_excerpt'],
+            content_type: 'text/plain',
+            created_at: '2026-01-01T00:00:00.000000',
+            content_date: '2026-01-01T00:00:00.000000',
+          };
           expect(typeof matchesFilter(subject, filter)).toBe('boolean');
         }
         expect(performance.now() - started).toBeLessThan(1_000);
@@ -151,15 +222,21 @@ describe('filters and metadata (core/filter.ts, core/metadata.ts)', () => {
 
   it('any JSON is metadata or a 422 naming the key', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.dictionary(fc.string({ maxLength: 70 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 40 })), (value) => {
-        try {
-          const metadata = checkMetadata(value);
-          expect(Object.keys(metadata).length).toBeLessThanOrEqual(32);
-        } catch (error) {
-          expect(error).toBeInstanceOf(DomainError);
-          expect((error as DomainError).message).toMatch(/^metadata[.:[]/);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.dictionary(fc.string({ maxLength: 70 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 40 }),
+        ),
+        (value) => {
+          try {
+            const metadata = checkMetadata(value);
+            expect(Object.keys(metadata).length).toBeLessThanOrEqual(32);
+          } catch (error) {
+            expect(error).toBeInstanceOf(DomainError);
+            expect((error as DomainError).message).toMatch(/^metadata[.:[]/);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

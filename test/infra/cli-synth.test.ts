@@ -20,13 +20,23 @@ describe('npx cdk synth with the pinned CLI', () => {
     const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
     try {
       const cli = join(PROJECT_ROOT, 'node_modules', '.bin', 'cdk');
-      const { stderr } = await run(cli, ['synth', 'Library-Data', '--exclusively', '--quiet', '--no-notices', '--no-version-reporting', '-o', out], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true', CDK_DEFAULT_ACCOUNT: '123456789012', CDK_DEFAULT_REGION: 'eu-west-1' },
-        timeout: 170_000,
-      });
+      const { stderr } = await run(
+        cli,
+        ['synth', 'Library-Data', '--exclusively', '--quiet', '--no-notices', '--no-version-reporting', '-o', out],
+        {
+          cwd: PROJECT_ROOT,
+          env: {
+            ...process.env,
+            CDK_DISABLE_CLI_TELEMETRY: 'true',
+            CDK_DEFAULT_ACCOUNT: '123456789012',
+            CDK_DEFAULT_REGION: 'eu-west-1',
+          },
+          timeout: 170_000,
+        },
+      );
       expect(stderr).not.toMatch(/AwsSolutions-|Synthesis finished with errors/);
-      for (const file of ['manifest.json', 'Library-Data.template.json', 'Library-Api.template.json']) expect(existsSync(join(out, file)), file).toBe(true);
+      for (const file of ['manifest.json', 'Library-Data.template.json', 'Library-Api.template.json'])
+        expect(existsSync(join(out, file)), file).toBe(true);
       // Warnings (e.g. AwsSolutions-APIG3) do not fail a synth: the report must hold no finding at all.
       const report = JSON.parse(readFileSync(join(out, 'validation-report.json'), 'utf8')) as {
         pluginReports: Array<{ pluginName: string; conclusion: string; violations: Array<{ ruleName: string }> }>;

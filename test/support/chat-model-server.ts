@@ -66,7 +66,9 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
  * `stream_options.include_usage`, then `data: [DONE]`). It records every
  * request, so a test can read exactly what the model was shown.
  */
-export async function startChatModelServer(options: { model?: string; script?: Script } = {}): Promise<ChatModelServer> {
+export async function startChatModelServer(
+  options: { model?: string; script?: Script } = {},
+): Promise<ChatModelServer> {
   const model = options.model ?? 'scripted-model';
   const open = new Set<ServerResponse>();
   const state: ChatModelServer = {
@@ -97,15 +99,20 @@ export async function startChatModelServer(options: { model?: string; script?: S
       } catch {
         return send(400, { error: { message: 'the body is not JSON' } });
       }
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
-      if (body.model !== model) return send(404, { error: { message: `model "${body.model}" not found, try pulling it first` } });
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+        return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      if (body.model !== model)
+        return send(404, { error: { message: `model "${body.model}" not found, try pulling it first` } });
       const messages = body.messages ?? [];
       const seen: SeenRequest = {
         path: req.url,
         headers: req.headers,
         body,
         system: messages.find((m) => m.role === 'system')?.content ?? '',
-        user: messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n'),
+        user: messages
+          .filter((m) => m.role === 'user')
+          .map((m) => m.content)
+          .join('\n'),
       };
       state.requests.push(seen);
       const reply = state.script(seen);
@@ -115,14 +122,26 @@ export async function startChatModelServer(options: { model?: string; script?: S
       }
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if ('status' in reply) {
-        return send(reply.status, { error: { message: reply.error ?? `HTTP ${reply.status}` } }, reply.retryAfter ? { 'retry-after': reply.retryAfter } : {});
+        return send(
+          reply.status,
+          { error: { message: reply.error ?? `HTTP ${reply.status}` } },
+          reply.retryAfter ? { 'retry-after': reply.retryAfter } : {},
+        );
       }
       const content = 'json' in reply ? JSON.stringify(reply.json) : reply.text;
-      const usage = reply.usage === false ? undefined : (reply.usage ?? { prompt_tokens: words(seen.system) + words(seen.user), completion_tokens: words(content) });
+      const usage =
+        reply.usage === false
+          ? undefined
+          : (reply.usage ?? {
+              prompt_tokens: words(seen.system) + words(seen.user),
+              completion_tokens: words(content),
+            });
       const finishReason = reply.finishReason ?? 'stop';
       if (!body.stream || reply.ignoreStream) {
         return send(200, {
-          id: 'chatcmpl-scripted', object: 'chat.completion', model,
+          id: 'chatcmpl-scripted',
+          object: 'chat.completion',
+          model,
           choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }],
           ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
         });
@@ -133,7 +152,12 @@ export async function startChatModelServer(options: { model?: string; script?: S
         new Promise<void>((resolve) => {
           res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`, () => resolve());
         });
-      const chunk = (delta: object, finish: string | null) => ({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] });
+      const chunk = (delta: object, finish: string | null) => ({
+        id: 'chatcmpl-scripted',
+        object: 'chat.completion.chunk',
+        model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
       await event(chunk({ role: 'assistant', content: '' }, null));
       const size = reply.chunkChars ?? 5;
       const pieces = Array.from(content).reduce<string[]>((all, c, i) => {
@@ -161,7 +185,13 @@ export async function startChatModelServer(options: { model?: string; script?: S
       }
       await event(chunk({}, finishReason));
       if (usage && body.stream_options?.include_usage) {
-        await event({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+        await event({
+          id: 'chatcmpl-scripted',
+          object: 'chat.completion.chunk',
+          model,
+          choices: [],
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+        });
       }
       await event('[DONE]');
       res.end();
@@ -203,7 +233,14 @@ export const questionIn = (user: string) => user.slice(user.lastIndexOf('\n\nQue
 
 /** The number of the first passage holding these words, if any was given. */
 export function passageHolding(user: string, text: string): number | null {
-  return passagesIn(user).find((p) => p.lines.map((l) => l.text).join(' ').includes(text))?.number ?? null;
+  return (
+    passagesIn(user).find((p) =>
+      p.lines
+        .map((l) => l.text)
+        .join(' ')
+        .includes(text),
+    )?.number ?? null
+  );
 }
 
 /**
@@ -213,6 +250,9 @@ export function passageHolding(user: string, text: string): number | null {
 export function answersFrom(words: string, answer: (n: number) => string): Script {
   return (request) => {
     const n = passageHolding(request.user, words);
-    return { json: n === null ? { answer: null, citations: [] } : { answer: answer(n), citations: [{ passage: n, quote: words }] } };
+    return {
+      json:
+        n === null ? { answer: null, citations: [] } : { answer: answer(n), citations: [{ passage: n, quote: words }] },
+    };
   };
 }

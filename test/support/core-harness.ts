@@ -1,15 +1,15 @@
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
-import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
+import { SqliteIngestQueue } from '../../lambdas/adapters/local/sqlite-ingest-queue.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../lambdas/adapters/local/sqlite-tenant-store.js';
-import { CaptureRejected } from '../../lambdas/core/errors.js';
+import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
 import { systemClock } from '../../lambdas/core/dates.js';
-import { buildServices, type Ports } from '../../lambdas/wiring/services.js';
+import { CaptureRejected } from '../../lambdas/core/errors.js';
 import type { TextExtractor } from '../../lambdas/core/ports.js';
+import { type DrainOptions, LocalIngestDrain } from '../../lambdas/wiring/local/ingest-drain.js';
+import { buildServices, type Ports } from '../../lambdas/wiring/services.js';
 import { HashingEmbedder } from './hashing-embedder.js';
-import { SqliteIngestQueue } from '../../lambdas/adapters/local/sqlite-ingest-queue.js';
-import { LocalIngestDrain, type DrainOptions } from '../../lambdas/wiring/local/ingest-drain.js';
 import { InMemoryBlobStore, InMemoryConversationStore, InMemoryDocumentStore } from './in-memory-ports.js';
 
 /** Decodes UTF-8 files; refuses `application/x-unsupported`. Enough to drive the core's bytes path. */
@@ -19,8 +19,15 @@ export const utf8Extractor: TextExtractor = {
     return Buffer.from(bytes).toString('utf8').startsWith('%SLOW');
   },
   async extract({ bytes, declaredContentType }) {
-    if (declaredContentType === 'application/x-unsupported') throw new CaptureRejected('unsupported_type', 'unsupported');
-    return { text: Buffer.from(bytes).toString('utf8'), kind: 'file', contentType: declaredContentType, pageCount: null, ocrPages: 0 };
+    if (declaredContentType === 'application/x-unsupported')
+      throw new CaptureRejected('unsupported_type', 'unsupported');
+    return {
+      text: Buffer.from(bytes).toString('utf8'),
+      kind: 'file',
+      contentType: declaredContentType,
+      pageCount: null,
+      ocrPages: 0,
+    };
   },
 };
 

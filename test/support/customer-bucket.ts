@@ -37,21 +37,48 @@ export interface CustomerBucket {
 
 const ADMIN = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-const s3Error = (code: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`;
+const s3Error = (code: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`;
 
 const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Whether a SigV4-signed request's signature holds under this secret (header auth, S3's single URI encoding). */
-function signatureHolds(method: string, url: string, headers: Record<string, string | string[] | undefined>, secret: string): boolean {
-  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]+)$/.exec(String(headers.authorization ?? ''));
+function signatureHolds(
+  method: string,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+  secret: string,
+): boolean {
+  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]+)$/.exec(
+    String(headers.authorization ?? ''),
+  );
   if (!auth) return false;
   const [, , scope, signed, signature] = auth as unknown as [string, string, string, string, string];
   const [path, query = ''] = url.split('?');
-  const canonicalQuery = query.split('&').filter(Boolean).map((p) => (p.includes('=') ? p : `${p}=`)).sort().join('&');
+  const canonicalQuery = query
+    .split('&')
+    .filter(Boolean)
+    .map((p) => (p.includes('=') ? p : `${p}=`))
+    .sort()
+    .join('&');
   const names = signed.split(';');
-  const canonicalHeaders = names.map((n) => `${n}:${String(headers[n] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
-  const request = [method, path, canonicalQuery, canonicalHeaders, signed, String(headers['x-amz-content-sha256'] ?? 'UNSIGNED-PAYLOAD')].join('\n');
+  const canonicalHeaders = names
+    .map(
+      (n) =>
+        `${n}:${String(headers[n] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
+  const request = [
+    method,
+    path,
+    canonicalQuery,
+    canonicalHeaders,
+    signed,
+    String(headers['x-amz-content-sha256'] ?? 'UNSIGNED-PAYLOAD'),
+  ].join('\n');
   const toSign = ['AWS4-HMAC-SHA256', String(headers['x-amz-date']), scope, sha256(request)].join('\n');
   const [date, region, service] = scope.split('/') as [string, string, string];
   const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
@@ -60,11 +87,19 @@ function signatureHolds(method: string, url: string, headers: Record<string, str
 
 export async function startCustomerBucket(buckets: string[]): Promise<CustomerBucket> {
   const directory = mkdtempSync(join(tmpdir(), 'customer-bucket-'));
-  const s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const s3rver = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const { port } = await s3rver.run();
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver's one account: its registry of key pairs is module state, shared with the server started above.
-  const account = createRequire(import.meta.url)('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
+  const account = createRequire(import.meta.url)('s3rver/lib/models/account.js') as {
+    DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void };
+  };
   const admin = new S3Client({ endpoint, region: 'us-east-1', credentials: ADMIN, forcePathStyle: true });
 
   const proxy: CustomerBucket['proxy'] = { mode: 'pass' };
@@ -73,7 +108,10 @@ export async function startCustomerBucket(buckets: string[]): Promise<CustomerBu
     if (proxy.mode === 'drop') return incoming.socket.destroy();
     const keyId = /Credential=([^/]+)\//.exec(String(incoming.headers.authorization ?? ''))?.[1];
     const secret = keyId ? verifiedKeys.get(keyId) : undefined;
-    if (secret !== undefined && !signatureHolds(incoming.method ?? 'GET', incoming.url ?? '/', incoming.headers, secret)) {
+    if (
+      secret !== undefined &&
+      !signatureHolds(incoming.method ?? 'GET', incoming.url ?? '/', incoming.headers, secret)
+    ) {
       incoming.resume();
       outgoing.writeHead(403, { 'content-type': 'application/xml' }).end(s3Error('SignatureDoesNotMatch'));
       return;
@@ -84,10 +122,13 @@ export async function startCustomerBucket(buckets: string[]): Promise<CustomerBu
       return;
     }
     // Headers go as they came (Host included), so the request's signature still holds at s3rver.
-    const upstream = request({ host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     upstream.on('error', () => outgoing.destroy());
     incoming.pipe(upstream);
   });

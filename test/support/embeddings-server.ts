@@ -10,7 +10,11 @@ export interface EmbeddingsServer {
   url: string;
   model: string;
   dimensions: number;
-  requests: Array<{ path: string; headers: IncomingHttpHeaders; body: { model?: string; input?: string[]; encoding_format?: string } }>;
+  requests: Array<{
+    path: string;
+    headers: IncomingHttpHeaders;
+    body: { model?: string; input?: string[]; encoding_format?: string };
+  }>;
   mode: EmbeddingsMode;
   /** Milliseconds every answer waits (a slow model). */
   delayMs: number;
@@ -29,7 +33,9 @@ export interface EmbeddingsServer {
  * unit length), usage.prompt_tokens = words read, a 401 without the key it
  * wants, a 404 for another model, and faults on demand (`mode`).
  */
-export async function startEmbeddingsServer(options: { model?: string; dimensions?: number; apiKey?: string; reportUsage?: boolean } = {}): Promise<EmbeddingsServer> {
+export async function startEmbeddingsServer(
+  options: { model?: string; dimensions?: number; apiKey?: string; reportUsage?: boolean } = {},
+): Promise<EmbeddingsServer> {
   const model = options.model ?? 'test-embed';
   const dimensions = options.dimensions ?? 48;
   const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -83,10 +89,14 @@ export async function startEmbeddingsServer(options: { model?: string; dimension
         return;
       }
       if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
-      if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
-      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) return send(401, { error: { message: 'invalid api key' } });
-      if (body.model !== model) return send(404, { error: { message: `model "${body.model}" not found, try pulling it first` } });
-      if (!Array.isArray(body.input) || body.input.some((t) => typeof t !== 'string' || !t)) return send(400, { error: { message: 'input must be non-empty strings' } });
+      if (req.method !== 'POST' || req.url !== '/v1/embeddings')
+        return send(404, { error: { message: `no route ${req.method} ${req.url}` } });
+      if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
+        return send(401, { error: { message: 'invalid api key' } });
+      if (body.model !== model)
+        return send(404, { error: { message: `model "${body.model}" not found, try pulling it first` } });
+      if (!Array.isArray(body.input) || body.input.some((t) => typeof t !== 'string' || !t))
+        return send(400, { error: { message: 'input must be non-empty strings' } });
       if (state.mode === 'error500') return send(500, { error: { message: 'the model crashed' } });
       if (state.mode === 'throttle') return send(429, { error: { message: 'slow down' } }, { 'retry-after': '3' });
       if (state.mode === 'malformed') return send(200, '{"data": [{"embedding": "not numbers"');
@@ -96,7 +106,12 @@ export async function startEmbeddingsServer(options: { model?: string; dimension
       state.embedded.push(...input);
       const tokens = input.reduce((sum, text) => sum + tokensOf(text), 0);
       // Answered out of order, as a server may: the client must follow `index`.
-      send(200, { object: 'list', model, data: data.reverse(), ...(options.reportUsage === false ? {} : { usage: { prompt_tokens: tokens, total_tokens: tokens } }) });
+      send(200, {
+        object: 'list',
+        model,
+        data: data.reverse(),
+        ...(options.reportUsage === false ? {} : { usage: { prompt_tokens: tokens, total_tokens: tokens } }),
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -23,7 +23,12 @@ const threadId = (() => {
 
 const ocrCalls = new Map();
 const answer = (id, text, heapBytes = 1024 * 1024) =>
-  parentPort.postMessage({ type: 'done', id, value: { text, kind: 'file', contentType: 'text/plain', pageCount: null, ocrPages: 0 }, heapBytes });
+  parentPort.postMessage({
+    type: 'done',
+    id,
+    value: { text, kind: 'file', contentType: 'text/plain', pageCount: null, ocrPages: 0 },
+    heapBytes,
+  });
 
 parentPort.on('message', (message) => {
   if (message.type === 'ocr-reply') {
@@ -56,7 +61,9 @@ parentPort.on('message', (message) => {
   }
   if (name === 'ocr') {
     const png = new Uint8Array([1, 2, 3]);
-    ocrCalls.set(7, (reply) => answer(message.id, reply.error ? `ocr failed: ${reply.error.detail ?? reply.error.message}` : reply.result.text));
+    ocrCalls.set(7, (reply) =>
+      answer(message.id, reply.error ? `ocr failed: ${reply.error.detail ?? reply.error.message}` : reply.result.text),
+    );
     parentPort.postMessage({ type: 'ocr', call: 7, image: { png, width: 1, height: 1 } });
     return;
   }

@@ -35,7 +35,8 @@ export function gatedEmbedder(inner: Embedder, gate: Gate): Embedder {
   return {
     name: inner.name,
     dimensions: inner.dimensions,
-    embed: (texts, purpose) => (purpose === 'passage' ? gate.pass(() => inner.embed(texts, purpose)) : inner.embed(texts, purpose)),
+    embed: (texts, purpose) =>
+      purpose === 'passage' ? gate.pass(() => inner.embed(texts, purpose)) : inner.embed(texts, purpose),
   };
 }
 

@@ -1,5 +1,5 @@
-import { unzipSync, zipSync } from 'fflate';
 import { crc32, createDeflate, deflateSync } from 'node:zlib';
+import { unzipSync, zipSync } from 'fflate';
 import { makeDocx, makePdf } from '../extraction/fixtures.js';
 
 /**
@@ -38,7 +38,9 @@ async function deflatedRun(size: number, byte: number): Promise<Buffer> {
 /** A one-page PDF whose content stream is `stream` with `filter` (no xref: readers rebuild it, as they do for damaged files). */
 function pdfWithContent(stream: Buffer, filter = '/FlateDecode'): Buffer {
   return Buffer.concat([
-    Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n'),
+    Buffer.from(
+      '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n',
+    ),
     Buffer.from('3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >> endobj\n'),
     Buffer.from(`4 0 obj << /Length ${stream.length} /Filter ${filter} >> stream\n`),
     stream,
@@ -80,43 +82,166 @@ function pngClaiming(width: number, height: number): Buffer {
   ]);
 }
 
-const text = (name: string, body: string, contentType: string, filename: string, outcomes: HostileFile['outcomes']): HostileFile => ({
-  name, bytes: Buffer.from(body, 'utf8'), contentType, filename, outcomes,
+const text = (
+  name: string,
+  body: string,
+  contentType: string,
+  filename: string,
+  outcomes: HostileFile['outcomes'],
+): HostileFile => ({
+  name,
+  bytes: Buffer.from(body, 'utf8'),
+  contentType,
+  filename,
+  outcomes,
 });
 
 /** Every hostile file, of every kind (a few seconds to make: the bombs are deflated for real). */
 export async function hostileFiles(): Promise<HostileFile[]> {
-  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ok \ud800 lone \udc00 surrogates '.repeat(2000), 'utf16le'), Buffer.from([0x41])]);
+  const utf16 = Buffer.concat([
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('ok \ud800 lone \udc00 surrogates '.repeat(2000), 'utf16le'),
+    Buffer.from([0x41]),
+  ]);
   return [
     // Runs of comments before a tag: the shape that backtracked exponentially.
     text('29 empty comments then a letter, as a .txt', `${'<!---->'.repeat(29)}x`, 'text/plain', 'note.txt', ['ok']),
-    text('40 spaced comments then text, as HTML', `${'<!-- -->\n'.repeat(40)}plain words`, 'text/html', 'page.html', ['ok']),
-    text('3000 unclosed-looking comments', `<!--${'--><!--'.repeat(3000)}`, 'text/plain', 'c.txt', ['ok', 'empty_content']),
-    text('an XML declaration, 500 comments, then html', `<?xml version="1.0"?>${'<!--a-->'.repeat(500)}<html><body>deep end</body></html>`, 'text/plain', 'x.txt', ['ok']),
+    text('40 spaced comments then text, as HTML', `${'<!-- -->\n'.repeat(40)}plain words`, 'text/html', 'page.html', [
+      'ok',
+    ]),
+    text('3000 unclosed-looking comments', `<!--${'--><!--'.repeat(3000)}`, 'text/plain', 'c.txt', [
+      'ok',
+      'empty_content',
+    ]),
+    text(
+      'an XML declaration, 500 comments, then html',
+      `<?xml version="1.0"?>${'<!--a-->'.repeat(500)}<html><body>deep end</body></html>`,
+      'text/plain',
+      'x.txt',
+      ['ok'],
+    ),
     // Deep structures.
-    text('200,000 nested divs', `<html><body>${'<div>'.repeat(200_000)}bottom`, 'text/html', 'deep.html', ['ok', 'too_large', 'extraction_failed']),
-    text('300,000 nested inline tags', `<!doctype html>${'<b><i>'.repeat(150_000)}x`, 'text/html', 'inline.html', ['ok', 'too_large', 'extraction_failed']),
-    text('JSON nested 1,000,000 arrays deep', `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`, 'application/json', 'deep.json', ['ok', 'too_large', 'extraction_failed']),
-    text('JSON nested 500,000 objects deep', `${'{"a":'.repeat(500_000)}1${'}'.repeat(500_000)}`, 'application/json', 'objects.json', ['ok', 'too_large', 'extraction_failed']),
-    text('JSON with 200,000 keys', JSON.stringify(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i]))), 'application/json', 'keys.json', ['ok', 'too_large']),
+    text('200,000 nested divs', `<html><body>${'<div>'.repeat(200_000)}bottom`, 'text/html', 'deep.html', [
+      'ok',
+      'too_large',
+      'extraction_failed',
+    ]),
+    text('300,000 nested inline tags', `<!doctype html>${'<b><i>'.repeat(150_000)}x`, 'text/html', 'inline.html', [
+      'ok',
+      'too_large',
+      'extraction_failed',
+    ]),
+    text(
+      'JSON nested 1,000,000 arrays deep',
+      `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`,
+      'application/json',
+      'deep.json',
+      ['ok', 'too_large', 'extraction_failed'],
+    ),
+    text(
+      'JSON nested 500,000 objects deep',
+      `${'{"a":'.repeat(500_000)}1${'}'.repeat(500_000)}`,
+      'application/json',
+      'objects.json',
+      ['ok', 'too_large', 'extraction_failed'],
+    ),
+    text(
+      'JSON with 200,000 keys',
+      JSON.stringify(Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i]))),
+      'application/json',
+      'keys.json',
+      ['ok', 'too_large'],
+    ),
     // Long lines and many lines.
     text('one line of 4 MiB', 'a'.repeat(4 * MiB - 64), 'text/plain', 'line.txt', ['ok', 'too_large']),
-    text('4 MiB of newlines around one word', `${'\n'.repeat(2 * MiB)}word${'\n'.repeat(2 * MiB - 64)}`, 'text/plain', 'lines.txt', ['ok', 'too_large']),
-    text('a CSV field of 3 MiB in quotes', `a,b\n"${'x,'.repeat(1.5 * MiB)}",2\n`, 'text/csv', 'wide.csv', ['ok', 'too_large']),
-    text('HTML of 4 MiB of tags', `<html><body>${'<p>a</p>'.repeat(500_000)}`, 'text/html', 'tags.html', ['ok', 'too_large']),
+    text(
+      '4 MiB of newlines around one word',
+      `${'\n'.repeat(2 * MiB)}word${'\n'.repeat(2 * MiB - 64)}`,
+      'text/plain',
+      'lines.txt',
+      ['ok', 'too_large'],
+    ),
+    text('a CSV field of 3 MiB in quotes', `a,b\n"${'x,'.repeat(1.5 * MiB)}",2\n`, 'text/csv', 'wide.csv', [
+      'ok',
+      'too_large',
+    ]),
+    text('HTML of 4 MiB of tags', `<html><body>${'<p>a</p>'.repeat(500_000)}`, 'text/html', 'tags.html', [
+      'ok',
+      'too_large',
+    ]),
     // Malformed text encodings.
-    { name: 'UTF-16 with lone surrogates and an odd byte', bytes: utf16, contentType: 'text/plain', filename: 'u16.txt', outcomes: ['ok'] },
-    { name: 'UTF-8 cut in the middle of characters', bytes: Buffer.concat([Buffer.from('é'.repeat(10_000)).subarray(1), Buffer.from([0xe2, 0x82])]), contentType: 'text/plain', filename: 'cut.txt', outcomes: ['ok'] },
+    {
+      name: 'UTF-16 with lone surrogates and an odd byte',
+      bytes: utf16,
+      contentType: 'text/plain',
+      filename: 'u16.txt',
+      outcomes: ['ok'],
+    },
+    {
+      name: 'UTF-8 cut in the middle of characters',
+      bytes: Buffer.concat([Buffer.from('é'.repeat(10_000)).subarray(1), Buffer.from([0xe2, 0x82])]),
+      contentType: 'text/plain',
+      filename: 'cut.txt',
+      outcomes: ['ok'],
+    },
     // Zip bombs inside a DOCX's shell.
-    { name: 'DOCX with a 300 MiB part declared as 100 bytes', bytes: await docxWithPart(300 * MiB, 100), contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', filename: 'lie.docx', outcomes: ['too_large', 'extraction_failed'] },
-    { name: 'DOCX with a 200 MiB part declared honestly', bytes: await docxWithPart(200 * MiB, null), contentType: 'application/octet-stream', filename: 'big.docx', outcomes: ['too_large'] },
+    {
+      name: 'DOCX with a 300 MiB part declared as 100 bytes',
+      bytes: await docxWithPart(300 * MiB, 100),
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      filename: 'lie.docx',
+      outcomes: ['too_large', 'extraction_failed'],
+    },
+    {
+      name: 'DOCX with a 200 MiB part declared honestly',
+      bytes: await docxWithPart(200 * MiB, null),
+      contentType: 'application/octet-stream',
+      filename: 'big.docx',
+      outcomes: ['too_large'],
+    },
     // PDF stream bombs.
-    { name: 'PDF whose content stream inflates to 768 MiB of spaces', bytes: pdfWithContent(await deflatedRun(768 * MiB, 0x20)), contentType: 'application/pdf', filename: 'bomb.pdf', outcomes: ['too_large', 'empty_content', 'extraction_failed'] },
-    { name: 'PDF whose content stream inflates to 768 MiB of digits', bytes: pdfWithContent(await deflatedRun(768 * MiB, 0x30)), contentType: 'application/pdf', filename: 'zeros.pdf', outcomes: ['too_large', 'empty_content', 'extraction_failed'] },
-    { name: 'PDF that is a broken stream', bytes: pdfWithContent(Buffer.alloc(50_000, 0x78)), contentType: 'application/pdf', filename: 'broken.pdf', outcomes: ['extraction_failed', 'empty_content'] },
-    { name: 'PDF with 2,000 pages', bytes: await makePdf(Array.from({ length: 2_000 }, () => ({ blank: true as const }))), contentType: 'application/pdf', filename: 'pages.pdf', outcomes: ['too_large'] },
+    {
+      name: 'PDF whose content stream inflates to 768 MiB of spaces',
+      bytes: pdfWithContent(await deflatedRun(768 * MiB, 0x20)),
+      contentType: 'application/pdf',
+      filename: 'bomb.pdf',
+      outcomes: ['too_large', 'empty_content', 'extraction_failed'],
+    },
+    {
+      name: 'PDF whose content stream inflates to 768 MiB of digits',
+      bytes: pdfWithContent(await deflatedRun(768 * MiB, 0x30)),
+      contentType: 'application/pdf',
+      filename: 'zeros.pdf',
+      outcomes: ['too_large', 'empty_content', 'extraction_failed'],
+    },
+    {
+      name: 'PDF that is a broken stream',
+      bytes: pdfWithContent(Buffer.alloc(50_000, 0x78)),
+      contentType: 'application/pdf',
+      filename: 'broken.pdf',
+      outcomes: ['extraction_failed', 'empty_content'],
+    },
+    {
+      name: 'PDF with 2,000 pages',
+      bytes: await makePdf(Array.from({ length: 2_000 }, () => ({ blank: true as const }))),
+      contentType: 'application/pdf',
+      filename: 'pages.pdf',
+      outcomes: ['too_large'],
+    },
     // Images larger than any page.
-    { name: 'PNG announcing 60,000 x 60,000 pixels', bytes: pngClaiming(60_000, 60_000), contentType: 'image/png', filename: 'flood.png', outcomes: ['too_large', 'extraction_failed'] },
-    { name: 'PNG announcing 1 x 200,000,000 pixels', bytes: pngClaiming(1, 200_000_000), contentType: 'image/png', filename: 'tall.png', outcomes: ['too_large', 'extraction_failed'] },
+    {
+      name: 'PNG announcing 60,000 x 60,000 pixels',
+      bytes: pngClaiming(60_000, 60_000),
+      contentType: 'image/png',
+      filename: 'flood.png',
+      outcomes: ['too_large', 'extraction_failed'],
+    },
+    {
+      name: 'PNG announcing 1 x 200,000,000 pixels',
+      bytes: pngClaiming(1, 200_000_000),
+      contentType: 'image/png',
+      filename: 'tall.png',
+      outcomes: ['too_large', 'extraction_failed'],
+    },
   ];
 }

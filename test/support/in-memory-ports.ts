@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { LibraryErasedError } from '../../lambdas/core/errors.js';
-import type { BlobStore, ConversationStore, ConversationTurnRecord, DocumentStore, ExtractionResult, NewestFirstKey } from '../../lambdas/core/ports.js';
-import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
-import { matchesFilter, type Filter } from '../../lambdas/core/filter.js';
+import { type Filter, matchesFilter } from '../../lambdas/core/filter.js';
 import { documentSubject } from '../../lambdas/core/filter-subject.js';
+import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../lambdas/core/model.js';
+import type {
+  BlobStore,
+  ConversationStore,
+  ConversationTurnRecord,
+  DocumentStore,
+  ExtractionResult,
+  NewestFirstKey,
+} from '../../lambdas/core/ports.js';
 
 /**
  * In-memory fakes of the storage ports for unit tests of the core. They pass
@@ -16,7 +23,10 @@ const newestFirst = (a: DocumentRecord, b: DocumentRecord) =>
 
 export class InMemoryDocumentStore implements DocumentStore {
   readonly docs = new Map<string, DocumentRecord>();
-  readonly libraries = new Map<string, { ref: LibraryRef; createdAt: string; lastActiveAt: string; generation: string }>();
+  readonly libraries = new Map<
+    string,
+    { ref: LibraryRef; createdAt: string; lastActiveAt: string; generation: string }
+  >();
 
   async touchLibrary(ref: LibraryRef, at: string) {
     const existing = this.libraries.get(libKey(ref));
@@ -41,7 +51,8 @@ export class InMemoryDocumentStore implements DocumentStore {
     return structuredClone(this.inLibrary(ref).find((d) => d.sha256 === sha256) ?? null);
   }
   async claim(doc: DocumentRecord, generation?: string) {
-    if (generation !== undefined && this.libraries.get(libKey(doc))?.generation !== generation) throw new LibraryErasedError();
+    if (generation !== undefined && this.libraries.get(libKey(doc))?.generation !== generation)
+      throw new LibraryErasedError();
     const existing = this.inLibrary(doc).find((d) => d.sha256 === doc.sha256);
     if (existing) return { claimed: false as const, existing: structuredClone(existing) };
     this.docs.set(doc.id, structuredClone(doc));
@@ -75,12 +86,17 @@ export class InMemoryDocumentStore implements DocumentStore {
     const doc = this.docs.get(id);
     return doc && libKey(doc) === libKey(ref) ? structuredClone(doc) : null;
   }
-  async list(ref: LibraryRef, options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean; filter?: Filter }) {
+  async list(
+    ref: LibraryRef,
+    options: { limit: number; after?: NewestFirstKey; sourceRef?: string; includeReplacing?: boolean; filter?: Filter },
+  ) {
     return this.inLibrary(ref)
       .filter((d) => options.includeReplacing || !d.replacing)
       .filter((d) => options.sourceRef === undefined || d.sourceRef === options.sourceRef)
       .filter((d) => !options.filter || matchesFilter(documentSubject(d), options.filter))
-      .filter((d) => !options.after || newestFirst(d, { ...d, createdAt: options.after.createdAt, id: options.after.id }) > 0)
+      .filter(
+        (d) => !options.after || newestFirst(d, { ...d, createdAt: options.after.createdAt, id: options.after.id }) > 0,
+      )
       .sort(newestFirst)
       .slice(0, options.limit)
       .map((d) => structuredClone(d));
@@ -122,7 +138,12 @@ export class InMemoryDocumentStore implements DocumentStore {
       .filter((l) => l.ref.tenantId === tenantId && l.ref.endUserId !== null && l.ref.endUserId > (options.after ?? ''))
       .sort((a, b) => (a.ref.endUserId! < b.ref.endUserId! ? -1 : 1))
       .slice(0, options.limit)
-      .map((l) => ({ id: l.ref.endUserId!, createdAt: l.createdAt, lastActiveAt: l.lastActiveAt, documentCount: this.inLibrary(l.ref).length }));
+      .map((l) => ({
+        id: l.ref.endUserId!,
+        createdAt: l.createdAt,
+        lastActiveAt: l.lastActiveAt,
+        documentCount: this.inLibrary(l.ref).length,
+      }));
   }
 }
 
@@ -142,18 +163,37 @@ export class InMemoryBlobStore implements BlobStore {
 
 export class InMemoryConversationStore implements ConversationStore {
   /** Every turn, by library, conversation and run. */
-  readonly turns = new Map<string, { ref: LibraryRef; conversationId: string; generation: string; turn: ConversationTurnRecord }>();
+  readonly turns = new Map<
+    string,
+    { ref: LibraryRef; conversationId: string; generation: string; turn: ConversationTurnRecord }
+  >();
   private of(ref: LibraryRef, conversationId?: string) {
     return [...this.turns.entries()]
-      .filter(([, t]) => libKey(t.ref) === libKey(ref) && (conversationId === undefined || t.conversationId === conversationId))
+      .filter(
+        ([, t]) =>
+          libKey(t.ref) === libKey(ref) && (conversationId === undefined || t.conversationId === conversationId),
+      )
       .sort(([, a], [, b]) => (a.turn.runId < b.turn.runId ? -1 : 1));
   }
   async recentTurns(ref: LibraryRef, conversationId: string, generation: string, limit: number) {
-    const own = this.of(ref, conversationId).filter(([, t]) => t.generation === generation).map(([, t]) => structuredClone(t.turn));
+    const own = this.of(ref, conversationId)
+      .filter(([, t]) => t.generation === generation)
+      .map(([, t]) => structuredClone(t.turn));
     return limit > 0 ? own.slice(-limit) : [];
   }
-  async append(ref: LibraryRef, conversationId: string, generation: string, turn: ConversationTurnRecord, keep: number) {
-    this.turns.set(JSON.stringify([libKey(ref), conversationId, turn.runId]), { ref, conversationId, generation, turn: structuredClone(turn) });
+  async append(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    turn: ConversationTurnRecord,
+    keep: number,
+  ) {
+    this.turns.set(JSON.stringify([libKey(ref), conversationId, turn.runId]), {
+      ref,
+      conversationId,
+      generation,
+      turn: structuredClone(turn),
+    });
     const all = this.of(ref, conversationId);
     for (const [key] of all.slice(0, Math.max(0, all.length - keep))) this.turns.delete(key);
   }

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
-import { openLocalStack, type LocalBucketOptions, type LocalStack } from '../../lambdas/wiring/local/local-stack.js';
-import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { OpenAiCompatibleConfig } from '../../lambdas/adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../lambdas/adapters/local/openai-compatible-embedder.js';
 import type { ChatModel, Embedder } from '../../lambdas/core/ports.js';
+import { createLocalHandlers } from '../../lambdas/local-gateway/handlers.js';
+import { startLocalServer } from '../../lambdas/local-gateway/server.js';
 import type { DrainOptions } from '../../lambdas/wiring/local/ingest-drain.js';
+import { type LocalBucketOptions, type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { isolateAwsEnvironment } from './aws-env.js';
 
 export interface TestServer {
@@ -16,7 +16,10 @@ export interface TestServer {
   dataDir: string;
   /** Creates a tenant (or a new key for it) and returns its key. */
   newKey(tenant: string): Promise<string>;
-  api(path: string, init?: { method?: string; key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{
+  api(
+    path: string,
+    init?: { method?: string; key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<{
     status: number;
     headers: Headers;
     body: any;
@@ -31,16 +34,36 @@ export interface TestServer {
  * none; a developer's own must not decide what the trust policy names), or
  * one whose only credentials are `awsCredentials`, in the environment.
  */
-export async function startTestServer(options: {
-  embedder?: Embedder; embed?: OpenAiEmbedderConfig | null; rateLimit?: { ratePerSecond: number; burst: number }; chatModel?: ChatModel; drain?: Partial<DrainOptions>; dataDir?: string;
-  /** An OpenAI-compatible chat server, as LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL give it. */
-  chat?: OpenAiCompatibleConfig;
-  buckets?: LocalBucketOptions; awsCredentials?: { accessKeyId: string; secretAccessKey: string };
-} = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {
+    embedder?: Embedder;
+    embed?: OpenAiEmbedderConfig | null;
+    rateLimit?: { ratePerSecond: number; burst: number };
+    chatModel?: ChatModel;
+    drain?: Partial<DrainOptions>;
+    dataDir?: string;
+    /** An OpenAI-compatible chat server, as LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL give it. */
+    chat?: OpenAiCompatibleConfig;
+    buckets?: LocalBucketOptions;
+    awsCredentials?: { accessKeyId: string; secretAccessKey: string };
+  } = {},
+): Promise<TestServer> {
   const restoreAwsEnvironment = isolateAwsEnvironment(options.awsCredentials);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'library-test-'));
-  const stack = await openLocalStack({ dataDir, embedder: options.embedder, embed: options.embed, chatModel: options.chatModel, chat: options.chat, drain: options.drain, buckets: options.buckets });
-  const { handlers, authorizer } = createLocalHandlers(stack.services, { version: 'test', backlog: () => stack.queue.backlog(), dependencies: stack.dependencies });
+  const stack = await openLocalStack({
+    dataDir,
+    embedder: options.embedder,
+    embed: options.embed,
+    chatModel: options.chatModel,
+    chat: options.chat,
+    drain: options.drain,
+    buckets: options.buckets,
+  });
+  const { handlers, authorizer } = createLocalHandlers(stack.services, {
+    version: 'test',
+    backlog: () => stack.queue.backlog(),
+    dependencies: stack.dependencies,
+  });
   const server = await startLocalServer({
     handlers,
     authorizer,
@@ -62,7 +85,11 @@ export async function startTestServer(options: {
         body = JSON.stringify(init.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await fetch(server.url + path, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+      const response = await fetch(server.url + path, {
+        method: init.method ?? (body !== undefined ? 'POST' : 'GET'),
+        headers,
+        body,
+      });
       const text = await response.text();
       let parsed: unknown = text;
       try {

@@ -13,7 +13,10 @@ export class ShiftedEmbedder implements Embedder {
   readonly name: string;
   readonly dimensions: number;
 
-  constructor(private readonly inner: Embedder, private readonly shift = 1) {
+  constructor(
+    private readonly inner: Embedder,
+    private readonly shift = 1,
+  ) {
     this.name = `${inner.name}+shift${shift}`;
     this.dimensions = inner.dimensions + 1;
   }

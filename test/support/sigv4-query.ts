@@ -32,6 +32,7 @@ export function presignedSignatureHolds(url: string, secret: string, method = 'G
   return hmac(key, toSign).toString('hex') === signature;
 }
 
-const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).update(text).digest();

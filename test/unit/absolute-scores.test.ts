@@ -1,14 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { MEANING_FLOOR, queryRelevance } from '../../lambdas/core/relevance-score.js';
-import { REFERENCE_SCALE } from '../../lambdas/core/chat/calibration.js';
-import type { PassageHit } from '../../lambdas/core/model.js';
-import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REFERENCE_SCALE } from '../../lambdas/core/chat/calibration.js';
+import type { PassageHit } from '../../lambdas/core/model.js';
+import type { Embedder } from '../../lambdas/core/ports.js';
+import { MEANING_FLOOR, queryRelevance } from '../../lambdas/core/relevance-score.js';
+import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
-import type { Embedder } from '../../lambdas/core/ports.js';
 
 /** API.md "Scores and `min_score`": a score says how relevant a result is at all, the same with every embedder. */
 const hit = (itemId: string, rawScore: number): PassageHit =>
@@ -21,7 +21,7 @@ describe("a query's absolute relevance", () => {
     expect(queryRelevance('ferry pier noon', ranked, [hit('a', MEANING_FLOOR)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
   });
 
-  it('reads cosines on the embedder\'s own scale: the same evidence scores the same on two scales', () => {
+  it("reads cosines on the embedder's own scale: the same evidence scores the same on two scales", () => {
     const ranked = [{ itemId: 'a', passageText: 'unrelated words only', score: 1 }];
     const shifted = { related: (REFERENCE_SCALE.related + 1) / 2, unrelated: (REFERENCE_SCALE.unrelated + 1) / 2 };
     const onReference = queryRelevance('a question', ranked, [hit('a', 0.4)], REFERENCE_SCALE);
@@ -47,7 +47,8 @@ describe('search scores and min_score over the local stack', () => {
       for (const text of notes) await stack.services.capture.capture(ref, { text });
       await stack.settled();
       const out: number[][] = [];
-      for (const q of queries) out.push((await stack.services.search.search(ref, { q, limit: 10, minScore })).items.map((r) => r.score));
+      for (const q of queries)
+        out.push((await stack.services.search.search(ref, { q, limit: 10, minScore })).items.map((r) => r.score));
       return out;
     } finally {
       stack.close();
@@ -55,7 +56,7 @@ describe('search scores and min_score over the local stack', () => {
     }
   }
 
-  it('scores an unrelated query low whatever the library holds, a query in the notes\' words high; the same with a shifted-scale embedder', async () => {
+  it("scores an unrelated query low whatever the library holds, a query in the notes' words high; the same with a shifted-scale embedder", async () => {
     const queries = ['zzqqxxjj', 'plumber bathroom sink trap', 'electricity bill quarter'];
     const plain = await scoresWith(new HashingEmbedder(), queries);
     expect(plain[0]![0]).toBeLessThan(0.1); // the best hit of nonsense is not 1
@@ -65,7 +66,7 @@ describe('search scores and min_score over the local stack', () => {
     shifted.forEach((scores, i) => scores.forEach((score, j) => expect(score).toBeCloseTo(plain[i]![j]!, 6)));
   });
 
-  it('min_score keeps only results at or above it, the ranking\'s order unchanged; an unrelated query\'s results all go', async () => {
+  it("min_score keeps only results at or above it, the ranking's order unchanged; an unrelated query's results all go", async () => {
     const [all, nonsense] = await scoresWith(new HashingEmbedder(), ['plumber bathroom sink trap', 'zzqqxxjj']);
     expect(all!.length).toBe(3);
     expect(nonsense!.length).toBeGreaterThan(0); // without min_score, nonsense still gets its (low) results

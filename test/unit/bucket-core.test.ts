@@ -1,16 +1,22 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { AesSecretCipher } from '../../lambdas/adapters/local/aes-secret-cipher.js';
 import { ConfiguredBucketPrincipal } from '../../lambdas/adapters/caller-bucket/configured-principal.js';
+import { AesSecretCipher } from '../../lambdas/adapters/local/aes-secret-cipher.js';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
 import { SqlitePendingBucketDeletes } from '../../lambdas/adapters/local/sqlite-pending-bucket-deletes.js';
 import { BucketService, NO_PRINCIPAL_ARN } from '../../lambdas/core/bucket/bucket-service.js';
 import { BucketDeleteRetry } from '../../lambdas/core/bucket/delete-retry.js';
 import { documentBlobs } from '../../lambdas/core/bucket/document-blobs.js';
+import { captureFailure, healthLine } from '../../lambdas/core/bucket/failures.js';
 import { bucketBlobKey, bucketLocation } from '../../lambdas/core/bucket/placement.js';
 import { systemClock } from '../../lambdas/core/dates.js';
-import { BackendUnavailableError, BucketError, CaptureRejected, DomainError, FORBIDDEN_ENDPOINT_DETAIL } from '../../lambdas/core/errors.js';
-import { captureFailure, healthLine } from '../../lambdas/core/bucket/failures.js';
+import {
+  BackendUnavailableError,
+  BucketError,
+  CaptureRejected,
+  DomainError,
+  FORBIDDEN_ENDPOINT_DETAIL,
+} from '../../lambdas/core/errors.js';
 import type { BlobStore, BucketAccess, CallerBuckets } from '../../lambdas/core/ports.js';
 import { InMemoryBlobStore } from '../support/in-memory-ports.js';
 
@@ -29,7 +35,7 @@ class ScriptedBucket implements BlobStore {
     this.calls.push(`get ${key}`);
     if (this.fail.get) throw this.fail.get;
     const bytes = this.objects.get(key);
-    return bytes && this.corrupt ? Buffer.from('something else') : bytes ?? null;
+    return bytes && this.corrupt ? Buffer.from('something else') : (bytes ?? null);
   }
   async delete(key: string) {
     this.calls.push(`delete ${key}`);
@@ -44,7 +50,13 @@ let service: BucketService;
 let opened: BucketAccess[];
 let forgotten: string[];
 const clock = systemClock();
-const keys = { provider: 's3' as const, bucket: 'acme', endpoint: 'https://s3.example.com', accessKeyId: 'AKIA1', secretAccessKey: 'first-secret' };
+const keys = {
+  provider: 's3' as const,
+  bucket: 'acme',
+  endpoint: 'https://s3.example.com',
+  accessKeyId: 'AKIA1',
+  secretAccessKey: 'first-secret',
+};
 
 beforeEach(() => {
   const db = openDatabase(':memory:');
@@ -61,12 +73,21 @@ beforeEach(() => {
   service = new BucketService({ buckets, blobs: new InMemoryBlobStore(), clock });
 });
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as DomainError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 
 describe('the probe', () => {
   it('writes, reads back and deletes one random object under the prefix, then registers', async () => {
     const view = await service.register('ten_a', { ...keys, prefix: 'docs' });
-    expect(view).toMatchObject({ prefix: 'docs/', auth: 'keys', region: 'us-east-1', endpoint: 'https://s3.example.com' });
+    expect(view).toMatchObject({
+      prefix: 'docs/',
+      auth: 'keys',
+      region: 'us-east-1',
+      endpoint: 'https://s3.example.com',
+    });
     const [put, get, del] = bucket.calls;
     expect(bucket.calls).toHaveLength(3);
     expect(put).toMatch(/^put docs\/\.library-probe\/[0-9a-f]{24}$/);
@@ -77,14 +98,66 @@ describe('the probe', () => {
   });
 
   const cases: Array<[string, () => void, string, RegExp]> = [
-    ['write refused', () => { bucket.fail.put = new BucketError('denied', 'AccessDenied (HTTP 403)'); }, 'bucket_access_denied', /^write: .*s3:PutObject/],
-    ['write unreachable', () => { bucket.fail.put = new BucketError('unreachable', 'ETIMEDOUT'); }, 'bucket_unreachable', /^write: .*could not be reached \(ETIMEDOUT\)/],
-    ['role refused', () => { bucket.fail.put = new BucketError('denied', 'AccessDenied (HTTP 403)', 'assume_role'); }, 'bucket_access_denied', /^assume role: the service could not assume the role/],
-    ['read refused', () => { bucket.fail.get = new BucketError('denied', 'AccessDenied (HTTP 403)'); }, 'bucket_access_denied', /^read: .*s3:GetObject.*kms:Decrypt/],
-    ['read differs', () => { bucket.corrupt = true; }, 'bucket_unreachable', /^compare: the probe object read back differs/],
-    ['delete refused', () => { bucket.fail.delete = new BucketError('denied', 'AccessDenied (HTTP 403)'); }, 'bucket_access_denied', /^delete: .*still there.*s3:DeleteObject/],
+    [
+      'write refused',
+      () => {
+        bucket.fail.put = new BucketError('denied', 'AccessDenied (HTTP 403)');
+      },
+      'bucket_access_denied',
+      /^write: .*s3:PutObject/,
+    ],
+    [
+      'write unreachable',
+      () => {
+        bucket.fail.put = new BucketError('unreachable', 'ETIMEDOUT');
+      },
+      'bucket_unreachable',
+      /^write: .*could not be reached \(ETIMEDOUT\)/,
+    ],
+    [
+      'role refused',
+      () => {
+        bucket.fail.put = new BucketError('denied', 'AccessDenied (HTTP 403)', 'assume_role');
+      },
+      'bucket_access_denied',
+      /^assume role: the service could not assume the role/,
+    ],
+    [
+      'read refused',
+      () => {
+        bucket.fail.get = new BucketError('denied', 'AccessDenied (HTTP 403)');
+      },
+      'bucket_access_denied',
+      /^read: .*s3:GetObject.*kms:Decrypt/,
+    ],
+    [
+      'read differs',
+      () => {
+        bucket.corrupt = true;
+      },
+      'bucket_unreachable',
+      /^compare: the probe object read back differs/,
+    ],
+    [
+      'delete refused',
+      () => {
+        bucket.fail.delete = new BucketError('denied', 'AccessDenied (HTTP 403)');
+      },
+      'bucket_access_denied',
+      /^delete: .*still there.*s3:DeleteObject/,
+    ],
     // Whatever an adapter put in the detail, the caller is never told the address (no DNS oracle).
-    ['endpoint refused', () => { bucket.fail.put = new BucketError('forbidden_endpoint', 's3.example.com resolves to 10.0.0.1, a private (RFC 1918) address'); }, 'invalid_request', /^endpoint: the endpoint is not a public address, or its name resolves to one that is not; an endpoint must be https to a public address \([^)]*\)$/],
+    [
+      'endpoint refused',
+      () => {
+        bucket.fail.put = new BucketError(
+          'forbidden_endpoint',
+          's3.example.com resolves to 10.0.0.1, a private (RFC 1918) address',
+        );
+      },
+      'invalid_request',
+      /^endpoint: the endpoint is not a public address, or its name resolves to one that is not; an endpoint must be https to a public address \([^)]*\)$/,
+    ],
   ];
   for (const [name, arrange, code, message] of cases) {
     it(`${name}: 422 ${code} naming the step; nothing registered, the old registration kept`, async () => {
@@ -92,7 +165,9 @@ describe('the probe', () => {
       const before = await buckets.registrations.get('ten_a');
       forgotten = [];
       arrange();
-      const error = await failureOf(service.register('ten_a', { ...keys, bucket: 'other', secretAccessKey: 'second-secret' }));
+      const error = await failureOf(
+        service.register('ten_a', { ...keys, bucket: 'other', secretAccessKey: 'second-secret' }),
+      );
       expect(error).toBeInstanceOf(DomainError);
       expect(error!.code).toBe(code);
       expect(error!.message).toMatch(message);
@@ -129,11 +204,17 @@ describe('registration records', () => {
     expect(a2.external_id).toBe(a1.external_id);
     expect(b.external_id).not.toBe(a1.external_id);
     expect(a1.trust_policy.Statement[0]).toEqual({
-      Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:role/library-bucket-access' }, Action: 'sts:AssumeRole',
+      Effect: 'Allow',
+      Principal: { AWS: 'arn:aws:iam::123456789012:role/library-bucket-access' },
+      Action: 'sts:AssumeRole',
       Condition: { StringEquals: { 'sts:ExternalId': a1.external_id } },
     });
     await service.register('ten_a', { provider: 's3', bucket: 'acme', roleArn: 'arn:aws:iam::210987654321:role/lib' });
-    expect(opened.at(-1)!.auth).toEqual({ kind: 'role', roleArn: 'arn:aws:iam::210987654321:role/lib', externalId: a1.external_id });
+    expect(opened.at(-1)!.auth).toEqual({
+      kind: 'role',
+      roleArn: 'arn:aws:iam::210987654321:role/lib',
+      externalId: a1.external_id,
+    });
     await service.unregister('ten_a');
     expect((await service.trustPolicy('ten_a')).external_id).toBe(a1.external_id);
   });
@@ -143,10 +224,15 @@ describe('registration records', () => {
     const a = await service.trustPolicy('ten_a');
     expect(a.service_principal_arn).toBe(NO_PRINCIPAL_ARN);
     expect(a.trust_policy.Statement[0]).toEqual({
-      Effect: 'Allow', Principal: { AWS: NO_PRINCIPAL_ARN }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': a.external_id } },
+      Effect: 'Allow',
+      Principal: { AWS: NO_PRINCIPAL_ARN },
+      Action: 'sts:AssumeRole',
+      Condition: { StringEquals: { 'sts:ExternalId': a.external_id } },
     });
     expect((await service.trustPolicy('ten_a')).external_id).toBe(a.external_id);
-    const refused = await failureOf(service.register('ten_a', { provider: 's3', bucket: 'acme', roleArn: 'arn:aws:iam::210987654321:role/lib' }));
+    const refused = await failureOf(
+      service.register('ten_a', { provider: 's3', bucket: 'acme', roleArn: 'arn:aws:iam::210987654321:role/lib' }),
+    );
     expect(refused).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^role_arn: /) });
     expect(opened).toEqual([]);
   });
@@ -158,11 +244,20 @@ describe('a secret that no longer opens', () => {
     buckets.cipher = new AesSecretCipher(Buffer.alloc(32, 9)); // the secrets key was replaced
     const blobs = documentBlobs({ blobs: new InMemoryBlobStore(), buckets, clock });
     const placement = await blobs.placement({ tenantId: 'ten_a', endUserId: null });
-    const doc = { tenantId: 'ten_a', endUserId: null, storage: placement.storage, blobKey: placement.blobKey('file_9'), contentType: 'text/plain' } as never;
+    const doc = {
+      tenantId: 'ten_a',
+      endUserId: null,
+      storage: placement.storage,
+      blobKey: placement.blobKey('file_9'),
+      contentType: 'text/plain',
+    } as never;
     const error = await blobs.put(doc, Buffer.from('x')).catch((e: unknown) => e as Error & { rejectCode?: string });
     expect(error).toMatchObject({ rejectCode: 'bucket_access_denied' });
     expect(error!.message).toMatch(/stored secret could not be opened; register the bucket again/);
-    expect((await buckets.registrations.get('ten_a'))!).toMatchObject({ state: 'failing', lastError: expect.stringMatching(/^write: refused/) });
+    expect((await buckets.registrations.get('ten_a'))!).toMatchObject({
+      state: 'failing',
+      lastError: expect.stringMatching(/^write: refused/),
+    });
   });
 });
 
@@ -171,12 +266,21 @@ describe('reads the ingest worker makes', () => {
     await service.register('ten_a', keys);
     const blobs = documentBlobs({ blobs: new InMemoryBlobStore(), buckets, clock });
     const placement = await blobs.placement({ tenantId: 'ten_a', endUserId: 'u 1' });
-    const doc = { tenantId: 'ten_a', endUserId: 'u 1', storage: placement.storage, blobKey: placement.blobKey('file_7'), contentType: 'application/pdf' } as never;
+    const doc = {
+      tenantId: 'ten_a',
+      endUserId: 'u 1',
+      storage: placement.storage,
+      blobKey: placement.blobKey('file_7'),
+      contentType: 'application/pdf',
+    } as never;
     await blobs.put(doc, Buffer.from('%PDF'));
     expect([...bucket.objects.keys()]).toEqual(['library/end-users/u%201/file_7']);
     expect(Buffer.from((await blobs.get(doc))!).toString()).toBe('%PDF');
     bucket.fail.get = new BucketError('denied', 'AccessDenied (HTTP 403)');
-    expect(await blobs.get(doc).catch((e: unknown) => e)).toMatchObject({ rejectCode: 'bucket_access_denied', detail: expect.stringMatching(/refused reading the stored file/) });
+    expect(await blobs.get(doc).catch((e: unknown) => e)).toMatchObject({
+      rejectCode: 'bucket_access_denied',
+      detail: expect.stringMatching(/refused reading the stored file/),
+    });
     bucket.fail.get = new BucketError('unreachable', 'ETIMEDOUT');
     expect(await blobs.get(doc).catch((e: unknown) => e)).toBeInstanceOf(BackendUnavailableError);
   });
@@ -184,9 +288,26 @@ describe('reads the ingest worker makes', () => {
 
 describe('deletes owed to a bucket', () => {
   const doc = (blobKey: string) => ({
-    id: 'file_1', tenantId: 'ten_a', endUserId: null, title: 't', filename: 'f', contentType: 'text/plain', sourceRef: null, sizeBytes: 1,
-    sha256: 'x', kind: 'file' as const, status: 'ready' as const, createdAt: clock.now(), storage: 'bucket' as const, lineCount: 1,
-    pageCount: null, blobKey, passageCount: 1, passagesEmbedded: 1, failureReason: null, metadata: {},
+    id: 'file_1',
+    tenantId: 'ten_a',
+    endUserId: null,
+    title: 't',
+    filename: 'f',
+    contentType: 'text/plain',
+    sourceRef: null,
+    sizeBytes: 1,
+    sha256: 'x',
+    kind: 'file' as const,
+    status: 'ready' as const,
+    createdAt: clock.now(),
+    storage: 'bucket' as const,
+    lineCount: 1,
+    pageCount: null,
+    blobKey,
+    passageCount: 1,
+    passagesEmbedded: 1,
+    failureReason: null,
+    metadata: {},
   });
 
   it('a refused delete is pending, retried with a doubling wait, and removed once it works', async () => {
@@ -205,7 +326,11 @@ describe('deletes owed to a bucket', () => {
     const sweepAt = (at: string) => new BucketDeleteRetry({ buckets, blobs, clock: { now: () => at } }).sweep();
     expect(await sweepAt(far)).toEqual({ deleted: 0, dropped: 0, stillPending: 1 });
     const [entry] = await buckets.pendingDeletes.due(far.replace('2999', '3999'), 10);
-    expect(entry).toMatchObject({ attempts: 1, lastError: 'delete: unreachable (ECONNRESET)', nextAttemptAt: '2999-01-01T00:02:00.000000' });
+    expect(entry).toMatchObject({
+      attempts: 1,
+      lastError: 'delete: unreachable (ECONNRESET)',
+      nextAttemptAt: '2999-01-01T00:02:00.000000',
+    });
     bucket.fail = {};
     expect(await sweepAt('3999-01-01T00:00:00.000000')).toEqual({ deleted: 1, dropped: 0, stillPending: 0 });
     expect(bucket.objects.size).toBe(0);
@@ -214,11 +339,22 @@ describe('deletes owed to a bucket', () => {
   it('is dropped, untouched, once the tenant unregistered or registered another bucket', async () => {
     await service.register('ten_a', keys);
     const location = bucketLocation('s3', keys.endpoint, 'acme');
-    await buckets.pendingDeletes.add([{ tenantId: 'ten_a', blobKey: bucketBlobKey(location, 'library/shared/file_1'), since: clock.now(), nextAttemptAt: clock.now() }]);
+    await buckets.pendingDeletes.add([
+      {
+        tenantId: 'ten_a',
+        blobKey: bucketBlobKey(location, 'library/shared/file_1'),
+        since: clock.now(),
+        nextAttemptAt: clock.now(),
+      },
+    ]);
     await service.register('ten_a', { ...keys, bucket: 'another' });
     bucket.calls.length = 0;
     const blobs = documentBlobs({ blobs: new InMemoryBlobStore(), buckets, clock });
-    expect(await new BucketDeleteRetry({ buckets, blobs, clock }).sweep()).toEqual({ deleted: 0, dropped: 1, stillPending: 0 });
+    expect(await new BucketDeleteRetry({ buckets, blobs, clock }).sweep()).toEqual({
+      deleted: 0,
+      dropped: 1,
+      stillPending: 0,
+    });
     expect(bucket.calls).toEqual([]);
     // Deleting a document of the old bucket claims nothing.
     expect(await blobs.delete(doc(bucketBlobKey(location, 'library/shared/file_1')))).toBe('none');
@@ -227,7 +363,10 @@ describe('deletes owed to a bucket', () => {
 
 describe('an address guard refusal after registration', () => {
   it('reaches the health line and the capture rejection without the address the adapter saw', () => {
-    const refused = new BucketError('forbidden_endpoint', 'bucket.example.com resolves to 10.0.0.1, a private (RFC 1918) address');
+    const refused = new BucketError(
+      'forbidden_endpoint',
+      'bucket.example.com resolves to 10.0.0.1, a private (RFC 1918) address',
+    );
     const line = healthLine(refused, 'write');
     expect(line).toBe(`write: endpoint refused by the address guard (${FORBIDDEN_ENDPOINT_DETAIL})`);
     const rejection = captureFailure(refused, 'write');
@@ -235,6 +374,8 @@ describe('an address guard refusal after registration', () => {
     expect(rejection.message).toContain(FORBIDDEN_ENDPOINT_DETAIL);
     for (const text of [line, rejection.message]) expect(text).not.toMatch(/10\.0\.0\.1|bucket\.example\.com|RFC 1918/);
     // Other failures keep their code and status: those are the bucket's own answer, not the service's network.
-    expect(healthLine(new BucketError('denied', 'AccessDenied (HTTP 403)'), 'read')).toBe('read: refused (AccessDenied (HTTP 403))');
+    expect(healthLine(new BucketError('denied', 'AccessDenied (HTTP 403)'), 'read')).toBe(
+      'read: refused (AccessDenied (HTTP 403))',
+    );
   });
 });

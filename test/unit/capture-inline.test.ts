@@ -15,19 +15,33 @@ describe('a single capture embeds within its request only when the embedder has 
     expect(gate.held).toBe(1); // the first is embedding inline, held at the gate
 
     const started = Date.now();
-    const second = await h.services.capture.capture(ref, { text: 'the second note is about otters' }, { interactive: true });
+    const second = await h.services.capture.capture(
+      ref,
+      { text: 'the second note is about otters' },
+      { interactive: true },
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(second).toMatchObject({ ok: true, status: 'created' });
     expect(second.detail).toMatch(/by meaning once its passages are embedded/);
-    expect(await h.services.documents.get(ref, second.id!)).toMatchObject({ status: 'processing', findable_by_words: true });
+    expect(await h.services.documents.get(ref, second.id!)).toMatchObject({
+      status: 'processing',
+      findable_by_words: true,
+    });
 
     gate.open();
     expect((await first).detail).toMatch(/findable by words and by meaning/);
     await h.drain.whenIdle();
-    expect(await h.services.documents.get(ref, second.id!)).toMatchObject({ status: 'ready', findable_by_meaning: true });
+    expect(await h.services.documents.get(ref, second.id!)).toMatchObject({
+      status: 'ready',
+      findable_by_meaning: true,
+    });
 
     // Idle again: the next single capture is embedded within its request.
-    const third = await h.services.capture.capture(ref, { text: 'the third note is about badgers' }, { interactive: true });
+    const third = await h.services.capture.capture(
+      ref,
+      { text: 'the third note is about badgers' },
+      { interactive: true },
+    );
     expect(third.detail).toMatch(/findable by words and by meaning/);
   });
 });

@@ -11,10 +11,21 @@ describe('CaptureService', () => {
   it('creates a document, then dedups the same payload with the same id and the stored source_ref', async () => {
     const { services } = coreHarness();
     const first = await services.capture.capture(shared, { text: 'Hello world\nsecond line', sourceRef: 'first-ref' });
-    expect(first).toMatchObject({ ok: true, status: 'created', dedup: false, reject_code: null, retryable: null, source_ref: 'first-ref' });
+    expect(first).toMatchObject({
+      ok: true,
+      status: 'created',
+      dedup: false,
+      reject_code: null,
+      retryable: null,
+      source_ref: 'first-ref',
+    });
     expect(first.id).toMatch(/^file_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(first.file_id).toBe(first.id);
-    const again = await services.capture.capture(shared, { text: 'Hello world\nsecond line', title: 'other', sourceRef: 'other-ref' });
+    const again = await services.capture.capture(shared, {
+      text: 'Hello world\nsecond line',
+      title: 'other',
+      sourceRef: 'other-ref',
+    });
     expect(again).toMatchObject({ ok: true, status: 'deduped', dedup: true, id: first.id, source_ref: 'first-ref' });
   });
 
@@ -29,7 +40,9 @@ describe('CaptureService', () => {
 
   it('gives exactly one created among 25 concurrent identical captures, all with one id', async () => {
     const { services, ports } = coreHarness();
-    const receipts = await Promise.all(Array.from({ length: 25 }, () => services.capture.capture(shared, { text: 'concurrent payload' })));
+    const receipts = await Promise.all(
+      Array.from({ length: 25 }, () => services.capture.capture(shared, { text: 'concurrent payload' })),
+    );
     expect(receipts.filter((r) => r.status === 'created')).toHaveLength(1);
     expect(receipts.filter((r) => r.status === 'deduped')).toHaveLength(24);
     expect(new Set(receipts.map((r) => r.id)).size).toBe(1);
@@ -57,12 +70,29 @@ describe('CaptureService', () => {
     ['empty text', { text: '' }, 'empty_content'],
     ['blank text', { text: ' \n\t ' }, 'empty_content'],
     ['text over 2 MiB of UTF-8', { text: 'é'.repeat(1024 * 1024 + 1) }, 'too_large'],
-    ['file over 4 MiB', { contentBase64: Buffer.alloc(4 * 1024 * 1024 + 1, 97).toString('base64'), ...file }, 'too_large'],
-    ['unsupported type', { contentBase64: b64('data'), filename: 'a.bin', contentType: 'application/x-unsupported' }, 'unsupported_type'],
+    [
+      'file over 4 MiB',
+      { contentBase64: Buffer.alloc(4 * 1024 * 1024 + 1, 97).toString('base64'), ...file },
+      'too_large',
+    ],
+    [
+      'unsupported type',
+      { contentBase64: b64('data'), filename: 'a.bin', contentType: 'application/x-unsupported' },
+      'unsupported_type',
+    ],
   ] as const)('rejects %s with its code, leaving nothing behind', async (_label, item, code) => {
     const { services, ports } = coreHarness();
     const receipt = await services.capture.capture(shared, item);
-    expect(receipt).toMatchObject({ ok: false, status: 'rejected', dedup: false, id: null, file_id: null, reject_code: code, retryable: false, source_ref: null });
+    expect(receipt).toMatchObject({
+      ok: false,
+      status: 'rejected',
+      dedup: false,
+      id: null,
+      file_id: null,
+      reject_code: code,
+      retryable: false,
+      source_ref: null,
+    });
     expect(receipt.detail.length).toBeGreaterThan(0);
     expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
     expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);
@@ -70,7 +100,10 @@ describe('CaptureService', () => {
 
   it('accepts exactly 4 MiB of file, unpadded base64 too', async () => {
     const { services, drain } = coreHarness();
-    const receipt = await services.capture.capture(shared, { contentBase64: Buffer.alloc(4 * 1024 * 1024, 98).toString('base64'), ...file });
+    const receipt = await services.capture.capture(shared, {
+      contentBase64: Buffer.alloc(4 * 1024 * 1024, 98).toString('base64'),
+      ...file,
+    });
     expect(receipt.status).toBe('created');
     expect((await services.capture.capture(shared, { contentBase64: 'aGk', ...file })).status).toBe('created');
     drain.stop(); // its thousands of passages are not this test's concern
@@ -78,7 +111,8 @@ describe('CaptureService', () => {
 
   it('reads base64 padding: one or two = where the length needs them, none at all, never more', async () => {
     const { services, drain } = coreHarness();
-    const status = async (contentBase64: string) => (await services.capture.capture(shared, { contentBase64, ...file })).reject_code ?? 'created';
+    const status = async (contentBase64: string) =>
+      (await services.capture.capture(shared, { contentBase64, ...file })).reject_code ?? 'created';
     expect(await status('YQ==')).toBe('created');
     expect(await status('YWI=')).toBe('created');
     expect(await status('YWJj')).toBe('created');
@@ -97,22 +131,31 @@ describe('CaptureService', () => {
     drain.stop();
   });
 
-  it.each(['put', 'claim'] as const)('rejects backend_unavailable when the index fails, leaving nothing; a retry is created (%s)', async (where) => {
-    const base = coreHarness();
-    const index = withFault(base.ports.index, 'put', () => new BackendUnavailableError('index down'));
-    const documents = withFault(base.ports.documents, 'claim', () => new BackendUnavailableError('table throttled'));
-    const { services, ports } = coreHarness({ index, documents, blobs: base.ports.blobs });
-    (where === 'put' ? index : documents).failing = true;
-    const item = { contentBase64: b64('payload'), filename: 'p.txt', contentType: 'text/plain' };
-    const failed = await services.capture.capture(shared, item);
-    expect(failed).toMatchObject({ ok: false, status: 'rejected', reject_code: 'backend_unavailable', retryable: true, id: null });
-    expect((base.ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
-    expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);
-    expect(await ports.index.keywordSearch(shared, { text: 'payload', limit: 5 })).toEqual([]);
+  it.each(['put', 'claim'] as const)(
+    'rejects backend_unavailable when the index fails, leaving nothing; a retry is created (%s)',
+    async (where) => {
+      const base = coreHarness();
+      const index = withFault(base.ports.index, 'put', () => new BackendUnavailableError('index down'));
+      const documents = withFault(base.ports.documents, 'claim', () => new BackendUnavailableError('table throttled'));
+      const { services, ports } = coreHarness({ index, documents, blobs: base.ports.blobs });
+      (where === 'put' ? index : documents).failing = true;
+      const item = { contentBase64: b64('payload'), filename: 'p.txt', contentType: 'text/plain' };
+      const failed = await services.capture.capture(shared, item);
+      expect(failed).toMatchObject({
+        ok: false,
+        status: 'rejected',
+        reject_code: 'backend_unavailable',
+        retryable: true,
+        id: null,
+      });
+      expect((base.ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
+      expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);
+      expect(await ports.index.keywordSearch(shared, { text: 'payload', limit: 5 })).toEqual([]);
 
-    (where === 'put' ? index : documents).failing = false;
-    expect((await services.capture.capture(shared, item)).status).toBe('created');
-  });
+      (where === 'put' ? index : documents).failing = false;
+      expect((await services.capture.capture(shared, item)).status).toBe('created');
+    },
+  );
 
   it('rejects backend_unavailable when the usage ledger cannot record the capture, leaving nothing', async () => {
     const base = coreHarness();
@@ -141,7 +184,9 @@ describe('CaptureService', () => {
     const embedder = withFault(base.ports.embedder, 'embed', () => new BackendUnavailableError('model throttled'));
     embedder.failing = true;
     const { services, ports } = coreHarness({ embedder });
-    expect((await services.capture.capture(shared, { text: 'x marks it' }, { interactive: true })).reject_code).toBe('backend_unavailable');
+    expect((await services.capture.capture(shared, { text: 'x marks it' }, { interactive: true })).reject_code).toBe(
+      'backend_unavailable',
+    );
     expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
     expect(await ports.index.keywordSearch(shared, { text: 'marks', limit: 5 })).toEqual([]);
   });
@@ -154,7 +199,9 @@ describe('CaptureService', () => {
     const receipt = await services.capture.capture(shared, { text: 'queued words survive' });
     expect(receipt.status).toBe('created');
     expect((await services.documents.get(shared, receipt.id!)).status).toBe('processing');
-    expect((await ports.index.keywordSearch(shared, { text: 'survive', limit: 5 })).map((h) => h.itemId)).toEqual([receipt.id]);
+    expect((await ports.index.keywordSearch(shared, { text: 'survive', limit: 5 })).map((h) => h.itemId)).toEqual([
+      receipt.id,
+    ]);
     await drain.whenIdle();
     const doc = await services.documents.get(shared, receipt.id!);
     expect(doc).toMatchObject({ status: 'failed', findable_by_words: false, findable_by_meaning: false });
@@ -174,13 +221,23 @@ describe('CaptureService', () => {
   it('titles a document by its title, else its filename, else its first non-blank line', async () => {
     const { services, drain } = coreHarness();
     const titled = await services.capture.capture(shared, { text: 'x1', title: 'Given' });
-    const named = await services.capture.capture(shared, { contentBase64: b64('x2'), filename: 'named.txt', contentType: 'text/plain' });
+    const named = await services.capture.capture(shared, {
+      contentBase64: b64('x2'),
+      filename: 'named.txt',
+      contentType: 'text/plain',
+    });
     const plain = await services.capture.capture(shared, { text: '\n\n  First real line  \nmore' });
     await drain.whenIdle();
     expect((await services.documents.get(shared, titled.id!)).title).toBe('Given');
     expect((await services.documents.get(shared, named.id!)).title).toBe('named.txt');
     const doc = await services.documents.get(shared, plain.id!);
-    expect(doc).toMatchObject({ title: 'First real line', kind: 'text', status: 'ready', line_count: 4, storage: 'service' });
+    expect(doc).toMatchObject({
+      title: 'First real line',
+      kind: 'text',
+      status: 'ready',
+      line_count: 4,
+      storage: 'service',
+    });
     expect(doc.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildArtifact, dataPointsOf, keyValue, tableOf, VEGA_LITE_SCHEMA, type CitedFact } from '../../lambdas/core/chat/artifacts.js';
+import {
+  buildArtifact,
+  type CitedFact,
+  dataPointsOf,
+  keyValue,
+  tableOf,
+  VEGA_LITE_SCHEMA,
+} from '../../lambdas/core/chat/artifacts.js';
 import { artifactIntent, artifactTitle } from '../../lambdas/core/chat/intent.js';
 
 const fact = (text: string, lines = [1]): CitedFact => ({ text, title: 'Report', fileId: 'file_1', lines });
@@ -47,7 +54,11 @@ describe('creations from cited facts', () => {
   });
 
   it('reads numbers with labels, not years, percent as a unit', () => {
-    const points = dataPointsOf([fact('In 2024 revenue grew to 4,200 thousand euros.'), fact('Churn: 3.5%'), fact('No numbers here.')]);
+    const points = dataPointsOf([
+      fact('In 2024 revenue grew to 4,200 thousand euros.'),
+      fact('Churn: 3.5%'),
+      fact('No numbers here.'),
+    ]);
     expect(points).toEqual([
       { label: '2024 revenue grew', value: 4200, unit: null, source: 'Report, line 1' },
       { label: 'Churn', value: 3.5, unit: '%', source: 'Report, line 1' },
@@ -57,11 +68,18 @@ describe('creations from cited facts', () => {
   it('a chart is a Vega-Lite bar chart of the cited numbers', () => {
     const built = buildArtifact('chart', 'Chart the quarterly revenue', [fact('Q1: 120'), fact('Q2: 150')])!;
     expect(built.note).toBeUndefined();
-    expect(built.draft).toMatchObject({ type: 'chart', content_type: 'application/vnd.vegalite.v5+json', title: 'Quarterly revenue' });
+    expect(built.draft).toMatchObject({
+      type: 'chart',
+      content_type: 'application/vnd.vegalite.v5+json',
+      title: 'Quarterly revenue',
+    });
     const spec = JSON.parse(built.draft.content);
     expect(spec.$schema).toBe(VEGA_LITE_SCHEMA);
     expect(spec.mark).toBe('bar');
-    expect(spec.data.values.map((v: { label: string; value: number }) => [v.label, v.value])).toEqual([['Q1', 120], ['Q2', 150]]);
+    expect(spec.data.values.map((v: { label: string; value: number }) => [v.label, v.value])).toEqual([
+      ['Q1', 120],
+      ['Q2', 150],
+    ]);
     expect(spec.encoding.y).toMatchObject({ field: 'value', type: 'quantitative' });
   });
 
@@ -71,7 +89,9 @@ describe('creations from cited facts', () => {
     expect(built.note).toMatch(/no numbers/);
     expect(buildArtifact('table', 'Table of nothing', [])).toBeNull();
     expect(buildArtifact('list', 'List the team', [fact('Ingrid leads the team.')])!.draft).toMatchObject({
-      type: 'document', content_type: 'text/markdown', content: '# Team\n\n- Ingrid leads the team. (Report, line 1)',
+      type: 'document',
+      content_type: 'text/markdown',
+      content: '# Team\n\n- Ingrid leads the team. (Report, line 1)',
     });
   });
 });
@@ -90,7 +110,16 @@ describe('key/value facts', () => {
   });
 
   it('is no pair without a space after the separator, with a key over 60 characters, a sentence as key or a value over lines', () => {
-    for (const text of ['Churn:3.5%', 'Churn', `${'k'.repeat(61)}: v`, 'The launch is in: March', 'Key: one\ntwo', 'Key: value\n', ': v', 'k: \n']) {
+    for (const text of [
+      'Churn:3.5%',
+      'Churn',
+      `${'k'.repeat(61)}: v`,
+      'The launch is in: March',
+      'Key: one\ntwo',
+      'Key: value\n',
+      ': v',
+      'k: \n',
+    ]) {
       expect(keyValue(text), JSON.stringify(text)).toBeNull();
     }
     expect(keyValue(`${'k'.repeat(60)}: v`)).toEqual({ key: 'k'.repeat(60), value: 'v' });
@@ -105,8 +134,39 @@ describe('key/value facts', () => {
       return m && !/\s(is|are|was|were)\s/i.test(m[1]!) ? { key: m[1]!.trim(), value: m[2]!.trim() } : null;
     };
     // Every kind of white space and line break there is, two that are neither (U+0085, U+180E), the separators and bullets.
-    const alphabet = [' ', ' ', '\n', '\r', '\t', '\v', '\f', '\u00a0', '\u1680', '\u2005', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff',
-      '\u0085', '\u180e', '-', '*', '•', ':', ':', '=', '—', '–', 'a', 'Q', '1', ' is ', '.'];
+    const alphabet = [
+      ' ',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u1680',
+      '\u2005',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      '\u0085',
+      '\u180e',
+      '-',
+      '*',
+      '•',
+      ':',
+      ':',
+      '=',
+      '—',
+      '–',
+      'a',
+      'Q',
+      '1',
+      ' is ',
+      '.',
+    ];
     let seed = 24;
     const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
     let pairs = 0;
@@ -132,7 +192,13 @@ describe('key/value facts', () => {
       expect(performance.now() - started, JSON.stringify(text.slice(0, 8))).toBeLessThan(100);
       return pair;
     };
-    for (const text of [' '.repeat(50_000), `- ${' '.repeat(50_000)}`, `a:${' '.repeat(50_000)}\n`, `${' '.repeat(25_000)}:${' '.repeat(25_000)}\n`, 'a '.repeat(25_000)]) {
+    for (const text of [
+      ' '.repeat(50_000),
+      `- ${' '.repeat(50_000)}`,
+      `a:${' '.repeat(50_000)}\n`,
+      `${' '.repeat(25_000)}:${' '.repeat(25_000)}\n`,
+      'a '.repeat(25_000),
+    ]) {
       expect(timed(text)).toBeNull();
     }
     expect(timed(`${' '.repeat(50_000)}: v`)).toEqual({ key: '', value: 'v' });

@@ -4,8 +4,14 @@ import { readLocalConfig } from '../../bin/config.js';
 const saved = { ...process.env };
 afterEach(() => {
   for (const name of [
-    'LIBRARY_CHAT_URL', 'LIBRARY_CHAT_MODEL', 'LIBRARY_CHAT_API_KEY',
-    'LIBRARY_EMBED_URL', 'LIBRARY_EMBED_MODEL', 'LIBRARY_EMBED_API_KEY', 'LIBRARY_EMBED_QUERY_PREFIX', 'LIBRARY_EMBED_PASSAGE_PREFIX',
+    'LIBRARY_CHAT_URL',
+    'LIBRARY_CHAT_MODEL',
+    'LIBRARY_CHAT_API_KEY',
+    'LIBRARY_EMBED_URL',
+    'LIBRARY_EMBED_MODEL',
+    'LIBRARY_EMBED_API_KEY',
+    'LIBRARY_EMBED_QUERY_PREFIX',
+    'LIBRARY_EMBED_PASSAGE_PREFIX',
   ]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
@@ -36,7 +42,14 @@ describe('chat model configuration', () => {
 
 describe('embedder configuration', () => {
   it('is the offline model unless both URL and model are set; the key and prefixes are optional', () => {
-    for (const name of ['LIBRARY_EMBED_URL', 'LIBRARY_EMBED_MODEL', 'LIBRARY_EMBED_API_KEY', 'LIBRARY_EMBED_QUERY_PREFIX', 'LIBRARY_EMBED_PASSAGE_PREFIX']) delete process.env[name];
+    for (const name of [
+      'LIBRARY_EMBED_URL',
+      'LIBRARY_EMBED_MODEL',
+      'LIBRARY_EMBED_API_KEY',
+      'LIBRARY_EMBED_QUERY_PREFIX',
+      'LIBRARY_EMBED_PASSAGE_PREFIX',
+    ])
+      delete process.env[name];
     expect(readLocalConfig().embed).toBeNull();
     process.env.LIBRARY_EMBED_URL = 'http://localhost:11434/v1';
     process.env.LIBRARY_EMBED_MODEL = 'nomic-embed-text';
@@ -45,7 +58,11 @@ describe('embedder configuration', () => {
     process.env.LIBRARY_EMBED_QUERY_PREFIX = 'search_query: ';
     process.env.LIBRARY_EMBED_PASSAGE_PREFIX = 'search_document: ';
     expect(readLocalConfig().embed).toEqual({
-      url: 'http://localhost:11434/v1', model: 'nomic-embed-text', apiKey: 'k', queryPrefix: 'search_query: ', passagePrefix: 'search_document: ',
+      url: 'http://localhost:11434/v1',
+      model: 'nomic-embed-text',
+      apiKey: 'k',
+      queryPrefix: 'search_query: ',
+      passagePrefix: 'search_document: ',
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_ANSWER_REPLY, type ChatResponse } from '../../lambdas/core/chat/chat-service.js';
+import { type ChatResponse, NO_ANSWER_REPLY } from '../../lambdas/core/chat/chat-service.js';
 import { CONVERSATION_LIMITS, refersBack, searchQuestion } from '../../lambdas/core/chat/conversations.js';
 import { ReplyDeltas } from '../../lambdas/core/chat/reply-deltas.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
@@ -17,11 +17,15 @@ const NOTES = {
   dentist: 'Dentist appointment with Dr. Amara Okafor at the Riverside Clinic, Thursday at 10.',
 };
 
-async function library(ref: LibraryRef = { tenantId: 't', endUserId: 'ann' }, overrides: Parameters<typeof coreHarness>[0] = {}) {
+async function library(
+  ref: LibraryRef = { tenantId: 't', endUserId: 'ann' },
+  overrides: Parameters<typeof coreHarness>[0] = {},
+) {
   const conversations = new InMemoryConversationStore();
   const harness = coreHarness({ conversations, ...overrides });
   const ids: Record<string, string> = {};
-  for (const [name, text] of Object.entries(NOTES)) ids[name] = (await harness.services.capture.capture(ref, { text, title: name })).id!;
+  for (const [name, text] of Object.entries(NOTES))
+    ids[name] = (await harness.services.capture.capture(ref, { text, title: name })).id!;
   return { ...harness, conversations, ref, ids };
 }
 
@@ -40,7 +44,11 @@ class ScriptedModel implements ChatModel {
     const pieces = this.pieces(request);
     for (const piece of pieces) options.onDelta?.(piece);
     const text = pieces.join('').trim();
-    return { reply: text.startsWith('NOT_IN_LIBRARY') ? null : text, citations: [{ passage: 1 }], usage: { promptTokens: 10, completionTokens: 5 } };
+    return {
+      reply: text.startsWith('NOT_IN_LIBRARY') ? null : text,
+      citations: [{ passage: 1 }],
+      usage: { promptTokens: 10, completionTokens: 5 },
+    };
   }
 }
 
@@ -69,7 +77,9 @@ describe('conversations (core)', () => {
       const next = await services.chat.chat(ref, question, { conversationId: first.conversation_id });
       expect(cited(next), question).not.toContain(ids.parking);
     }
-    const wifi = await services.chat.chat(ref, 'What is the wifi password at the cabin?', { conversationId: first.conversation_id });
+    const wifi = await services.chat.chat(ref, 'What is the wifi password at the cabin?', {
+      conversationId: first.conversation_id,
+    });
     expect(cited(wifi)).toEqual([ids.wifi]);
   });
 
@@ -79,9 +89,15 @@ describe('conversations (core)', () => {
     const first = await services.chat.chat(ref, 'Where did I park the car?');
     expect(judging.requests[0]!.history).toBeUndefined();
     const second = await services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id });
-    expect(judging.requests[1]).toMatchObject({ question: 'And when was that?', history: [{ question: 'Where did I park the car?', reply: first.reply }] });
+    expect(judging.requests[1]).toMatchObject({
+      question: 'And when was that?',
+      history: [{ question: 'Where did I park the car?', reply: first.reply }],
+    });
     await services.chat.chat(ref, 'What did I note about it?', { conversationId: second.conversation_id });
-    expect(judging.requests[2]!.history!.map((t) => t.question)).toEqual(['Where did I park the car?', 'And when was that?']);
+    expect(judging.requests[2]!.history!.map((t) => t.question)).toEqual([
+      'Where did I park the car?',
+      'And when was that?',
+    ]);
     expect(Object.keys(judging.requests[2]!.history![0]!).sort()).toEqual(['question', 'reply']);
 
     const matching = new ScriptedModel(false, (request) => [`${request.question} [1]`]);
@@ -96,57 +112,105 @@ describe('conversations (core)', () => {
     const { services, ref, conversations, ports } = await library(undefined, { chatModel: judging });
     let id: string | undefined;
     for (let i = 0; i < CONVERSATION_LIMITS.keptTurns + 3; i++) {
-      id = (await services.chat.chat(ref, `Question ${i} about the Harbour Street garage?`, { conversationId: id })).conversation_id;
+      id = (await services.chat.chat(ref, `Question ${i} about the Harbour Street garage?`, { conversationId: id }))
+        .conversation_id;
     }
     const generation = (await ports.documents.libraryGeneration(ref))!;
     const kept = await conversations.recentTurns(ref, id!, generation, 100);
-    expect(kept.map((t) => t.question)).toEqual(Array.from({ length: CONVERSATION_LIMITS.keptTurns }, (_, i) => `Question ${i + 3} about the Harbour Street garage?`));
+    expect(kept.map((t) => t.question)).toEqual(
+      Array.from(
+        { length: CONVERSATION_LIMITS.keptTurns },
+        (_, i) => `Question ${i + 3} about the Harbour Street garage?`,
+      ),
+    );
     expect(judging.requests.at(-1)!.history).toHaveLength(CONVERSATION_LIMITS.historyTurns);
-    expect(judging.requests.at(-1)!.history!.at(-1)!.question).toBe(`Question ${CONVERSATION_LIMITS.keptTurns + 1} about the Harbour Street garage?`);
+    expect(judging.requests.at(-1)!.history!.at(-1)!.question).toBe(
+      `Question ${CONVERSATION_LIMITS.keptTurns + 1} about the Harbour Street garage?`,
+    );
   });
 
   it('answers not found for a conversation of another library, another tenant, or none, and stores nothing for it', async () => {
     const { services, ref, ports } = await library();
     const mine = await services.chat.chat(ref, 'Where did I park the car?');
-    const elsewhere: LibraryRef[] = [{ tenantId: 't', endUserId: 'bob' }, { tenantId: 't', endUserId: null }, { tenantId: 'other-tenant', endUserId: 'ann' }];
+    const elsewhere: LibraryRef[] = [
+      { tenantId: 't', endUserId: 'bob' },
+      { tenantId: 't', endUserId: null },
+      { tenantId: 'other-tenant', endUserId: 'ann' },
+    ];
     for (const other of elsewhere) {
-      await expect(services.chat.chat(other, 'And when was that?', { conversationId: mine.conversation_id })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        services.chat.chat(other, 'And when was that?', { conversationId: mine.conversation_id }),
+      ).rejects.toMatchObject({ code: 'not_found' });
       // The refused chat made no library and remembered nothing.
       expect(await ports.documents.libraryExists(other)).toBe(false);
     }
-    await expect(services.chat.chat(ref, 'And when was that?', { conversationId: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3' })).rejects.toMatchObject({
-      code: 'not_found', message: 'conversation cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3 not found',
+    await expect(
+      services.chat.chat(ref, 'And when was that?', { conversationId: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3' }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'conversation cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3 not found',
     });
     const started: unknown[] = [];
-    await expect(services.chat.chat(ref, 'x', { conversationId: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3', onStart: (s) => started.push(s) })).rejects.toThrow();
+    await expect(
+      services.chat.chat(ref, 'x', {
+        conversationId: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3',
+        onStart: (s) => started.push(s),
+      }),
+    ).rejects.toThrow();
     expect(started).toEqual([]);
   });
 
   it('a chat that fails stores nothing: no turn, no memory, no charge', async () => {
     const down = { fail: false };
     const model: ChatModel = {
-      name: 'flaky', judges: true,
+      name: 'flaky',
+      judges: true,
       async answer() {
         if (down.fail) throw new BackendUnavailableError('model down');
-        return { reply: 'You parked on level 3 [1].', citations: [{ passage: 1 }], usage: { promptTokens: 1, completionTokens: 1 } };
+        return {
+          reply: 'You parked on level 3 [1].',
+          citations: [{ passage: 1 }],
+          usage: { promptTokens: 1, completionTokens: 1 },
+        };
       },
     };
     const { services, ref, ports, conversations, db } = await library(undefined, { chatModel: model });
     const first = await services.chat.chat(ref, 'Where did I park the car?');
     const chatItems = () => db.prepare(`SELECT count(*) FROM items WHERE kind = 'chat'`).pluck().get() as number;
-    const before = { turns: conversations.turns.size, items: chatItems(), usage: await ports.usage.days('t', '2000-01-01', '2999-12-31') };
+    const before = {
+      turns: conversations.turns.size,
+      items: chatItems(),
+      usage: await ports.usage.days('t', '2000-01-01', '2999-12-31'),
+    };
 
     down.fail = true;
-    await expect(services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id })).rejects.toBeInstanceOf(BackendUnavailableError);
-    expect({ turns: conversations.turns.size, items: chatItems(), usage: await ports.usage.days('t', '2000-01-01', '2999-12-31') }).toEqual(before);
+    await expect(
+      services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id }),
+    ).rejects.toBeInstanceOf(BackendUnavailableError);
+    expect({
+      turns: conversations.turns.size,
+      items: chatItems(),
+      usage: await ports.usage.days('t', '2000-01-01', '2999-12-31'),
+    }).toEqual(before);
 
     // A failure after the answer (the charge is refused): the turn and the memory written are taken back.
     down.fail = false;
     const ledger = withFault(ports.usage as UsageLedger, 'add', () => new BackendUnavailableError('ledger down'));
-    const failing = coreHarness({ conversations, documents: ports.documents, index: ports.index, usage: ledger, chatModel: model });
+    const failing = coreHarness({
+      conversations,
+      documents: ports.documents,
+      index: ports.index,
+      usage: ledger,
+      chatModel: model,
+    });
     ledger.failing = true;
-    await expect(failing.services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id })).rejects.toBeInstanceOf(BackendUnavailableError);
-    expect({ turns: conversations.turns.size, items: chatItems() }).toEqual({ turns: before.turns, items: before.items });
+    await expect(
+      failing.services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id }),
+    ).rejects.toBeInstanceOf(BackendUnavailableError);
+    expect({ turns: conversations.turns.size, items: chatItems() }).toEqual({
+      turns: before.turns,
+      items: before.items,
+    });
   });
 
   it('an erased end user takes its conversations along: the id is not found, no turn is left, and the id never reaches the next library', async () => {
@@ -158,17 +222,22 @@ describe('conversations (core)', () => {
 
     await services.endUsers.erase('t', 'ann');
     expect([...conversations.turns.values()].map((t) => t.conversationId)).toEqual([shared.conversation_id]);
-    await expect(services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     // The end user's next library starts empty: the old id is unknown there too.
     await services.capture.capture(ref, { text: NOTES.parking });
-    await expect(services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('a conversation whose library is erased while a follow-up is answered: the follow-up fails not found and leaves nothing', async () => {
     let erase: () => Promise<unknown> = async () => undefined;
     const model = new ScriptedModel(true, () => ['Level 3 [1].']);
     const erasing: ChatModel = {
-      name: 'erasing', judges: true,
+      name: 'erasing',
+      judges: true,
       async answer(request, options) {
         await erase();
         return model.answer(request, options);
@@ -177,7 +246,9 @@ describe('conversations (core)', () => {
     const { services, ref, conversations, ports } = await library(undefined, { chatModel: erasing });
     const first = await services.chat.chat(ref, 'Where did I park the car?');
     erase = () => services.endUsers.erase('t', 'ann');
-    await expect(services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect(conversations.turns.size).toBe(0);
     expect(await ports.documents.libraryExists(ref)).toBe(false);
   });
@@ -190,7 +261,12 @@ describe('conversations (core)', () => {
       onStart: (started) => events.push(`start ${started.run_id} ${started.conversation_id}`),
       onDelta: (text) => events.push(text),
     });
-    expect(events).toEqual([`start ${response.run_id} ${response.conversation_id}`, 'You parked', ' on level 3', ' [1].']);
+    expect(events).toEqual([
+      `start ${response.run_id} ${response.conversation_id}`,
+      'You parked',
+      ' on level 3',
+      ' [1].',
+    ]);
     expect(events.slice(1).join('')).toBe(response.reply);
   });
 
@@ -204,41 +280,80 @@ describe('conversations (core)', () => {
 
     // Nothing relevant at all: the model is not called, the reply still comes as one piece.
     deltas.length = 0;
-    const nothing = await services.chat.chat(ref, 'What is the capital of Peru?', { onDelta: (text) => deltas.push(text) });
+    const nothing = await services.chat.chat(ref, 'What is the capital of Peru?', {
+      onDelta: (text) => deltas.push(text),
+    });
     expect(deltas.join('')).toBe(nothing.reply);
 
     // The offline answerer writes no pieces itself; a chart request gets its reply, then the note a table replaced it with.
     const offline = await library({ tenantId: 't3', endUserId: null });
-    await offline.services.capture.capture(offline.ref, { text: 'Garage levels: the Harbour Street garage has level 3 for residents.', title: 'levels' });
+    await offline.services.capture.capture(offline.ref, {
+      text: 'Garage levels: the Harbour Street garage has level 3 for residents.',
+      title: 'levels',
+    });
     deltas.length = 0;
-    const chart = await offline.services.chat.chat(offline.ref, 'Draw a chart of the Harbour Street garage levels', { onDelta: (text) => deltas.push(text) });
+    const chart = await offline.services.chat.chat(offline.ref, 'Draw a chart of the Harbour Street garage levels', {
+      onDelta: (text) => deltas.push(text),
+    });
     expect(deltas.join('')).toBe(chart.reply);
   });
 });
 
 describe('which questions point back (refersBack)', () => {
   it.each([
-    'And when was that?', 'and where?', 'What about the Berlin office?', 'How about next week?', 'When was that?', 'What is her phone number?',
-    'Who else was there?', 'How much did it cost?', 'Why?', 'When?', 'Can you say more about those?', 'Is that right?', 'What did we eat there?',
-    "What's his name?", 'Did they agree?', 'Also, who paid?',
+    'And when was that?',
+    'and where?',
+    'What about the Berlin office?',
+    'How about next week?',
+    'When was that?',
+    'What is her phone number?',
+    'Who else was there?',
+    'How much did it cost?',
+    'Why?',
+    'When?',
+    'Can you say more about those?',
+    'Is that right?',
+    'What did we eat there?',
+    "What's his name?",
+    'Did they agree?',
+    'Also, who paid?',
   ])('%s points back', (question) => {
     expect(refersBack(question)).toBe(true);
   });
 
   it.each([
-    'Where did I park the car?', 'When is the dentist?', 'What is the wifi password at the cabin?', 'Is there a note about the Berlin office?',
-    'What is the note that mentions Paris?', 'What is on this week?', 'Which level is the garage?', 'Make a table of the quarterly revenue',
+    'Where did I park the car?',
+    'When is the dentist?',
+    'What is the wifi password at the cabin?',
+    'Is there a note about the Berlin office?',
+    'What is the note that mentions Paris?',
+    'What is on this week?',
+    'Which level is the garage?',
+    'Make a table of the quarterly revenue',
   ])('%s stands alone', (question) => {
     expect(refersBack(question)).toBe(false);
   });
 });
 
 describe('what a follow-up is searched with (searchQuestion)', () => {
-  const turn = (question: string, reply: string) => ({ runId: 'run_x', question, reply, at: '2026-11-25T00:00:00.000000' });
+  const turn = (question: string, reply: string) => ({
+    runId: 'run_x',
+    question,
+    reply,
+    at: '2026-11-25T00:00:00.000000',
+  });
 
   it('searches a question that stands alone as it is, whatever came before', () => {
-    expect(searchQuestion('Where is my passport?', [turn('Where did I park?', 'Level 3 [1].')])).toEqual({ search: 'Where is my passport?', question: 'Where is my passport?', inContext: false });
-    expect(searchQuestion('And when was that?', [])).toEqual({ search: 'And when was that?', question: 'And when was that?', inContext: false });
+    expect(searchQuestion('Where is my passport?', [turn('Where did I park?', 'Level 3 [1].')])).toEqual({
+      search: 'Where is my passport?',
+      question: 'Where is my passport?',
+      inContext: false,
+    });
+    expect(searchQuestion('And when was that?', [])).toEqual({
+      search: 'And when was that?',
+      question: 'And when was that?',
+      inContext: false,
+    });
   });
 
   it('draws in the earlier questions back to the last that stood alone, and the new words of the last reply', () => {
@@ -250,8 +365,12 @@ describe('what a follow-up is searched with (searchQuestion)', () => {
     const asked = searchQuestion('What is her phone number?', history);
     // Found in context, answered by its own words.
     expect(asked.question).toBe('What is her phone number?');
-    expect(searchQuestion('And when was that?', history).question).toBe('Who is my dentist?\nAnd where is her clinic?\nAnd when was that?');
-    expect(asked.search).toBe('Who is my dentist?\nAnd where is her clinic?\nMill Road next\nWhat is her phone number?');
+    expect(searchQuestion('And when was that?', history).question).toBe(
+      'Who is my dentist?\nAnd where is her clinic?\nAnd when was that?',
+    );
+    expect(asked.search).toBe(
+      'Who is my dentist?\nAnd where is her clinic?\nMill Road next\nWhat is her phone number?',
+    );
     expect(asked.inContext).toBe(true);
   });
 
@@ -259,7 +378,9 @@ describe('what a follow-up is searched with (searchQuestion)', () => {
     const history = [turn('Why?', 'x'), turn('And then?', 'y'), turn('What about it?', NO_ANSWER_REPLY)];
     const asked = searchQuestion('And after that?', history, { noAnswerReply: NO_ANSWER_REPLY });
     expect(asked.search).toBe('And then?\nWhat about it?\nAnd after that?');
-    const wordy = searchQuestion('And when?', [turn('Where did the team meet?', 'alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo')]);
+    const wordy = searchQuestion('And when?', [
+      turn('Where did the team meet?', 'alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo'),
+    ]);
     expect(wordy.search.split('\n')[1]!.split(' ')).toHaveLength(CONVERSATION_LIMITS.replyWords);
   });
 });

@@ -18,15 +18,30 @@ const falcon: GroundingPassage = {
     'A second risk is the certification in Japan.',
   ],
 };
-const heron: GroundingPassage = { number: 2, title: 'Heron', lineStart: 10, lines: ['The grey heron nests near the lake from February to June.'] };
+const heron: GroundingPassage = {
+  number: 2,
+  title: 'Heron',
+  lineStart: 10,
+  lines: ['The grey heron nests near the lake from February to June.'],
+};
 
 const answerer = new ExtractiveAnswerer();
-const quotedFrom = (passages: GroundingPassage[]) => passages.flatMap((p) => p.lines).join(' ').replace(/\s+/g, ' ');
+const quotedFrom = (passages: GroundingPassage[]) =>
+  passages
+    .flatMap((p) => p.lines)
+    .join(' ')
+    .replace(/\s+/g, ' ');
 
 describe('ExtractiveAnswerer', () => {
   it('answers with the sentence that holds the question, verbatim, citing its passage and exact lines', async () => {
-    const answer = await answerer.answer({ question: 'When is the Falcon launch?', passages: [falcon, heron], itemize: false });
-    expect(answer.reply).toMatch(/^From your library: The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells\. \[1\]/);
+    const answer = await answerer.answer({
+      question: 'When is the Falcon launch?',
+      passages: [falcon, heron],
+      itemize: false,
+    });
+    expect(answer.reply).toMatch(
+      /^From your library: The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells\. \[1\]/,
+    );
     expect(answer.citations[0]).toEqual({
       passage: 1,
       lines: [3],
@@ -38,8 +53,16 @@ describe('ExtractiveAnswerer', () => {
   });
 
   it('follows a sentence across a wrapped line and cites both lines', async () => {
-    const answer = await answerer.answer({ question: 'Who is the team lead and whom does she report to?', passages: [falcon], itemize: false });
-    expect(answer.citations[0]).toMatchObject({ passage: 1, lines: [4, 5], quote: 'The team lead is Ingrid Solberg, who reports to the CTO every Friday.' });
+    const answer = await answerer.answer({
+      question: 'Who is the team lead and whom does she report to?',
+      passages: [falcon],
+      itemize: false,
+    });
+    expect(answer.citations[0]).toMatchObject({
+      passage: 1,
+      lines: [4, 5],
+      quote: 'The team lead is Ingrid Solberg, who reports to the CTO every Friday.',
+    });
   });
 
   it('answers a heading with the lines under it, and itemizes for lists', async () => {
@@ -51,14 +74,22 @@ describe('ExtractiveAnswerer', () => {
   });
 
   it('gathers evidence from several passages for a short answer, never writing words that are not in them', async () => {
-    const answer = await answerer.answer({ question: 'battery supplier Gdansk and heron nests', passages: [falcon, heron], itemize: false });
+    const answer = await answerer.answer({
+      question: 'battery supplier Gdansk and heron nests',
+      passages: [falcon, heron],
+      itemize: false,
+    });
     expect(new Set(answer.citations.map((c) => c.passage))).toEqual(new Set([1, 2]));
     const text = quotedFrom([falcon, heron]);
     for (const c of answer.citations) expect(text).toContain(c.quote);
   });
 
   it('has no answer when no sentence holds any of the question', async () => {
-    const answer = await answerer.answer({ question: 'What is the capital of Peru?', passages: [falcon, heron], itemize: false });
+    const answer = await answerer.answer({
+      question: 'What is the capital of Peru?',
+      passages: [falcon, heron],
+      itemize: false,
+    });
     expect(answer).toMatchObject({ reply: null, citations: [] });
   });
 });
@@ -72,80 +103,177 @@ describe('ExtractiveAnswerer: a sentence longer than maxSentenceChars', () => {
   };
 
   it('is cut before the word the limit falls in, with an ellipsis in the reply', async () => {
-    expect(await quoteOf('The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.')).toEqual({
+    expect(
+      await quoteOf('The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.'),
+    ).toEqual({
       reply: 'From your library: The Falcon launch moved to 14 March… [1]',
       quote: 'The Falcon launch moved to 14 March',
     });
     // The limit falls on a space: the cut drops it; a first word past the limit is cut inside.
-    expect((await quoteOf('The Falcon launch of the batteries was at noon on a Friday.')).quote).toBe('The Falcon launch of the batteries was');
+    expect((await quoteOf('The Falcon launch of the batteries was at noon on a Friday.')).quote).toBe(
+      'The Falcon launch of the batteries was',
+    );
     expect((await quoteOf(`Falcon${'x'.repeat(60)} launch moved.`)).quote).toBe(`Falcon${'x'.repeat(33)}`);
   });
 });
 
 describe('ExtractiveAnswerer and document titles', () => {
   it('quotes a matching title that heads nothing (a blank line below it) rather than dropping its document', async () => {
-    const chicken: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: ['Somatic sex identity is cell-autonomous in the chicken', ''] };
-    const other: GroundingPassage = { number: 2, title: null, lineStart: 4, lines: ['Stem cells were transplanted in patients with autonomic neuropathy.'] };
-    const answer = await answerer.answer({ question: 'Is somatic sex identity cell-autonomous in birds?', passages: [chicken, other], itemize: false });
-    expect(answer.citations[0]).toMatchObject({ passage: 1, lines: [1], quote: 'Somatic sex identity is cell-autonomous in the chicken' });
+    const chicken: GroundingPassage = {
+      number: 1,
+      title: null,
+      lineStart: 1,
+      lines: ['Somatic sex identity is cell-autonomous in the chicken', ''],
+    };
+    const other: GroundingPassage = {
+      number: 2,
+      title: null,
+      lineStart: 4,
+      lines: ['Stem cells were transplanted in patients with autonomic neuropathy.'],
+    };
+    const answer = await answerer.answer({
+      question: 'Is somatic sex identity cell-autonomous in birds?',
+      passages: [chicken, other],
+      itemize: false,
+    });
+    expect(answer.citations[0]).toMatchObject({
+      passage: 1,
+      lines: [1],
+      quote: 'Somatic sex identity is cell-autonomous in the chicken',
+    });
   });
 });
 
 describe('ExtractiveAnswerer: what it quotes', () => {
   it('quotes a second sentence only when it is nearly as strong as the best; a weak one is cited as further evidence', async () => {
-    const launch: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: ['Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells.'] };
-    const office: GroundingPassage = { number: 2, title: null, lineStart: 1, lines: ['Meeting notes: we agreed to move the office to Lisbon in June.'] };
-    const answer = await answerer.answer({ question: 'When is the Falcon launch and why did it move?', passages: [launch, office], itemize: false });
+    const launch: GroundingPassage = {
+      number: 1,
+      title: null,
+      lineStart: 1,
+      lines: ['Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells.'],
+    };
+    const office: GroundingPassage = {
+      number: 2,
+      title: null,
+      lineStart: 1,
+      lines: ['Meeting notes: we agreed to move the office to Lisbon in June.'],
+    };
+    const answer = await answerer.answer({
+      question: 'When is the Falcon launch and why did it move?',
+      passages: [launch, office],
+      itemize: false,
+    });
     expect(answer.reply).toBe(
       'From your library: Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells. [1] Also relevant: [2].',
     );
     expect(answer.citations.map((c) => c.passage)).toEqual([1, 2]);
 
-    const both = await answerer.answer({ question: 'Where do herons and egrets nest?', passages: [
-      { number: 1, title: null, lineStart: 1, lines: ['Herons nest in tall reed beds near the lake.'] },
-      { number: 2, title: null, lineStart: 1, lines: ['Egrets nest in colonies on the river islands.'] },
-    ], itemize: false });
-    expect(both.reply).toBe('From your library: Herons nest in tall reed beds near the lake. [1] Egrets nest in colonies on the river islands. [2]');
+    const both = await answerer.answer({
+      question: 'Where do herons and egrets nest?',
+      passages: [
+        { number: 1, title: null, lineStart: 1, lines: ['Herons nest in tall reed beds near the lake.'] },
+        { number: 2, title: null, lineStart: 1, lines: ['Egrets nest in colonies on the river islands.'] },
+      ],
+      itemize: false,
+    });
+    expect(both.reply).toBe(
+      'From your library: Herons nest in tall reed beds near the lake. [1] Egrets nest in colonies on the river islands. [2]',
+    );
   });
 });
 
 describe('ExtractiveAnswerer: a table asked for by meaning', () => {
   it('itemizes the passages in search order when none shares a word with a table request, yet still refuses a short answer', async () => {
-    const fruit: GroundingPassage = { number: 1, title: null, lineStart: 1, lines: ['apples 2.40 a kilo', 'pears 3.10 a kilo'] };
-    const table = await new ExtractiveAnswerer().answer({ question: 'make a table of the fruit prices', passages: [fruit], itemize: true });
+    const fruit: GroundingPassage = {
+      number: 1,
+      title: null,
+      lineStart: 1,
+      lines: ['apples 2.40 a kilo', 'pears 3.10 a kilo'],
+    };
+    const table = await new ExtractiveAnswerer().answer({
+      question: 'make a table of the fruit prices',
+      passages: [fruit],
+      itemize: true,
+    });
     const quoted = table.citations.map((c) => c.quote).join('\n');
     expect(quoted).toContain('apples 2.40 a kilo');
     expect(quoted).toContain('pears 3.10 a kilo');
     expect(table.citations.every((c) => c.passage === 1)).toBe(true);
-    const short = await new ExtractiveAnswerer().answer({ question: 'what do fruits cost', passages: [fruit], itemize: false });
+    const short = await new ExtractiveAnswerer().answer({
+      question: 'what do fruits cost',
+      passages: [fruit],
+      itemize: false,
+    });
     expect(short).toMatchObject({ reply: null, citations: [] });
 
     // Eight notes of eight stalls: every one is itemized, in search order (none is cut for ranking seventh or later).
-    const notes = ['apples 2.40', 'pears 3.10', 'plums 4.50', 'cherries 9.00', 'quinces 3.80', 'figs 6.20', 'grapes 4.10', 'lemons 2.90'];
-    const stalls: GroundingPassage[] = notes.map((note, i) => ({ number: i + 1, title: null, lineStart: 1, lines: [`${note} a kilo`] }));
-    const all = await new ExtractiveAnswerer().answer({ question: 'make a table of the fruit prices', passages: stalls, itemize: true });
+    const notes = [
+      'apples 2.40',
+      'pears 3.10',
+      'plums 4.50',
+      'cherries 9.00',
+      'quinces 3.80',
+      'figs 6.20',
+      'grapes 4.10',
+      'lemons 2.90',
+    ];
+    const stalls: GroundingPassage[] = notes.map((note, i) => ({
+      number: i + 1,
+      title: null,
+      lineStart: 1,
+      lines: [`${note} a kilo`],
+    }));
+    const all = await new ExtractiveAnswerer().answer({
+      question: 'make a table of the fruit prices',
+      passages: stalls,
+      itemize: true,
+    });
     expect(all.citations.map((c) => c.passage)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
 
 describe('ExtractiveAnswerer: what a question wants', () => {
-  const note = (number: number, line: string, extra: Partial<GroundingPassage> = {}): GroundingPassage => ({ number, title: null, lineStart: 1, lines: [line], ...extra });
-  const boiler = note(1, 'Boiler engineer came: the pressure valve was faulty, so he replaced it. Labour £90, part £45. Heating back on by lunchtime.');
+  const note = (number: number, line: string, extra: Partial<GroundingPassage> = {}): GroundingPassage => ({
+    number,
+    title: null,
+    lineStart: 1,
+    lines: [line],
+    ...extra,
+  });
+  const boiler = note(
+    1,
+    'Boiler engineer came: the pressure valve was faulty, so he replaced it. Labour £90, part £45. Heating back on by lunchtime.',
+  );
 
   it('a question of an amount is answered first by the sentence of the note that holds one', async () => {
-    const answer = await answerer.answer({ question: 'how much did the boiler repair cost?', passages: [boiler], itemize: false });
+    const answer = await answerer.answer({
+      question: 'how much did the boiler repair cost?',
+      passages: [boiler],
+      itemize: false,
+    });
     expect(answer.citations[0]!.quote).toBe('Labour £90, part £45.');
   });
 
   it('a question of a time is answered by the sentence that holds one, from a note that supports it by meaning alone', async () => {
-    const bike = note(1, 'Bike service at Evans Cycles: new chain and brake pads. Ready to collect Thursday after 4.', { byMeaning: true, supports: true });
+    const bike = note(1, 'Bike service at Evans Cycles: new chain and brake pads. Ready to collect Thursday after 4.', {
+      byMeaning: true,
+      supports: true,
+    });
     const cake = note(2, "I'm ordering the cake from Bettys, picking it up that morning.");
-    const answer = await answerer.answer({ question: 'when can I pick up my bicycle?', passages: [bike, cake], itemize: false });
+    const answer = await answerer.answer({
+      question: 'when can I pick up my bicycle?',
+      passages: [bike, cake],
+      itemize: false,
+    });
     expect(answer.citations[0]).toMatchObject({ passage: 1, quote: 'Ready to collect Thursday after 4.' });
   });
 
   it('a summary quotes the note that holds the question whole, in order', async () => {
-    const answer = await answerer.answer({ question: 'summarise what happened with the boiler', passages: [boiler, note(2, 'The heron nests by the lake.')], itemize: false });
+    const answer = await answerer.answer({
+      question: 'summarise what happened with the boiler',
+      passages: [boiler, note(2, 'The heron nests by the lake.')],
+      itemize: false,
+    });
     expect(answer.reply).toBe(
       'From your library: Boiler engineer came: the pressure valve was faulty, so he replaced it. [1] Labour £90, part £45. [1] Heating back on by lunchtime. [1]',
     );

@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_IN_LIBRARY, judgeReply, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
+import { judgeReply, NOT_IN_LIBRARY, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
 import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
-import { ChatRetriever, DEFAULT_RETRIEVAL, selectGrounding, type RetrievedPassage } from '../../lambdas/core/chat/retrieval.js';
+import {
+  ChatRetriever,
+  DEFAULT_RETRIEVAL,
+  type RetrievedPassage,
+  selectGrounding,
+} from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
 import { contentTerms, termSet } from '../../lambdas/core/chat/terms.js';
 import { coreHarness } from '../support/core-harness.js';
 
 describe('content terms', () => {
   it('keeps the words a question is about, stemmed, without function or asking words', () => {
-    expect(contentTerms('Can you tell me which risks the Falcon projects have?')).toEqual(['risk', 'falcon', 'project']);
+    expect(contentTerms('Can you tell me which risks the Falcon projects have?')).toEqual([
+      'risk',
+      'falcon',
+      'project',
+    ]);
     expect(contentTerms('Make a table of 2026 revenue')).toEqual(['2026', 'revenu']);
     expect(contentTerms('What did we decide about hiring?')).toEqual(['hire']);
   });
@@ -16,15 +25,24 @@ describe('content terms', () => {
   it('answers "what did we decide about X" from the note that says what was agreed about X', async () => {
     const { services } = coreHarness();
     const ref = { tenantId: 't', endUserId: null };
-    await services.capture.capture(ref, { text: 'Meeting notes 3 Nov: we agreed to hire two backend engineers in Q1.' });
+    await services.capture.capture(ref, {
+      text: 'Meeting notes 3 Nov: we agreed to hire two backend engineers in Q1.',
+    });
     await services.capture.capture(ref, { text: 'Grocery list: oat milk, sourdough bread, three lemons.' });
     const answer = await services.chat.chat(ref, 'What did we decide about hiring?');
-    expect(answer.sources.map((s) => s.snippet)).toEqual(['1: Meeting notes 3 Nov: we agreed to hire two backend engineers in Q1.']);
+    expect(answer.sources.map((s) => s.snippet)).toEqual([
+      '1: Meeting notes 3 Nov: we agreed to hire two backend engineers in Q1.',
+    ]);
   });
 });
 
 describe('the support gate', () => {
-  const pool = [termSet('water tank water supply'), termSet('water quality'), termSet('winter water'), termSet('rainfall water')];
+  const pool = [
+    termSet('water tank water supply'),
+    termSet('water quality'),
+    termSet('winter water'),
+    termSet('rainfall water'),
+  ];
   const question = termSet('How often should I water a cactus in winter?');
 
   it('weights a word by how rare it is among the passages found, so a common word proves little', () => {
@@ -41,7 +59,9 @@ describe('the support gate', () => {
     expect(isSupported({ coverage: 0.8, matchedTerms: 3, questionTerms: 4, cosine: null })).toBe(true);
     expect(isSupported({ coverage: 0.8, matchedTerms: 1, questionTerms: 4, cosine: null })).toBe(false);
     expect(isSupported({ coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null })).toBe(true);
-    expect(isSupported({ coverage: 0, matchedTerms: 0, questionTerms: 4, cosine: DEFAULT_SUPPORT.minCosine })).toBe(true);
+    expect(isSupported({ coverage: 0, matchedTerms: 0, questionTerms: 4, cosine: DEFAULT_SUPPORT.minCosine })).toBe(
+      true,
+    );
     expect(isSupported({ coverage: 0.35, matchedTerms: 1, questionTerms: 4, cosine: 0.5 })).toBe(true);
     expect(isSupported({ coverage: 0.35, matchedTerms: 1, questionTerms: 4, cosine: 0.4 })).toBe(false);
   });
@@ -56,7 +76,11 @@ describe('short memories in context (core/memory-context.ts)', () => {
 
     const { services } = coreHarness();
     const ref = { tenantId: 't', endUserId: 'joanna' };
-    for (const text of ['Joanna: Can I come over to watch your turtles play?', 'Nate: Sure, see you tomorrow then!', 'Joanna: Great, I will bring snacks.']) {
+    for (const text of [
+      'Joanna: Can I come over to watch your turtles play?',
+      'Nate: Sure, see you tomorrow then!',
+      'Joanna: Great, I will bring snacks.',
+    ]) {
       await services.capture.capture(ref, { text });
     }
     // The model reads "see you tomorrow" beside the plan it answers, so a model that writes can date the visit.
@@ -70,7 +94,11 @@ describe('short memories in context (core/memory-context.ts)', () => {
 
 describe('the grounding prompt', () => {
   it('numbers passages and their lines, and forbids going beyond them', () => {
-    const prompt = userPrompt({ question: 'Q?', itemize: false, passages: [{ number: 1, title: null, lineStart: 7, lines: ['a', 'b'] }] });
+    const prompt = userPrompt({
+      question: 'Q?',
+      itemize: false,
+      passages: [{ number: 1, title: null, lineStart: 7, lines: ['a', 'b'] }],
+    });
     expect(prompt).toBe('Passages:\n\n[1] Untitled\n7: a\n8: b\n\nQuestion: Q?');
     expect(systemPrompt(false)).toMatch(/Never add outside knowledge/);
     expect(systemPrompt(true)).toMatch(/list of facts/);
@@ -79,7 +107,10 @@ describe('the grounding prompt', () => {
   it('reads a plain-text reply by its [n] markers in order, rejects one naming a number it was not given, and reads NOT_IN_LIBRARY as no answer', () => {
     const three = [1, 2, 3].map((number) => ({ number, title: null, lineStart: 1, lines: ['x'] }));
     expect(judgeReply({ text: 'A [2]. B [1, 3]. C [2]' }, three)).toEqual({
-      kind: 'answer', reply: 'A [2]. B [1, 3]. C [2]', citations: [{ passage: 2 }, { passage: 1 }, { passage: 3 }], droppedQuotes: 0,
+      kind: 'answer',
+      reply: 'A [2]. B [1, 3]. C [2]',
+      citations: [{ passage: 2 }, { passage: 1 }, { passage: 3 }],
+      droppedQuotes: 0,
     });
     expect(judgeReply({ text: 'A [2]. C [9]' }, three)).toMatchObject({ kind: 'rejected', reason: 'unknown_passage' });
     expect(judgeReply({ text: `  ${NOT_IN_LIBRARY}\n` }, three)).toEqual({ kind: 'not_in_library' });
@@ -95,7 +126,12 @@ describe('sources', () => {
   ];
 
   it('one source per cited document, first cited first, its cited lines numbered as in the document', () => {
-    const sources = buildSources(passages, [{ passage: 2 }, { passage: 1, lines: [11] }, { passage: 3 }, { passage: 7 }]);
+    const sources = buildSources(passages, [
+      { passage: 2 },
+      { passage: 1, lines: [11] },
+      { passage: 3 },
+      { passage: 7 },
+    ]);
     expect(sources).toEqual([
       { kind: 'file', title: 'B', snippet: '1: one', file_id: 'file_b', metadata: {} },
       { kind: 'file', title: 'A', snippet: '11: eleven\n40: forty', file_id: 'file_a', metadata: {} },
@@ -127,7 +163,13 @@ describe('sources', () => {
 
 describe('choosing the passages to answer from', () => {
   const candidate = (itemRank: number, itemScore: number, coverage = 0.8): RetrievedPassage => ({
-    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, metadata: {}, itemRank, itemScore,
+    itemId: `file_${itemRank}`,
+    kind: 'file_excerpt',
+    title: null,
+    sourceRef: null,
+    metadata: {},
+    itemRank,
+    itemScore,
     passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
     signals: { coverage, matchedTerms: 3, questionTerms: 4, cosine: null },
   });
@@ -151,8 +193,15 @@ describe('choosing the passages to answer from', () => {
 
 describe('the gate with a model that judges, and the gate in tiers', () => {
   const passage = (itemRank: number, signals: RetrievedPassage['signals']): RetrievedPassage => ({
-    itemId: `file_${itemRank}`, kind: 'file_excerpt', title: null, sourceRef: null, metadata: {}, itemRank, itemScore: 1 - itemRank / 10,
-    passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' }, signals,
+    itemId: `file_${itemRank}`,
+    kind: 'file_excerpt',
+    title: null,
+    sourceRef: null,
+    metadata: {},
+    itemRank,
+    itemScore: 1 - itemRank / 10,
+    passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' },
+    signals,
   });
   // "Who manages Falcon?" over a status report naming the team lead: one word of two, loosely related, not standing out.
   const loose = passage(0, { coverage: 0.45, matchedTerms: 1, questionTerms: 2, cosine: 0.33, cosineLead: 0.02 });
@@ -166,7 +215,13 @@ describe('the gate with a model that judges, and the gate in tiers', () => {
   });
 
   it('passes a note that stands out in meaning: the further it stands out, the less close it need be', () => {
-    const signals = (cosine: number, cosineLead: number) => ({ coverage: 0, matchedTerms: 0, questionTerms: 2, cosine, cosineLead });
+    const signals = (cosine: number, cosineLead: number) => ({
+      coverage: 0,
+      matchedTerms: 0,
+      questionTerms: 2,
+      cosine,
+      cosineLead,
+    });
     expect(isSupported(signals(0.31, 0.14))).toBe(true); // far ahead of every other note, loosely close
     expect(isSupported(signals(0.41, 0.1))).toBe(true); // ahead, and closer
     expect(isSupported(signals(0.37, 0.1))).toBe(false); // ahead by as much, but not close enough
@@ -183,6 +238,9 @@ describe('the gate with a model that judges, and the gate in tiers', () => {
   it('marks the passages that clear the support gate themselves, beside those only admitted', () => {
     const strong = passage(0, { coverage: 0.9, matchedTerms: 3, questionTerms: 3, cosine: 0.6, cosineLead: 0.2 });
     const weak = passage(1, { coverage: 0.25, matchedTerms: 1, questionTerms: 3, cosine: 0.3, cosineLead: -0.3 });
-    expect(selectGrounding([strong, weak]).map((p) => [p.itemId, p.supporting])).toEqual([['file_0', true], ['file_1', false]]);
+    expect(selectGrounding([strong, weak]).map((p) => [p.itemId, p.supporting])).toEqual([
+      ['file_0', true],
+      ['file_1', false],
+    ]);
   });
 });

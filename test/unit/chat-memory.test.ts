@@ -31,14 +31,19 @@ async function chatWhileHeld() {
   const db = openDatabase(':memory:');
   const index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name);
   const { services, ports } = coreHarness({ embedder, index, deferVectors: { index, background } });
-  const rows = (table: 'items' | 'passage_vectors') => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  const rows = (table: 'items' | 'passage_vectors') =>
+    db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
   await services.capture.capture(alice, { text: 'The grey heron nests by the lake from February to June.' });
   embedder.holding = true;
   const response = await services.chat.chat(alice, 'When does the grey heron nest by the lake?');
-  const { vectors: [replyVector] } = await embedder.embed([response.reply], 'query');
+  const {
+    vectors: [replyVector],
+  } = await embedder.embed([response.reply], 'query');
   const replyByMeaning = async () =>
-    (await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter((h) => h.passage.text === response.reply);
+    (await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] })).filter(
+      (h) => h.passage.text === response.reply,
+    );
   return { services, ports, embedder, background, reports, alice, response, replyByMeaning, rows };
 }
 
@@ -46,7 +51,11 @@ describe('chat memory', () => {
   it('answers before the reply is embedded; words find the reply at once, meaning once its vectors land', async () => {
     const { ports, embedder, background, reports, alice, response, replyByMeaning } = await chatWhileHeld();
     expect(response.sources).toHaveLength(1);
-    const byWords = await ports.index.keywordSearch(alice, { text: 'heron nests February', limit: 10, kinds: ['chat'] });
+    const byWords = await ports.index.keywordSearch(alice, {
+      text: 'heron nests February',
+      limit: 10,
+      kinds: ['chat'],
+    });
     expect(byWords.map((h) => h.passage.text)).toContain(response.reply);
     expect(await replyByMeaning()).toEqual([]);
 
@@ -81,7 +90,9 @@ describe('chat memory without background work (a Lambda)', () => {
     const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
     await services.capture.capture(alice, { text: 'The grey heron nests by the lake from February to June.' });
     const response = await services.chat.chat(alice, 'When does the grey heron nest by the lake?');
-    const { vectors: [replyVector] } = await embedder.embed([response.reply]);
+    const {
+      vectors: [replyVector],
+    } = await embedder.embed([response.reply]);
     const hits = await ports.index.vectorSearch(alice, { vector: replyVector!, limit: 10, kinds: ['chat'] });
     expect(hits.find((h) => h.passage.text === response.reply)?.rawScore).toBeGreaterThan(0.99);
   });

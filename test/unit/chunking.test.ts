@@ -3,12 +3,17 @@ import { chunkText, excerptAround, splitLines } from '../../lambdas/core/chunkin
 
 describe('chunkText', () => {
   it('covers every non-blank line exactly once, with correct 1-based line ranges', () => {
-    const lines = Array.from({ length: 60 }, (_, i) => (i % 7 === 6 ? '' : `Line ${i + 1} says something moderately long about topic ${i}.`));
+    const lines = Array.from({ length: 60 }, (_, i) =>
+      i % 7 === 6 ? '' : `Line ${i + 1} says something moderately long about topic ${i}.`,
+    );
     const text = lines.join('\n');
     const passages = chunkText(text);
     expect(passages.length).toBeGreaterThan(3);
     for (const p of passages) {
-      const covered = splitLines(text).slice(p.lineStart - 1, p.lineEnd).join('\n').trim();
+      const covered = splitLines(text)
+        .slice(p.lineStart - 1, p.lineEnd)
+        .join('\n')
+        .trim();
       expect(covered).toBe(p.text);
       expect(p.text.length).toBeLessThanOrEqual(500);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { Library, type Filter, type Metadata } from '../../client/src/index.js';
+import { type Filter, Library, type Metadata } from '../../client/src/index.js';
 
 /**
  * The client's `Filter` type follows the grammar (checked by `tsc --noEmit`,
@@ -61,7 +61,22 @@ async function typedMethods(lib: Library) {
   // @ts-expect-error update: a metadata value must be a string, number, boolean, array of strings or null
   await lib.documents.update('file_1', { metadata: { a: { b: 1 } } });
 }
-void [typedMethods, allowed, fromReadonly, wrongOperator, wrongBeside, wrongField, inScalar, existsString, prefixNumber, rangeOnTitle, numericDate, arrayEquality, andObject, nestedMetadata];
+void [
+  typedMethods,
+  allowed,
+  fromReadonly,
+  wrongOperator,
+  wrongBeside,
+  wrongField,
+  inScalar,
+  existsString,
+  prefixNumber,
+  rangeOnTitle,
+  numericDate,
+  arrayEquality,
+  andObject,
+  nestedMetadata,
+];
 
 /** A fetch that records each request and answers from `reply`. */
 function recorder(reply: (url: URL, init: RequestInit) => unknown) {
@@ -70,22 +85,35 @@ function recorder(reply: (url: URL, init: RequestInit) => unknown) {
     const url = new URL(String(input));
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method: init.method ?? 'GET', url, body });
-    return new Response(JSON.stringify(reply(url, init)), { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } });
+    return new Response(JSON.stringify(reply(url, init)), {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' },
+    });
   };
   return { calls, fetch };
 }
 
 describe('the client sends filters, metadata and patches as the contract says', () => {
   it('serializes filter as JSON in the query of search, grep and documents (and keeps it on every page), and in the chat body', async () => {
-    const page = (key: string, n: number) => ({ [key]: [], count: 0, has_more: n === 0, next_cursor: n === 0 ? 'c1' : null });
+    const page = (key: string, n: number) => ({
+      [key]: [],
+      count: 0,
+      has_more: n === 0,
+      next_cursor: n === 0 ? 'c1' : null,
+    });
     let n = 0;
     const { calls, fetch } = recorder((url) => {
-      if (url.pathname === '/v1/chat') return { reply: 'ok', artifacts: [], sources: [], tokens_used: 0, run_id: 'run_1', conversation_id: 'cnv_1' };
+      if (url.pathname === '/v1/chat')
+        return { reply: 'ok', artifacts: [], sources: [], tokens_used: 0, run_id: 'run_1', conversation_id: 'cnv_1' };
       if (url.pathname === '/v1/documents') return page('documents', n++);
       return page('results', 1);
     });
     const lib = new Library({ baseUrl: 'http://stub.test', apiKey: 'k', fetch });
-    const filter: Filter = { 'metadata.project': 'apollo', 'metadata.year': { gte: 2024 }, or: [{ 'metadata.tags': 'a & b' }] };
+    const filter: Filter = {
+      'metadata.project': 'apollo',
+      'metadata.year': { gte: 2024 },
+      or: [{ 'metadata.tags': 'a & b' }],
+    };
 
     await lib.search({ q: 'harbour', filter, limit: 5 });
     await lib.grep({ pattern: 'harbour', filter, case_sensitive: true });
@@ -110,7 +138,17 @@ describe('the client sends filters, metadata and patches as the contract says', 
   });
 
   it('sends metadata with captures and files, and PATCHes a document with a merge patch', async () => {
-    const receipt = { ok: true, status: 'created', dedup: false, detail: '', id: 'file_1', file_id: 'file_1', reject_code: null, retryable: false, source_ref: null };
+    const receipt = {
+      ok: true,
+      status: 'created',
+      dedup: false,
+      detail: '',
+      id: 'file_1',
+      file_id: 'file_1',
+      reject_code: null,
+      retryable: false,
+      source_ref: null,
+    };
     const { calls, fetch } = recorder((url, init) => {
       if (init.method === 'PATCH') return { id: 'file_1', metadata: { year: 2025 } };
       if (url.pathname === '/v1/capture/batch') return { total: 1, succeeded: 1, results: [{ ...receipt, index: 0 }] };
@@ -120,14 +158,28 @@ describe('the client sends filters, metadata and patches as the contract says', 
     await lib.capture({ text: 'a note', metadata: { project: 'apollo', year: 2024, draft: true, tags: ['a', 'b'] } });
     await lib.captureFile(new TextEncoder().encode('k,v\n'), { filename: 't.csv', metadata: { kind_of: 'table' } });
     await lib.captureBatch([{ text: 'b', metadata: { n: 1 } }]);
-    const updated = await lib.documents.update('file_1', { title: 'New', source_ref: null, metadata: { year: 2025, draft: null } }, { end_user_id: 'ann' });
+    const updated = await lib.documents.update(
+      'file_1',
+      { title: 'New', source_ref: null, metadata: { year: 2025, draft: null } },
+      { end_user_id: 'ann' },
+    );
     expectTypeOf(updated.metadata).toEqualTypeOf<Record<string, string | number | boolean | string[]>>();
     expect(updated).toEqual({ id: 'file_1', metadata: { year: 2025 } });
 
-    expect(calls[0]!.body).toMatchObject({ text: 'a note', metadata: { project: 'apollo', year: 2024, draft: true, tags: ['a', 'b'] } });
-    expect(calls[1]!.body).toMatchObject({ filename: 't.csv', content_type: 'text/csv', metadata: { kind_of: 'table' } });
+    expect(calls[0]!.body).toMatchObject({
+      text: 'a note',
+      metadata: { project: 'apollo', year: 2024, draft: true, tags: ['a', 'b'] },
+    });
+    expect(calls[1]!.body).toMatchObject({
+      filename: 't.csv',
+      content_type: 'text/csv',
+      metadata: { kind_of: 'table' },
+    });
     expect(calls[2]!.body).toEqual({ items: [{ text: 'b', metadata: { n: 1 } }] });
-    expect(calls[3]).toMatchObject({ method: 'PATCH', body: { title: 'New', source_ref: null, metadata: { year: 2025, draft: null } } });
+    expect(calls[3]).toMatchObject({
+      method: 'PATCH',
+      body: { title: 'New', source_ref: null, metadata: { year: 2025, draft: null } },
+    });
     expect(calls[3]!.url.pathname).toBe('/v1/documents/file_1');
     expect(calls[3]!.url.searchParams.get('end_user_id')).toBe('ann');
   });

@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { CURSOR_KEY_CHARS, decodeCursor, encodeCursor, isCursorKey, isNewestFirstKey, isOffset, NEWEST_FIRST_KEY_CHARS, offsetUpTo } from '../../lambdas/core/cursor.js';
+import {
+  CURSOR_KEY_CHARS,
+  decodeCursor,
+  encodeCursor,
+  isCursorKey,
+  isNewestFirstKey,
+  isOffset,
+  NEWEST_FIRST_KEY_CHARS,
+  offsetUpTo,
+} from '../../lambdas/core/cursor.js';
 import { DomainError } from '../../lambdas/core/errors.js';
 import type { PassageHit } from '../../lambdas/core/model.js';
 import { fuse } from '../../lambdas/core/ranking.js';
 
 const hit = (itemId: string, text = itemId): PassageHit => ({
-  itemId, kind: 'file_excerpt', title: null, sourceRef: null, contentDate: '2026-01-01T00:00:00.000000',
-  passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text }, rawScore: 1,
+  itemId,
+  kind: 'file_excerpt',
+  title: null,
+  sourceRef: null,
+  contentDate: '2026-01-01T00:00:00.000000',
+  passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text },
+  rawScore: 1,
 });
 
 describe('cursors', () => {
@@ -14,7 +28,11 @@ describe('cursors', () => {
     const cursor = encodeCursor('scope-a', 20);
     expect(decodeCursor(cursor, 'scope-a', isOffset)).toBe(20);
     expect(decodeCursor(undefined, 'scope-a', isOffset)).toBeUndefined();
-    for (const [bad, scope] of [[cursor, 'scope-b'], ['garbage!!', 'scope-a'], [encodeCursor('scope-a', -1), 'scope-a']] as const) {
+    for (const [bad, scope] of [
+      [cursor, 'scope-b'],
+      ['garbage!!', 'scope-a'],
+      [encodeCursor('scope-a', -1), 'scope-a'],
+    ] as const) {
       expect(() => decodeCursor(bad, scope, isOffset)).toThrow(DomainError);
       try {
         decodeCursor(bad, scope, isOffset);
@@ -37,9 +55,12 @@ describe('cursor positions', () => {
   };
 
   it('offsets: whole numbers from 0 to a safe bound only (JSON may carry -1, 0.5, 1e300 or 1e400 = Infinity)', () => {
-    for (const bad of [-1, -0.5, 0.5, 1e300, 2 ** 53, '3', null, true, [1], { n: 1 }]) expect(refused(bad, isOffset)).toBe(true);
+    for (const bad of [-1, -0.5, 0.5, 1e300, 2 ** 53, '3', null, true, [1], { n: 1 }])
+      expect(refused(bad, isOffset)).toBe(true);
     // 1e400 parses to Infinity.
-    expect(() => decodeCursor(Buffer.from('{"s":"s","p":1e400}').toString('base64url'), 's', isOffset)).toThrow(/^cursor: /);
+    expect(() => decodeCursor(Buffer.from('{"s":"s","p":1e400}').toString('base64url'), 's', isOffset)).toThrow(
+      /^cursor: /,
+    );
     for (const good of [0, 1, 400]) expect(decodeCursor(encodeCursor('s', good), 's', isOffset)).toBe(good);
     expect(refused(401, offsetUpTo(400))).toBe(true);
     expect(decodeCursor(encodeCursor('s', 400), 's', offsetUpTo(400))).toBe(400);
@@ -48,11 +69,21 @@ describe('cursor positions', () => {
   it('keys: non-empty strings of at most CURSOR_KEY_CHARS (the longest id any list pages by), 64 for a date or id of a newest-first list', () => {
     expect(CURSOR_KEY_CHARS).toBe(256);
     for (const bad of ['', 'x'.repeat(CURSOR_KEY_CHARS + 1), 7, null]) expect(refused(bad, isCursorKey)).toBe(true);
-    expect(decodeCursor(encodeCursor('s', 'é'.repeat(CURSOR_KEY_CHARS)), 's', isCursorKey)).toHaveLength(CURSOR_KEY_CHARS);
+    expect(decodeCursor(encodeCursor('s', 'é'.repeat(CURSOR_KEY_CHARS)), 's', isCursorKey)).toHaveLength(
+      CURSOR_KEY_CHARS,
+    );
     const key = { createdAt: '2026-01-01T00:00:00.000000', id: 'file_01J0000000000000000000000' };
     expect(decodeCursor(encodeCursor('s', key), 's', isNewestFirstKey)).toEqual(key);
-    expect(decodeCursor(encodeCursor('s', { ...key, id: 'i'.repeat(NEWEST_FIRST_KEY_CHARS) }), 's', isNewestFirstKey)).toBeTruthy();
-    for (const bad of [{ ...key, id: '' }, { ...key, id: 'i'.repeat(NEWEST_FIRST_KEY_CHARS + 1) }, { ...key, createdAt: 'x'.repeat(10_000) }, { id: key.id }, { ...key, createdAt: 1 }]) {
+    expect(
+      decodeCursor(encodeCursor('s', { ...key, id: 'i'.repeat(NEWEST_FIRST_KEY_CHARS) }), 's', isNewestFirstKey),
+    ).toBeTruthy();
+    for (const bad of [
+      { ...key, id: '' },
+      { ...key, id: 'i'.repeat(NEWEST_FIRST_KEY_CHARS + 1) },
+      { ...key, createdAt: 'x'.repeat(10_000) },
+      { id: key.id },
+      { ...key, createdAt: 1 },
+    ]) {
       expect(refused(bad, isNewestFirstKey)).toBe(true);
     }
   });

@@ -10,7 +10,11 @@ describe('DocumentService', () => {
   it('deletes a document from records, index and blobs; the payload can then be captured anew', async () => {
     const { services, ports } = coreHarness();
     const ref = { tenantId: 't', endUserId: null };
-    const item = { contentBase64: Buffer.from('gone soon').toString('base64'), filename: 'g.txt', contentType: 'text/plain' };
+    const item = {
+      contentBase64: Buffer.from('gone soon').toString('base64'),
+      filename: 'g.txt',
+      contentType: 'text/plain',
+    };
     const created = await services.capture.capture(ref, item);
     await services.documents.delete(ref, created.id!);
     await expect(services.documents.get(ref, created.id!)).rejects.toMatchObject({ code: 'not_found' });
@@ -25,7 +29,11 @@ describe('DocumentService', () => {
   it('never shows a document outside its library', async () => {
     const { services } = coreHarness();
     const doc = await services.capture.capture({ tenantId: 't', endUserId: 'a' }, { text: 'private' });
-    for (const other of [{ tenantId: 't', endUserId: null }, { tenantId: 't', endUserId: 'b' }, { tenantId: 'u', endUserId: 'a' }]) {
+    for (const other of [
+      { tenantId: 't', endUserId: null },
+      { tenantId: 't', endUserId: 'b' },
+      { tenantId: 'u', endUserId: 'a' },
+    ]) {
       await expect(services.documents.get(other, doc.id!)).rejects.toMatchObject({ code: 'not_found' });
       await expect(services.documents.delete(other, doc.id!)).rejects.toMatchObject({ code: 'not_found' });
       expect((await services.documents.list(other, { limit: 10 })).items).toEqual([]);
@@ -38,10 +46,21 @@ describe('EndUserService', () => {
     const { services, ports } = coreHarness();
     const alice = { tenantId: 't', endUserId: 'alice' };
     await services.capture.capture(alice, { text: 'alice note' });
-    await services.capture.capture(alice, { contentBase64: Buffer.from('alice file').toString('base64'), filename: 'a.txt', contentType: 'text/plain' });
+    await services.capture.capture(alice, {
+      contentBase64: Buffer.from('alice file').toString('base64'),
+      filename: 'a.txt',
+      contentType: 'text/plain',
+    });
     await services.capture.capture({ tenantId: 't', endUserId: 'bob' }, { text: 'bob note' });
     const report = await services.endUsers.erase('t', 'alice');
-    expect(report).toEqual({ id: 'alice', deleted: true, documents_deleted: 2, blobs_deleted: 1, messages_deleted: 0, blobs_pending: 0 });
+    expect(report).toEqual({
+      id: 'alice',
+      deleted: true,
+      documents_deleted: 2,
+      blobs_deleted: 1,
+      messages_deleted: 0,
+      blobs_pending: 0,
+    });
     expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);
     expect((await services.search.search(alice, { q: 'alice note', limit: 5 })).items).toEqual([]);
     expect((await services.endUsers.list('t', { limit: 10 })).items.map((u) => u.id)).toEqual(['bob']);
@@ -82,9 +101,19 @@ describe('KeyService', () => {
 
   it('lists keys by tenant name, then creation time, whatever order the store returns them in', async () => {
     const key = (tenantName: string, createdAt: string, keyId: string): ApiKeyRecord => ({
-      keyId, tenantId: `ten_${tenantName}`, tenantName, prefix: 'lib_x', createdAt, revokedAt: null,
+      keyId,
+      tenantId: `ten_${tenantName}`,
+      tenantName,
+      prefix: 'lib_x',
+      createdAt,
+      revokedAt: null,
     });
-    const stored = [key('globex', '2025-01-02', 'key_4'), key('acme', '2025-01-03', 'key_2'), key('globex', '2025-01-01', 'key_3'), key('acme', '2025-01-01', 'key_1')];
+    const stored = [
+      key('globex', '2025-01-02', 'key_4'),
+      key('acme', '2025-01-03', 'key_2'),
+      key('globex', '2025-01-01', 'key_3'),
+      key('acme', '2025-01-01', 'key_1'),
+    ];
     const tenants = { listKeys: async () => [...stored] } as unknown as TenantStore;
     const keys = new KeyService({ tenants, clock: { now: () => 'now' } });
     expect((await keys.list()).map((k) => k.keyId)).toEqual(['key_1', 'key_2', 'key_3', 'key_4']);

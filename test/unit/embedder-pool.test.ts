@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 import { EmbedderPool, type EmbedderPoolOptions } from '../../lambdas/adapters/local/embedder-pool.js';
+import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 
 const FAULT_WORKER = new URL('../support/fault-embed-worker.mjs', import.meta.url);
 
@@ -56,7 +56,8 @@ async function waitFor(condition: () => boolean, ms = 3000) {
   }
 }
 
-const texts = (n: number, prefix = 'passage') => Array.from({ length: n }, (_, i) => `${prefix} number ${i} word${i} w${i * 7}`);
+const texts = (n: number, prefix = 'passage') =>
+  Array.from({ length: n }, (_, i) => `${prefix} number ${i} word${i} w${i * 7}`);
 
 describe('EmbedderPool with a fault-injecting worker', () => {
   it('returns vectors in input order across sub-batches and workers', async () => {
@@ -77,7 +78,10 @@ describe('EmbedderPool with a fault-injecting worker', () => {
 
   it('never hands a worker more than maxBatch texts, whatever the call size', async () => {
     const { pool, stats } = await faultPool({ passageWorkers: 2 });
-    const [{ vectors: big }, { vectors: other }] = await Promise.all([pool.embed(texts(1000), 'passage'), pool.embed(texts(5, 'other'), 'passage')]);
+    const [{ vectors: big }, { vectors: other }] = await Promise.all([
+      pool.embed(texts(1000), 'passage'),
+      pool.embed(texts(5, 'other'), 'passage'),
+    ]);
     expect(big).toHaveLength(1000);
     expect(Array.from(other[4]!)).toEqual(Array.from(reference(texts(5, 'other')[4]!)));
     expect(stats[MAX_BATCH]).toBe(4); // the default maxBatch
@@ -92,7 +96,9 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(pool.isIdle()).toBe(false);
     const started = Date.now();
-    const { vectors: [query] } = await pool.embed(['what is the answer'], 'query');
+    const {
+      vectors: [query],
+    } = await pool.embed(['what is the answer'], 'query');
     expect(Date.now() - started).toBeLessThan(100);
     expect(Array.from(query!)).toEqual(Array.from(reference('what is the answer')));
     expect(passagesDone).toBe(false);
@@ -122,7 +128,9 @@ describe('EmbedderPool with a fault-injecting worker', () => {
   it('sends queries to a passage worker while the query worker is down', async () => {
     const { pool, stats } = await faultPool({ passageWorkers: 1, restartDelayMs: 1000 });
     await expect(pool.embed(['EXIT_WORKER'], 'query')).rejects.toBeInstanceOf(BackendUnavailableError);
-    const { vectors: [vector] } = await pool.embed(['a search'], 'query');
+    const {
+      vectors: [vector],
+    } = await pool.embed(['a search'], 'query');
     expect(Array.from(vector!)).toEqual(Array.from(reference('a search')));
     expect(stats[QUERY_ROLE_CALLS]).toBe(1); // only the call that killed it
     expect(stats[PASSAGE_ROLE_CALLS]).toBe(1);
@@ -184,7 +192,9 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     const failure = await pool.embed(['waits for a worker'], 'passage').catch((e: unknown) => e);
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     expect(failure).toBeInstanceOf(BackendUnavailableError);
-    expect((failure as Error).message).toMatch(/no embedding worker came back within 400 ms \(the fault worker refuses to start\)/);
+    expect((failure as Error).message).toMatch(
+      /no embedding worker came back within 400 ms \(the fault worker refuses to start\)/,
+    );
     expect(pool.health()).toMatchObject({ state: 'degraded', workers: { live: 1, total: 2 } });
     expect(pool.health().detail).toMatch(/restarting after: the fault worker refuses to start/);
     expect(stats[STARTS]).toBeGreaterThanOrEqual(3);
@@ -225,11 +235,16 @@ describe('EmbedderPool with a fault-injecting worker', () => {
     const file = join(dir, 'script.mjs');
     writeFileSync(file, script);
     const started = Date.now();
-    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', file], { timeout: 15_000 }, (_error, stdout, stderr) =>
-        resolve({ code: child.exitCode, stdout, stderr }),
-      );
-    }).finally(() => rmSync(dir, { recursive: true, force: true }));
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--import', 'tsx', file],
+          { timeout: 15_000 },
+          (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+        );
+      },
+    ).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(stderr).toBe('');
     expect(stdout).toBe('vectors 2\nfailed BackendUnavailableError\nclosed the embedder was closed\n');
     expect(code).toBe(0);
@@ -259,7 +274,12 @@ describe('EmbedderPool with the real model', () => {
     expect(pool.name).toBe('universal-sentence-encoder-lite');
     expect(pool.dimensions).toBe(512);
     const input = ['The cat sat on the mat.', 'Quarterly revenue grew by twelve percent.'];
-    const [{ vectors: passages }, { vectors: [query] }] = await Promise.all([pool.embed(input, 'passage'), pool.embed([input[0]!], 'query')]);
+    const [
+      { vectors: passages },
+      {
+        vectors: [query],
+      },
+    ] = await Promise.all([pool.embed(input, 'passage'), pool.embed([input[0]!], 'query')]);
     expect(passages).toHaveLength(2);
     for (const vector of passages) {
       expect(vector).toHaveLength(512);
@@ -271,7 +291,10 @@ describe('EmbedderPool with the real model', () => {
     const cosine = passages[0]!.reduce((sum, x, i) => sum + x * passages[1]![i]!, 0);
     expect(cosine).toBeLessThan(0.5);
     // Spend: the model's own SentencePiece tokens, more for a longer text.
-    const [short, long] = [(await pool.embed(['The cat sat.'], 'passage')).tokens, (await pool.embed(['The cat sat on the mat by the door all afternoon.'], 'query')).tokens];
+    const [short, long] = [
+      (await pool.embed(['The cat sat.'], 'passage')).tokens,
+      (await pool.embed(['The cat sat on the mat by the door all afternoon.'], 'query')).tokens,
+    ];
     expect(short).toBeGreaterThan(0);
     expect(long).toBeGreaterThan(short);
     const health = pool.health();

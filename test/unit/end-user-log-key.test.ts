@@ -4,7 +4,8 @@ import { deriveFromSecretsKey, END_USER_LOG_KEY_PURPOSE } from '../../lambdas/ad
 import { hashEndUser, useEndUserLogKey } from '../../lambdas/http/observability.js';
 
 /** What logs used to carry: an unkeyed SHA-256 prefix, which anyone can recompute for a guessed id. */
-const unkeyed = (tenantId: string, endUserId: string) => createHash('sha256').update(tenantId).update('\u0000').update(endUserId).digest('hex').slice(0, 16);
+const unkeyed = (tenantId: string, endUserId: string) =>
+  createHash('sha256').update(tenantId).update('\u0000').update(endUserId).digest('hex').slice(0, 16);
 
 describe('end users in logs: a keyed HMAC with the deployment secret', () => {
   const one = Buffer.alloc(32, 1);

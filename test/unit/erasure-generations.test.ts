@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
-import { coreHarness } from '../support/core-harness.js';
 import { indexItem } from '../contract/fixtures.js';
+import { coreHarness } from '../support/core-harness.js';
 
 const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
 
@@ -23,18 +23,25 @@ describe('an index entry of an erased generation that nobody removed', () => {
     db.prepare('DELETE FROM index_ended_generations').run();
     // The dead writers' puts under the ended generation (a document's entry, a chat's memory); their checks never ran.
     const residueText = 'The okapi residue marker hides in the forest.';
-    const { vectors: [vector] } = await ports.embedder.embed([residueText], 'passage');
+    const {
+      vectors: [vector],
+    } = await ports.embedder.embed([residueText], 'passage');
     const residue: IndexItem = indexItem(residueText, vector!, { title: 'Okapi residue' });
-    const memory: IndexItem = indexItem('Remembered: the okapi residue marker hides in the forest.', vector!, { kind: 'chat' });
+    const memory: IndexItem = indexItem('Remembered: the okapi residue marker hides in the forest.', vector!, {
+      kind: 'chat',
+    });
     await ports.index.put(alice, residue, ended);
     await ports.index.put(alice, memory, ended);
     // They are really there, tagged with the ended generation.
-    expect((await ports.index.keywordSearch(alice, { text: 'okapi residue', limit: 10 })).map((h) => h.itemId).sort())
-      .toEqual([residue.itemId, memory.itemId].sort());
+    expect(
+      (await ports.index.keywordSearch(alice, { text: 'okapi residue', limit: 10 })).map((h) => h.itemId).sort(),
+    ).toEqual([residue.itemId, memory.itemId].sort());
 
     // The library does not exist: nothing is read.
     expect((await services.search.search(alice, { q: 'okapi residue marker', limit: 10 })).items).toEqual([]);
-    expect((await services.grep.grep(alice, { pattern: 'residue', caseSensitive: false, limit: 10 })).items).toEqual([]);
+    expect((await services.grep.grep(alice, { pattern: 'residue', caseSensitive: false, limit: 10 })).items).toEqual(
+      [],
+    );
 
     // The same end user captures again: a new library, a new generation.
     const fresh = await services.capture.capture(alice, { text: 'The okapi is a forest giraffe of central Africa.' });
@@ -44,9 +51,18 @@ describe('an index entry of an erased generation that nobody removed', () => {
     const byMeaning = await services.search.legs(alice, residueText);
     expect([...byMeaning.keywordHits, ...byMeaning.vectorHits].map((h) => h.itemId)).not.toContain(residue.itemId);
     expect([...byMeaning.keywordHits, ...byMeaning.vectorHits].map((h) => h.itemId)).not.toContain(memory.itemId);
-    expect((await services.grep.grep(alice, { pattern: 'residue', caseSensitive: false, limit: 10 })).items).toEqual([]);
-    expect((await services.grep.grep(alice, { pattern: 'okapi', caseSensitive: false, limit: 10 })).items.map((r) => r.file_id)).toEqual([fresh.id]);
-    expect((await services.grep.grep(alice, { pattern: 'the', caseSensitive: false, fileId: residue.itemId, limit: 10 })).items).toEqual([]);
+    expect((await services.grep.grep(alice, { pattern: 'residue', caseSensitive: false, limit: 10 })).items).toEqual(
+      [],
+    );
+    expect(
+      (await services.grep.grep(alice, { pattern: 'okapi', caseSensitive: false, limit: 10 })).items.map(
+        (r) => r.file_id,
+      ),
+    ).toEqual([fresh.id]);
+    expect(
+      (await services.grep.grep(alice, { pattern: 'the', caseSensitive: false, fileId: residue.itemId, limit: 10 }))
+        .items,
+    ).toEqual([]);
 
     // Last (its question becomes memory of the new library): the chat is grounded on the new document only.
     const chat = await services.chat.chat(alice, 'Where does the okapi residue marker hide?');

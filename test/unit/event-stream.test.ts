@@ -16,8 +16,12 @@ async function drain(stream: AsyncIterable<string>): Promise<string> {
 }
 
 const RESPONSE: ChatResponse = {
-  reply: 'Level 3 [1].', artifacts: [], sources: [{ kind: 'file', title: 'parking', snippet: '1: Level 3.', file_id: 'file_1', metadata: {} }],
-  tokens_used: 12, run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2', conversation_id: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3',
+  reply: 'Level 3 [1].',
+  artifacts: [],
+  sources: [{ kind: 'file', title: 'parking', snippet: '1: Level 3.', file_id: 'file_1', metadata: {} }],
+  tokens_used: 12,
+  run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2',
+  conversation_id: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3',
 };
 
 /** A chat service that begins, writes its reply in two pieces and answers; or fails where told. */
@@ -39,20 +43,41 @@ function fakeChat(fail?: { before?: Error; after?: Error }) {
   };
 }
 
-const context = { awsRequestId: 'r', functionName: 'chat', getRemainingTimeInMillis: () => 29_000 } as unknown as Context;
+const context = {
+  awsRequestId: 'r',
+  functionName: 'chat',
+  getRemainingTimeInMillis: () => 29_000,
+} as unknown as Context;
 const post = (body: unknown, headers: Record<string, string> = {}): APIGatewayProxyEvent =>
   ({
-    resource: '/v1/chat', httpMethod: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), isBase64Encoded: false,
-    queryStringParameters: null, pathParameters: null, requestContext: { requestId: 'req_stream', authorizer: { tenantId: 'ten_1' } },
+    resource: '/v1/chat',
+    httpMethod: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+    queryStringParameters: null,
+    pathParameters: null,
+    requestContext: { requestId: 'req_stream', authorizer: { tenantId: 'ten_1' } },
   }) as never;
 
 describe('Accept negotiation (prefersEventStream)', () => {
   it.each([
-    [undefined, false], ['', false], ['*/*', false], ['application/json', false], ['text/event-stream, application/json', false],
-    ['text/event-stream;q=0.9, application/json', false], ['application/*, text/event-stream;q=0.5', false], ['text/event-stream;q=0', false],
-    ['text/html', false], ['garbage', false],
-    ['text/event-stream', true], ['Text/Event-Stream', true], ['application/json;q=0.1, text/event-stream', true], ['text/*', true],
-    ['text/event-stream; charset=utf-8', true], ['text/event-stream;q=0.4, */*;q=0.1', true],
+    [undefined, false],
+    ['', false],
+    ['*/*', false],
+    ['application/json', false],
+    ['text/event-stream, application/json', false],
+    ['text/event-stream;q=0.9, application/json', false],
+    ['application/*, text/event-stream;q=0.5', false],
+    ['text/event-stream;q=0', false],
+    ['text/html', false],
+    ['garbage', false],
+    ['text/event-stream', true],
+    ['Text/Event-Stream', true],
+    ['application/json;q=0.1, text/event-stream', true],
+    ['text/*', true],
+    ['text/event-stream; charset=utf-8', true],
+    ['text/event-stream;q=0.4, */*;q=0.1', true],
   ])('%s → %s', (accept, stream) => {
     expect(prefersEventStream(accept)).toBe(stream);
   });
@@ -60,11 +85,17 @@ describe('Accept negotiation (prefersEventStream)', () => {
 
 describe('eventStream', () => {
   it('writes each event as one data line of JSON (line breaks escaped)', () => {
-    expect(formatEvent('delta', { text: 'two\nlines\r\u2028' })).toBe('event: delta\ndata: {"text":"two\\nlines\\r\u2028"}\n\n');
+    expect(formatEvent('delta', { text: 'two\nlines\r\u2028' })).toBe(
+      'event: delta\ndata: {"text":"two\\nlines\\r\u2028"}\n\n',
+    );
   });
 
   it('throws a failure that comes before the first event: the endpoint answers it as usual', async () => {
-    await expect(eventStream('req_1', async () => { throw new BackendUnavailableError('down', 3); })).rejects.toBeInstanceOf(BackendUnavailableError);
+    await expect(
+      eventStream('req_1', async () => {
+        throw new BackendUnavailableError('down', 3);
+      }),
+    ).rejects.toBeInstanceOf(BackendUnavailableError);
   });
 
   it('ends with an error event, the contract body, for a failure after the first event', async () => {
@@ -88,11 +119,15 @@ describe('eventStream', () => {
   });
 
   it('sends a comment while nothing happens, and stops sending once it has ended', async () => {
-    const result = await eventStream('req_4', async (sink) => {
-      sink.send('start', {});
-      await new Promise((r) => setTimeout(r, 130));
-      sink.send('done', {});
-    }, { heartbeatMs: 40 });
+    const result = await eventStream(
+      'req_4',
+      async (sink) => {
+        sink.send('start', {});
+        await new Promise((r) => setTimeout(r, 130));
+        sink.send('done', {});
+      },
+      { heartbeatMs: 40 },
+    );
     const text = await drain(result.stream!);
     expect(text.startsWith(formatEvent('start', {}))).toBe(true);
     expect(text.endsWith(formatEvent('done', {}))).toBe(true);
@@ -119,35 +154,71 @@ describe('eventStream', () => {
 describe('POST /v1/chat: one endpoint, JSON or a stream', () => {
   it('answers JSON by default, with the conversation sent through', async () => {
     const fake = fakeChat();
-    const result = (await createHandler({ chat: fake.chat })(post({ question: 'Where?', end_user_id: 'ann', conversation_id: RESPONSE.conversation_id }), context)) as ApiResult;
+    const result = (await createHandler({ chat: fake.chat })(
+      post({ question: 'Where?', end_user_id: 'ann', conversation_id: RESPONSE.conversation_id }),
+      context,
+    )) as ApiResult;
     expect(result.statusCode).toBe(200);
     expect(result.stream).toBeUndefined();
     expect(JSON.parse(result.body)).toEqual(RESPONSE);
-    expect(fake.calls[0]).toMatchObject({ ref: { tenantId: 'ten_1', endUserId: 'ann' }, question: 'Where?', options: { conversationId: RESPONSE.conversation_id } });
+    expect(fake.calls[0]).toMatchObject({
+      ref: { tenantId: 'ten_1', endUserId: 'ann' },
+      question: 'Where?',
+      options: { conversationId: RESPONSE.conversation_id },
+    });
     expect(fake.calls[0]!.options.onStart).toBeUndefined();
   });
 
   it('streams start, deltas and done when asked, with the request id', async () => {
-    const result = (await createHandler({ chat: fakeChat().chat })(post({ question: 'Where?' }, { Accept: 'text/event-stream' }), context)) as ApiResult;
+    const result = (await createHandler({ chat: fakeChat().chat })(
+      post({ question: 'Where?' }, { Accept: 'text/event-stream' }),
+      context,
+    )) as ApiResult;
     expect(result.statusCode).toBe(200);
-    expect(result.headers).toMatchObject({ 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req_stream' });
+    expect(result.headers).toMatchObject({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'x-request-id': 'req_stream',
+    });
     expect(await drain(result.stream!)).toBe(
       formatEvent('start', { run_id: RESPONSE.run_id, conversation_id: RESPONSE.conversation_id }) +
-        formatEvent('delta', { text: 'Level 3' }) + formatEvent('delta', { text: ' [1].' }) + formatEvent('done', RESPONSE),
+        formatEvent('delta', { text: 'Level 3' }) +
+        formatEvent('delta', { text: ' [1].' }) +
+        formatEvent('done', RESPONSE),
     );
   });
 
   it('answers a failure before the start as JSON (404 for an unknown conversation), one after it as an error event', async () => {
-    const before = (await createHandler({ chat: fakeChat({ before: notFound('conversation cnv_x not found') }).chat })(post({ question: 'Where?' }, { accept: 'text/event-stream' }), context)) as ApiResult;
+    const before = (await createHandler({ chat: fakeChat({ before: notFound('conversation cnv_x not found') }).chat })(
+      post({ question: 'Where?' }, { accept: 'text/event-stream' }),
+      context,
+    )) as ApiResult;
     expect(before.statusCode).toBe(404);
     expect(before.stream).toBeUndefined();
     expect(before.headers?.['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(before.body).error).toEqual({ code: 'not_found', message: 'conversation cnv_x not found', request_id: 'req_stream' });
+    expect(JSON.parse(before.body).error).toEqual({
+      code: 'not_found',
+      message: 'conversation cnv_x not found',
+      request_id: 'req_stream',
+    });
 
-    const after = (await createHandler({ chat: fakeChat({ after: new BackendUnavailableError('down', 2) }).chat })(post({ question: 'Where?' }, { accept: 'text/event-stream' }), context)) as ApiResult;
+    const after = (await createHandler({ chat: fakeChat({ after: new BackendUnavailableError('down', 2) }).chat })(
+      post({ question: 'Where?' }, { accept: 'text/event-stream' }),
+      context,
+    )) as ApiResult;
     expect(after.statusCode).toBe(200);
     const events = await drain(after.stream!);
-    expect(events.endsWith(formatEvent('error', { error: { code: 'unavailable', message: 'a backend is unavailable; safe to retry', request_id: 'req_stream', retry_after: 2 } }))).toBe(true);
+    expect(
+      events.endsWith(
+        formatEvent('error', {
+          error: {
+            code: 'unavailable',
+            message: 'a backend is unavailable; safe to retry',
+            request_id: 'req_stream',
+            retry_after: 2,
+          },
+        }),
+      ),
+    ).toBe(true);
     expect(events).not.toContain('event: done');
   });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { LibraryRef } from '../../lambdas/core/model.js';
 import { DomainError } from '../../lambdas/core/errors.js';
+import type { LibraryRef } from '../../lambdas/core/model.js';
 import { coreHarness } from '../support/core-harness.js';
 
 const ref: LibraryRef = { tenantId: 'ten_g', endUserId: 'u' };
 
-async function walk<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; hasMore: boolean; nextCursor: string | null }>) {
+async function walk<T>(
+  fetchPage: (cursor?: string) => Promise<{ items: T[]; hasMore: boolean; nextCursor: string | null }>,
+) {
   const all: T[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 1000; pages++) {
@@ -23,7 +25,9 @@ async function walk<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; has
 describe('GrepService', () => {
   it('matches literally, not as a regular expression, with 1-based lines and "N: " snippets', async () => {
     const { services } = coreHarness();
-    const doc = await services.capture.capture(ref, { text: 'intro\nthe formula a.b*c(1) holds\naXbbbc(1) must not match\nA.B*C(1) upper' });
+    const doc = await services.capture.capture(ref, {
+      text: 'intro\nthe formula a.b*c(1) holds\naXbbbc(1) must not match\nA.B*C(1) upper',
+    });
     const insensitive = await services.grep.grep(ref, { pattern: 'a.b*c(1)', caseSensitive: false, limit: 50 });
     expect(insensitive.items.map((r) => [r.line, r.snippet])).toEqual([
       [2, '2: the formula a.b*c(1) holds'],
@@ -47,10 +51,14 @@ describe('GrepService', () => {
     const { services } = coreHarness();
     const ids: string[] = [];
     for (let d = 0; d < 7; d++) {
-      const lines = Array.from({ length: 9 }, (_, i) => (i % 3 === 0 ? `doc ${d} line ${i + 1} has token` : `filler ${d}-${i}`));
+      const lines = Array.from({ length: 9 }, (_, i) =>
+        i % 3 === 0 ? `doc ${d} line ${i + 1} has token` : `filler ${d}-${i}`,
+      );
       ids.push((await services.capture.capture(ref, { text: lines.join('\n') })).id!);
     }
-    const all = await walk((cursor) => services.grep.grep(ref, { pattern: 'TOKEN', caseSensitive: false, limit: 4, cursor }));
+    const all = await walk((cursor) =>
+      services.grep.grep(ref, { pattern: 'TOKEN', caseSensitive: false, limit: 4, cursor }),
+    );
     const expected = [...ids].reverse().flatMap((id) => [1, 4, 7].map((line) => `${id}:${line}`));
     expect(all.map((r) => `${r.file_id}:${r.line}`)).toEqual(expected);
   });
@@ -62,32 +70,46 @@ describe('GrepService', () => {
     const onlyA = await services.grep.grep(ref, { pattern: 'shared', caseSensitive: false, fileId: a.id!, limit: 1 });
     expect(onlyA.items.map((r) => r.file_id)).toEqual([a.id]);
     expect(onlyA.hasMore).toBe(true);
-    await expect(services.grep.grep(ref, { pattern: 'other', caseSensitive: false, limit: 1, cursor: onlyA.nextCursor! })).rejects.toThrow(DomainError);
+    await expect(
+      services.grep.grep(ref, { pattern: 'other', caseSensitive: false, limit: 1, cursor: onlyA.nextCursor! }),
+    ).rejects.toThrow(DomainError);
   });
 
   it('finds short and non-ASCII patterns exhaustively', async () => {
     const { services } = coreHarness();
     await services.capture.capture(ref, { text: 'Ünïcode ÄRGER here\nok' });
-    expect((await services.grep.grep(ref, { pattern: 'ärger', caseSensitive: false, limit: 5 })).items.map((r) => r.line)).toEqual([1]);
-    expect((await services.grep.grep(ref, { pattern: 'ok', caseSensitive: true, limit: 5 })).items.map((r) => r.line)).toEqual([2]);
+    expect(
+      (await services.grep.grep(ref, { pattern: 'ärger', caseSensitive: false, limit: 5 })).items.map((r) => r.line),
+    ).toEqual([1]);
+    expect(
+      (await services.grep.grep(ref, { pattern: 'ok', caseSensitive: true, limit: 5 })).items.map((r) => r.line),
+    ).toEqual([2]);
   });
 });
 
 describe('SearchService', () => {
   it('walks every result once across pages and refuses a cursor from another query or library', async () => {
     const { services } = coreHarness();
-    for (let i = 0; i < 23; i++) await services.capture.capture(ref, { text: `Report number ${i} about harbour logistics and cranes ${'x'.repeat(i)}` });
+    for (let i = 0; i < 23; i++)
+      await services.capture.capture(ref, {
+        text: `Report number ${i} about harbour logistics and cranes ${'x'.repeat(i)}`,
+      });
     const all = await walk((cursor) => services.search.search(ref, { q: 'harbour cranes', limit: 5, cursor }));
     expect(all).toHaveLength(23);
     expect(new Set(all.map((r) => r.id)).size).toBe(23);
     const first = await services.search.search(ref, { q: 'harbour cranes', limit: 5 });
-    await expect(services.search.search(ref, { q: 'other words', limit: 5, cursor: first.nextCursor! })).rejects.toThrow(/cursor/);
-    await expect(services.search.search({ ...ref, endUserId: 'v' }, { q: 'harbour cranes', limit: 5, cursor: first.nextCursor! })).rejects.toThrow(/cursor/);
+    await expect(
+      services.search.search(ref, { q: 'other words', limit: 5, cursor: first.nextCursor! }),
+    ).rejects.toThrow(/cursor/);
+    await expect(
+      services.search.search({ ...ref, endUserId: 'v' }, { q: 'harbour cranes', limit: 5, cursor: first.nextCursor! }),
+    ).rejects.toThrow(/cursor/);
   });
 
   it('refuses a cursor whose offset is negative, fractional or past any list it could have issued (422 cursor), as the other lists refuse forged keys', async () => {
     const { services } = coreHarness();
-    for (let i = 0; i < 3; i++) await services.capture.capture({ ...ref, endUserId: `user${i}` }, { text: `harbour note ${i}` });
+    for (let i = 0; i < 3; i++)
+      await services.capture.capture({ ...ref, endUserId: `user${i}` }, { text: `harbour note ${i}` });
     for (let i = 0; i < 3; i++) await services.capture.capture(ref, { text: `harbour crane ${i}` });
     const rewrite = (cursor: string, change: (p: any) => unknown) => {
       const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -95,22 +117,36 @@ describe('SearchService', () => {
       return Buffer.from(JSON.stringify(parsed)).toString('base64url');
     };
     const expectRefused = async (call: Promise<unknown>) =>
-      expect(await call.catch((e: unknown) => e)).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^cursor: /) });
+      expect(await call.catch((e: unknown) => e)).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/^cursor: /),
+      });
 
     const first = await services.search.search(ref, { q: 'harbour', limit: 1 });
     // Each leg brings at most 200 candidates: no list is longer than 400.
     for (const offset of [-1, 1.5, 1e300, 401]) {
-      await expectRefused(services.search.search(ref, { q: 'harbour', limit: 1, cursor: rewrite(first.nextCursor!, () => offset) }));
+      await expectRefused(
+        services.search.search(ref, { q: 'harbour', limit: 1, cursor: rewrite(first.nextCursor!, () => offset) }),
+      );
     }
-    expect((await services.search.search(ref, { q: 'harbour', limit: 1, cursor: rewrite(first.nextCursor!, () => 400) })).items).toEqual([]);
+    expect(
+      (await services.search.search(ref, { q: 'harbour', limit: 1, cursor: rewrite(first.nextCursor!, () => 400) }))
+        .items,
+    ).toEqual([]);
 
     const documents = await services.documents.list(ref, { limit: 1 });
-    for (const change of [(p: any) => ({ ...p, id: 'f'.repeat(5_000) }), (p: any) => ({ ...p, createdAt: '' }), () => 7]) {
+    for (const change of [
+      (p: any) => ({ ...p, id: 'f'.repeat(5_000) }),
+      (p: any) => ({ ...p, createdAt: '' }),
+      () => 7,
+    ]) {
       await expectRefused(services.documents.list(ref, { limit: 1, cursor: rewrite(documents.nextCursor!, change) }));
     }
     const users = await services.endUsers.list(ref.tenantId, { limit: 1 });
     for (const change of [() => 'u'.repeat(257), () => '', () => -1]) {
-      await expectRefused(services.endUsers.list(ref.tenantId, { limit: 1, cursor: rewrite(users.nextCursor!, change) }));
+      await expectRefused(
+        services.endUsers.list(ref.tenantId, { limit: 1, cursor: rewrite(users.nextCursor!, change) }),
+      );
     }
   });
 

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { DomainError } from '../../lambdas/core/errors.js';
-import { GREP_BUDGETS, GrepService, MAX_TEXT_LINES, type GrepBudgets, type GrepRequest, type GrepResult } from '../../lambdas/core/grep.js';
+import {
+  GREP_BUDGETS,
+  type GrepBudgets,
+  type GrepRequest,
+  type GrepResult,
+  GrepService,
+  MAX_TEXT_LINES,
+} from '../../lambdas/core/grep.js';
 import type { GrepCandidate, IndexItem, LibraryRef } from '../../lambdas/core/model.js';
 import type { GrepScan, SearchIndex } from '../../lambdas/core/ports.js';
 
@@ -16,15 +23,25 @@ import type { GrepScan, SearchIndex } from '../../lambdas/core/ports.js';
 const ref: LibraryRef = { tenantId: 'ten_bounds', endUserId: null };
 const GENERATION = 'gen-1';
 const documents = { libraryGeneration: async () => GENERATION };
-const UNBOUNDED: GrepBudgets = { pageBytes: Number.POSITIVE_INFINITY, pageMs: Number.POSITIVE_INFINITY, sliceMs: GREP_BUDGETS.sliceMs };
+const UNBOUNDED: GrepBudgets = {
+  pageBytes: Number.POSITIVE_INFINITY,
+  pageMs: Number.POSITIVE_INFINITY,
+  sliceMs: GREP_BUDGETS.sliceMs,
+};
 
 let sequence = 0;
 function item(text: string): IndexItem {
   sequence += 1;
   const stamp = new Date(Date.UTC(2026, 0, 1) + sequence * 1000).toISOString().replace('Z', '000');
   return {
-    itemId: `file_${String(sequence).padStart(26, '0')}`, kind: 'file_excerpt', title: `doc ${sequence}`, sourceRef: null,
-    contentDate: stamp, text, passages: [], vectors: [],
+    itemId: `file_${String(sequence).padStart(26, '0')}`,
+    kind: 'file_excerpt',
+    title: `doc ${sequence}`,
+    sourceRef: null,
+    contentDate: stamp,
+    text,
+    passages: [],
+    vectors: [],
   };
 }
 
@@ -83,7 +100,9 @@ async function walk(grep: GrepService, request: Omit<GrepRequest, 'cursor'>, max
 
 /** A text of `lines` lines where every `every`-th one (1-based) holds the two-character pattern "zq". */
 const linesWithMatches = (lines: number, every: number, filler = 'plain words here') =>
-  Array.from({ length: lines }, (_, i) => ((i + 1) % every === 0 ? `line ${i + 1} has zq in it` : `${filler} ${i + 1}`)).join('\n');
+  Array.from({ length: lines }, (_, i) =>
+    (i + 1) % every === 0 ? `line ${i + 1} has zq in it` : `${filler} ${i + 1}`,
+  ).join('\n');
 
 describe('grep page budgets', () => {
   it('the defaults: 32 MiB and 3 s a page, 10 ms between yields', () => {
@@ -145,7 +164,12 @@ describe('grep page budgets', () => {
     const texts = Array.from({ length: 5 }, (_, d) => `zq ${d}`);
     const { index, ids } = await library(texts);
     const grep = new GrepService({ index, documents }, UNBOUNDED);
-    const { pages, results } = await walk(grep, { pattern: 'zq', caseSensitive: false, limit: 50, deadline: Date.now() - 1 });
+    const { pages, results } = await walk(grep, {
+      pattern: 'zq',
+      caseSensitive: false,
+      limit: 50,
+      deadline: Date.now() - 1,
+    });
     expect(pages.map((p) => p.items.length)).toEqual([1, 1, 1, 1, 1, 0]);
     expect(results).toEqual([...ids].reverse().map((id) => `${id}:1`));
   });
@@ -177,7 +201,11 @@ describe('grep page budgets', () => {
       '',
     ];
     const { index } = await library(texts);
-    const reference = await walk(new GrepService({ index, documents }, UNBOUNDED), { pattern: 'zq', caseSensitive: false, limit: 7 });
+    const reference = await walk(new GrepService({ index, documents }, UNBOUNDED), {
+      pattern: 'zq',
+      caseSensitive: false,
+      limit: 7,
+    });
     expect(reference.results.length).toBe(Math.floor(3_000 / 11) + 3 + Math.floor(40 / 3) + 2);
     const tiny = new GrepService({ index, documents }, { pageBytes: 1, pageMs: 0, sliceMs: 0 });
     for (const limit of [1, 7, 200]) {
@@ -194,7 +222,13 @@ describe('grep page budgets', () => {
     const inMemory = {
       async *grepCandidates(): AsyncIterable<GrepCandidate> {
         for (let d = 0; d < copies; d++) {
-          yield { itemId: `file_${String(copies - d).padStart(26, '0')}`, title: null, sourceRef: null, contentDate: `2026-01-01T00:00:00.${String(copies - d).padStart(6, '0')}`, text };
+          yield {
+            itemId: `file_${String(copies - d).padStart(26, '0')}`,
+            title: null,
+            sourceRef: null,
+            contentDate: `2026-01-01T00:00:00.${String(copies - d).padStart(6, '0')}`,
+            text,
+          };
         }
       },
     } as unknown as SearchIndex;
@@ -233,28 +267,66 @@ describe('grep cursor positions', () => {
     const { index } = await library(['zq\nzq\nzq']);
     const grep = new GrepService({ index, documents });
     const bad: Array<(p: Record<string, unknown>) => void> = [
-      (p) => { p.line = -1; },
-      (p) => { p.line = -1e9; },
-      (p) => { p.line = 1.5; },
-      (p) => { p.line = 1e300; },
-      (p) => { p.line = MAX_TEXT_LINES + 1; },
-      (p) => { p.line = '2'; },
-      (p) => { p.line = null; },
-      (p) => { p.id = ''; },
-      (p) => { p.id = 'f'.repeat(10_000); },
-      (p) => { p.createdAt = 5; },
-      (p) => { delete p.createdAt; },
+      (p) => {
+        p.line = -1;
+      },
+      (p) => {
+        p.line = -1e9;
+      },
+      (p) => {
+        p.line = 1.5;
+      },
+      (p) => {
+        p.line = 1e300;
+      },
+      (p) => {
+        p.line = MAX_TEXT_LINES + 1;
+      },
+      (p) => {
+        p.line = '2';
+      },
+      (p) => {
+        p.line = null;
+      },
+      (p) => {
+        p.id = '';
+      },
+      (p) => {
+        p.id = 'f'.repeat(10_000);
+      },
+      (p) => {
+        p.createdAt = 5;
+      },
+      (p) => {
+        delete p.createdAt;
+      },
     ];
     for (const change of bad) {
       const cursor = await forged(grep, change);
-      const refused = await grep.grep(ref, { pattern: 'zq', caseSensitive: false, limit: 1, cursor }).catch((e: unknown) => e);
+      const refused = await grep
+        .grep(ref, { pattern: 'zq', caseSensitive: false, limit: 1, cursor })
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(DomainError);
       expect(refused).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^cursor: /) });
     }
     // Within range: a line past the document's end just finishes it; line 0 reads it from the start.
-    const past = await grep.grep(ref, { pattern: 'zq', caseSensitive: false, limit: 5, cursor: await forged(grep, (p) => { p.line = MAX_TEXT_LINES; }) });
+    const past = await grep.grep(ref, {
+      pattern: 'zq',
+      caseSensitive: false,
+      limit: 5,
+      cursor: await forged(grep, (p) => {
+        p.line = MAX_TEXT_LINES;
+      }),
+    });
     expect(past).toEqual({ items: [], hasMore: false, nextCursor: null });
-    const fromStart = await grep.grep(ref, { pattern: 'zq', caseSensitive: false, limit: 5, cursor: await forged(grep, (p) => { p.line = 0; }) });
+    const fromStart = await grep.grep(ref, {
+      pattern: 'zq',
+      caseSensitive: false,
+      limit: 5,
+      cursor: await forged(grep, (p) => {
+        p.line = 0;
+      }),
+    });
     expect(fromStart.items.map((r) => r.line)).toEqual([1, 2, 3]);
   });
 });

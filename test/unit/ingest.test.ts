@@ -34,12 +34,20 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     const receipt = await services.capture.capture(alice, { text: longNote('harbour', 20) });
     expect(receipt.status).toBe('created');
     const queued = await services.documents.get(alice, receipt.id!);
-    expect(queued).toMatchObject({ status: 'processing', findable_by_words: true, findable_by_meaning: false, passages: 20, failure_reason: null });
+    expect(queued).toMatchObject({
+      status: 'processing',
+      findable_by_words: true,
+      findable_by_meaning: false,
+      passages: 20,
+      failure_reason: null,
+    });
     expect((await ports.index.keywordSearch(alice, { text: 'harbour-7', limit: 3 }))[0]?.itemId).toBe(receipt.id);
     await drain.whenIdle();
     const ready = await services.documents.get(alice, receipt.id!);
     expect(ready).toMatchObject({ status: 'ready', findable_by_meaning: true, passages: 20, passages_embedded: 20 });
-    const { vectors: [vector] } = await ports.embedder.embed([`harbour-13 ${'lorem ipsum dolor sit amet '.repeat(14)}`], 'query');
+    const {
+      vectors: [vector],
+    } = await ports.embedder.embed([`harbour-13 ${'lorem ipsum dolor sit amet '.repeat(14)}`], 'query');
     const hits = await ports.index.vectorSearch(alice, { vector: vector!, limit: 20 });
     expect(new Set(hits.map((h) => h.passage.ordinal)).size).toBe(20);
   });
@@ -49,7 +57,11 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     const idle = await services.capture.capture(alice, { text: 'a small note about tea' }, { interactive: true });
     expect((await services.documents.get(alice, idle.id!)).status).toBe('ready');
     await services.capture.capture(alice, { text: longNote('busy', 40) });
-    const busy = await services.capture.capture(alice, { text: 'another small note about coffee' }, { interactive: true });
+    const busy = await services.capture.capture(
+      alice,
+      { text: 'another small note about coffee' },
+      { interactive: true },
+    );
     expect((await services.documents.get(alice, busy.id!)).status).toBe('processing');
     await drain.whenIdle();
     expect((await services.documents.get(alice, busy.id!)).status).toBe('ready');
@@ -98,7 +110,10 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     const embedder = new RecordingEmbedder();
     let failures = 3;
     embedder.failWhen = () => failures-- > 0;
-    const { services, drain } = coreHarness({ embedder }, { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 6 } });
+    const { services, drain } = coreHarness(
+      { embedder },
+      { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 6 } },
+    );
     const receipt = await services.capture.capture(alice, { text: longNote('flaky', 4) });
     await drain.whenIdle();
     expect((await services.documents.get(alice, receipt.id!)).status).toBe('ready');
@@ -111,30 +126,67 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
       ...utf8Extractor,
       async extract(input) {
         await gate;
-        if (Buffer.from(input.bytes).toString('utf8').includes('CORRUPT')) throw new CaptureRejected('extraction_failed', 'the file could not be read as its type');
+        if (Buffer.from(input.bytes).toString('utf8').includes('CORRUPT'))
+          throw new CaptureRejected('extraction_failed', 'the file could not be read as its type');
         return utf8Extractor.extract(input);
       },
     };
     const { services, drain, ports } = coreHarness({ extractor });
-    const slow = await services.capture.capture(alice, { contentBase64: b64('%SLOW scanned minutes of the meeting'), filename: 'm.pdf', contentType: 'application/pdf' });
-    const corrupt = await services.capture.capture(alice, { contentBase64: b64('%SLOW CORRUPT'), filename: 'c.pdf', contentType: 'application/pdf' });
-    expect((await services.documents.get(alice, slow.id!))).toMatchObject({ status: 'processing', findable_by_words: false, passages: null });
+    const slow = await services.capture.capture(alice, {
+      contentBase64: b64('%SLOW scanned minutes of the meeting'),
+      filename: 'm.pdf',
+      contentType: 'application/pdf',
+    });
+    const corrupt = await services.capture.capture(alice, {
+      contentBase64: b64('%SLOW CORRUPT'),
+      filename: 'c.pdf',
+      contentType: 'application/pdf',
+    });
+    expect(await services.documents.get(alice, slow.id!)).toMatchObject({
+      status: 'processing',
+      findable_by_words: false,
+      passages: null,
+    });
     open();
     await drain.whenIdle();
-    expect(await services.documents.get(alice, slow.id!)).toMatchObject({ status: 'ready', line_count: 1, findable_by_words: true });
-    expect(await services.documents.get(alice, corrupt.id!)).toMatchObject({
-      status: 'failed', failure_reason: 'extraction_failed: the file could not be read as its type', findable_by_words: false,
+    expect(await services.documents.get(alice, slow.id!)).toMatchObject({
+      status: 'ready',
+      line_count: 1,
+      findable_by_words: true,
     });
-    expect((await ports.index.keywordSearch(alice, { text: 'meeting', limit: 5 })).map((h) => h.itemId)).toEqual([slow.id]);
+    expect(await services.documents.get(alice, corrupt.id!)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'extraction_failed: the file could not be read as its type',
+      findable_by_words: false,
+    });
+    expect((await ports.index.keywordSearch(alice, { text: 'meeting', limit: 5 })).map((h) => h.itemId)).toEqual([
+      slow.id,
+    ]);
     // The failed file can be sent again: a retry, not a duplicate.
-    expect((await services.capture.capture(alice, { contentBase64: b64('%SLOW CORRUPT'), filename: 'c.pdf', contentType: 'application/pdf' })).status).toBe('created');
+    expect(
+      (
+        await services.capture.capture(alice, {
+          contentBase64: b64('%SLOW CORRUPT'),
+          filename: 'c.pdf',
+          contentType: 'application/pdf',
+        })
+      ).status,
+    ).toBe('created');
   });
 
   it('leaves nothing behind when the queue cannot take the job (backend_unavailable, retryable)', async () => {
     const base = coreHarness();
-    const queue = Object.assign(Object.create(base.queue), { enqueue: async () => { throw new BackendUnavailableError('queue down'); } });
+    const queue = Object.assign(Object.create(base.queue), {
+      enqueue: async () => {
+        throw new BackendUnavailableError('queue down');
+      },
+    });
     const { services, ports } = coreHarness({ queue });
-    const receipt = await services.capture.capture(alice, { contentBase64: b64('%SLOW a queued file'), filename: 'q.pdf', contentType: 'application/pdf' });
+    const receipt = await services.capture.capture(alice, {
+      contentBase64: b64('%SLOW a queued file'),
+      filename: 'q.pdf',
+      contentType: 'application/pdf',
+    });
     expect(receipt).toMatchObject({ status: 'rejected', reject_code: 'backend_unavailable', retryable: true });
     expect((ports.documents as InMemoryDocumentStore).docs.size).toBe(0);
     expect((ports.blobs as InMemoryBlobStore).blobs.size).toBe(0);

@@ -44,11 +44,18 @@ describe('JSON bodies: duplicate keys and lone surrogates', () => {
 
   it('accepts the same key in different objects, and key-like text inside strings', () => {
     expect(parseJsonObject('{"items":[{"text":"a"},{"text":"b"}],"text":"c"}')).toBeTruthy();
-    expect(parseJsonObject('{"a":"{\\"a\\":1,\\"a\\":2}","b":"\\\\","c":"\\\\\\"","d":"x"}')).toEqual({ a: '{"a":1,"a":2}', b: '\\', c: '\\"', d: 'x' });
+    expect(parseJsonObject('{"a":"{\\"a\\":1,\\"a\\":2}","b":"\\\\","c":"\\\\\\"","d":"x"}')).toEqual({
+      a: '{"a":1,"a":2}',
+      b: '\\',
+      c: '\\"',
+      d: 'x',
+    });
   });
 
   it('refuses a lone surrogate escape in a value or a key, accepts a pair', () => {
-    expect(refusal(() => parseJsonObject('{"text":"abc\\ud800"}'))).toMatch(/^text: holds a \\u escape of a lone surrogate/);
+    expect(refusal(() => parseJsonObject('{"text":"abc\\ud800"}'))).toMatch(
+      /^text: holds a \\u escape of a lone surrogate/,
+    );
     expect(refusal(() => parseJsonObject('{"items":[{"text":"\\uDC00x"}]}'))).toMatch(/^items\.0\.text: holds/);
     expect(refusal(() => parseJsonObject('{"\\ud800":1}'))).toMatch(/^body: a key holds/);
     expect(parseJsonObject('{"text":"\\ud83d\\ude00"}')).toEqual({ text: '😀' });
@@ -60,7 +67,12 @@ describe('JSON bodies: duplicate keys and lone surrogates', () => {
   });
 
   it('checks a 6 MB body in linear time', () => {
-    const body = JSON.stringify({ content_base64: 'QUJD'.repeat(1_500_000), filename: 'a', content_type: 'text/plain', title: '\\"'.repeat(1000) });
+    const body = JSON.stringify({
+      content_base64: 'QUJD'.repeat(1_500_000),
+      filename: 'a',
+      content_type: 'text/plain',
+      title: '\\"'.repeat(1000),
+    });
     const started = performance.now();
     parseJsonObject(body);
     expect(performance.now() - started).toBeLessThan(500);

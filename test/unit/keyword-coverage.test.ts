@@ -4,8 +4,14 @@ import type { PassageHit } from '../../lambdas/core/model.js';
 import { DEFAULT_FUSION, fuse, keywordEvidence, keywordShare } from '../../lambdas/core/ranking.js';
 
 const hit = (itemId: string, rawScore: number, coverage?: number): PassageHit => ({
-  itemId, kind: 'file_excerpt', title: null, sourceRef: null, contentDate: '2026-01-01T00:00:00.000000',
-  passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: itemId }, rawScore, ...(coverage === undefined ? {} : { coverage }),
+  itemId,
+  kind: 'file_excerpt',
+  title: null,
+  sourceRef: null,
+  contentDate: '2026-01-01T00:00:00.000000',
+  passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: itemId },
+  rawScore,
+  ...(coverage === undefined ? {} : { coverage }),
 });
 
 describe('termWeight', () => {

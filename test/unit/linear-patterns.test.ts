@@ -37,7 +37,9 @@ describe('trailing runs cut in linear time', () => {
 
   it("normalizeBaseUrl (the client's): the root or the API URL, without trailing slashes or /v1", () => {
     expect(normalizeBaseUrl('http://127.0.0.1:8787/')).toBe('http://127.0.0.1:8787');
-    expect(normalizeBaseUrl('https://x.execute-api.eu-west-1.amazonaws.com/prod/v1/')).toBe('https://x.execute-api.eu-west-1.amazonaws.com/prod');
+    expect(normalizeBaseUrl('https://x.execute-api.eu-west-1.amazonaws.com/prod/v1/')).toBe(
+      'https://x.execute-api.eu-west-1.amazonaws.com/prod',
+    );
     expect(normalizeBaseUrl('http://h/prod///')).toBe('http://h/prod');
     expect(normalizeBaseUrl('http://h/a//b/')).toBe('http://h/a//b');
     const slashes = `http://h/${'/'.repeat(N)}x`;
@@ -50,7 +52,8 @@ describe('the alarm email of the deployment config', () => {
   const email = (address: string) => () => resolveConfig({ alarms: { email: address } });
 
   it('is name@domain, the domain holding a dot neither first nor last', () => {
-    for (const address of ['ops@example.com', 'a@b.c', 'first.last@sub.example.org', 'a@.b.c', 'a@b..c']) expect(email(address), address).not.toThrow();
+    for (const address of ['ops@example.com', 'a@b.c', 'first.last@sub.example.org', 'a@.b.c', 'a@b..c'])
+      expect(email(address), address).not.toThrow();
     for (const address of ['not an address', 'a@b', 'a@.b', 'a@b.', 'a@@b.c', 'a b@c.d', '@b.c', 'a@b.c d']) {
       expect(email(address), address).toThrow(/alarms\.email/);
     }

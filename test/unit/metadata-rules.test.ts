@@ -30,8 +30,24 @@ describe('metadata', () => {
     expect(refused(() => checkMetadata({ a: 'x'.repeat(1025) }))).toMatch(/^metadata\.a: .*1024/);
     expect(refused(() => checkMetadata({ a: ['x'.repeat(257)] }))).toMatch(/^metadata\.a\[0\]: .*256/);
     expect(refused(() => checkMetadata({ a: Array.from({ length: 65 }, () => 'x') }))).toMatch(/^metadata\.a: .*64/);
-    expect(refused(() => checkMetadata(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 1]))))).toMatch(/^metadata: at most 32 keys/);
-    expect(refused(() => checkMetadata({ a: 'x'.repeat(1000), b: 'x'.repeat(1000), c: 'x'.repeat(1000), d: 'x'.repeat(1000), e: 'x'.repeat(1000), f: 'x'.repeat(1000), g: 'x'.repeat(1000), h: 'x'.repeat(1000), i: 'x'.repeat(1000) }))).toMatch(/^metadata: serializes to \d+ bytes, over 8192/);
+    expect(
+      refused(() => checkMetadata(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 1])))),
+    ).toMatch(/^metadata: at most 32 keys/);
+    expect(
+      refused(() =>
+        checkMetadata({
+          a: 'x'.repeat(1000),
+          b: 'x'.repeat(1000),
+          c: 'x'.repeat(1000),
+          d: 'x'.repeat(1000),
+          e: 'x'.repeat(1000),
+          f: 'x'.repeat(1000),
+          g: 'x'.repeat(1000),
+          h: 'x'.repeat(1000),
+          i: 'x'.repeat(1000),
+        }),
+      ),
+    ).toMatch(/^metadata: serializes to \d+ bytes, over 8192/);
     expect(refused(() => checkMetadata([]))).toBe('metadata: expected an object');
   });
 

@@ -10,7 +10,10 @@ import { nodeVersionProblem, requiredNodeMajor } from '../../bin/node-version.js
  * runs through.
  */
 const root = join(import.meta.dirname, '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+};
 
 describe('the Node.js version', () => {
   it('needs Node.js 22 or newer, and says what to run on when it is older', () => {
@@ -28,7 +31,9 @@ describe('the Node.js version', () => {
   });
 
   it('pins a Node.js that engines allows', () => {
-    const pinned = /version: '(\d+)\.\d+\.\d+'/.exec(readFileSync(join(root, 'scripts', 'current-node.mjs'), 'utf8'))?.[1];
+    const pinned = /version: '(\d+)\.\d+\.\d+'/.exec(
+      readFileSync(join(root, 'scripts', 'current-node.mjs'), 'utf8'),
+    )?.[1];
     expect(Number(pinned)).toBeGreaterThanOrEqual(requiredNodeMajor(pkg.engines.node));
   });
 
@@ -40,13 +45,18 @@ describe('the Node.js version', () => {
   });
 
   it('the launcher runs a command line under a Node.js engines allows, with its arguments and its exit status', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, ['scripts/with-current-node.mjs', ...args], { cwd: root, encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['scripts/with-current-node.mjs', ...args], { cwd: root, encoding: 'utf8' });
     const version = run('node -p process.versions.node');
     expect(version.status).toBe(0);
     expect(Number(version.stdout.split('.')[0])).toBeGreaterThanOrEqual(22);
     // A program and its arguments, as given; a command line in the shell, with the arguments after it quoted onto it.
-    expect(run('node', '-p', "process.argv.slice(1).join('|')", '--', "it's", 'a b', '$HOME').stdout.trim()).toBe("it's|a b|$HOME");
-    expect(run('node -p "process.argv.slice(1).join(\'|\')" --', "it's", 'a b', '$HOME').stdout.trim()).toBe("it's|a b|$HOME");
+    expect(run('node', '-p', "process.argv.slice(1).join('|')", '--', "it's", 'a b', '$HOME').stdout.trim()).toBe(
+      "it's|a b|$HOME",
+    );
+    expect(run('node -p "process.argv.slice(1).join(\'|\')" --', "it's", 'a b', '$HOME').stdout.trim()).toBe(
+      "it's|a b|$HOME",
+    );
     expect(run('exit 3').status).toBe(3);
     expect(run().status).toBe(2);
     // Run alone on a new enough node, current-node.mjs installs nothing and prints no folder.

@@ -2,29 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { keywordMatchExpression } from '../../lambdas/adapters/local/fts-query.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
-import { keywordQueryText, keywordTerms, MAX_QUERY_TERMS, queryTerms } from '../../lambdas/core/query-terms.js';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
+import { keywordQueryText, keywordTerms, MAX_QUERY_TERMS, queryTerms } from '../../lambdas/core/query-terms.js';
 
 /** `count` distinct made-up words, word i of length 3 + (i % 7), none a stopword. */
 const words = (count: number, prefix = 'w') =>
   Array.from({ length: count }, (_, i) => `${prefix}${i.toString(36).padStart(2, 'q')}${'z'.repeat(i % 7)}`);
 
-describe('the keyword leg\'s term cap', () => {
+describe("the keyword leg's term cap", () => {
   it('is 32 terms: the longest benchmark query has 24', () => {
     expect(MAX_QUERY_TERMS).toBe(32);
   });
 
   it('leaves a query of up to 32 terms exactly as it was, stopwords dropped as before', () => {
-    const question = 'What did the study of 1,200 patients find about tumor suppressor p53 mutations and the survival rates in the placebo group?';
+    const question =
+      'What did the study of 1,200 patients find about tumor suppressor p53 mutations and the survival rates in the placebo group?';
     expect(keywordTerms(question)).toEqual(queryTerms(question));
     expect(keywordQueryText(question)).toBe(question);
     const full = words(32).join(' and the ');
     expect(keywordTerms(full)).toEqual(words(32));
     expect(keywordQueryText(full)).toBe(full);
-    expect(keywordMatchExpression(full)).toBe(`{title body context} : (${words(32).map((w) => `"${w}"`).join(' OR ')})`);
+    expect(keywordMatchExpression(full)).toBe(
+      `{title body context} : (${words(32)
+        .map((w) => `"${w}"`)
+        .join(' OR ')})`,
+    );
   });
 
-  it('keeps the 32 longest terms of a longer query (the earlier on a tie), in the query\'s order', () => {
+  it("keeps the 32 longest terms of a longer query (the earlier on a tie), in the query's order", () => {
     const many = words(130);
     const query = many.join(' ');
     expect(query.length).toBeLessThanOrEqual(1000);
@@ -43,9 +48,14 @@ describe('the keyword leg\'s term cap', () => {
 describe('a 1,000-character query on the SQLite index', () => {
   const ref: LibraryRef = { tenantId: 'ten_terms', endUserId: null };
   const item = (n: number, text: string): IndexItem => ({
-    itemId: `file_${String(n).padStart(26, '0')}`, kind: 'file_excerpt', title: `note ${n}`, sourceRef: null,
-    contentDate: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000000`, text,
-    passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text }], vectors: [],
+    itemId: `file_${String(n).padStart(26, '0')}`,
+    kind: 'file_excerpt',
+    title: `note ${n}`,
+    sourceRef: null,
+    contentDate: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000000`,
+    text,
+    passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text }],
+    vectors: [],
   });
 
   it('runs one full-text lookup per kept term, not per word, and ranks exactly as the kept terms alone would', async () => {
@@ -53,7 +63,8 @@ describe('a 1,000-character query on the SQLite index', () => {
     const index = new SqliteSearchIndex(db, 4, 'none');
     const vocabulary = words(200, 'v');
     // Every note holds many of the query's words, so every term costs a posting list.
-    for (let n = 0; n < 40; n++) await index.put(ref, item(n, vocabulary.filter((_, i) => (i + n) % 3 !== 0).join(' ')));
+    for (let n = 0; n < 40; n++)
+      await index.put(ref, item(n, vocabulary.filter((_, i) => (i + n) % 3 !== 0).join(' ')));
     const query = vocabulary.join(' ').slice(0, 1000);
     expect(queryTerms(query).length).toBeGreaterThan(120);
 
@@ -75,6 +86,8 @@ describe('a 1,000-character query on the SQLite index', () => {
     expect(lookups).toBe(1 + MAX_QUERY_TERMS);
     expect(hits).toHaveLength(40);
     const same = await index.keywordSearch(ref, { text: keywordTerms(query).join(' '), limit: 200 });
-    expect(hits.map((h) => [h.itemId, h.rawScore, h.coverage])).toEqual(same.map((h) => [h.itemId, h.rawScore, h.coverage]));
+    expect(hits.map((h) => [h.itemId, h.rawScore, h.coverage])).toEqual(
+      same.map((h) => [h.itemId, h.rawScore, h.coverage]),
+    );
   });
 });

@@ -10,8 +10,11 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 type Harness = ReturnType<typeof coreHarness>;
 const listed = async (h: Harness, ref: LibraryRef, sourceRef?: string) =>
   (await h.services.documents.list(ref, { limit: 100, sourceRef })).items.map((d) => d.id);
-const grepped = async (h: Harness, ref: LibraryRef, pattern: string) =>
-  [...new Set((await h.services.grep.grep(ref, { pattern, caseSensitive: false, limit: 200 })).items.map((r) => r.file_id))];
+const grepped = async (h: Harness, ref: LibraryRef, pattern: string) => [
+  ...new Set(
+    (await h.services.grep.grep(ref, { pattern, caseSensitive: false, limit: 200 })).items.map((r) => r.file_id),
+  ),
+];
 const searched = async (h: Harness, ref: LibraryRef, q: string) =>
   (await h.services.search.search(ref, { q, limit: 50 })).items.map((r) => r.id);
 
@@ -19,9 +22,19 @@ describe('replace by source_ref (replace_source_ref)', () => {
   it('removes the older versions everywhere once the new one is indexed; search, grep and the list show only the new', async () => {
     const h = coreHarness();
     const v1 = await h.services.capture.capture(alice, { text: 'kestrel notes version one', sourceRef: 'notes/k.md' });
-    const plain = await h.services.capture.capture(alice, { text: 'kestrel notes, a second copy not replaced', sourceRef: 'notes/k.md' });
-    const unrelated = await h.services.capture.capture(alice, { text: 'kestrel elsewhere', sourceRef: 'notes/other.md' });
-    const v2 = await h.services.capture.capture(alice, { text: 'kestrel notes version two', sourceRef: 'notes/k.md', replaceSourceRef: true }, { interactive: true });
+    const plain = await h.services.capture.capture(alice, {
+      text: 'kestrel notes, a second copy not replaced',
+      sourceRef: 'notes/k.md',
+    });
+    const unrelated = await h.services.capture.capture(alice, {
+      text: 'kestrel elsewhere',
+      sourceRef: 'notes/other.md',
+    });
+    const v2 = await h.services.capture.capture(
+      alice,
+      { text: 'kestrel notes version two', sourceRef: 'notes/k.md', replaceSourceRef: true },
+      { interactive: true },
+    );
     expect(v2).toMatchObject({ status: 'created', source_ref: 'notes/k.md' });
     expect(v2.detail).toContain('replaced 2 older documents with this source_ref');
     await h.drain.whenIdle();
@@ -46,7 +59,11 @@ describe('replace by source_ref (replace_source_ref)', () => {
     const h = coreHarness();
     const v1 = await h.services.capture.capture(alice, { text: 'osprey v1', sourceRef: 'o.md' });
     const bad = await h.services.capture.capture(alice, {
-      contentBase64: b64('osprey v2'), filename: 'o.bin', contentType: 'application/x-unsupported', sourceRef: 'o.md', replaceSourceRef: true,
+      contentBase64: b64('osprey v2'),
+      filename: 'o.bin',
+      contentType: 'application/x-unsupported',
+      sourceRef: 'o.md',
+      replaceSourceRef: true,
     });
     expect(bad.status).toBe('rejected');
     const empty = await h.services.capture.capture(alice, { text: '   ', sourceRef: 'o.md', replaceSourceRef: true });
@@ -59,7 +76,11 @@ describe('replace by source_ref (replace_source_ref)', () => {
     const h = coreHarness({}, { lanes: 1 });
     await h.services.capture.capture(alice, { text: 'heron v1', sourceRef: 'h.pdf' });
     const v2 = await h.services.capture.capture(alice, {
-      contentBase64: b64('%SLOW heron v2'), filename: 'h.pdf', contentType: 'text/plain', sourceRef: 'h.pdf', replaceSourceRef: true,
+      contentBase64: b64('%SLOW heron v2'),
+      filename: 'h.pdf',
+      contentType: 'text/plain',
+      sourceRef: 'h.pdf',
+      replaceSourceRef: true,
     });
     expect(v2.status).toBe('created');
     expect(v2.detail).toContain('replaces older documents with this source_ref once its text is extracted');
@@ -67,7 +88,11 @@ describe('replace by source_ref (replace_source_ref)', () => {
     expect(await listed(h, alice, 'h.pdf')).toEqual([v2.id]);
     expect(await grepped(h, alice, 'heron')).toEqual([v2.id]);
     const failing = await h.services.capture.capture(alice, {
-      contentBase64: b64('%SLOW heron v3'), filename: 'h.pdf', contentType: 'application/x-unsupported', sourceRef: 'h.pdf', replaceSourceRef: true,
+      contentBase64: b64('%SLOW heron v3'),
+      filename: 'h.pdf',
+      contentType: 'application/x-unsupported',
+      sourceRef: 'h.pdf',
+      replaceSourceRef: true,
     });
     expect(failing.status).toBe('created');
     await h.drain.whenIdle();
@@ -80,7 +105,11 @@ describe('replace by source_ref (replace_source_ref)', () => {
     const h = coreHarness();
     const a = await h.services.capture.capture(alice, { text: 'plover content A', sourceRef: 'p.md' });
     const b = await h.services.capture.capture(alice, { text: 'plover content B', sourceRef: 'p.md' });
-    const again = await h.services.capture.capture(alice, { text: 'plover content A', sourceRef: 'p.md', replaceSourceRef: true });
+    const again = await h.services.capture.capture(alice, {
+      text: 'plover content A',
+      sourceRef: 'p.md',
+      replaceSourceRef: true,
+    });
     expect(again).toMatchObject({ status: 'deduped', id: a.id, source_ref: 'p.md' });
     expect(again.detail).toContain('replaced 1 older document with this source_ref');
     expect(await listed(h, alice, 'p.md')).toEqual([a.id]);
@@ -91,9 +120,17 @@ describe('replace by source_ref (replace_source_ref)', () => {
   it('never touches another library, and removes old bytes', async () => {
     const h = coreHarness();
     const blobs = h.ports.blobs as InMemoryBlobStore;
-    const mine = await h.services.capture.capture(alice, { contentBase64: b64('wren bytes v1'), filename: 'w.txt', contentType: 'text/plain', sourceRef: 'w.txt' });
+    const mine = await h.services.capture.capture(alice, {
+      contentBase64: b64('wren bytes v1'),
+      filename: 'w.txt',
+      contentType: 'text/plain',
+      sourceRef: 'w.txt',
+    });
     const theirs = await h.services.capture.capture(bob, { text: 'wren for bob', sourceRef: 'w.txt' });
-    const shared = await h.services.capture.capture({ tenantId: 'ten_r', endUserId: null }, { text: 'wren shared', sourceRef: 'w.txt' });
+    const shared = await h.services.capture.capture(
+      { tenantId: 'ten_r', endUserId: null },
+      { text: 'wren shared', sourceRef: 'w.txt' },
+    );
     expect(blobs.blobs.size).toBe(1);
     const v2 = await h.services.capture.capture(alice, { text: 'wren v2', sourceRef: 'w.txt', replaceSourceRef: true });
     expect(v2.detail).toContain('replaced 1 older document');
@@ -133,7 +170,11 @@ describe('replace by source_ref (replace_source_ref)', () => {
       }
     })();
     for (let i = 1; i <= 40; i++) {
-      const r = await h.services.capture.capture(alice, { text: `swift version ${i}`, sourceRef: 's.md', replaceSourceRef: true });
+      const r = await h.services.capture.capture(alice, {
+        text: `swift version ${i}`,
+        sourceRef: 's.md',
+        replaceSourceRef: true,
+      });
       expect(r.status).toBe('created');
     }
     done = true;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteUsageLedger } from '../../lambdas/adapters/local/sqlite-usage-ledger.js';
-import { DomainError } from '../../lambdas/core/errors.js';
 import { isCalendarDate } from '../../lambdas/core/dates.js';
+import { DomainError } from '../../lambdas/core/errors.js';
 import { resolveRange, UsageService } from '../../lambdas/core/usage.js';
 
 describe('usage dates', () => {
@@ -37,7 +37,10 @@ describe('usage dates', () => {
 describe('UsageService over the SQLite ledger', () => {
   it('adds captures, OCR pages, chat calls and tokens per tenant per day', async () => {
     let now = '2026-11-21T23:59:59.000000';
-    const usage = new UsageService({ usage: new SqliteUsageLedger(openDatabase(':memory:')), clock: { now: () => now } });
+    const usage = new UsageService({
+      usage: new SqliteUsageLedger(openDatabase(':memory:')),
+      clock: { now: () => now },
+    });
     await usage.recordCapture({ tenantId: 'ten_a', at: '2026-11-21T10:00:00.000000', ocrPages: 3 });
     await usage.recordEmbedding({ tenantId: 'ten_a', at: '2026-11-21T10:00:01.000000', tokens: 7 }); // as the embedder reported
     await usage.recordEmbedding({ tenantId: 'ten_a', at: '2026-11-21T10:00:02.000000', tokens: 0 }); // nothing read: no change
@@ -49,8 +52,13 @@ describe('UsageService over the SQLite ledger', () => {
     now = '2026-11-22T08:00:00.000000';
     const report = await usage.report('ten_a', {});
     expect(report).toEqual({
-      tenant_id: 'ten_a', from: '2026-11-01', to: '2026-11-30',
-      tokens_used: captureTokens + 150, chat_calls: 2, ocr_pages: 3, captures: 1,
+      tenant_id: 'ten_a',
+      from: '2026-11-01',
+      to: '2026-11-30',
+      tokens_used: captureTokens + 150,
+      chat_calls: 2,
+      ocr_pages: 3,
+      captures: 1,
       days: [
         { date: '2026-11-21', tokens_used: captureTokens + 100, chat_calls: 1, ocr_pages: 3, captures: 1 },
         { date: '2026-11-22', tokens_used: 50, chat_calls: 1, ocr_pages: 0, captures: 0 },

@@ -1,13 +1,23 @@
 import {
-  ConverseCommand,
-  ConverseStreamCommand,
   type BedrockRuntimeClient,
   type ContentBlock,
+  ConverseCommand,
   type ConverseCommandInput,
+  ConverseStreamCommand,
   type ConverseStreamOutput,
   type TokenUsage,
 } from '@aws-sdk/client-bedrock-runtime';
-import { ANSWER_MAX_TOKENS, ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog, type RawReply } from '../../core/chat/prompt.js';
+import {
+  ANSWER_MAX_TOKENS,
+  ANSWER_TOOL,
+  answerSchema,
+  type ChatModelLog,
+  judgeReply,
+  type RawReply,
+  settleVerdict,
+  systemPrompt,
+  userPrompt,
+} from '../../core/chat/prompt.js';
 import { AnswerStream } from '../../core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../core/ports.js';
@@ -65,13 +75,23 @@ export class BedrockChat implements ChatModel {
       messages: [{ role: 'user', content: [{ text: userPrompt(request) }] }],
       inferenceConfig: { maxTokens: this.options.maxTokens ?? ANSWER_MAX_TOKENS, temperature: 0 },
       toolConfig: {
-        tools: [{ toolSpec: { name: ANSWER_TOOL.name, description: ANSWER_TOOL.description, inputSchema: { json: answerSchema(request.passages.map((p) => p.number)) as never } } }],
+        tools: [
+          {
+            toolSpec: {
+              name: ANSWER_TOOL.name,
+              description: ANSWER_TOOL.description,
+              inputSchema: { json: answerSchema(request.passages.map((p) => p.number)) as never },
+            },
+          },
+        ],
         toolChoice: { tool: { name: ANSWER_TOOL.name } },
       },
     };
     let reply: Reply;
     try {
-      reply = call.onDelta ? await this.streamed(input, call.onDelta, call.signal) : await this.whole(input, call.signal);
+      reply = call.onDelta
+        ? await this.streamed(input, call.onDelta, call.signal)
+        : await this.whole(input, call.signal);
     } catch (error) {
       throw unavailable(error, call.signal);
     }
@@ -82,7 +102,12 @@ export class BedrockChat implements ChatModel {
     };
     if (reply.stopReason && BLOCKED.has(reply.stopReason)) return { reply: null, citations: [], usage };
     const verdict = judgeReply(rawOf(reply), request.passages);
-    const context = { model: this.name, passages: request.passages.length, cut: reply.stopReason === 'max_tokens', log: this.options.log };
+    const context = {
+      model: this.name,
+      passages: request.passages.length,
+      cut: reply.stopReason === 'max_tokens',
+      log: this.options.log,
+    };
     return { ...settleVerdict(verdict, context), usage };
   }
 
@@ -98,7 +123,11 @@ export class BedrockChat implements ChatModel {
     };
   }
 
-  private async streamed(input: ConverseCommandInput, onDelta: (text: string) => void, signal: AbortSignal | undefined): Promise<Reply> {
+  private async streamed(
+    input: ConverseCommandInput,
+    onDelta: (text: string) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<Reply> {
     const output = await this.client.send(new ConverseStreamCommand(input), { abortSignal: signal });
     const reply: Reply = { text: '' };
     const reader = new AnswerStream(onDelta);
@@ -154,6 +183,10 @@ function unavailable(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason;
   if (error instanceof BackendUnavailableError) return error;
   const name = (error as Error)?.name ?? 'Error';
-  const retryAfter = THROTTLE_NAMES.has(name) ? 5 : isTransientAwsError(error) || name === 'ModelStreamErrorException' ? 1 : 30;
+  const retryAfter = THROTTLE_NAMES.has(name)
+    ? 5
+    : isTransientAwsError(error) || name === 'ModelStreamErrorException'
+      ? 1
+      : 30;
   return new BackendUnavailableError(`chat model: ${name}`, retryAfter, { cause: error });
 }

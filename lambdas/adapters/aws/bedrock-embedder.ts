@@ -1,4 +1,4 @@
-import { InvokeModelCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { type BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { Embedder, Embedding } from '../../core/ports.js';
 import { callAws } from './errors.js';
 
@@ -33,7 +33,9 @@ export class BedrockEmbedder implements Embedder {
     private readonly options: BedrockEmbedderOptions,
   ) {
     if (!TITAN_V2_DIMENSIONS.includes(options.dimensions)) {
-      throw new Error(`Titan v2 dimensions must be one of ${TITAN_V2_DIMENSIONS.join(', ')}, not ${options.dimensions}`);
+      throw new Error(
+        `Titan v2 dimensions must be one of ${TITAN_V2_DIMENSIONS.join(', ')}, not ${options.dimensions}`,
+      );
     }
     this.name = options.modelId;
     this.dimensions = options.dimensions;
@@ -77,7 +79,10 @@ export class BedrockEmbedder implements Embedder {
         }),
       ),
     );
-    const parsed = JSON.parse(new TextDecoder().decode(response.body)) as { embedding?: number[]; inputTextTokenCount?: number };
+    const parsed = JSON.parse(new TextDecoder().decode(response.body)) as {
+      embedding?: number[];
+      inputTextTokenCount?: number;
+    };
     if (!Array.isArray(parsed.embedding) || parsed.embedding.length !== this.dimensions) {
       throw new Error(`embedder.embed: ${this.options.modelId} returned no ${this.dimensions}-dimension embedding`);
     }

@@ -1,4 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { BucketHealth, BucketRegistrationRecord, BucketRegistrationStore } from '../../core/ports.js';
 import { callAws, ifCondition } from './errors.js';
 
@@ -19,8 +25,21 @@ const EXTERNAL_ID = 'EXTERNAL_ID';
 const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 
 const FIELDS = [
-  'tenantId', 'provider', 'bucket', 'region', 'endpoint', 'prefix', 'auth', 'roleArn', 'accessKeyId', 'sealedSecret',
-  'location', 'verifiedAt', 'state', 'lastError', 'lastErrorAt',
+  'tenantId',
+  'provider',
+  'bucket',
+  'region',
+  'endpoint',
+  'prefix',
+  'auth',
+  'roleArn',
+  'accessKeyId',
+  'sealedSecret',
+  'location',
+  'verifiedAt',
+  'state',
+  'lastError',
+  'lastErrorAt',
 ] as const satisfies ReadonlyArray<keyof BucketRegistrationRecord>;
 
 export class DynamoBucketRegistrations implements BucketRegistrationStore {
@@ -31,7 +50,13 @@ export class DynamoBucketRegistrations implements BucketRegistrationStore {
 
   async get(tenantId: string): Promise<BucketRegistrationRecord | null> {
     const result = await callAws('buckets.get', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: tenantPk(tenantId), sk: REGISTRATION }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: tenantPk(tenantId), sk: REGISTRATION },
+          ConsistentRead: true,
+        }),
+      ),
     );
     if (!result.Item) return null;
     const item = result.Item;
@@ -41,13 +66,24 @@ export class DynamoBucketRegistrations implements BucketRegistrationStore {
   async put(record: BucketRegistrationRecord): Promise<void> {
     const fields = Object.fromEntries(FIELDS.map((f) => [f, record[f] ?? null]));
     await callAws('buckets.put', () =>
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: tenantPk(record.tenantId), sk: REGISTRATION, ...fields } })),
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: tenantPk(record.tenantId), sk: REGISTRATION, ...fields },
+        }),
+      ),
     );
   }
 
   async delete(tenantId: string): Promise<boolean> {
     const result = await callAws('buckets.delete', () =>
-      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: tenantPk(tenantId), sk: REGISTRATION }, ReturnValues: 'ALL_OLD' })),
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: tenantPk(tenantId), sk: REGISTRATION },
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
     );
     return result.Attributes !== undefined;
   }
@@ -61,8 +97,18 @@ export class DynamoBucketRegistrations implements BucketRegistrationStore {
           Key: { pk: tenantPk(tenantId), sk: REGISTRATION },
           UpdateExpression: 'SET #state = :state, #lastError = :lastError, #lastErrorAt = :lastErrorAt',
           ConditionExpression: 'attribute_exists(pk) AND #location = :location',
-          ExpressionAttributeNames: { '#state': 'state', '#lastError': 'lastError', '#lastErrorAt': 'lastErrorAt', '#location': 'location' },
-          ExpressionAttributeValues: { ':state': health.state, ':lastError': health.lastError, ':lastErrorAt': health.lastErrorAt, ':location': location },
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            '#lastError': 'lastError',
+            '#lastErrorAt': 'lastErrorAt',
+            '#location': 'location',
+          },
+          ExpressionAttributeValues: {
+            ':state': health.state,
+            ':lastError': health.lastError,
+            ':lastErrorAt': health.lastErrorAt,
+            ':location': location,
+          },
         }),
       ),
     );

@@ -1,6 +1,12 @@
-import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ConversationStore, ConversationTurnRecord } from '../../core/ports.js';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { LibraryRef } from '../../core/model.js';
+import type { ConversationStore, ConversationTurnRecord } from '../../core/ports.js';
 import { libraryPartitionKey } from './dynamo-document-store.js';
 import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws } from './errors.js';
@@ -27,7 +33,12 @@ export class DynamoConversationStore implements ConversationStore {
     private readonly tableName: string,
   ) {}
 
-  async recentTurns(ref: LibraryRef, conversationId: string, generation: string, limit: number): Promise<ConversationTurnRecord[]> {
+  async recentTurns(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    limit: number,
+  ): Promise<ConversationTurnRecord[]> {
     if (!usable(conversationId) || limit < 1) return [];
     const newestFirst: ConversationTurnRecord[] = [];
     const query = this.query({
@@ -40,7 +51,12 @@ export class DynamoConversationStore implements ConversationStore {
     for await (const items of query) {
       for (const item of items) {
         if (item.generation === generation && newestFirst.length < limit) {
-          newestFirst.push({ runId: String(item.runId), question: String(item.question), reply: String(item.reply), at: String(item.at) });
+          newestFirst.push({
+            runId: String(item.runId),
+            question: String(item.question),
+            reply: String(item.reply),
+            at: String(item.at),
+          });
         }
       }
       if (newestFirst.length >= limit) break;
@@ -48,7 +64,13 @@ export class DynamoConversationStore implements ConversationStore {
     return newestFirst.reverse();
   }
 
-  async append(ref: LibraryRef, conversationId: string, generation: string, turn: ConversationTurnRecord, keep: number): Promise<void> {
+  async append(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    turn: ConversationTurnRecord,
+    keep: number,
+  ): Promise<void> {
     if (!usable(conversationId)) throw new Error('a conversation id must be non-empty and hold no "#"');
     const pk = libraryPartitionKey(ref);
     await callAws('conversations.append', () =>
@@ -56,8 +78,16 @@ export class DynamoConversationStore implements ConversationStore {
         new PutCommand({
           TableName: this.tableName,
           Item: {
-            pk, sk: `${conversationPrefix(conversationId)}${turn.runId}`, tenantId: ref.tenantId, endUserId: ref.endUserId,
-            conversationId, generation, runId: turn.runId, question: turn.question, reply: turn.reply, at: turn.at,
+            pk,
+            sk: `${conversationPrefix(conversationId)}${turn.runId}`,
+            tenantId: ref.tenantId,
+            endUserId: ref.endUserId,
+            conversationId,
+            generation,
+            runId: turn.runId,
+            question: turn.question,
+            reply: turn.reply,
+            at: turn.at,
           },
         }),
       ),
@@ -81,7 +111,12 @@ export class DynamoConversationStore implements ConversationStore {
   async removeTurn(ref: LibraryRef, conversationId: string, runId: string): Promise<void> {
     if (!usable(conversationId)) return;
     await callAws('conversations.removeTurn', () =>
-      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: libraryPartitionKey(ref), sk: `${conversationPrefix(conversationId)}${runId}` } })),
+      this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: libraryPartitionKey(ref), sk: `${conversationPrefix(conversationId)}${runId}` },
+        }),
+      ),
     );
   }
 
@@ -94,15 +129,20 @@ export class DynamoConversationStore implements ConversationStore {
       ConsistentRead: true,
     });
     for await (const items of turns) {
-      for (const item of items) if (options.keep == null || item.generation !== options.keep) keys.push({ pk: item.pk, sk: item.sk });
+      for (const item of items)
+        if (options.keep == null || item.generation !== options.keep) keys.push({ pk: item.pk, sk: item.sk });
     }
     await batchDeleteAll(this.client, this.tableName, 'conversations.removeLibrary', keys);
     return keys.length;
   }
 
   /** The items of each page of a query, page after page. */
-  private async *query(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncGenerator<Array<Record<string, unknown>>> {
-    const all = pages('conversations.query', (start) => this.client.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: start })));
+  private async *query(
+    input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  ): AsyncGenerator<Array<Record<string, unknown>>> {
+    const all = pages('conversations.query', (start) =>
+      this.client.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: start })),
+    );
     for await (const page of all) yield (page.Items ?? []) as Array<Record<string, unknown>>;
   }
 }

@@ -1,19 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import {
   DeleteCommand,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
   type QueryCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { randomUUID } from 'node:crypto';
-import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
-import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
-import { matchesFilter, type Filter } from '../../core/filter.js';
+import { type Filter, matchesFilter } from '../../core/filter.js';
 import { documentSubject } from '../../core/filter-subject.js';
 import type { Metadata } from '../../core/metadata.js';
+import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
 import { DOCUMENTS_TABLE } from './table-schemas.js';
@@ -84,7 +84,11 @@ export const LIBRARY_REFERENCE_TTL_SECONDS = 15 * 24 * 3600;
 const PROCESSING = 'processing';
 
 type DocumentItem = Omit<DocumentRecord, 'metadata'> & {
-  pk: string; sk: string; newestKey: string; processingPk?: string; processingSince?: string;
+  pk: string;
+  sk: string;
+  newestKey: string;
+  processingPk?: string;
+  processingSince?: string;
   /** The metadata's JSON text (absent on records written before metadata). */
   metadata?: string;
 };
@@ -100,12 +104,26 @@ const toRecord = (item: Record<string, unknown>): DocumentRecord => {
   const i = item as unknown as Partial<DocumentItem>;
   const status = i.status!;
   // Written before passage counts were kept: a ready document's count is unknown and reads as complete.
-  const passageCount = i.passageCount === undefined ? (status === 'ready' ? (i.passagesEmbedded ?? 0) : null) : i.passageCount;
+  const passageCount =
+    i.passageCount === undefined ? (status === 'ready' ? (i.passagesEmbedded ?? 0) : null) : i.passageCount;
   return {
-    id: i.id!, tenantId: i.tenantId!, endUserId: i.endUserId ?? null, title: i.title!, filename: i.filename ?? null,
-    contentType: i.contentType!, sourceRef: i.sourceRef ?? null, sizeBytes: i.sizeBytes!, sha256: i.sha256!, kind: i.kind!,
-    status, createdAt: i.createdAt!, storage: i.storage!, lineCount: i.lineCount!, pageCount: i.pageCount ?? null,
-    blobKey: i.blobKey ?? null, passageCount,
+    id: i.id!,
+    tenantId: i.tenantId!,
+    endUserId: i.endUserId ?? null,
+    title: i.title!,
+    filename: i.filename ?? null,
+    contentType: i.contentType!,
+    sourceRef: i.sourceRef ?? null,
+    sizeBytes: i.sizeBytes!,
+    sha256: i.sha256!,
+    kind: i.kind!,
+    status,
+    createdAt: i.createdAt!,
+    storage: i.storage!,
+    lineCount: i.lineCount!,
+    pageCount: i.pageCount ?? null,
+    blobKey: i.blobKey ?? null,
+    passageCount,
     // Counted by atomic increments: a step repeated by a redelivered job may overcount, never past the passages.
     passagesEmbedded: Math.min(Number(i.passagesEmbedded ?? 0), passageCount ?? 0),
     failureReason: i.failureReason ?? null,
@@ -131,7 +149,13 @@ export class DynamoDocumentStore implements DocumentStore {
           UpdateExpression:
             'SET tenantId = :tenant, endUserId = :endUser, createdAt = if_not_exists(createdAt, :at), lastActiveAt = :at, documentCount = if_not_exists(documentCount, :zero), generation = if_not_exists(generation, :generation)',
           ConditionExpression: 'attribute_not_exists(lastActiveAt) OR lastActiveAt < :at',
-          ExpressionAttributeValues: { ':tenant': ref.tenantId, ':endUser': ref.endUserId, ':at': at, ':zero': 0, ':generation': randomUUID() },
+          ExpressionAttributeValues: {
+            ':tenant': ref.tenantId,
+            ':endUser': ref.endUserId,
+            ':at': at,
+            ':zero': 0,
+            ':generation': randomUUID(),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -179,10 +203,16 @@ export class DynamoDocumentStore implements DocumentStore {
     const key = referenceKey(ref.tenantId, generation);
     const expiresAt = Math.floor(Date.now() / 1000) + LIBRARY_REFERENCE_TTL_SECONDS;
     await callAws('documents.libraryReference', () =>
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...key, tenantId: ref.tenantId, endUserId: ref.endUserId, generation, expiresAt } })),
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...key, tenantId: ref.tenantId, endUserId: ref.endUserId, generation, expiresAt },
+        }),
+      ),
     );
     // As a claim: the generation read again after the write; an erasure that ended it either deletes this item after, or is seen here.
-    if ((await this.libraryGeneration(ref, { readOnly: true })) !== generation) await this.deleteReference(ref.tenantId, generation);
+    if ((await this.libraryGeneration(ref, { readOnly: true })) !== generation)
+      await this.deleteReference(ref.tenantId, generation);
     return generation;
   }
 
@@ -190,7 +220,9 @@ export class DynamoDocumentStore implements DocumentStore {
   async resolveLibraryReference(tenantId: string, reference: string): Promise<LibraryRef | null> {
     if (!reference || reference.includes('#')) return null;
     const result = await callAws('documents.resolveLibraryReference', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: referenceKey(tenantId, reference), ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: referenceKey(tenantId, reference), ConsistentRead: true }),
+      ),
     );
     const item = result.Item;
     if (!item || (item.endUserId !== null && typeof item.endUserId !== 'string')) return null;
@@ -209,27 +241,53 @@ export class DynamoDocumentStore implements DocumentStore {
 
   async libraryExists(ref: LibraryRef): Promise<boolean> {
     const result = await callAws('documents.libraryExists', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
+          ConsistentRead: true,
+        }),
+      ),
     );
     return !!result.Item;
   }
 
   async findBySha256(ref: LibraryRef, sha256: string): Promise<DocumentRecord | null> {
     const result = await callAws('documents.findBySha256', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: libPk(ref), sk: `SHA#${sha256}` }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: libPk(ref), sk: `SHA#${sha256}` },
+          ConsistentRead: true,
+        }),
+      ),
     );
     return result.Item ? toRecord(result.Item) : null;
   }
 
-  async claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
+  async claim(
+    doc: DocumentRecord,
+    generation?: string,
+  ): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
     const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
     const tag = generation !== undefined ? { generation } : {};
     // The pointer first: a crash after it leaves only a pointer that `get` ignores.
     await callAws('documents.claim', () =>
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: { pk: libPk(ref), sk: `ID#${doc.id}`, sha256: doc.sha256, ...tag } })),
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: libPk(ref), sk: `ID#${doc.id}`, sha256: doc.sha256, ...tag },
+        }),
+      ),
     );
     const claimed = await ifCondition('documents.claim', () =>
-      this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...this.toItem(ref, doc), ...tag }, ConditionExpression: 'attribute_not_exists(pk)' })),
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...this.toItem(ref, doc), ...tag },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
     );
     if (!claimed) {
       await this.deletePointer(ref, doc.id);
@@ -242,7 +300,10 @@ export class DynamoDocumentStore implements DocumentStore {
       await ifCondition('documents.claim', () =>
         this.client.send(
           new DeleteCommand({
-            TableName: this.tableName, Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` }, ConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': doc.id },
+            TableName: this.tableName,
+            Key: { pk: libPk(ref), sk: `SHA#${doc.sha256}` },
+            ConditionExpression: 'id = :id',
+            ExpressionAttributeValues: { ':id': doc.id },
           }),
         ),
       );
@@ -291,7 +352,9 @@ export class DynamoDocumentStore implements DocumentStore {
   /** The sha256 key of a document id, or null when the id is unknown in this library. */
   private async shaOf(ref: LibraryRef, id: string): Promise<string | null> {
     const pointer = await callAws('documents.get', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: libPk(ref), sk: `ID#${id}` }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: libPk(ref), sk: `ID#${id}` }, ConsistentRead: true }),
+      ),
     );
     return (pointer.Item?.sha256 as string | undefined) ?? null;
   }
@@ -306,20 +369,31 @@ export class DynamoDocumentStore implements DocumentStore {
   async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void> {
     // Not written when the document was deleted meanwhile: nothing to record then.
     await this.updateDocument(ref, id, 'recordExtraction', {
-      expression: 'SET #kind = :kind, contentType = :contentType, lineCount = :lineCount, pageCount = :pageCount, passageCount = :passageCount',
+      expression:
+        'SET #kind = :kind, contentType = :contentType, lineCount = :lineCount, pageCount = :pageCount, passageCount = :passageCount',
       names: { '#kind': 'kind' },
       values: {
-        ':kind': result.kind, ':contentType': result.contentType, ':lineCount': result.lineCount,
-        ':pageCount': result.pageCount, ':passageCount': result.passageCount,
+        ':kind': result.kind,
+        ':contentType': result.contentType,
+        ':lineCount': result.lineCount,
+        ':pageCount': result.pageCount,
+        ':passageCount': result.passageCount,
       },
     });
   }
 
   async recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void> {
-    await this.updateDocument(ref, id, 'recordEmbedded', { expression: 'ADD passagesEmbedded :n', values: { ':n': passagesEmbedded } });
+    await this.updateDocument(ref, id, 'recordEmbedded', {
+      expression: 'ADD passagesEmbedded :n',
+      values: { ':n': passagesEmbedded },
+    });
   }
 
-  async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void> {
+  async settle(
+    ref: LibraryRef,
+    id: string,
+    outcome: { status: 'ready' } | { status: 'failed'; reason: string },
+  ): Promise<void> {
     const values: Record<string, unknown> = { ':processing': PROCESSING, ':status': outcome.status };
     let sets: string;
     if (outcome.status === 'ready') {
@@ -503,7 +577,11 @@ export class DynamoDocumentStore implements DocumentStore {
     // The library item first: its generation ends here (claims under it undo themselves from now on).
     const old = await callAws('documents.deleteLibrary', () =>
       this.client.send(
-        new DeleteCommand({ TableName: this.tableName, Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) }, ReturnValues: 'ALL_OLD' }),
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: librariesPk(ref.tenantId), sk: librarySk(ref) },
+          ReturnValues: 'ALL_OLD',
+        }),
       ),
     );
     const generation = old.Attributes ? ((old.Attributes.generation as string | undefined) ?? '') : null;
@@ -554,8 +632,12 @@ export class DynamoDocumentStore implements DocumentStore {
   }
 
   /** The items of each page of a query, page after page. */
-  private async *queryPages(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncGenerator<Array<Record<string, unknown>>> {
-    const query = pages('documents.query', (start) => this.client.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: start })));
+  private async *queryPages(
+    input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  ): AsyncGenerator<Array<Record<string, unknown>>> {
+    const query = pages('documents.query', (start) =>
+      this.client.send(new QueryCommand({ TableName: this.tableName, ...input, ExclusiveStartKey: start })),
+    );
     for await (const page of query) yield (page.Items ?? []) as Array<Record<string, unknown>>;
   }
 

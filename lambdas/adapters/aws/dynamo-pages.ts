@@ -28,13 +28,20 @@ const BATCH_WRITE_MAX = 25;
  * leaves unprocessed (under load) are sent again after a doubling wait
  * (to 1 s); still unprocessed after 8 retries is an error, never a spin.
  */
-export async function batchDeleteAll(client: DynamoDBDocumentClient, tableName: string, what: string, keys: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+export async function batchDeleteAll(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  what: string,
+  keys: ReadonlyArray<Record<string, unknown>>,
+): Promise<void> {
   for (let i = 0; i < keys.length; i += BATCH_WRITE_MAX) {
     let pending = keys.slice(i, i + BATCH_WRITE_MAX).map((Key) => ({ DeleteRequest: { Key } }));
     for (let attempt = 0; pending.length; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
       if (attempt > 8) throw new Error(`${what}: DynamoDB kept items unprocessed`);
-      const result = await callAws(what, () => client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })));
+      const result = await callAws(what, () =>
+        client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })),
+      );
       pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
     }
   }

@@ -1,4 +1,10 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { PendingBucketDelete, PendingBucketDeletes } from '../../core/ports.js';
 import { batchDeleteAll, pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
@@ -25,7 +31,9 @@ export class DynamoPendingBucketDeletes implements PendingBucketDeletes {
     private readonly tableName: string,
   ) {}
 
-  async add(items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>): Promise<void> {
+  async add(
+    items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>,
+  ): Promise<void> {
     for (const item of items) {
       // An entry already owed keeps its history (attempts, first `since`).
       await ifCondition('pendingDeletes.add', () =>
@@ -33,8 +41,16 @@ export class DynamoPendingBucketDeletes implements PendingBucketDeletes {
           new PutCommand({
             TableName: this.tableName,
             Item: {
-              pk: pendingPk(item.tenantId), sk: item.blobKey, tenantId: item.tenantId, blobKey: item.blobKey, since: item.since,
-              attempts: 0, lastError: null, nextAttemptAt: item.nextAttemptAt, duePk: DUE, dueKey: dueKey(item.nextAttemptAt, item.tenantId, item.blobKey),
+              pk: pendingPk(item.tenantId),
+              sk: item.blobKey,
+              tenantId: item.tenantId,
+              blobKey: item.blobKey,
+              since: item.since,
+              attempts: 0,
+              lastError: null,
+              nextAttemptAt: item.nextAttemptAt,
+              duePk: DUE,
+              dueKey: dueKey(item.nextAttemptAt, item.tenantId, item.blobKey),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
@@ -66,7 +82,9 @@ export class DynamoPendingBucketDeletes implements PendingBucketDeletes {
   }
 
   async remove(tenantId: string, blobKey: string): Promise<void> {
-    await callAws('pendingDeletes.remove', () => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: pendingPk(tenantId), sk: blobKey } })));
+    await callAws('pendingDeletes.remove', () =>
+      this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: pendingPk(tenantId), sk: blobKey } })),
+    );
   }
 
   async retryLater(tenantId: string, blobKey: string, lastError: string, nextAttemptAt: string): Promise<void> {
@@ -76,9 +94,16 @@ export class DynamoPendingBucketDeletes implements PendingBucketDeletes {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: pendingPk(tenantId), sk: blobKey },
-          UpdateExpression: 'SET attempts = if_not_exists(attempts, :zero) + :one, lastError = :lastError, nextAttemptAt = :next, dueKey = :dueKey',
+          UpdateExpression:
+            'SET attempts = if_not_exists(attempts, :zero) + :one, lastError = :lastError, nextAttemptAt = :next, dueKey = :dueKey',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':lastError': lastError, ':next': nextAttemptAt, ':dueKey': dueKey(nextAttemptAt, tenantId, blobKey) },
+          ExpressionAttributeValues: {
+            ':zero': 0,
+            ':one': 1,
+            ':lastError': lastError,
+            ':next': nextAttemptAt,
+            ':dueKey': dueKey(nextAttemptAt, tenantId, blobKey),
+          },
         }),
       ),
     );
@@ -86,7 +111,8 @@ export class DynamoPendingBucketDeletes implements PendingBucketDeletes {
 
   async removeTenant(tenantId: string): Promise<number> {
     const keys: Array<{ pk: string; sk: string }> = [];
-    for await (const page of this.tenantPages(tenantId, false)) keys.push(...(page.Items ?? []).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
+    for await (const page of this.tenantPages(tenantId, false))
+      keys.push(...(page.Items ?? []).map((i) => ({ pk: i.pk as string, sk: i.sk as string })));
     await batchDeleteAll(this.client, this.tableName, 'pendingDeletes.removeTenant', keys);
     return keys.length;
   }

@@ -1,7 +1,15 @@
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TenantStore } from '../../core/ports.js';
-import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { newId } from '../../core/ids.js';
+import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
+import type { TenantStore } from '../../core/ports.js';
 import { pages } from './dynamo-pages.js';
 import { callAws, ifCondition } from './errors.js';
 
@@ -38,15 +46,25 @@ export class DynamoTenantStore implements TenantStore {
   async createTenant(name: string, at: string): Promise<TenantRecord> {
     const tenant: TenantRecord = { id: newId('ten'), name, createdAt: at };
     // The record first, then the name claim (one conditional write decides uniqueness).
-    await this.put('tenants.createTenant', { pk: `TENANT#${tenant.id}`, sk: 'TENANT', tenantId: tenant.id, name, createdAt: at });
+    await this.put('tenants.createTenant', {
+      pk: `TENANT#${tenant.id}`,
+      sk: 'TENANT',
+      tenantId: tenant.id,
+      name,
+      createdAt: at,
+    });
     let named = false;
     try {
-      named = await ifCondition('tenants.createTenant', () => this.putItem({ pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id }, true));
+      named = await ifCondition('tenants.createTenant', () =>
+        this.putItem({ pk: `TENANTNAME#${name}`, sk: 'TENANT', tenantId: tenant.id }, true),
+      );
     } finally {
       // The name is taken (or the claim failed): the record goes.
       if (!named) {
         await callAws('tenants.createTenant', () =>
-          this.client.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenant.id}`, sk: 'TENANT' } })),
+          this.client.send(
+            new DeleteCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenant.id}`, sk: 'TENANT' } }),
+          ),
         );
       }
     }
@@ -60,13 +78,23 @@ export class DynamoTenantStore implements TenantStore {
 
   private putItem(item: Record<string, unknown>, onlyIfNew: boolean): Promise<unknown> {
     return this.client.send(
-      new PutCommand({ TableName: this.tableName, Item: item, ...(onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) }),
+      new PutCommand({
+        TableName: this.tableName,
+        Item: item,
+        ...(onlyIfNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+      }),
     );
   }
 
   async findTenantByName(name: string): Promise<TenantRecord | null> {
     const byName = await callAws('tenants.findTenantByName', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `TENANTNAME#${name}`, sk: 'TENANT' }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: `TENANTNAME#${name}`, sk: 'TENANT' },
+          ConsistentRead: true,
+        }),
+      ),
     );
     const tenantId = byName.Item?.tenantId as string | undefined;
     if (!tenantId) return null;
@@ -76,10 +104,18 @@ export class DynamoTenantStore implements TenantStore {
 
   private async getTenant(tenantId: string): Promise<TenantRecord | null> {
     const result = await callAws('tenants.getTenant', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `TENANT#${tenantId}`, sk: 'TENANT' }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { pk: `TENANT#${tenantId}`, sk: 'TENANT' },
+          ConsistentRead: true,
+        }),
+      ),
     );
     const item = result.Item;
-    return item ? { id: item.tenantId as string, name: item.name as string, createdAt: item.createdAt as string } : null;
+    return item
+      ? { id: item.tenantId as string, name: item.name as string, createdAt: item.createdAt as string }
+      : null;
   }
 
   async countTenants(): Promise<number> {
@@ -99,17 +135,32 @@ export class DynamoTenantStore implements TenantStore {
     return count;
   }
 
-  async addKey(key: { keyId: string; tenantId: string; hash: string; prefix: string; createdAt: string }): Promise<void> {
+  async addKey(key: {
+    keyId: string;
+    tenantId: string;
+    hash: string;
+    prefix: string;
+    createdAt: string;
+  }): Promise<void> {
     // Pointers first, the item that grants access last: a crash part-way never leaves a usable key unlisted.
     await this.put('tenants.addKey', { pk: `KEYID#${key.keyId}`, sk: 'KEY', keyHash: key.hash }, true);
     await this.put('tenants.addKey', { pk: `TENANT#${key.tenantId}`, sk: `KEY#${key.keyId}`, keyHash: key.hash });
-    const item: KeyItem = { keyId: key.keyId, tenantId: key.tenantId, keyHash: key.hash, prefix: key.prefix, createdAt: key.createdAt, revokedAt: null };
+    const item: KeyItem = {
+      keyId: key.keyId,
+      tenantId: key.tenantId,
+      keyHash: key.hash,
+      prefix: key.prefix,
+      createdAt: key.createdAt,
+      revokedAt: null,
+    };
     await this.put('tenants.addKey', { pk: `KEYHASH#${key.hash}`, sk: 'KEY', ...item }, true);
   }
 
   async tenantForKeyHash(hash: string): Promise<string | null> {
     const result = await callAws('tenants.tenantForKeyHash', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `KEYHASH#${hash}`, sk: 'KEY' }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: `KEYHASH#${hash}`, sk: 'KEY' }, ConsistentRead: true }),
+      ),
     );
     const item = result.Item as KeyItem | undefined;
     return item && !item.revokedAt ? item.tenantId : null;
@@ -133,13 +184,20 @@ export class DynamoTenantStore implements TenantStore {
     const tenants = await Promise.all(tenantIds.map((id) => this.getTenant(id)));
     const names = new Map(tenantIds.map((id, i) => [id, tenants[i]?.name ?? '']));
     return keys.map((k) => ({
-      keyId: k.keyId, tenantId: k.tenantId, tenantName: names.get(k.tenantId) ?? '', prefix: k.prefix, createdAt: k.createdAt, revokedAt: k.revokedAt ?? null,
+      keyId: k.keyId,
+      tenantId: k.tenantId,
+      tenantName: names.get(k.tenantId) ?? '',
+      prefix: k.prefix,
+      createdAt: k.createdAt,
+      revokedAt: k.revokedAt ?? null,
     }));
   }
 
   async revokeKey(keyId: string, at: string): Promise<boolean> {
     const pointer = await callAws('tenants.revokeKey', () =>
-      this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `KEYID#${keyId}`, sk: 'KEY' }, ConsistentRead: true })),
+      this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: `KEYID#${keyId}`, sk: 'KEY' }, ConsistentRead: true }),
+      ),
     );
     const hash = pointer.Item?.keyHash as string | undefined;
     return hash ? this.revokeHash(hash, at) : false;
@@ -182,4 +240,3 @@ export class DynamoTenantStore implements TenantStore {
     return revoked;
   }
 }
-

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UsageDay, UsageDelta, UsageLedger } from '../../core/ports.js';
 import { pages } from './dynamo-pages.js';
 import { callAws } from './errors.js';
@@ -22,7 +22,10 @@ export class DynamoUsageLedger implements UsageLedger {
           Key: { pk: `USAGE#${tenantId}`, sk: date },
           UpdateExpression: 'ADD tokensUsed :tokens, chatCalls :chats, ocrPages :ocr, captures :captures',
           ExpressionAttributeValues: {
-            ':tokens': delta.tokensUsed, ':chats': delta.chatCalls, ':ocr': delta.ocrPages, ':captures': delta.captures,
+            ':tokens': delta.tokensUsed,
+            ':chats': delta.chatCalls,
+            ':ocr': delta.ocrPages,
+            ':captures': delta.captures,
           },
         }),
       ),

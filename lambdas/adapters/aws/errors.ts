@@ -54,7 +54,10 @@ export function retryAfterSeconds(error: unknown): number {
   const header = e.$response?.headers?.['retry-after'] ?? e.$response?.headers?.['Retry-After'];
   const seconds = header === undefined ? NaN : Number(header);
   if (Number.isFinite(seconds) && seconds > 0) return Math.min(60, Math.ceil(seconds));
-  const throttled = (e.name && THROTTLING_NAMES.has(e.name)) || (e.code && THROTTLING_NAMES.has(e.code)) || e.$metadata?.httpStatusCode === 429;
+  const throttled =
+    (e.name && THROTTLING_NAMES.has(e.name)) ||
+    (e.code && THROTTLING_NAMES.has(e.code)) ||
+    e.$metadata?.httpStatusCode === 429;
   return throttled ? THROTTLED_RETRY_AFTER_SECONDS : 1;
 }
 
@@ -80,7 +83,11 @@ export async function callAws<T>(what: string, call: () => Promise<T>): Promise<
   } catch (error) {
     if (error instanceof BackendUnavailableError) throw error;
     if (isTransientAwsError(error)) {
-      throw new BackendUnavailableError(`${what}: ${(error as Error).name ?? 'unavailable'}`, retryAfterSeconds(error), { cause: error });
+      throw new BackendUnavailableError(
+        `${what}: ${(error as Error).name ?? 'unavailable'}`,
+        retryAfterSeconds(error),
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -10,7 +10,10 @@ const PREFIX = 'kms1.';
  * (standard mode, 3 attempts) absorbs short throttles and faults, and a call
  * that gets no answer in 5 seconds fails (then counts as unavailable).
  */
-const KMS_CLIENT_SETTINGS = { maxAttempts: 3, requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 } } as const;
+const KMS_CLIENT_SETTINGS = {
+  maxAttempts: 3,
+  requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+} as const;
 
 /** The KMS client the cipher is wired with (lambdas/wiring/aws/buckets.ts). */
 export function kmsClient(options: { region: string; credentials?: KMSClientConfig['credentials'] }): KMSClient {
@@ -37,7 +40,11 @@ export class KmsSecretCipher implements SecretCipher {
   async seal(plaintext: string, context: { tenantId: string }): Promise<string> {
     const out = await callAws('secrets.seal', () =>
       this.kms.send(
-        new EncryptCommand({ KeyId: this.keyId, Plaintext: new TextEncoder().encode(plaintext), EncryptionContext: { tenant_id: context.tenantId } }),
+        new EncryptCommand({
+          KeyId: this.keyId,
+          Plaintext: new TextEncoder().encode(plaintext),
+          EncryptionContext: { tenant_id: context.tenantId },
+        }),
       ),
     );
     if (!out.CiphertextBlob?.byteLength) throw new Error('KMS answered Encrypt without a ciphertext');
@@ -48,7 +55,13 @@ export class KmsSecretCipher implements SecretCipher {
     if (!sealed.startsWith(PREFIX)) throw new Error('not a value sealed with KMS by this service');
     const ciphertext = new Uint8Array(Buffer.from(sealed.slice(PREFIX.length), 'base64'));
     const out = await callAws('secrets.open', () =>
-      this.kms.send(new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: ciphertext, EncryptionContext: { tenant_id: context.tenantId } })),
+      this.kms.send(
+        new DecryptCommand({
+          KeyId: this.keyId,
+          CiphertextBlob: ciphertext,
+          EncryptionContext: { tenant_id: context.tenantId },
+        }),
+      ),
     );
     if (!out.Plaintext) throw new Error('KMS answered Decrypt without a plaintext');
     return new TextDecoder().decode(out.Plaintext);

@@ -69,10 +69,19 @@ export const FILTER_FIELDS = {
 } as const;
 
 /** The fields derived for filters only, left out of search responses. */
-export const DERIVED_FILTER_FIELDS = ['meta_keys', 'meta_types', 'meta_kv', 'title_kw', 'source_ref_kw', 'doc_kind', 'content_type'] as const;
+export const DERIVED_FILTER_FIELDS = [
+  'meta_keys',
+  'meta_types',
+  'meta_kv',
+  'title_kw',
+  'source_ref_kw',
+  'doc_kind',
+  'content_type',
+] as const;
 
 type TypeTag = 's' | 'n' | 'b';
-const tagOf = (value: FilterScalar): TypeTag => (typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b');
+const tagOf = (value: FilterScalar): TypeTag =>
+  typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
 
 /** A number as 16 hex digits whose byte order is numeric order (-0 as 0). */
 export function sortableNumber(value: number): string {
@@ -96,7 +105,12 @@ export function valueTerm(key: string, value: FilterScalar): string {
 }
 
 /** The indexed metadata fields of a document (see the comment at the top). */
-export function metadataFields(metadata: Metadata | undefined): { metadata: Metadata; meta_keys: string[]; meta_types: string[]; meta_kv: string[] } {
+export function metadataFields(metadata: Metadata | undefined): {
+  metadata: Metadata;
+  meta_keys: string[];
+  meta_types: string[];
+  meta_kv: string[];
+} {
   const meta = metadata ?? {};
   const keys = Object.keys(meta);
   const kv: string[] = [];
@@ -117,7 +131,9 @@ export function metadataFields(metadata: Metadata | undefined): { metadata: Meta
 }
 
 /** The filter fields of an item's documents (its item document and every passage document). */
-export function filterFields(item: Pick<IndexItem, 'title' | 'sourceRef' | 'metadata' | 'documentKind' | 'contentType'>): Record<string, unknown> {
+export function filterFields(
+  item: Pick<IndexItem, 'title' | 'sourceRef' | 'metadata' | 'documentKind' | 'contentType'>,
+): Record<string, unknown> {
   return {
     ...metadataFields(item.metadata),
     ...(item.title !== null ? { title_kw: item.title } : {}),
@@ -147,7 +163,8 @@ type Query = Record<string, unknown>;
 const MATCH_ALL: Query = { match_all: {} };
 const MATCH_NONE: Query = { match_none: {} };
 const not = (query: Query): Query => ({ bool: { must_not: [query] } });
-const anyOf = (queries: Query[]): Query => (queries.length === 1 ? queries[0]! : { bool: { should: queries, minimum_should_match: 1 } });
+const anyOf = (queries: Query[]): Query =>
+  queries.length === 1 ? queries[0]! : { bool: { should: queries, minimum_should_match: 1 } };
 const allOf = (queries: Query[]): Query => (queries.length === 1 ? queries[0]! : { bool: { filter: queries } });
 const term = (field: string, value: string): Query => ({ term: { [field]: value } });
 const terms = (field: string, values: string[]): Query => ({ terms: { [field]: values } });
@@ -157,7 +174,8 @@ const strings = (values: FilterScalar[]) => [...new Set(values.filter((v): v is 
 /** A range query over one key's terms of one type: the bound given, the other end the type's first or last term. */
 function termRange(key: string, tag: 'n' | 'd', op: 'gt' | 'gte' | 'lt' | 'lte', encoded: string): Query {
   const bound = typeStart(key, tag) + encoded;
-  const range = op === 'gt' || op === 'gte' ? { [op]: bound, lt: typeEnd(key, tag) } : { gte: typeStart(key, tag), [op]: bound };
+  const range =
+    op === 'gt' || op === 'gte' ? { [op]: bound, lt: typeEnd(key, tag) } : { gte: typeStart(key, tag), [op]: bound };
   return { range: { meta_kv: range } };
 }
 
@@ -173,16 +191,24 @@ function metadataCondition(c: Condition): Query {
       return terms('meta_kv', [...new Set(c.value.map((v) => valueTerm(key, v)))]);
     // Missing, or present with a value of that type and not equal to it.
     case 'ne':
-      return anyOf([missing, allOf([term('meta_types', typeTerm(key, tagOf(c.value))), not(term('meta_kv', valueTerm(key, c.value)))])]);
+      return anyOf([
+        missing,
+        allOf([term('meta_types', typeTerm(key, tagOf(c.value))), not(term('meta_kv', valueTerm(key, c.value)))]),
+      ]);
     // Missing, or present with a value of the type of one of them and equal to none of them.
     case 'nin': {
       const types = [...new Set(c.value.map((v) => typeTerm(key, tagOf(v))))];
-      return anyOf([missing, allOf([terms('meta_types', types), not(terms('meta_kv', [...new Set(c.value.map((v) => valueTerm(key, v)))]))])]);
+      return anyOf([
+        missing,
+        allOf([terms('meta_types', types), not(terms('meta_kv', [...new Set(c.value.map((v) => valueTerm(key, v)))]))]),
+      ]);
     }
     case 'prefix':
       return { prefix: { meta_kv: typeStart(key, 's') + c.value } };
     default:
-      return 'number' in c.value ? termRange(key, 'n', c.op, sortableNumber(c.value.number)) : termRange(key, 'd', c.op, c.value.date);
+      return 'number' in c.value
+        ? termRange(key, 'n', c.op, sortableNumber(c.value.number))
+        : termRange(key, 'd', c.op, c.value.date);
   }
 }
 

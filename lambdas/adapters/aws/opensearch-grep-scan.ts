@@ -1,11 +1,17 @@
-import type { GrepScan } from '../../core/ports.js';
-import type { GrepCandidate, LibraryRef } from '../../core/model.js';
-import type { Metadata } from '../../core/metadata.js';
-import { DOCUMENT_KINDS } from '../../core/model.js';
 import { splitLines } from '../../core/chunking.js';
 import { LIMITS } from '../../core/limits.js';
+import type { Metadata } from '../../core/metadata.js';
+import type { GrepCandidate, LibraryRef } from '../../core/model.js';
+import { DOCUMENT_KINDS } from '../../core/model.js';
+import type { GrepScan } from '../../core/ports.js';
 import { filterClauses } from './opensearch-filter.js';
-import { generationFilter, libraryFilter, SEARCH_QS, type Hit, type IndexRequests } from './opensearch-index-requests.js';
+import {
+  generationFilter,
+  type Hit,
+  type IndexRequests,
+  libraryFilter,
+  SEARCH_QS,
+} from './opensearch-index-requests.js';
 
 /**
  * Grep on the OpenSearch search index: the `grep` wildcard field's
@@ -66,13 +72,24 @@ const canNarrowGrep = (scan: GrepScan) => scan.caseSensitive || /^[\x20-\x7e]*$/
  * GREP_FETCH_BYTES, each only when the caller asks for its first document:
  * a caller that stops (its page budget spent) leaves the rest unread.
  */
-export async function* grepScan(requests: IndexRequests, ref: LibraryRef, scan: GrepScan): AsyncIterable<GrepCandidate> {
+export async function* grepScan(
+  requests: IndexRequests,
+  ref: LibraryRef,
+  scan: GrepScan,
+): AsyncIterable<GrepCandidate> {
   // The caller's filter confines the listing and the fetches alike (a document patched out of it meanwhile is not read).
-  const documents: unknown[] = [...libraryFilter(ref), ...generationFilter(scan.generation), { terms: { kind: [...DOCUMENT_KINDS] } }, ...filterClauses(scan.filter)];
+  const documents: unknown[] = [
+    ...libraryFilter(ref),
+    ...generationFilter(scan.generation),
+    { terms: { kind: [...DOCUMENT_KINDS] } },
+    ...filterClauses(scan.filter),
+  ];
   const filter: unknown[] = [...documents];
   if (scan.itemId) filter.push({ term: { item_id: scan.itemId } });
   if (canNarrowGrep(scan)) {
-    filter.push({ wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } } });
+    filter.push({
+      wildcard: { grep: { value: `*${escapeWildcard(scan.pattern)}*`, case_insensitive: !scan.caseSensitive } },
+    });
   }
   const resume = scan.startAt ?? scan.startAfter;
   if (resume) {
@@ -81,7 +98,14 @@ export async function* grepScan(requests: IndexRequests, ref: LibraryRef, scan: 
       bool: {
         should: [
           { range: { content_date: { lt: createdAt } } },
-          { bool: { filter: [{ term: { content_date: createdAt } }, { range: { item_id: scan.startAt ? { lte: id } : { lt: id } } }] } },
+          {
+            bool: {
+              filter: [
+                { term: { content_date: createdAt } },
+                { range: { item_id: scan.startAt ? { lte: id } : { lt: id } } },
+              ],
+            },
+          },
         ],
         minimum_should_match: 1,
       },
@@ -89,18 +113,21 @@ export async function* grepScan(requests: IndexRequests, ref: LibraryRef, scan: 
   }
   let after: unknown[] | undefined;
   for (;;) {
-    const body = await requests.call<{ hits: { hits: Array<Hit<{ item_id: string; text_bytes?: number }>> } }>('index.grep', {
-      method: 'POST',
-      path: `/${requests.itemsIndex}/_search`,
-      querystring: SEARCH_QS,
-      body: {
-        size: GREP_LIST_BATCH,
-        _source: ['item_id', 'text_bytes'],
-        query: { bool: { filter } },
-        sort: [{ content_date: 'desc' }, { item_id: 'desc' }],
-        ...(after ? { search_after: after } : {}),
+    const body = await requests.call<{ hits: { hits: Array<Hit<{ item_id: string; text_bytes?: number }>> } }>(
+      'index.grep',
+      {
+        method: 'POST',
+        path: `/${requests.itemsIndex}/_search`,
+        querystring: SEARCH_QS,
+        body: {
+          size: GREP_LIST_BATCH,
+          _source: ['item_id', 'text_bytes'],
+          query: { bool: { filter } },
+          sort: [{ content_date: 'desc' }, { item_id: 'desc' }],
+          ...(after ? { search_after: after } : {}),
+        },
       },
-    });
+    );
     const hits = body?.hits?.hits ?? [];
     for (const batch of fetchBatches(hits.map((hit) => hit._source))) {
       const texts = await grepTexts(requests, documents, batch);
@@ -116,24 +143,43 @@ export async function* grepScan(requests: IndexRequests, ref: LibraryRef, scan: 
 }
 
 /** The texts of these documents of the library (one request), by id. */
-async function grepTexts(requests: IndexRequests, documents: unknown[], itemIds: string[]): Promise<Map<string, GrepCandidate>> {
-  const body = await requests.call<{ hits: { hits: Array<Hit<{ item_id: string; title: string | null; source_ref: string | null; content_date: string; text: string; metadata?: Metadata }>> } }>(
-    'index.grep',
-    {
-      method: 'POST',
-      path: `/${requests.itemsIndex}/_search`,
-      querystring: SEARCH_QS,
-      body: {
-        size: itemIds.length,
-        _source: ['item_id', 'title', 'source_ref', 'content_date', 'text', 'metadata'],
-        query: { bool: { filter: [...documents, { terms: { item_id: itemIds } }] } },
-      },
+async function grepTexts(
+  requests: IndexRequests,
+  documents: unknown[],
+  itemIds: string[],
+): Promise<Map<string, GrepCandidate>> {
+  const body = await requests.call<{
+    hits: {
+      hits: Array<
+        Hit<{
+          item_id: string;
+          title: string | null;
+          source_ref: string | null;
+          content_date: string;
+          text: string;
+          metadata?: Metadata;
+        }>
+      >;
+    };
+  }>('index.grep', {
+    method: 'POST',
+    path: `/${requests.itemsIndex}/_search`,
+    querystring: SEARCH_QS,
+    body: {
+      size: itemIds.length,
+      _source: ['item_id', 'title', 'source_ref', 'content_date', 'text', 'metadata'],
+      query: { bool: { filter: [...documents, { terms: { item_id: itemIds } }] } },
     },
-  );
+  });
   const texts = new Map<string, GrepCandidate>();
   for (const { _source: s } of body?.hits?.hits ?? []) {
     texts.set(s.item_id, {
-      itemId: s.item_id, title: s.title ?? null, sourceRef: s.source_ref ?? null, contentDate: s.content_date, text: s.text, metadata: s.metadata ?? {},
+      itemId: s.item_id,
+      title: s.title ?? null,
+      sourceRef: s.source_ref ?? null,
+      contentDate: s.content_date,
+      text: s.text,
+      metadata: s.metadata ?? {},
     });
   }
   return texts;

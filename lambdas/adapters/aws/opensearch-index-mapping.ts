@@ -53,7 +53,12 @@ export function passagesMapping(dimensions: number, shards = 1, replicas = 0) {
         embedding: {
           type: 'knn_vector',
           dimension: dimensions,
-          method: { name: 'hnsw', engine: 'faiss', space_type: 'innerproduct', parameters: { m: 16, ef_construction: 128 } },
+          method: {
+            name: 'hnsw',
+            engine: 'faiss',
+            space_type: 'innerproduct',
+            parameters: { m: 16, ef_construction: 128 },
+          },
         },
       },
     },
@@ -92,7 +97,11 @@ export async function createIndices(
     [requests.passagesIndex, passagesMapping(options.dimensions, shards, replicas), PASSAGE_FIELDS_ADDED],
     [requests.itemsIndex, itemsMapping(shards, replicas), ITEM_FIELDS_ADDED],
   ] as const) {
-    const body = await requests.call<{ error?: { type?: string } }>('index.create', { method: 'PUT', path: `/${index}`, body: definition }, [400]);
+    const body = await requests.call<{ error?: { type?: string } }>(
+      'index.create',
+      { method: 'PUT', path: `/${index}`, body: definition },
+      [400],
+    );
     if (body?.error && body.error.type !== 'resource_already_exists_exception') {
       throw new Error(`index.create ${index}: ${body.error.type ?? 'failed'}`);
     }

@@ -1,5 +1,5 @@
-import type { LibraryRef } from '../../core/model.js';
 import { BackendUnavailableError } from '../../core/errors.js';
+import type { LibraryRef } from '../../core/model.js';
 
 /**
  * What every part of the OpenSearch search index needs to make a request:
@@ -19,7 +19,10 @@ export interface OpenSearchRequest {
 
 /** The one call the adapter makes: the client's transport (`client.transport`), or a fake in tests. */
 export interface OpenSearchTransport {
-  request(params: OpenSearchRequest, options?: { ignore?: number[] }): Promise<{ body: unknown; statusCode?: number | null }>;
+  request(
+    params: OpenSearchRequest,
+    options?: { ignore?: number[] },
+  ): Promise<{ body: unknown; statusCode?: number | null }>;
 }
 
 /** OpenSearch throttling (429), its transient 5xx and connection failures become BackendUnavailableError. */
@@ -76,7 +79,10 @@ export const bulkFailures = (result: BulkResponse): BulkItemResult[] =>
 export const libraryValue = (ref: LibraryRef) => (ref.endUserId === null ? 'S' : `U#${ref.endUserId}`);
 
 /** Filters that confine a query to one library of one tenant. */
-export const libraryFilter = (ref: LibraryRef) => [{ term: { tenant_id: ref.tenantId } }, { term: { library: libraryValue(ref) } }];
+export const libraryFilter = (ref: LibraryRef) => [
+  { term: { tenant_id: ref.tenantId } },
+  { term: { library: libraryValue(ref) } },
+];
 
 /**
  * Entries of one generation, and untagged ones (written before generations:
@@ -85,7 +91,14 @@ export const libraryFilter = (ref: LibraryRef) => [{ term: { tenant_id: ref.tena
  */
 export const generationFilter = (generation?: string | null) =>
   generation != null
-    ? [{ bool: { should: [{ term: { generation } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }], minimum_should_match: 1 } }]
+    ? [
+        {
+          bool: {
+            should: [{ term: { generation } }, { bool: { must_not: [{ exists: { field: 'generation' } }] } }],
+            minimum_should_match: 1,
+          },
+        },
+      ]
     : [];
 
 export interface Hit<S> {

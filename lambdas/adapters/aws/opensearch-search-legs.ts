@@ -1,10 +1,16 @@
-import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
-import type { ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
-import type { Metadata } from '../../core/metadata.js';
-import { keywordQueryText } from '../../core/query-terms.js';
 import { MEMORY_CONTEXT } from '../../core/memory-context.js';
+import type { Metadata } from '../../core/metadata.js';
+import type { ItemKind, LibraryRef, PassageHit } from '../../core/model.js';
+import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
+import { keywordQueryText } from '../../core/query-terms.js';
 import { DERIVED_FILTER_FIELDS, filterClauses } from './opensearch-filter.js';
-import { generationFilter, libraryFilter, SEARCH_QS, type Hit, type IndexRequests } from './opensearch-index-requests.js';
+import {
+  generationFilter,
+  type Hit,
+  type IndexRequests,
+  libraryFilter,
+  SEARCH_QS,
+} from './opensearch-index-requests.js';
 
 /**
  * The OpenSearch search index's two search legs over the passages index:
@@ -22,8 +28,15 @@ export const cosineFromScore = (score: number) => (score >= 1 ? score - 1 : 1 - 
 
 /** A passage document as read back (the vector, context and derived filter fields left out). */
 export interface PassageSource {
-  item_id: string; kind: ItemKind; title: string | null; source_ref: string | null; content_date: string;
-  ordinal: number; line_start: number; line_end: number; text: string;
+  item_id: string;
+  kind: ItemKind;
+  title: string | null;
+  source_ref: string | null;
+  content_date: string;
+  ordinal: number;
+  line_start: number;
+  line_end: number;
+  text: string;
   /** Absent on documents written before metadata (read as {}). */
   metadata?: Metadata;
 }
@@ -37,14 +50,21 @@ const kindFilter = (kinds?: readonly ItemKind[]) => (kinds?.length ? [{ terms: {
 export async function keywordLeg(requests: IndexRequests, ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
   if (!query.text.trim()) return [];
   // The caller's filter is a clause of the query: BM25 ranks only the passages that match it.
-  const filter = [...libraryFilter(ref), ...generationFilter(query.generation), ...kindFilter(query.kinds), ...filterClauses(query.filter)];
+  const filter = [
+    ...libraryFilter(ref),
+    ...generationFilter(query.generation),
+    ...kindFilter(query.kinds),
+    ...filterClauses(query.filter),
+  ];
   // The analyzer makes a clause per term and field: a query over MAX_QUERY_TERMS terms is cut to its keyword terms (core/query-terms.ts).
   const text = keywordQueryText(query.text);
   const hits = await searchPassages(requests, 'index.keywordSearch', query.limit, {
     bool: {
       filter,
       should: [
-        { multi_match: { query: text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS } },
+        {
+          multi_match: { query: text, fields: [`title^${TITLE_BOOST}`, 'text'], type: 'most_fields', _name: OWN_WORDS },
+        },
         // A short memory's neighbours' words count less than its own (core/memory-context.ts).
         { match: { context: { query: text, boost: MEMORY_CONTEXT.weight, _name: CONTEXT_WORDS } } },
       ],
@@ -52,7 +72,10 @@ export async function keywordLeg(requests: IndexRequests, ref: LibraryRef, query
     },
   });
   // Marked only when the response names the queries matched and its own words are not among them.
-  return hits.map((hit) => ({ ...toHit(hit, hit._score), ...(hit.matched_queries && !hit.matched_queries.includes(OWN_WORDS) ? { viaContext: true } : {}) }));
+  return hits.map((hit) => ({
+    ...toHit(hit, hit._score),
+    ...(hit.matched_queries && !hit.matched_queries.includes(OWN_WORDS) ? { viaContext: true } : {}),
+  }));
 }
 
 export async function vectorLeg(requests: IndexRequests, ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
@@ -64,7 +87,13 @@ export async function vectorLeg(requests: IndexRequests, ref: LibraryRef, query:
   const hits = await searchPassages(requests, 'index.vectorSearch', query.limit, {
     bool: {
       // The k-NN filter restricts the graph walk itself; the outer filter is a second lock on the library.
-      must: [{ knn: { embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter: knnFilter } } } } }],
+      must: [
+        {
+          knn: {
+            embedding: { vector: Array.from(query.vector), k: query.limit, filter: { bool: { filter: knnFilter } } },
+          },
+        },
+      ],
       filter,
     },
   });
@@ -72,7 +101,12 @@ export async function vectorLeg(requests: IndexRequests, ref: LibraryRef, query:
 }
 
 /** One search over the passages index, vectors left out of the response. */
-async function searchPassages(requests: IndexRequests, operation: string, size: number, query: unknown): Promise<Array<Hit<PassageSource>>> {
+async function searchPassages(
+  requests: IndexRequests,
+  operation: string,
+  size: number,
+  query: unknown,
+): Promise<Array<Hit<PassageSource>>> {
   const body = await requests.call<{ hits: { hits: Array<Hit<PassageSource>> } }>(operation, {
     method: 'POST',
     path: `/${requests.passagesIndex}/_search`,

@@ -1,7 +1,7 @@
-import { SignatureV4 } from '@smithy/signature-v4';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { stringify } from 'node:querystring';
+import { SignatureV4 } from '@smithy/signature-v4';
 import type { OpenSearchRequest, OpenSearchTransport } from './opensearch-index-requests.js';
 import { Sha256 } from './sha256.js';
 
@@ -80,7 +80,10 @@ function bodyOf(params: OpenSearchRequest): { body?: string; contentType?: strin
 /** JSON.parse refusing prototype poisoning, as the client's serializer does by default. */
 function parseJson(text: string): unknown {
   return JSON.parse(text, (key, value: unknown) => {
-    if (key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value)) {
+    if (
+      key === '__proto__' ||
+      (key === 'constructor' && typeof value === 'object' && value !== null && 'prototype' in value)
+    ) {
       throw new SyntaxError(`the response holds a forbidden "${key}" property`);
     }
     return value;
@@ -96,34 +99,63 @@ export function createSignedTransport(options: SignedTransportOptions): OpenSear
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   const maxRetries = options.maxRetries ?? 2;
-  const signer = new SignatureV4({ service: 'es', region: options.region, credentials: options.credentials, sha256: Sha256 });
+  const signer = new SignatureV4({
+    service: 'es',
+    region: options.region,
+    credentials: options.credentials,
+    sha256: Sha256,
+  });
 
-  async function attempt(params: OpenSearchRequest): Promise<{ statusCode: number; headers: IncomingMessage['headers']; text: string }> {
+  async function attempt(
+    params: OpenSearchRequest,
+  ): Promise<{ statusCode: number; headers: IncomingMessage['headers']; text: string }> {
     const { body, contentType } = bodyOf(params);
     const query = queryOf(params.querystring);
     const headers: Record<string, string> = { host: url.host };
     if (contentType) headers['content-type'] = contentType;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const signed = await signer.sign({
-      method: params.method, protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined,
-      path: params.path, query, headers, body,
+      method: params.method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : undefined,
+      path: params.path,
+      query,
+      headers,
+      body,
     });
     const search = stringify(query);
     return new Promise((resolve, reject) => {
       const request = send(
         {
-          agent, method: params.method, protocol: url.protocol, hostname: url.hostname, port: url.port || undefined,
-          path: `${params.path}${search ? `?${search}` : ''}`, headers: signed.headers, timeout: timeoutMs,
+          agent,
+          method: params.method,
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port || undefined,
+          path: `${params.path}${search ? `?${search}` : ''}`,
+          headers: signed.headers,
+          timeout: timeoutMs,
         },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', (error) => reject(new ConnectionError(error.message, { cause: error })));
-          response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+          response.on('end', () =>
+            resolve({
+              statusCode: response.statusCode ?? 0,
+              headers: response.headers,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
         },
       );
-      request.on('timeout', () => request.destroy(new TimeoutError(`no answer from OpenSearch within ${timeoutMs} ms`)));
-      request.on('error', (error) => reject(error instanceof TimeoutError ? error : new ConnectionError(error.message, { cause: error })));
+      request.on('timeout', () =>
+        request.destroy(new TimeoutError(`no answer from OpenSearch within ${timeoutMs} ms`)),
+      );
+      request.on('error', (error) =>
+        reject(error instanceof TimeoutError ? error : new ConnectionError(error.message, { cause: error })),
+      );
       request.end(body);
     });
   }

@@ -16,13 +16,17 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     await callAws('blobs.put', () =>
-      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: bytes, ContentType: contentType })),
+      this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: bytes, ContentType: contentType }),
+      ),
     );
   }
 
   async get(key: string): Promise<Uint8Array | null> {
     try {
-      const result = await callAws('blobs.get', () => this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })));
+      const result = await callAws('blobs.get', () =>
+        this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })),
+      );
       return result.Body ? await result.Body.transformToByteArray() : new Uint8Array();
     } catch (error) {
       if ((error as Error).name === 'NoSuchKey' || (error as Error).name === 'NotFound') return null;
@@ -31,11 +35,18 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** A presigned GET (s3-presign.ts), signed with this function's credentials: it needs s3:GetObject on the key. */
-  async downloadUrl(key: string, options: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string> {
-    return callAws('blobs.downloadUrl', () => presignGetObject(this.client, { bucket: this.bucket, key: this.prefix + key, ...options }));
+  async downloadUrl(
+    key: string,
+    options: { expiresInSeconds: number; contentType: string; contentDisposition: string },
+  ): Promise<string> {
+    return callAws('blobs.downloadUrl', () =>
+      presignGetObject(this.client, { bucket: this.bucket, key: this.prefix + key, ...options }),
+    );
   }
 
   async delete(key: string): Promise<void> {
-    await callAws('blobs.delete', () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })));
+    await callAws('blobs.delete', () =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })),
+    );
   }
 }

@@ -25,11 +25,21 @@ interface SdkRequest {
 
 /** The parts of the SDK's handler context this reads: the signing region the endpoint chose. */
 interface SdkContext {
-  __smithy_context?: { selectedHttpAuthScheme?: { httpAuthOption?: { signingProperties?: { signingRegion?: unknown } } } };
+  __smithy_context?: {
+    selectedHttpAuthScheme?: { httpAuthOption?: { signingProperties?: { signingRegion?: unknown } } };
+  };
 }
 
 /** Headers the SDK adds for its own bookkeeping: a URL a browser or curl follows sends none of them. */
-const NOT_SENT = new Set(['amz-sdk-invocation-id', 'amz-sdk-request', 'x-amz-user-agent', 'user-agent', 'x-amz-checksum-mode', 'x-amz-expected-bucket-owner', 'content-length']);
+const NOT_SENT = new Set([
+  'amz-sdk-invocation-id',
+  'amz-sdk-request',
+  'x-amz-user-agent',
+  'user-agent',
+  'x-amz-checksum-mode',
+  'x-amz-expected-bucket-owner',
+  'content-length',
+]);
 
 /**
  * A presigned GET URL for an object (SigV4 query authentication), made by the
@@ -55,13 +65,25 @@ export async function presignGetObject(client: S3Client, object: PresignedGetObj
   stack.addRelativeTo(
     (_next: unknown, context: SdkContext) => async (args: { request: unknown }) => {
       const request = args.request as SdkRequest;
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !NOT_SENT.has(name.toLowerCase())));
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !NOT_SENT.has(name.toLowerCase())),
+      );
       headers.host = request.port ? `${request.hostname}:${request.port}` : request.hostname;
       headers['X-Amz-Content-Sha256'] = 'UNSIGNED-PAYLOAD';
       const chosen = context.__smithy_context?.selectedHttpAuthScheme?.httpAuthOption?.signingProperties?.signingRegion;
       const region = typeof chosen === 'string' && chosen ? chosen : await client.config.region();
-      const signer = new SignatureV4({ service: 's3', region, credentials: client.config.credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: false });
-      const presigned = await signer.presign({ ...request, headers }, { expiresIn: object.expiresInSeconds, unsignableHeaders: new Set(['content-type']) });
+      const signer = new SignatureV4({
+        service: 's3',
+        region,
+        credentials: client.config.credentials,
+        sha256: Sha256,
+        uriEscapePath: false,
+        applyChecksum: false,
+      });
+      const presigned = await signer.presign(
+        { ...request, headers },
+        { expiresIn: object.expiresInSeconds, unsignableHeaders: new Set(['content-type']) },
+      );
       url = formatUrl(presigned as SdkRequest);
       return { response: {}, output: { $metadata: {} } };
     },
@@ -73,12 +95,15 @@ export async function presignGetObject(client: S3Client, object: PresignedGetObj
 }
 
 /** RFC 3986 unreserved characters stay; everything else is percent-encoded (SigV4's own encoding of query names and values). */
-const encode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function formatUrl(request: SdkRequest): string {
   const port = request.port ? `:${request.port}` : '';
   const query = Object.entries(request.query ?? {})
-    .flatMap(([name, value]) => (value === null ? [encode(name)] : [value].flat().map((v) => `${encode(name)}=${encode(v)}`)))
+    .flatMap(([name, value]) =>
+      value === null ? [encode(name)] : [value].flat().map((v) => `${encode(name)}=${encode(v)}`),
+    )
     .join('&');
   return `${request.protocol}//${request.hostname}${port}${request.path}${query ? `?${query}` : ''}`;
 }

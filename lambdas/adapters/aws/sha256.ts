@@ -2,7 +2,11 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 const toBuffer = (data: SourceData) =>
-  typeof data === 'string' ? Buffer.from(data, 'utf8') : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+  typeof data === 'string'
+    ? Buffer.from(data, 'utf8')
+    : ArrayBuffer.isView(data)
+      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      : Buffer.from(data);
 
 /**
  * SHA-256 and HMAC-SHA-256 on node:crypto, for the SDK's SigV4 signer where

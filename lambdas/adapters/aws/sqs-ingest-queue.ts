@@ -57,7 +57,12 @@ export class SqsIngestQueue implements IngestQueue {
   }
 
   async enqueue(job: IngestJob): Promise<void> {
-    const message: IngestMessage = { v: 2, tenantId: job.tenantId, documentId: job.documentId, library: await this.referenceOf(job) };
+    const message: IngestMessage = {
+      v: 2,
+      tenantId: job.tenantId,
+      documentId: job.documentId,
+      library: await this.referenceOf(job),
+    };
     await callAws('ingest.enqueue', () =>
       this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) })),
     );
@@ -103,10 +108,19 @@ export function parseIngestMessage(body: string): IngestMessage | null {
  * (null when that library was erased: the job has nothing left to do), or,
  * for a message of the earlier form, as it came.
  */
-export async function resolveIngestMessage(message: IngestMessage, references: Pick<LibraryReferences, 'resolveLibraryReference'>): Promise<IngestJob | null> {
-  if (message.v === 1) return { tenantId: message.tenantId, endUserId: message.endUserId, documentId: message.documentId };
+export async function resolveIngestMessage(
+  message: IngestMessage,
+  references: Pick<LibraryReferences, 'resolveLibraryReference'>,
+): Promise<IngestJob | null> {
+  if (message.v === 1)
+    return { tenantId: message.tenantId, endUserId: message.endUserId, documentId: message.documentId };
   if (message.library === null) return { tenantId: message.tenantId, endUserId: null, documentId: message.documentId };
   const ref = message.library ? await references.resolveLibraryReference(message.tenantId, message.library) : null;
   if (!ref) return null;
-  return { tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: message.documentId, generation: message.library };
+  return {
+    tenantId: ref.tenantId,
+    endUserId: ref.endUserId,
+    documentId: message.documentId,
+    generation: message.library,
+  };
 }

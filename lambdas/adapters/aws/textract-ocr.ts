@@ -1,16 +1,27 @@
 import {
+  type Block,
   DetectDocumentTextCommand,
   GetDocumentTextDetectionCommand,
   StartDocumentTextDetectionCommand,
-  type Block,
   type TextractClient,
 } from '@aws-sdk/client-textract';
 import { BackendUnavailableError, CaptureRejected } from '../../core/errors.js';
-import type { DocumentOcrJobResult, DocumentOcrJobs, OcrEngine, OcrImage, OcrResult, StoredObjectRef } from '../extraction/ocr-ports.js';
+import type {
+  DocumentOcrJobResult,
+  DocumentOcrJobs,
+  OcrEngine,
+  OcrImage,
+  OcrResult,
+  StoredObjectRef,
+} from '../extraction/ocr-ports.js';
 import { isTransientAwsError } from './errors.js';
 
 /** Textract's own names for "too many requests right now" besides the SDK-wide ones. */
-const TEXTRACT_THROTTLES = new Set(['ProvisionedThroughputExceededException', 'LimitExceededException', 'ServiceQuotaExceededException']);
+const TEXTRACT_THROTTLES = new Set([
+  'ProvisionedThroughputExceededException',
+  'LimitExceededException',
+  'ServiceQuotaExceededException',
+]);
 /** Textract refusing the document itself: the file, not the service, is at fault. */
 const BAD_DOCUMENT = new Set(['BadDocumentException', 'UnsupportedDocumentException', 'InvalidParameterException']);
 
@@ -28,11 +39,16 @@ export interface TextractOcrOptions {
 export class TextractOcr implements OcrEngine, DocumentOcrJobs {
   readonly name = 'textract';
 
-  constructor(private readonly client: TextractClient, private readonly options: TextractOcrOptions = {}) {}
+  constructor(
+    private readonly client: TextractClient,
+    private readonly options: TextractOcrOptions = {},
+  ) {}
 
   async recognize(image: OcrImage, options: { signal?: AbortSignal } = {}): Promise<OcrResult> {
     const response = await this.call('DetectDocumentText', () =>
-      this.client.send(new DetectDocumentTextCommand({ Document: { Bytes: image.png } }), { abortSignal: options.signal }),
+      this.client.send(new DetectDocumentTextCommand({ Document: { Bytes: image.png } }), {
+        abortSignal: options.signal,
+      }),
     );
     const lines = linesOf(response.Blocks ?? []);
     const confidences = lines.map((b) => b.Confidence).filter((c): c is number => typeof c === 'number');
@@ -45,11 +61,13 @@ export class TextractOcr implements OcrEngine, DocumentOcrJobs {
   async start(document: StoredObjectRef, options: { clientToken?: string } = {}): Promise<string> {
     const { snsTopicArn, roleArn } = this.options.notificationChannel ?? {};
     const response = await this.call('StartDocumentTextDetection', () =>
-      this.client.send(new StartDocumentTextDetectionCommand({
-        DocumentLocation: { S3Object: { Bucket: document.bucket, Name: document.key } },
-        ClientRequestToken: options.clientToken,
-        NotificationChannel: snsTopicArn && roleArn ? { SNSTopicArn: snsTopicArn, RoleArn: roleArn } : undefined,
-      })),
+      this.client.send(
+        new StartDocumentTextDetectionCommand({
+          DocumentLocation: { S3Object: { Bucket: document.bucket, Name: document.key } },
+          ClientRequestToken: options.clientToken,
+          NotificationChannel: snsTopicArn && roleArn ? { SNSTopicArn: snsTopicArn, RoleArn: roleArn } : undefined,
+        }),
+      ),
     );
     if (!response.JobId) throw new Error('Textract started a job without a JobId');
     return response.JobId;
@@ -64,7 +82,8 @@ export class TextractOcr implements OcrEngine, DocumentOcrJobs {
         this.client.send(new GetDocumentTextDetectionCommand({ JobId: jobId, NextToken: nextToken, MaxResults: 1000 })),
       );
       if (response.JobStatus === 'IN_PROGRESS') return { status: 'in_progress' };
-      if (response.JobStatus === 'FAILED') return { status: 'failed', message: response.StatusMessage ?? 'Textract could not read the document' };
+      if (response.JobStatus === 'FAILED')
+        return { status: 'failed', message: response.StatusMessage ?? 'Textract could not read the document' };
       const pageCount = response.DocumentMetadata?.Pages ?? 0;
       while (pages.length < pageCount) pages.push([]);
       for (const block of linesOf(response.Blocks ?? [])) {
@@ -85,8 +104,10 @@ export class TextractOcr implements OcrEngine, DocumentOcrJobs {
       if (TEXTRACT_THROTTLES.has(name) || isTransientAwsError(error)) {
         throw new BackendUnavailableError(`Textract ${what}: ${name || 'unavailable'}`, 2, { cause: error });
       }
-      if (BAD_DOCUMENT.has(name)) throw new CaptureRejected('extraction_failed', 'the OCR service could not read the page');
-      if (name === 'DocumentTooLargeException') throw new CaptureRejected('too_large', 'the page is too large for the OCR service');
+      if (BAD_DOCUMENT.has(name))
+        throw new CaptureRejected('extraction_failed', 'the OCR service could not read the page');
+      if (name === 'DocumentTooLargeException')
+        throw new CaptureRejected('too_large', 'the page is too large for the OCR service');
       throw error;
     }
   }

@@ -28,17 +28,22 @@ export class TextractPdfOcr implements PdfOcr {
     const { jobs, s3, bucket, prefix = 'textract-staging/', pollIntervalMs = 2_000 } = this.options;
     const hash = createHash('sha256').update(pdf).digest('hex');
     const key = `${prefix}${hash}.pdf`;
-    await callAws('textract staging put', () => s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: pdf, ContentType: 'application/pdf' })));
+    await callAws('textract staging put', () =>
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: pdf, ContentType: 'application/pdf' })),
+    );
     try {
       const jobId = await jobs.start({ bucket, key }, { clientToken: hash.slice(0, 64) });
       for (;;) {
         const result = await jobs.result(jobId);
         if (result.status === 'succeeded') return { pages: result.pages };
-        if (result.status === 'failed') throw new CaptureRejected('extraction_failed', `the OCR service could not read the PDF: ${result.message}`);
+        if (result.status === 'failed')
+          throw new CaptureRejected('extraction_failed', `the OCR service could not read the PDF: ${result.message}`);
         await sleep(pollIntervalMs, undefined, { signal: options.signal });
       }
     } finally {
-      await callAws('textract staging delete', () => s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))).catch(() => undefined);
+      await callAws('textract staging delete', () =>
+        s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })),
+      ).catch(() => undefined);
     }
   }
 }

@@ -1,9 +1,9 @@
 import {
+  type APIGatewayClient,
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,
   DeleteApiKeyCommand,
   GetApiKeysCommand,
-  type APIGatewayClient,
 } from '@aws-sdk/client-api-gateway';
 
 /**
@@ -20,9 +20,16 @@ export class UsagePlanKeys {
 
   async register(key: { keyId: string; hash: string; tenantName: string }): Promise<void> {
     const created = await this.client.send(
-      new CreateApiKeyCommand({ name: key.keyId, value: key.hash, enabled: true, description: `Library key of tenant ${key.tenantName}` }),
+      new CreateApiKeyCommand({
+        name: key.keyId,
+        value: key.hash,
+        enabled: true,
+        description: `Library key of tenant ${key.tenantName}`,
+      }),
     );
-    await this.client.send(new CreateUsagePlanKeyCommand({ usagePlanId: this.usagePlanId, keyId: created.id!, keyType: 'API_KEY' }));
+    await this.client.send(
+      new CreateUsagePlanKeyCommand({ usagePlanId: this.usagePlanId, keyId: created.id!, keyType: 'API_KEY' }),
+    );
   }
 
   /** Deletes the API Gateway key of a Library key id (a revoked key then fails even a cached authorizer answer). */

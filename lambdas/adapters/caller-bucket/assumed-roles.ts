@@ -71,7 +71,8 @@ export class AssumedRoles {
   /** Forgets every session of this name, whatever its role (a tenant unregistered or replaced its bucket). */
   dropSession(sessionName: string): void {
     const name = roleSessionName(sessionName);
-    for (const key of [...this.sessions.keys()]) if ((JSON.parse(key) as string[])[1] === name) this.sessions.delete(key);
+    for (const key of [...this.sessions.keys()])
+      if ((JSON.parse(key) as string[])[1] === name) this.sessions.delete(key);
   }
 
   private async assume(request: RoleSessionRequest): Promise<RoleCredentials> {
@@ -87,8 +88,14 @@ export class AssumedRoles {
     if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken || !c.Expiration) {
       throw Object.assign(new Error('STS answered AssumeRole without credentials'), { name: 'IncompleteCredentials' });
     }
-    return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: new Date(c.Expiration) };
+    return {
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      sessionToken: c.SessionToken,
+      expiration: new Date(c.Expiration),
+    };
   }
 }
 
-const cacheKey = (r: RoleSessionRequest) => JSON.stringify([r.roleArn, roleSessionName(r.sessionName), r.externalId ?? null]);
+const cacheKey = (r: RoleSessionRequest) =>
+  JSON.stringify([r.roleArn, roleSessionName(r.sessionName), r.externalId ?? null]);

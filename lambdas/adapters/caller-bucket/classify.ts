@@ -9,7 +9,16 @@ interface SdkLikeError {
 }
 
 /** Errors that mean the store is busy, not refusing: retry later. */
-const THROTTLING = new Set(['SlowDown', 'Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestLimitExceeded', 'ServiceUnavailable', 'InternalError', 'RequestTimeout']);
+const THROTTLING = new Set([
+  'SlowDown',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalError',
+  'RequestTimeout',
+]);
 
 function forbiddenEndpoint(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
@@ -36,7 +45,8 @@ export function classifyBucketError(error: unknown, during: 'assume_role' | 'req
   const status = e.$metadata?.httpStatusCode;
   const name = e.Code ?? e.name ?? 'Error';
   if (status === undefined) {
-    const code = e.code ?? (typeof e.cause === 'object' && e.cause !== null ? (e.cause as SdkLikeError).code : undefined);
+    const code =
+      e.code ?? (typeof e.cause === 'object' && e.cause !== null ? (e.cause as SdkLikeError).code : undefined);
     return new BucketError('unreachable', code ?? (name === 'Error' ? 'no answer' : name), during);
   }
   const detail = `${name} (HTTP ${status})`;

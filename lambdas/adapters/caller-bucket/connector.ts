@@ -3,7 +3,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { BucketError } from '../../core/errors.js';
 import type { BlobStore, BucketAccess, BucketConnector } from '../../core/ports.js';
-import { guardedHttpAgent, guardedHttpsAgent, type EndpointRefusal } from './endpoint-guard.js';
+import { type EndpointRefusal, guardedHttpAgent, guardedHttpsAgent } from './endpoint-guard.js';
 import type { RoleCredentialsSource, RoleTarget } from './role-credentials.js';
 import { S3CallerBlobStore } from './s3-caller-blob-store.js';
 
@@ -53,7 +53,10 @@ export class S3BucketConnector implements BucketConnector {
 
   open(access: BucketAccess): BlobStore {
     const key = fingerprint(access);
-    const role = access.auth.kind === 'role' ? { tenantId: access.tenantId, roleArn: access.auth.roleArn, externalId: access.auth.externalId } : null;
+    const role =
+      access.auth.kind === 'role'
+        ? { tenantId: access.tenantId, roleArn: access.auth.roleArn, externalId: access.auth.externalId }
+        : null;
     const client = () => {
       let entry = this.clients.get(key);
       if (!entry) {
@@ -68,7 +71,8 @@ export class S3BucketConnector implements BucketConnector {
       this.dropClient(key);
       return true;
     };
-    const expectedBucketOwner = role && access.provider === 's3' && access.endpoint === null ? role.roleArn.split(':')[4] : undefined;
+    const expectedBucketOwner =
+      role && access.provider === 's3' && access.endpoint === null ? role.roleArn.split(':')[4] : undefined;
     return new S3CallerBlobStore(client, access.bucket, { expectedBucketOwner, onDenied });
   }
 
@@ -84,12 +88,16 @@ export class S3BucketConnector implements BucketConnector {
 
   private newClient(access: BucketAccess, role: RoleTarget | null): S3Client {
     const roles = this.options.roleCredentials;
-    const credentials = access.auth.kind === 'keys'
-      ? { accessKeyId: access.auth.accessKeyId, secretAccessKey: access.auth.secretAccessKey }
-      : () => {
-        if (!roles) return Promise.reject(new BucketError('denied', 'this deployment has no AWS identity to assume roles with', 'assume_role'));
-        return roles.credentials(role!);
-      };
+    const credentials =
+      access.auth.kind === 'keys'
+        ? { accessKeyId: access.auth.accessKeyId, secretAccessKey: access.auth.secretAccessKey }
+        : () => {
+            if (!roles)
+              return Promise.reject(
+                new BucketError('denied', 'this deployment has no AWS identity to assume roles with', 'assume_role'),
+              );
+            return roles.credentials(role!);
+          };
     return new S3Client({
       region: access.region,
       ...(access.endpoint ? { endpoint: access.endpoint, forcePathStyle: true } : {}),

@@ -22,7 +22,11 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  */
 export class ForbiddenEndpointError extends Error {
   readonly code = 'ERR_FORBIDDEN_ENDPOINT';
-  constructor(readonly host: string, readonly address: string, readonly reason: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly reason: string,
+  ) {
     super('the endpoint is not a public address, or its name resolves to one that is not');
     this.name = 'ForbiddenEndpointError';
   }
@@ -96,7 +100,13 @@ const BLOCKS = RANGES.map(([net, bits, family, reason]) => {
 /** Inside 2001::/23, the assignments IANA marks globally reachable (anycast services, AMT, AS112, ORCHIDv2, drone ids). */
 const GLOBAL_IN_IETF_BLOCK = new BlockList();
 for (const address of ['2001:1::1', '2001:1::2', '2001:1::3']) GLOBAL_IN_IETF_BLOCK.addAddress(address, 'ipv6');
-for (const [net, bits] of [['2001:3::', 32], ['2001:4:112::', 48], ['2001:20::', 28], ['2001:30::', 28]] as const) GLOBAL_IN_IETF_BLOCK.addSubnet(net, bits, 'ipv6');
+for (const [net, bits] of [
+  ['2001:3::', 32],
+  ['2001:4:112::', 48],
+  ['2001:20::', 28],
+  ['2001:30::', 28],
+] as const)
+  GLOBAL_IN_IETF_BLOCK.addSubnet(net, bits, 'ipv6');
 
 /** Global unicast: the only IPv6 space IANA allocates for the internet (everything else is special-purpose or reserved). */
 const GLOBAL_UNICAST = new BlockList();
@@ -120,7 +130,10 @@ function ipv6Bytes(address: string): number[] {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return groups.flatMap((g) => { const n = parseInt(g || '0', 16); return [n >> 8, n & 0xff]; });
+  return groups.flatMap((g) => {
+    const n = parseInt(g || '0', 16);
+    return [n >> 8, n & 0xff];
+  });
 }
 
 /**
@@ -136,14 +149,21 @@ function ipv6Bytes(address: string): number[] {
 function carriedIpv4(address: string): { ipv4: string[]; decides: boolean } | null {
   const b = ipv6Bytes(address);
   const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const quad = (at: number, flip = 0) => b.slice(at, at + 4).map((x) => x ^ flip).join('.');
+  const quad = (at: number, flip = 0) =>
+    b
+      .slice(at, at + 4)
+      .map((x) => x ^ flip)
+      .join('.');
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return { ipv4: [quad(12)], decides: true };
   if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return { ipv4: [quad(12)], decides: true };
   if (zeros(0, 12) && !zeros(12, 16) && !(zeros(12, 15) && b[15] === 1)) return { ipv4: [quad(12)], decides: true };
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return { ipv4: [quad(12)], decides: true };
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12))
+    return { ipv4: [quad(12)], decides: true };
   if (b[0] === 0x20 && b[1] === 0x02) return { ipv4: [quad(2)], decides: true };
-  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00) return { ipv4: [quad(4), quad(12, 0xff)], decides: true };
-  if ((b[8]! & 0xfd) === 0 && b[9] === 0 && b[10] === 0x5e && b[11] === 0xfe) return { ipv4: [quad(12)], decides: false };
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00)
+    return { ipv4: [quad(4), quad(12, 0xff)], decides: true };
+  if ((b[8]! & 0xfd) === 0 && b[9] === 0 && b[10] === 0x5e && b[11] === 0xfe)
+    return { ipv4: [quad(12)], decides: false };
   return null;
 }
 
@@ -155,7 +175,8 @@ export function refusedAddress(address: string, options: { allowPrivate?: boolea
   const family = isIP(address) === 6 ? 'ipv6' : isIP(address) === 4 ? 'ipv4' : null;
   if (!family) return 'not an IP address';
   const carried = family === 'ipv6' ? carriedIpv4(address) : null;
-  if (METADATA.check(address, family) || carried?.ipv4.some((v4) => METADATA.check(v4, 'ipv4'))) return 'a cloud metadata address';
+  if (METADATA.check(address, family) || carried?.ipv4.some((v4) => METADATA.check(v4, 'ipv4')))
+    return 'a cloud metadata address';
   if (options.allowPrivate) return null;
   if (carried) {
     for (const v4 of carried.ipv4) {
@@ -167,12 +188,16 @@ export function refusedAddress(address: string, options: { allowPrivate?: boolea
   if (family === 'ipv6' && GLOBAL_IN_IETF_BLOCK.check(address, 'ipv6')) return null;
   const listed = BLOCKS.find((b) => b.family === family && b.list.check(address, family))?.reason;
   if (listed) return listed;
-  if (family === 'ipv6' && !GLOBAL_UNICAST.check(address, 'ipv6')) return 'a reserved address (outside the global unicast space 2000::/3)';
+  if (family === 'ipv6' && !GLOBAL_UNICAST.check(address, 'ipv6'))
+    return 'a reserved address (outside the global unicast space 2000::/3)';
   return null;
 }
 
 /** Every address a name resolves to (dns.lookup with all: true; tests give their own, to rebind a name). */
-export type Resolver = (hostname: string, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /** The refusal as the connection fails with it, told to the operator's log first. */
 function refuse(host: string, address: string, reason: string, options: GuardOptions): ForbiddenEndpointError {
@@ -200,8 +225,13 @@ type ConnectionOptions = { host?: string; hostname?: string; servername?: string
 
 /** Checks an address literal (Node skips the lookup for those), then connects with the guarded lookup. */
 function guardConnections<T extends HttpAgent>(agent: T, options: GuardOptions): T {
-  const createConnection = (agent as unknown as { createConnection: (o: ConnectionOptions, cb?: unknown) => unknown }).createConnection.bind(agent);
-  (agent as unknown as { createConnection: unknown }).createConnection = (connect: ConnectionOptions, callback?: (error: Error | null) => void) => {
+  const createConnection = (
+    agent as unknown as { createConnection: (o: ConnectionOptions, cb?: unknown) => unknown }
+  ).createConnection.bind(agent);
+  (agent as unknown as { createConnection: unknown }).createConnection = (
+    connect: ConnectionOptions,
+    callback?: (error: Error | null) => void,
+  ) => {
     const host = (connect.host ?? connect.hostname ?? '').replace(/^\[|\]$/g, '');
     if (isIP(host)) {
       const reason = refusedAddress(host, options);

@@ -1,8 +1,8 @@
 import { STSClient } from '@aws-sdk/client-sts';
 import { BackendUnavailableError, BucketError } from '../../core/errors.js';
 import { AssumedRoles, type RoleCredentials } from './assumed-roles.js';
-import { tenantSessionName } from './session-name.js';
 import { classifyBucketError } from './classify.js';
+import { tenantSessionName } from './session-name.js';
 
 /** The customer role one tenant registered, and the external id its trust policy demands. */
 export interface RoleTarget {
@@ -22,13 +22,21 @@ export interface RoleCredentialsSource {
 }
 
 /** A provider of the credentials STS calls are signed with. */
-export type CredentialsProvider = () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string; expiration?: Date }>;
+export type CredentialsProvider = () => Promise<{
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  expiration?: Date;
+}>;
 
 /**
  * Short timeouts and one retry: a capture or a registration's probe waits on
  * these calls, two hops of them on AWS, within API Gateway's 29 seconds.
  */
-const STS_CLIENT_SETTINGS = { maxAttempts: 2, requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 } } as const;
+const STS_CLIENT_SETTINGS = {
+  maxAttempts: 2,
+  requestHandler: { connectionTimeout: 2_000, requestTimeout: 4_000 },
+} as const;
 
 export interface StsRoleCredentialsOptions {
   region: string;
@@ -72,7 +80,11 @@ export class StsRoleCredentials implements RoleCredentialsSource {
   }
 }
 
-const request = (t: RoleTarget) => ({ roleArn: t.roleArn, externalId: t.externalId, sessionName: tenantSessionName(t.tenantId) });
+const request = (t: RoleTarget) => ({
+  roleArn: t.roleArn,
+  externalId: t.externalId,
+  sessionName: tenantSessionName(t.tenantId),
+});
 
 /**
  * The AWS stack's caller: the function's own role assumes the stack's
@@ -80,15 +92,29 @@ const request = (t: RoleTarget) => ({ roleArn: t.roleArn, externalId: t.external
  * then assumes customers' roles. Its session is cached like theirs; a failure
  * to get it is the service's own (BackendUnavailableError, retryable).
  */
-export function dedicatedRoleCaller(options: { region: string; functionCredentials: CredentialsProvider; roleArn: string; sessionName: string; now?: () => number }): CredentialsProvider {
-  const sts = new STSClient({ region: options.region, credentials: options.functionCredentials, ...STS_CLIENT_SETTINGS });
+export function dedicatedRoleCaller(options: {
+  region: string;
+  functionCredentials: CredentialsProvider;
+  roleArn: string;
+  sessionName: string;
+  now?: () => number;
+}): CredentialsProvider {
+  const sts = new STSClient({
+    region: options.region,
+    credentials: options.functionCredentials,
+    ...STS_CLIENT_SETTINGS,
+  });
   const roles = new AssumedRoles({ sts, now: options.now });
   const session = { roleArn: options.roleArn, sessionName: options.sessionName };
   return async () => {
     try {
       return await roles.credentials(session);
     } catch (error) {
-      throw new BackendUnavailableError(`could not assume the bucket-access role: ${(error as Error).name ?? 'error'}`, 2, { cause: error });
+      throw new BackendUnavailableError(
+        `could not assume the bucket-access role: ${(error as Error).name ?? 'error'}`,
+        2,
+        { cause: error },
+      );
     }
   };
 }

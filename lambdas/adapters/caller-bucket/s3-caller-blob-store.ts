@@ -1,8 +1,8 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BackendUnavailableError } from '../../core/errors.js';
 import type { BlobStore } from '../../core/ports.js';
-import { classifyBucketError } from './classify.js';
 import { presignGetObject } from '../aws/s3-presign.js';
+import { classifyBucketError } from './classify.js';
 
 /**
  * Raw bytes in a caller's bucket, keys as the core gives them (full object
@@ -23,17 +23,35 @@ export class S3CallerBlobStore implements BlobStore {
   ) {}
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.call((client) => client.send(new PutObjectCommand({
-      Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength, ExpectedBucketOwner: this.options.expectedBucketOwner,
-    })));
+    await this.call((client) =>
+      client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: bytes,
+          ContentType: contentType,
+          ContentLength: bytes.byteLength,
+          ExpectedBucketOwner: this.options.expectedBucketOwner,
+        }),
+      ),
+    );
   }
 
   async get(key: string): Promise<Uint8Array | null> {
     try {
-      return await this.call(async (client) => {
-        const out = await client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ExpectedBucketOwner: this.options.expectedBucketOwner }));
-        return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
-      }, (error) => isNoSuchKey(error));
+      return await this.call(
+        async (client) => {
+          const out = await client.send(
+            new GetObjectCommand({
+              Bucket: this.bucket,
+              Key: key,
+              ExpectedBucketOwner: this.options.expectedBucketOwner,
+            }),
+          );
+          return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+        },
+        (error) => isNoSuchKey(error),
+      );
     } catch (error) {
       if (error === MISSING) return null;
       throw error;
@@ -47,12 +65,23 @@ export class S3CallerBlobStore implements BlobStore {
    * shows here and a refusing bucket only to whoever follows the URL.
    * ExpectedBucketOwner is not part of such a URL (S3 reads it from a header only).
    */
-  async downloadUrl(key: string, options: { expiresInSeconds: number; contentType: string; contentDisposition: string }): Promise<string> {
+  async downloadUrl(
+    key: string,
+    options: { expiresInSeconds: number; contentType: string; contentDisposition: string },
+  ): Promise<string> {
     return this.call((client) => presignGetObject(client, { bucket: this.bucket, key, ...options }));
   }
 
   async delete(key: string): Promise<void> {
-    await this.call((client) => client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ExpectedBucketOwner: this.options.expectedBucketOwner })));
+    await this.call((client) =>
+      client.send(
+        new DeleteObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ExpectedBucketOwner: this.options.expectedBucketOwner,
+        }),
+      ),
+    );
   }
 
   /** Runs a call; on a refusal the connector may drop credentials, and then it is tried once more with a fresh client. */

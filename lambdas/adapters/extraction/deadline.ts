@@ -6,7 +6,10 @@ export class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly budgetMs: number, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly budgetMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.endsAt = now() + budgetMs;
     this.timer = setTimeout(() => this.controller.abort(this.error()), budgetMs);
     this.timer.unref();
@@ -28,8 +31,14 @@ export class Deadline {
       const onAbort = () => reject(this.error());
       this.signal.addEventListener('abort', onAbort, { once: true });
       work.then(
-        (value) => { this.signal.removeEventListener('abort', onAbort); resolve(value); },
-        (error) => { this.signal.removeEventListener('abort', onAbort); reject(error); },
+        (value) => {
+          this.signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error) => {
+          this.signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
       );
     });
   }
@@ -39,6 +48,9 @@ export class Deadline {
   }
 
   private error(): CaptureRejected {
-    return new CaptureRejected('too_large', `the file needs more than the ${Math.round(this.budgetMs / 1000)} s extraction time budget`);
+    return new CaptureRejected(
+      'too_large',
+      `the file needs more than the ${Math.round(this.budgetMs / 1000)} s extraction time budget`,
+    );
   }
 }

@@ -17,7 +17,9 @@ export async function extractDocx(bytes: Uint8Array, limits: ExtractionLimits, d
   try {
     // Loaded on the first DOCX, not at start: most servers never read one, and it weighs ~16 MB.
     const { default: mammoth } = await import('mammoth');
-    html = (await deadline.race(mammoth.convertToHtml({ buffer: Buffer.from(stored) }, { ignoreEmptyParagraphs: true }))).value;
+    html = (
+      await deadline.race(mammoth.convertToHtml({ buffer: Buffer.from(stored) }, { ignoreEmptyParagraphs: true }))
+    ).value;
   } catch (error) {
     if (error instanceof CaptureRejected) throw error;
     throw new CaptureRejected('extraction_failed', 'the DOCX is corrupt or malformed');

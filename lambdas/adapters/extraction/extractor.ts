@@ -1,15 +1,15 @@
 import { CaptureRejected } from '../../core/errors.js';
 import type { ExtractedText, ExtractionInput, TextExtractor } from '../../core/ports.js';
-import type { OcrEngine, OcrImage, PdfOcr } from './ocr-ports.js';
 import { Deadline } from './deadline.js';
 import { extractDocx } from './docx.js';
 import { imagePageCount, imagePageForOcr } from './images.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits } from './limits.js';
 import { tidyLines } from './normalize.js';
+import type { OcrEngine, OcrImage, PdfOcr } from './ocr-ports.js';
 import { joinPages, PdfFile } from './pdf.js';
 import { asReadFailure } from './read-failure.js';
-import { sniff } from './sniff.js';
 import { isSlowWork } from './slow-work.js';
+import { sniff } from './sniff.js';
 import { extractTextFile } from './text-formats.js';
 
 export interface FileExtractorOptions {
@@ -56,7 +56,13 @@ export class FileExtractor implements TextExtractor {
       case 'pdf':
         return this.pdf(input.bytes, deadline);
       case 'docx':
-        return { text: await extractDocx(input.bytes, this.limits, deadline), kind: 'file', contentType: sniffed.contentType, pageCount: null, ocrPages: 0 };
+        return {
+          text: await extractDocx(input.bytes, this.limits, deadline),
+          kind: 'file',
+          contentType: sniffed.contentType,
+          pageCount: null,
+          ocrPages: 0,
+        };
       case 'image':
         return this.image(input.bytes, sniffed.contentType, deadline);
       case 'text': {
@@ -71,7 +77,10 @@ export class FileExtractor implements TextExtractor {
     const pdf = await PdfFile.open(bytes, this.limits, deadline);
     try {
       if (pdf.pageCount > this.limits.maxPdfPages) {
-        throw new CaptureRejected('too_large', `the PDF has ${pdf.pageCount} pages; at most ${this.limits.maxPdfPages}`);
+        throw new CaptureRejected(
+          'too_large',
+          `the PDF has ${pdf.pageCount} pages; at most ${this.limits.maxPdfPages}`,
+        );
       }
       const pages = await pdf.textLayer(deadline);
       const scanned = pages.filter((page) => page.needsOcr);
@@ -83,7 +92,11 @@ export class FileExtractor implements TextExtractor {
         for (const page of scanned) page.text = tidyLines(read[page.pageNumber - 1] ?? '');
         ocrPages = pdf.pageCount;
       } else {
-        const texts = await this.recognizePages(scanned.length, (i) => pdf.renderForOcr(scanned[i]!.pageNumber, deadline), deadline);
+        const texts = await this.recognizePages(
+          scanned.length,
+          (i) => pdf.renderForOcr(scanned[i]!.pageNumber, deadline),
+          deadline,
+        );
         scanned.forEach((page, i) => (page.text = texts[i]!));
       }
       return {
@@ -102,13 +115,26 @@ export class FileExtractor implements TextExtractor {
   private async image(bytes: Uint8Array, contentType: string, deadline: Deadline): Promise<ExtractedText> {
     const pageCount = await imagePageCount(bytes, contentType, this.limits);
     this.checkOcrPages(pageCount);
-    const texts = await this.recognizePages(pageCount, (page) => imagePageForOcr(bytes, page, this.limits, deadline), deadline);
-    return { text: joinPages(texts), kind: 'image', contentType, pageCount: contentType === 'image/tiff' ? pageCount : null, ocrPages: pageCount };
+    const texts = await this.recognizePages(
+      pageCount,
+      (page) => imagePageForOcr(bytes, page, this.limits, deadline),
+      deadline,
+    );
+    return {
+      text: joinPages(texts),
+      kind: 'image',
+      contentType,
+      pageCount: contentType === 'image/tiff' ? pageCount : null,
+      ocrPages: pageCount,
+    };
   }
 
   private checkOcrPages(count: number): void {
     if (count > this.limits.maxOcrPages) {
-      throw new CaptureRejected('too_large', `the file needs OCR on ${count} pages; at most ${this.limits.maxOcrPages} per file`);
+      throw new CaptureRejected(
+        'too_large',
+        `the file needs OCR on ${count} pages; at most ${this.limits.maxOcrPages} per file`,
+      );
     }
   }
 
@@ -117,7 +143,11 @@ export class FileExtractor implements TextExtractor {
    * OCR engine reads the ones already handed over, in parallel as far as its
    * pool allows. The first failure cancels pages still waiting.
    */
-  private async recognizePages(count: number, prepare: (index: number) => Promise<OcrImage>, deadline: Deadline): Promise<string[]> {
+  private async recognizePages(
+    count: number,
+    prepare: (index: number) => Promise<OcrImage>,
+    deadline: Deadline,
+  ): Promise<string[]> {
     const stop = new AbortController();
     const signal = AbortSignal.any([deadline.signal, stop.signal]);
     const pending: Promise<string>[] = [];

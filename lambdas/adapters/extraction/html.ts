@@ -18,7 +18,11 @@ const OPTIONS: HtmlToTextOptions = {
     { selector: 'head', format: 'skip' },
     ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ selector: h, options: { uppercase: false } })),
     // A table row on one line, its cells side by side.
-    { selector: 'table', format: 'dataTable', options: { colSpacing: 3, maxColumnWidth: 100_000, uppercaseHeaderCells: false } },
+    {
+      selector: 'table',
+      format: 'dataTable',
+      options: { colSpacing: 3, maxColumnWidth: 100_000, uppercaseHeaderCells: false },
+    },
   ],
 };
 

@@ -1,8 +1,8 @@
 import type sharpType from 'sharp';
 import { CaptureRejected } from '../../core/errors.js';
-import type { OcrImage } from './ocr-ports.js';
 import type { Deadline } from './deadline.js';
 import type { ExtractionLimits } from './limits.js';
+import type { OcrImage } from './ocr-ports.js';
 
 /** sharp (native) loads with the first image, not with the module: the ingest Lambda's cold start does not pay for it. */
 let sharpModule: Promise<typeof sharpType> | undefined;
@@ -12,7 +12,11 @@ const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default))
 const MIN_SIDE_PX = 1_000;
 
 /** How many pages an image holds: TIFF pages are pages; GIF and WebP animations count only their first frame. */
-export async function imagePageCount(bytes: Uint8Array, contentType: string, limits: ExtractionLimits): Promise<number> {
+export async function imagePageCount(
+  bytes: Uint8Array,
+  contentType: string,
+  limits: ExtractionLimits,
+): Promise<number> {
   // Only a TIFF's header is read here; any other image is one page, and a bad one is refused when its page is prepared for OCR.
   if (contentType !== 'image/tiff') return 1;
   try {
@@ -29,7 +33,12 @@ export async function imagePageCount(bytes: Uint8Array, contentType: string, lim
  * flattened onto white, grey, and scaled into [MIN_SIDE_PX, ocrMaxSidePx].
  * The pixel limit guards against image bombs before anything is decoded.
  */
-export async function imagePageForOcr(bytes: Uint8Array, page: number, limits: ExtractionLimits, deadline: Deadline): Promise<OcrImage> {
+export async function imagePageForOcr(
+  bytes: Uint8Array,
+  page: number,
+  limits: ExtractionLimits,
+  deadline: Deadline,
+): Promise<OcrImage> {
   try {
     const sharp = await loadSharp();
     const source = sharp(bytes, { limitInputPixels: limits.maxImagePixels, page, failOn: 'error' });
@@ -38,14 +47,22 @@ export async function imagePageForOcr(bytes: Uint8Array, page: number, limits: E
     const height = meta.pageHeight ?? meta.autoOrient?.height ?? meta.height ?? 0;
     const longest = Math.max(width, height);
     if (!longest) throw new CaptureRejected('extraction_failed', 'the image has no pixels');
-    const target = longest > limits.ocrMaxSidePx ? limits.ocrMaxSidePx : longest < MIN_SIDE_PX ? Math.min(MIN_SIDE_PX, longest * 3) : longest;
+    const target =
+      longest > limits.ocrMaxSidePx
+        ? limits.ocrMaxSidePx
+        : longest < MIN_SIDE_PX
+          ? Math.min(MIN_SIDE_PX, longest * 3)
+          : longest;
     const { data, info } = await deadline.race(
       source
         .rotate()
         .flatten({ background: '#ffffff' })
         .greyscale()
         .toColourspace('b-w')
-        .resize({ width: width >= height ? Math.round(target) : undefined, height: height > width ? Math.round(target) : undefined })
+        .resize({
+          width: width >= height ? Math.round(target) : undefined,
+          height: height > width ? Math.round(target) : undefined,
+        })
         .png()
         .toBuffer({ resolveWithObject: true }),
     );
@@ -58,6 +75,7 @@ export async function imagePageForOcr(bytes: Uint8Array, page: number, limits: E
 function imageReject(error: unknown): CaptureRejected {
   if (error instanceof CaptureRejected) return error;
   const message = error instanceof Error ? error.message : '';
-  if (/pixel limit/i.test(message)) return new CaptureRejected('too_large', 'the image has more pixels than the extraction limit');
+  if (/pixel limit/i.test(message))
+    return new CaptureRejected('too_large', 'the image has more pixels than the extraction limit');
   return new CaptureRejected('extraction_failed', 'the image is corrupt or truncated');
 }

@@ -36,7 +36,7 @@ export interface StoredObjectRef {
 
 export type DocumentOcrJobResult =
   | { status: 'in_progress' }
-  | { status: 'succeeded'; /** Text per page, index 0 is page 1. */ pages: string[] }
+  | { status: 'succeeded' /** Text per page, index 0 is page 1. */; pages: string[] }
   | { status: 'failed'; message: string };
 
 /**

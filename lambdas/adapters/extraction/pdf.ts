@@ -3,10 +3,10 @@ import { dirname, join } from 'node:path';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { CaptureRejected } from '../../core/errors.js';
-import type { OcrImage } from './ocr-ports.js';
 import type { Deadline } from './deadline.js';
 import type { ExtractionLimits } from './limits.js';
 import { tidyLines } from './normalize.js';
+import type { OcrImage } from './ocr-ports.js';
 
 /** Font and CMap data ship inside pdfjs-dist: read from disk, never fetched. */
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -22,12 +22,26 @@ type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
 /** Operators that put ink on a page: a page without text that uses none of them is blank. */
 const paintingOperators = (OPS: PdfJs['OPS']) =>
-  new Set<number>([
-    OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageXObjectRepeat,
-    OPS.paintImageMaskXObjectRepeat, OPS.paintImageMaskXObjectGroup, OPS.paintInlineImageXObjectGroup,
-    OPS.paintSolidColorImageMask, OPS.constructPath, OPS.fill, OPS.eoFill, OPS.stroke, OPS.fillStroke,
-    OPS.eoFillStroke, OPS.shadingFill, OPS.rectangle,
-  ].filter((op): op is number => typeof op === 'number'));
+  new Set<number>(
+    [
+      OPS.paintImageXObject,
+      OPS.paintInlineImageXObject,
+      OPS.paintImageMaskXObject,
+      OPS.paintImageXObjectRepeat,
+      OPS.paintImageMaskXObjectRepeat,
+      OPS.paintImageMaskXObjectGroup,
+      OPS.paintInlineImageXObjectGroup,
+      OPS.paintSolidColorImageMask,
+      OPS.constructPath,
+      OPS.fill,
+      OPS.eoFill,
+      OPS.stroke,
+      OPS.fillStroke,
+      OPS.eoFillStroke,
+      OPS.shadingFill,
+      OPS.rectangle,
+    ].filter((op): op is number => typeof op === 'number'),
+  );
 
 /**
  * pdf.js, and the canvas pages are rendered on for OCR, load with the first
@@ -37,7 +51,10 @@ const paintingOperators = (OPS: PdfJs['OPS']) =>
  */
 let pdfjs: Promise<{ getDocument: PdfJs['getDocument']; painting: Set<number> }> | undefined;
 const loadPdfjs = () =>
-  (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((lib) => ({ getDocument: lib.getDocument, painting: paintingOperators(lib.OPS) })));
+  (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((lib) => ({
+    getDocument: lib.getDocument,
+    painting: paintingOperators(lib.OPS),
+  })));
 let canvas: Promise<typeof import('@napi-rs/canvas')> | undefined;
 const loadCanvas = () => (canvas ??= import('@napi-rs/canvas'));
 
@@ -111,9 +128,7 @@ export class PdfFile {
       const context = canvas.getContext('2d');
       context.fillStyle = '#ffffff';
       context.fillRect(0, 0, canvas.width, canvas.height);
-      await deadline.race(
-        page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise,
-      );
+      await deadline.race(page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise);
       page.cleanup();
       return { png: await canvas.encode('png'), width: canvas.width, height: canvas.height };
     } catch (error) {
@@ -138,7 +153,13 @@ function linesOf(items: ReadonlyArray<TextItem | { type: string }>): string {
   for (const item of items) {
     if (!('str' in item)) continue;
     const y = item.transform[5] as number;
-    if (lastY !== null && item.str && Math.abs(y - lastY) > Math.max(2, (item.height || 0) * 0.5) && !text.endsWith('\n')) text += '\n';
+    if (
+      lastY !== null &&
+      item.str &&
+      Math.abs(y - lastY) > Math.max(2, (item.height || 0) * 0.5) &&
+      !text.endsWith('\n')
+    )
+      text += '\n';
     text += item.str;
     if (item.hasEOL) text += '\n';
     if (item.str) lastY = y;
@@ -156,5 +177,8 @@ function pdfReject(error: unknown): CaptureRejected {
 
 /** Joins page texts into the document text: a blank line between pages, blank pages dropped. */
 export function joinPages(pages: readonly string[]): string {
-  return pages.map((page) => page.trim() ? page : '').filter(Boolean).join('\n\n');
+  return pages
+    .map((page) => (page.trim() ? page : ''))
+    .filter(Boolean)
+    .join('\n\n');
 }

@@ -49,10 +49,12 @@ function compoundFileReject(bytes: Uint8Array): CaptureRejected {
 }
 
 function describe(ext: string, mime: string): string {
-  if (mime === 'application/zip' || ['tar', 'gz', '7z', 'rar', 'bz2', 'xz', 'zst', 'cab', 'lz', 'lzh'].includes(ext)) return `an archive (${ext})`;
+  if (mime === 'application/zip' || ['tar', 'gz', '7z', 'rar', 'bz2', 'xz', 'zst', 'cab', 'lz', 'lzh'].includes(ext))
+    return `an archive (${ext})`;
   if (mime.startsWith('audio/')) return `audio (${ext})`;
   if (mime.startsWith('video/')) return `video (${ext})`;
-  if (['exe', 'elf', 'macho', 'dll', 'class', 'wasm', 'dex', 'msi', 'deb', 'rpm', 'apk'].includes(ext)) return `an executable (${ext})`;
+  if (['exe', 'elf', 'macho', 'dll', 'class', 'wasm', 'dex', 'msi', 'deb', 'rpm', 'apk'].includes(ext))
+    return `an executable (${ext})`;
   return `${mime} (${ext})`;
 }
 

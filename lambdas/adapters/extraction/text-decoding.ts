@@ -7,7 +7,8 @@ import { CaptureRejected } from '../../core/errors.js';
  */
 export function decodeText(bytes: Uint8Array): string {
   const text = decode(bytes);
-  if (looksBinary(text)) throw new CaptureRejected('unsupported_type', 'the file is binary data of an unknown type, not text');
+  if (looksBinary(text))
+    throw new CaptureRejected('unsupported_type', 'the file is binary data of an unknown type, not text');
   return text;
 }
 

@@ -13,9 +13,12 @@ const CONTENT_TYPES: Record<TextFormat, string> = {
 };
 
 const BY_EXTENSION: Record<string, TextFormat> = {
-  html: 'html', htm: 'html', xhtml: 'html',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
   json: 'json',
-  md: 'markdown', markdown: 'markdown',
+  md: 'markdown',
+  markdown: 'markdown',
   csv: 'csv',
 };
 
@@ -68,9 +71,13 @@ function skipSpace(text: string, from: number): number {
  * then read as HTML (visible text), JSON (checked, kept as written),
  * Markdown, CSV or plain text. Text formats keep the file's own lines.
  */
-export function extractTextFile(bytes: Uint8Array, declaredContentType: string, filename: string): { text: string; contentType: string } {
+export function extractTextFile(
+  bytes: Uint8Array,
+  declaredContentType: string,
+  filename: string,
+): { text: string; contentType: string } {
   const text = decodeText(bytes);
-  const format = startsAsHtml(text) ? 'html' : declaredFormat(declaredContentType, filename) ?? 'plain';
+  const format = startsAsHtml(text) ? 'html' : (declaredFormat(declaredContentType, filename) ?? 'plain');
   if (format === 'html') return { text: htmlToText(text), contentType: CONTENT_TYPES.html };
   if (format === 'json') {
     try {

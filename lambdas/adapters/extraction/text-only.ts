@@ -15,7 +15,10 @@ export async function extractTextFormat(input: ExtractionInput): Promise<Extract
   try {
     const sniffed = await sniff(input.bytes);
     if (sniffed.family !== 'text') {
-      throw new CaptureRejected('unsupported_type', `${sniffed.contentType} files are read by the ingest queue, not inline`);
+      throw new CaptureRejected(
+        'unsupported_type',
+        `${sniffed.contentType} files are read by the ingest queue, not inline`,
+      );
     }
     const { text, contentType } = extractTextFile(input.bytes, input.declaredContentType, input.filename);
     return { text, kind: 'file', contentType, pageCount: null, ocrPages: 0 };

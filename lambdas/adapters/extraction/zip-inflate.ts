@@ -24,12 +24,18 @@ export async function inflateZipBounded(bytes: Uint8Array, limits: ZipLimits): P
   const zip = await openZip(bytes);
   try {
     if (zip.entryCount > limits.maxZipEntries) {
-      throw new CaptureRejected('too_large', `the zip container holds ${zip.entryCount} entries; at most ${limits.maxZipEntries}`);
+      throw new CaptureRejected(
+        'too_large',
+        `the zip container holds ${zip.entryCount} entries; at most ${limits.maxZipEntries}`,
+      );
     }
     const files: Record<string, Uint8Array> = {};
     let inflated = 0;
     const overLimit = () =>
-      new CaptureRejected('too_large', `the zip container inflates to more than ${limits.maxZipUncompressedBytes} bytes; at most ${limits.maxZipUncompressedBytes}`);
+      new CaptureRejected(
+        'too_large',
+        `the zip container inflates to more than ${limits.maxZipUncompressedBytes} bytes; at most ${limits.maxZipUncompressedBytes}`,
+      );
     for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
       if (entry.fileName.endsWith('/')) continue; // a folder: no bytes
       if (inflated + entry.uncompressedSize > limits.maxZipUncompressedBytes) throw overLimit();
@@ -58,10 +64,14 @@ export async function inflateZipBounded(bytes: Uint8Array, limits: ZipLimits): P
 
 function openZip(bytes: Uint8Array): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (error, zip) => {
-      if (error || !zip) reject(corrupt(error));
-      else resolve(zip);
-    });
+    yauzl.fromBuffer(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      { lazyEntries: true, validateEntrySizes: true, strictFileNames: false },
+      (error, zip) => {
+        if (error || !zip) reject(corrupt(error));
+        else resolve(zip);
+      },
+    );
   });
 }
 
@@ -73,9 +83,18 @@ function nextEntry(zip: ZipFile): Promise<Entry | null> {
       zip.off('end', onEnd);
       zip.off('error', onError);
     };
-    const onEntry = (entry: Entry) => { cleanUp(); resolve(entry); };
-    const onEnd = () => { cleanUp(); resolve(null); };
-    const onError = (error: unknown) => { cleanUp(); reject(corrupt(error)); };
+    const onEntry = (entry: Entry) => {
+      cleanUp();
+      resolve(entry);
+    };
+    const onEnd = () => {
+      cleanUp();
+      resolve(null);
+    };
+    const onError = (error: unknown) => {
+      cleanUp();
+      reject(corrupt(error));
+    };
     zip.on('entry', onEntry);
     zip.on('end', onEnd);
     zip.on('error', onError);
@@ -96,7 +115,10 @@ function corrupt(error: unknown): CaptureRejected {
   if (error instanceof CaptureRejected) return error;
   // yauzl's words when an entry's output passes the size the zip declared for it.
   if (error instanceof Error && /too many bytes in the stream/i.test(error.message)) {
-    return new CaptureRejected('too_large', 'an entry of the zip container inflates past the size it declares (a decompression bomb)');
+    return new CaptureRejected(
+      'too_large',
+      'an entry of the zip container inflates past the size it declares (a decompression bomb)',
+    );
   }
   return new CaptureRejected('extraction_failed', 'the file is a corrupt or truncated zip container');
 }

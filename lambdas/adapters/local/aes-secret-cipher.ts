@@ -22,7 +22,9 @@ export class AesSecretCipher implements SecretCipher {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(context.tenantId, 'utf8'));
     const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [VERSION, iv, cipher.getAuthTag(), sealed].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return [VERSION, iv, cipher.getAuthTag(), sealed]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
   }
 
   async open(sealed: string, context: { tenantId: string }): Promise<string> {
@@ -46,7 +48,8 @@ export const SECRETS_KEY_FILE = 'secrets.key';
 export function loadSecretsKey(dataDir: string, fromEnv: string | undefined): Buffer {
   if (fromEnv) {
     const key = Buffer.from(fromEnv, 'base64');
-    if (key.byteLength !== KEY_BYTES) throw new Error('LIBRARY_SECRETS_KEY must be the base64 of 32 bytes (openssl rand -base64 32)');
+    if (key.byteLength !== KEY_BYTES)
+      throw new Error('LIBRARY_SECRETS_KEY must be the base64 of 32 bytes (openssl rand -base64 32)');
     return key;
   }
   const file = join(dataDir, SECRETS_KEY_FILE);

@@ -115,7 +115,17 @@ export class EmbedderPool implements Embedder, TokenCounter {
     private readonly callTimeoutMs: number,
     private readonly extraData: Record<string, unknown>,
   ) {
-    const slot = (role: Purpose): Slot => ({ role, worker: null, state: 'down', piece: null, timer: null, restartTimer: null, failures: 0, cause: null, started: null });
+    const slot = (role: Purpose): Slot => ({
+      role,
+      worker: null,
+      state: 'down',
+      piece: null,
+      timer: null,
+      restartTimer: null,
+      failures: 0,
+      cause: null,
+      started: null,
+    });
     this.slots = [slot('query'), ...Array.from({ length: passageWorkers }, () => slot('passage'))];
   }
 
@@ -171,8 +181,15 @@ export class EmbedderPool implements Embedder, TokenCounter {
     if (this.closed) return Promise.reject(new BackendUnavailableError('the embedder was closed'));
     return new Promise((resolve, reject) => {
       const call: Call = {
-        purpose, counting, tokens: 0, vectors: new Array(texts.length), remaining: 0, settled: false,
-        resolve: () => resolve(call), reject, starvedTimer: null,
+        purpose,
+        counting,
+        tokens: 0,
+        vectors: new Array(texts.length),
+        remaining: 0,
+        settled: false,
+        resolve: () => resolve(call),
+        reject,
+        starvedTimer: null,
       };
       if (!texts.length) return resolve(call);
       const queue = purpose === 'query' ? this.queryQueue : this.passageQueue;
@@ -198,7 +215,12 @@ export class EmbedderPool implements Embedder, TokenCounter {
     if (this.failedInARow >= FAILURES_FOR_DEGRADED) {
       problems.push(`the last ${this.failedInARow} embedding calls failed, the latest with: ${this.lastFailure}`);
     }
-    return { state: problems.length ? 'degraded' : 'ok', detail: problems.length ? problems.join('; ') : null, restarts: this.restarts, workers };
+    return {
+      state: problems.length ? 'degraded' : 'ok',
+      detail: problems.length ? problems.join('; ') : null,
+      restarts: this.restarts,
+      workers,
+    };
   }
 
   /** No passage sub-batch is queued or running. */
@@ -225,7 +247,9 @@ export class EmbedderPool implements Embedder, TokenCounter {
     }
     for (const piece of [...this.queryQueue, ...this.passageQueue]) this.failCall(piece.call, error, false);
     this.queryQueue.length = this.passageQueue.length = 0;
-    this.closing = Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined))).then(() => undefined);
+    this.closing = Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined))).then(
+      () => undefined,
+    );
     return this.closing;
   }
 
@@ -249,7 +273,10 @@ export class EmbedderPool implements Embedder, TokenCounter {
         return;
       }
       slot.worker = worker;
-      slot.timer = setTimeout(() => this.fail(slot, worker, `did not start within ${this.callTimeoutMs} ms`), this.callTimeoutMs);
+      slot.timer = setTimeout(
+        () => this.fail(slot, worker, `did not start within ${this.callTimeoutMs} ms`),
+        this.callTimeoutMs,
+      );
       slot.timer.unref();
       worker.on('message', (message: unknown) => {
         if (slot.worker === worker) this.onMessage(slot, worker, message);
@@ -262,7 +289,14 @@ export class EmbedderPool implements Embedder, TokenCounter {
   }
 
   private onMessage(slot: Slot, worker: Worker, raw: unknown) {
-    const message = (raw ?? {}) as { ready?: boolean; name?: unknown; dimensions?: unknown; id?: unknown; flat?: unknown; error?: unknown };
+    const message = (raw ?? {}) as {
+      ready?: boolean;
+      name?: unknown;
+      dimensions?: unknown;
+      id?: unknown;
+      flat?: unknown;
+      error?: unknown;
+    };
     if (message.ready) {
       if (slot.state !== 'starting') return;
       const { name, dimensions } = message;
@@ -271,7 +305,11 @@ export class EmbedderPool implements Embedder, TokenCounter {
       }
       if (!this.model) this.model = { name, dimensions: dimensions as number };
       else if (this.model.name !== name || this.model.dimensions !== dimensions) {
-        return this.fail(slot, worker, `the worker loaded ${name} (${dimensions}), not ${this.model.name} (${this.model.dimensions})`);
+        return this.fail(
+          slot,
+          worker,
+          `the worker loaded ${name} (${dimensions}), not ${this.model.name} (${this.model.dimensions})`,
+        );
       }
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
@@ -296,14 +334,19 @@ export class EmbedderPool implements Embedder, TokenCounter {
     const dimensions = this.dimensions;
     const call = piece.call;
     this.finishPiece(slot);
-    if (!Number.isInteger(tokens) || (!call.counting && (!(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions))) {
+    if (
+      !Number.isInteger(tokens) ||
+      (!call.counting && (!(flat instanceof Float32Array) || flat.length !== piece.texts.length * dimensions))
+    ) {
       const what = call.counting ? 'token count' : `${piece.texts.length} x ${dimensions} vectors and token count`;
       this.failCall(call, new BackendUnavailableError(`embedding failed: the worker returned no ${what}`));
     } else {
       slot.failures = 0;
       if (!call.settled) {
         call.tokens += tokens as number;
-        if (!call.counting) for (let i = 0; i < piece.texts.length; i++) call.vectors[piece.offset + i] = (flat as Float32Array).subarray(i * dimensions, (i + 1) * dimensions);
+        if (!call.counting)
+          for (let i = 0; i < piece.texts.length; i++)
+            call.vectors[piece.offset + i] = (flat as Float32Array).subarray(i * dimensions, (i + 1) * dimensions);
         call.remaining -= 1;
         if (!call.remaining) {
           call.settled = true;
@@ -375,7 +418,9 @@ export class EmbedderPool implements Embedder, TokenCounter {
       if (slot.state !== 'live' || slot.piece || !slot.worker) continue;
       // Queries go to the query worker; to a passage worker (before passages) only while it is down.
       const piece =
-        slot.role === 'query' || (this.queryQueue.length && querySlot.state !== 'live') ? this.queryQueue.shift() : this.passageQueue.shift();
+        slot.role === 'query' || (this.queryQueue.length && querySlot.state !== 'live')
+          ? this.queryQueue.shift()
+          : this.passageQueue.shift();
       if (piece) this.send(slot, slot.worker, piece);
     }
     this.watchStarvation();
@@ -384,7 +429,10 @@ export class EmbedderPool implements Embedder, TokenCounter {
 
   private send(slot: Slot, worker: Worker, piece: Piece) {
     slot.piece = piece;
-    slot.timer = setTimeout(() => this.fail(slot, worker, `a call took longer than ${this.callTimeoutMs} ms`), this.callTimeoutMs);
+    slot.timer = setTimeout(
+      () => this.fail(slot, worker, `a call took longer than ${this.callTimeoutMs} ms`),
+      this.callTimeoutMs,
+    );
     try {
       worker.postMessage({ id: piece.id, texts: piece.texts, ...(piece.call.counting ? { count: true } : {}) });
     } catch (error) {
@@ -405,7 +453,10 @@ export class EmbedderPool implements Embedder, TokenCounter {
         call.starvedTimer = setTimeout(() => {
           call.starvedTimer = null;
           const cause = this.slots.find((slot) => slot.state !== 'live' && slot.cause)?.cause ?? 'still starting';
-          this.failCall(call, new BackendUnavailableError(`no embedding worker came back within ${this.callTimeoutMs} ms (${cause})`));
+          this.failCall(
+            call,
+            new BackendUnavailableError(`no embedding worker came back within ${this.callTimeoutMs} ms (${cause})`),
+          );
           this.updateRefs();
         }, this.callTimeoutMs);
       }

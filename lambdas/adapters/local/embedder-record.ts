@@ -12,13 +12,16 @@ export interface EmbedderRecord {
 }
 
 export function readEmbedderRecord(db: SqliteDatabase): EmbedderRecord {
-  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'`).get()) return { current: null, reindexTo: null };
-  const value = (key: string) => (db.prepare('SELECT value FROM index_meta WHERE key = ?').pluck().get(key) as string | undefined) ?? null;
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'`).get())
+    return { current: null, reindexTo: null };
+  const value = (key: string) =>
+    (db.prepare('SELECT value FROM index_meta WHERE key = ?').pluck().get(key) as string | undefined) ?? null;
   return { current: value('embedder'), reindexTo: value('reindex_to') };
 }
 
 /** How an embedder is recorded: `name/dimensions`. */
-export const embedderValue = (embedder: { name: string; dimensions: number }): string => `${embedder.name}/${embedder.dimensions}`;
+export const embedderValue = (embedder: { name: string; dimensions: number }): string =>
+  `${embedder.name}/${embedder.dimensions}`;
 
 /** `name/dimensions` read back (a name may hold slashes: BAAI/bge-small-en-v1.5). */
 export function parseEmbedder(value: string): { name: string; dimensions: number } {
@@ -67,7 +70,8 @@ export function readCosineScale(db: SqliteDatabase, embedder: string): CosineSca
   if (!raw) return null;
   try {
     const kept = JSON.parse(raw) as { embedder?: unknown; related?: unknown; unrelated?: unknown };
-    if (kept.embedder !== embedder || typeof kept.related !== 'number' || typeof kept.unrelated !== 'number') return null;
+    if (kept.embedder !== embedder || typeof kept.related !== 'number' || typeof kept.unrelated !== 'number')
+      return null;
     return { related: kept.related, unrelated: kept.unrelated };
   } catch {
     return null;
@@ -75,6 +79,7 @@ export function readCosineScale(db: SqliteDatabase, embedder: string): CosineSca
 }
 
 export function writeCosineScale(db: SqliteDatabase, embedder: string, scale: CosineScale): void {
-  db.prepare(`INSERT INTO index_meta (key, value) VALUES ('cosine_scale', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
-    .run(JSON.stringify({ embedder, ...scale }));
+  db.prepare(
+    `INSERT INTO index_meta (key, value) VALUES ('cosine_scale', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ).run(JSON.stringify({ embedder, ...scale }));
 }

@@ -1,7 +1,7 @@
 import { split } from 'sentence-splitter';
 import { contentTerms } from '../../core/chat/terms.js';
-import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../core/ports.js';
+import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
 
 /**
  * The offline default chat model: no weights, no network. It splits the
@@ -71,7 +71,8 @@ function blocks(passage: GroundingPassage): Block[] {
     const number = passage.lineStart + i;
     if (!line) return;
     const previous = out[out.length - 1];
-    const continues = previous && previous.lastLine === number - 1 && !TERMINAL.test(previous.text) && /^[\p{Ll}(]/u.test(line);
+    const continues =
+      previous && previous.lastLine === number - 1 && !TERMINAL.test(previous.text) && /^[\p{Ll}(]/u.test(line);
     if (continues) {
       previous.text += `\n${line}`;
       previous.lastLine = number;
@@ -80,8 +81,12 @@ function blocks(passage: GroundingPassage): Block[] {
     }
   });
   for (const block of out) {
-    block.heading = block.firstLine === block.lastLine && block.text.length <= 60 && !/[.!?;,]$/.test(block.text) &&
-      block.text.split(/\s+/).length <= 8 && !/:\s+\S/.test(block.text);
+    block.heading =
+      block.firstLine === block.lastLine &&
+      block.text.length <= 60 &&
+      !/[.!?;,]$/.test(block.text) &&
+      block.text.split(/\s+/).length <= 8 &&
+      !/:\s+\S/.test(block.text);
   }
   return out;
 }
@@ -127,8 +132,14 @@ function underHeading(heading: Sentence): Sentence[] {
 type Wanted = 'time' | 'amount' | 'count' | 'summary';
 
 const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
-  ['summary', /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i],
-  ['amount', /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i],
+  [
+    'summary',
+    /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i,
+  ],
+  [
+    'amount',
+    /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i,
+  ],
   ['count', /\b(?:how many|number of)\b/i],
   ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
 ];
@@ -137,7 +148,10 @@ const MONTH_OR_DAY =
   '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
   'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
 const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
-  time: new RegExp(String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`, 'i'),
+  time: new RegExp(
+    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`,
+    'i',
+  ),
   amount: /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
   count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
 };
@@ -169,7 +183,10 @@ export class ExtractiveAnswerer implements ChatModel {
   ) {}
 
   async answer(request: ChatModelRequest): Promise<ChatModelAnswer> {
-    const promptTokens = await this.tokens.count([request.question, ...request.passages.map((p) => p.lines.join('\n'))]);
+    const promptTokens = await this.tokens.count([
+      request.question,
+      ...request.passages.map((p) => p.lines.join('\n')),
+    ]);
     const selected = this.select(request);
     if (!selected.length) return { reply: null, citations: [], usage: { promptTokens, completionTokens: 0 } };
 
@@ -180,9 +197,13 @@ export class ExtractiveAnswerer implements ChatModel {
     const isLead = ({ sentence }: { sentence: Sentence }, i: number) =>
       summary || i === 0 || (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff);
     const lead = quoted.filter(isLead);
-    const further = [...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`))];
+    const further = [
+      ...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`)),
+    ];
     const reply = request.itemize
-      ? ['From your library:', ...quoted.map(({ sentence, quote }) => `- ${quote} [${sentence.passage.number}]`)].join('\n')
+      ? ['From your library:', ...quoted.map(({ sentence, quote }) => `- ${quote} [${sentence.passage.number}]`)].join(
+          '\n',
+        )
       : `From your library: ${lead.map(({ sentence, quote }) => `${quote} [${sentence.passage.number}]`).join(' ')}` +
         (further.length ? ` Also relevant: ${further.join(', ')}.` : '');
     const citations: Citation[] = quoted.map(({ sentence, quote }) => ({
@@ -218,7 +239,8 @@ export class ExtractiveAnswerer implements ChatModel {
     };
     // The best coverage in each passage: a note that holds the question answers "how much" with its sentence that holds an amount.
     const passageBest = new Map<number, number>();
-    for (const s of sentences) passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(s)));
+    for (const s of sentences)
+      passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(s)));
     const scored: Sentence[] = sentences.map((s) => {
       const fitting = holds?.test(s.text) ?? false;
       const coverage = fitting ? Math.max(coverageOf(s), 0.8 * passageBest.get(s.passage.number)!) : coverageOf(s);
@@ -230,7 +252,14 @@ export class ExtractiveAnswerer implements ChatModel {
       // and in a note admitted by meaning alone it is the only clue.
       const fits = fitting ? 1 : 0;
       // A note that supports an answer by meaning alone counts as half the question's words.
-      const words = coverage > 0 ? coverage : s.passage.byMeaning && s.passage.supports ? 0.5 : s.passage.byMeaning ? 0.2 * fits : 0;
+      const words =
+        coverage > 0
+          ? coverage
+          : s.passage.byMeaning && s.passage.supports
+            ? 0.5
+            : s.passage.byMeaning
+              ? 0.2 * fits
+              : 0;
       return { ...s, score: words * (1 + 0.5 * fits) * prior * focus, sharesWords: coverage > 0 };
     });
     // Evidence that supports an answer leads; what was only admitted beside it follows. It is still

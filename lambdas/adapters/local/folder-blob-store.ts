@@ -1,7 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { BlobStore } from '../../core/ports.js';
 
 /** Raw bytes as files under one folder; written to a temporary name then renamed, so a crash never leaves half a file. */

@@ -86,13 +86,18 @@ export class MachineBucketPrincipal implements BucketPrincipal {
       const callerArn = await Promise.race([this.callerArn(controller.signal), timedOut]);
       const principal = principalOfCaller(callerArn);
       if (principal) {
-        log?.('bucket principal: the identity of this machine\'s AWS credentials', { principal });
+        log?.("bucket principal: the identity of this machine's AWS credentials", { principal });
       } else {
-        log?.('no bucket principal: this machine\'s AWS identity cannot be named in a trust policy (set LIBRARY_BUCKET_PRINCIPAL_ARN); role registration is off', { caller: callerArn });
+        log?.(
+          "no bucket principal: this machine's AWS identity cannot be named in a trust policy (set LIBRARY_BUCKET_PRINCIPAL_ARN); role registration is off",
+          { caller: callerArn },
+        );
       }
       return principal;
     } catch (error) {
-      log?.('no bucket principal: no usable AWS credentials on this machine; role registration is off', { reason: (error as Error)?.name ?? 'Error' });
+      log?.('no bucket principal: no usable AWS credentials on this machine; role registration is off', {
+        reason: (error as Error)?.name ?? 'Error',
+      });
       return null;
     } finally {
       clearTimeout(timer);

@@ -1,9 +1,25 @@
-import { ANSWER_MAX_TOKENS, ANSWER_TOOL, answerSchema, judgeReply, settleVerdict, systemPrompt, userPrompt, type ChatModelLog } from '../../core/chat/prompt.js';
+import {
+  ANSWER_MAX_TOKENS,
+  ANSWER_TOOL,
+  answerSchema,
+  type ChatModelLog,
+  judgeReply,
+  settleVerdict,
+  systemPrompt,
+  userPrompt,
+} from '../../core/chat/prompt.js';
 import { AnswerStream } from '../../core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../core/errors.js';
-import { countTokens } from './o200k-tokens.js';
-import { failure, openOpenAi, OpenAiHttpError, postOpenAi, readServerSentEvents, type OpenAiServer } from './openai-http.js';
 import type { ChatModel, ChatModelAnswer, ChatModelCallOptions, ChatModelRequest } from '../../core/ports.js';
+import { countTokens } from './o200k-tokens.js';
+import {
+  failure,
+  OpenAiHttpError,
+  type OpenAiServer,
+  openOpenAi,
+  postOpenAi,
+  readServerSentEvents,
+} from './openai-http.js';
 
 /** The server (url e.g. http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8000/v1 for vLLM) and the model. */
 export interface OpenAiCompatibleConfig extends OpenAiServer {
@@ -72,7 +88,12 @@ export class OpenAiCompatibleChat implements ChatModel {
     const completion = await this.complete(request, [system, user], call);
     const verdict = judgeReply({ text: completion.content }, request.passages);
     return {
-      ...settleVerdict(verdict, { model: this.name, passages: request.passages.length, cut: completion.finishReason === 'length', log: this.options.log }),
+      ...settleVerdict(verdict, {
+        model: this.name,
+        passages: request.passages.length,
+        cut: completion.finishReason === 'length',
+        log: this.options.log,
+      }),
       usage: {
         promptTokens: completion.usage?.prompt_tokens ?? (await countTokens(system)) + (await countTokens(user)),
         completionTokens: completion.usage?.completion_tokens ?? (await countTokens(completion.content)),
@@ -80,7 +101,11 @@ export class OpenAiCompatibleChat implements ChatModel {
     };
   }
 
-  private async complete(request: ChatModelRequest, [system, user]: [string, string], call: ChatModelCallOptions): Promise<Completion> {
+  private async complete(
+    request: ChatModelRequest,
+    [system, user]: [string, string],
+    call: ChatModelCallOptions,
+  ): Promise<Completion> {
     const structured = this.structured;
     const body = {
       model: this.config.model,
@@ -91,7 +116,16 @@ export class OpenAiCompatibleChat implements ChatModel {
       temperature: 0,
       max_tokens: this.config.maxTokens ?? ANSWER_MAX_TOKENS,
       ...(structured
-        ? { response_format: { type: 'json_schema', json_schema: { name: ANSWER_TOOL.name, strict: true, schema: answerSchema(request.passages.map((p) => p.number)) } } }
+        ? {
+            response_format: {
+              type: 'json_schema',
+              json_schema: {
+                name: ANSWER_TOOL.name,
+                strict: true,
+                schema: answerSchema(request.passages.map((p) => p.number)),
+              },
+            },
+          }
         : {}),
       ...(call.onDelta ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
     };
@@ -100,7 +134,10 @@ export class OpenAiCompatibleChat implements ChatModel {
     } catch (error) {
       if (!structured || !refusesResponseFormat(error)) throw error;
       this.structured = false;
-      this.options.log?.('the chat server refused response_format: the answer format is asked for in the prompt only', { model: this.name, refusal: error.refusal });
+      this.options.log?.('the chat server refused response_format: the answer format is asked for in the prompt only', {
+        model: this.name,
+        refusal: error.refusal,
+      });
       return this.complete(request, [system, user], call);
     }
   }
@@ -109,7 +146,11 @@ export class OpenAiCompatibleChat implements ChatModel {
     return completionOf((await postOpenAi(this.config, '/chat/completions', body, WHAT, { signal })) as CompletionBody);
   }
 
-  private async streamed(body: object, onDelta: (text: string) => void, signal: AbortSignal | undefined): Promise<Completion> {
+  private async streamed(
+    body: object,
+    onDelta: (text: string) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<Completion> {
     const call = await openOpenAi(this.config, '/chat/completions', body, WHAT, { signal, streamed: true });
     const reader = new AnswerStream(onDelta);
     if (!(call.response.headers.get('content-type') ?? '').includes('text/event-stream')) {
@@ -161,5 +202,11 @@ function completionOf(body: CompletionBody): Completion {
 
 /** A server that does not take `response_format` (or its json_schema kind) says so with a 4xx naming it. */
 function refusesResponseFormat(error: unknown): error is OpenAiHttpError {
-  return error instanceof OpenAiHttpError && error.status >= 400 && error.status < 500 && error.status !== 429 && /response_format|json_schema/i.test(error.refusal);
+  return (
+    error instanceof OpenAiHttpError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 429 &&
+    /response_format|json_schema/i.test(error.refusal)
+  );
 }

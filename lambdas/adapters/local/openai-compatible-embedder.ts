@@ -1,7 +1,7 @@
 import { BackendUnavailableError } from '../../core/errors.js';
 import type { Embedder, Embedding } from '../../core/ports.js';
 import { O200kTokenCounter } from './o200k-tokens.js';
-import { openAiEndpoint, postOpenAi, type OpenAiServer } from './openai-http.js';
+import { type OpenAiServer, openAiEndpoint, postOpenAi } from './openai-http.js';
 
 /** Tokens of a server that reports none: counted with o200k_base, an estimate rather than nothing. */
 const ESTIMATE = new O200kTokenCounter();
@@ -59,7 +59,10 @@ export class OpenAiCompatibleEmbedder implements Embedder {
    * the data folder recorded for this model) lets it start degraded: its
    * calls fail as BackendUnavailableError until the server is back.
    */
-  static async start(config: OpenAiEmbedderConfig, options: { knownDimensions?: number; onProbeFailed?: (error: Error) => void } = {}): Promise<OpenAiCompatibleEmbedder> {
+  static async start(
+    config: OpenAiEmbedderConfig,
+    options: { knownDimensions?: number; onProbeFailed?: (error: Error) => void } = {},
+  ): Promise<OpenAiCompatibleEmbedder> {
     let probe: Float32Array[];
     try {
       probe = (await new OpenAiCompatibleEmbedder(config, 0).request(['dimension probe'], 'query')).vectors;
@@ -94,12 +97,19 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const ttl = this.config.healthTtlMs ?? 5_000;
     const said = () => ({ state: this.lastHealth!.state, detail: this.lastHealth!.detail });
     if (this.lastHealth && Date.now() - this.lastHealth.at < ttl) return said();
-    const probe = new OpenAiCompatibleEmbedder({ ...this.config, timeoutMs: Math.min(this.config.timeoutMs ?? HEALTH_TIMEOUT_MS, HEALTH_TIMEOUT_MS) }, this.dimensions);
+    const probe = new OpenAiCompatibleEmbedder(
+      { ...this.config, timeoutMs: Math.min(this.config.timeoutMs ?? HEALTH_TIMEOUT_MS, HEALTH_TIMEOUT_MS) },
+      this.dimensions,
+    );
     try {
       await probe.request(['health probe'], 'query');
       this.lastHealth = { at: Date.now(), state: 'ok', detail: null };
     } catch (error) {
-      this.lastHealth = { at: Date.now(), state: 'degraded', detail: error instanceof Error ? error.message : String(error) };
+      this.lastHealth = {
+        at: Date.now(),
+        state: 'degraded',
+        detail: error instanceof Error ? error.message : String(error),
+      };
     }
     return said();
   }
@@ -109,26 +119,42 @@ export class OpenAiCompatibleEmbedder implements Embedder {
     const prefix = (purpose === 'query' ? this.config.queryPrefix : this.config.passagePrefix) ?? '';
     // Servers refuse an empty input; a lone full stop embeds as "nothing in particular".
     const input = texts.map((text) => prefix + (text.trim() ? text : '.'));
-    const body = (await postOpenAi(this.config, '/embeddings', { model: this.config.model, input, encoding_format: 'float' }, 'the embedding server')) as EmbeddingsBody;
+    const body = (await postOpenAi(
+      this.config,
+      '/embeddings',
+      { model: this.config.model, input, encoding_format: 'float' },
+      'the embedding server',
+    )) as EmbeddingsBody;
     const vectors = this.vectorsOf(body, input.length);
     const reported = body.usage?.prompt_tokens;
-    const tokens = typeof reported === 'number' && Number.isFinite(reported) && reported > 0 ? Math.round(reported) : await ESTIMATE.count(input);
+    const tokens =
+      typeof reported === 'number' && Number.isFinite(reported) && reported > 0
+        ? Math.round(reported)
+        : await ESTIMATE.count(input);
     return { vectors, tokens };
   }
 
   /** The answer's vectors in input order (by `index` when given), checked and scaled to unit length. */
   private vectorsOf(body: EmbeddingsBody, count: number): Float32Array[] {
-    const malformed = (why: string) => new BackendUnavailableError(`the embedding server sent a malformed answer: ${why}`);
-    if (!Array.isArray(body?.data) || body.data.length !== count) throw malformed(`${count} embeddings expected, got ${Array.isArray(body?.data) ? body.data.length : 'none'}`);
+    const malformed = (why: string) =>
+      new BackendUnavailableError(`the embedding server sent a malformed answer: ${why}`);
+    if (!Array.isArray(body?.data) || body.data.length !== count)
+      throw malformed(`${count} embeddings expected, got ${Array.isArray(body?.data) ? body.data.length : 'none'}`);
     const out = new Array<Float32Array>(count);
     body.data.forEach((entry, position) => {
       const at = typeof entry?.index === 'number' ? entry.index : position;
       const values = entry?.embedding;
-      if (!Array.isArray(values) || !values.length || !values.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      if (
+        !Array.isArray(values) ||
+        !values.length ||
+        !values.every((x) => typeof x === 'number' && Number.isFinite(x))
+      ) {
         throw malformed(`embedding ${at} is not a list of numbers (was encoding_format "float" ignored?)`);
       }
       if (this.dimensions && values.length !== this.dimensions) {
-        throw malformed(`embedding ${at} has ${values.length} dimensions, not the ${this.dimensions} this model gave before`);
+        throw malformed(
+          `embedding ${at} has ${values.length} dimensions, not the ${this.dimensions} this model gave before`,
+        );
       }
       if (at < 0 || at >= count || out[at]) throw malformed(`embedding index ${at} is out of place`);
       out[at] = unit(Float32Array.from(values as number[]));

@@ -52,7 +52,13 @@ export interface OpenAiCallOptions {
  * after it is fixed succeeds). A call the caller's signal ends rejects with
  * the signal's reason.
  */
-export async function postOpenAi(server: OpenAiServer, operation: string, body: unknown, what: string, options: OpenAiCallOptions = {}): Promise<unknown> {
+export async function postOpenAi(
+  server: OpenAiServer,
+  operation: string,
+  body: unknown,
+  what: string,
+  options: OpenAiCallOptions = {},
+): Promise<unknown> {
   const { response, done } = await openOpenAi(server, operation, body, what, options);
   try {
     return await response.json();
@@ -89,7 +95,10 @@ export async function openOpenAi(
   try {
     response = await fetch(openAiEndpoint(server.url, operation), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(server.apiKey ? { authorization: `Bearer ${server.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(server.apiKey ? { authorization: `Bearer ${server.apiKey}` } : {}),
+      },
       body: JSON.stringify(body),
       signal,
     });
@@ -101,7 +110,14 @@ export async function openOpenAi(
     done();
     const status = response.status;
     const retryAfter = Number(response.headers.get('retry-after'));
-    const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : status === 429 ? THROTTLE_WAIT : status >= 500 ? 1 : REFUSAL_WAIT;
+    const wait =
+      Number.isFinite(retryAfter) && retryAfter > 0
+        ? Math.ceil(retryAfter)
+        : status === 429
+          ? THROTTLE_WAIT
+          : status >= 500
+            ? 1
+            : REFUSAL_WAIT;
     let reason = '';
     if (status >= 400 && status < 500 && status !== 429) reason = await refusalOf(response);
     else await response.body?.cancel();

@@ -1,5 +1,5 @@
-import type { ConversationStore, ConversationTurnRecord } from '../../core/ports.js';
 import type { LibraryRef } from '../../core/model.js';
+import type { ConversationStore, ConversationTurnRecord } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 
 /** The shared library is stored under this end-user id (as in sqlite-document-store.ts): real ids are at least 1 character. */
@@ -39,7 +39,12 @@ export class SqliteConversationStore implements ConversationStore {
     db.exec(SCHEMA);
   }
 
-  async recentTurns(ref: LibraryRef, conversationId: string, generation: string, limit: number): Promise<ConversationTurnRecord[]> {
+  async recentTurns(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    limit: number,
+  ): Promise<ConversationTurnRecord[]> {
     const rows = this.db
       .prepare(
         `SELECT run_id, question, reply, at FROM conversation_turns
@@ -50,34 +55,48 @@ export class SqliteConversationStore implements ConversationStore {
     return rows.reverse().map((r) => ({ runId: r.run_id, question: r.question, reply: r.reply, at: r.at }));
   }
 
-  async append(ref: LibraryRef, conversationId: string, generation: string, turn: ConversationTurnRecord, keep: number): Promise<void> {
+  async append(
+    ref: LibraryRef,
+    conversationId: string,
+    generation: string,
+    turn: ConversationTurnRecord,
+    keep: number,
+  ): Promise<void> {
     // One transaction: the new turn and the trimming of the oldest.
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO conversation_turns (tenant_id, end_user_id, conversation_id, run_id, generation, question, reply, at)
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `INSERT INTO conversation_turns (tenant_id, end_user_id, conversation_id, run_id, generation, question, reply, at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (tenant_id, end_user_id, conversation_id, run_id) DO UPDATE SET
              generation = excluded.generation, question = excluded.question, reply = excluded.reply, at = excluded.at`,
-        )
-        .run(...lib(ref), conversationId, turn.runId, generation, turn.question, turn.reply, turn.at);
-      this.db
-        .prepare(
-          `DELETE FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND conversation_id = ? AND run_id NOT IN (
+          )
+          .run(...lib(ref), conversationId, turn.runId, generation, turn.question, turn.reply, turn.at);
+        this.db
+          .prepare(
+            `DELETE FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND conversation_id = ? AND run_id NOT IN (
              SELECT run_id FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND conversation_id = ? ORDER BY run_id DESC LIMIT ?)`,
-        )
-        .run(...lib(ref), conversationId, ...lib(ref), conversationId, keep);
-    }).immediate();
+          )
+          .run(...lib(ref), conversationId, ...lib(ref), conversationId, keep);
+      })
+      .immediate();
   }
 
   async removeTurn(ref: LibraryRef, conversationId: string, runId: string): Promise<void> {
-    this.db.prepare('DELETE FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND conversation_id = ? AND run_id = ?').run(...lib(ref), conversationId, runId);
+    this.db
+      .prepare(
+        'DELETE FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND conversation_id = ? AND run_id = ?',
+      )
+      .run(...lib(ref), conversationId, runId);
   }
 
   async removeLibrary(ref: LibraryRef, options: { keep?: string | null } = {}): Promise<number> {
     const keep = options.keep ?? null;
     return this.db
-      .prepare('DELETE FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND (? IS NULL OR generation <> ?)')
+      .prepare(
+        'DELETE FROM conversation_turns WHERE tenant_id = ? AND end_user_id = ? AND (? IS NULL OR generation <> ?)',
+      )
       .run(...lib(ref), keep, keep).changes;
   }
 }

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import { LibraryErasedError } from '../../core/errors.js';
 import type { Filter } from '../../core/filter.js';
 import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
+import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { compileFilter, deleteMetadataRows, metadataOf, metadataTableSchema, writeMetadataRows } from './sqlite-filter.js';
+import {
+  compileFilter,
+  deleteMetadataRows,
+  metadataOf,
+  metadataTableSchema,
+  writeMetadataRows,
+} from './sqlite-filter.js';
 
 /** One row per metadata scalar of each document (sqlite-filter.ts): filters read it through indexes. */
 const METADATA_TABLE = 'document_metadata';
@@ -53,18 +59,49 @@ ${metadataTableSchema(METADATA_TABLE)}
 `;
 
 interface DocumentRow {
-  id: string; tenant_id: string; end_user_id: string; sha256: string; title: string; filename: string | null;
-  content_type: string; source_ref: string | null; size_bytes: number; kind: DocumentRecord['kind'];
-  status: DocumentRecord['status']; created_at: string; storage: DocumentRecord['storage']; line_count: number;
-  page_count: number | null; blob_key: string | null; passage_count: number | null; passages_embedded: number;
-  failure_reason: string | null; replacing: number; metadata: string | null; rowid?: number;
+  id: string;
+  tenant_id: string;
+  end_user_id: string;
+  sha256: string;
+  title: string;
+  filename: string | null;
+  content_type: string;
+  source_ref: string | null;
+  size_bytes: number;
+  kind: DocumentRecord['kind'];
+  status: DocumentRecord['status'];
+  created_at: string;
+  storage: DocumentRecord['storage'];
+  line_count: number;
+  page_count: number | null;
+  blob_key: string | null;
+  passage_count: number | null;
+  passages_embedded: number;
+  failure_reason: string | null;
+  replacing: number;
+  metadata: string | null;
+  rowid?: number;
 }
 
 const toRecord = (r: DocumentRow): DocumentRecord => ({
-  id: r.id, tenantId: r.tenant_id, endUserId: r.end_user_id === SHARED ? null : r.end_user_id, sha256: r.sha256,
-  title: r.title, filename: r.filename, contentType: r.content_type, sourceRef: r.source_ref, sizeBytes: r.size_bytes,
-  kind: r.kind, status: r.status, createdAt: r.created_at, storage: r.storage, lineCount: r.line_count,
-  pageCount: r.page_count, blobKey: r.blob_key, passageCount: r.passage_count, passagesEmbedded: r.passages_embedded,
+  id: r.id,
+  tenantId: r.tenant_id,
+  endUserId: r.end_user_id === SHARED ? null : r.end_user_id,
+  sha256: r.sha256,
+  title: r.title,
+  filename: r.filename,
+  contentType: r.content_type,
+  sourceRef: r.source_ref,
+  sizeBytes: r.size_bytes,
+  kind: r.kind,
+  status: r.status,
+  createdAt: r.created_at,
+  storage: r.storage,
+  lineCount: r.line_count,
+  pageCount: r.page_count,
+  blobKey: r.blob_key,
+  passageCount: r.passage_count,
+  passagesEmbedded: r.passages_embedded,
   failureReason: r.failure_reason,
   metadata: metadataOf(r.metadata),
   ...(r.replacing ? { replacing: true } : {}),
@@ -87,9 +124,14 @@ const isEmpty = (metadata: object) => Object.keys(metadata).length === 0;
 export class SqliteDocumentStore implements DocumentStore {
   constructor(private readonly db: SqliteDatabase) {
     db.exec(SCHEMA);
-    const columns = new Set((db.prepare('PRAGMA table_info(documents)').all() as Array<{ name: string }>).map((c) => c.name));
-    for (const [name, type] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE documents ADD COLUMN ${name} ${type}`);
-    const libraryColumns = new Set((db.prepare('PRAGMA table_info(libraries)').all() as Array<{ name: string }>).map((c) => c.name));
+    const columns = new Set(
+      (db.prepare('PRAGMA table_info(documents)').all() as Array<{ name: string }>).map((c) => c.name),
+    );
+    for (const [name, type] of ADDED_COLUMNS)
+      if (!columns.has(name)) db.exec(`ALTER TABLE documents ADD COLUMN ${name} ${type}`);
+    const libraryColumns = new Set(
+      (db.prepare('PRAGMA table_info(libraries)').all() as Array<{ name: string }>).map((c) => c.name),
+    );
     // Libraries made before generations get one on their next touch (see libraryGeneration).
     if (!libraryColumns.has('generation')) db.exec('ALTER TABLE libraries ADD COLUMN generation TEXT');
     // Documents made ready before passage counts were kept: their counts are unknown, so they read as complete.
@@ -109,15 +151,17 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async libraryGeneration(ref: LibraryRef, options: { readOnly?: boolean } = {}): Promise<string | null> {
-    const row = this.db.prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?').get(...lib(ref)) as
-      | { generation: string | null }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?')
+      .get(...lib(ref)) as { generation: string | null } | undefined;
     if (!row) return null;
     if (row.generation !== null) return row.generation;
     if (options.readOnly) return '';
     // A library made before generations: it gets one now.
     return this.db
-      .prepare('UPDATE libraries SET generation = coalesce(generation, ?) WHERE tenant_id = ? AND end_user_id = ? RETURNING generation')
+      .prepare(
+        'UPDATE libraries SET generation = coalesce(generation, ?) WHERE tenant_id = ? AND end_user_id = ? RETURNING generation',
+      )
       .pluck()
       .get(randomUUID(), ...lib(ref)) as string | null;
   }
@@ -133,7 +177,10 @@ export class SqliteDocumentStore implements DocumentStore {
     return row ? toRecord(row) : null;
   }
 
-  async claim(doc: DocumentRecord, generation?: string): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
+  async claim(
+    doc: DocumentRecord,
+    generation?: string,
+  ): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
     const claim = this.db.transaction(() => {
       if (generation !== undefined) {
         const current = this.db
@@ -151,9 +198,26 @@ export class SqliteDocumentStore implements DocumentStore {
            ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
         )
         .run(
-          doc.id, doc.tenantId, doc.endUserId ?? SHARED, doc.sha256, doc.title, doc.filename, doc.contentType,
-          doc.sourceRef, doc.sizeBytes, doc.kind, doc.status, doc.createdAt, doc.storage, doc.lineCount,
-          doc.pageCount, doc.blobKey, doc.passageCount, doc.passagesEmbedded, doc.failureReason, doc.replacing ? 1 : 0,
+          doc.id,
+          doc.tenantId,
+          doc.endUserId ?? SHARED,
+          doc.sha256,
+          doc.title,
+          doc.filename,
+          doc.contentType,
+          doc.sourceRef,
+          doc.sizeBytes,
+          doc.kind,
+          doc.status,
+          doc.createdAt,
+          doc.storage,
+          doc.lineCount,
+          doc.pageCount,
+          doc.blobKey,
+          doc.passageCount,
+          doc.passagesEmbedded,
+          doc.failureReason,
+          doc.replacing ? 1 : 0,
           isEmpty(doc.metadata) ? null : JSON.stringify(doc.metadata),
         );
       if (inserted.changes === 1) {
@@ -186,7 +250,11 @@ export class SqliteDocumentStore implements DocumentStore {
       .run(passagesEmbedded, id, ...lib(ref));
   }
 
-  async settle(ref: LibraryRef, id: string, outcome: { status: 'ready' } | { status: 'failed'; reason: string }): Promise<void> {
+  async settle(
+    ref: LibraryRef,
+    id: string,
+    outcome: { status: 'ready' } | { status: 'failed'; reason: string },
+  ): Promise<void> {
     if (outcome.status === 'ready') {
       this.db
         .prepare(
@@ -196,7 +264,9 @@ export class SqliteDocumentStore implements DocumentStore {
         .run(id, ...lib(ref));
     } else {
       this.db
-        .prepare(`UPDATE documents SET status = 'failed', failure_reason = ?, replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ? AND status = 'processing'`)
+        .prepare(
+          `UPDATE documents SET status = 'failed', failure_reason = ?, replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ? AND status = 'processing'`,
+        )
         .run(outcome.reason, id, ...lib(ref));
     }
   }
@@ -219,7 +289,13 @@ export class SqliteDocumentStore implements DocumentStore {
         metadataTable: METADATA_TABLE,
         owner: 'documents.rowid',
         scope: scopeOf(ref),
-        fields: { source_ref: 'source_ref', title: 'title', content_type: 'content_type', created_at: 'created_at', content_date: 'created_at' },
+        fields: {
+          source_ref: 'source_ref',
+          title: 'title',
+          content_type: 'content_type',
+          created_at: 'created_at',
+          content_date: 'created_at',
+        },
         kinds: ['kind', `CASE kind WHEN 'image' THEN 'image' ELSE 'file_excerpt' END`],
       });
       where.push(compiled.sql);
@@ -241,35 +317,45 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async update(ref: LibraryRef, id: string, changes: DocumentChanges): Promise<DocumentRecord | null> {
-    return this.db.transaction(() => {
-      const row = this.db.prepare('SELECT rowid, * FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?').get(id, ...lib(ref)) as
-        | (DocumentRow & { rowid: number })
-        | undefined;
-      if (!row) return null;
-      const current = toRecord(row);
-      const next = {
-        title: changes.title ?? current.title,
-        sourceRef: changes.sourceRef === undefined ? current.sourceRef : changes.sourceRef,
-        metadata: changes.metadata ?? current.metadata,
-      };
-      this.db
-        .prepare('UPDATE documents SET title = ?, source_ref = ?, metadata = ? WHERE rowid = ?')
-        .run(next.title, next.sourceRef, isEmpty(next.metadata) ? null : JSON.stringify(next.metadata), row.rowid);
-      if (changes.metadata) writeMetadataRows(this.db, METADATA_TABLE, row.rowid, scopeOf(ref), next.metadata);
-      return { ...current, ...next };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const row = this.db
+          .prepare('SELECT rowid, * FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ?')
+          .get(id, ...lib(ref)) as (DocumentRow & { rowid: number }) | undefined;
+        if (!row) return null;
+        const current = toRecord(row);
+        const next = {
+          title: changes.title ?? current.title,
+          sourceRef: changes.sourceRef === undefined ? current.sourceRef : changes.sourceRef,
+          metadata: changes.metadata ?? current.metadata,
+        };
+        this.db
+          .prepare('UPDATE documents SET title = ?, source_ref = ?, metadata = ? WHERE rowid = ?')
+          .run(next.title, next.sourceRef, isEmpty(next.metadata) ? null : JSON.stringify(next.metadata), row.rowid);
+        if (changes.metadata) writeMetadataRows(this.db, METADATA_TABLE, row.rowid, scopeOf(ref), next.metadata);
+        return { ...current, ...next };
+      })
+      .immediate();
   }
 
   async completeReplacement(ref: LibraryRef, id: string, replaced: readonly string[]): Promise<boolean> {
     // One transaction: a list sees the old records or the new one, never neither or both.
-    return this.db.transaction(() => {
-      for (const old of replaced) if (old !== id) this.deleteRow(ref, old);
-      return this.db.prepare('UPDATE documents SET replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ?').run(id, ...lib(ref)).changes === 1;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        for (const old of replaced) if (old !== id) this.deleteRow(ref, old);
+        return (
+          this.db
+            .prepare('UPDATE documents SET replacing = 0 WHERE id = ? AND tenant_id = ? AND end_user_id = ?')
+            .run(id, ...lib(ref)).changes === 1
+        );
+      })
+      .immediate();
   }
 
   async listAll(ref: LibraryRef): Promise<DocumentRecord[]> {
-    const rows = this.db.prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?').all(...lib(ref)) as DocumentRow[];
+    const rows = this.db
+      .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?')
+      .all(...lib(ref)) as DocumentRow[];
     return rows.map(toRecord);
   }
 
@@ -279,24 +365,29 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /** Deletes a document's row and its metadata rows; call inside a transaction. */
   private deleteRow(ref: LibraryRef, id: string) {
-    const rowid = this.db.prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ? RETURNING rowid').pluck().get(id, ...lib(ref)) as
-      | number
-      | undefined;
+    const rowid = this.db
+      .prepare('DELETE FROM documents WHERE id = ? AND tenant_id = ? AND end_user_id = ? RETURNING rowid')
+      .pluck()
+      .get(id, ...lib(ref)) as number | undefined;
     if (rowid !== undefined) deleteMetadataRows(this.db, METADATA_TABLE, rowid);
   }
 
   async deleteLibrary(ref: LibraryRef): Promise<{ generation: string | null; documents: DocumentRecord[] }> {
     // One transaction: the generation ends with the last of its records.
-    return this.db.transaction(() => {
-      const library = this.db.prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?').get(...lib(ref)) as
-        | { generation: string | null }
-        | undefined;
-      const rows = this.db.prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?').all(...lib(ref)) as DocumentRow[];
-      this.db.prepare('DELETE FROM documents WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
-      this.db.prepare(`DELETE FROM ${METADATA_TABLE} WHERE scope = ?`).run(scopeOf(ref));
-      this.db.prepare('DELETE FROM libraries WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
-      return { generation: library ? (library.generation ?? '') : null, documents: rows.map(toRecord) };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const library = this.db
+          .prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?')
+          .get(...lib(ref)) as { generation: string | null } | undefined;
+        const rows = this.db
+          .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ?')
+          .all(...lib(ref)) as DocumentRow[];
+        this.db.prepare('DELETE FROM documents WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
+        this.db.prepare(`DELETE FROM ${METADATA_TABLE} WHERE scope = ?`).run(scopeOf(ref));
+        this.db.prepare('DELETE FROM libraries WHERE tenant_id = ? AND end_user_id = ?').run(...lib(ref));
+        return { generation: library ? (library.generation ?? '') : null, documents: rows.map(toRecord) };
+      })
+      .immediate();
   }
 
   async listStaleProcessing(olderThan: string): Promise<DocumentRecord[]> {
@@ -316,8 +407,16 @@ export class SqliteDocumentStore implements DocumentStore {
          ORDER BY l.end_user_id LIMIT ?`,
       )
       .all(tenantId, options.after ?? SHARED, options.limit) as Array<{
-      id: string; created_at: string; last_active_at: string; document_count: number;
+      id: string;
+      created_at: string;
+      last_active_at: string;
+      document_count: number;
     }>;
-    return rows.map((r) => ({ id: r.id, createdAt: r.created_at, lastActiveAt: r.last_active_at, documentCount: r.document_count }));
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.created_at,
+      lastActiveAt: r.last_active_at,
+      documentCount: r.document_count,
+    }));
   }
 }

@@ -1,4 +1,10 @@
-import { canonicalDate, type Condition, type DocumentField, type Filter, type FilterScalar } from '../../core/filter.js';
+import {
+  type Condition,
+  canonicalDate,
+  type DocumentField,
+  type Filter,
+  type FilterScalar,
+} from '../../core/filter.js';
 import type { Metadata } from '../../core/metadata.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -31,7 +37,13 @@ CREATE INDEX IF NOT EXISTS ${table}_owner ON ${table}(owner);
 `;
 
 /** Replaces the metadata rows of one owner. Call inside the transaction that writes the owner's row. */
-export function writeMetadataRows(db: SqliteDatabase, table: string, owner: number, scope: number | string, metadata: Metadata) {
+export function writeMetadataRows(
+  db: SqliteDatabase,
+  table: string,
+  owner: number,
+  scope: number | string,
+  metadata: Metadata,
+) {
   db.prepare(`DELETE FROM ${table} WHERE owner = ?`).run(owner);
   const insert = db.prepare(`INSERT INTO ${table} (owner, scope, key, type, value, date) VALUES (?, ?, ?, ?, ?, ?)`);
   for (const [key, value] of Object.entries(metadata)) {
@@ -77,7 +89,11 @@ export interface CompiledFilter {
   params: unknown[];
 }
 
-const TYPES_OF: Record<'string' | 'number' | 'boolean', readonly string[]> = { string: ['s', 'e', 'a'], number: ['n'], boolean: ['b'] };
+const TYPES_OF: Record<'string' | 'number' | 'boolean', readonly string[]> = {
+  string: ['s', 'e', 'a'],
+  number: ['n'],
+  boolean: ['b'],
+};
 const typeOf = (v: FilterScalar) => typeof v as 'string' | 'number' | 'boolean';
 /** The values an eq/ne/in/nin condition names, as a list. */
 const valuesOf = (c: Condition): FilterScalar[] => (Array.isArray(c.value) ? c.value : [c.value as FilterScalar]);
@@ -124,7 +140,11 @@ class Compiler {
       case 'not':
         return `(NOT ${this.compile(filter.filter)})`;
       default:
-        return filter.field === 'metadata' ? this.metadata(filter) : filter.field === 'kind' ? this.kind(filter) : this.column(filter);
+        return filter.field === 'metadata'
+          ? this.metadata(filter)
+          : filter.field === 'kind'
+            ? this.kind(filter)
+            : this.column(filter);
     }
   }
 
@@ -225,10 +245,12 @@ class Compiler {
     const { kinds } = this.columns;
     const any = (v: FilterScalar) => {
       if (typeof v !== 'string') return '0';
-      return `(${kinds.map((k) => {
-        this.bind(v);
-        return `${k} IS ?`;
-      }).join(' OR ')})`;
+      return `(${kinds
+        .map((k) => {
+          this.bind(v);
+          return `${k} IS ?`;
+        })
+        .join(' OR ')})`;
     };
     switch (c.op) {
       case 'exists':
@@ -244,10 +266,12 @@ class Compiler {
         return `(NOT (${values.map(any).join(' OR ')}))`;
       }
       case 'prefix':
-        return `(${kinds.map((k) => {
-          this.bind([...c.value].length, c.value);
-          return `coalesce(substr(${k}, 1, ?) = ?, 0)`;
-        }).join(' OR ')})`;
+        return `(${kinds
+          .map((k) => {
+            this.bind([...c.value].length, c.value);
+            return `coalesce(substr(${k}, 1, ?) = ?, 0)`;
+          })
+          .join(' OR ')})`;
       default:
         return '0';
     }

@@ -1,8 +1,8 @@
-import type { GrepScan } from '../../core/ports.js';
 import type { GrepCandidate } from '../../core/model.js';
+import type { GrepScan } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { metadataOf } from './sqlite-filter.js';
 import { quoteTerm } from './fts-query.js';
+import { metadataOf } from './sqlite-filter.js';
 import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, itemFilter } from './sqlite-index-sql.js';
 
 /**
@@ -43,25 +43,43 @@ export async function* grepScan(db: SqliteDatabase, libraryId: number, scan: Gre
     where.push('rowid IN (SELECT rowid FROM items_trigram WHERE items_trigram MATCH ?)');
     params.push(quoteTerm(scan.pattern));
   }
-  const pageFrom = (comparison: '<=' | '<') => db.prepare(
-    `SELECT rowid, item_id, title, source_ref, content_date, metadata FROM items i
+  const pageFrom = (comparison: '<=' | '<') =>
+    db.prepare(
+      `SELECT rowid, item_id, title, source_ref, content_date, metadata FROM items i
      WHERE ${where.join(' AND ')} AND (content_date, item_id) ${comparison} (?, ?)
      ORDER BY content_date DESC, item_id DESC LIMIT ?`,
-  );
+    );
   const pages = { inclusive: pageFrom('<='), exclusive: pageFrom('<') };
   const textOf = db.prepare('SELECT text FROM items WHERE rowid = ? AND item_id = ?').pluck();
   // Read in small pages (keyset), never holding a cursor open across an await.
   let inclusive = !scan.startAfter;
   let position = scan.startAt ?? scan.startAfter ?? { createdAt: '\uffff', id: '\uffff' };
   for (let batch = GREP_BATCH.first; ; batch = Math.min(batch * GREP_BATCH.growth, GREP_BATCH.most)) {
-    const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(...params, position.createdAt, position.id, batch) as Array<{
-      rowid: number; item_id: string; title: string | null; source_ref: string | null; content_date: string; metadata: string | null;
+    const rows = pages[inclusive ? 'inclusive' : 'exclusive'].all(
+      ...params,
+      position.createdAt,
+      position.id,
+      batch,
+    ) as Array<{
+      rowid: number;
+      item_id: string;
+      title: string | null;
+      source_ref: string | null;
+      content_date: string;
+      metadata: string | null;
     }>;
     for (const r of rows) {
       const text = textOf.get(r.rowid, r.item_id) as string | undefined;
       // Removed since its page was read: it is no longer in the library.
       if (text === undefined) continue;
-      yield { itemId: r.item_id, title: r.title, sourceRef: r.source_ref, contentDate: r.content_date, text, metadata: metadataOf(r.metadata) };
+      yield {
+        itemId: r.item_id,
+        title: r.title,
+        sourceRef: r.source_ref,
+        contentDate: r.content_date,
+        text,
+        metadata: metadataOf(r.metadata),
+      };
     }
     if (rows.length < batch) return;
     const last = rows[rows.length - 1]!;

@@ -1,5 +1,5 @@
-import type { ItemKind } from '../../core/model.js';
 import { isShortMemory } from '../../core/memory-context.js';
+import type { ItemKind } from '../../core/model.js';
 import { loadSqliteVec, type SqliteDatabase } from './database.js';
 import { metadataTableSchema } from './sqlite-filter.js';
 import { KIND_TOKEN, METADATA_TABLE } from './sqlite-index-sql.js';
@@ -103,13 +103,17 @@ CREATE INDEX IF NOT EXISTS passage_vectors_by_library ON ${table} (library_id)`;
  * a vec0 table cannot be read or dropped without it).
  */
 function migrateVec0Vectors(db: SqliteDatabase, dimensions: number): void {
-  const row = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'passage_vectors'`).get() as { sql: string } | undefined;
+  const row = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'passage_vectors'`).get() as
+    | { sql: string }
+    | undefined;
   if (!row || !/USING\s+vec0/i.test(row.sql)) return;
   loadSqliteVec(db);
   db.transaction(() => {
     // A vec0 table cannot be renamed: the plain one is made beside it and takes its name once it is gone.
     db.exec(vectorTable(dimensions, 'passage_vectors_plain'));
-    db.exec('INSERT INTO passage_vectors_plain (rowid, library_id, kind, embedding) SELECT rowid, library_id, kind, embedding FROM passage_vectors');
+    db.exec(
+      'INSERT INTO passage_vectors_plain (rowid, library_id, kind, embedding) SELECT rowid, library_id, kind, embedding FROM passage_vectors',
+    );
     db.exec('DROP TABLE passage_vectors');
     db.exec('ALTER TABLE passage_vectors_plain RENAME TO passage_vectors');
   }).immediate();
@@ -122,7 +126,8 @@ function migrateItemColumns(db: SqliteDatabase): void {
   const columns = new Set((db.prepare('PRAGMA table_info(items)').all() as Array<{ name: string }>).map((c) => c.name));
   if (!columns.has('generation')) db.exec('ALTER TABLE items ADD COLUMN generation TEXT');
   if (!columns.has('short_memory')) db.exec('ALTER TABLE items ADD COLUMN short_memory INTEGER NOT NULL DEFAULT 0');
-  for (const column of ['metadata', 'doc_kind', 'content_type']) if (!columns.has(column)) db.exec(`ALTER TABLE items ADD COLUMN ${column} TEXT`);
+  for (const column of ['metadata', 'doc_kind', 'content_type'])
+    if (!columns.has(column)) db.exec(`ALTER TABLE items ADD COLUMN ${column} TEXT`);
   // Documents indexed before filters: their kind and content type come from their records (the same file locally).
   const hasDocuments = !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'documents'`).get();
   if (!columns.has('doc_kind') && hasDocuments) {
@@ -149,21 +154,29 @@ export function openIndexSchema(db: SqliteDatabase, dimensions: number): void {
  * existed) get it rebuilt once from the stored texts.
  */
 export function buildItemsFts(db: SqliteDatabase, contexts: MemoryContextRows): void {
-  const sql = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'items_fts'`).pluck().get() as string | undefined;
+  const sql = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'items_fts'`).pluck().get() as
+    | string
+    | undefined;
   if (sql?.includes('context')) return;
   db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS items_fts; ${ITEMS_FTS}`);
     const items = db
-      .prepare('SELECT i.rowid, i.kind, (SELECT count(*) FROM passages p WHERE p.item_rowid = i.rowid) AS passages FROM items i')
+      .prepare(
+        'SELECT i.rowid, i.kind, (SELECT count(*) FROM passages p WHERE p.item_rowid = i.rowid) AS passages FROM items i',
+      )
       .all() as Array<{ rowid: number; kind: ItemKind; passages: number }>;
     const markShort = db.prepare('UPDATE items SET short_memory = ? WHERE rowid = ?');
-    for (const item of items) markShort.run(isShortMemory({ kind: item.kind, passages: new Array(item.passages) }) ? 1 : 0, item.rowid);
+    for (const item of items)
+      markShort.run(isShortMemory({ kind: item.kind, passages: new Array(item.passages) }) ? 1 : 0, item.rowid);
     db.exec(`INSERT INTO items_fts (rowid, library, kind, title, body, context)
       SELECT rowid, 'lib' || library_id,
-        CASE kind ${Object.entries(KIND_TOKEN).map(([k, t]) => `WHEN '${k}' THEN '${t}'`).join(' ')} END,
+        CASE kind ${Object.entries(KIND_TOKEN)
+          .map(([k, t]) => `WHEN '${k}' THEN '${t}'`)
+          .join(' ')} END,
         coalesce(title, ''), text, ''
       FROM items WHERE short_memory = 0`);
-    for (const libraryId of db.prepare('SELECT id FROM index_libraries').pluck().all() as number[]) contexts.rewriteAllContexts(libraryId);
+    for (const libraryId of db.prepare('SELECT id FROM index_libraries').pluck().all() as number[])
+      contexts.rewriteAllContexts(libraryId);
     // The former backfill's marker: a build of before this one must not fill the table again.
     db.prepare(`INSERT OR IGNORE INTO index_meta (key, value) VALUES ('items_fts', '1')`).run();
   }).immediate();

@@ -37,7 +37,8 @@ export class SqliteIngestQueue implements IngestQueue {
     db.exec(SCHEMA);
     // A data folder from before the counter: add it.
     const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('ingest_jobs') as string[];
-    if (!columns.includes('extractions_cut_off')) db.exec('ALTER TABLE ingest_jobs ADD COLUMN extractions_cut_off INTEGER NOT NULL DEFAULT 0');
+    if (!columns.includes('extractions_cut_off'))
+      db.exec('ALTER TABLE ingest_jobs ADD COLUMN extractions_cut_off INTEGER NOT NULL DEFAULT 0');
   }
 
   /** The drain that works this queue in this process. */
@@ -48,7 +49,9 @@ export class SqliteIngestQueue implements IngestQueue {
   async enqueue(job: IngestJob): Promise<void> {
     const queued: QueuedJob = { ...job, enqueuedAt: Date.now() };
     this.db
-      .prepare('INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)')
+      .prepare(
+        'INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)',
+      )
       .run(job.documentId, job.tenantId, job.endUserId ?? '', queued.enqueuedAt);
     this.drain?.wake(queued);
   }
@@ -60,9 +63,17 @@ export class SqliteIngestQueue implements IngestQueue {
   /** Every job, oldest first (what a drain resumes at start-up). */
   all(): QueuedJob[] {
     const rows = this.db.prepare('SELECT * FROM ingest_jobs ORDER BY enqueued_at, document_id').all() as Array<{
-      document_id: string; tenant_id: string; end_user_id: string; enqueued_at: number;
+      document_id: string;
+      tenant_id: string;
+      end_user_id: string;
+      enqueued_at: number;
     }>;
-    return rows.map((r) => ({ documentId: r.document_id, tenantId: r.tenant_id, endUserId: r.end_user_id || null, enqueuedAt: r.enqueued_at }));
+    return rows.map((r) => ({
+      documentId: r.document_id,
+      tenantId: r.tenant_id,
+      endUserId: r.end_user_id || null,
+      enqueuedAt: r.enqueued_at,
+    }));
   }
 
   has(documentId: string): boolean {
@@ -80,7 +91,9 @@ export class SqliteIngestQueue implements IngestQueue {
    */
   extractionBegins(documentId: string): number {
     const row = this.db
-      .prepare('UPDATE ingest_jobs SET extractions_cut_off = extractions_cut_off + 1 WHERE document_id = ? RETURNING extractions_cut_off')
+      .prepare(
+        'UPDATE ingest_jobs SET extractions_cut_off = extractions_cut_off + 1 WHERE document_id = ? RETURNING extractions_cut_off',
+      )
       .get(documentId) as { extractions_cut_off: number } | undefined;
     return row ? row.extractions_cut_off - 1 : 0;
   }
@@ -92,13 +105,14 @@ export class SqliteIngestQueue implements IngestQueue {
   /** Jobs and the passages still waiting for vectors, for health. */
   backlog(): { documents: number; passages: number } {
     const documents = (this.db.prepare('SELECT count(*) FROM ingest_jobs').pluck().get() as number) ?? 0;
-    const passages = (this.db
-      .prepare(
-        `SELECT coalesce(sum(coalesce(d.passage_count, 0) - d.passages_embedded), 0) FROM ingest_jobs j
+    const passages =
+      (this.db
+        .prepare(
+          `SELECT coalesce(sum(coalesce(d.passage_count, 0) - d.passages_embedded), 0) FROM ingest_jobs j
          JOIN documents d ON d.id = j.document_id`,
-      )
-      .pluck()
-      .get() as number) ?? 0;
+        )
+        .pluck()
+        .get() as number) ?? 0;
     return { documents, passages };
   }
 }

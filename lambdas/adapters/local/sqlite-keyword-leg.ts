@@ -1,13 +1,13 @@
-import type { KeywordQuery } from '../../core/ports.js';
-import type { PassageHit } from '../../core/model.js';
-import { ITEM_KINDS } from '../../core/model.js';
 import { coverageOf } from '../../core/keyword-coverage.js';
 import { MEMORY_CONTEXT } from '../../core/memory-context.js';
+import type { PassageHit } from '../../core/model.js';
+import { ITEM_KINDS } from '../../core/model.js';
+import type { KeywordQuery } from '../../core/ports.js';
 import { keywordTerms } from '../../core/query-terms.js';
 import type { SqliteDatabase } from './database.js';
-import type { CompiledFilter } from './sqlite-filter.js';
 import { bestPassage, keywordMatchExpression, quoteTerm } from './fts-query.js';
-import { generationParams, IN_GENERATION, itemFilter, KIND_TOKEN, toHit, type HitRow } from './sqlite-index-sql.js';
+import type { CompiledFilter } from './sqlite-filter.js';
+import { generationParams, type HitRow, IN_GENERATION, itemFilter, KIND_TOKEN, toHit } from './sqlite-index-sql.js';
 import { filterShare, WIDER_FIRST, WIDER_FIRST_SHARE } from './sqlite-wider-first.js';
 
 /**
@@ -37,7 +37,9 @@ export function keywordLeg(db: SqliteDatabase, libraryId: number, query: Keyword
     const { inside, marked } = filter ?? {};
     // `+rowid`: SQLite would otherwise hand the IN list to FTS5 as rowid lookups, one full-text match per
     // matching item (a 50% filter over 30k documents took 75 s); as written, the match runs once and is filtered.
-    const insideClause = inside ? ` AND +rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})` : '';
+    const insideClause = inside
+      ? ` AND +rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})`
+      : '';
     return db
       .prepare(
         `WITH ranked AS (
@@ -50,7 +52,14 @@ export function keywordLeg(db: SqliteDatabase, libraryId: number, query: Keyword
          WHERE i.library_id = ? AND ${IN_GENERATION}
          ORDER BY r.score DESC, i.rowid`,
       )
-      .all(match, ...(inside ? [libraryId, ...inside.params] : []), limit, ...(marked?.params ?? []), libraryId, ...generationParams(query.generation)) as RankedRow[];
+      .all(
+        match,
+        ...(inside ? [libraryId, ...inside.params] : []),
+        limit,
+        ...(marked?.params ?? []),
+        libraryId,
+        ...generationParams(query.generation),
+      ) as RankedRow[];
   };
   let items: RankedRow[];
   if (!query.filter) {
@@ -58,21 +67,31 @@ export function keywordLeg(db: SqliteDatabase, libraryId: number, query: Keyword
   } else {
     // A broad filter: the wider unfiltered top, each row checked; enough matches there are the leg's best (WIDER_FIRST).
     const wider = query.limit * WIDER_FIRST;
-    const candidates = filterShare(db, libraryId, query.filter) >= WIDER_FIRST_SHARE ? ranked(wider, { marked: itemFilter(query.filter, libraryId, 'row') }) : null;
+    const candidates =
+      filterShare(db, libraryId, query.filter) >= WIDER_FIRST_SHARE
+        ? ranked(wider, { marked: itemFilter(query.filter, libraryId, 'row') })
+        : null;
     const kept = candidates?.filter((row) => row.kept) ?? [];
-    items = candidates && (kept.length >= query.limit || candidates.length < wider)
-      ? kept.slice(0, query.limit)
-      : ranked(query.limit, { inside: itemFilter(query.filter, libraryId) });
+    items =
+      candidates && (kept.length >= query.limit || candidates.length < wider)
+        ? kept.slice(0, query.limit)
+        : ranked(query.limit, { inside: itemFilter(query.filter, libraryId) });
   }
   if (!items.length) return [];
-  const best = bestPassages(db, items.map((i) => i.item_rowid), query.text);
+  const best = bestPassages(
+    db,
+    items.map((i) => i.item_rowid),
+    query.text,
+  );
   // The same terms the match expression holds (at most MAX_QUERY_TERMS: one lookup each).
   const coverage = termCoverage(db, libraryId, keywordTerms(query.text));
   return items.flatMap((item) => {
     const passage = best.get(item.item_rowid);
     const share = coverage(item.item_rowid);
     // A hit that holds none of the terms itself was found through its neighbours' words.
-    return passage ? [{ ...toHit({ ...item, ...passage }), coverage: share, ...(share === 0 ? { viaContext: true } : {}) }] : [];
+    return passage
+      ? [{ ...toHit({ ...item, ...passage }), coverage: share, ...(share === 0 ? { viaContext: true } : {}) }]
+      : [];
   });
 }
 
@@ -82,10 +101,13 @@ export function keywordLeg(db: SqliteDatabase, libraryId: number, query: Keyword
  * items holding it, stemmed exactly as BM25 matched them.
  */
 function termCoverage(db: SqliteDatabase, libraryId: number, terms: readonly string[]) {
-  const documents = (db.prepare('SELECT count(*) AS n FROM items WHERE library_id = ?').get(libraryId) as { n: number }).n;
+  const documents = (db.prepare('SELECT count(*) AS n FROM items WHERE library_id = ?').get(libraryId) as { n: number })
+    .n;
   const holding = db.prepare('SELECT rowid FROM items_fts WHERE items_fts MATCH ?').pluck();
   const library = `library : ${quoteTerm(`lib${libraryId}`)}`;
-  const termItems = terms.map((term) => new Set(holding.all(`${library} AND {title body} : ${quoteTerm(term)}`) as number[]));
+  const termItems = terms.map(
+    (term) => new Set(holding.all(`${library} AND {title body} : ${quoteTerm(term)}`) as number[]),
+  );
   return coverageOf(documents, termItems);
 }
 
@@ -110,7 +132,17 @@ function bestPassages(db: SqliteDatabase, itemRowids: number[], text: string) {
   const words = keywordTerms(text);
   const best = new Map<number, PassageRow>();
   for (const [itemRowid, passages] of byItem) {
-    best.set(itemRowid, passages.length > 1 ? passages[bestPassage(words, passages.map((p) => p.text))]! : passages[0]!);
+    best.set(
+      itemRowid,
+      passages.length > 1
+        ? passages[
+            bestPassage(
+              words,
+              passages.map((p) => p.text),
+            )
+          ]!
+        : passages[0]!,
+    );
   }
   return best;
 }

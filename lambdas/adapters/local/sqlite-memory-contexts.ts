@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
+import { allContexts, CONTEXT_READ_EACH_SIDE, type ContextMemory, contextsAround } from '../../core/memory-context.js';
 import type { ItemKind } from '../../core/model.js';
-import { allContexts, CONTEXT_READ_EACH_SIDE, contextsAround, type ContextMemory } from '../../core/memory-context.js';
 import type { SqliteDatabase } from './database.js';
 import { KIND_TOKEN } from './sqlite-index-sql.js';
 
@@ -13,7 +13,13 @@ import { KIND_TOKEN } from './sqlite-index-sql.js';
  * (sqlite-index-schema.ts): the neighbour windows are their own rules.
  */
 
-type ShortMemoryRow = ContextMemory & { rowid: number; library_id: number; kind: ItemKind; title: string | null; text: string };
+type ShortMemoryRow = ContextMemory & {
+  rowid: number;
+  library_id: number;
+  kind: ItemKind;
+  title: string | null;
+  text: string;
+};
 
 /** What a keyword row is written from: an item row's columns. */
 export interface KeywordRowItem {
@@ -33,10 +39,19 @@ export class MemoryContextRows {
   writeFtsRow(item: KeywordRowItem, context: string) {
     this.ftsRow ??= {
       remove: this.db.prepare('DELETE FROM items_fts WHERE rowid = ?'),
-      insert: this.db.prepare('INSERT INTO items_fts (rowid, library, kind, title, body, context) VALUES (?, ?, ?, ?, ?, ?)'),
+      insert: this.db.prepare(
+        'INSERT INTO items_fts (rowid, library, kind, title, body, context) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
     };
     this.ftsRow.remove.run(item.rowid);
-    this.ftsRow.insert.run(item.rowid, `lib${item.library_id}`, KIND_TOKEN[item.kind], item.title ?? '', item.text, context);
+    this.ftsRow.insert.run(
+      item.rowid,
+      `lib${item.library_id}`,
+      KIND_TOKEN[item.kind],
+      item.title ?? '',
+      item.text,
+      context,
+    );
   }
 
   /**
@@ -47,21 +62,28 @@ export class MemoryContextRows {
   rewriteContextsAround(libraryId: number, itemId: string) {
     const columns = 'rowid, library_id, kind, title, text, item_id AS itemId';
     const before = this.db
-      .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id < ? ORDER BY item_id DESC LIMIT ?`)
+      .prepare(
+        `SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id < ? ORDER BY item_id DESC LIMIT ?`,
+      )
       .all(libraryId, itemId, CONTEXT_READ_EACH_SIDE) as ShortMemoryRow[];
     const at = this.db
       .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id = ?`)
       .get(libraryId, itemId) as ShortMemoryRow | undefined;
     const after = this.db
-      .prepare(`SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id > ? ORDER BY item_id LIMIT ?`)
+      .prepare(
+        `SELECT ${columns} FROM items WHERE library_id = ? AND short_memory = 1 AND item_id > ? ORDER BY item_id LIMIT ?`,
+      )
       .all(libraryId, itemId, CONTEXT_READ_EACH_SIDE) as ShortMemoryRow[];
-    for (const { memory, context } of contextsAround(before.reverse(), at ?? null, after)) this.writeFtsRow(memory, context);
+    for (const { memory, context } of contextsAround(before.reverse(), at ?? null, after))
+      this.writeFtsRow(memory, context);
   }
 
   /** Rewrites every short memory's context in a library. Call inside a transaction. */
   rewriteAllContexts(libraryId: number) {
     const sequence = this.db
-      .prepare('SELECT rowid, library_id, kind, title, text, item_id AS itemId FROM items WHERE library_id = ? AND short_memory = 1 ORDER BY item_id')
+      .prepare(
+        'SELECT rowid, library_id, kind, title, text, item_id AS itemId FROM items WHERE library_id = ? AND short_memory = 1 ORDER BY item_id',
+      )
       .all(libraryId) as ShortMemoryRow[];
     for (const { memory, context } of allContexts(sequence)) this.writeFtsRow(memory, context);
   }

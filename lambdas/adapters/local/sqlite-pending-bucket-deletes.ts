@@ -14,7 +14,14 @@ CREATE TABLE IF NOT EXISTS bucket_pending_deletes (
 CREATE INDEX IF NOT EXISTS bucket_pending_deletes_due ON bucket_pending_deletes(next_attempt_at);
 `;
 
-interface Row { tenant_id: string; blob_key: string; since: string; attempts: number; last_error: string | null; next_attempt_at: string }
+interface Row {
+  tenant_id: string;
+  blob_key: string;
+  since: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+}
 
 /** The deletes owed to callers' buckets, durable across restarts, in the same SQLite file. */
 export class SqlitePendingBucketDeletes implements PendingBucketDeletes {
@@ -22,16 +29,29 @@ export class SqlitePendingBucketDeletes implements PendingBucketDeletes {
     db.exec(SCHEMA);
   }
 
-  async add(items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>): Promise<void> {
-    const insert = this.db.prepare('INSERT OR IGNORE INTO bucket_pending_deletes (tenant_id, blob_key, since, next_attempt_at) VALUES (?, ?, ?, ?)');
+  async add(
+    items: ReadonlyArray<Pick<PendingBucketDelete, 'tenantId' | 'blobKey' | 'since' | 'nextAttemptAt'>>,
+  ): Promise<void> {
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO bucket_pending_deletes (tenant_id, blob_key, since, next_attempt_at) VALUES (?, ?, ?, ?)',
+    );
     this.db.transaction(() => {
       for (const i of items) insert.run(i.tenantId, i.blobKey, i.since, i.nextAttemptAt);
     })();
   }
 
   async due(now: string, limit: number): Promise<PendingBucketDelete[]> {
-    const rows = this.db.prepare('SELECT * FROM bucket_pending_deletes WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?').all(now, limit) as Row[];
-    return rows.map((r) => ({ tenantId: r.tenant_id, blobKey: r.blob_key, since: r.since, attempts: r.attempts, lastError: r.last_error, nextAttemptAt: r.next_attempt_at }));
+    const rows = this.db
+      .prepare('SELECT * FROM bucket_pending_deletes WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?')
+      .all(now, limit) as Row[];
+    return rows.map((r) => ({
+      tenantId: r.tenant_id,
+      blobKey: r.blob_key,
+      since: r.since,
+      attempts: r.attempts,
+      lastError: r.last_error,
+      nextAttemptAt: r.next_attempt_at,
+    }));
   }
 
   async remove(tenantId: string, blobKey: string): Promise<void> {
@@ -39,7 +59,10 @@ export class SqlitePendingBucketDeletes implements PendingBucketDeletes {
   }
 
   async retryLater(tenantId: string, blobKey: string, lastError: string, nextAttemptAt: string): Promise<void> {
-    this.db.prepare('UPDATE bucket_pending_deletes SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE tenant_id = ? AND blob_key = ?')
+    this.db
+      .prepare(
+        'UPDATE bucket_pending_deletes SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE tenant_id = ? AND blob_key = ?',
+      )
       .run(lastError, nextAttemptAt, tenantId, blobKey);
   }
 
@@ -48,6 +71,10 @@ export class SqlitePendingBucketDeletes implements PendingBucketDeletes {
   }
 
   async count(tenantId: string): Promise<number> {
-    return (this.db.prepare('SELECT count(*) AS n FROM bucket_pending_deletes WHERE tenant_id = ?').get(tenantId) as { n: number }).n;
+    return (
+      this.db.prepare('SELECT count(*) AS n FROM bucket_pending_deletes WHERE tenant_id = ?').get(tenantId) as {
+        n: number;
+      }
+    ).n;
   }
 }

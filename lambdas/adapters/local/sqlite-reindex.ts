@@ -35,52 +35,70 @@ export class SqliteVectorReindex implements VectorReindex {
     this.db.exec(REINDEX_TABLE); // a folder last served by a version without it
     this.target = wanted;
     const resumed = record.reindexTo === wanted;
-    this.db.transaction(() => {
-      // A reindex to another embedder, or back to the current one, drops what an unfinished one made.
-      if (!resumed) this.db.prepare('DELETE FROM reindex_vectors').run();
-      const setTarget = record.current === wanted ? `DELETE FROM index_meta WHERE key = 'reindex_to'` : `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('reindex_to', ?)`;
-      this.db.prepare(setTarget).run(...(record.current === wanted ? [] : [wanted]));
-    }).immediate();
+    this.db
+      .transaction(() => {
+        // A reindex to another embedder, or back to the current one, drops what an unfinished one made.
+        if (!resumed) this.db.prepare('DELETE FROM reindex_vectors').run();
+        const setTarget =
+          record.current === wanted
+            ? `DELETE FROM index_meta WHERE key = 'reindex_to'`
+            : `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('reindex_to', ?)`;
+        this.db.prepare(setTarget).run(...(record.current === wanted ? [] : [wanted]));
+      })
+      .immediate();
     // One pass over the passages for both counts (the text hash is the costly part).
     const { total, missing } = this.db
-      .prepare(`SELECT count(*) AS total, coalesce(sum(${NEEDS_VECTOR}), 0) AS missing FROM passages p WHERE EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.rowid)`)
+      .prepare(
+        `SELECT count(*) AS total, coalesce(sum(${NEEDS_VECTOR}), 0) AS missing FROM passages p WHERE EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.rowid)`,
+      )
       .get() as { total: number; missing: number };
     return { current: record.current === wanted, resumed, total, done: total - missing, from: record.current };
   }
 
   async pending(after: number, limit: number): Promise<ReindexPassage[]> {
     return this.db
-      .prepare(`SELECT p.rowid AS id, p.text FROM passages p WHERE p.rowid > ? AND ${NEEDS_VECTOR} ORDER BY p.rowid LIMIT ?`)
+      .prepare(
+        `SELECT p.rowid AS id, p.text FROM passages p WHERE p.rowid > ? AND ${NEEDS_VECTOR} ORDER BY p.rowid LIMIT ?`,
+      )
       .all(after, limit) as ReindexPassage[];
   }
 
   async keep(vectors: ReadonlyArray<ReindexPassage & { vector: Float32Array }>): Promise<void> {
     const dimensions = this.dimensions();
-    this.db.transaction(() => {
-      const old = this.db.prepare('SELECT library_id, kind FROM passage_vectors WHERE rowid = ?');
-      const put = this.db.prepare('INSERT OR REPLACE INTO reindex_vectors (rowid, library_id, kind, text_hash, embedding) VALUES (?, ?, ?, ?, ?)');
-      for (const { id, text, vector } of vectors) {
-        if (vector.length !== dimensions) throw new Error(`a ${vector.length}-dimension vector for a ${dimensions}-dimension reindex`);
-        const row = old.get(BigInt(id)) as { library_id: number; kind: string } | undefined;
-        if (row) put.run(id, row.library_id, row.kind, textHash(text), vectorBlob(vector)); // removed meanwhile: nothing to keep
-      }
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const old = this.db.prepare('SELECT library_id, kind FROM passage_vectors WHERE rowid = ?');
+        const put = this.db.prepare(
+          'INSERT OR REPLACE INTO reindex_vectors (rowid, library_id, kind, text_hash, embedding) VALUES (?, ?, ?, ?, ?)',
+        );
+        for (const { id, text, vector } of vectors) {
+          if (vector.length !== dimensions)
+            throw new Error(`a ${vector.length}-dimension vector for a ${dimensions}-dimension reindex`);
+          const row = old.get(BigInt(id)) as { library_id: number; kind: string } | undefined;
+          if (row) put.run(id, row.library_id, row.kind, textHash(text), vectorBlob(vector)); // removed meanwhile: nothing to keep
+        }
+      })
+      .immediate();
   }
 
   async finish(): Promise<boolean> {
     const dimensions = this.dimensions();
-    return this.db.transaction(() => {
-      if (this.db.prepare(`SELECT 1 FROM passages p WHERE ${NEEDS_VECTOR} LIMIT 1`).get()) return false;
-      // Only vectors of passages that still have one: a passage removed meanwhile took its old vector with it.
-      this.db.exec('DELETE FROM reindex_vectors WHERE rowid NOT IN (SELECT rowid FROM passage_vectors)');
-      this.db.exec('DROP TABLE passage_vectors');
-      this.db.exec(vectorTable(dimensions));
-      this.db.exec('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) SELECT rowid, library_id, kind, embedding FROM reindex_vectors');
-      this.db.exec('DELETE FROM reindex_vectors');
-      this.db.prepare(`UPDATE index_meta SET value = ? WHERE key = 'embedder'`).run(this.target);
-      this.db.prepare(`DELETE FROM index_meta WHERE key = 'reindex_to'`).run();
-      return true;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        if (this.db.prepare(`SELECT 1 FROM passages p WHERE ${NEEDS_VECTOR} LIMIT 1`).get()) return false;
+        // Only vectors of passages that still have one: a passage removed meanwhile took its old vector with it.
+        this.db.exec('DELETE FROM reindex_vectors WHERE rowid NOT IN (SELECT rowid FROM passage_vectors)');
+        this.db.exec('DROP TABLE passage_vectors');
+        this.db.exec(vectorTable(dimensions));
+        this.db.exec(
+          'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) SELECT rowid, library_id, kind, embedding FROM reindex_vectors',
+        );
+        this.db.exec('DELETE FROM reindex_vectors');
+        this.db.prepare(`UPDATE index_meta SET value = ? WHERE key = 'embedder'`).run(this.target);
+        this.db.prepare(`DELETE FROM index_meta WHERE key = 'reindex_to'`).run();
+        return true;
+      })
+      .immediate();
   }
 
   private dimensions(): number {

@@ -1,18 +1,33 @@
-import type { DeferredVectorIndex, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from '../../core/ports.js';
-import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from '../../core/model.js';
-import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
-import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
-import type { SqliteDatabase } from './database.js';
 import { BackendUnavailableError, LibraryErasedError } from '../../core/errors.js';
 import { isShortMemory } from '../../core/memory-context.js';
+import type {
+  DocumentChanges,
+  GrepCandidate,
+  IndexItem,
+  ItemKind,
+  LibraryRef,
+  Passage,
+  PassageHit,
+} from '../../core/model.js';
+import { DOCUMENT_KINDS, ITEM_KINDS } from '../../core/model.js';
+import type {
+  DeferredVectorIndex,
+  GrepScan,
+  KeywordQuery,
+  PutOptions,
+  SearchIndex,
+  VectorQuery,
+} from '../../core/ports.js';
+import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
-import { DEFAULT_VECTOR_CACHE_MB, VectorCache } from './vector-cache.js';
-import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, METADATA_TABLE } from './sqlite-index-sql.js';
-import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
-import { MemoryContextRows } from './sqlite-memory-contexts.js';
-import { keywordLeg } from './sqlite-keyword-leg.js';
-import { SqliteVectorLeg } from './sqlite-vector-leg.js';
+import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
+import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
+import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, METADATA_TABLE } from './sqlite-index-sql.js';
+import { keywordLeg } from './sqlite-keyword-leg.js';
+import { MemoryContextRows } from './sqlite-memory-contexts.js';
+import { SqliteVectorLeg } from './sqlite-vector-leg.js';
+import { DEFAULT_VECTOR_CACHE_MB, VectorCache } from './vector-cache.js';
 
 const endUserKey = (ref: LibraryRef) => ref.endUserId ?? '';
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -104,8 +119,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .get(ref.tenantId, endUserKey(ref)) as { id: number } | undefined;
     if (row || !create) return row?.id ?? null;
     return Number(
-      this.db.prepare('INSERT INTO index_libraries (tenant_id, end_user_id) VALUES (?, ?)').run(ref.tenantId, endUserKey(ref))
-        .lastInsertRowid,
+      this.db
+        .prepare('INSERT INTO index_libraries (tenant_id, end_user_id) VALUES (?, ?)')
+        .run(ref.tenantId, endUserKey(ref)).lastInsertRowid,
     );
   }
 
@@ -117,17 +133,22 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const changes: VectorChanges = { added: [], removed: [] };
     const result = this.db.transaction(() => run(changes)).immediate();
     for (const { libraryId, rowid } of changes.removed) this.scans.peek(libraryId)?.remove(rowid);
-    for (const { libraryId, rowid, kind, vector } of changes.added) this.scans.peek(libraryId)?.add(rowid, kind, vector);
+    for (const { libraryId, rowid, kind, vector } of changes.added)
+      this.scans.peek(libraryId)?.add(rowid, kind, vector);
     if (changes.added.length) this.scans.trim();
     return result;
   }
 
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
-    if (item.vectors.length && item.vectors.length !== item.passages.length) throw new Error('one vector per passage, or none yet');
+    if (item.vectors.length && item.vectors.length !== item.passages.length)
+      throw new Error('one vector per passage, or none yet');
     this.write((changes) => {
       if (item.vectors.length) this.assertOwnVectors();
       // In the same transaction as the write: an erasure that ended this generation stays done.
-      if (generation !== undefined && this.db.prepare('SELECT 1 FROM index_ended_generations WHERE generation = ?').get(generation)) {
+      if (
+        generation !== undefined &&
+        this.db.prepare('SELECT 1 FROM index_ended_generations WHERE generation = ?').get(generation)
+      ) {
         throw new LibraryErasedError();
       }
       const libraryId = this.libraryId(ref, true)!;
@@ -140,31 +161,53 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
-            item.itemId, libraryId, item.kind, item.title, item.sourceRef, item.contentDate, item.text, generation ?? null, shortMemory ? 1 : 0,
-            item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null, item.documentKind ?? null, item.contentType ?? null,
-          )
-          .lastInsertRowid,
+            item.itemId,
+            libraryId,
+            item.kind,
+            item.title,
+            item.sourceRef,
+            item.contentDate,
+            item.text,
+            generation ?? null,
+            shortMemory ? 1 : 0,
+            item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null,
+            item.documentKind ?? null,
+            item.contentType ?? null,
+          ).lastInsertRowid,
       );
       if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
       if (DOCUMENT_KINDS.includes(item.kind)) {
         this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
       }
-      if (!shortMemory) this.contexts.writeFtsRow({ rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text }, '');
+      if (!shortMemory)
+        this.contexts.writeFtsRow(
+          { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
+          '',
+        );
       // One rewrite covers this memory arriving and a former version of it leaving.
       if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
       const insertPassage = this.db.prepare(
         'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
       );
-      const insertVector = this.db.prepare('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)');
+      const insertVector = this.db.prepare(
+        'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
+      );
       item.passages.forEach((passage, i) => {
-        const rowid = insertPassage.run(itemRowid, passage.ordinal, passage.lineStart, passage.lineEnd, passage.text).lastInsertRowid;
+        const rowid = insertPassage.run(
+          itemRowid,
+          passage.ordinal,
+          passage.lineStart,
+          passage.lineEnd,
+          passage.text,
+        ).lastInsertRowid;
         const vector = item.vectors[i];
         if (!vector) return;
         insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
         changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
       });
       // A replacement: the older versions leave in the same transaction the new one arrives in.
-      for (const replaced of options.replaces ?? []) if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
+      for (const replaced of options.replaces ?? [])
+        if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
     });
   }
 
@@ -183,14 +226,22 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .all() as Array<{ item_id: string; tenant_id: string; end_user_id: string; text: string }>;
     const items = new Map<string, { ref: LibraryRef; itemId: string; texts: string[] }>();
     for (const row of rows) {
-      const item = items.get(row.item_id) ?? { ref: { tenantId: row.tenant_id, endUserId: row.end_user_id || null }, itemId: row.item_id, texts: [] };
+      const item = items.get(row.item_id) ?? {
+        ref: { tenantId: row.tenant_id, endUserId: row.end_user_id || null },
+        itemId: row.item_id,
+        texts: [],
+      };
       item.texts.push(row.text);
       items.set(row.item_id, item);
     }
     return [...items.values()];
   }
 
-  async passagesWithoutVectors(ref: LibraryRef, itemId: string, options: { limit: number; skip?: ReadonlySet<number> }): Promise<Passage[]> {
+  async passagesWithoutVectors(
+    ref: LibraryRef,
+    itemId: string,
+    options: { limit: number; skip?: ReadonlySet<number> },
+  ): Promise<Passage[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
     const skip = options.skip?.size ? [...options.skip] : [];
@@ -202,22 +253,33 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
            AND p.ordinal NOT IN (SELECT value FROM json_each(?))
          ORDER BY p.ordinal LIMIT ?`,
       )
-      .all(itemId, libraryId, JSON.stringify(skip), options.limit) as Array<{ ordinal: number; line_start: number; line_end: number; text: string }>;
+      .all(itemId, libraryId, JSON.stringify(skip), options.limit) as Array<{
+      ordinal: number;
+      line_start: number;
+      line_end: number;
+      text: string;
+    }>;
     return rows.map((r) => ({ ordinal: r.ordinal, lineStart: r.line_start, lineEnd: r.line_end, text: r.text }));
   }
 
-  async attachPassageVectors(ref: LibraryRef, itemId: string, vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>): Promise<boolean> {
+  async attachPassageVectors(
+    ref: LibraryRef,
+    itemId: string,
+    vectors: ReadonlyArray<{ ordinal: number; vector: Float32Array }>,
+  ): Promise<boolean> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return false;
     return this.write((changes) => {
       this.assertOwnVectors();
-      const item = this.db.prepare('SELECT rowid, kind FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
-        | { rowid: number; kind: ItemKind }
-        | undefined;
+      const item = this.db
+        .prepare('SELECT rowid, kind FROM items WHERE item_id = ? AND library_id = ?')
+        .get(itemId, libraryId) as { rowid: number; kind: ItemKind } | undefined;
       if (!item) return false;
       const passageRowid = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ? AND ordinal = ?').pluck();
       const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
-      const insertVector = this.db.prepare('INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)');
+      const insertVector = this.db.prepare(
+        'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
+      );
       for (const { ordinal, vector } of vectors) {
         const rowid = passageRowid.get(item.rowid, ordinal) as number | undefined;
         if (rowid === undefined) throw new Error(`item ${itemId} has no passage ${ordinal}`);
@@ -234,12 +296,20 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    * neighbours' contexts without it (unless `rewriteContexts` is false: the
    * caller does it). Returns what it removed (null: nothing); call inside a transaction.
    */
-  private removeItem(libraryId: number, itemId: string, changes: VectorChanges, rewriteContexts = true): { shortMemory: boolean } | null {
-    const item = this.db.prepare('SELECT rowid, short_memory FROM items WHERE item_id = ? AND library_id = ?').get(itemId, libraryId) as
-      | { rowid: number; short_memory: number }
-      | undefined;
+  private removeItem(
+    libraryId: number,
+    itemId: string,
+    changes: VectorChanges,
+    rewriteContexts = true,
+  ): { shortMemory: boolean } | null {
+    const item = this.db
+      .prepare('SELECT rowid, short_memory FROM items WHERE item_id = ? AND library_id = ?')
+      .get(itemId, libraryId) as { rowid: number; short_memory: number } | undefined;
     if (!item) return null;
-    const passageRowids = this.db.prepare('SELECT rowid FROM passages WHERE item_rowid = ?').pluck().all(item.rowid) as number[];
+    const passageRowids = this.db
+      .prepare('SELECT rowid FROM passages WHERE item_rowid = ?')
+      .pluck()
+      .all(item.rowid) as number[];
     const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
     const deleteReindexed = this.db.prepare('DELETE FROM reindex_vectors WHERE rowid = ?');
     for (const rowid of passageRowids) {
@@ -266,17 +336,24 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const counts = Object.fromEntries(ITEM_KINDS.map((k) => [k, 0])) as Record<ItemKind, number>;
     const dropped = this.write((changes) => {
       // The generation ends first, in the same transaction: no put under it lands after this.
-      if (generation) this.db.prepare('INSERT OR IGNORE INTO index_ended_generations (generation) VALUES (?)').run(generation);
+      if (generation)
+        this.db.prepare('INSERT OR IGNORE INTO index_ended_generations (generation) VALUES (?)').run(generation);
       const libraryId = this.libraryId(ref, false);
       if (libraryId === null) return null;
       // Which items: all (no generation named), those of the generation and untagged ones, or (null) those of no live generation.
       const which =
-        generation === undefined ? '' :
-        generation === null ? ' AND (generation IS NULL OR generation IN (SELECT generation FROM index_ended_generations))' :
-        ' AND (generation IS NULL OR generation = ?)';
+        generation === undefined
+          ? ''
+          : generation === null
+            ? ' AND (generation IS NULL OR generation IN (SELECT generation FROM index_ended_generations))'
+            : ' AND (generation IS NULL OR generation = ?)';
       const items = this.db
         .prepare(`SELECT item_id, kind, short_memory FROM items WHERE library_id = ?${which}`)
-        .all(...(generation ? [libraryId, generation] : [libraryId])) as Array<{ item_id: string; kind: ItemKind; short_memory: number }>;
+        .all(...(generation ? [libraryId, generation] : [libraryId])) as Array<{
+        item_id: string;
+        kind: ItemKind;
+        short_memory: number;
+      }>;
       for (const item of items) if (this.removeItem(libraryId, item.item_id, changes, false)) counts[item.kind] += 1;
       // The library's row goes with its last item (a newer generation may already hold some: when short
       // memories left, their contexts are rewritten without them).
@@ -299,10 +376,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    * (database.ts) the freed pages are zeroed.
    */
   async scrub(): Promise<void> {
-    this.db.transaction(() => {
-      this.db.prepare(`INSERT INTO items_fts (items_fts) VALUES ('optimize')`).run();
-      this.db.prepare(`INSERT INTO items_trigram (items_trigram) VALUES ('optimize')`).run();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db.prepare(`INSERT INTO items_fts (items_fts) VALUES ('optimize')`).run();
+        this.db.prepare(`INSERT INTO items_trigram (items_trigram) VALUES ('optimize')`).run();
+      })
+      .immediate();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
@@ -323,9 +402,20 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (libraryId === null) return false;
     return this.write(() => {
       const item = this.db
-        .prepare('SELECT rowid, library_id, kind, title, source_ref, text, short_memory, metadata FROM items WHERE item_id = ? AND library_id = ?')
+        .prepare(
+          'SELECT rowid, library_id, kind, title, source_ref, text, short_memory, metadata FROM items WHERE item_id = ? AND library_id = ?',
+        )
         .get(itemId, libraryId) as
-        | { rowid: number; library_id: number; kind: ItemKind; title: string | null; source_ref: string | null; text: string; short_memory: number; metadata: string | null }
+        | {
+            rowid: number;
+            library_id: number;
+            kind: ItemKind;
+            title: string | null;
+            source_ref: string | null;
+            text: string;
+            short_memory: number;
+            metadata: string | null;
+          }
         | undefined;
       if (!item) return false;
       const title = changes.title ?? item.title;
@@ -338,7 +428,11 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       // The title is in the keyword row: a new one is found by its words at once.
       if (changes.title !== undefined && changes.title !== item.title) {
         if (item.short_memory) this.contexts.rewriteContextsAround(libraryId, itemId);
-        else this.contexts.writeFtsRow({ rowid: item.rowid, library_id: libraryId, kind: item.kind, title, text: item.text }, '');
+        else
+          this.contexts.writeFtsRow(
+            { rowid: item.rowid, library_id: libraryId, kind: item.kind, title, text: item.text },
+            '',
+          );
       }
       return true;
     });
@@ -348,10 +442,10 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return null;
     const row = this.db
-      .prepare(`SELECT text FROM items i WHERE library_id = ? AND item_id = ? AND ${DOCUMENTS_ONLY} AND ${IN_GENERATION}`)
-      .get(libraryId, itemId, ...generationParams(generation)) as
-      | { text: string }
-      | undefined;
+      .prepare(
+        `SELECT text FROM items i WHERE library_id = ? AND item_id = ? AND ${DOCUMENTS_ONLY} AND ${IN_GENERATION}`,
+      )
+      .get(libraryId, itemId, ...generationParams(generation)) as { text: string } | undefined;
     return row?.text ?? null;
   }
 

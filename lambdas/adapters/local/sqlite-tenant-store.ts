@@ -1,6 +1,6 @@
-import type { TenantStore } from '../../core/ports.js';
-import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
 import { newId } from '../../core/ids.js';
+import type { ApiKeyRecord, TenantRecord } from '../../core/model.js';
+import type { TenantStore } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 
 const SCHEMA = `
@@ -42,7 +42,13 @@ export class SqliteTenantStore implements TenantStore {
     return (this.db.prepare('SELECT count(*) AS n FROM tenants').get() as { n: number }).n;
   }
 
-  async addKey(key: { keyId: string; tenantId: string; hash: string; prefix: string; createdAt: string }): Promise<void> {
+  async addKey(key: {
+    keyId: string;
+    tenantId: string;
+    hash: string;
+    prefix: string;
+    createdAt: string;
+  }): Promise<void> {
     this.db
       .prepare('INSERT INTO api_keys (key_id, tenant_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(key.keyId, key.tenantId, key.hash, key.prefix, key.createdAt);
@@ -62,14 +68,29 @@ export class SqliteTenantStore implements TenantStore {
         `SELECT k.key_id, k.tenant_id, t.name, k.prefix, k.created_at, k.revoked_at
          FROM api_keys k JOIN tenants t ON t.id = k.tenant_id`,
       )
-      .all() as Array<{ key_id: string; tenant_id: string; name: string; prefix: string; created_at: string; revoked_at: string | null }>;
+      .all() as Array<{
+      key_id: string;
+      tenant_id: string;
+      name: string;
+      prefix: string;
+      created_at: string;
+      revoked_at: string | null;
+    }>;
     return rows.map((r) => ({
-      keyId: r.key_id, tenantId: r.tenant_id, tenantName: r.name, prefix: r.prefix, createdAt: r.created_at, revokedAt: r.revoked_at,
+      keyId: r.key_id,
+      tenantId: r.tenant_id,
+      tenantName: r.name,
+      prefix: r.prefix,
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
     }));
   }
 
   async revokeKey(keyId: string, at: string): Promise<boolean> {
-    return this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL').run(at, keyId).changes > 0;
+    return (
+      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL').run(at, keyId)
+        .changes > 0
+    );
   }
 
   async revokeTenantKeys(tenantId: string, at: string, keep?: string): Promise<number> {

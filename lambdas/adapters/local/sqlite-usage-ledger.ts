@@ -34,9 +34,19 @@ export class SqliteUsageLedger implements UsageLedger {
         `SELECT date, tokens_used, chat_calls, ocr_pages, captures FROM usage_days
          WHERE tenant_id = ? AND date BETWEEN ? AND ? ORDER BY date`,
       )
-      .all(tenantId, from, to) as Array<{ date: string; tokens_used: number; chat_calls: number; ocr_pages: number; captures: number }>;
+      .all(tenantId, from, to) as Array<{
+      date: string;
+      tokens_used: number;
+      chat_calls: number;
+      ocr_pages: number;
+      captures: number;
+    }>;
     return rows.map((r) => ({
-      date: r.date, tokensUsed: r.tokens_used, chatCalls: r.chat_calls, ocrPages: r.ocr_pages, captures: r.captures,
+      date: r.date,
+      tokensUsed: r.tokens_used,
+      chatCalls: r.chat_calls,
+      ocrPages: r.ocr_pages,
+      captures: r.captures,
     }));
   }
 }

@@ -1,11 +1,11 @@
-import type { VectorQuery } from '../../core/ports.js';
-import type { ItemKind, PassageHit } from '../../core/model.js';
 import type { Filter } from '../../core/filter.js';
+import type { ItemKind, PassageHit } from '../../core/model.js';
+import type { VectorQuery } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { VectorScan, type ScanHit } from './vector-scan.js';
-import type { VectorCache } from './vector-cache.js';
-import { generationParams, IN_GENERATION, itemFilter, toHit, type HitRow } from './sqlite-index-sql.js';
+import { generationParams, type HitRow, IN_GENERATION, itemFilter, toHit } from './sqlite-index-sql.js';
 import { filterShare, WIDER_FIRST, WIDER_FIRST_SHARE } from './sqlite-wider-first.js';
+import type { VectorCache } from './vector-cache.js';
+import { type ScanHit, VectorScan } from './vector-scan.js';
 
 /**
  * The SQLite search index's vector leg: a library's passage vectors scanned
@@ -38,12 +38,22 @@ export class SqliteVectorLeg {
       nearest = scan.search(query.vector, query.limit, query.kinds);
     } else {
       const wider = query.limit * WIDER_FIRST;
-      const candidates = filterShare(this.db, libraryId, query.filter) >= WIDER_FIRST_SHARE ? scan.search(query.vector, wider, query.kinds) : null;
-      const matching = candidates ? candidatesMatching(this.db, candidates.map((c) => c.rowid), query.filter) : new Set<number>();
+      const candidates =
+        filterShare(this.db, libraryId, query.filter) >= WIDER_FIRST_SHARE
+          ? scan.search(query.vector, wider, query.kinds)
+          : null;
+      const matching = candidates
+        ? candidatesMatching(
+            this.db,
+            candidates.map((c) => c.rowid),
+            query.filter,
+          )
+        : new Set<number>();
       const kept = candidates?.filter((c) => matching.has(c.rowid)) ?? [];
-      nearest = candidates && (kept.length >= query.limit || candidates.length < wider)
-        ? kept.slice(0, query.limit)
-        : scan.search(query.vector, query.limit, query.kinds, passagesMatching(this.db, libraryId, query.filter));
+      nearest =
+        candidates && (kept.length >= query.limit || candidates.length < wider)
+          ? kept.slice(0, query.limit)
+          : scan.search(query.vector, query.limit, query.kinds, passagesMatching(this.db, libraryId, query.filter));
     }
     if (!nearest.length) return [];
     const rows = this.db
@@ -53,7 +63,9 @@ export class SqliteVectorLeg {
          FROM json_each(?) n CROSS JOIN passages p ON p.rowid = n.value CROSS JOIN items i ON i.rowid = p.item_rowid
          WHERE i.library_id = ? AND ${IN_GENERATION}`,
       )
-      .all(JSON.stringify(nearest.map((n) => n.rowid)), libraryId, ...generationParams(query.generation)) as Array<HitRow & { passage_rowid: number }>;
+      .all(JSON.stringify(nearest.map((n) => n.rowid)), libraryId, ...generationParams(query.generation)) as Array<
+      HitRow & { passage_rowid: number }
+    >;
     const byRowid = new Map(rows.map((r) => [r.passage_rowid, r]));
     return nearest.flatMap((n) => {
       const row = byRowid.get(n.rowid);
@@ -75,7 +87,10 @@ export class SqliteVectorLeg {
     }
     let scan = this.scans.get(libraryId);
     if (!scan) {
-      const count = this.db.prepare('SELECT count(*) FROM passage_vectors WHERE library_id = ?').pluck().get(libraryId) as number;
+      const count = this.db
+        .prepare('SELECT count(*) FROM passage_vectors WHERE library_id = ?')
+        .pluck()
+        .get(libraryId) as number;
       scan = new VectorScan(this.dimensions, count);
       const rows = this.db
         .prepare('SELECT rowid, kind, embedding FROM passage_vectors WHERE library_id = ?')
@@ -107,7 +122,9 @@ function candidatesMatching(db: SqliteDatabase, passageRowids: readonly number[]
 export function passagesMatching(db: SqliteDatabase, libraryId: number, filter: Filter): Set<number> {
   const compiled = itemFilter(filter, libraryId);
   const rowids = db
-    .prepare(`SELECT p.rowid FROM items i CROSS JOIN passages p ON p.item_rowid = i.rowid WHERE i.library_id = ? AND ${compiled.sql}`)
+    .prepare(
+      `SELECT p.rowid FROM items i CROSS JOIN passages p ON p.item_rowid = i.rowid WHERE i.library_id = ? AND ${compiled.sql}`,
+    )
     .pluck()
     .all(libraryId, ...compiled.params) as number[];
   return new Set(rowids);

@@ -96,7 +96,8 @@ export class TesseractOcr implements OcrEngine {
         this.starting -= 1;
         // Without a worker nothing in the queue can run: fail it as a backend outage, safe to retry.
         if (this.workers.length === 0 && this.starting === 0) {
-          for (const job of this.queue.splice(0)) job.reject(new BackendUnavailableError('OCR engine failed to start', 1, { cause: error }));
+          for (const job of this.queue.splice(0))
+            job.reject(new BackendUnavailableError('OCR engine failed to start', 1, { cause: error }));
         }
       });
   }

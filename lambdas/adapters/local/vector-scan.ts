@@ -35,7 +35,10 @@ export class VectorScan {
   private readonly slotOf = new Map<number, number>();
 
   /** `capacity`: the vectors it will hold at first (a library's count when loaded), so a small library takes little memory. */
-  constructor(private readonly dimensions: number, capacity = 16) {
+  constructor(
+    private readonly dimensions: number,
+    capacity = 16,
+  ) {
     this.words = Math.ceil(dimensions / 32);
     this.stride = Math.ceil(dimensions / 4) * 4;
     const slots = Math.max(1, capacity);
@@ -51,7 +54,13 @@ export class VectorScan {
 
   /** The memory it holds: its arrays as allocated, and its rowid map (about 40 bytes an entry in V8). */
   get bytes(): number {
-    return this.rowids.byteLength + this.kinds.byteLength + this.codes.byteLength + this.floats.byteLength + this.slotOf.size * 40;
+    return (
+      this.rowids.byteLength +
+      this.kinds.byteLength +
+      this.codes.byteLength +
+      this.floats.byteLength +
+      this.slotOf.size * 40
+    );
   }
 
   add(rowid: number, kind: ItemKind, vector: Float32Array): void {
@@ -126,7 +135,10 @@ export class VectorScan {
       const h = distance[slot]!;
       if (h > cutoff || (h === cutoff && atCutoff-- <= 0)) continue;
       const base = slot * stride;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let j = 0; j < stride; j += 4) {
         s0 += floats[base + j]! * padded[j]!;
         s1 += floats[base + j + 1]! * padded[j + 1]!;

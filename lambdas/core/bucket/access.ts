@@ -1,5 +1,5 @@
-import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets } from '../ports.js';
 import { BucketError } from '../errors.js';
+import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets } from '../ports.js';
 
 /**
  * Opens a registration into a blob store over the caller's bucket: the
@@ -18,7 +18,10 @@ export async function accessOf(buckets: CallerBuckets, r: BucketRegistrationReco
   }
   // A secret that no longer opens (the service's secrets key was replaced) is a registration to make again, said as such.
   const secretAccessKey = await buckets.cipher.open(r.sealedSecret!, { tenantId: r.tenantId }).catch(() => {
-    throw new BucketError('denied', 'the stored secret could not be opened; register the bucket again (PUT /v1/bucket)');
+    throw new BucketError(
+      'denied',
+      'the stored secret could not be opened; register the bucket again (PUT /v1/bucket)',
+    );
   });
   return { ...base, auth: { kind: 'keys', accessKeyId: r.accessKeyId!, secretAccessKey } };
 }

@@ -1,13 +1,16 @@
-import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets, Clock } from '../ports.js';
 import { invalidRequest, notFound } from '../errors.js';
+import type { BlobStore, BucketAccess, BucketRegistrationRecord, CallerBuckets, Clock } from '../ports.js';
 import { newExternalId } from './access.js';
 import { documentBlobs } from './document-blobs.js';
 import { bucketLocation } from './placement.js';
 import { probeBucket } from './probe.js';
-import { normalizeRegistration, type BucketRequest } from './rules.js';
+import { type BucketRequest, normalizeRegistration } from './rules.js';
 
 /** PUT /v1/bucket's answer: the registration without secrets (API.md). */
-export type BucketView = Pick<BucketRegistrationRecord, 'provider' | 'bucket' | 'region' | 'endpoint' | 'prefix' | 'auth'> & { verified_at: string };
+export type BucketView = Pick<
+  BucketRegistrationRecord,
+  'provider' | 'bucket' | 'region' | 'endpoint' | 'prefix' | 'auth'
+> & { verified_at: string };
 
 /** GET /v1/bucket's answer: the registration with its health. */
 export interface BucketStatusView extends BucketView {
@@ -44,7 +47,13 @@ export interface TrustPolicyView {
 export const NO_PRINCIPAL_ARN = 'arn:aws:iam::000000000000:role/library-local-no-aws-identity';
 
 const view = (r: BucketRegistrationRecord): BucketView => ({
-  provider: r.provider, bucket: r.bucket, region: r.region, endpoint: r.endpoint, prefix: r.prefix, auth: r.auth, verified_at: r.verifiedAt,
+  provider: r.provider,
+  bucket: r.bucket,
+  region: r.region,
+  endpoint: r.endpoint,
+  prefix: r.prefix,
+  auth: r.auth,
+  verified_at: r.verifiedAt,
 });
 
 /**
@@ -64,7 +73,14 @@ export class BucketService {
       external_id: externalId,
       trust_policy: {
         Version: '2012-10-17',
-        Statement: [{ Effect: 'Allow', Principal: { AWS: principal }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': externalId } } }],
+        Statement: [
+          {
+            Effect: 'Allow',
+            Principal: { AWS: principal },
+            Action: 'sts:AssumeRole',
+            Condition: { StringEquals: { 'sts:ExternalId': externalId } },
+          },
+        ],
       },
     };
   }
@@ -77,14 +93,38 @@ export class BucketService {
     const { buckets, clock } = this.deps;
     const wanted = normalizeRegistration(request, { allowPrivateEndpoints: buckets.allowPrivateEndpoints === true });
     if (wanted.auth === 'role' && !(await buckets.principal.principalArn())) {
-      throw invalidRequest('role_arn: this deployment has no AWS identity to assume roles with (see docs/bucket.md, "Local stack"); register with access_key_id and secret_access_key');
+      throw invalidRequest(
+        'role_arn: this deployment has no AWS identity to assume roles with (see docs/bucket.md, "Local stack"); register with access_key_id and secret_access_key',
+      );
     }
-    const base = { tenantId, provider: wanted.provider, bucket: wanted.bucket, region: wanted.region, endpoint: wanted.endpoint };
-    const access: BucketAccess = wanted.auth === 'role'
-      ? { ...base, auth: { kind: 'role', roleArn: wanted.roleArn!, externalId: await buckets.registrations.externalId(tenantId, newExternalId()) } }
-      : { ...base, auth: { kind: 'keys', accessKeyId: wanted.accessKeyId!, secretAccessKey: wanted.secretAccessKey! } };
+    const base = {
+      tenantId,
+      provider: wanted.provider,
+      bucket: wanted.bucket,
+      region: wanted.region,
+      endpoint: wanted.endpoint,
+    };
+    const access: BucketAccess =
+      wanted.auth === 'role'
+        ? {
+            ...base,
+            auth: {
+              kind: 'role',
+              roleArn: wanted.roleArn!,
+              externalId: await buckets.registrations.externalId(tenantId, newExternalId()),
+            },
+          }
+        : {
+            ...base,
+            auth: { kind: 'keys', accessKeyId: wanted.accessKeyId!, secretAccessKey: wanted.secretAccessKey! },
+          };
     try {
-      await probeBucket(buckets.connector.open(access), { bucket: wanted.bucket, prefix: wanted.prefix, endpoint: wanted.endpoint, roleArn: wanted.roleArn });
+      await probeBucket(buckets.connector.open(access), {
+        bucket: wanted.bucket,
+        prefix: wanted.prefix,
+        endpoint: wanted.endpoint,
+        roleArn: wanted.roleArn,
+      });
     } catch (error) {
       buckets.connector.forget(tenantId); // a refused registration leaves no client open (a warm Lambda would keep one per attempt)
       throw error;
@@ -95,7 +135,8 @@ export class BucketService {
       auth: wanted.auth,
       roleArn: wanted.roleArn,
       accessKeyId: wanted.accessKeyId,
-      sealedSecret: wanted.secretAccessKey === null ? null : await buckets.cipher.seal(wanted.secretAccessKey, { tenantId }),
+      sealedSecret:
+        wanted.secretAccessKey === null ? null : await buckets.cipher.seal(wanted.secretAccessKey, { tenantId }),
       location: bucketLocation(wanted.provider, wanted.endpoint, wanted.bucket),
       verifiedAt: clock.now(),
       state: 'ok',

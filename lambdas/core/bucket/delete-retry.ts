@@ -1,8 +1,8 @@
-import type { BucketRegistrationRecord, CallerBuckets, Clock, PendingBucketDelete } from '../ports.js';
 import { BackendUnavailableError, BucketError } from '../errors.js';
+import type { BucketRegistrationRecord, CallerBuckets, Clock, PendingBucketDelete } from '../ports.js';
 import { type DocumentBlobs, later, PENDING_FIRST_RETRY_MS } from './document-blobs.js';
-import { parseBucketBlobKey } from './placement.js';
 import { healthLine } from './failures.js';
+import { parseBucketBlobKey } from './placement.js';
 
 /** The longest wait between two attempts at a delete owed. */
 const PENDING_MAX_RETRY_MS = 60 * 60_000;
@@ -30,14 +30,18 @@ export class BucketDeleteRetry {
     // Each tenant's registration is read once a sweep, however many of its deletes are due.
     const registrations = new Map<string, Promise<BucketRegistrationRecord | null>>();
     for (const entry of await buckets.pendingDeletes.due(clock.now(), limit)) {
-      if (!registrations.has(entry.tenantId)) registrations.set(entry.tenantId, buckets.registrations.get(entry.tenantId));
+      if (!registrations.has(entry.tenantId))
+        registrations.set(entry.tenantId, buckets.registrations.get(entry.tenantId));
       const outcome = await this.retry(entry, await registrations.get(entry.tenantId)!);
       report[outcome] += 1;
     }
     return report;
   }
 
-  private async retry(entry: PendingBucketDelete, registration: BucketRegistrationRecord | null): Promise<keyof SweepReport> {
+  private async retry(
+    entry: PendingBucketDelete,
+    registration: BucketRegistrationRecord | null,
+  ): Promise<keyof SweepReport> {
     const { buckets, clock } = this.deps;
     const located = parseBucketBlobKey(entry.blobKey);
     if (!located || !registration || registration.location !== located.location) {

@@ -1,7 +1,7 @@
-import type { BlobStore, BucketRegistrationRecord, CallerBuckets, Clock } from '../ports.js';
 import { formatTimestamp, systemClock } from '../dates.js';
 import { BackendUnavailableError, BucketError } from '../errors.js';
 import type { DocumentRecord, LibraryRef, Storage } from '../model.js';
+import type { BlobStore, BucketRegistrationRecord, CallerBuckets, Clock } from '../ports.js';
 import { openBucket } from './access.js';
 import { captureFailure, downloadFailure, healthLine } from './failures.js';
 import { bucketBlobKey, objectKeyFor, parseBucketBlobKey, serviceBlobKey } from './placement.js';
@@ -69,7 +69,10 @@ export class DocumentBlobs {
   async placement(ref: LibraryRef): Promise<Placement> {
     const registration = await this.registration(ref.tenantId);
     if (!registration) return { storage: 'service', blobKey: (id) => serviceBlobKey(ref.tenantId, id) };
-    return { storage: 'bucket', blobKey: (id) => bucketBlobKey(registration.location, objectKeyFor(registration.prefix, ref, id)) };
+    return {
+      storage: 'bucket',
+      blobKey: (id) => bucketBlobKey(registration.location, objectKeyFor(registration.prefix, ref, id)),
+    };
   }
 
   /**
@@ -80,7 +83,10 @@ export class DocumentBlobs {
   async put(doc: DocumentRecord, bytes: Uint8Array): Promise<void> {
     const target = await this.bucketOf(doc);
     if (!target) return this.deps.blobs.put(doc.blobKey!, bytes, doc.contentType);
-    if (target === 'gone') throw new BackendUnavailableError("the tenant's bucket registration changed while this capture ran; nothing was stored; retry");
+    if (target === 'gone')
+      throw new BackendUnavailableError(
+        "the tenant's bucket registration changed while this capture ran; nothing was stored; retry",
+      );
     const { registration, objectKey } = target;
     try {
       await (await this.store(registration)).put(objectKey, bytes, doc.contentType);
@@ -148,7 +154,9 @@ export class DocumentBlobs {
       // The service's own outage (BackendUnavailableError) postpones the delete too; only the bucket's failure marks its health.
       if (!(error instanceof BucketError) && !(error instanceof BackendUnavailableError)) throw error;
       const now = this.clock.now();
-      await this.deps.buckets!.pendingDeletes.add([{ tenantId: doc.tenantId, blobKey: doc.blobKey, since: now, nextAttemptAt: later(now, PENDING_FIRST_RETRY_MS) }]);
+      await this.deps.buckets!.pendingDeletes.add([
+        { tenantId: doc.tenantId, blobKey: doc.blobKey, since: now, nextAttemptAt: later(now, PENDING_FIRST_RETRY_MS) },
+      ]);
       if (error instanceof BucketError) await this.recordFailure(target.registration, error, 'delete');
       return 'pending';
     }
@@ -173,8 +181,16 @@ export class DocumentBlobs {
 
   /** A store over the registration's bucket, opened once per registration (and again after forget). */
   store(registration: BucketRegistrationRecord): Promise<BlobStore> {
-    const key = [registration.tenantId, registration.location, registration.region, registration.roleArn, registration.accessKeyId, registration.sealedSecret]
-      .map((v) => JSON.stringify(v)).join(',');
+    const key = [
+      registration.tenantId,
+      registration.location,
+      registration.region,
+      registration.roleArn,
+      registration.accessKeyId,
+      registration.sealedSecret,
+    ]
+      .map((v) => JSON.stringify(v))
+      .join(',');
     let opened = this.open.get(key);
     if (!opened) {
       if (this.open.size >= MAX_OPEN_STORES) this.open.delete(this.open.keys().next().value!);
@@ -204,19 +220,31 @@ export class DocumentBlobs {
     return { registration, objectKey: located.objectKey };
   }
 
-  private async recordFailure(registration: BucketRegistrationRecord, error: BucketError, what: 'write' | 'read' | 'delete'): Promise<void> {
+  private async recordFailure(
+    registration: BucketRegistrationRecord,
+    error: BucketError,
+    what: 'write' | 'read' | 'delete',
+  ): Promise<void> {
     if (error.kind === 'denied') this.forget(registration.tenantId); // fresh credentials next time (a recreated role works at once)
     const at = this.clock.now();
-    await this.deps.buckets!.registrations.recordHealth(registration.tenantId, registration.location, {
-      state: 'failing', lastError: healthLine(error, what), lastErrorAt: at,
-    }).catch(() => undefined); // the capture's own answer matters more than the health note
+    await this.deps
+      .buckets!.registrations.recordHealth(registration.tenantId, registration.location, {
+        state: 'failing',
+        lastError: healthLine(error, what),
+        lastErrorAt: at,
+      })
+      .catch(() => undefined); // the capture's own answer matters more than the health note
   }
 
   /** A working write after failures: the state is ok again; the last error stays readable (docs/api-notes.md). */
   private async recordRecovery(registration: BucketRegistrationRecord): Promise<void> {
-    await this.deps.buckets!.registrations.recordHealth(registration.tenantId, registration.location, {
-      state: 'ok', lastError: registration.lastError, lastErrorAt: registration.lastErrorAt,
-    }).catch(() => undefined);
+    await this.deps
+      .buckets!.registrations.recordHealth(registration.tenantId, registration.location, {
+        state: 'ok',
+        lastError: registration.lastError,
+        lastErrorAt: registration.lastErrorAt,
+      })
+      .catch(() => undefined);
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { BucketProvider } from '../ports.js';
 import type { LibraryRef } from '../model.js';
+import type { BucketProvider } from '../ports.js';
 
 /**
  * Where a document's bytes lie in a caller's bucket (docs/bucket.md, "Object
@@ -18,7 +18,10 @@ const LOCATOR = 'bucket:';
 
 /** The identity of a bucket, apart from the credentials used to reach it: key rotation keeps it. */
 export function bucketLocation(provider: BucketProvider, endpoint: string | null, bucket: string): string {
-  return createHash('sha256').update(JSON.stringify([provider, endpoint ?? '', bucket])).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(JSON.stringify([provider, endpoint ?? '', bucket]))
+    .digest('hex')
+    .slice(0, 24);
 }
 
 /** An end user id as one key segment: percent-encoded, dots too (no `.` or `..` segment, no `/`). */

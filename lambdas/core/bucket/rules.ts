@@ -1,5 +1,5 @@
-import type { BucketProvider, BucketRegistrationRecord } from '../ports.js';
 import { invalidRequest } from '../errors.js';
+import type { BucketProvider, BucketRegistrationRecord } from '../ports.js';
 
 /** PUT /v1/bucket's body after its shape was validated (http/schemas.ts). */
 export interface BucketRequest {
@@ -14,7 +14,10 @@ export interface BucketRequest {
 }
 
 /** The registration's settings as they will be stored, with the secret still in clear (sealed before storing). */
-export type NormalizedRegistration = Pick<BucketRegistrationRecord, 'provider' | 'bucket' | 'region' | 'endpoint' | 'prefix' | 'auth' | 'roleArn' | 'accessKeyId'> & {
+export type NormalizedRegistration = Pick<
+  BucketRegistrationRecord,
+  'provider' | 'bucket' | 'region' | 'endpoint' | 'prefix' | 'auth' | 'roleArn' | 'accessKeyId'
+> & {
   secretAccessKey: string | null;
 };
 
@@ -35,17 +38,27 @@ const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
  * address itself is checked when connecting), and a prefix that is a clean
  * relative path ending in `/`.
  */
-export function normalizeRegistration(request: BucketRequest, options: { allowPrivateEndpoints: boolean }): NormalizedRegistration {
+export function normalizeRegistration(
+  request: BucketRequest,
+  options: { allowPrivateEndpoints: boolean },
+): NormalizedRegistration {
   const hasRole = request.roleArn !== undefined;
   const hasKeys = request.accessKeyId !== undefined || request.secretAccessKey !== undefined;
-  if (hasRole && hasKeys) throw invalidRequest('role_arn: send either role_arn or access_key_id and secret_access_key, not both');
+  if (hasRole && hasKeys)
+    throw invalidRequest('role_arn: send either role_arn or access_key_id and secret_access_key, not both');
   if (!hasRole && !hasKeys) throw invalidRequest('role_arn: send role_arn, or access_key_id and secret_access_key');
-  if (hasKeys && request.accessKeyId === undefined) throw invalidRequest('access_key_id: required with secret_access_key');
-  if (hasKeys && request.secretAccessKey === undefined) throw invalidRequest('secret_access_key: required with access_key_id');
-  if (hasRole && !ROLE_ARN.test(request.roleArn!)) throw invalidRequest('role_arn: must be an IAM role ARN, arn:aws:iam::<12-digit account>:role/<name>');
-  if (hasRole && request.provider !== 's3') throw invalidRequest('role_arn: a role is for provider s3 (AWS); R2 takes an access key pair');
-  if (hasRole && request.endpoint !== undefined) throw invalidRequest('endpoint: a role reaches AWS S3 itself; leave endpoint out');
-  if (request.provider === 'r2' && request.endpoint === undefined) throw invalidRequest('endpoint: R2 needs https://<account id>.r2.cloudflarestorage.com');
+  if (hasKeys && request.accessKeyId === undefined)
+    throw invalidRequest('access_key_id: required with secret_access_key');
+  if (hasKeys && request.secretAccessKey === undefined)
+    throw invalidRequest('secret_access_key: required with access_key_id');
+  if (hasRole && !ROLE_ARN.test(request.roleArn!))
+    throw invalidRequest('role_arn: must be an IAM role ARN, arn:aws:iam::<12-digit account>:role/<name>');
+  if (hasRole && request.provider !== 's3')
+    throw invalidRequest('role_arn: a role is for provider s3 (AWS); R2 takes an access key pair');
+  if (hasRole && request.endpoint !== undefined)
+    throw invalidRequest('endpoint: a role reaches AWS S3 itself; leave endpoint out');
+  if (request.provider === 'r2' && request.endpoint === undefined)
+    throw invalidRequest('endpoint: R2 needs https://<account id>.r2.cloudflarestorage.com');
   const endpoint = request.endpoint === undefined ? null : normalizeEndpoint(request.endpoint, options);
   return {
     provider: request.provider,
@@ -62,7 +75,13 @@ export function normalizeRegistration(request: BucketRequest, options: { allowPr
 
 function regionOf(request: BucketRequest): string {
   if (request.provider === 'r2') {
-    if (request.region === undefined || request.region === '' || request.region === R2_REGION || request.region === 'us-east-1') return R2_REGION;
+    if (
+      request.region === undefined ||
+      request.region === '' ||
+      request.region === R2_REGION ||
+      request.region === 'us-east-1'
+    )
+      return R2_REGION;
     throw invalidRequest('region: R2 takes "auto" (or leave it out)');
   }
   return request.region ?? DEFAULT_S3_REGION;
@@ -79,7 +98,8 @@ function normalizeEndpoint(raw: string, options: { allowPrivateEndpoints: boolea
   const plainToLoopback = url.protocol === 'http:' && options.allowPrivateEndpoints && LOOPBACK_HOST.test(url.hostname);
   if (url.protocol !== 'https:' && !plainToLoopback) throw invalidRequest('endpoint: must use https');
   if (url.username || url.password) throw invalidRequest('endpoint: must not carry credentials');
-  if (url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) throw invalidRequest('endpoint: must be an origin only (https://host[:port]), no path or query');
+  if (url.search || url.hash || (url.pathname !== '/' && url.pathname !== ''))
+    throw invalidRequest('endpoint: must be an origin only (https://host[:port]), no path or query');
   return url.origin;
 }
 
@@ -90,6 +110,7 @@ function normalizePrefix(raw: string | undefined): string {
   if (raw.startsWith('/')) throw invalidRequest('prefix: must not start with "/"');
   const trimmed = raw.endsWith('/') ? raw.slice(0, -1) : raw;
   const segments = trimmed.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) throw invalidRequest('prefix: no empty, "." or ".." path segments');
+  if (segments.some((s) => s === '' || s === '.' || s === '..'))
+    throw invalidRequest('prefix: no empty, "." or ".." path segments');
   return `${trimmed}/`;
 }

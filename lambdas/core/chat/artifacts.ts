@@ -1,4 +1,4 @@
-import { artifactTitle, type ArtifactIntent } from './intent.js';
+import { type ArtifactIntent, artifactTitle } from './intent.js';
 
 /**
  * Creations built from the cited facts only: a table (Markdown), a list
@@ -38,8 +38,17 @@ const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').t
 
 /** What \s matches (ECMAScript white space and line terminators), and what . does not (line terminators). */
 const isSpace = (c: number) =>
-  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  c === 0x20 ||
+  (c >= 0x09 && c <= 0x0d) ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
 const isLineBreak = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
 /** What a key may not hold: ':', '=', '—'. What separates it from its value: those, or '–' (which a key may hold). */
 const isNotInKey = (c: number) => c === 0x3a || c === 0x3d || c === 0x2014;
@@ -104,7 +113,9 @@ export function tableOf(facts: readonly CitedFact[], title: string): ArtifactDra
   const structured = facts.length > 1 && pairs.every(Boolean);
   const header = structured ? ['Item', 'Value', 'Source'] : ['#', 'Fact', 'Source'];
   const rows = facts.map((fact, i) =>
-    structured ? [cell(pairs[i]!.key), cell(pairs[i]!.value), cell(sourceLabel(fact))] : [String(i + 1), cell(fact.text), cell(sourceLabel(fact))],
+    structured
+      ? [cell(pairs[i]!.key), cell(pairs[i]!.value), cell(sourceLabel(fact))]
+      : [String(i + 1), cell(fact.text), cell(sourceLabel(fact))],
   );
   const content = [
     `| ${header.join(' | ')} |`,
@@ -122,7 +133,30 @@ export function listOf(facts: readonly CitedFact[], title: string): ArtifactDraf
 const NUMBER = /(?<![\p{L}\d.])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(%|percent\b|per cent\b)?/gu;
 const isYear = (raw: string, value: number) => /^\d{4}$/.test(raw) && value >= 1800 && value <= 2100;
 const LABEL_WORDS = /[\p{L}][\p{L}\p{N}'-]*/gu;
-const FILLER = new Set(['the', 'a', 'an', 'of', 'in', 'was', 'were', 'is', 'are', 'to', 'by', 'and', 'at', 'had', 'has', 'have', 'about', 'around', 'approximately', 'with', 'for', 'on']);
+const FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'in',
+  'was',
+  'were',
+  'is',
+  'are',
+  'to',
+  'by',
+  'and',
+  'at',
+  'had',
+  'has',
+  'have',
+  'about',
+  'around',
+  'approximately',
+  'with',
+  'for',
+  'on',
+]);
 
 /** Numbers read from the facts, each labelled by its key or the words before it. */
 export function dataPointsOf(facts: readonly CitedFact[]): DataPoint[] {
@@ -136,8 +170,12 @@ export function dataPointsOf(facts: readonly CitedFact[]): DataPoint[] {
       const value = Number(raw.replace(/,/g, ''));
       if (!Number.isFinite(value) || isYear(raw, value) || taken === 3) continue;
       const before = fact.text.slice(0, m.index).match(LABEL_WORDS) ?? [];
-      const words = before.filter((w) => !FILLER.has(w.toLowerCase())).slice(-3).join(' ');
-      const label = (pair && taken === 0 ? pair.key : [year, words].filter(Boolean).join(' ')) || fact.title || fact.fileId;
+      const words = before
+        .filter((w) => !FILLER.has(w.toLowerCase()))
+        .slice(-3)
+        .join(' ');
+      const label =
+        (pair && taken === 0 ? pair.key : [year, words].filter(Boolean).join(' ')) || fact.title || fact.fileId;
       points.push({ label, value, unit: m[2] ? '%' : null, source: sourceLabel(fact) });
       taken += 1;
     }
@@ -160,19 +198,32 @@ export function chartOf(points: readonly DataPoint[], title: string): ArtifactDr
     },
   };
   const searchText = [title, ...points.map((p) => `${p.label}: ${p.value}${p.unit ?? ''} (${p.source})`)].join('\n');
-  return { type: 'chart', title, content_type: 'application/vnd.vegalite.v5+json', content: JSON.stringify(spec), searchText };
+  return {
+    type: 'chart',
+    title,
+    content_type: 'application/vnd.vegalite.v5+json',
+    content: JSON.stringify(spec),
+    searchText,
+  };
 }
 
 /**
  * The creation a question asks for, from the cited facts; a chart without
  * numbers to plot becomes a table (and says so).
  */
-export function buildArtifact(intent: ArtifactIntent, question: string, facts: readonly CitedFact[]): { draft: ArtifactDraft; note?: string } | null {
+export function buildArtifact(
+  intent: ArtifactIntent,
+  question: string,
+  facts: readonly CitedFact[],
+): { draft: ArtifactDraft; note?: string } | null {
   if (!facts.length) return null;
   const title = artifactTitle(question, intent === 'chart' ? 'Chart' : intent === 'table' ? 'Table' : 'List');
   if (intent === 'list') return { draft: listOf(facts, title) };
   if (intent === 'table') return { draft: tableOf(facts, title) };
   const points = dataPointsOf(facts);
   if (points.length) return { draft: chartOf(points, title) };
-  return { draft: tableOf(facts, title), note: 'The cited passages hold no numbers to chart, so the facts are in a table instead.' };
+  return {
+    draft: tableOf(facts, title),
+    note: 'The cited passages hold no numbers to chart, so the facts are in a table instead.',
+  };
 }

@@ -41,14 +41,23 @@ const cosine = (a: Float32Array, b: Float32Array): number => {
 
 /** Embeds the calibration set (questions as queries, passages as passages) and reads the embedder's scale off it. */
 export async function measureCosineScale(embedder: Embedder): Promise<{ scale: CosineScale; tokens: number }> {
-  const questions = await embedder.embed(CALIBRATION_PAIRS.map(([q]) => q), 'query');
-  const passages = await embedder.embed(CALIBRATION_PAIRS.map(([, p]) => p), 'passage');
+  const questions = await embedder.embed(
+    CALIBRATION_PAIRS.map(([q]) => q),
+    'query',
+  );
+  const passages = await embedder.embed(
+    CALIBRATION_PAIRS.map(([, p]) => p),
+    'passage',
+  );
   const related: number[] = [];
   const unrelated: number[] = [];
   questions.vectors.forEach((q, i) => {
     passages.vectors.forEach((p, j) => (i === j ? related : unrelated).push(cosine(q, p)));
   });
-  return { scale: { related: median(related), unrelated: median(unrelated) }, tokens: questions.tokens + passages.tokens };
+  return {
+    scale: { related: median(related), unrelated: median(unrelated) },
+    tokens: questions.tokens + passages.tokens,
+  };
 }
 
 /**
@@ -57,7 +66,11 @@ export async function measureCosineScale(embedder: Embedder): Promise<{ scale: C
  * reference's. Without a scale (an embedder never measured), the cosine as
  * it is.
  */
-export function onReferenceScale(cosine: number, scale: CosineScale | undefined, reference: CosineScale = REFERENCE_SCALE): number {
+export function onReferenceScale(
+  cosine: number,
+  scale: CosineScale | undefined,
+  reference: CosineScale = REFERENCE_SCALE,
+): number {
   if (!scale || scale.related <= scale.unrelated) return cosine;
   const t = (cosine - scale.unrelated) / (scale.related - scale.unrelated);
   return reference.unrelated + t * (reference.related - reference.unrelated);

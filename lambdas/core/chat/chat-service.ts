@@ -1,8 +1,16 @@
-import type { ChatModel, ChatModelAnswer, Clock, ConversationStore, DocumentStore, Embedder, SearchIndex } from '../ports.js';
 import { chunkText } from '../chunking.js';
-import { newId } from '../ids.js';
 import type { Filter } from '../filter.js';
+import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
+import type {
+  ChatModel,
+  ChatModelAnswer,
+  Clock,
+  ConversationStore,
+  DocumentStore,
+  Embedder,
+  SearchIndex,
+} from '../ports.js';
 import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
@@ -13,7 +21,7 @@ import { passageLines, readDocumentLines } from './lines.js';
 import { attachPendingVectors, type DeferredVectors, type PendingVectors } from './memory-vectors.js';
 import { ReplyDeltas } from './reply-deltas.js';
 import { ChatRetriever, type RetrievedPassage } from './retrieval.js';
-import { buildSources, citedFacts, type ChatSource, type GroundedPassage } from './sources.js';
+import { buildSources, type ChatSource, citedFacts, type GroundedPassage } from './sources.js';
 
 export interface ChatArtifact {
   id: string;
@@ -103,7 +111,12 @@ export class ChatService {
     const { chatModel } = this.deps;
     // A follow-up that points back is searched with what it points back to (conversations.ts).
     const asked = searchQuestion(question, conversation.history, { noAnswerReply: NO_ANSWER_REPLY });
-    const { passages: retrieved, questionVector, questionTokens, generation } = await this.retriever.retrieve(ref, asked.search, { judging: chatModel.judges, filter: options.filter });
+    const {
+      passages: retrieved,
+      questionVector,
+      questionTokens,
+      generation,
+    } = await this.retriever.retrieve(ref, asked.search, { judging: chatModel.judges, filter: options.filter });
     // The passages' lines are read in the generation the passages were found in (none without a library).
     const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 
@@ -124,9 +137,13 @@ export class ChatService {
     // A reply that cites nothing rests on everything it was given, and only on that: so for the extractive answerer, whose
     // passages all cleared the support gate. A judging model was given candidates, some of them noise: its reply must cite
     // (an uncited one is no answer). A reply citing a passage it was not given is rejected whole, from any model (docs/chat.md).
-    const citations = answer.reply && !answer.citations.length && !chatModel.judges ? passages.map((p) => ({ passage: p.number })) : answer.citations;
+    const citations =
+      answer.reply && !answer.citations.length && !chatModel.judges
+        ? passages.map((p) => ({ passage: p.number }))
+        : answer.citations;
     const given = new Set(passages.map((p) => p.number));
-    const sources = answer.reply && citations.every((c) => given.has(c.passage)) ? buildSources(passages, citations) : [];
+    const sources =
+      answer.reply && citations.every((c) => given.has(c.passage)) ? buildSources(passages, citations) : [];
     let reply = answer.reply && sources.length ? answer.reply : NO_ANSWER_REPLY;
 
     const artifacts: ChatArtifact[] = [];
@@ -170,20 +187,41 @@ export class ChatService {
   }
 
   /** Numbers the supported passages and gives each its document lines. */
-  private async ground(ref: LibraryRef, retrieved: readonly RetrievedPassage[], generation: string): Promise<GroundedPassage[]> {
+  private async ground(
+    ref: LibraryRef,
+    retrieved: readonly RetrievedPassage[],
+    generation: string,
+  ): Promise<GroundedPassage[]> {
     const documentLines = new Map<string, Promise<string[] | null>>();
     for (const r of retrieved) {
-      if (!documentLines.has(r.itemId)) documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId, generation));
+      if (!documentLines.has(r.itemId))
+        documentLines.set(r.itemId, readDocumentLines(this.deps.index, ref, r.itemId, generation));
     }
     return Promise.all(
       retrieved.map(async (r, i) => {
         const { lineStart, lines } = passageLines(await documentLines.get(r.itemId)!, r.passage);
-        return { number: i + 1, title: r.title, lineStart, lines, document: r.itemId, metadata: r.metadata, ...(r.signals.matchedTerms === 0 ? { byMeaning: true } : {}), ...(r.supporting ? { supports: true } : {}) };
+        return {
+          number: i + 1,
+          title: r.title,
+          lineStart,
+          lines,
+          document: r.itemId,
+          metadata: r.metadata,
+          ...(r.signals.matchedTerms === 0 ? { byMeaning: true } : {}),
+          ...(r.supporting ? { supports: true } : {}),
+        };
       }),
     );
   }
 
-  private item(itemId: string, kind: 'chat' | 'creation', title: string | null, runId: string, at: string, text: string): IndexItem {
+  private item(
+    itemId: string,
+    kind: 'chat' | 'creation',
+    title: string | null,
+    runId: string,
+    at: string,
+    text: string,
+  ): IndexItem {
     return { itemId, kind, title, sourceRef: runId, contentDate: at, text, passages: chunkText(text), vectors: [] };
   }
 
@@ -206,11 +244,15 @@ export class ChatService {
     known: { text: string; vector: Float32Array },
     undo: Array<() => Promise<unknown>>,
   ): Promise<{ tokens: number; pending: PendingVectors[] }> {
-    const reusable = (item: IndexItem) => known.vector.length > 0 && item.passages.length === 1 && item.passages[0]!.text === known.text;
-    const pending = items.filter((item) => !reusable(item)).map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
+    const reusable = (item: IndexItem) =>
+      known.vector.length > 0 && item.passages.length === 1 && item.passages[0]!.text === known.text;
+    const pending = items
+      .filter((item) => !reusable(item))
+      .map((item) => ({ ref, itemId: item.itemId, texts: item.passages.map((p) => p.text) }));
     const texts = pending.flatMap((item) => item.texts);
     const deferred = this.deps.deferVectors;
-    const { vectors, tokens } = deferred || !texts.length ? { vectors: [], tokens: 0 } : await this.deps.embedder.embed(texts, 'passage');
+    const { vectors, tokens } =
+      deferred || !texts.length ? { vectors: [], tokens: 0 } : await this.deps.embedder.embed(texts, 'passage');
     await this.deps.documents.touchLibrary(ref, at);
     let offset = 0;
     for (const item of items) {
@@ -230,7 +272,12 @@ export class ChatService {
   private async embedLater(pending: PendingVectors[]): Promise<void> {
     const deferred = this.deps.deferVectors;
     if (!deferred || !pending.length) return;
-    const deps = { index: deferred.index, embedder: this.deps.embedder, spend: this.deps.usage, clock: this.deps.clock };
+    const deps = {
+      index: deferred.index,
+      embedder: this.deps.embedder,
+      spend: this.deps.usage,
+      clock: this.deps.clock,
+    };
     await deferred.background.run('chat memory vectors', () => attachPendingVectors(deps, pending));
   }
 }

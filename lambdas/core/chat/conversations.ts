@@ -1,8 +1,8 @@
-import type { Clock, ConversationStore, ConversationTurnRecord, DocumentStore } from '../ports.js';
 import { LibraryErasedError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
 import { inCurrentGeneration } from '../generations.js';
+import { newId } from '../ids.js';
 import type { LibraryRef } from '../model.js';
+import type { Clock, ConversationStore, ConversationTurnRecord, DocumentStore } from '../ports.js';
 import { contentTerms } from './terms.js';
 
 /**
@@ -44,7 +44,10 @@ export class Conversations {
   async open(ref: LibraryRef, id: string | undefined): Promise<OpenConversation> {
     if (id === undefined) return { id: newId('cnv'), generation: null, history: [] };
     const generation = await this.deps.documents.libraryGeneration(ref);
-    const history = generation === null ? [] : await this.deps.conversations.recentTurns(ref, id, generation, CONVERSATION_LIMITS.historyTurns);
+    const history =
+      generation === null
+        ? []
+        : await this.deps.conversations.recentTurns(ref, id, generation, CONVERSATION_LIMITS.historyTurns);
     if (!history.length) throw notFound(`conversation ${id} not found`);
     return { id, generation, history };
   }
@@ -59,7 +62,11 @@ export class Conversations {
    * after the write, as for index writes (core/generations.ts): either the
    * erasure's sweep sees the turn, or this check sees the generation ended.
    */
-  async append(ref: LibraryRef, conversation: OpenConversation, turn: ConversationTurnRecord): Promise<() => Promise<void>> {
+  async append(
+    ref: LibraryRef,
+    conversation: OpenConversation,
+    turn: ConversationTurnRecord,
+  ): Promise<() => Promise<void>> {
     const { conversations, documents, clock } = this.deps;
     const undo = () => conversations.removeTurn(ref, conversation.id, turn.runId);
     const writeUnder = async (generation: string) => {
@@ -71,7 +78,9 @@ export class Conversations {
     if (conversation.generation !== null) {
       const generation = conversation.generation;
       await writeUnder(generation).catch((error: unknown) => {
-        throw error instanceof LibraryErasedError ? notFound(`conversation ${conversation.id} not found: its library was erased`) : error;
+        throw error instanceof LibraryErasedError
+          ? notFound(`conversation ${conversation.id} not found: its library was erased`)
+          : error;
       });
     } else {
       await inCurrentGeneration(3, async () => writeUnder(await documents.touchLibrary(ref, clock.now())));
@@ -87,16 +96,74 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 /** Pronouns and words that point back at what was said before ("it", "her", "those", "the same", "what else"). */
 const POINTING_BACK = new Set(
   `it it's its itself they they're them their theirs themselves he he's him his himself she she's her hers herself
-  those these same else former latter above aforementioned then that's`.split(/\s+/).filter(Boolean),
+  those these same else former latter above aforementioned then that's`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 /** Words a question opens with when it goes on from the previous one ("and when?", "but why", "also ..."). */
 const CONTINUING = new Set(['and', 'but', 'also', 'so', 'or', 'plus']);
-const OPENING_PAIRS = new Set(['what about', 'how about', 'what else', 'why not', 'and what', 'and when', 'and where', 'and who', 'and how']);
+const OPENING_PAIRS = new Set([
+  'what about',
+  'how about',
+  'what else',
+  'why not',
+  'and what',
+  'and when',
+  'and where',
+  'and who',
+  'and how',
+]);
 /** Beside "that", words that make it a pronoun ("when was that", "that cost", "is that right") rather than a relative ("the note that says"). */
-const AFTER_POINTING_THAT = new Set(['is', 'was', 'were', 'are', 'be', 'been', 'will', 'would', 'could', 'did', 'does', 'do', 'has', 'have', 'had', 'cost', 'costs', 'mean', 'means', 'happen', 'happened']);
+const AFTER_POINTING_THAT = new Set([
+  'is',
+  'was',
+  'were',
+  'are',
+  'be',
+  'been',
+  'will',
+  'would',
+  'could',
+  'did',
+  'does',
+  'do',
+  'has',
+  'have',
+  'had',
+  'cost',
+  'costs',
+  'mean',
+  'means',
+  'happen',
+  'happened',
+]);
 const BE = new Set(['is', 'are', 'was', 'were', 'be', "'s"]);
 /** "this"/"these" before these words speak of now ("this week"), not of what was said. */
-const NOW_WORDS = new Set(['week', 'weekend', 'month', 'year', 'morning', 'afternoon', 'evening', 'night', 'time', 'quarter', 'season', 'summer', 'winter', 'spring', 'autumn', 'fall', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
+const NOW_WORDS = new Set([
+  'week',
+  'weekend',
+  'month',
+  'year',
+  'morning',
+  'afternoon',
+  'evening',
+  'night',
+  'time',
+  'quarter',
+  'season',
+  'summer',
+  'winter',
+  'spring',
+  'autumn',
+  'fall',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+]);
 
 /**
  * Whether a question points back at the conversation rather than standing
@@ -117,7 +184,8 @@ export function refersBack(question: string): boolean {
     const next = words[i + 1];
     if (POINTING_BACK.has(word)) return true;
     // "that" as a pronoun: "when was that", "that cost", "is that right?"; not a relative ("the note that says").
-    if (word === 'that') return next === undefined || AFTER_POINTING_THAT.has(next) || AFTER_POINTING_THAT.has(words[i - 1] ?? '');
+    if (word === 'that')
+      return next === undefined || AFTER_POINTING_THAT.has(next) || AFTER_POINTING_THAT.has(words[i - 1] ?? '');
     if (word === 'this' || word === 'these') return next === undefined || !NOW_WORDS.has(next);
     // "there" of a place said before ("what did we eat there"), not "is there a note ...".
     if (word === 'there') return next === undefined || !(BE.has(next) || BE.has(words[i - 1] ?? ''));
@@ -151,7 +219,11 @@ const CITATION_MARKER = /\[\d+(?:\s*,\s*\d+)*\]/g;
  * was about. Any other question is searched alone, so a new subject in the
  * same conversation is not pulled back to the old one.
  */
-export function searchQuestion(question: string, history: readonly ConversationTurnRecord[], options: { noAnswerReply?: string } = {}): SearchQuestion {
+export function searchQuestion(
+  question: string,
+  history: readonly ConversationTurnRecord[],
+  options: { noAnswerReply?: string } = {},
+): SearchQuestion {
   if (!history.length || !refersBack(question)) return { search: question, question, inContext: false };
   const earlier: string[] = [];
   for (let i = history.length - 1; i >= 0 && earlier.length < CONVERSATION_LIMITS.contextQuestions; i--) {

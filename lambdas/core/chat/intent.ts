@@ -20,7 +20,11 @@ const REQUEST_PREFIX =
 export function artifactTitle(question: string, fallback: string): string {
   // (?<![?.!\s]): the closing run of punctuation and spaces is matched from its first character
   // only, linear on any question (/[?.!\s]+$/ retried a long run from each of its positions).
-  const stripped = question.replace(REQUEST_PREFIX, '').replace(/^(the|a|an)\s+/i, '').replace(/(?<![?.!\s])[?.!\s]+$/, '').trim();
+  const stripped = question
+    .replace(REQUEST_PREFIX, '')
+    .replace(/^(the|a|an)\s+/i, '')
+    .replace(/(?<![?.!\s])[?.!\s]+$/, '')
+    .trim();
   const subject = stripped || question.trim();
   const title = subject.charAt(0).toUpperCase() + subject.slice(1);
   return (title.length > 80 ? `${title.slice(0, 79)}…` : title) || fallback;

@@ -1,6 +1,6 @@
-import type { SearchIndex } from '../ports.js';
 import { excerptAround, splitLines } from '../chunking.js';
 import type { LibraryRef, Passage } from '../model.js';
+import type { SearchIndex } from '../ports.js';
 
 /** A line longer than this is cut to the part the passage covers. */
 const LONG_LINE = 600;
@@ -9,7 +9,12 @@ const LONG_LINE = 600;
  * The document's own lines, read from the index (the same text grep reads),
  * so every line number a chat cites is the one grep reports.
  */
-export async function readDocumentLines(index: SearchIndex, ref: LibraryRef, itemId: string, generation: string): Promise<string[] | null> {
+export async function readDocumentLines(
+  index: SearchIndex,
+  ref: LibraryRef,
+  itemId: string,
+  generation: string,
+): Promise<string[] | null> {
   const text = await index.documentText(ref, itemId, generation);
   return text === null ? null : splitLines(text);
 }
@@ -18,9 +23,13 @@ export async function readDocumentLines(index: SearchIndex, ref: LibraryRef, ite
  * The lines of a passage, numbered as in the document. A very long document
  * line (a paragraph without breaks) is narrowed to the piece the passage holds.
  */
-export function passageLines(documentLines: readonly string[] | null, passage: Passage): { lineStart: number; lines: string[] } {
+export function passageLines(
+  documentLines: readonly string[] | null,
+  passage: Passage,
+): { lineStart: number; lines: string[] } {
   const pieces = splitLines(passage.text);
-  if (!documentLines) return { lineStart: passage.lineStart, lines: passage.lineStart === passage.lineEnd ? [pieces.join(' ')] : pieces };
+  if (!documentLines)
+    return { lineStart: passage.lineStart, lines: passage.lineStart === passage.lineEnd ? [pieces.join(' ')] : pieces };
   const lines = documentLines.slice(passage.lineStart - 1, passage.lineEnd).map((line) => {
     if (line.length <= LONG_LINE) return line;
     if (passage.lineStart === passage.lineEnd) return pieces.join(' ');

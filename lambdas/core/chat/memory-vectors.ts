@@ -1,5 +1,5 @@
-import type { BackgroundWork, Clock, DeferredVectorIndex, Embedder } from '../ports.js';
 import type { LibraryRef } from '../model.js';
+import type { BackgroundWork, Clock, DeferredVectorIndex, Embedder } from '../ports.js';
 import type { UsageService } from '../usage.js';
 
 /** How a chat answers before its reply is embedded: an index that takes vectors later, and a runner for the work. */
@@ -35,11 +35,18 @@ export async function attachPendingVectors(deps: PendingVectorDeps, items: reado
   const byTenant = new Map<string, PendingVectors[]>();
   for (const item of items) byTenant.set(item.ref.tenantId, [...(byTenant.get(item.ref.tenantId) ?? []), item]);
   for (const [tenantId, own] of byTenant) {
-    const { vectors, tokens } = await deps.embedder.embed(own.flatMap((item) => item.texts), 'passage');
+    const { vectors, tokens } = await deps.embedder.embed(
+      own.flatMap((item) => item.texts),
+      'passage',
+    );
     let offset = 0;
     for (const item of own) {
       const mine = vectors.slice(offset, offset + item.texts.length);
-      await deps.index.attachPassageVectors(item.ref, item.itemId, mine.map((vector, ordinal) => ({ ordinal, vector })));
+      await deps.index.attachPassageVectors(
+        item.ref,
+        item.itemId,
+        mine.map((vector, ordinal) => ({ ordinal, vector })),
+      );
       offset += item.texts.length;
     }
     await deps.spend.recordEmbedding({ tenantId, at: deps.clock.now(), tokens });

@@ -25,7 +25,8 @@ export const NOT_IN_LIBRARY = 'NOT_IN_LIBRARY';
 /** The name of the tool a model is made to call with its answer (Bedrock Converse). */
 export const ANSWER_TOOL = {
   name: 'answer_from_library',
-  description: "Gives the answer to the user's question from the numbered passages of their library, with the passages it rests on, or null when they do not hold it.",
+  description:
+    "Gives the answer to the user's question from the numbered passages of their library, with the passages it rests on, or null when they do not hold it.",
 } as const;
 
 /** What the model answers, as the system prompt spells it. */
@@ -105,7 +106,10 @@ export function answerSchema(passageNumbers: readonly number[]): Record<string, 
   return {
     type: 'object',
     properties: {
-      answer: { type: ['string', 'null'], description: 'The answer citing passages as [n]; null when the passages do not hold it.' },
+      answer: {
+        type: ['string', 'null'],
+        description: 'The answer citing passages as [n]; null when the passages do not hold it.',
+      },
       citations: {
         type: 'array',
         items: {
@@ -132,7 +136,13 @@ export function answerSchema(passageNumbers: readonly number[]): Record<string, 
 const passageNumber = z.union([z.int(), z.string().check(z.regex(/^ *\d{1,6} *$/))]);
 const ModelReply = z.object({
   answer: z.nullable(z.string()),
-  citations: z.optional(z.nullable(z.array(z.union([passageNumber, z.object({ passage: passageNumber, quote: z.optional(z.nullable(z.string())) })])))),
+  citations: z.optional(
+    z.nullable(
+      z.array(
+        z.union([passageNumber, z.object({ passage: passageNumber, quote: z.optional(z.nullable(z.string())) })]),
+      ),
+    ),
+  ),
 });
 
 /** What a model's reply comes to. */
@@ -179,27 +189,49 @@ export function judgeReply(raw: RawReply, passages: readonly GroundingPassage[])
   const parsed = ModelReply.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { kind: 'malformed', detail: `not the answer format (${issue ? `${issue.path.join('.') || 'reply'}: ${issue.message}` : 'invalid'})` };
+    return {
+      kind: 'malformed',
+      detail: `not the answer format (${issue ? `${issue.path.join('.') || 'reply'}: ${issue.message}` : 'invalid'})`,
+    };
   }
   const answer = parsed.data.answer?.trim() ?? '';
   if (!answer || answer.startsWith(NOT_IN_LIBRARY)) return { kind: 'not_in_library' };
   const listed = (parsed.data.citations ?? []).map((c) =>
-    typeof c === 'object' ? { passage: Number(c.passage), quote: c.quote?.trim() || undefined } : { passage: Number(c), quote: undefined },
+    typeof c === 'object'
+      ? { passage: Number(c.passage), quote: c.quote?.trim() || undefined }
+      : { passage: Number(c), quote: undefined },
   );
-  return judgeCitations(answer, [...markersIn(answer).map((passage) => ({ passage, quote: undefined })), ...listed], passages);
+  return judgeCitations(
+    answer,
+    [...markersIn(answer).map((passage) => ({ passage, quote: undefined })), ...listed],
+    passages,
+  );
 }
 
 /** The older contract: NOT_IN_LIBRARY, or a reply with [n] markers. */
 function judgePlainText(text: string, passages: readonly GroundingPassage[]): ReplyVerdict {
   const reply = text.trim();
   if (!reply || reply.startsWith(NOT_IN_LIBRARY)) return { kind: 'not_in_library' };
-  return judgeCitations(reply, markersIn(reply).map((passage) => ({ passage, quote: undefined })), passages);
+  return judgeCitations(
+    reply,
+    markersIn(reply).map((passage) => ({ passage, quote: undefined })),
+    passages,
+  );
 }
 
-function judgeCitations(reply: string, cited: Array<{ passage: number; quote: string | undefined }>, passages: readonly GroundingPassage[]): ReplyVerdict {
+function judgeCitations(
+  reply: string,
+  cited: Array<{ passage: number; quote: string | undefined }>,
+  passages: readonly GroundingPassage[],
+): ReplyVerdict {
   const byNumber = new Map(passages.map((p) => [p.number, p]));
   const unknown = [...new Set(cited.map((c) => c.passage).filter((n) => !byNumber.has(n)))];
-  if (unknown.length) return { kind: 'rejected', reason: 'unknown_passage', detail: `cites passage ${unknown.join(', ')}, which it was not given (given ${passages.length})` };
+  if (unknown.length)
+    return {
+      kind: 'rejected',
+      reason: 'unknown_passage',
+      detail: `cites passage ${unknown.join(', ')}, which it was not given (given ${passages.length})`,
+    };
   if (!cited.length) return { kind: 'rejected', reason: 'uncited', detail: 'answers without citing any passage' };
   const citations: Citation[] = [];
   let droppedQuotes = 0;
@@ -247,7 +279,10 @@ export function quoteLines(passage: GroundingPassage, quote: string): number[] |
   let to = wanted.length;
   while (from < to && marks(wanted[from])) from += 1;
   while (to > from && marks(wanted[to - 1])) to -= 1;
-  wanted = wanted.slice(from, to).replace(/(?:\.\.\.|…)$/, '').trim();
+  wanted = wanted
+    .slice(from, to)
+    .replace(/(?:\.\.\.|…)$/, '')
+    .trim();
   if (!wanted) return null;
   const starts: number[] = [];
   let joined = '';
@@ -273,7 +308,9 @@ export function quoteLines(passage: GroundingPassage, quote: string): number[] |
  * text holds no object (a plain-text reply); `broken` when it holds what
  * starts like the answer object but does not parse.
  */
-export function findJson(text: string): { kind: 'json'; value: unknown } | { kind: 'broken'; detail: string } | { kind: 'none' } {
+export function findJson(
+  text: string,
+): { kind: 'json'; value: unknown } | { kind: 'broken'; detail: string } | { kind: 'none' } {
   let body = text.trim();
   if (body.startsWith('```')) {
     const newline = body.indexOf('\n');
@@ -297,7 +334,8 @@ export function findJson(text: string): { kind: 'json'; value: unknown } | { kin
     }
   }
   // An object that does not close or parse: the answer object cut short or garbled, unless the text is prose with a brace in it.
-  if (start === 0 || body.includes('"answer"')) return { kind: 'broken', detail: object === null ? 'JSON that does not close' : 'JSON that does not parse' };
+  if (start === 0 || body.includes('"answer"'))
+    return { kind: 'broken', detail: object === null ? 'JSON that does not close' : 'JSON that does not parse' };
   return { kind: 'none' };
 }
 
@@ -339,14 +377,26 @@ export function settleVerdict(
 ): Pick<ChatModelAnswer, 'reply' | 'citations'> {
   switch (verdict.kind) {
     case 'answer':
-      if (verdict.droppedQuotes) context.log?.('chat model quoted words its passage does not hold: quote dropped, citation kept', { model: context.model, dropped: verdict.droppedQuotes });
+      if (verdict.droppedQuotes)
+        context.log?.('chat model quoted words its passage does not hold: quote dropped, citation kept', {
+          model: context.model,
+          dropped: verdict.droppedQuotes,
+        });
       return { reply: verdict.reply, citations: verdict.citations };
     case 'not_in_library':
       return { reply: null, citations: [] };
     case 'rejected':
-      context.log?.('chat model reply rejected: answered as not in the library', { model: context.model, reason: verdict.reason, detail: verdict.detail, passages: context.passages });
+      context.log?.('chat model reply rejected: answered as not in the library', {
+        model: context.model,
+        reason: verdict.reason,
+        detail: verdict.detail,
+        passages: context.passages,
+      });
       return { reply: null, citations: [] };
     case 'malformed':
-      throw new BackendUnavailableError(`the chat model sent a reply that is not the answer format: ${verdict.detail}${context.cut ? ' (it stopped at its token limit)' : ''}`, 1);
+      throw new BackendUnavailableError(
+        `the chat model sent a reply that is not the answer format: ${verdict.detail}${context.cut ? ' (it stopped at its token limit)' : ''}`,
+        1,
+      );
   }
 }

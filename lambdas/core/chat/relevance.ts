@@ -60,7 +60,10 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minShare: 0.7,
   minCoverageWithShare: 0.5,
   minCosineForFigures: 0.45,
-  leadTiers: [{ lead: 0.105, cosine: 0.3 }, { lead: 0.095, cosine: 0.4 }],
+  leadTiers: [
+    { lead: 0.105, cosine: 0.3 },
+    { lead: 0.095, cosine: 0.4 },
+  ],
   shareWithCosine: { share: 0.6, coverage: 0.5, cosine: 0.35 },
   acceptsContext: false,
 };
@@ -121,7 +124,10 @@ export interface SupportSignals {
 }
 
 /** Inverse document frequency of each question term over a pool of passages' term sets. */
-export function termWeights(questionTerms: ReadonlySet<string>, pool: ReadonlyArray<ReadonlySet<string>>): Map<string, number> {
+export function termWeights(
+  questionTerms: ReadonlySet<string>,
+  pool: ReadonlyArray<ReadonlySet<string>>,
+): Map<string, number> {
   const weights = new Map<string, number>();
   for (const term of questionTerms) {
     let df = 0;
@@ -161,8 +167,20 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   if (thresholds.leadTiers.some((tier) => lead >= tier.lead && cosine >= tier.cosine)) return true;
   if (signals.viaContext && thresholds.acceptsContext) return true;
   const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
-  if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare) return true;
+  if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare)
+    return true;
   const sharing = thresholds.shareWithCosine;
-  if (sharing && signals.matchedTerms >= 2 && share >= sharing.share && signals.coverage >= sharing.coverage && cosine >= sharing.cosine) return true;
-  return signals.matchedTerms > 0 && signals.coverage >= thresholds.minCoverageWithCosine && cosine >= thresholds.minCosineWithTerms;
+  if (
+    sharing &&
+    signals.matchedTerms >= 2 &&
+    share >= sharing.share &&
+    signals.coverage >= sharing.coverage &&
+    cosine >= sharing.cosine
+  )
+    return true;
+  return (
+    signals.matchedTerms > 0 &&
+    signals.coverage >= thresholds.minCoverageWithCosine &&
+    cosine >= thresholds.minCosineWithTerms
+  );
 }

@@ -149,7 +149,16 @@ export class AnswerStream {
         return;
       }
       this.escape = null;
-      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
+      const simple: Record<string, string> = {
+        n: '\n',
+        t: '\t',
+        r: '\r',
+        b: '\b',
+        f: '\f',
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+      };
       this.text(simple[c] ?? c);
       return;
     }

@@ -1,11 +1,20 @@
-import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
-import type { SearchService } from '../search.js';
 import type { Filter } from '../filter.js';
 import type { Metadata } from '../metadata.js';
-import { DEFAULT_ADMIT, DEFAULT_NOISE, DEFAULT_SUPPORT, isSupported, termCoverage, termWeights, type SupportSignals, type SupportThresholds } from './relevance.js';
+import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
+import type { SearchService } from '../search.js';
+import { type CosineScale, onReferenceScale } from './calibration.js';
 import { artifactIntent } from './intent.js';
+import {
+  DEFAULT_ADMIT,
+  DEFAULT_NOISE,
+  DEFAULT_SUPPORT,
+  isSupported,
+  type SupportSignals,
+  type SupportThresholds,
+  termCoverage,
+  termWeights,
+} from './relevance.js';
 import { termSet } from './terms.js';
-import { onReferenceScale, type CosineScale } from './calibration.js';
 
 export interface RetrievedPassage {
   itemId: string;
@@ -77,9 +86,20 @@ export class ChatRetriever {
     ref: LibraryRef,
     question: string,
     options: { judging?: boolean; filter?: Filter } = {},
-  ): Promise<{ passages: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
-    const { candidates, questionVector, questionTokens, generation } = await this.candidates(ref, question, options.filter);
-    const gate = options.judging ? { ...this.options, support: this.options.noise, admit: this.options.noise } : this.options;
+  ): Promise<{
+    passages: RetrievedPassage[];
+    questionVector: Float32Array;
+    questionTokens: number;
+    generation: string | null;
+  }> {
+    const { candidates, questionVector, questionTokens, generation } = await this.candidates(
+      ref,
+      question,
+      options.filter,
+    );
+    const gate = options.judging
+      ? { ...this.options, support: this.options.noise, admit: this.options.noise }
+      : this.options;
     return { passages: selectGrounding(candidates, gate), questionVector, questionTokens, generation };
   }
 
@@ -89,8 +109,19 @@ export class ChatRetriever {
     question: string,
     /** Only documents matching it are evidence (API.md, "Filters"). */
     filter?: Filter,
-  ): Promise<{ candidates: RetrievedPassage[]; questionVector: Float32Array; questionTokens: number; generation: string | null }> {
-    const { keywordHits, vectorHits, queryVector: questionVector, queryTokens: questionTokens, generation } = await this.search.legs(ref, question, DOCUMENT_KINDS, filter);
+  ): Promise<{
+    candidates: RetrievedPassage[];
+    questionVector: Float32Array;
+    questionTokens: number;
+    generation: string | null;
+  }> {
+    const {
+      keywordHits,
+      vectorHits,
+      queryVector: questionVector,
+      queryTokens: questionTokens,
+      generation,
+    } = await this.search.legs(ref, question, DOCUMENT_KINDS, filter);
     const items = this.search.fuse(keywordHits, vectorHits).slice(0, this.options.maxItems);
     const scale = await this.scale();
     const cosineOf = new Map(vectorHits.map((hit) => [key(hit), onReferenceScale(hit.rawScore, scale)]));
@@ -107,15 +138,27 @@ export class ChatRetriever {
     const out: RetrievedPassage[] = [];
     items.forEach((item, itemRank) => {
       const seen = new Set<string>();
-      for (const hit of [...keywordHits.filter((h) => h.itemId === item.itemId).slice(0, 2),
-        ...vectorHits.filter((h) => h.itemId === item.itemId).slice(0, 2)]) {
+      for (const hit of [
+        ...keywordHits.filter((h) => h.itemId === item.itemId).slice(0, 2),
+        ...vectorHits.filter((h) => h.itemId === item.itemId).slice(0, 2),
+      ]) {
         if (seen.has(key(hit))) continue;
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
         out.push({
-          itemId: hit.itemId, kind: hit.kind, title: hit.title, sourceRef: hit.sourceRef, metadata: hit.metadata ?? {}, itemRank, itemScore: item.score, passage: hit.passage,
+          itemId: hit.itemId,
+          kind: hit.kind,
+          title: hit.title,
+          sourceRef: hit.sourceRef,
+          metadata: hit.metadata ?? {},
+          itemRank,
+          itemScore: item.score,
+          passage: hit.passage,
           signals: {
-            coverage, matchedTerms: matched, questionTerms: questionTerms.size, cosine: cosineOf.get(key(hit)) ?? null,
+            coverage,
+            matchedTerms: matched,
+            questionTerms: questionTerms.size,
+            cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
             cosineLead: leadOf.get(hit.itemId),
             ...(hit.viaContext ? { viaContext: true } : {}),
@@ -146,11 +189,17 @@ const strength = (c: RetrievedPassage) => c.signals.coverage + (c.signals.cosine
  * the question they hold helped under the earlier rank fusion, +5 points on
  * SciFact train; under the score fusion it no longer did, so it went.)
  */
-export function selectGrounding(candidates: readonly RetrievedPassage[], options: RetrievalOptions = DEFAULT_RETRIEVAL): RetrievedPassage[] {
+export function selectGrounding(
+  candidates: readonly RetrievedPassage[],
+  options: RetrievalOptions = DEFAULT_RETRIEVAL,
+): RetrievedPassage[] {
   if (!candidates.some((c) => isSupported(c.signals, options.support))) return [];
   const byItem = new Map<string, RetrievedPassage[]>();
   for (const c of candidates.filter((c) => isSupported(c.signals, options.admit))) {
-    byItem.set(c.itemId, [...(byItem.get(c.itemId) ?? []), { ...c, supporting: isSupported(c.signals, options.support) }]);
+    byItem.set(c.itemId, [
+      ...(byItem.get(c.itemId) ?? []),
+      { ...c, supporting: isSupported(c.signals, options.support) },
+    ]);
   }
   const { minItems, maxItems, relativeScore } = options.grounding;
   const items = [...byItem.values()].sort((a, b) => a[0]!.itemRank - b[0]!.itemRank);

@@ -1,7 +1,7 @@
-import type { Citation, GroundingPassage } from '../ports.js';
 import { LIMITS } from '../limits.js';
-import type { CitedFact } from './artifacts.js';
 import type { Metadata } from '../metadata.js';
+import type { Citation, GroundingPassage } from '../ports.js';
+import type { CitedFact } from './artifacts.js';
 import { numberedSnippet } from './lines.js';
 /** A passage as handed to the model, with the id of the document it came from. */
 export interface GroundedPassage extends GroundingPassage {
@@ -42,10 +42,17 @@ function resolve(passages: readonly GroundedPassage[], citations: readonly Citat
 
 /** One source per cited document, in the order first cited; the snippet holds the cited lines with their numbers. */
 export function buildSources(passages: readonly GroundedPassage[], citations: readonly Citation[]): ChatSource[] {
-  const byDocument = new Map<string, { title: string; metadata: Metadata; lines: Map<number, string>; focus?: string }>();
+  const byDocument = new Map<
+    string,
+    { title: string; metadata: Metadata; lines: Map<number, string>; focus?: string }
+  >();
   for (const { passage, lines, quote } of resolve(passages, citations)) {
     const itemId = passage.document;
-    const entry = byDocument.get(itemId) ?? { title: passage.title ?? '', metadata: passage.metadata ?? {}, lines: new Map<number, string>() };
+    const entry = byDocument.get(itemId) ?? {
+      title: passage.title ?? '',
+      metadata: passage.metadata ?? {},
+      lines: new Map<number, string>(),
+    };
     for (const n of lines) entry.lines.set(n, passage.lines[n - passage.lineStart]!);
     entry.focus ??= quote;
     byDocument.set(itemId, entry);
@@ -67,7 +74,9 @@ export function buildSources(passages: readonly GroundedPassage[], citations: re
 export function citedFacts(passages: readonly GroundedPassage[], citations: readonly Citation[]): CitedFact[] {
   const facts: CitedFact[] = [];
   for (const { passage, lines, quote } of resolve(passages, citations)) {
-    const text = (quote ?? lines.map((n) => passage.lines[n - passage.lineStart]!).join(' ')).replace(/\s+/g, ' ').trim();
+    const text = (quote ?? lines.map((n) => passage.lines[n - passage.lineStart]!).join(' '))
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!text || facts.some((f) => f.text === text)) continue;
     facts.push({ text, title: passage.title ?? '', fileId: passage.document, lines });
   }

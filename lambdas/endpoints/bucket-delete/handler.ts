@@ -1,4 +1,4 @@
-import { bucketsOf, type BucketService } from '../../core/bucket/bucket-service.js';
+import { type BucketService, bucketsOf } from '../../core/bucket/bucket-service.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { contract } from './contract.js';
 

@@ -12,7 +12,11 @@ const CaptureBatchRequest = meta(
 );
 
 export const contract = {
-  name: 'capture-batch', method: 'POST', path: '/v1/capture/batch', auth: true, summary: 'Capture up to 20 items',
+  name: 'capture-batch',
+  method: 'POST',
+  path: '/v1/capture/batch',
+  auth: true,
+  summary: 'Capture up to 20 items',
   request: { body: CaptureBatchRequest },
   // Each item is captured as a single capture is.
   access: capture.access,

@@ -1,6 +1,6 @@
-import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { captureRawItem, type ReceiptListener } from '../../http/receipts.js';
+import type { Services } from '../../wiring/services.js';
 import { contract } from './contract.js';
 
 /** Items are captured in request order, so two identical items give created then deduped. */
@@ -13,7 +13,15 @@ export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: Re
       for (const [index, raw] of body.items.entries()) {
         // Batch items are stored and queued: their embedding never holds up the receipts. An item the
         // request's budget no longer has room for is not attempted: its receipt is backend_unavailable, nothing stored.
-        results.push({ index, ...(await captureRawItem(deps.capture, tenantId, raw, { defaultEndUserId: body.end_user_id, interactive: false, deadline, onReceipt: deps.onReceipt })) });
+        results.push({
+          index,
+          ...(await captureRawItem(deps.capture, tenantId, raw, {
+            defaultEndUserId: body.end_user_id,
+            interactive: false,
+            deadline,
+            onReceipt: deps.onReceipt,
+          })),
+        });
       }
       return { status: 200, body: { total: results.length, succeeded: results.filter((r) => r.ok).length, results } };
     },

@@ -1,12 +1,15 @@
 import * as z from 'zod/mini';
 import { LIMITS } from '../../core/limits.js';
-import { success, type RouteDoc } from '../../http/openapi.js';
+import { type RouteDoc, success } from '../../http/openapi.js';
 import { receiptExamples } from '../../http/openapi-examples.js';
 import { integer, meta, receiptShape } from '../../http/schemas.js';
 
-const BatchReceipt = meta(z.object({ ...receiptShape, index: meta(integer(), { description: "the item's 0-based position in `items`" }) }), {
-  id: 'BatchReceipt',
-});
+const BatchReceipt = meta(
+  z.object({ ...receiptShape, index: meta(integer(), { description: "the item's 0-based position in `items`" }) }),
+  {
+    id: 'BatchReceipt',
+  },
+);
 
 const CaptureBatchResponse = meta(
   z.object({
@@ -25,8 +28,12 @@ export const doc: RouteDoc = {
   },
   responses: {
     '200': success('One receipt per item, in request order.', CaptureBatchResponse, {
-      total: 2, succeeded: 1,
-      results: [{ index: 0, ...receiptExamples.created, source_ref: null }, { index: 1, ...receiptExamples.rejected }],
+      total: 2,
+      succeeded: 1,
+      results: [
+        { index: 0, ...receiptExamples.created, source_ref: null },
+        { index: 1, ...receiptExamples.rejected },
+      ],
     }),
   },
 };

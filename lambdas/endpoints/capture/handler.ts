@@ -1,6 +1,6 @@
-import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
-import { captureRawItem, receiptStatus, type ReceiptListener } from '../../http/receipts.js';
+import { captureRawItem, type ReceiptListener, receiptStatus } from '../../http/receipts.js';
+import type { Services } from '../../wiring/services.js';
 import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: ReceiptListener }) =>
@@ -11,7 +11,11 @@ export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: Re
     async run({ tenantId, body, deadline }) {
       // A single capture is interactive: on an idle machine a small one is findable by meaning when it answers,
       // as long as the request's budget allows; past it, the work is queued and the receipt says processing.
-      const receipt = await captureRawItem(deps.capture, tenantId, body, { interactive: true, deadline, onReceipt: deps.onReceipt });
+      const receipt = await captureRawItem(deps.capture, tenantId, body, {
+        interactive: true,
+        deadline,
+        onReceipt: deps.onReceipt,
+      });
       return {
         status: receiptStatus(receipt),
         body: receipt,

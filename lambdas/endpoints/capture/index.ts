@@ -1,10 +1,10 @@
-import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 import { captureExtractor } from '../../wiring/aws/extractors.js';
 import { countCapture, instrumented } from '../../wiring/aws/observability.js';
 import { ingestQueue } from '../../wiring/aws/sqs.js';
+import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { createHandler } from './handler.js';
-import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
 
 /**
  * Lambda entry: text formats read inline; a small single capture embedded in

@@ -16,7 +16,16 @@ const ChatRequest = meta(
     ),
     end_user_id: z.optional(EndUserId),
     conversation_id: meta(
-      z.optional(z.string().check(z.refine((id: string) => isIdOf('cnv', id), 'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)'))),
+      z.optional(
+        z
+          .string()
+          .check(
+            z.refine(
+              (id: string) => isIdOf('cnv', id),
+              'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)',
+            ),
+          ),
+      ),
       {
         description:
           'Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key\'s tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404.',
@@ -28,7 +37,12 @@ const ChatRequest = meta(
 );
 
 export const contract = {
-  name: 'chat', method: 'POST', path: '/v1/chat', auth: true, summary: 'Answer a question from the library, citing it', streaming: true,
+  name: 'chat',
+  method: 'POST',
+  path: '/v1/chat',
+  auth: true,
+  summary: 'Answer a question from the library, citing it',
+  streaming: true,
   request: { body: ChatRequest },
   access: { documents: 'write', usage: 'write', search: 'write', embed: true, chat: true, endUserLogKey: true },
 } as const satisfies RouteContract;

@@ -1,9 +1,9 @@
 import type { ChatOptions } from '../../core/chat/chat-service.js';
 import { parseFilter } from '../../core/filter.js';
-import type { Services } from '../../wiring/services.js';
 import { createEndpoint, headerValue } from '../../http/endpoint.js';
 import { eventStream, prefersEventStream } from '../../http/event-stream.js';
 import { libraryOf } from '../../http/library.js';
+import type { Services } from '../../wiring/services.js';
 import { contract } from './contract.js';
 
 /**
@@ -22,12 +22,16 @@ export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeat
       const ref = libraryOf(tenantId, body.end_user_id);
       // The filter is read before the chat begins: a malformed one is 422 before any stream starts.
       const filter = body.filter === undefined ? undefined : parseFilter(body.filter);
-      const ask = (more: ChatOptions = {}) => deps.chat.chat(ref, body.question, { conversationId: body.conversation_id, filter, ...more });
+      const ask = (more: ChatOptions = {}) =>
+        deps.chat.chat(ref, body.question, { conversationId: body.conversation_id, filter, ...more });
       if (!prefersEventStream(headerValue(event, 'accept'))) return { status: 200, body: await ask() };
       return eventStream(
         requestId,
         async (events) => {
-          const response = await ask({ onStart: (started) => events.send('start', started), onDelta: (text) => events.send('delta', { text }) });
+          const response = await ask({
+            onStart: (started) => events.send('start', started),
+            onDelta: (text) => events.send('delta', { text }),
+          });
           events.send('done', response);
         },
         options,

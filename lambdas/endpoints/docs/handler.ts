@@ -74,7 +74,10 @@ export const createHandler = (deps: { version: string; loadAssets: () => DocsAss
       'referrer-policy': 'no-referrer',
     };
     const match = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'if-none-match')?.[1];
-    const result: APIGatewayProxyResult = match?.split(',').map((t) => t.trim()).includes(page.etag)
+    const result: APIGatewayProxyResult = match
+      ?.split(',')
+      .map((t) => t.trim())
+      .includes(page.etag)
       ? { statusCode: 304, headers, body: '' }
       : { statusCode: 200, headers, body: page.body };
     return result;

@@ -1,6 +1,6 @@
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import { FILE_LINK_SECONDS } from '../../core/reading.js';
-import { requestIdOnly, type RouteDoc } from '../../http/openapi.js';
+import { type RouteDoc, requestIdOnly } from '../../http/openapi.js';
 
 export const doc: RouteDoc = {
   tag: 'Documents',
@@ -13,16 +13,28 @@ export const doc: RouteDoc = {
   notReady: true,
   responses: {
     '200': {
-      description: "The file, in its own media type (`Content-Type`: the stored one; `text/plain; charset=utf-8` for a text push). A text push whose text is not readable yet (or that failed) is 409 `not_ready`.",
+      description:
+        'The file, in its own media type (`Content-Type`: the stored one; `text/plain; charset=utf-8` for a text push). A text push whose text is not readable yet (or that failed) is 409 `not_ready`.',
       headers: {
         ...requestIdOnly,
         'Content-Disposition': {
           description: 'Always an attachment, naming the file (RFC 6266, RFC 8187).',
           required: true,
-          schema: { type: 'string', examples: [`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`] },
+          schema: {
+            type: 'string',
+            examples: [`attachment; filename="r_sum_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf`],
+          },
         },
       } as ZodOpenApiResponseObject['headers'],
-      content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The bytes of the file, in its own media type (see Content-Type).' } } } as ZodOpenApiResponseObject['content'],
+      content: {
+        '*/*': {
+          schema: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'The bytes of the file, in its own media type (see Content-Type).',
+          },
+        },
+      } as ZodOpenApiResponseObject['content'],
     },
     '302': {
       description: `AWS, a file (not a text push): a URL that serves it with the same Content-Type and Content-Disposition for ${FILE_LINK_SECONDS} s. Follow it without the key.`,

@@ -1,4 +1,4 @@
-import { success, type RouteDoc } from '../../http/openapi.js';
+import { type RouteDoc, success } from '../../http/openapi.js';
 import { documentExample } from '../../http/openapi-examples.js';
 import { Document } from '../../http/schemas.js';
 

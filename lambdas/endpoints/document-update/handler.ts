@@ -1,6 +1,6 @@
-import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { libraryOf } from '../../http/library.js';
+import type { Services } from '../../wiring/services.js';
 import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'documents'>) =>

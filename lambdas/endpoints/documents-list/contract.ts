@@ -12,7 +12,11 @@ const DocumentsQuery = z.object({
 });
 
 export const contract = {
-  name: 'documents-list', method: 'GET', path: '/v1/documents', auth: true, summary: 'List documents, newest first',
+  name: 'documents-list',
+  method: 'GET',
+  path: '/v1/documents',
+  auth: true,
+  summary: 'List documents, newest first',
   request: { query: DocumentsQuery },
   access: { documents: 'read', endUserLogKey: true },
 } as const satisfies RouteContract;

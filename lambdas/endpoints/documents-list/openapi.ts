@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { success, type RouteDoc } from '../../http/openapi.js';
+import { type RouteDoc, success } from '../../http/openapi.js';
 import { documentExample, page } from '../../http/openapi-examples.js';
 import { Document, integer, meta, pageFields } from '../../http/schemas.js';
 
@@ -9,6 +9,9 @@ const DocumentsResponse = meta(z.object({ count: integer(), documents: z.array(D
 
 export const doc: RouteDoc = {
   tag: 'Documents',
-  description: 'The documents of the library, newest first; `source_ref` keeps only those with exactly that source_ref.',
-  responses: { '200': success('A page of documents.', DocumentsResponse, { count: 1, documents: [documentExample], ...page }) },
+  description:
+    'The documents of the library, newest first; `source_ref` keeps only those with exactly that source_ref.',
+  responses: {
+    '200': success('A page of documents.', DocumentsResponse, { count: 1, documents: [documentExample], ...page }),
+  },
 };

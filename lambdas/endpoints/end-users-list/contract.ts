@@ -6,7 +6,11 @@ import type { RouteContract } from '../route-contract.js';
 const EndUsersQuery = z.object({ limit: limitParam(LIMITS.endUsers), cursor: cursorParam });
 
 export const contract = {
-  name: 'end-users-list', method: 'GET', path: '/v1/end-users', auth: true, summary: "The tenant's end users",
+  name: 'end-users-list',
+  method: 'GET',
+  path: '/v1/end-users',
+  auth: true,
+  summary: "The tenant's end users",
   request: { query: EndUsersQuery },
   access: { documents: 'read' },
 } as const satisfies RouteContract;

@@ -5,7 +5,10 @@ import type { RouteContract } from '../route-contract.js';
 
 const GrepQuery = z.object({
   pattern: text(1, LIMITS.grepPatternChars),
-  case_sensitive: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((v: 'true' | 'false') => v === 'true')),
+  case_sensitive: z.pipe(
+    z._default(z.enum(['true', 'false']), 'false'),
+    z.transform((v: 'true' | 'false') => v === 'true'),
+  ),
   file_id: z.optional(z.string().check(z.minLength(1))),
   limit: limitParam(LIMITS.grep),
   cursor: cursorParam,
@@ -14,7 +17,11 @@ const GrepQuery = z.object({
 });
 
 export const contract = {
-  name: 'grep', method: 'GET', path: '/v1/grep', auth: true, summary: 'Literal, exhaustive line matching',
+  name: 'grep',
+  method: 'GET',
+  path: '/v1/grep',
+  auth: true,
+  summary: 'Literal, exhaustive line matching',
   request: { query: GrepQuery },
   // Reads the library's live generation (documents) before the index, as search does.
   access: { documents: 'read', search: 'read', endUserLogKey: true },

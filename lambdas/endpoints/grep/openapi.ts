@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { GREP_BUDGETS } from '../../core/grep.js';
-import { success, type RouteDoc } from '../../http/openapi.js';
+import { type RouteDoc, success } from '../../http/openapi.js';
 import { DATE, FILE_ID, METADATA, page } from '../../http/openapi-examples.js';
-import { integer, meta, MetadataSchema, pageFields } from '../../http/schemas.js';
+import { integer, MetadataSchema, meta, pageFields } from '../../http/schemas.js';
 
 const GrepResponse = meta(
   z.object({
@@ -33,8 +33,19 @@ export const doc: RouteDoc = {
     '(walking the pages yields every matching line once).',
   responses: {
     '200': success('A page of matching lines.', GrepResponse, {
-      pattern: 'Friday', count: 1,
-      results: [{ file_id: FILE_ID, title: 'Meeting notes', source_ref: 'notes/meeting.md', line: 3, snippet: '3: We ship on Friday.', content_date: DATE, metadata: METADATA }],
+      pattern: 'Friday',
+      count: 1,
+      results: [
+        {
+          file_id: FILE_ID,
+          title: 'Meeting notes',
+          source_ref: 'notes/meeting.md',
+          line: 3,
+          snippet: '3: We ship on Friday.',
+          content_date: DATE,
+          metadata: METADATA,
+        },
+      ],
       ...page,
     }),
   },

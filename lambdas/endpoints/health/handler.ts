@@ -88,12 +88,22 @@ export const createHandler = (deps: HealthDeps) => {
         const log = status === 'ok' ? logger.info : logger.warn;
         log(`health is ${status}`, { health: { status, ...details } });
       }
-      const summary = { status, version: deps.version, backend: deps.backend, embedder: { name: deps.embedder.name, dimensions: deps.embedder.dimensions } };
+      const summary = {
+        status,
+        version: deps.version,
+        backend: deps.backend,
+        embedder: { name: deps.embedder.name, dimensions: deps.embedder.dimensions },
+      };
       return {
         status: unavailable ? 503 : 200,
         headers: unavailable ? { 'retry-after': '5' } : undefined,
         body: keyed
-          ? { ...summary, embedder: { ...summary.embedder, ...details.embedder }, ingest: details.ingest, dependencies: details.dependencies }
+          ? {
+              ...summary,
+              embedder: { ...summary.embedder, ...details.embedder },
+              ingest: details.ingest,
+              dependencies: details.dependencies,
+            }
           : summary,
       };
     },

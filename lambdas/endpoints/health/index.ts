@@ -1,7 +1,7 @@
-import { readAwsConfig } from '../../wiring/aws/config.js';
 import { authorizerKeys } from '../../wiring/aws/authorizer.js';
-import { createHandler } from './handler.js';
+import { readAwsConfig } from '../../wiring/aws/config.js';
 import { instrumented } from '../../wiring/aws/observability.js';
+import { createHandler } from './handler.js';
 
 const config = readAwsConfig();
 
@@ -12,9 +12,11 @@ const config = readAwsConfig();
  * as the authorizer does, one GetItem; the client is made on the first such
  * call only.
  */
-export const handler = instrumented(createHandler({
-  backend: 'aws',
-  version: config.version,
-  embedder: { name: config.embedding.modelId, dimensions: config.embedding.dimensions },
-  keys: { authenticate: (key) => authorizerKeys().authenticate(key) },
-}));
+export const handler = instrumented(
+  createHandler({
+    backend: 'aws',
+    version: config.version,
+    embedder: { name: config.embedding.modelId, dimensions: config.embedding.dimensions },
+    keys: { authenticate: (key) => authorizerKeys().authenticate(key) },
+  }),
+);

@@ -1,12 +1,13 @@
 import * as z from 'zod/mini';
-import { CALLER_BLOBS } from '../access.js';
 import { EndUserId, meta } from '../../http/schemas.js';
+import { CALLER_BLOBS } from '../access.js';
 import type { RouteContract } from '../route-contract.js';
 
 /** The end user whose library the MCP session works on (API.md, "Parameters"); the body is a JSON-RPC message. */
 const McpQuery = z.object({
   end_user_id: meta(z.optional(EndUserId), {
-    description: "Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library.",
+    description:
+      "Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library.",
   }),
 });
 
@@ -18,14 +19,26 @@ const McpMessage = meta(z.record(z.string(), z.unknown()), {
 });
 
 export const contract = {
-  name: 'mcp', method: 'POST', path: '/v1/mcp', auth: true, summary: 'The library as an MCP server (tools and resources for AI assistants)',
+  name: 'mcp',
+  method: 'POST',
+  path: '/v1/mcp',
+  auth: true,
+  summary: 'The library as an MCP server (tools and resources for AI assistants)',
   // The body's schema is what the document shows; the handler hands the message to the MCP transport as parsed (handler.ts).
   request: { query: McpQuery, body: McpMessage },
   // The MCP tools: search, grep, ask (chat, answered whole: no streamed reply), remember (a text capture: no bytes stored,
   // its embedding queued when the request cannot finish it; no file is read, so no reader thread and no Textract),
   // list, read and forget (delete everywhere: the service's blobs and callers' buckets) documents.
   access: {
-    documents: 'write', usage: 'write', blobs: { delete: true }, search: 'write', embed: true, chat: true, chatStreams: false, ingestQueue: true,
-    callerBuckets: CALLER_BLOBS, endUserLogKey: true,
+    documents: 'write',
+    usage: 'write',
+    blobs: { delete: true },
+    search: 'write',
+    embed: true,
+    chat: true,
+    chatStreams: false,
+    ingestQueue: true,
+    callerBuckets: CALLER_BLOBS,
+    endUserLogKey: true,
   },
 } as const satisfies RouteContract;

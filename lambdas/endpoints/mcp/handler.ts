@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createEndpoint } from '../../http/endpoint.js';
-import type { ReceiptListener } from '../../http/receipts.js';
 import { libraryOf } from '../../http/library.js';
-import { serviceOperations, type McpServices } from '../../mcp/service-operations.js';
+import type { ReceiptListener } from '../../http/receipts.js';
+import { type McpServices, serviceOperations } from '../../mcp/service-operations.js';
 import { createMcpServer } from '../../mcp/tools.js';
 import { contract } from './contract.js';
 
@@ -36,9 +36,16 @@ export const createHandler = (deps: McpServices & { version: string; onReceipt?:
     // Any JSON object, handed to the MCP transport as parsed: the protocol checks the message (its McpMessage is for the document).
     body: 'object',
     async run({ tenantId, query, body, event, deadline }) {
-      const ops = serviceOperations(deps, libraryOf(tenantId, query.end_user_id), { tenantId, deadline, onReceipt: deps.onReceipt });
+      const ops = serviceOperations(deps, libraryOf(tenantId, query.end_user_id), {
+        tenantId,
+        deadline,
+        onReceipt: deps.onReceipt,
+      });
       const server = createMcpServer(ops, { version: deps.version });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       try {
         await server.connect(transport);
         const response = await transport.handleRequest(transportRequest(event, body), { parsedBody: body });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import { json, requestIdOnly, success, type RouteDoc } from '../../http/openapi.js';
+import { json, type RouteDoc, requestIdOnly, success } from '../../http/openapi.js';
 import { errorExample } from '../../http/openapi-examples.js';
 import { ErrorResponse, meta } from '../../http/schemas.js';
 
@@ -11,7 +11,11 @@ const McpResponse = meta(
     result: z.optional(z.record(z.string(), z.unknown())),
     error: z.optional(z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) })),
   }),
-  { id: 'McpResponse', description: 'The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`).' },
+  {
+    id: 'McpResponse',
+    description:
+      'The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`).',
+  },
 );
 
 export const doc: RouteDoc = {
@@ -25,23 +29,46 @@ export const doc: RouteDoc = {
   ].join('\n'),
   requestExamples: {
     list: { summary: 'list the tools', value: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
-    call: { summary: 'call a tool', value: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: 'launch date', limit: 5 } } } },
+    call: {
+      summary: 'call a tool',
+      value: {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'search', arguments: { query: 'launch date', limit: 5 } },
+      },
+    },
   },
   responses: {
     '200': success('The JSON-RPC answer.', McpResponse, {
-      jsonrpc: '2.0', id: 2,
-      result: { content: [{ type: 'text', text: '{"query": "launch date", "count": 1, ...}' }], structuredContent: { query: 'launch date', count: 1, results: [], has_more: false, next_cursor: null } },
+      jsonrpc: '2.0',
+      id: 2,
+      result: {
+        content: [{ type: 'text', text: '{"query": "launch date", "count": 1, ...}' }],
+        structuredContent: { query: 'launch date', count: 1, results: [], has_more: false, next_cursor: null },
+      },
     }),
-    '202': { description: 'A notification or a response from the client, accepted; no body.', headers: requestIdOnly as ZodOpenApiResponseObject['headers'] },
+    '202': {
+      description: 'A notification or a response from the client, accepted; no body.',
+      headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
+    },
     '400': {
-      description: '`invalid_json` (the body is not a JSON object: the Error body), or a message the protocol refuses (a JSON-RPC error).',
+      description:
+        '`invalid_json` (the body is not a JSON object: the Error body), or a message the protocol refuses (a JSON-RPC error).',
       headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
       content: {
         'application/json': {
           schema: z.union([ErrorResponse, McpResponse]),
           examples: {
             json: { summary: 'not JSON', value: errorExample('invalid_json', 'body: not valid JSON') },
-            protocol: { summary: 'not a JSON-RPC message', value: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' } } },
+            protocol: {
+              summary: 'not a JSON-RPC message',
+              value: {
+                jsonrpc: '2.0',
+                id: null,
+                error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' },
+              },
+            },
           },
         },
       },
@@ -49,7 +76,14 @@ export const doc: RouteDoc = {
     '406': {
       description: '`Accept` does not name both `application/json` and `text/event-stream` (a JSON-RPC error).',
       headers: requestIdOnly as ZodOpenApiResponseObject['headers'],
-      content: json(McpResponse, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' } }),
+      content: json(McpResponse, {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+        },
+      }),
     },
   },
 };

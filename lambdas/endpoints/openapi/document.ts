@@ -1,11 +1,10 @@
 import { assembleOpenApiDocument, type RouteDoc } from '../../http/openapi.js';
-import { ROUTES, type RouteName } from '../routes.js';
 import { doc as bucketDelete } from '../bucket-delete/openapi.js';
 import { doc as bucketGet } from '../bucket-get/openapi.js';
 import { doc as bucketPut } from '../bucket-put/openapi.js';
 import { doc as bucketTrustPolicy } from '../bucket-trust-policy/openapi.js';
-import { doc as captureBatch } from '../capture-batch/openapi.js';
 import { doc as capture } from '../capture/openapi.js';
+import { doc as captureBatch } from '../capture-batch/openapi.js';
 import { doc as chat } from '../chat/openapi.js';
 import { doc as documentContent } from '../document-content/openapi.js';
 import { doc as documentDelete } from '../document-delete/openapi.js';
@@ -18,9 +17,10 @@ import { doc as endUsersList } from '../end-users-list/openapi.js';
 import { doc as grep } from '../grep/openapi.js';
 import { doc as health } from '../health/openapi.js';
 import { doc as mcp } from '../mcp/openapi.js';
-import { doc as openapi } from './openapi.js';
+import { ROUTES, type RouteName } from '../routes.js';
 import { doc as search } from '../search/openapi.js';
 import { doc as usage } from '../usage/openapi.js';
+import { doc as openapi } from './openapi.js';
 
 /**
  * Every route's OpenAPI text (its folder's openapi.ts), by route: only this
@@ -52,4 +52,8 @@ const DOCS: Record<RouteName, RouteDoc> = {
 };
 
 /** GET /v1/openapi.json's document: the route table's routes in order, each with its text (http/openapi.ts assembles). */
-export const buildOpenApiDocument = (version: string) => assembleOpenApiDocument(version, ROUTES.map((route) => ({ route, doc: DOCS[route.name] })));
+export const buildOpenApiDocument = (version: string) =>
+  assembleOpenApiDocument(
+    version,
+    ROUTES.map((route) => ({ route, doc: DOCS[route.name] })),
+  );

@@ -1,5 +1,5 @@
 import { createEndpoint } from '../../http/endpoint.js';
-import { withServer, type OpenApiDocument } from '../../http/openapi.js';
+import { type OpenApiDocument, withServer } from '../../http/openapi.js';
 import { contract } from './contract.js';
 import { buildOpenApiDocument } from './document.js';
 import { servedBaseUrl } from './served-base-url.js';

@@ -1,14 +1,15 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { contract } from './contract.js';
 
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const BASE_PATH = /^(?:\/[A-Za-z0-9._~-]+)*$/;
 const DOCUMENT_PATH = contract.path;
 
 function header(event: APIGatewayProxyEvent, name: string): string | undefined {
   const headers = event.headers ?? {};
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
-  return key ? headers[key] ?? undefined : undefined;
+  return key ? (headers[key] ?? undefined) : undefined;
 }
 
 /**
@@ -25,7 +26,8 @@ export function servedBaseUrl(event: APIGatewayProxyEvent): string | null {
   if (!host || !HOST.test(host)) return null;
   const stage = event.requestContext?.stage;
   const forwarded = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-  const scheme = forwarded === 'http' || forwarded === 'https' ? forwarded : stage === 'local' || !stage ? 'http' : 'https';
+  const scheme =
+    forwarded === 'http' || forwarded === 'https' ? forwarded : stage === 'local' || !stage ? 'http' : 'https';
   const requested = event.requestContext?.path ?? event.path ?? '';
   let base = '';
   if (requested.endsWith(DOCUMENT_PATH)) base = requested.slice(0, -DOCUMENT_PATH.length);

@@ -8,7 +8,10 @@ const kindList = z.pipe(
   z.optional(z.string()),
   z.transform((value: string | undefined, ctx) => {
     if (value === undefined) return undefined;
-    const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
+    const kinds = value
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
     const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
     if (!kinds.length || unknown.length) {
       ctx.issues.push({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}`, input: value });
@@ -25,13 +28,18 @@ const SearchQuery = z.object({
   end_user_id: z.optional(EndUserId),
   kind: meta(kindList, { description: `Comma list of kinds to keep: ${ITEM_KINDS.join(', ')}.` }),
   min_score: meta(z.optional(z.coerce.number().check(z.minimum(0), z.maximum(1))), {
-    description: 'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
+    description:
+      'Only results whose score is at least this (0 to 1, default 0). Scores are absolute: see the score field.',
   }),
   filter: filterParam,
 });
 
 export const contract = {
-  name: 'search', method: 'GET', path: '/v1/search', auth: true, summary: 'Hybrid search by meaning and words',
+  name: 'search',
+  method: 'GET',
+  path: '/v1/search',
+  auth: true,
+  summary: 'Hybrid search by meaning and words',
   request: { query: SearchQuery },
   // Search and grep read the library's live generation (documents) before the index.
   access: { documents: 'read', search: 'read', embed: true, endUserLogKey: true },

@@ -1,11 +1,11 @@
-import { embedder } from '../../wiring/aws/bedrock.js';
-import { documentStore } from '../../wiring/aws/dynamo.js';
-import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { SearchService } from '../../core/search.js';
-import { createHandler } from './handler.js';
-import { instrumented } from '../../wiring/aws/observability.js';
-import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
+import { embedder } from '../../wiring/aws/bedrock.js';
 import { embeddingScale } from '../../wiring/aws/config.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
+import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
+import { instrumented } from '../../wiring/aws/observability.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
+import { createHandler } from './handler.js';
 
 /**
  * Lambda entry: hybrid search on the index, the query embedded by Bedrock, in
@@ -13,6 +13,15 @@ import { embeddingScale } from '../../wiring/aws/config.js';
  * embedder was measured at when the stack was deployed (workers/aws-embedder-scale).
  */
 const scale = embeddingScale();
-export const handler = instrumented(withEndUserLogKey(createHandler({
-  search: new SearchService({ index: searchIndex(), embedder: embedder(), documents: documentStore(), cosineScale: async () => scale }),
-})));
+export const handler = instrumented(
+  withEndUserLogKey(
+    createHandler({
+      search: new SearchService({
+        index: searchIndex(),
+        embedder: embedder(),
+        documents: documentStore(),
+        cosineScale: async () => scale,
+      }),
+    }),
+  ),
+);

@@ -3,19 +3,27 @@ import { isCalendarDate } from '../../core/dates.js';
 import { meta } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
-const usageDate = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
-  z.refine(isCalendarDate, 'must be a real calendar date'),
-);
+const usageDate = z
+  .string()
+  .check(
+    z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),
+    z.refine(isCalendarDate, 'must be a real calendar date'),
+  );
 
 // (from after to is the core's rule: resolveRange in core/usage.ts.)
 const UsageQuery = z.object({
-  from: meta(z.optional(usageDate), { description: 'First day (UTC), inclusive; default: the first day of the month.' }),
+  from: meta(z.optional(usageDate), {
+    description: 'First day (UTC), inclusive; default: the first day of the month.',
+  }),
   to: meta(z.optional(usageDate), { description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
 });
 
 export const contract = {
-  name: 'usage', method: 'GET', path: '/v1/usage', auth: true, summary: "The tenant's spend per day",
+  name: 'usage',
+  method: 'GET',
+  path: '/v1/usage',
+  auth: true,
+  summary: "The tenant's spend per day",
   request: { query: UsageQuery },
   access: { usage: 'read' },
 } as const satisfies RouteContract;

@@ -1,5 +1,5 @@
-import type { Services } from '../../wiring/services.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import type { Services } from '../../wiring/services.js';
 import { contract } from './contract.js';
 
 export const createHandler = (deps: Pick<Services, 'usage'>) =>

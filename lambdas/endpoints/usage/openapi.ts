@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { success, type RouteDoc } from '../../http/openapi.js';
+import { type RouteDoc, success } from '../../http/openapi.js';
 import { integer, meta } from '../../http/schemas.js';
 
 const usageCounts = {
@@ -15,7 +15,9 @@ const UsageResponse = meta(
     from: z.string(),
     to: z.string(),
     ...usageCounts,
-    days: meta(z.array(z.object({ date: z.string(), ...usageCounts })), { description: 'Days with any spend, oldest first.' }),
+    days: meta(z.array(z.object({ date: z.string(), ...usageCounts })), {
+      description: 'Days with any spend, oldest first.',
+    }),
   }),
   { id: 'UsageResponse' },
 );
@@ -25,7 +27,13 @@ export const doc: RouteDoc = {
   description: "The tenant's spend per day (UTC) between `from` and `to`, inclusive; default the current month.",
   responses: {
     '200': success('The spend.', UsageResponse, {
-      tenant_id: 'acme', from: '2026-11-01', to: '2026-11-30', tokens_used: 812, chat_calls: 1, ocr_pages: 0, captures: 2,
+      tenant_id: 'acme',
+      from: '2026-11-01',
+      to: '2026-11-30',
+      tokens_used: 812,
+      chat_calls: 1,
+      ocr_pages: 0,
+      captures: 2,
       days: [{ date: '2026-11-22', tokens_used: 812, chat_calls: 1, ocr_pages: 0, captures: 2 }],
     }),
   },

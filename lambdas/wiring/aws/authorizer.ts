@@ -17,7 +17,10 @@ export function authorizerKeys(env: Record<string, string | undefined> = process
   if (keys) return keys;
   const region = env.AWS_REGION;
   const table = env[ENV.tenantsTable];
-  if (!region || !table) throw new Error(`missing environment variables: ${[!region && 'AWS_REGION', !table && ENV.tenantsTable].filter(Boolean).join(', ')}`);
+  if (!region || !table)
+    throw new Error(
+      `missing environment variables: ${[!region && 'AWS_REGION', !table && ENV.tenantsTable].filter(Boolean).join(', ')}`,
+    );
   const client = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient({ region, maxAttempts: 3 })));
   keys = new KeyService({ tenants: new DynamoTenantStore(client, table), clock: systemClock() });
   return keys;

@@ -22,5 +22,8 @@ export function embedder(): BedrockEmbedder {
 }
 
 export function chatModel(): BedrockChat {
-  return (chat ??= new BedrockChat(bedrockClient(), { modelId: awsConfig().chatModelId, log: (message, detail) => logger.warn(message, detail) }));
+  return (chat ??= new BedrockChat(bedrockClient(), {
+    modelId: awsConfig().chatModelId,
+    log: (message, detail) => logger.warn(message, detail),
+  }));
 }

@@ -1,15 +1,15 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DynamoBucketRegistrations } from '../../adapters/aws/dynamo-bucket-registrations.js';
 import { DynamoPendingBucketDeletes } from '../../adapters/aws/dynamo-pending-bucket-deletes.js';
-import { kmsClient, KmsSecretCipher } from '../../adapters/aws/kms-secret-cipher.js';
+import { KmsSecretCipher, kmsClient } from '../../adapters/aws/kms-secret-cipher.js';
 import { ConfiguredBucketPrincipal } from '../../adapters/caller-bucket/configured-principal.js';
 import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
 import { dedicatedRoleCaller, StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
 import { roleSessionName } from '../../adapters/caller-bucket/session-name.js';
 import { BucketService } from '../../core/bucket/bucket-service.js';
-import { logger } from '../../http/observability.js';
 import { systemClock } from '../../core/dates.js';
 import type { BlobStore, CallerBuckets } from '../../core/ports.js';
+import { logger } from '../../http/observability.js';
 import { awsConfig, bucketConfig } from './config.js';
 import { dynamoClient } from './dynamo.js';
 import { tracer } from './observability.js';
@@ -44,7 +44,10 @@ export function callerBuckets(): CallerBuckets {
     pendingDeletes: new DynamoPendingBucketDeletes(dynamoClient(), settings.table),
     get cipher() {
       // Traced like the other AWS clients (X-Ray subsegments per KMS call).
-      return (cipher ??= new KmsSecretCipher(tracer.captureAWSv3Client(kmsClient({ region, credentials: functionCredentials })), settings.secretsKeyArn));
+      return (cipher ??= new KmsSecretCipher(
+        tracer.captureAWSv3Client(kmsClient({ region, credentials: functionCredentials })),
+        settings.secretsKeyArn,
+      ));
     },
     get connector() {
       return (connector ??= new S3BucketConnector({

@@ -1,11 +1,11 @@
-import type { CapturePorts } from '../capture-services.js';
 import { systemClock } from '../../core/dates.js';
 import type { TextExtractor } from '../../core/ports.js';
+import type { CapturePorts } from '../capture-services.js';
 import { embedder } from './bedrock.js';
-import { meteredUsage } from './observability.js';
-import { documentStore, usageLedger } from './dynamo.js';
-import { searchIndex } from './opensearch.js';
 import { callerBuckets } from './buckets.js';
+import { documentStore, usageLedger } from './dynamo.js';
+import { meteredUsage } from './observability.js';
+import { searchIndex } from './opensearch.js';
 import { blobStore } from './s3.js';
 
 /**
@@ -17,7 +17,13 @@ import { blobStore } from './s3.js';
  */
 export function awsCapturePorts(extractor: TextExtractor): CapturePorts {
   return {
-    documents: documentStore(), blobs: blobStore(), index: searchIndex(), embedder: embedder(), extractor,
-    clock: systemClock(), usage: meteredUsage(usageLedger()), buckets: callerBuckets(),
+    documents: documentStore(),
+    blobs: blobStore(),
+    index: searchIndex(),
+    embedder: embedder(),
+    extractor,
+    clock: systemClock(),
+    usage: meteredUsage(usageLedger()),
+    buckets: callerBuckets(),
   };
 }

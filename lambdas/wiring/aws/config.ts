@@ -83,11 +83,19 @@ export function bucketConfig(): BucketConfig {
 
 export function readBucketConfig(env: Record<string, string | undefined> = process.env): BucketConfig {
   const read = (name: string) => env[name]?.trim() ?? '';
-  const config = { table: read(BUCKET_ENV.table), accessRoleArn: read(BUCKET_ENV.accessRoleArn), secretsKeyArn: read(BUCKET_ENV.secretsKeyArn) };
-  const missing = Object.entries(BUCKET_ENV).filter(([field]) => !config[field as keyof BucketConfig]).map(([, name]) => name);
+  const config = {
+    table: read(BUCKET_ENV.table),
+    accessRoleArn: read(BUCKET_ENV.accessRoleArn),
+    secretsKeyArn: read(BUCKET_ENV.secretsKeyArn),
+  };
+  const missing = Object.entries(BUCKET_ENV)
+    .filter(([field]) => !config[field as keyof BucketConfig])
+    .map(([, name]) => name);
   if (missing.length) throw new ConfigError(`missing environment variables: ${missing.join(', ')}`);
-  if (!/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/.test(config.accessRoleArn)) throw new ConfigError(`${BUCKET_ENV.accessRoleArn} must be an IAM role ARN, not "${config.accessRoleArn}"`);
-  if (!/^arn:aws[a-z-]*:kms:/.test(config.secretsKeyArn)) throw new ConfigError(`${BUCKET_ENV.secretsKeyArn} must be a KMS key ARN, not "${config.secretsKeyArn}"`);
+  if (!/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/.test(config.accessRoleArn))
+    throw new ConfigError(`${BUCKET_ENV.accessRoleArn} must be an IAM role ARN, not "${config.accessRoleArn}"`);
+  if (!/^arn:aws[a-z-]*:kms:/.test(config.secretsKeyArn))
+    throw new ConfigError(`${BUCKET_ENV.secretsKeyArn} must be a KMS key ARN, not "${config.secretsKeyArn}"`);
   return config;
 }
 
@@ -107,8 +115,15 @@ export function embeddingScale(env: Record<string, string | undefined> = process
   const raw = env[ENV.embeddingScale]?.trim();
   if (!raw) return undefined;
   const [related, unrelated] = raw.split(',').map(Number);
-  if (raw.split(',').length !== 2 || !Number.isFinite(related) || !Number.isFinite(unrelated) || related! <= unrelated!) {
-    throw new ConfigError(`${ENV.embeddingScale} must be "related,unrelated" with related above unrelated, not "${raw}"`);
+  if (
+    raw.split(',').length !== 2 ||
+    !Number.isFinite(related) ||
+    !Number.isFinite(unrelated) ||
+    related! <= unrelated!
+  ) {
+    throw new ConfigError(
+      `${ENV.embeddingScale} must be "related,unrelated" with related above unrelated, not "${raw}"`,
+    );
   }
   return { related: related!, unrelated: unrelated! };
 }
@@ -120,7 +135,8 @@ export function embeddingScale(env: Record<string, string | undefined> = process
 export function readerThreadFile(env: Record<string, string | undefined> = process.env): string | null {
   const file = env[ENV.readerThread]?.trim();
   if (!file) return null;
-  if (!/^[\w.-]+\.mjs$/.test(file)) throw new ConfigError(`${ENV.readerThread} must be a file name ending .mjs, not "${file}"`);
+  if (!/^[\w.-]+\.mjs$/.test(file))
+    throw new ConfigError(`${ENV.readerThread} must be a file name ending .mjs, not "${file}"`);
   return file;
 }
 
@@ -138,12 +154,18 @@ let config: AwsConfig | undefined;
  * sweeper's), checked at cold start: a missing or out-of-range one stops the
  * function with a message that names it.
  */
-export function readWholeNumber(name: string, range: { min: number; max?: number }, env: Record<string, string | undefined> = process.env): number {
+export function readWholeNumber(
+  name: string,
+  range: { min: number; max?: number },
+  env: Record<string, string | undefined> = process.env,
+): number {
   const raw = env[name];
   const value = Number(raw);
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
   if (raw === undefined || raw.trim() === '' || !Number.isInteger(value) || value < range.min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${range.min}${range.max === undefined ? '' : ` to ${range.max}`}, not "${raw ?? ''}"`);
+    throw new ConfigError(
+      `${name} must be a whole number from ${range.min}${range.max === undefined ? '' : ` to ${range.max}`}, not "${raw ?? ''}"`,
+    );
   }
   return value;
 }
@@ -163,7 +185,11 @@ export function readAwsConfig(env: Record<string, string | undefined> = process.
   const config = {
     region: required('AWS_REGION'),
     version: required(ENV.version),
-    tables: { tenants: required(ENV.tenantsTable), documents: required(ENV.documentsTable), usage: required(ENV.usageTable) },
+    tables: {
+      tenants: required(ENV.tenantsTable),
+      documents: required(ENV.documentsTable),
+      usage: required(ENV.usageTable),
+    },
     blobBucket: required(ENV.blobBucket),
     search: { endpoint: required(ENV.searchEndpoint), indexPrefix: required(ENV.searchIndexPrefix) },
     embedding: { modelId: required(ENV.embeddingModelId), dimensions: 0 as AwsConfig['embedding']['dimensions'] },

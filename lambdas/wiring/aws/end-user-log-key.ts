@@ -23,17 +23,24 @@ export class EndUserLogKey {
 
   constructor(
     private readonly env: Record<string, string | undefined> = process.env,
-    private readonly makeClient: () => Pick<KMSClient, 'send'> = () => tracer.captureAWSv3Client(kmsClient({ region: env.AWS_REGION ?? '' })),
+    private readonly makeClient: () => Pick<KMSClient, 'send'> = () =>
+      tracer.captureAWSv3Client(kmsClient({ region: env.AWS_REGION ?? '' })),
     private readonly use: (key: Uint8Array) => void = useEndUserLogKey,
   ) {}
 
   ready(): Promise<void> {
     const keyArn = this.env[ENV.endUserLogKeyArn]?.trim();
     if (!keyArn) return Promise.resolve();
-    this.pending ??= deriveFromKmsMacKey(this.makeClient(), keyArn, END_USER_LOG_KEY_LABEL).then(this.use, (error: unknown) => {
-      this.pending = undefined;
-      logger.error("the end-user log key could not be derived: this environment's lines name end users with a key of its own until it can", { error: error as Error });
-    });
+    this.pending ??= deriveFromKmsMacKey(this.makeClient(), keyArn, END_USER_LOG_KEY_LABEL).then(
+      this.use,
+      (error: unknown) => {
+        this.pending = undefined;
+        logger.error(
+          "the end-user log key could not be derived: this environment's lines name end users with a key of its own until it can",
+          { error: error as Error },
+        );
+      },
+    );
     return this.pending;
   }
 }
@@ -43,7 +50,8 @@ let shared: EndUserLogKey | undefined;
 /** A Lambda handler that has the end-user log key before it runs (the entries of the routes that name end users). */
 export function withEndUserLogKey<E, R>(
   handler: (event: E, context: Context) => Promise<R>,
-  key: EndUserLogKey = (shared ??= new EndUserLogKey()),
+  key: EndUserLogKey = (shared ??=
+    new EndUserLogKey()),
 ): (event: E, context: Context) => Promise<R> {
   return async (event, context) => {
     await key.ready();

@@ -23,10 +23,14 @@ export const MEMORY_SHARE = 0.85;
  * the sources), and the process's memory while files are read, a share of the
  * function's memory (none outside Lambda: the extractor's default growth).
  */
-export function readerSettings(env: Record<string, string | undefined> = process.env, bundleUrl: string = import.meta.url) {
+export function readerSettings(
+  env: Record<string, string | undefined> = process.env,
+  bundleUrl: string = import.meta.url,
+) {
   const file = readerThreadFile(env);
   const memoryMiB = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
-  const ceiling = Number.isFinite(memoryMiB) && memoryMiB > 0 ? Math.floor(memoryMiB * MEMORY_SHARE * 1024 * 1024) : undefined;
+  const ceiling =
+    Number.isFinite(memoryMiB) && memoryMiB > 0 ? Math.floor(memoryMiB * MEMORY_SHARE * 1024 * 1024) : undefined;
   return {
     // In a bundle, import.meta.url is the function's index.mjs: the thread's bundle lies beside it.
     workerUrl: file ? new URL(`./${file}`, bundleUrl) : undefined,
@@ -68,7 +72,12 @@ export function ingestExtractor(): IsolatedExtractor {
     ocr: textract,
     // The same slow-work rule as the capture functions', should the worker ever ask.
     limits: { inlineMaxBytes: config.inlineMaxBytes },
-    pdfOcr: new TextractPdfOcr({ jobs: textract, s3: s3Client(), bucket: config.blobBucket, prefix: TEXTRACT_STAGING_PREFIX }),
+    pdfOcr: new TextractPdfOcr({
+      jobs: textract,
+      s3: s3Client(),
+      bucket: config.blobBucket,
+      prefix: TEXTRACT_STAGING_PREFIX,
+    }),
     threads: { request: 1, background: 2 },
     ...readerSettings(),
   });

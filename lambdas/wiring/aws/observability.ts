@@ -3,9 +3,9 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { UsageLedger } from '../../core/ports.js';
 import { CorsPolicy, eventHeader } from '../../http/cors.js';
 import type { CaptureOutcome } from '../../http/observability.js';
-import type { UsageLedger } from '../../core/ports.js';
 import { awsConfig } from './config.js';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, REJECT_CODE_DIMENSION } from './metric-names.js';
 
@@ -89,10 +89,12 @@ export function meteredUsage(ledger: UsageLedger): UsageLedger {
 }
 
 /** The ingest worker's outcomes as metrics: ready, unreadable files, and documents failed because a backend never recovered. */
-export function observeIngestOutcomes<W extends {
-  runToCompletion(...args: never[]): Promise<{ outcome: string }>;
-  fail(doc: never, reason: string): Promise<{ outcome: string }>;
-}>(worker: W): W {
+export function observeIngestOutcomes<
+  W extends {
+    runToCompletion(...args: never[]): Promise<{ outcome: string }>;
+    fail(doc: never, reason: string): Promise<{ outcome: string }>;
+  },
+>(worker: W): W {
   const run = worker.runToCompletion.bind(worker) as (...args: never[]) => Promise<{ outcome: string }>;
   const fail = worker.fail.bind(worker) as (doc: never, reason: string) => Promise<{ outcome: string }>;
   Object.assign(worker, {
@@ -134,7 +136,8 @@ export function withQueueMetrics(
     const now = Date.now();
     for (const record of event.Records ?? []) {
       const sent = Number(record.attributes?.SentTimestamp);
-      if (Number.isFinite(sent) && sent > 0) metrics.addMetric(METRIC.ingestQueueAge, MetricUnit.Milliseconds, Math.max(0, now - sent));
+      if (Number.isFinite(sent) && sent > 0)
+        metrics.addMetric(METRIC.ingestQueueAge, MetricUnit.Milliseconds, Math.max(0, now - sent));
       // The handler drops these (the same body would fail the same way): counted here.
       if (!parseJob(record.body)) count(METRIC.ingestDropped);
     }

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { errorResponse, requestIdOf, type ApiHandler, type ApiResult } from '../../http/endpoint.js';
+import { type ApiHandler, type ApiResult, errorResponse, requestIdOf } from '../../http/endpoint.js';
 import { HttpError } from '../../http/errors.js';
 import { logger } from '../../http/observability.js';
 
@@ -22,7 +22,9 @@ export interface LambdaResponseStream extends Writable {
 
 /** The part of the runtime's global `awslambda` used here (declared in full by @types/aws-lambda). */
 export interface LambdaStreamingRuntime {
-  streamifyResponse(handler: (event: APIGatewayProxyEvent, responseStream: LambdaResponseStream, context: Context) => Promise<void>): unknown;
+  streamifyResponse(
+    handler: (event: APIGatewayProxyEvent, responseStream: LambdaResponseStream, context: Context) => Promise<void>,
+  ): unknown;
   HttpResponseStream: {
     from(stream: Writable, metadata: { statusCode: number; headers?: Record<string, string> }): LambdaResponseStream;
   };
@@ -36,7 +38,9 @@ export interface LambdaStreamingRuntime {
  */
 export function lambdaRuntime(): LambdaStreamingRuntime | undefined {
   const runtime = (globalThis as { awslambda?: Partial<LambdaStreamingRuntime> }).awslambda;
-  return typeof runtime?.streamifyResponse === 'function' && typeof runtime.HttpResponseStream?.from === 'function' ? (runtime as LambdaStreamingRuntime) : undefined;
+  return typeof runtime?.streamifyResponse === 'function' && typeof runtime.HttpResponseStream?.from === 'function'
+    ? (runtime as LambdaStreamingRuntime)
+    : undefined;
 }
 
 /** Waits until the stream takes more, or will take nothing more (the client went away, or it failed). */
@@ -68,7 +72,11 @@ const ended = (stream: Writable) =>
  * (writing then stops): the work behind it completes before the function
  * is frozen.
  */
-export async function writeResult(runtime: LambdaStreamingRuntime, responseStream: Writable, result: ApiResult): Promise<void> {
+export async function writeResult(
+  runtime: LambdaStreamingRuntime,
+  responseStream: Writable,
+  result: ApiResult,
+): Promise<void> {
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
   const http = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
   // A write after the client left fails on the stream: that is not the function's failure.
@@ -96,7 +104,10 @@ export async function writeResult(runtime: LambdaStreamingRuntime, responseStrea
  * recorded while a stream ran are published then). Outside the Lambda
  * runtime (no `awslambda`) the handler is returned as it is.
  */
-export function streamingHandler(handler: ApiHandler, options: { afterStream?: () => void | Promise<void>; runtime?: LambdaStreamingRuntime } = {}): unknown {
+export function streamingHandler(
+  handler: ApiHandler,
+  options: { afterStream?: () => void | Promise<void>; runtime?: LambdaStreamingRuntime } = {},
+): unknown {
   const runtime = options.runtime ?? lambdaRuntime();
   if (!runtime) return handler;
   return runtime.streamifyResponse(async (event, responseStream, context) => {
@@ -106,7 +117,10 @@ export function streamingHandler(handler: ApiHandler, options: { afterStream?: (
     } catch (error) {
       // The endpoint maps its own failures; anything escaping it still answers the contract's error.
       logger.error('request failed', { error: error as Error });
-      result = errorResponse(new HttpError('internal_error', 'internal error; nothing half-written was kept'), requestIdOf(event));
+      result = errorResponse(
+        new HttpError('internal_error', 'internal error; nothing half-written was kept'),
+        requestIdOf(event),
+      );
     }
     try {
       await writeResult(runtime, responseStream, result);

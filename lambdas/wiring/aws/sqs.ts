@@ -9,5 +9,9 @@ import { sdkOptions } from './sdk.js';
 let queue: SqsIngestQueue | undefined;
 
 export function ingestQueue(): SqsIngestQueue {
-  return (queue ??= new SqsIngestQueue(tracer.captureAWSv3Client(new SQSClient(sdkOptions())), awsConfig().ingestQueueUrl, documentStore()));
+  return (queue ??= new SqsIngestQueue(
+    tracer.captureAWSv3Client(new SQSClient(sdkOptions())),
+    awsConfig().ingestQueueUrl,
+    documentStore(),
+  ));
 }

@@ -15,7 +15,9 @@ import type { Ports } from '../services.js';
 
 export class UnwiredPortError extends Error {
   constructor(readonly port: string) {
-    super(`the ${port} port is not wired in this function: wire it in its index.ts and grant it in its contract's access (a worker's: lib/route-access.ts)`);
+    super(
+      `the ${port} port is not wired in this function: wire it in its index.ts and grant it in its contract's access (a worker's: lib/route-access.ts)`,
+    );
     this.name = 'UnwiredPortError';
   }
 }

@@ -23,10 +23,17 @@ export class LocalBucketDeleteTimer {
 
   /** One sweep (tests call it to retry at once); joins the one running. */
   sweep(): Promise<void> {
-    this.running ??= this.retry.sweep().then(
-      (report) => { if (report.deleted || report.dropped) this.log('bucket deletes retried', { ...report }); },
-      (error) => this.log('bucket delete retry failed', { error: (error as Error).message }),
-    ).finally(() => { this.running = null; });
+    this.running ??= this.retry
+      .sweep()
+      .then(
+        (report) => {
+          if (report.deleted || report.dropped) this.log('bucket deletes retried', { ...report });
+        },
+        (error) => this.log('bucket delete retry failed', { error: (error as Error).message }),
+      )
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 

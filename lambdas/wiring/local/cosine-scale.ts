@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from '../../adapters/local/database.js';
 import { embedderValue, readCosineScale, writeCosineScale } from '../../adapters/local/embedder-record.js';
-import { measureCosineScale, type CosineScale } from '../../core/chat/calibration.js';
+import { type CosineScale, measureCosineScale } from '../../core/chat/calibration.js';
 import type { Embedder } from '../../core/ports.js';
 
 /**
@@ -10,7 +10,11 @@ import type { Embedder } from '../../core/ports.js';
  * fails (an embeddings server down) is tried again at the next chat; until
  * then the gate reads cosines as they come.
  */
-export function recordedCosineScale(db: SqliteDatabase, embedder: Embedder, log?: (message: string, detail: Record<string, unknown>) => void): () => Promise<CosineScale | undefined> {
+export function recordedCosineScale(
+  db: SqliteDatabase,
+  embedder: Embedder,
+  log?: (message: string, detail: Record<string, unknown>) => void,
+): () => Promise<CosineScale | undefined> {
   const name = embedderValue(embedder);
   let known: CosineScale | null = readCosineScale(db, name);
   let measuring: Promise<CosineScale | undefined> | null = null;
@@ -28,7 +32,9 @@ export function recordedCosineScale(db: SqliteDatabase, embedder: Embedder, log?
       },
       (error: unknown) => {
         measuring = null;
-        log?.('the embedder could not be calibrated yet: chat reads cosines unscaled until it is', { error: String((error as Error)?.message ?? error) });
+        log?.('the embedder could not be calibrated yet: chat reads cosines unscaled until it is', {
+          error: String((error as Error)?.message ?? error),
+        });
         return undefined;
       },
     );

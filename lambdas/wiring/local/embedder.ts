@@ -1,7 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { EmbedderPool } from '../../adapters/local/embedder-pool.js';
 import { parseEmbedder } from '../../adapters/local/embedder-record.js';
-import { OpenAiCompatibleEmbedder, openAiEmbedderName, type OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
+import {
+  OpenAiCompatibleEmbedder,
+  type OpenAiEmbedderConfig,
+  openAiEmbedderName,
+} from '../../adapters/local/openai-compatible-embedder.js';
 import { logger } from '../../http/observability.js';
 
 /** Requests to an embeddings server in flight at once from the ingestion drain. */
@@ -32,7 +36,11 @@ export async function startLocalEmbedder(
     const known = recorded ? parseEmbedder(recorded) : null;
     const embedder = await OpenAiCompatibleEmbedder.start(server, {
       knownDimensions: known?.name === openAiEmbedderName(server.model) ? known.dimensions : undefined,
-      onProbeFailed: (error) => logger.warn('the embedding server is not answering: starting degraded with the dimensions the data folder recorded', { error: error.message }),
+      onProbeFailed: (error) =>
+        logger.warn(
+          'the embedding server is not answering: starting degraded with the dimensions the data folder recorded',
+          { error: error.message },
+        ),
     });
     return { embedder, pool: null, lanes: HTTP_LANES, close: async () => undefined };
   }

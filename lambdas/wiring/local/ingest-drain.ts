@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { SqliteIngestQueue, QueueDrain, QueuedJob } from '../../adapters/local/sqlite-ingest-queue.js';
+import type { QueueDrain, QueuedJob, SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
 import { EMBED_STEP_PASSAGES, IngestWorker } from '../../core/ingest-worker.js';
 import type { DocumentRecord } from '../../core/model.js';
 import type { DocumentStore } from '../../core/ports.js';
@@ -106,7 +106,15 @@ export class LocalIngestDrain implements QueueDrain {
   private add(job: QueuedJob) {
     if (this.active.has(job.documentId)) return;
     this.active.set(job.documentId, {
-      job, doc: null, extracting: false, inFlight: new Set(), choosing: false, exhausted: false, failures: 0, isolating: false, notBefore: 0,
+      job,
+      doc: null,
+      extracting: false,
+      inFlight: new Set(),
+      choosing: false,
+      exhausted: false,
+      failures: 0,
+      isolating: false,
+      notBefore: 0,
     });
   }
 
@@ -122,7 +130,13 @@ export class LocalIngestDrain implements QueueDrain {
   }
 
   private runnable(entry: ActiveJob, now: number): boolean {
-    return !entry.extracting && !entry.choosing && !entry.exhausted && entry.notBefore <= now && !(entry.isolating && entry.inFlight.size > 0);
+    return (
+      !entry.extracting &&
+      !entry.choosing &&
+      !entry.exhausted &&
+      entry.notBefore <= now &&
+      !(entry.isolating && entry.inFlight.size > 0)
+    );
   }
 
   /**
@@ -140,7 +154,11 @@ export class LocalIngestDrain implements QueueDrain {
         this.libraryTurns.get(libraryKey(entry.job)) ?? 0,
         entry.job.enqueuedAt,
       ];
-      if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))) {
+      if (
+        !bestKey ||
+        key[0] < bestKey[0] ||
+        (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))
+      ) {
         best = entry;
         bestKey = key;
       }
@@ -166,15 +184,18 @@ export class LocalIngestDrain implements QueueDrain {
       this.running += 1;
       // Each step starts on a turn of its own: with an embedder that answers at once (a cache, a test double),
       // steps chained by promises alone would run back to back and starve every request until the backlog is gone.
-      void setImmediate().then(() => this.step(entry)).finally(() => {
-        this.running -= 1;
-        if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
-        this.schedule();
-      });
+      void setImmediate()
+        .then(() => this.step(entry))
+        .finally(() => {
+          this.running -= 1;
+          if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
+          this.schedule();
+        });
     }
     // Jobs waiting out a retry delay: look again when the first one may go.
     const waits = [...this.active.values()].filter((a) => a.notBefore > now).map((a) => a.notBefore - now);
-    if (waits.length && this.running < this.options.lanes) this.timer = setTimeout(() => this.schedule(), Math.min(...waits));
+    if (waits.length && this.running < this.options.lanes)
+      this.timer = setTimeout(() => this.schedule(), Math.min(...waits));
   }
 
   /** One unit of work: an extraction, or one embedding step. Never throws. */
@@ -197,7 +218,10 @@ export class LocalIngestDrain implements QueueDrain {
         const cutOff = this.queue.extractionBegins(job.documentId);
         if (cutOff >= MAX_EXTRACTIONS_CUT_OFF) {
           entry.extracting = false;
-          await this.worker.fail(doc, `extraction_failed: the service stopped ${cutOff} times while reading this file; it is not read again`);
+          await this.worker.fail(
+            doc,
+            `extraction_failed: the service stopped ${cutOff} times while reading this file; it is not read again`,
+          );
           return this.finish(job.documentId);
         }
         const result = await this.worker.extract(doc).finally(() => {
@@ -248,14 +272,19 @@ export class LocalIngestDrain implements QueueDrain {
   private async failed(entry: ActiveJob, error: unknown, reserved: number[]) {
     entry.failures += 1;
     this.options.log?.('ingestion step failed', {
-      documentId: entry.job.documentId, failures: entry.failures, passages: reserved.length, error: String((error as Error)?.message ?? error),
+      documentId: entry.job.documentId,
+      failures: entry.failures,
+      passages: reserved.length,
+      error: String((error as Error)?.message ?? error),
     });
     if (reserved.length > 1 && entry.failures >= 2) entry.isolating = true;
     if (entry.failures >= this.retry.maxAttempts && (reserved.length <= 1 || entry.isolating)) {
       const doc = entry.doc;
       if (doc) {
         const passage = reserved.length === 1 ? reserved[0] : undefined;
-        await this.worker.fail(doc, IngestWorker.gaveUp(error, { passage, attempts: entry.failures })).catch(() => undefined);
+        await this.worker
+          .fail(doc, IngestWorker.gaveUp(error, { passage, attempts: entry.failures }))
+          .catch(() => undefined);
       }
       return this.finish(entry.job.documentId);
     }

@@ -1,38 +1,42 @@
 import { join } from 'node:path';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
+import { StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
+import { IsolatedExtractor } from '../../adapters/extraction/isolation/isolated-extractor.js';
+import {
+  AesSecretCipher,
+  deriveFromSecretsKey,
+  END_USER_LOG_KEY_PURPOSE,
+  loadSecretsKey,
+} from '../../adapters/local/aes-secret-cipher.js';
 import { openDatabase, type SqliteDatabase } from '../../adapters/local/database.js';
+import { readEmbedderRecord } from '../../adapters/local/embedder-record.js';
 import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../adapters/local/extractive-answerer.js';
 import { FolderBlobStore } from '../../adapters/local/folder-blob-store.js';
 import { InProcessBackgroundWork } from '../../adapters/local/in-process-background-work.js';
+import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
-import { readEmbedderRecord } from '../../adapters/local/embedder-record.js';
+import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
 import { SqliteConversationStore } from '../../adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
+import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
+import { SqlitePendingBucketDeletes } from '../../adapters/local/sqlite-pending-bucket-deletes.js';
 import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
 import { SqliteUsageLedger } from '../../adapters/local/sqlite-usage-ledger.js';
 import { TesseractOcr } from '../../adapters/local/tesseract-ocr.js';
-import { systemClock } from '../../core/dates.js';
-import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
-import { SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
-import { LocalIngestDrain, type DrainOptions } from './ingest-drain.js';
-import { IsolatedExtractor } from '../../adapters/extraction/isolation/isolated-extractor.js';
-import { buildServices, type Ports, type Services } from '../services.js';
-import { logger, useEndUserLogKey } from '../../http/observability.js';
-import type { CallerBuckets, ChatModel, Clock, Embedder } from '../../core/ports.js';
-import { startLocalEmbedder } from './embedder.js';
-import { recordedCosineScale } from './cosine-scale.js';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { AesSecretCipher, deriveFromSecretsKey, END_USER_LOG_KEY_PURPOSE, loadSecretsKey } from '../../adapters/local/aes-secret-cipher.js';
-import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
-import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
-import { SqlitePendingBucketDeletes } from '../../adapters/local/sqlite-pending-bucket-deletes.js';
-import { S3BucketConnector } from '../../adapters/caller-bucket/connector.js';
-import { StsRoleCredentials } from '../../adapters/caller-bucket/role-credentials.js';
 import { BucketDeleteRetry } from '../../core/bucket/delete-retry.js';
 import { documentBlobs } from '../../core/bucket/document-blobs.js';
+import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
+import { systemClock } from '../../core/dates.js';
+import type { BlobStore, CallerBuckets, ChatModel, Clock, Embedder } from '../../core/ports.js';
+import { logger, useEndUserLogKey } from '../../http/observability.js';
+import { buildServices, type Ports, type Services } from '../services.js';
 import { LocalBucketDeleteTimer } from './bucket-delete-timer.js';
-import type { BlobStore } from '../../core/ports.js';
+import { recordedCosineScale } from './cosine-scale.js';
+import { startLocalEmbedder } from './embedder.js';
+import { type DrainOptions, LocalIngestDrain } from './ingest-drain.js';
 
 /** The caller-owned bucket on the local stack (docs/bucket.md, "Local stack"), read from the environment by bin/config.ts. */
 export interface LocalBucketOptions {
@@ -87,9 +91,16 @@ function localBuckets(db: SqliteDatabase, secretsKey: Buffer, options: LocalBuck
   };
 }
 
-function bucketDeleteTimer(buckets: CallerBuckets, blobs: BlobStore, clock: Clock, options: LocalBucketOptions): LocalBucketDeleteTimer {
+function bucketDeleteTimer(
+  buckets: CallerBuckets,
+  blobs: BlobStore,
+  clock: Clock,
+  options: LocalBucketOptions,
+): LocalBucketDeleteTimer {
   const retry = new BucketDeleteRetry({ buckets, blobs: documentBlobs({ blobs, buckets, clock }), clock });
-  return new LocalBucketDeleteTimer(retry, options.retryIntervalMs ?? 60_000, (message, detail) => logger.warn(message, detail));
+  return new LocalBucketDeleteTimer(retry, options.retryIntervalMs ?? 60_000, (message, detail) =>
+    logger.warn(message, detail),
+  );
 }
 
 export interface LocalStack {
@@ -140,11 +151,15 @@ export async function openLocalStack(options: {
     log: (message, detail) => logger.warn(message, detail),
   });
   if (options.warmReaders) extractor.warm();
-  const background = new InProcessBackgroundWork((what, error) => logger.error(`background work failed: ${what}`, { error }));
+  const background = new InProcessBackgroundWork((what, error) =>
+    logger.error(`background work failed: ${what}`, { error }),
+  );
   let index: SqliteSearchIndex;
   try {
     // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
-    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes: options.vectorCacheBytes });
+    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, {
+      vectorCacheBytes: options.vectorCacheBytes,
+    });
   } catch (error) {
     void own?.close();
     void extractor.close();
@@ -169,7 +184,11 @@ export async function openLocalStack(options: {
     clock,
     buckets,
     // The offline answerer's tokens are counted by the offline model's tokenizer where it runs, else with o200k_base.
-    chatModel: options.chatModel ?? (options.chat ? new OpenAiCompatibleChat(options.chat, { log: (message, detail) => logger.warn(message, detail) }) : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
+    chatModel:
+      options.chatModel ??
+      (options.chat
+        ? new OpenAiCompatibleChat(options.chat, { log: (message, detail) => logger.warn(message, detail) })
+        : new ExtractiveAnswerer(DEFAULT_EXTRACTIVE, own?.pool ?? undefined)),
     usage: new SqliteUsageLedger(db),
     conversations: new SqliteConversationStore(db),
     queue,
@@ -202,15 +221,25 @@ export async function openLocalStack(options: {
     },
     blobs: () => blobs.check(),
   };
-  return { ports, services, db, queue, drain, bucketDeletes, dependencies, settled: async () => {
-    await Promise.all([background.settled(), drain.whenIdle()]);
-  }, close: () => {
-    drain.stop();
-    bucketDeletes.stop();
-    background.close();
-    void extractor.close();
-    void ocr.close();
-    void own?.close();
-    db.close();
-  } };
+  return {
+    ports,
+    services,
+    db,
+    queue,
+    drain,
+    bucketDeletes,
+    dependencies,
+    settled: async () => {
+      await Promise.all([background.settled(), drain.whenIdle()]);
+    },
+    close: () => {
+      drain.stop();
+      bucketDeletes.stop();
+      background.close();
+      void extractor.close();
+      void ocr.close();
+      void own?.close();
+      db.close();
+    },
+  };
 }

@@ -21,6 +21,9 @@ export function createHandler(deps: { embedder: () => Embedder; physicalId: stri
     if (event.RequestType === 'Delete') return { PhysicalResourceId: event.PhysicalResourceId };
     const { scale } = await measureCosineScale(deps.embedder());
     // Decimal strings: CloudFormation attributes are strings, and the functions read them back (config.ts).
-    return { PhysicalResourceId: deps.physicalId, Data: { Related: scale.related.toFixed(6), Unrelated: scale.unrelated.toFixed(6) } };
+    return {
+      PhysicalResourceId: deps.physicalId,
+      Data: { Related: scale.related.toFixed(6), Unrelated: scale.unrelated.toFixed(6) },
+    };
   };
 }

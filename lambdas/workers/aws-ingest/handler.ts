@@ -1,10 +1,14 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { parseIngestMessage, resolveIngestMessage, type LibraryReferences } from '../../adapters/aws/sqs-ingest-queue.js';
+import {
+  type LibraryReferences,
+  parseIngestMessage,
+  resolveIngestMessage,
+} from '../../adapters/aws/sqs-ingest-queue.js';
 import { BackendUnavailableError } from '../../core/errors.js';
 import { IngestWorker, type StepResult } from '../../core/ingest-worker.js';
-import { logger } from '../../http/observability.js';
 import type { IngestJob } from '../../core/ports.js';
+import { logger } from '../../http/observability.js';
 
 /** How the worker waits out a backend that throttles or fails (Bedrock, OpenSearch, DynamoDB). */
 export interface BackoffSettings {
@@ -35,7 +39,10 @@ export interface IngestHandlerDeps {
 
 /** A record whose job is not done yet: SQS delivers it again (reported as a batch item failure). */
 class RetryLater extends Error {
-  constructor(readonly documentId: string, cause: unknown) {
+  constructor(
+    readonly documentId: string,
+    cause: unknown,
+  ) {
     super(`ingest of ${documentId} will be retried: ${(cause as Error)?.message ?? String(cause)}`, { cause });
     this.name = 'RetryLater';
   }
@@ -75,13 +82,22 @@ export function createHandler(deps: IngestHandlerDeps) {
   async function runWithBackoff(job: IngestJob, context: Context | undefined): Promise<StepResult> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await deps.worker.runToCompletion(job, { concurrency: deps.concurrency, stepPassages: deps.stepPassages });
+        return await deps.worker.runToCompletion(job, {
+          concurrency: deps.concurrency,
+          stepPassages: deps.stepPassages,
+        });
       } catch (error) {
         if (!(error instanceof BackendUnavailableError)) throw error;
         const delay = backoffDelay(attempt, error, backoff, random);
         const remaining = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
         if (remaining - delay < backoff.marginMs) throw error;
-        logger.warn('ingest backend unavailable: backing off', { documentId: job.documentId, tenantId: job.tenantId, attempt: attempt + 1, delayMs: delay, error: error.message });
+        logger.warn('ingest backend unavailable: backing off', {
+          documentId: job.documentId,
+          tenantId: job.tenantId,
+          attempt: attempt + 1,
+          delayMs: delay,
+          error: error.message,
+        });
         await sleep(delay);
       }
     }
@@ -101,12 +117,19 @@ export function createHandler(deps: IngestHandlerDeps) {
     } catch (error) {
       if (!finalAttempt) throw new RetryLater(message.documentId, error);
       // The document cannot be found without its library: the sweeper settles it failed later.
-      logger.error('ingest gave up on its final attempt: its library could not be read', { documentId: message.documentId, tenantId: message.tenantId, error: error as Error });
+      logger.error('ingest gave up on its final attempt: its library could not be read', {
+        documentId: message.documentId,
+        tenantId: message.tenantId,
+        error: error as Error,
+      });
       return { outcome: 'skipped' };
     }
     if (!job) {
       // The reference resolves to nothing: the library was erased, and its documents with it.
-      logger.info('ingest skipped: its library was erased', { documentId: message.documentId, tenantId: message.tenantId });
+      logger.info('ingest skipped: its library was erased', {
+        documentId: message.documentId,
+        tenantId: message.tenantId,
+      });
       return { outcome: 'skipped' };
     }
     try {
@@ -115,13 +138,24 @@ export function createHandler(deps: IngestHandlerDeps) {
       return result;
     } catch (error) {
       if (!finalAttempt) {
-        logger.warn('ingest will be retried', { documentId: job.documentId, tenantId: job.tenantId, error: error as Error });
+        logger.warn('ingest will be retried', {
+          documentId: job.documentId,
+          tenantId: job.tenantId,
+          error: error as Error,
+        });
         throw new RetryLater(job.documentId, error);
       }
       // The last delivery: end the document failed (with why) rather than leave it processing.
       const next = await deps.worker.next(job);
-      const result: StepResult = next ? await deps.worker.fail(next.doc, IngestWorker.gaveUp(error)) : { outcome: 'skipped' };
-      logger.error('ingest gave up on its final attempt', { ...result, documentId: job.documentId, tenantId: job.tenantId, error: error as Error });
+      const result: StepResult = next
+        ? await deps.worker.fail(next.doc, IngestWorker.gaveUp(error))
+        : { outcome: 'skipped' };
+      logger.error('ingest gave up on its final attempt', {
+        ...result,
+        documentId: job.documentId,
+        tenantId: job.tenantId,
+        error: error as Error,
+      });
       return result;
     }
   }

@@ -1,12 +1,12 @@
 import { parseIngestMessage } from '../../adapters/aws/sqs-ingest-queue.js';
-import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { withInvocationLog } from '../../http/observability.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
-import { documentStore } from '../../wiring/aws/dynamo.js';
 import { ENV, readWholeNumber } from '../../wiring/aws/config.js';
+import { documentStore } from '../../wiring/aws/dynamo.js';
+import { ingestExtractor } from '../../wiring/aws/extractors.js';
 import { instrumented, observeIngestOutcomes, withQueueMetrics } from '../../wiring/aws/observability.js';
 import { unwired } from '../../wiring/aws/unwired-port.js';
-import { ingestExtractor } from '../../wiring/aws/extractors.js';
+import { buildCaptureServices } from '../../wiring/capture-services.js';
 import { createHandler } from './handler.js';
 
 /**
@@ -23,4 +23,11 @@ const { worker } = buildCaptureServices(awsCapturePorts(ingestExtractor()), unwi
 observeIngestOutcomes(worker);
 
 // Job bodies name an end user's library by a reference the documents table resolves (adapters/aws/sqs-ingest-queue.ts).
-export const handler = instrumented(withInvocationLog(withQueueMetrics(createHandler({ worker, references: documentStore(), maxReceiveCount, concurrency }), parseIngestMessage)));
+export const handler = instrumented(
+  withInvocationLog(
+    withQueueMetrics(
+      createHandler({ worker, references: documentStore(), maxReceiveCount, concurrency }),
+      parseIngestMessage,
+    ),
+  ),
+);

@@ -1,8 +1,8 @@
-import { formatTimestamp } from '../../core/dates.js';
 import type { BucketDeleteRetry, SweepReport } from '../../core/bucket/delete-retry.js';
+import { formatTimestamp } from '../../core/dates.js';
 import type { IngestWorker } from '../../core/ingest-worker.js';
-import { logger } from '../../http/observability.js';
 import type { DocumentStore } from '../../core/ports.js';
+import { logger } from '../../http/observability.js';
 
 /** Why a document the sweeper settles failed: its capture or its ingest job was lost beyond every retry. */
 export const ABANDONED_REASON = 'backend_unavailable: indexing did not finish';
@@ -31,26 +31,34 @@ const BUCKET_DELETE_BATCHES = 5;
  * done, dropped (the tenant unregistered or moved), or put off (longer each
  * time, up to an hour).
  */
-export const createHandler = (deps: SweeperDeps) => async (): Promise<{ failed: number; errors: number; bucketDeletes?: SweepReport }> => {
-  const now = deps.now?.() ?? new Date();
-  const olderThan = formatTimestamp(new Date(now.getTime() - deps.staleAfterSeconds * 1000));
-  const stale = await deps.documents.listStaleProcessing(olderThan);
-  let failed = 0;
-  let errors = 0;
-  for (const doc of stale) {
-    try {
-      await deps.worker.fail(doc, ABANDONED_REASON);
-      failed += 1;
-    } catch (error) {
-      errors += 1;
-      logger.error('could not settle an abandoned document', { documentId: doc.id, tenantId: doc.tenantId, error: error as Error });
+export const createHandler =
+  (deps: SweeperDeps) => async (): Promise<{ failed: number; errors: number; bucketDeletes?: SweepReport }> => {
+    const now = deps.now?.() ?? new Date();
+    const olderThan = formatTimestamp(new Date(now.getTime() - deps.staleAfterSeconds * 1000));
+    const stale = await deps.documents.listStaleProcessing(olderThan);
+    let failed = 0;
+    let errors = 0;
+    for (const doc of stale) {
+      try {
+        await deps.worker.fail(doc, ABANDONED_REASON);
+        failed += 1;
+      } catch (error) {
+        errors += 1;
+        logger.error('could not settle an abandoned document', {
+          documentId: doc.id,
+          tenantId: doc.tenantId,
+          error: error as Error,
+        });
+      }
     }
-  }
-  if (failed) logger.warn('settled abandoned documents failed', { failed, olderThan });
-  const bucketDeletes = deps.bucketDeletes ? await retryBucketDeletes(deps.bucketDeletes) : undefined;
-  if (errors) throw new Error(`sweeper: ${errors} of ${stale.length} abandoned documents could not be settled (retried on the next run)`);
-  return bucketDeletes ? { failed, errors, bucketDeletes } : { failed, errors };
-};
+    if (failed) logger.warn('settled abandoned documents failed', { failed, olderThan });
+    const bucketDeletes = deps.bucketDeletes ? await retryBucketDeletes(deps.bucketDeletes) : undefined;
+    if (errors)
+      throw new Error(
+        `sweeper: ${errors} of ${stale.length} abandoned documents could not be settled (retried on the next run)`,
+      );
+    return bucketDeletes ? { failed, errors, bucketDeletes } : { failed, errors };
+  };
 
 async function retryBucketDeletes(retry: Pick<BucketDeleteRetry, 'sweep'>): Promise<SweepReport> {
   const total: SweepReport = { deleted: 0, dropped: 0, stillPending: 0 };
@@ -62,6 +70,7 @@ async function retryBucketDeletes(retry: Pick<BucketDeleteRetry, 'sweep'>): Prom
     // A short batch: nothing more is due now.
     if (report.deleted + report.dropped + report.stillPending < BUCKET_DELETE_BATCH) break;
   }
-  if (total.deleted + total.dropped + total.stillPending) logger.info("retried the deletes owed to callers' buckets", { ...total });
+  if (total.deleted + total.dropped + total.stillPending)
+    logger.info("retried the deletes owed to callers' buckets", { ...total });
   return total;
 }

@@ -2,12 +2,12 @@ import { BucketDeleteRetry } from '../../core/bucket/delete-retry.js';
 import { documentBlobs } from '../../core/bucket/document-blobs.js';
 import { systemClock } from '../../core/dates.js';
 import { IngestWorker } from '../../core/ingest-worker.js';
+import { withInvocationLog } from '../../http/observability.js';
 import { callerBuckets } from '../../wiring/aws/buckets.js';
 import { ENV, readWholeNumber } from '../../wiring/aws/config.js';
 import { documentStore } from '../../wiring/aws/dynamo.js';
-import { searchIndex } from '../../wiring/aws/opensearch.js';
-import { withInvocationLog } from '../../http/observability.js';
 import { instrumented, observeAbandoned } from '../../wiring/aws/observability.js';
+import { searchIndex } from '../../wiring/aws/opensearch.js';
 import { unwired } from '../../wiring/aws/unwired-port.js';
 import { createHandler } from './handler.js';
 
@@ -21,12 +21,25 @@ import { createHandler } from './handler.js';
  * (buckets.ts); the service's own blobs are never read or deleted here.
  */
 const staleAfterSeconds = readWholeNumber(ENV.staleAfterSeconds, { min: 60 });
-const worker = observeAbandoned(new IngestWorker({
-  documents: documentStore(), index: searchIndex(), clock: systemClock(),
-  blobs: unwired('blobs'), embedder: unwired('embedder'), extractor: unwired('extractor'), spend: unwired('spend'),
-}));
+const worker = observeAbandoned(
+  new IngestWorker({
+    documents: documentStore(),
+    index: searchIndex(),
+    clock: systemClock(),
+    blobs: unwired('blobs'),
+    embedder: unwired('embedder'),
+    extractor: unwired('extractor'),
+    spend: unwired('spend'),
+  }),
+);
 
 const buckets = callerBuckets();
-const bucketDeletes = new BucketDeleteRetry({ buckets, blobs: documentBlobs({ blobs: unwired('blobs'), buckets }), clock: systemClock() });
+const bucketDeletes = new BucketDeleteRetry({
+  buckets,
+  blobs: documentBlobs({ blobs: unwired('blobs'), buckets }),
+  clock: systemClock(),
+});
 
-export const handler = instrumented(withInvocationLog(createHandler({ documents: documentStore(), worker, staleAfterSeconds, bucketDeletes })));
+export const handler = instrumented(
+  withInvocationLog(createHandler({ documents: documentStore(), worker, staleAfterSeconds, bucketDeletes })),
+);

@@ -2,11 +2,11 @@ import {
   AccessDeniedException,
   BedrockRuntimeClient,
   ConverseCommand,
+  type ConverseCommandOutput,
   ConverseStreamCommand,
+  type ConverseStreamOutput,
   ServiceUnavailableException,
   ThrottlingException,
-  type ConverseCommandOutput,
-  type ConverseStreamOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -27,19 +27,33 @@ const request: ChatModelRequest = {
   question: 'Make a list of the Falcon risks',
   itemize: true,
   passages: [
-    { number: 1, title: 'Falcon status', lineStart: 8, lines: ['The main risk is the battery supplier.', 'A second risk is certification.'] },
+    {
+      number: 1,
+      title: 'Falcon status',
+      lineStart: 8,
+      lines: ['The main risk is the battery supplier.', 'A second risk is certification.'],
+    },
     { number: 2, title: 'Budget', lineStart: 1, lines: ['Budget: 2.4 million euros.'] },
   ],
 };
 
 const model = () =>
-  new BedrockChat(new BedrockRuntimeClient({ region: 'eu-west-1' }), { modelId: 'anthropic.claude-test', maxTokens: 500, log: (message, detail) => logged.push({ message, detail }) });
+  new BedrockChat(new BedrockRuntimeClient({ region: 'eu-west-1' }), {
+    modelId: 'anthropic.claude-test',
+    maxTokens: 500,
+    log: (message, detail) => logged.push({ message, detail }),
+  });
 const usage = { inputTokens: 210, outputTokens: 14, totalTokens: 224 };
 
 /** Converse's answer when the model calls the answer tool with `input`. */
 const toolAnswer = (input: unknown, stopReason = 'tool_use'): ConverseCommandOutput =>
   ({
-    output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'answer_from_library', input } }] } },
+    output: {
+      message: {
+        role: 'assistant',
+        content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'answer_from_library', input } }],
+      },
+    },
     stopReason,
     usage,
     metrics: { latencyMs: 300 },
@@ -47,14 +61,25 @@ const toolAnswer = (input: unknown, stopReason = 'tool_use'): ConverseCommandOut
   }) as ConverseCommandOutput;
 
 /** ConverseStream's events for a tool call whose input JSON arrives in pieces of `size` characters. */
-function toolStream(input: unknown, options: { size?: number; stopReason?: string; raw?: string; after?: ConverseStreamOutput[] } = {}): ConverseStreamOutput[] {
+function toolStream(
+  input: unknown,
+  options: { size?: number; stopReason?: string; raw?: string; after?: ConverseStreamOutput[] } = {},
+): ConverseStreamOutput[] {
   const json = options.raw ?? JSON.stringify(input);
   const size = options.size ?? 6;
   const pieces: ConverseStreamOutput[] = [];
-  for (let i = 0; i < json.length; i += size) pieces.push({ contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: json.slice(i, i + size) } } } });
+  for (let i = 0; i < json.length; i += size)
+    pieces.push({
+      contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: json.slice(i, i + size) } } },
+    });
   return [
     { messageStart: { role: 'assistant' } },
-    { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: 'tooluse_1', name: 'answer_from_library' } } } },
+    {
+      contentBlockStart: {
+        contentBlockIndex: 0,
+        start: { toolUse: { toolUseId: 'tooluse_1', name: 'answer_from_library' } },
+      },
+    },
     ...pieces,
     { contentBlockStop: { contentBlockIndex: 0 } },
     ...(options.after ?? []),
@@ -70,16 +95,26 @@ async function* iterate(events: ConverseStreamOutput[], fail?: Error): AsyncIter
   }
   if (fail) throw fail;
 }
-const streams = (events: ConverseStreamOutput[], fail?: Error) => bedrock.on(ConverseStreamCommand).resolves({ stream: iterate(events, fail), $metadata: {} });
+const streams = (events: ConverseStreamOutput[], fail?: Error) =>
+  bedrock.on(ConverseStreamCommand).resolves({ stream: iterate(events, fail), $metadata: {} });
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as BackendUnavailableError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e: unknown) => e as BackendUnavailableError,
+  );
 
 describe('BedrockChat, Converse', () => {
   it('makes the model call the answer tool, whose input schema is the answer format, and reads citations, lines and usage', async () => {
-    bedrock.on(ConverseCommand).resolves(toolAnswer({
-      answer: '- Battery supplier [1]\n- Certification [1]',
-      citations: [{ passage: 1, quote: 'The main risk is the battery supplier.' }, { passage: 1, quote: 'A second risk is certification.' }],
-    }));
+    bedrock.on(ConverseCommand).resolves(
+      toolAnswer({
+        answer: '- Battery supplier [1]\n- Certification [1]',
+        citations: [
+          { passage: 1, quote: 'The main risk is the battery supplier.' },
+          { passage: 1, quote: 'A second risk is certification.' },
+        ],
+      }),
+    );
     const answer = await model().answer(request);
 
     const calls = bedrock.commandCalls(ConverseCommand);
@@ -97,11 +132,16 @@ describe('BedrockChat, Converse', () => {
     expect('text' in system && system.text).toMatch(/Cite every claim/);
     expect('text' in system && system.text).toMatch(/list of facts/);
     const user = input.messages![0]!.content![0]!;
-    expect('text' in user && user.text).toContain('8: The main risk is the battery supplier.\n9: A second risk is certification.');
+    expect('text' in user && user.text).toContain(
+      '8: The main risk is the battery supplier.\n9: A second risk is certification.',
+    );
 
     expect(answer).toEqual({
       reply: '- Battery supplier [1]\n- Certification [1]',
-      citations: [{ passage: 1, lines: [8], quote: 'The main risk is the battery supplier.' }, { passage: 1, lines: [9], quote: 'A second risk is certification.' }],
+      citations: [
+        { passage: 1, lines: [8], quote: 'The main risk is the battery supplier.' },
+        { passage: 1, lines: [9], quote: 'A second risk is certification.' },
+      ],
       usage: { promptTokens: 210, completionTokens: 14 },
     });
   });
@@ -112,44 +152,80 @@ describe('BedrockChat, Converse', () => {
     const input = bedrock.commandCalls(ConverseCommand)[0]!.args[0].input;
     expect(input.messages).toHaveLength(1);
     const user = input.messages![0]!.content![0]!;
-    expect('text' in user && user.text).toMatch(/^Conversation so far .*\nUser: What is Falcon\?\nAssistant: A launch project \.\n\nPassages:/);
+    expect('text' in user && user.text).toMatch(
+      /^Conversation so far .*\nUser: What is Falcon\?\nAssistant: A launch project \.\n\nPassages:/,
+    );
   });
 
   it('reads a refusal, NOT_IN_LIBRARY and a guardrail or content-filter stop as no answer', async () => {
-    bedrock.on(ConverseCommand)
+    bedrock
+      .on(ConverseCommand)
       .resolvesOnce(toolAnswer({ answer: null, citations: [] }))
       .resolvesOnce(toolAnswer({ answer: NOT_IN_LIBRARY, citations: [] }))
-      .resolvesOnce(toolAnswer({ answer: 'Sorry [1]', citations: [{ passage: 1, quote: null }] }, 'guardrail_intervened'))
+      .resolvesOnce(
+        toolAnswer({ answer: 'Sorry [1]', citations: [{ passage: 1, quote: null }] }, 'guardrail_intervened'),
+      )
       .resolvesOnce(toolAnswer({ answer: 'Sorry [1]', citations: [{ passage: 1, quote: null }] }, 'content_filtered'));
-    for (let i = 0; i < 4; i++) expect(await model().answer(request)).toMatchObject({ reply: null, citations: [], usage: { promptTokens: 210 } });
+    for (let i = 0; i < 4; i++)
+      expect(await model().answer(request)).toMatchObject({ reply: null, citations: [], usage: { promptTokens: 210 } });
     expect(logged).toEqual([]);
   });
 
   it('rejects a reply citing a passage it was not given, or citing nothing, with a log line', async () => {
-    bedrock.on(ConverseCommand)
+    bedrock
+      .on(ConverseCommand)
       .resolvesOnce(toolAnswer({ answer: 'Weather [5]', citations: [{ passage: 5, quote: 'rain' }] }))
       .resolvesOnce(toolAnswer({ answer: '- Battery supplier', citations: [] }));
     expect((await model().answer(request)).reply).toBeNull();
     expect((await model().answer(request)).reply).toBeNull();
-    expect(logged.map((l) => [l.detail.model, l.detail.reason])).toEqual([['bedrock:anthropic.claude-test', 'unknown_passage'], ['bedrock:anthropic.claude-test', 'uncited']]);
+    expect(logged.map((l) => [l.detail.model, l.detail.reason])).toEqual([
+      ['bedrock:anthropic.claude-test', 'unknown_passage'],
+      ['bedrock:anthropic.claude-test', 'uncited'],
+    ]);
   });
 
   it('drops a quote its passage does not hold and keeps the citation', async () => {
-    bedrock.on(ConverseCommand).resolves(toolAnswer({ answer: '- Battery supplier [1]', citations: [{ passage: 1, quote: 'The supplier in Gdansk is late.' }] }));
-    expect(await model().answer(request)).toMatchObject({ reply: '- Battery supplier [1]', citations: [{ passage: 1 }] });
+    bedrock.on(ConverseCommand).resolves(
+      toolAnswer({
+        answer: '- Battery supplier [1]',
+        citations: [{ passage: 1, quote: 'The supplier in Gdansk is late.' }],
+      }),
+    );
+    expect(await model().answer(request)).toMatchObject({
+      reply: '- Battery supplier [1]',
+      citations: [{ passage: 1 }],
+    });
     expect(logged.map((l) => l.detail)).toEqual([{ model: 'bedrock:anthropic.claude-test', dropped: 1 }]);
   });
 
   it('reads a model that writes text instead of calling the tool by the same rules', async () => {
     bedrock.on(ConverseCommand).resolves({
-      output: { message: { role: 'assistant', content: [{ text: '{"answer": "2.4 million euros [2]", "citations": [{"passage": 2, "quote": "2.4 million euros"}]}' }] } },
-      stopReason: 'end_turn', usage, metrics: { latencyMs: 1 }, $metadata: {},
+      output: {
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              text: '{"answer": "2.4 million euros [2]", "citations": [{"passage": 2, "quote": "2.4 million euros"}]}',
+            },
+          ],
+        },
+      },
+      stopReason: 'end_turn',
+      usage,
+      metrics: { latencyMs: 1 },
+      $metadata: {},
     });
-    expect(await model().answer(request)).toMatchObject({ reply: '2.4 million euros [2]', citations: [{ passage: 2, lines: [1] }] });
+    expect(await model().answer(request)).toMatchObject({
+      reply: '2.4 million euros [2]',
+      citations: [{ passage: 2, lines: [1] }],
+    });
   });
 
   it('turns a tool input of another shape, or one cut at the token limit, into BackendUnavailableError', async () => {
-    bedrock.on(ConverseCommand).resolvesOnce(toolAnswer({ reply: 'x' })).resolvesOnce(toolAnswer({}, 'max_tokens'));
+    bedrock
+      .on(ConverseCommand)
+      .resolvesOnce(toolAnswer({ reply: 'x' }))
+      .resolvesOnce(toolAnswer({}, 'max_tokens'));
     expect(await failureOf(model().answer(request))).toBeInstanceOf(BackendUnavailableError);
     const cut = await failureOf(model().answer(request));
     expect(cut).toBeInstanceOf(BackendUnavailableError);
@@ -157,19 +233,25 @@ describe('BedrockChat, Converse', () => {
   });
 
   it('maps throttling to BackendUnavailableError with a longer Retry-After, and every other failure too', async () => {
-    bedrock.on(ConverseCommand).rejects(new ThrottlingException({ message: 'slow down', $metadata: { httpStatusCode: 429 } }));
+    bedrock
+      .on(ConverseCommand)
+      .rejects(new ThrottlingException({ message: 'slow down', $metadata: { httpStatusCode: 429 } }));
     const throttled = await failureOf(model().answer(request));
     expect(throttled).toBeInstanceOf(BackendUnavailableError);
     expect(throttled!.retryAfterSeconds).toBe(5);
 
     bedrock.reset();
-    bedrock.on(ConverseCommand).rejects(new ServiceUnavailableException({ message: 'down', $metadata: { httpStatusCode: 503 } }));
+    bedrock
+      .on(ConverseCommand)
+      .rejects(new ServiceUnavailableException({ message: 'down', $metadata: { httpStatusCode: 503 } }));
     const down = await failureOf(model().answer(request));
     expect(down).toBeInstanceOf(BackendUnavailableError);
     expect(down!.retryAfterSeconds).toBe(1);
 
     bedrock.reset();
-    bedrock.on(ConverseCommand).rejects(new AccessDeniedException({ message: 'model not enabled', $metadata: { httpStatusCode: 403 } }));
+    bedrock
+      .on(ConverseCommand)
+      .rejects(new AccessDeniedException({ message: 'model not enabled', $metadata: { httpStatusCode: 403 } }));
     const denied = await failureOf(model().answer(request));
     expect(denied).toBeInstanceOf(BackendUnavailableError);
     expect(denied!.retryAfterSeconds).toBe(30);
@@ -184,9 +266,11 @@ describe('BedrockChat, ConverseStream', () => {
     return { answer, deltas };
   };
 
-  it('streams with the same forced tool, passes on the answer\'s text from the tool input\'s JSON pieces, and returns the validated answer', async () => {
+  it("streams with the same forced tool, passes on the answer's text from the tool input's JSON pieces, and returns the validated answer", async () => {
     const text = '- Battery supplier [1]\n- Certification "in Japan" [1]';
-    streams(toolStream({ answer: text, citations: [{ passage: 1, quote: 'A second risk is certification.' }] }, { size: 5 }));
+    streams(
+      toolStream({ answer: text, citations: [{ passage: 1, quote: 'A second risk is certification.' }] }, { size: 5 }),
+    );
     const { answer, deltas } = await ask();
 
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(0);
@@ -194,7 +278,11 @@ describe('BedrockChat, ConverseStream', () => {
     expect(input.toolConfig!.toolChoice).toEqual({ tool: { name: 'answer_from_library' } });
     expect(deltas.length).toBeGreaterThan(5);
     expect(deltas.join('')).toBe(text);
-    expect(answer).toEqual({ reply: text, citations: [{ passage: 1, lines: [9], quote: 'A second risk is certification.' }], usage: { promptTokens: 210, completionTokens: 14 } });
+    expect(answer).toEqual({
+      reply: text,
+      citations: [{ passage: 1, lines: [9], quote: 'A second risk is certification.' }],
+      usage: { promptTokens: 210, completionTokens: 14 },
+    });
   });
 
   it('streams nothing for a refusal, and a guardrail stop is no answer', async () => {
@@ -204,7 +292,12 @@ describe('BedrockChat, ConverseStream', () => {
     expect(refusal.answer.reply).toBeNull();
 
     bedrock.reset();
-    streams(toolStream({ answer: 'Blocked words [1]', citations: [{ passage: 1, quote: null }] }, { stopReason: 'guardrail_intervened' }));
+    streams(
+      toolStream(
+        { answer: 'Blocked words [1]', citations: [{ passage: 1, quote: null }] },
+        { stopReason: 'guardrail_intervened' },
+      ),
+    );
     expect((await ask()).answer).toMatchObject({ reply: null, citations: [] });
   });
 
@@ -217,7 +310,12 @@ describe('BedrockChat, ConverseStream', () => {
   });
 
   it('turns a tool input cut at the token limit into BackendUnavailableError', async () => {
-    streams(toolStream(null, { raw: '{"answer": "- Battery supplier [1]", "citations": [{"passage": 1, "quo', stopReason: 'max_tokens' }));
+    streams(
+      toolStream(null, {
+        raw: '{"answer": "- Battery supplier [1]", "citations": [{"passage": 1, "quo',
+        stopReason: 'max_tokens',
+      }),
+    );
     const cut = await failureOf(ask());
     expect(cut).toBeInstanceOf(BackendUnavailableError);
     expect(cut!.message).toMatch(/token limit/);
@@ -225,23 +323,38 @@ describe('BedrockChat, ConverseStream', () => {
 
   it('maps exceptions reported in the stream, thrown while reading it, or at its start', async () => {
     const answer = { answer: '- Battery supplier [1]', citations: [{ passage: 1, quote: null }] };
-    streams(toolStream(answer, { after: [{ throttlingException: { name: 'ThrottlingException', message: 'slow down' } } as never] }));
+    streams(
+      toolStream(answer, {
+        after: [{ throttlingException: { name: 'ThrottlingException', message: 'slow down' } } as never],
+      }),
+    );
     const throttled = await failureOf(ask());
     expect(throttled).toBeInstanceOf(BackendUnavailableError);
     expect(throttled!.retryAfterSeconds).toBe(5);
 
     bedrock.reset();
-    streams(toolStream(answer, { after: [{ modelStreamErrorException: { name: 'ModelStreamErrorException', message: 'the model failed' } } as never] }));
+    streams(
+      toolStream(answer, {
+        after: [
+          { modelStreamErrorException: { name: 'ModelStreamErrorException', message: 'the model failed' } } as never,
+        ],
+      }),
+    );
     expect((await failureOf(ask()))!.retryAfterSeconds).toBe(1);
 
     bedrock.reset();
-    streams(toolStream(answer).slice(0, 4), new ServiceUnavailableException({ message: 'down', $metadata: { httpStatusCode: 503 } }));
+    streams(
+      toolStream(answer).slice(0, 4),
+      new ServiceUnavailableException({ message: 'down', $metadata: { httpStatusCode: 503 } }),
+    );
     const broken = await failureOf(ask());
     expect(broken).toBeInstanceOf(BackendUnavailableError);
     expect(broken!.retryAfterSeconds).toBe(1);
 
     bedrock.reset();
-    bedrock.on(ConverseStreamCommand).rejects(new ThrottlingException({ message: 'slow down', $metadata: { httpStatusCode: 429 } }));
+    bedrock
+      .on(ConverseStreamCommand)
+      .rejects(new ThrottlingException({ message: 'slow down', $metadata: { httpStatusCode: 429 } }));
     expect((await failureOf(ask()))!.retryAfterSeconds).toBe(5);
   });
 });

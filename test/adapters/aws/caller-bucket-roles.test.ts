@@ -1,5 +1,5 @@
 import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { AssumeRoleCommand, STSClient, type AssumeRoleCommandOutput } from '@aws-sdk/client-sts';
+import { AssumeRoleCommand, type AssumeRoleCommandOutput, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { S3BucketConnector } from '../../../lambdas/adapters/caller-bucket/connector.js';
@@ -29,19 +29,42 @@ const HOUR = 3600_000;
 
 const session = (accessKeyId: string, expiresAt = now + HOUR): AssumeRoleCommandOutput => ({
   $metadata: {},
-  Credentials: { AccessKeyId: accessKeyId, SecretAccessKey: `secret-of-${accessKeyId}`, SessionToken: `token-of-${accessKeyId}`, Expiration: new Date(expiresAt) },
+  Credentials: {
+    AccessKeyId: accessKeyId,
+    SecretAccessKey: `secret-of-${accessKeyId}`,
+    SessionToken: `token-of-${accessKeyId}`,
+    Expiration: new Date(expiresAt),
+  },
 });
-const stsError = (name: string, status: number, message = `User: arn:aws:sts::111111111111:assumed-role/X/library-capture is not authorized (${name})`) =>
-  Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
+const stsError = (
+  name: string,
+  status: number,
+  message = `User: arn:aws:sts::111111111111:assumed-role/X/library-capture is not authorized (${name})`,
+) => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } });
 
-const customerCalls = () => sts.commandCalls(AssumeRoleCommand).filter((c) => c.args[0].input.RoleArn === CUSTOMER).map((c) => c.args[0].input);
-const dedicatedCalls = () => sts.commandCalls(AssumeRoleCommand).filter((c) => c.args[0].input.RoleArn === DEDICATED).map((c) => c.args[0].input);
+const customerCalls = () =>
+  sts
+    .commandCalls(AssumeRoleCommand)
+    .filter((c) => c.args[0].input.RoleArn === CUSTOMER)
+    .map((c) => c.args[0].input);
+const dedicatedCalls = () =>
+  sts
+    .commandCalls(AssumeRoleCommand)
+    .filter((c) => c.args[0].input.RoleArn === DEDICATED)
+    .map((c) => c.args[0].input);
 
 /** The AWS composition (lambdas/wiring/aws/buckets.ts), with the function's own credentials stubbed. */
 function awsRoles() {
   const caller = dedicatedRoleCaller({
-    region: REGION, roleArn: DEDICATED, sessionName: 'Library-Api-CaptureFunction', now: () => now,
-    functionCredentials: async () => ({ accessKeyId: 'ASIAFUNCTION', secretAccessKey: 'function-secret', sessionToken: 'function-token' }),
+    region: REGION,
+    roleArn: DEDICATED,
+    sessionName: 'Library-Api-CaptureFunction',
+    now: () => now,
+    functionCredentials: async () => ({
+      accessKeyId: 'ASIAFUNCTION',
+      secretAccessKey: 'function-secret',
+      sessionToken: 'function-token',
+    }),
   });
   return new StsRoleCredentials({ region: REGION, caller, now: () => now });
 }
@@ -62,9 +85,17 @@ describe('STS: the request', () => {
       return session('S3RVER');
     });
     const credentials = await awsRoles().credentials(target);
-    expect(credentials).toMatchObject({ accessKeyId: 'S3RVER', secretAccessKey: 'secret-of-S3RVER', sessionToken: 'token-of-S3RVER' });
-    expect(customerCalls()).toEqual([{ RoleArn: CUSTOMER, ExternalId: EXTERNAL_ID, RoleSessionName: 'library-ten_acme', DurationSeconds: 3600 }]);
-    expect(dedicatedCalls()).toEqual([{ RoleArn: DEDICATED, RoleSessionName: 'Library-Api-CaptureFunction', DurationSeconds: 3600 }]);
+    expect(credentials).toMatchObject({
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'secret-of-S3RVER',
+      sessionToken: 'token-of-S3RVER',
+    });
+    expect(customerCalls()).toEqual([
+      { RoleArn: CUSTOMER, ExternalId: EXTERNAL_ID, RoleSessionName: 'library-ten_acme', DurationSeconds: 3600 },
+    ]);
+    expect(dedicatedCalls()).toEqual([
+      { RoleArn: DEDICATED, RoleSessionName: 'Library-Api-CaptureFunction', DurationSeconds: 3600 },
+    ]);
     expect(signer).toBe('ASIADEDICATED');
   });
 
@@ -79,7 +110,10 @@ describe('STS: the request', () => {
 
 describe('STS: the session cache', () => {
   it('reuses a session, renews it within five minutes of its end, and makes one call for concurrent askers', async () => {
-    sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).resolvesOnce(session('ASIAFIRST')).resolves(session('ASIASECOND', now + 2 * HOUR));
+    sts
+      .on(AssumeRoleCommand, { RoleArn: CUSTOMER })
+      .resolvesOnce(session('ASIAFIRST'))
+      .resolves(session('ASIASECOND', now + 2 * HOUR));
     const roles = awsRoles();
     const together = await Promise.all(Array.from({ length: 5 }, () => roles.credentials(target)));
     expect(new Set(together.map((c) => c.accessKeyId))).toEqual(new Set(['ASIAFIRST']));
@@ -122,7 +156,10 @@ describe('STS: the session cache', () => {
   });
 
   it("reports STS's refusal as denied during assume_role, without STS's message, and caches nothing", async () => {
-    sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).rejectsOnce(stsError('AccessDenied', 403)).resolves(session('ASIALATER'));
+    sts
+      .on(AssumeRoleCommand, { RoleArn: CUSTOMER })
+      .rejectsOnce(stsError('AccessDenied', 403))
+      .resolves(session('ASIALATER'));
     const roles = awsRoles();
     const failure = await roles.credentials(target).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(BucketError);
@@ -132,7 +169,7 @@ describe('STS: the session cache', () => {
     expect((await roles.credentials(target)).accessKeyId).toBe('ASIALATER');
   });
 
-  it('reports STS throttling as unreachable, and a failure of the dedicated hop as the service\'s own (backend unavailable)', async () => {
+  it("reports STS throttling as unreachable, and a failure of the dedicated hop as the service's own (backend unavailable)", async () => {
     sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).rejects(stsError('Throttling', 400, 'Rate exceeded'));
     await expect(awsRoles().credentials(target)).rejects.toMatchObject({ kind: 'unreachable', during: 'assume_role' });
 
@@ -161,33 +198,47 @@ describe("the session's credentials against a real S3 API (s3rver)", () => {
 
   /** A role registration; the endpoint stands in for AWS S3 here (a role has none in production). */
   const access = (): BucketAccess => ({
-    tenantId: 'ten_acme', provider: 's3', bucket: 'customer-bucket', region: 'us-east-1', endpoint,
+    tenantId: 'ten_acme',
+    provider: 's3',
+    bucket: 'customer-bucket',
+    region: 'us-east-1',
+    endpoint,
     auth: { kind: 'role', roleArn: CUSTOMER, externalId: EXTERNAL_ID },
   });
   // Loopback is allowed for the test server only; the AWS wiring never allows it.
-  const connector = (roles: StsRoleCredentials) => new S3BucketConnector({ allowPrivateEndpoints: true, roleCredentials: roles });
+  const connector = (roles: StsRoleCredentials) =>
+    new S3BucketConnector({ allowPrivateEndpoints: true, roleCredentials: roles });
 
   it('puts, reads back and deletes with the assumed session', async () => {
     sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).resolves(session('S3RVER'));
     const store = connector(awsRoles()).open(access());
     await store.put('library/shared/doc_1', Buffer.from('the customer owns these bytes'), 'text/plain');
-    const stored = await s3.client.send(new GetObjectCommand({ Bucket: 'customer-bucket', Key: 'library/shared/doc_1' }));
+    const stored = await s3.client.send(
+      new GetObjectCommand({ Bucket: 'customer-bucket', Key: 'library/shared/doc_1' }),
+    );
     expect(await stored.Body!.transformToString()).toBe('the customer owns these bytes');
     expect(Buffer.from((await store.get('library/shared/doc_1'))!).toString()).toBe('the customer owns these bytes');
     await store.delete('library/shared/doc_1');
-    await expect(s3.client.send(new HeadObjectCommand({ Bucket: 'customer-bucket', Key: 'library/shared/doc_1' }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(
+      s3.client.send(new HeadObjectCommand({ Bucket: 'customer-bucket', Key: 'library/shared/doc_1' })),
+    ).rejects.toMatchObject({ name: 'NotFound' });
     expect(customerCalls()).toHaveLength(1);
   });
 
   it('drops a session the bucket refuses and works at once with a new one (a role deleted and recreated)', async () => {
     // The first session belongs to the deleted role: the bucket refuses it (s3rver: unknown access key id).
-    sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).resolvesOnce(session('ASIADELETEDROLE')).resolves(session('S3RVER'));
+    sts
+      .on(AssumeRoleCommand, { RoleArn: CUSTOMER })
+      .resolvesOnce(session('ASIADELETEDROLE'))
+      .resolves(session('S3RVER'));
     const roles = awsRoles();
     await roles.credentials(target); // cached, as a warm function would hold it
     const store = connector(roles).open(access());
     await store.put('library/shared/doc_2', Buffer.from('after the role came back'), 'text/plain');
     expect(customerCalls()).toHaveLength(2);
-    const stored = await s3.client.send(new GetObjectCommand({ Bucket: 'customer-bucket', Key: 'library/shared/doc_2' }));
+    const stored = await s3.client.send(
+      new GetObjectCommand({ Bucket: 'customer-bucket', Key: 'library/shared/doc_2' }),
+    );
     expect(await stored.Body!.transformToString()).toBe('after the role came back');
     // The new session is the one kept.
     await store.get('library/shared/doc_2');
@@ -201,17 +252,25 @@ describe("the session's credentials against a real S3 API (s3rver)", () => {
       await (getClient().config.credentials as () => Promise<unknown>)();
       return session('S3RVER');
     });
-    const failure = await connector(awsRoles()).open(access()).put('library/shared/doc_4', Buffer.from('x'), 'text/plain').catch((e: unknown) => e);
+    const failure = await connector(awsRoles())
+      .open(access())
+      .put('library/shared/doc_4', Buffer.from('x'), 'text/plain')
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(BackendUnavailableError);
     expect(failure).not.toBeInstanceOf(BucketError);
   });
 
   it('refuses with denied when even a fresh session is refused, naming no credential', async () => {
     sts.on(AssumeRoleCommand, { RoleArn: CUSTOMER }).resolves(session('ASIANOTALLOWED'));
-    const failure = await connector(awsRoles()).open(access()).put('library/shared/doc_3', Buffer.from('x'), 'text/plain').catch((e: unknown) => e);
+    const failure = await connector(awsRoles())
+      .open(access())
+      .put('library/shared/doc_3', Buffer.from('x'), 'text/plain')
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(BucketError);
     expect(failure).toMatchObject({ kind: 'denied', during: 'request', detail: 'InvalidAccessKeyId (HTTP 403)' });
-    expect(JSON.stringify({ ...(failure as object), message: (failure as Error).message })).not.toMatch(/secret-of|token-of/);
+    expect(JSON.stringify({ ...(failure as object), message: (failure as Error).message })).not.toMatch(
+      /secret-of|token-of/,
+    );
     // One retry with a fresh session, then the refusal stands.
     expect(customerCalls()).toHaveLength(2);
   });

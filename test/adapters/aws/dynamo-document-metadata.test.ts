@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DOCUMENTS_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
-import { matchesFilter, parseFilter, type Filter } from '../../../lambdas/core/filter.js';
+import { type Filter, matchesFilter, parseFilter } from '../../../lambdas/core/filter.js';
 import { documentSubject } from '../../../lambdas/core/filter-subject.js';
 import type { Metadata } from '../../../lambdas/core/metadata.js';
 import type { DocumentRecord, LibraryRef } from '../../../lambdas/core/model.js';
@@ -32,13 +32,18 @@ async function library(endUserId: string | null = 'u') {
   return { store, table, ref };
 }
 
-const doc = (ref: LibraryRef, overrides: Partial<DocumentRecord> = {}): DocumentRecord => documentRecord(ref, { metadata: {}, ...overrides });
+const doc = (ref: LibraryRef, overrides: Partial<DocumentRecord> = {}): DocumentRecord =>
+  documentRecord(ref, { metadata: {}, ...overrides });
 
 /** Every record the list returns over pages of `limit`, each page after the previous one's last record. */
 async function allPages(store: DynamoDocumentStore, ref: LibraryRef, limit: number, filter?: Filter) {
   const seen: DocumentRecord[][] = [];
   for (let after: DocumentRecord | undefined; ; ) {
-    const page = await store.list(ref, { limit, filter, ...(after ? { after: { createdAt: after.createdAt, id: after.id } } : {}) });
+    const page = await store.list(ref, {
+      limit,
+      filter,
+      ...(after ? { after: { createdAt: after.createdAt, id: after.id } } : {}),
+    });
     seen.push(page);
     if (page.length < limit) return seen;
     after = page.at(-1);
@@ -49,7 +54,15 @@ describe('DynamoDocumentStore: metadata', () => {
   it('stores metadata and reads it back as given, numbers of any size included; a record written before metadata reads {}', async () => {
     const { store, table, ref } = await library();
     const metadata: Metadata = {
-      tags: ['travel', '2026', ''], year: 2026, ratio: -0.125, huge: 1e200, tiny: 5e-324, done: false, empty: [], note: 'été ☕ "quoted"', blank: '',
+      tags: ['travel', '2026', ''],
+      year: 2026,
+      ratio: -0.125,
+      huge: 1e200,
+      tiny: 5e-324,
+      done: false,
+      empty: [],
+      note: 'été ☕ "quoted"',
+      blank: '',
       'a.b-c_d': '2026-11-22T06:41:03+02:00',
     };
     const withMeta = doc(ref, { metadata });
@@ -63,7 +76,13 @@ describe('DynamoDocumentStore: metadata', () => {
     expect((await store.listAll(ref)).find((d) => d.id === withMeta.id)!.metadata).toEqual(metadata);
 
     // Written before metadata existed: no attribute at all.
-    await dynamo.client.send(new UpdateCommand({ TableName: table, Key: { pk: `LIB#${ref.tenantId}#U#u`, sk: `SHA#${without.sha256}` }, UpdateExpression: 'REMOVE metadata' }));
+    await dynamo.client.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk: `LIB#${ref.tenantId}#U#u`, sk: `SHA#${without.sha256}` },
+        UpdateExpression: 'REMOVE metadata',
+      }),
+    );
     expect((await store.get(ref, without.id))!.metadata).toEqual({});
   });
 
@@ -117,12 +136,19 @@ describe('DynamoDocumentStore: metadata', () => {
     }
     const filter = parseFilter({ 'metadata.project': 'apollo' });
     const pages = await allPages(store, ref, 2, filter);
-    const expected = [...docs].reverse().filter((d) => wanted.has(d.metadata.n as number)).map((d) => d.id);
+    const expected = [...docs]
+      .reverse()
+      .filter((d) => wanted.has(d.metadata.n as number))
+      .map((d) => d.id);
     expect(pages.flat().map((d) => d.id)).toEqual(expected);
     // Every page full but the last.
     expect(pages.slice(0, -1).every((p) => p.length === 2)).toBe(true);
     // A page of 5 from the middle starts right after its key.
-    const fromMiddle = await store.list(ref, { limit: 5, filter, after: { createdAt: docs[150]!.createdAt, id: docs[150]!.id } });
+    const fromMiddle = await store.list(ref, {
+      limit: 5,
+      filter,
+      after: { createdAt: docs[150]!.createdAt, id: docs[150]!.id },
+    });
     expect(fromMiddle.map((d) => d.metadata.n)).toEqual([101, 100, 99, 57, 2]);
     // Nothing matches: one empty page, after reading the whole library.
     expect(await store.list(ref, { limit: 2, filter: parseFilter({ 'metadata.project': 'mercury' }) })).toEqual([]);
@@ -137,7 +163,9 @@ describe('DynamoDocumentStore: metadata', () => {
     for (const d of [a, b, waiting, elsewhere]) await store.claim(d);
     const filter = parseFilter({ 'metadata.v': { gte: 2 } });
     expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md', filter })).map((d) => d.id)).toEqual([b.id]);
-    expect((await store.list(ref, { limit: 10, sourceRef: 'notes/a.md', filter, includeReplacing: true })).map((d) => d.id)).toEqual([waiting.id, b.id]);
+    expect(
+      (await store.list(ref, { limit: 10, sourceRef: 'notes/a.md', filter, includeReplacing: true })).map((d) => d.id),
+    ).toEqual([waiting.id, b.id]);
     expect((await store.list(ref, { limit: 10, filter })).map((d) => d.id)).toEqual([elsewhere.id, b.id]);
   });
 
@@ -149,21 +177,50 @@ describe('DynamoDocumentStore: metadata', () => {
       return seed / 2147483648;
     };
     const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
-    const values = ['red', 'blue', '2026-01-02', '2026-01-02T10:00:00+02:00', 3, 10, -1, true, false, ['red', 'x'], ['blue'], []] as const;
+    const values = [
+      'red',
+      'blue',
+      '2026-01-02',
+      '2026-01-02T10:00:00+02:00',
+      3,
+      10,
+      -1,
+      true,
+      false,
+      ['red', 'x'],
+      ['blue'],
+      [],
+    ] as const;
     const docs: DocumentRecord[] = [];
     for (let i = 0; i < 60; i++) {
       const metadata: Metadata = {};
-      for (const key of ['a', 'b', 'c']) if (random() < 0.6) metadata[key] = structuredClone(pick(values)) as Metadata[string];
+      for (const key of ['a', 'b', 'c'])
+        if (random() < 0.6) metadata[key] = structuredClone(pick(values)) as Metadata[string];
       const d = doc(ref, {
-        metadata, title: pick(['Alpha notes', 'Beta', 'alpha']), sourceRef: pick([null, 'notes/a.md', 'web/b']),
-        kind: pick(['text', 'file', 'image'] as const), contentType: pick(['text/plain', 'application/pdf', 'image/png']),
+        metadata,
+        title: pick(['Alpha notes', 'Beta', 'alpha']),
+        sourceRef: pick([null, 'notes/a.md', 'web/b']),
+        kind: pick(['text', 'file', 'image'] as const),
+        contentType: pick(['text/plain', 'application/pdf', 'image/png']),
       });
       await store.claim(d);
       docs.push(d);
     }
     const condition = () => {
-      const field = pick(['metadata.a', 'metadata.b', 'metadata.c', 'title', 'source_ref', 'kind', 'content_type', 'created_at']);
-      const scalar = () => (field === 'created_at' ? docs[Math.floor(random() * docs.length)]!.createdAt : pick(['red', 'blue', 3, 10, true, 'text', 'image', 'file_excerpt', 'web/b', 'Beta']));
+      const field = pick([
+        'metadata.a',
+        'metadata.b',
+        'metadata.c',
+        'title',
+        'source_ref',
+        'kind',
+        'content_type',
+        'created_at',
+      ]);
+      const scalar = () =>
+        field === 'created_at'
+          ? docs[Math.floor(random() * docs.length)]!.createdAt
+          : pick(['red', 'blue', 3, 10, true, 'text', 'image', 'file_excerpt', 'web/b', 'Beta']);
       switch (pick(['eq', 'ne', 'in', 'nin', 'gt', 'lte', 'exists', 'prefix'])) {
         case 'eq':
           return { [field]: scalar() };
@@ -199,7 +256,8 @@ describe('DynamoDocumentStore: metadata', () => {
       }
       const expected = newestFirst.filter((d) => matchesFilter(documentSubject(d), filter)).map((d) => d.id);
       if (expected.length > 0 && expected.length < docs.length) nonTrivial++;
-      for (const limit of [1, 3, 100]) expect((await allPages(store, ref, limit, filter)).flat().map((d) => d.id)).toEqual(expected);
+      for (const limit of [1, 3, 100])
+        expect((await allPages(store, ref, limit, filter)).flat().map((d) => d.id)).toEqual(expected);
     }
     expect(nonTrivial).toBeGreaterThan(10);
   });

@@ -8,7 +8,11 @@ import { ShiftedEmbedder } from '../../support/shifted-embedder.js';
 
 /** The embedder-scale custom resource (measured at deploy) and how the chat function reads what it measured. */
 const event = (type: 'Create' | 'Update' | 'Delete'): CloudFormationCustomResourceEvent =>
-  ({ RequestType: type, PhysicalResourceId: 'embedder-scale:old/1', ResourceProperties: { ServiceToken: 'x' } }) as never;
+  ({
+    RequestType: type,
+    PhysicalResourceId: 'embedder-scale:old/1',
+    ResourceProperties: { ServiceToken: 'x' },
+  }) as never;
 
 describe('the embedder-scale custom resource', () => {
   it('measures the deployed embedder on create and update, and hands the medians to the stack', async () => {
@@ -26,14 +30,28 @@ describe('the embedder-scale custom resource', () => {
 
   it('deletes nothing and asks no model on delete', async () => {
     let asked = 0;
-    const handler = createHandler({ embedder: () => ({ name: 'x', dimensions: 1, embed: async () => { asked += 1; throw new Error('no'); } }), physicalId: 'p' });
+    const handler = createHandler({
+      embedder: () => ({
+        name: 'x',
+        dimensions: 1,
+        embed: async () => {
+          asked += 1;
+          throw new Error('no');
+        },
+      }),
+      physicalId: 'p',
+    });
     expect(await handler(event('Delete'))).toEqual({ PhysicalResourceId: 'embedder-scale:old/1' });
     expect(asked).toBe(0);
   });
 
   it('the chat function reads LIBRARY_EMBEDDING_SCALE as related,unrelated, and refuses a malformed one at cold start', () => {
-    expect(embeddingScale({ [ENV.embeddingScale]: '0.612345,0.301000' })).toEqual({ related: 0.612345, unrelated: 0.301 });
+    expect(embeddingScale({ [ENV.embeddingScale]: '0.612345,0.301000' })).toEqual({
+      related: 0.612345,
+      unrelated: 0.301,
+    });
     expect(embeddingScale({})).toBeUndefined();
-    for (const bad of ['0.3', '0.2,0.5', 'a,b', '0.5,0.2,0.1']) expect(() => embeddingScale({ [ENV.embeddingScale]: bad }), bad).toThrow(/LIBRARY_EMBEDDING_SCALE/);
+    for (const bad of ['0.3', '0.2,0.5', 'a,b', '0.5,0.2,0.1'])
+      expect(() => embeddingScale({ [ENV.embeddingScale]: bad }), bad).toThrow(/LIBRARY_EMBEDDING_SCALE/);
   });
 });

@@ -4,7 +4,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { deriveFromKmsMacKey } from '../../../lambdas/adapters/aws/kms-mac-key.js';
 import { ENV } from '../../../lambdas/wiring/aws/config.js';
-import { END_USER_LOG_KEY_LABEL, EndUserLogKey, withEndUserLogKey } from '../../../lambdas/wiring/aws/end-user-log-key.js';
+import {
+  END_USER_LOG_KEY_LABEL,
+  EndUserLogKey,
+  withEndUserLogKey,
+} from '../../../lambdas/wiring/aws/end-user-log-key.js';
 
 /** The end-user log key on AWS: derived from the stack's KMS HMAC key once per environment (KMS through aws-sdk-client-mock). */
 const kms = mockClient(KMSClient);
@@ -22,7 +26,11 @@ describe('the end-user log key on AWS', () => {
   it('is the MAC of a fixed label under the HMAC key, HMAC-SHA-256', async () => {
     expect(await deriveFromKmsMacKey(client(), KEY_ARN, END_USER_LOG_KEY_LABEL)).toEqual(MAC);
     const input = kms.commandCalls(GenerateMacCommand)[0]!.args[0].input;
-    expect(input).toEqual({ KeyId: KEY_ARN, MacAlgorithm: 'HMAC_SHA_256', Message: new TextEncoder().encode(END_USER_LOG_KEY_LABEL) });
+    expect(input).toEqual({
+      KeyId: KEY_ARN,
+      MacAlgorithm: 'HMAC_SHA_256',
+      Message: new TextEncoder().encode(END_USER_LOG_KEY_LABEL),
+    });
     kms.on(GenerateMacCommand).resolves({ Mac: new Uint8Array(8) });
     await expect(deriveFromKmsMacKey(client(), KEY_ARN, END_USER_LOG_KEY_LABEL)).rejects.toThrow(/32-byte MAC/);
   });
@@ -30,8 +38,14 @@ describe('the end-user log key on AWS', () => {
   it('is derived once per environment, before the handler runs, and handed to the logs', async () => {
     const used: Uint8Array[] = [];
     const order: string[] = [];
-    const key = new EndUserLogKey({ [ENV.endUserLogKeyArn]: KEY_ARN, AWS_REGION: 'eu-west-1' }, client, (k) => { used.push(k); order.push('key'); });
-    const handler = withEndUserLogKey(async (event: string) => { order.push(`handler ${event}`); return event.length; }, key);
+    const key = new EndUserLogKey({ [ENV.endUserLogKeyArn]: KEY_ARN, AWS_REGION: 'eu-west-1' }, client, (k) => {
+      used.push(k);
+      order.push('key');
+    });
+    const handler = withEndUserLogKey(async (event: string) => {
+      order.push(`handler ${event}`);
+      return event.length;
+    }, key);
     expect(await handler('one', {} as Context)).toBe(3);
     expect(await handler('two', {} as Context)).toBe(3);
     expect(order).toEqual(['key', 'handler one', 'handler two']);
@@ -47,9 +61,16 @@ describe('the end-user log key on AWS', () => {
   });
 
   it('lets the invocation go on when KMS fails, and tries again at the next one', async () => {
-    kms.on(GenerateMacCommand).rejectsOnce(Object.assign(new Error('denied'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } })).resolves({ Mac: MAC });
+    kms
+      .on(GenerateMacCommand)
+      .rejectsOnce(
+        Object.assign(new Error('denied'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } }),
+      )
+      .resolves({ Mac: MAC });
     const used: Uint8Array[] = [];
-    const key = new EndUserLogKey({ [ENV.endUserLogKeyArn]: KEY_ARN, AWS_REGION: 'eu-west-1' }, client, (k) => used.push(k));
+    const key = new EndUserLogKey({ [ENV.endUserLogKeyArn]: KEY_ARN, AWS_REGION: 'eu-west-1' }, client, (k) =>
+      used.push(k),
+    );
     const handler = withEndUserLogKey(async () => 'answered', key);
     expect(await handler(undefined, {} as Context)).toBe('answered');
     expect(used).toEqual([]);

@@ -1,8 +1,14 @@
-import { DecryptCommand, EncryptCommand, InvalidCiphertextException, KMSClient, KMSServiceException } from '@aws-sdk/client-kms';
-import { mockClient } from 'aws-sdk-client-mock';
 import { randomBytes } from 'node:crypto';
+import {
+  DecryptCommand,
+  EncryptCommand,
+  InvalidCiphertextException,
+  KMSClient,
+  KMSServiceException,
+} from '@aws-sdk/client-kms';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { kmsClient, KmsSecretCipher } from '../../../lambdas/adapters/aws/kms-secret-cipher.js';
+import { KmsSecretCipher, kmsClient } from '../../../lambdas/adapters/aws/kms-secret-cipher.js';
 import { BackendUnavailableError } from '../../../lambdas/core/errors.js';
 
 /**
@@ -21,12 +27,21 @@ const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 
 const vault = new Map<string, { plaintext: Uint8Array; keyId: string; context: string }>();
 const contextOf = (context: Record<string, string> | undefined) => JSON.stringify(Object.entries(context ?? {}).sort());
-const refused = () => new InvalidCiphertextException({ message: 'The ciphertext refers to a customer master key that does not exist, or the encryption context does not match', $metadata: { httpStatusCode: 400 } });
+const refused = () =>
+  new InvalidCiphertextException({
+    message:
+      'The ciphertext refers to a customer master key that does not exist, or the encryption context does not match',
+    $metadata: { httpStatusCode: 400 },
+  });
 
 function kmsLike() {
   kms.on(EncryptCommand).callsFake(async (input: EncryptCommand['input']) => {
     const blob = new Uint8Array(randomBytes(48));
-    vault.set(Buffer.from(blob).toString('base64'), { plaintext: input.Plaintext!, keyId: input.KeyId!, context: contextOf(input.EncryptionContext) });
+    vault.set(Buffer.from(blob).toString('base64'), {
+      plaintext: input.Plaintext!,
+      keyId: input.KeyId!,
+      context: contextOf(input.EncryptionContext),
+    });
     return { CiphertextBlob: blob, KeyId: input.KeyId, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
   });
   kms.on(DecryptCommand).callsFake(async (input: DecryptCommand['input']) => {
@@ -37,10 +52,25 @@ function kmsLike() {
 }
 
 const cipher = (keyId = KEY_ARN) => new KmsSecretCipher(new KMSClient({ region: REGION }), keyId);
-const failureOf = (p: Promise<unknown>) => p.then(() => new Error('no failure'), (e: unknown) => e as Error);
-const throttled = () => new KMSServiceException({ name: 'ThrottlingException', $fault: 'client', message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } });
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => new Error('no failure'),
+    (e: unknown) => e as Error,
+  );
+const throttled = () =>
+  new KMSServiceException({
+    name: 'ThrottlingException',
+    $fault: 'client',
+    message: 'Rate exceeded',
+    $metadata: { httpStatusCode: 400 },
+  });
 /** What the SDK's node:http handler rejects with when nothing answers. */
-const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED', errno: -111, syscall: 'connect' });
+const connectionRefused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), {
+    code: 'ECONNREFUSED',
+    errno: -111,
+    syscall: 'connect',
+  });
 const timedOut = () => Object.assign(new Error('Connection timed out after 5000 ms'), { name: 'TimeoutError' });
 
 beforeEach(() => {
@@ -95,7 +125,9 @@ describe('KmsSecretCipher: refusals', () => {
   });
 
   it('refuses a value it did not seal by its prefix, without asking KMS', async () => {
-    await expect(cipher().open('v1.aaaa.bbbb.cccc', { tenantId: 'ten_acme' })).rejects.toThrow(/not a value sealed with KMS/);
+    await expect(cipher().open('v1.aaaa.bbbb.cccc', { tenantId: 'ten_acme' })).rejects.toThrow(
+      /not a value sealed with KMS/,
+    );
     expect(kms.commandCalls(DecryptCommand)).toHaveLength(0);
   });
 });
@@ -105,14 +137,17 @@ describe('KmsSecretCipher: KMS unavailable', () => {
     ['throttled (ThrottlingException)', throttled, 'ThrottlingException'],
     ['unreachable (ECONNREFUSED)', connectionRefused, 'Error'],
     ['no answer in time (TimeoutError)', timedOut, 'TimeoutError'],
-  ])('sealing while KMS is %s answers backend unavailable (retryable), never with the secret in the error', async (_what, error, name) => {
-    kms.on(EncryptCommand).rejects(error());
-    const failure = await failureOf(cipher().seal(SECRET, { tenantId: 'ten_acme' }));
-    expect(failure).toBeInstanceOf(BackendUnavailableError);
-    expect(failure.message).toBe(`secrets.seal: ${name}`);
-    expect(`${failure.message} ${String(failure.stack)}`).not.toContain(SECRET);
-    expect(`${failure.message} ${String(failure.stack)}`).not.toContain(Buffer.from(SECRET).toString('base64'));
-  });
+  ])(
+    'sealing while KMS is %s answers backend unavailable (retryable), never with the secret in the error',
+    async (_what, error, name) => {
+      kms.on(EncryptCommand).rejects(error());
+      const failure = await failureOf(cipher().seal(SECRET, { tenantId: 'ten_acme' }));
+      expect(failure).toBeInstanceOf(BackendUnavailableError);
+      expect(failure.message).toBe(`secrets.seal: ${name}`);
+      expect(`${failure.message} ${String(failure.stack)}`).not.toContain(SECRET);
+      expect(`${failure.message} ${String(failure.stack)}`).not.toContain(Buffer.from(SECRET).toString('base64'));
+    },
+  );
 
   it('opening while KMS is throttled or unreachable answers backend unavailable too', async () => {
     const sealed = await cipher().seal(SECRET, { tenantId: 'ten_acme' });
@@ -122,7 +157,12 @@ describe('KmsSecretCipher: KMS unavailable', () => {
   });
 
   it('a refusal that is no outage (AccessDeniedException) is rethrown as it is', async () => {
-    const denied = new KMSServiceException({ name: 'AccessDeniedException', $fault: 'client', message: 'not authorized to perform kms:Encrypt', $metadata: { httpStatusCode: 400 } });
+    const denied = new KMSServiceException({
+      name: 'AccessDeniedException',
+      $fault: 'client',
+      message: 'not authorized to perform kms:Encrypt',
+      $metadata: { httpStatusCode: 400 },
+    });
     kms.on(EncryptCommand).rejects(denied);
     const failure = await failureOf(cipher().seal(SECRET, { tenantId: 'ten_acme' }));
     expect(failure).toBe(denied);
@@ -132,12 +172,17 @@ describe('KmsSecretCipher: KMS unavailable', () => {
 
 describe('kmsClient: the wired client', () => {
   it("retries with the SDK's standard strategy (3 attempts) and gives up on a silent KMS after 5 seconds", async () => {
-    const client = kmsClient({ region: REGION, credentials: { accessKeyId: 'ASIAFUNCTION', secretAccessKey: 'function-secret' } });
+    const client = kmsClient({
+      region: REGION,
+      credentials: { accessKeyId: 'ASIAFUNCTION', secretAccessKey: 'function-secret' },
+    });
     expect(await client.config.region()).toBe(REGION);
     expect(await client.config.maxAttempts()).toBe(3);
     const retryMode = client.config.retryMode;
     expect(typeof retryMode === 'function' ? await retryMode() : retryMode).toBe('standard');
-    const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }).configProvider;
+    const handlerConfig = await (
+      client.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }
+    ).configProvider;
     expect(handlerConfig.requestTimeout).toBe(5_000);
   });
 });

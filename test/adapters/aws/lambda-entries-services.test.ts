@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { unwired, UnwiredPortError } from '../../../lambdas/wiring/aws/unwired-port.js';
+import { UnwiredPortError, unwired } from '../../../lambdas/wiring/aws/unwired-port.js';
 
 /**
  * What the Lambda entries build their services with: capture and the ingest
@@ -31,6 +31,8 @@ describe('the AWS entries’ service composition', () => {
     expect(() => index.remove()).toThrow(UnwiredPortError);
     expect(() => index.remove()).toThrow(/the index port is not wired/);
     await expect(Promise.resolve(index)).resolves.toBe(index);
-    expect(() => unwired<{ recordEmbedding(): void }>('spend').recordEmbedding()).toThrow(/the spend port is not wired/);
+    expect(() => unwired<{ recordEmbedding(): void }>('spend').recordEmbedding()).toThrow(
+      /the spend port is not wired/,
+    );
   });
 });

@@ -1,14 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { DecryptCommand, GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { DetectDocumentTextCommand, GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
+import {
+  DetectDocumentTextCommand,
+  GetDocumentTextDetectionCommand,
+  StartDocumentTextDetectionCommand,
+  TextractClient,
+} from '@aws-sdk/client-textract';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DecryptCommand, GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
 import { DynamoDocumentStore } from '../../../lambdas/adapters/aws/dynamo-document-store.js';
 import { DynamoTenantStore } from '../../../lambdas/adapters/aws/dynamo-tenant-store.js';
 import { DynamoUsageLedger } from '../../../lambdas/adapters/aws/dynamo-usage-ledger.js';
-import { BUCKETS_TABLE, DOCUMENTS_TABLE, TENANTS_TABLE, USAGE_TABLE } from '../../../lambdas/adapters/aws/table-schemas.js';
+import {
+  BUCKETS_TABLE,
+  DOCUMENTS_TABLE,
+  TENANTS_TABLE,
+  USAGE_TABLE,
+} from '../../../lambdas/adapters/aws/table-schemas.js';
+import { bucketBlobKey, bucketLocation } from '../../../lambdas/core/bucket/placement.js';
 import { systemClock } from '../../../lambdas/core/dates.js';
 import { KeyService } from '../../../lambdas/core/keys.js';
 import { baseLogger, hashEndUser } from '../../../lambdas/http/observability.js';
@@ -16,11 +28,9 @@ import { ENV } from '../../../lambdas/wiring/aws/config.js';
 import { functionSpecs } from '../../../lib/functions.js';
 import { documentRecord, timestamp } from '../../contract/fixtures.js';
 import { makePdf, renderTextPng } from '../../extraction/fixtures.js';
-import { startDynalite } from './local-aws.js';
-import { DynamoBucketRegistrations } from '../../../lambdas/adapters/aws/dynamo-bucket-registrations.js';
-import { bucketBlobKey, bucketLocation } from '../../../lambdas/core/bucket/placement.js';
-import { startCustomerBucket, type CustomerBucket } from '../../support/customer-bucket.js';
+import { type CustomerBucket, startCustomerBucket } from '../../support/customer-bucket.js';
 import { presignedSignatureHolds } from '../../support/sigv4-query.js';
+import { startDynalite } from './local-aws.js';
 
 /**
  * The Lambda entries themselves (index.ts), each wiring its own ports from
@@ -47,14 +57,30 @@ beforeAll(async () => {
   // The functions' own credentials (below) are a key pair s3rver knows.
   s3.addKey('local', 'local');
   Object.assign(process.env, {
-    AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: endpoint, AWS_ENDPOINT_URL_S3: s3.endpoint,
-    POWERTOOLS_TRACE_ENABLED: 'false', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    LIBRARY_VERSION: '1.2.3', LIBRARY_TENANTS_TABLE: tenantsTable, LIBRARY_DOCUMENTS_TABLE: documentsTable, LIBRARY_USAGE_TABLE: usageTable,
-    LIBRARY_BLOB_BUCKET: 'blobs', LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid', LIBRARY_SEARCH_INDEX_PREFIX: 'library',
-    LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0', LIBRARY_EMBEDDING_DIMENSIONS: '512', LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
-    LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q', LIBRARY_INLINE_MAX_BYTES: '1048576',
-    LIBRARY_INGEST_MAX_RECEIVE_COUNT: '3', LIBRARY_INGEST_CONCURRENCY: '4', LIBRARY_STALE_AFTER_SECONDS: '14400',
-    LIBRARY_BUCKETS_TABLE: bucketsTable, LIBRARY_BUCKET_ACCESS_ROLE_ARN: BUCKET_PRINCIPAL,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    POWERTOOLS_TRACE_ENABLED: 'false',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    LIBRARY_VERSION: '1.2.3',
+    LIBRARY_TENANTS_TABLE: tenantsTable,
+    LIBRARY_DOCUMENTS_TABLE: documentsTable,
+    LIBRARY_USAGE_TABLE: usageTable,
+    LIBRARY_BLOB_BUCKET: 'blobs',
+    LIBRARY_SEARCH_ENDPOINT: 'https://search.invalid',
+    LIBRARY_SEARCH_INDEX_PREFIX: 'library',
+    LIBRARY_EMBEDDING_MODEL_ID: 'amazon.titan-embed-text-v2:0',
+    LIBRARY_EMBEDDING_DIMENSIONS: '512',
+    LIBRARY_CHAT_MODEL_ID: 'anthropic.claude-3-haiku-20240307-v1:0',
+    LIBRARY_INGEST_QUEUE_URL: 'https://sqs.invalid/q',
+    LIBRARY_INLINE_MAX_BYTES: '1048576',
+    LIBRARY_INGEST_MAX_RECEIVE_COUNT: '3',
+    LIBRARY_INGEST_CONCURRENCY: '4',
+    LIBRARY_STALE_AFTER_SECONDS: '14400',
+    LIBRARY_BUCKETS_TABLE: bucketsTable,
+    LIBRARY_BUCKET_ACCESS_ROLE_ARN: BUCKET_PRINCIPAL,
     LIBRARY_BUCKET_SECRETS_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000000',
   });
 });
@@ -65,20 +91,38 @@ afterAll(async () => {
 
 const context = { awsRequestId: 'r', functionName: 'f', getRemainingTimeInMillis: () => 1000 } as unknown as Context;
 const event = (over: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent =>
-  ({ headers: {}, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'req_1' }, ...over }) as never;
+  ({
+    headers: {},
+    queryStringParameters: null,
+    pathParameters: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req_1' },
+    ...over,
+  }) as never;
 
 describe('Lambda entries on the AWS composition root', () => {
   it('health reports the AWS backend and the configured embedder; a key it is sent is checked in the tenants table and adds the details', async () => {
     const { handler } = await import('../../../lambdas/endpoints/health/index.js');
     const response = await handler(event({}), context);
     // Anonymous: up or degraded and what runs, nothing more.
-    expect(JSON.parse(response.body)).toEqual({ status: 'ok', version: '1.2.3', backend: 'aws', embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512 } });
+    expect(JSON.parse(response.body)).toEqual({
+      status: 'ok',
+      version: '1.2.3',
+      backend: 'aws',
+      embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512 },
+    });
     expect(response.headers?.['x-request-id']).toBe('req_1');
 
-    const issued = await new KeyService({ tenants: new DynamoTenantStore(dynamo.client, tenantsTable), clock: systemClock() }).create('health-reader');
+    const issued = await new KeyService({
+      tenants: new DynamoTenantStore(dynamo.client, tenantsTable),
+      clock: systemClock(),
+    }).create('health-reader');
     const keyed = await handler(event({ headers: { Authorization: `Bearer ${issued.api_key}` } }), context);
     expect(JSON.parse(keyed.body)).toEqual({
-      status: 'ok', version: '1.2.3', backend: 'aws',
+      status: 'ok',
+      version: '1.2.3',
+      backend: 'aws',
       embedder: { name: 'amazon.titan-embed-text-v2:0', dimensions: 512, state: 'ok', detail: null },
       // The SQS backlog is not read by a health check (no client, no call): CloudWatch has it.
       ingest: null,
@@ -94,8 +138,12 @@ describe('Lambda entries on the AWS composition root', () => {
     const issued = await keys.create('acme');
     const { handler } = await import('../../../lambdas/endpoints/authorizer/index.js');
     const methodArn = 'arn:aws:execute-api:us-east-1:123456789012:api/prod/GET/v1/documents';
-    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer ${issued.api_key}`, methodArn })).resolves.toMatchObject({ context: { tenantId: issued.tenant_id } });
-    await expect(handler({ type: 'TOKEN', authorizationToken: `Bearer lib_${'x'.repeat(40)}`, methodArn })).rejects.toThrow('Unauthorized');
+    await expect(
+      handler({ type: 'TOKEN', authorizationToken: `Bearer ${issued.api_key}`, methodArn }),
+    ).resolves.toMatchObject({ context: { tenantId: issued.tenant_id } });
+    await expect(
+      handler({ type: 'TOKEN', authorizationToken: `Bearer lib_${'x'.repeat(40)}`, methodArn }),
+    ).rejects.toThrow('Unauthorized');
   });
 
   it('documents-list reads the caller tenant library from DynamoDB, and only it', async () => {
@@ -108,7 +156,10 @@ describe('Lambda entries on the AWS composition root', () => {
     await store.claim(documentRecord({ tenantId: 'ten_other', endUserId: null }, { status: 'ready' }));
 
     const { handler } = await import('../../../lambdas/endpoints/documents-list/index.js');
-    const response = await handler(event({ requestContext: { requestId: 'req_2', authorizer: { tenantId: 'ten_mine' } } as never }), context);
+    const response = await handler(
+      event({ requestContext: { requestId: 'req_2', authorizer: { tenantId: 'ten_mine' } } as never }),
+      context,
+    );
     expect(response.statusCode).toBe(200);
     const body = JSON.parse(response.body);
     expect(body.documents.map((d: { id: string }) => d.id)).toEqual([doc.id]);
@@ -129,7 +180,13 @@ describe('Lambda entries on the AWS composition root', () => {
     try {
       const { handler } = await import('../../../lambdas/endpoints/documents-list/index.js');
       for (const requestId of ['req_k1', 'req_k2']) {
-        const response = await handler(event({ queryStringParameters: { end_user_id: 'carol@example.com' }, requestContext: { requestId, authorizer: { tenantId: 'ten_logs' } } as never }), context);
+        const response = await handler(
+          event({
+            queryStringParameters: { end_user_id: 'carol@example.com' },
+            requestContext: { requestId, authorizer: { tenantId: 'ten_logs' } } as never,
+          }),
+          context,
+        );
         expect(response.statusCode).toBe(200);
       }
     } finally {
@@ -139,8 +196,15 @@ describe('Lambda entries on the AWS composition root', () => {
       kms.restore();
     }
     expect(kms.commandCalls(GenerateMacCommand)).toHaveLength(1);
-    expect(kms.commandCalls(GenerateMacCommand)[0]!.args[0].input).toMatchObject({ KeyId: expect.stringContaining(':key/9999'), MacAlgorithm: 'HMAC_SHA_256' });
-    const access = written.join('').split('\n').filter((l) => l.includes('"message":"access"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(kms.commandCalls(GenerateMacCommand)[0]!.args[0].input).toMatchObject({
+      KeyId: expect.stringContaining(':key/9999'),
+      MacAlgorithm: 'HMAC_SHA_256',
+    });
+    const access = written
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('"message":"access"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(access.map((l) => l.requestId)).toEqual(['req_k1', 'req_k2']);
     for (const line of access) expect(line.endUser).toBe(hashEndUser('ten_logs', 'carol@example.com', mac));
     expect(written.join('')).not.toContain('carol@example.com');
@@ -155,7 +219,13 @@ describe('Lambda entries on the AWS composition root', () => {
 
     const { handler } = await import('../../../lambdas/endpoints/document-get/index.js');
     const get = (tenantId: string) =>
-      handler(event({ pathParameters: { id: doc.id }, requestContext: { requestId: 'req_3', authorizer: { tenantId } } as never }), context);
+      handler(
+        event({
+          pathParameters: { id: doc.id },
+          requestContext: { requestId: 'req_3', authorizer: { tenantId } } as never,
+        }),
+        context,
+      );
     const response = await get('ten_get');
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ id: doc.id });
@@ -164,9 +234,17 @@ describe('Lambda entries on the AWS composition root', () => {
 
   it('usage reports the caller tenant ledger from DynamoDB', async () => {
     const day = new Date().toISOString().slice(0, 10);
-    await new DynamoUsageLedger(dynamo.client, usageTable).add('ten_usage', day, { captures: 2, ocrPages: 0, chatCalls: 1, tokensUsed: 40 });
+    await new DynamoUsageLedger(dynamo.client, usageTable).add('ten_usage', day, {
+      captures: 2,
+      ocrPages: 0,
+      chatCalls: 1,
+      tokensUsed: 40,
+    });
     const { handler } = await import('../../../lambdas/endpoints/usage/index.js');
-    const response = await handler(event({ requestContext: { requestId: 'req_4', authorizer: { tenantId: 'ten_usage' } } as never }), context);
+    const response = await handler(
+      event({ requestContext: { requestId: 'req_4', authorizer: { tenantId: 'ten_usage' } } as never }),
+      context,
+    );
     expect(response.statusCode).toBe(200);
     expect(JSON.stringify(JSON.parse(response.body))).toContain('40');
   });
@@ -183,19 +261,30 @@ describe('Lambda entries on the AWS composition root', () => {
       s3.on(DeleteObjectCommand).resolves({});
       textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
       textract.on(GetDocumentTextDetectionCommand).resolves({
-        JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 3 },
-        Blocks: [{ BlockType: 'LINE', Text: 'scanned two', Page: 2 }, { BlockType: 'LINE', Text: 'scanned three', Page: 3 }],
+        JobStatus: 'SUCCEEDED',
+        DocumentMetadata: { Pages: 3 },
+        Blocks: [
+          { BlockType: 'LINE', Text: 'scanned two', Page: 2 },
+          { BlockType: 'LINE', Text: 'scanned three', Page: 3 },
+        ],
       });
       const scan = await renderTextPng(['scan']);
       const pdf = await makePdf([{ text: 'Typed page' }, { image: scan }, { image: scan }]);
       const { ingestExtractor } = await import('../../../lambdas/wiring/aws/extractors.js');
       const extractor = ingestExtractor();
-      const out = await extractor.extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' }).finally(() => extractor.close());
+      const out = await extractor
+        .extract({ bytes: pdf, declaredContentType: 'application/pdf', filename: 'scan.pdf' })
+        .finally(() => extractor.close());
       expect(out).toMatchObject({ text: 'Typed page\n\nscanned two\n\nscanned three', pageCount: 3, ocrPages: 3 });
       const staged = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
-      expect(staged).toMatchObject({ Bucket: 'blobs', Key: expect.stringMatching(/^textract-staging\/[0-9a-f]{64}\.pdf$/) });
+      expect(staged).toMatchObject({
+        Bucket: 'blobs',
+        Key: expect.stringMatching(/^textract-staging\/[0-9a-f]{64}\.pdf$/),
+      });
       expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(1);
-      expect(textract.commandCalls(StartDocumentTextDetectionCommand)[0]!.args[0].input.DocumentLocation?.S3Object).toEqual({ Bucket: 'blobs', Name: staged.Key });
+      expect(
+        textract.commandCalls(StartDocumentTextDetectionCommand)[0]!.args[0].input.DocumentLocation?.S3Object,
+      ).toEqual({ Bucket: 'blobs', Name: staged.Key });
       expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
       expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input).toEqual({ Bucket: 'blobs', Key: staged.Key });
     } finally {
@@ -204,13 +293,17 @@ describe('Lambda entries on the AWS composition root', () => {
     }
   }, 60_000);
 
-  it("the bucket entries: the trust policy names the dedicated role and one stable external id per tenant; no registration reads 404; a loopback endpoint is refused on AWS", async () => {
-    const as = (tenantId: string, over: Partial<APIGatewayProxyEvent> = {}) => event({ requestContext: { requestId: 'req_b', authorizer: { tenantId } } as never, ...over });
+  it('the bucket entries: the trust policy names the dedicated role and one stable external id per tenant; no registration reads 404; a loopback endpoint is refused on AWS', async () => {
+    const as = (tenantId: string, over: Partial<APIGatewayProxyEvent> = {}) =>
+      event({ requestContext: { requestId: 'req_b', authorizer: { tenantId } } as never, ...over });
     const { handler: trustPolicy } = await import('../../../lambdas/endpoints/bucket-trust-policy/index.js');
     const first = JSON.parse((await trustPolicy(as('ten_bucket'), context)).body);
     expect(first.service_principal_arn).toBe(BUCKET_PRINCIPAL);
     expect(first.trust_policy.Statement[0]).toEqual({
-      Effect: 'Allow', Principal: { AWS: BUCKET_PRINCIPAL }, Action: 'sts:AssumeRole', Condition: { StringEquals: { 'sts:ExternalId': first.external_id } },
+      Effect: 'Allow',
+      Principal: { AWS: BUCKET_PRINCIPAL },
+      Action: 'sts:AssumeRole',
+      Condition: { StringEquals: { 'sts:ExternalId': first.external_id } },
     });
     const again = JSON.parse((await trustPolicy(as('ten_bucket'), context)).body);
     const other = JSON.parse((await trustPolicy(as('ten_other_bucket'), context)).body);
@@ -224,7 +317,14 @@ describe('Lambda entries on the AWS composition root', () => {
     process.env.LIBRARY_ALLOW_PRIVATE_ENDPOINTS = '1';
     try {
       const { handler: put } = await import('../../../lambdas/endpoints/bucket-put/index.js');
-      const body = JSON.stringify({ provider: 's3', bucket: 'customer-bucket', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'not-a-real-secret' });
+      const body = JSON.stringify({
+        provider: 's3',
+        bucket: 'customer-bucket',
+        region: 'us-east-1',
+        endpoint: 'http://127.0.0.1:9000',
+        access_key_id: 'AKIAEXAMPLE',
+        secret_access_key: 'not-a-real-secret',
+      });
       // Everything the function writes (its JSON log lines go to stdout, logged at INFO as deployed) is kept, to be searched for the secret.
       baseLogger.setLogLevel('INFO');
       const written: string[] = [];
@@ -235,13 +335,19 @@ describe('Lambda entries on the AWS composition root', () => {
       }) as typeof process.stdout.write;
       let refused: Awaited<ReturnType<typeof put>>;
       try {
-        refused = await put(as('ten_bucket', { httpMethod: 'PUT', body, headers: { 'content-type': 'application/json' } }), context);
+        refused = await put(
+          as('ten_bucket', { httpMethod: 'PUT', body, headers: { 'content-type': 'application/json' } }),
+          context,
+        );
       } finally {
         process.stdout.write = write;
         baseLogger.setLogLevel('SILENT');
       }
       expect(refused.statusCode).toBe(422);
-      expect(JSON.parse(refused.body).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^endpoint/) });
+      expect(JSON.parse(refused.body).error).toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringMatching(/^endpoint/),
+      });
       expect(refused.body).not.toContain('not-a-real-secret');
       expect(written.join('')).toContain('ten_bucket');
       expect(written.join('')).not.toContain('not-a-real-secret');
@@ -254,16 +360,32 @@ describe('Lambda entries on the AWS composition root', () => {
     const store = new DynamoDocumentStore(dynamo.client, documentsTable);
     const mine = { tenantId: 'ten_content', endUserId: 'erin' };
     await store.touchLibrary(mine, timestamp());
-    const queued = documentRecord(mine, { status: 'processing', passageCount: null, passagesEmbedded: 0, kind: 'file', blobKey: 'blobs/ten_content/x' });
+    const queued = documentRecord(mine, {
+      status: 'processing',
+      passageCount: null,
+      passagesEmbedded: 0,
+      kind: 'file',
+      blobKey: 'blobs/ten_content/x',
+    });
     const failed = documentRecord(mine, { status: 'failed', failureReason: 'extraction_failed: the PDF is corrupt' });
     await store.claim(queued);
     await store.claim(failed);
     const { handler } = await import('../../../lambdas/endpoints/document-content/index.js');
     const read = (id: string, tenantId: string, query: Record<string, string> | null) =>
-      handler(event({ pathParameters: { id }, queryStringParameters: query, requestContext: { requestId: 'req_c', authorizer: { tenantId } } as never }), context);
+      handler(
+        event({
+          pathParameters: { id },
+          queryStringParameters: query,
+          requestContext: { requestId: 'req_c', authorizer: { tenantId } } as never,
+        }),
+        context,
+      );
     const notReady = await read(queued.id, 'ten_content', { end_user_id: 'erin', from_line: '1' });
     expect(notReady.statusCode).toBe(409);
-    expect(JSON.parse(notReady.body).error).toMatchObject({ code: 'not_ready', message: expect.stringContaining('still being extracted') });
+    expect(JSON.parse(notReady.body).error).toMatchObject({
+      code: 'not_ready',
+      message: expect.stringContaining('still being extracted'),
+    });
     const gaveUp = await read(failed.id, 'ten_content', { end_user_id: 'erin' });
     expect(gaveUp.statusCode).toBe(409);
     expect(JSON.parse(gaveUp.body).error.message).toContain('extraction_failed: the PDF is corrupt');
@@ -279,15 +401,34 @@ describe('Lambda entries on the AWS composition root', () => {
     const mine = { tenantId: 'ten_file', endUserId: null };
     await store.touchLibrary(mine, timestamp());
     const pdf = await makePdf([{ text: 'Signed on Tuesday' }]);
-    const doc = documentRecord(mine, { kind: 'file', contentType: 'application/pdf', filename: 'contrat signé.pdf', blobKey: 'blobs/ten_file/contract', sizeBytes: pdf.byteLength });
+    const doc = documentRecord(mine, {
+      kind: 'file',
+      contentType: 'application/pdf',
+      filename: 'contrat signé.pdf',
+      blobKey: 'blobs/ten_file/contract',
+      sizeBytes: pdf.byteLength,
+    });
     await store.claim(doc);
-    const admin = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true });
-    await admin.send(new PutObjectCommand({ Bucket: 'blobs', Key: doc.blobKey!, Body: pdf, ContentType: 'application/octet-stream' }));
+    const admin = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      forcePathStyle: true,
+    });
+    await admin.send(
+      new PutObjectCommand({ Bucket: 'blobs', Key: doc.blobKey!, Body: pdf, ContentType: 'application/octet-stream' }),
+    );
     admin.destroy();
 
     const { handler } = await import('../../../lambdas/endpoints/document-file/index.js');
     const download = (tenantId: string) =>
-      handler(event({ pathParameters: { id: doc.id }, requestContext: { requestId: 'req_f', authorizer: { tenantId } } as never }), context);
+      handler(
+        event({
+          pathParameters: { id: doc.id },
+          requestContext: { requestId: 'req_f', authorizer: { tenantId } } as never,
+        }),
+        context,
+      );
     const response = await download('ten_file');
     expect(response.statusCode).toBe(302);
     expect(response.isBase64Encoded).toBe(false);
@@ -301,7 +442,9 @@ describe('Lambda entries on the AWS composition root', () => {
     expect(followed.status).toBe(200);
     expect(Buffer.from(await followed.arrayBuffer()).equals(pdf)).toBe(true);
     expect(followed.headers.get('content-type')).toBe('application/pdf');
-    expect(followed.headers.get('content-disposition')).toBe(`attachment; filename="contrat sign_.pdf"; filename*=UTF-8''contrat%20sign%C3%A9.pdf`);
+    expect(followed.headers.get('content-disposition')).toBe(
+      `attachment; filename="contrat sign_.pdf"; filename*=UTF-8''contrat%20sign%C3%A9.pdf`,
+    );
     expect((await download('ten_someone_else')).statusCode).toBe(404);
   });
 
@@ -309,27 +452,60 @@ describe('Lambda entries on the AWS composition root', () => {
     const secret = `customer-${crypto.randomUUID()}`;
     s3.addKey('AKIACUSTOMER', secret);
     const kms = mockClient(KMSClient);
-    kms.on(DecryptCommand, { EncryptionContext: { tenant_id: 'ten_caller' } }).resolves({ Plaintext: new TextEncoder().encode(secret) });
+    kms
+      .on(DecryptCommand, { EncryptionContext: { tenant_id: 'ten_caller' } })
+      .resolves({ Plaintext: new TextEncoder().encode(secret) });
     try {
       const registrations = new DynamoBucketRegistrations(dynamo.client, bucketsTable);
       const location = bucketLocation('s3', s3.endpoint, 'customer-bucket');
       await registrations.put({
-        tenantId: 'ten_caller', provider: 's3', bucket: 'customer-bucket', region: 'us-east-1', endpoint: s3.endpoint, prefix: 'library/', auth: 'keys',
-        roleArn: null, accessKeyId: 'AKIACUSTOMER', sealedSecret: `kms1.${Buffer.from('sealed').toString('base64')}`, location, verifiedAt: timestamp(),
-        state: 'ok', lastError: null, lastErrorAt: null,
+        tenantId: 'ten_caller',
+        provider: 's3',
+        bucket: 'customer-bucket',
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        prefix: 'library/',
+        auth: 'keys',
+        roleArn: null,
+        accessKeyId: 'AKIACUSTOMER',
+        sealedSecret: `kms1.${Buffer.from('sealed').toString('base64')}`,
+        location,
+        verifiedAt: timestamp(),
+        state: 'ok',
+        lastError: null,
+        lastErrorAt: null,
       });
       const store = new DynamoDocumentStore(dynamo.client, documentsTable);
       const mine = { tenantId: 'ten_caller', endUserId: null };
       await store.touchLibrary(mine, timestamp());
-      const doc = documentRecord(mine, { kind: 'file', contentType: 'text/csv', filename: 'rivers.csv', storage: 'bucket' });
+      const doc = documentRecord(mine, {
+        kind: 'file',
+        contentType: 'text/csv',
+        filename: 'rivers.csv',
+        storage: 'bucket',
+      });
       const objectKey = `library/shared/${doc.id}`;
       await store.claim({ ...doc, blobKey: bucketBlobKey(location, objectKey) });
-      const admin = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, forcePathStyle: true });
-      await admin.send(new PutObjectCommand({ Bucket: 'customer-bucket', Key: objectKey, Body: 'city,river\nLyon,Rhône\n' }));
+      const admin = new S3Client({
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        forcePathStyle: true,
+      });
+      await admin.send(
+        new PutObjectCommand({ Bucket: 'customer-bucket', Key: objectKey, Body: 'city,river\nLyon,Rhône\n' }),
+      );
       admin.destroy();
 
       const { handler } = await import('../../../lambdas/endpoints/document-file/index.js');
-      const download = () => handler(event({ pathParameters: { id: doc.id }, requestContext: { requestId: 'req_cb', authorizer: { tenantId: 'ten_caller' } } as never }), context);
+      const download = () =>
+        handler(
+          event({
+            pathParameters: { id: doc.id },
+            requestContext: { requestId: 'req_cb', authorizer: { tenantId: 'ten_caller' } } as never,
+          }),
+          context,
+        );
       const response = await download();
       expect(response.statusCode).toBe(302);
       const url = response.headers!.location as string;

@@ -1,10 +1,15 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UsageLedger } from '../../../lambdas/core/ports.js';
 import { METRIC, METRICS_NAMESPACE, REJECT_CODE_DIMENSION } from '../../../lambdas/wiring/aws/metric-names.js';
 import {
-  countCapture, instrumented, meteredUsage, observeAbandoned, observeIngestOutcomes, withQueueMetrics,
+  countCapture,
+  instrumented,
+  meteredUsage,
+  observeAbandoned,
+  observeIngestOutcomes,
+  withQueueMetrics,
 } from '../../../lambdas/wiring/aws/observability.js';
-import type { UsageLedger } from '../../../lambdas/core/ports.js';
 
 /**
  * The AWS functions' metrics, read from what Powertools Metrics writes to
@@ -13,7 +18,13 @@ import type { UsageLedger } from '../../../lambdas/core/ports.js';
  * when the invocation ends.
  */
 interface Emf {
-  _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> };
+  _aws: {
+    CloudWatchMetrics: Array<{
+      Namespace: string;
+      Dimensions: string[][];
+      Metrics: Array<{ Name: string; Unit: string }>;
+    }>;
+  };
   [key: string]: unknown;
 }
 let emitted: Emf[] = [];
@@ -87,7 +98,12 @@ describe('metrics on AWS', () => {
     const added: unknown[] = [];
     const ledger: UsageLedger = { add: async (...args) => void added.push(args), days: async () => [] };
     const handler = instrumented(async (_event: unknown, _context: Context) => {
-      await meteredUsage(ledger).add('ten_1', '2026-01-01', { tokensUsed: 120, chatCalls: 1, ocrPages: 3, captures: 1 });
+      await meteredUsage(ledger).add('ten_1', '2026-01-01', {
+        tokensUsed: 120,
+        chatCalls: 1,
+        ocrPages: 3,
+        captures: 1,
+      });
       await meteredUsage(ledger).add('ten_1', '2026-01-01', { tokensUsed: 30, chatCalls: 0, ocrPages: 0, captures: 1 });
     });
     await handler({}, context);
@@ -97,8 +113,17 @@ describe('metrics on AWS', () => {
     expect(total(METRIC.ocrPages)).toBe(3);
 
     emitted = [];
-    const broken: UsageLedger = { add: async () => { throw new Error('ledger down'); }, days: async () => [] };
-    await expect(instrumented(async (_e: unknown, _c: Context) => meteredUsage(broken).add('t', 'd', { tokensUsed: 5, chatCalls: 0, ocrPages: 0, captures: 0 }))({}, context)).rejects.toThrow();
+    const broken: UsageLedger = {
+      add: async () => {
+        throw new Error('ledger down');
+      },
+      days: async () => [],
+    };
+    await expect(
+      instrumented(async (_e: unknown, _c: Context) =>
+        meteredUsage(broken).add('t', 'd', { tokensUsed: 5, chatCalls: 0, ocrPages: 0, captures: 0 }),
+      )({}, context),
+    ).rejects.toThrow();
     expect(total(METRIC.tokensUsed)).toBe(0);
   });
 
@@ -110,17 +135,29 @@ describe('metrics on AWS', () => {
     const sentAgo = (ms: number) => String(Date.now() - ms);
     const event = {
       Records: [
-        { messageId: 'a', body: JSON.stringify({ tenantId: 't', endUserId: null, documentId: 'd1' }), attributes: { SentTimestamp: sentAgo(5_000) } },
+        {
+          messageId: 'a',
+          body: JSON.stringify({ tenantId: 't', endUserId: null, documentId: 'd1' }),
+          attributes: { SentTimestamp: sentAgo(5_000) },
+        },
         { messageId: 'b', body: 'not json', attributes: { SentTimestamp: sentAgo(60_000) } },
       ],
     } as unknown as SQSEvent;
-    const parse = (body: string) => { try { return JSON.parse(body) as unknown; } catch { return null; } };
-    const handler = instrumented(withQueueMetrics(async () => {
-      await worker.runToCompletion();
-      await worker.fail({} as never, 'backend_unavailable: indexing gave up after repeated failures (throttled)');
-      await worker.fail({} as never, 'extraction_failed: the stored file is missing');
-      return { batchItemFailures: [{ itemIdentifier: 'a' }] };
-    }, parse));
+    const parse = (body: string) => {
+      try {
+        return JSON.parse(body) as unknown;
+      } catch {
+        return null;
+      }
+    };
+    const handler = instrumented(
+      withQueueMetrics(async () => {
+        await worker.runToCompletion();
+        await worker.fail({} as never, 'backend_unavailable: indexing gave up after repeated failures (throttled)');
+        await worker.fail({} as never, 'extraction_failed: the stored file is missing');
+        return { batchItemFailures: [{ itemIdentifier: 'a' }] };
+      }, parse),
+    );
     await handler(event, context);
 
     expect(total(METRIC.ingestReady)).toBe(1);
@@ -128,11 +165,15 @@ describe('metrics on AWS', () => {
     expect(total(METRIC.ingestUnreadable)).toBe(1);
     expect(total(METRIC.ingestRetried)).toBe(1);
     expect(total(METRIC.ingestDropped)).toBe(1);
-    const ages = emitted.flatMap((b) => (b[METRIC.ingestQueueAge] === undefined ? [] : [b[METRIC.ingestQueueAge]].flat())) as number[];
+    const ages = emitted.flatMap((b) =>
+      b[METRIC.ingestQueueAge] === undefined ? [] : [b[METRIC.ingestQueueAge]].flat(),
+    ) as number[];
     expect(ages).toHaveLength(2);
     expect(Math.min(...ages)).toBeGreaterThanOrEqual(5_000);
     expect(Math.max(...ages)).toBeLessThan(70_000);
-    const unit = emitted.flatMap((b) => b._aws.CloudWatchMetrics.flatMap((m) => m.Metrics)).find((m) => m.Name === METRIC.ingestQueueAge)?.Unit;
+    const unit = emitted
+      .flatMap((b) => b._aws.CloudWatchMetrics.flatMap((m) => m.Metrics))
+      .find((m) => m.Name === METRIC.ingestQueueAge)?.Unit;
     expect(unit).toBe('Milliseconds');
 
     emitted = [];

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { filterQuery, metadataFields, sortableNumber, valueTerm } from '../../../lambdas/adapters/aws/opensearch-filter.js';
+import {
+  filterQuery,
+  metadataFields,
+  sortableNumber,
+  valueTerm,
+} from '../../../lambdas/adapters/aws/opensearch-filter.js';
+import type {
+  OpenSearchRequest,
+  OpenSearchTransport,
+} from '../../../lambdas/adapters/aws/opensearch-index-requests.js';
 import { OpenSearchSearchIndex } from '../../../lambdas/adapters/aws/opensearch-search-index.js';
-import type { OpenSearchRequest, OpenSearchTransport } from '../../../lambdas/adapters/aws/opensearch-index-requests.js';
-import { matchesFilter, parseFilter, type Filter } from '../../../lambdas/core/filter.js';
+import { type Filter, matchesFilter, parseFilter } from '../../../lambdas/core/filter.js';
 import { itemSubject } from '../../../lambdas/core/filter-subject.js';
 import type { Metadata } from '../../../lambdas/core/metadata.js';
 import type { DocumentChanges, DocumentKind, IndexItem, ItemKind, LibraryRef } from '../../../lambdas/core/model.js';
@@ -55,7 +63,8 @@ function run(query: any, doc: Doc): boolean {
       return valuesOf(doc, body.field).length > 0;
     case 'range': {
       const [field, bounds] = Object.entries(body)[0] as [string, Record<string, string>];
-      for (const op of Object.keys(bounds)) if (!['gt', 'gte', 'lt', 'lte'].includes(op)) throw new Error(`a range bound: ${op}`);
+      for (const op of Object.keys(bounds))
+        if (!['gt', 'gte', 'lt', 'lte'].includes(op)) throw new Error(`a range bound: ${op}`);
       return valuesOf(doc, field).some(
         (v) =>
           (bounds.gt === undefined || bytes(v, bounds.gt) > 0) &&
@@ -65,7 +74,9 @@ function run(query: any, doc: Doc): boolean {
       );
     }
     case 'bool': {
-      for (const k of Object.keys(body)) if (!['filter', 'must', 'should', 'must_not', 'minimum_should_match'].includes(k)) throw new Error(`a bool clause: ${k}`);
+      for (const k of Object.keys(body))
+        if (!['filter', 'must', 'should', 'must_not', 'minimum_should_match'].includes(k))
+          throw new Error(`a bool clause: ${k}`);
       const all = [...(body.filter ?? []), ...(body.must ?? [])];
       if (!all.every((q: any) => run(q, doc))) return false;
       if ((body.must_not ?? []).some((q: any) => run(q, doc))) return false;
@@ -96,7 +107,8 @@ class Transport implements OpenSearchTransport {
 }
 
 const alice: LibraryRef = { tenantId: 'ten_A', endUserId: 'alice' };
-const index = (transport: OpenSearchTransport) => new OpenSearchSearchIndex(transport, { prefix: 'lib', dimensions: 16 });
+const index = (transport: OpenSearchTransport) =>
+  new OpenSearchSearchIndex(transport, { prefix: 'lib', dimensions: 16 });
 
 /** The documents put() writes for an item: the item document and its passage documents. */
 async function documentsOf(item: IndexItem): Promise<Doc[]> {
@@ -115,7 +127,11 @@ async function sentFilter(filter: Filter): Promise<unknown> {
 
 /** The set and remove params updateItem's script gets for these changes. */
 async function scriptParams(changes: DocumentChanges) {
-  const transport = new Transport((r) => (r.method === 'GET' ? { found: true, _source: { tenant_id: 'ten_A', library: 'U#alice' } } : { total: 3, updated: 3 }));
+  const transport = new Transport((r) =>
+    r.method === 'GET'
+      ? { found: true, _source: { tenant_id: 'ten_A', library: 'U#alice' } }
+      : { total: 3, updated: 3 },
+  );
   await index(transport).updateItem(alice, 'file_1', changes);
   const update = transport.requests.find((r) => r.path.endsWith('_update_by_query'));
   return update ? (update.body as any).script.params : { set: {}, remove: [] }; // nothing to change: no request
@@ -131,11 +147,20 @@ describe('OpenSearch filter translation: the documents and queries', () => {
   });
 
   it('indexes each metadata value under its key and type, arrays element by element, ISO dates also canonical', () => {
-    expect(metadataFields({ tags: ['a', 'b', 'a'], n: 3, ok: true, when: '2026-11-22T08:41:03+02:00', none: [] })).toEqual({
+    expect(
+      metadataFields({ tags: ['a', 'b', 'a'], n: 3, ok: true, when: '2026-11-22T08:41:03+02:00', none: [] }),
+    ).toEqual({
       metadata: { tags: ['a', 'b', 'a'], n: 3, ok: true, when: '2026-11-22T08:41:03+02:00', none: [] },
       meta_keys: ['tags', 'n', 'ok', 'when', 'none'],
       meta_types: ['tags\0s', 'n\0n', 'ok\0b', 'when\0s', 'none\0s'],
-      meta_kv: ['tags\0s\0a', 'tags\0s\0b', `n\0n\0${sortableNumber(3)}`, 'ok\0b\0true', 'when\0s\x002026-11-22T08:41:03+02:00', 'when\0d\x002026-11-22T06:41:03.000000'],
+      meta_kv: [
+        'tags\0s\0a',
+        'tags\0s\0b',
+        `n\0n\0${sortableNumber(3)}`,
+        'ok\0b\0true',
+        'when\0s\x002026-11-22T08:41:03+02:00',
+        'when\0d\x002026-11-22T06:41:03.000000',
+      ],
     });
     expect(metadataFields(undefined)).toEqual({ metadata: {}, meta_keys: [], meta_types: [], meta_kv: [] });
   });
@@ -146,23 +171,48 @@ describe('OpenSearch filter translation: the documents and queries', () => {
   it('translates equality, in (any element of an array) and exists', () => {
     expect(q({ 'metadata.tags': 'travel' })).toEqual({ term: { meta_kv: 'tags\0s\0travel' } });
     expect(q({ 'metadata.year': 2026 })).toEqual({ term: { meta_kv: `year\0n\0${sortableNumber(2026)}` } });
-    expect(q({ 'metadata.tags': { in: ['travel', 'work', 3] } })).toEqual({ terms: { meta_kv: ['tags\0s\0travel', 'tags\0s\0work', `tags\0n\0${sortableNumber(3)}`] } });
+    expect(q({ 'metadata.tags': { in: ['travel', 'work', 3] } })).toEqual({
+      terms: { meta_kv: ['tags\0s\0travel', 'tags\0s\0work', `tags\0n\0${sortableNumber(3)}`] },
+    });
     expect(q({ 'metadata.tags': { exists: true } })).toEqual({ term: { meta_keys: 'tags' } });
     expect(q({ 'metadata.tags': { exists: false } })).toEqual(missing('tags'));
     expect(q({ source_ref: 'notes/a.md' })).toEqual({ term: { source_ref_kw: 'notes/a.md' } });
-    expect(q({ kind: 'text' })).toEqual({ bool: { should: [{ term: { kind: 'text' } }, { term: { doc_kind: 'text' } }], minimum_should_match: 1 } });
+    expect(q({ kind: 'text' })).toEqual({
+      bool: { should: [{ term: { kind: 'text' } }, { term: { doc_kind: 'text' } }], minimum_should_match: 1 },
+    });
     expect(q({ title: 3 })).toEqual({ match_none: {} }); // a number is never a title
   });
 
   it('translates ne and nin: a missing key matches, a present one only with a value of their type that differs', () => {
     expect(q({ 'metadata.lang': { ne: 'en' } })).toEqual({
-      bool: { should: [missing('lang'), { bool: { filter: [{ term: { meta_types: 'lang\0s' } }, { bool: { must_not: [{ term: { meta_kv: 'lang\0s\0en' } }] } }] } }], minimum_should_match: 1 },
+      bool: {
+        should: [
+          missing('lang'),
+          {
+            bool: {
+              filter: [
+                { term: { meta_types: 'lang\0s' } },
+                { bool: { must_not: [{ term: { meta_kv: 'lang\0s\0en' } }] } },
+              ],
+            },
+          },
+        ],
+        minimum_should_match: 1,
+      },
     });
     expect(q({ 'metadata.lang': { nin: ['en', 1] } })).toEqual({
       bool: {
-        should: [missing('lang'), {
-          bool: { filter: [{ terms: { meta_types: ['lang\0s', 'lang\0n'] } }, { bool: { must_not: [{ terms: { meta_kv: ['lang\0s\0en', `lang\0n\0${sortableNumber(1)}`] } }] } }] },
-        }],
+        should: [
+          missing('lang'),
+          {
+            bool: {
+              filter: [
+                { terms: { meta_types: ['lang\0s', 'lang\0n'] } },
+                { bool: { must_not: [{ terms: { meta_kv: ['lang\0s\0en', `lang\0n\0${sortableNumber(1)}`] } }] } },
+              ],
+            },
+          },
+        ],
         minimum_should_match: 1,
       },
     });
@@ -170,15 +220,19 @@ describe('OpenSearch filter translation: the documents and queries', () => {
     expect(q({ source_ref: { ne: 1 } })).toEqual({ bool: { must_not: [{ exists: { field: 'source_ref_kw' } }] } }); // only a missing one
   });
 
-  it('translates ranges on a key\'s numbers and dates into term ranges within that key and type, and on the date fields', () => {
+  it("translates ranges on a key's numbers and dates into term ranges within that key and type, and on the date fields", () => {
     const n = (x: number) => `year\0n\0${sortableNumber(x)}`;
     expect(q({ 'metadata.year': { gte: 2020 } })).toEqual({ range: { meta_kv: { gte: n(2020), lt: 'year\0n\x01' } } });
     expect(q({ 'metadata.year': { lt: 2030 } })).toEqual({ range: { meta_kv: { gte: 'year\0n\0', lt: n(2030) } } });
     expect(q({ 'metadata.due': { gt: '2026-01-01T01:00:00+01:00' } })).toEqual({
       range: { meta_kv: { gt: 'due\0d\x002026-01-01T00:00:00.000000', lt: 'due\0d\x01' } },
     });
-    expect(q({ created_at: { lte: '2026-11-22' } })).toEqual({ range: { content_date: { lte: '2026-11-22T00:00:00.000000' } } });
-    expect(q({ content_date: { gt: '2026-11-22T06:00:00Z' } })).toEqual({ range: { content_date: { gt: '2026-11-22T06:00:00.000000' } } });
+    expect(q({ created_at: { lte: '2026-11-22' } })).toEqual({
+      range: { content_date: { lte: '2026-11-22T00:00:00.000000' } },
+    });
+    expect(q({ content_date: { gt: '2026-11-22T06:00:00Z' } })).toEqual({
+      range: { content_date: { gt: '2026-11-22T06:00:00.000000' } },
+    });
   });
 
   it('translates prefix and the and, or and not of conditions', () => {
@@ -192,7 +246,18 @@ describe('OpenSearch filter translation: the documents and queries', () => {
             bool: {
               should: [
                 { term: { meta_kv: 'b\0b\0true' } },
-                { bool: { must_not: [{ bool: { should: [{ term: { kind: 'chat' } }, { term: { doc_kind: 'chat' } }], minimum_should_match: 1 } }] } },
+                {
+                  bool: {
+                    must_not: [
+                      {
+                        bool: {
+                          should: [{ term: { kind: 'chat' } }, { term: { doc_kind: 'chat' } }],
+                          minimum_should_match: 1,
+                        },
+                      },
+                    ],
+                  },
+                },
               ],
               minimum_should_match: 1,
             },
@@ -201,7 +266,9 @@ describe('OpenSearch filter translation: the documents and queries', () => {
       },
     });
     // Several fields in one object: all must hold.
-    expect(q({ 'metadata.a': 'x', title: { prefix: 'Q' } })).toEqual({ bool: { filter: [{ term: { meta_kv: 'a\0s\0x' } }, { prefix: { title_kw: 'Q' } }] } });
+    expect(q({ 'metadata.a': 'x', title: { prefix: 'Q' } })).toEqual({
+      bool: { filter: [{ term: { meta_kv: 'a\0s\0x' } }, { prefix: { title_kw: 'Q' } }] },
+    });
   });
 
   it('the evaluator used below reads these queries as OpenSearch does (a sanity check of the check)', () => {
@@ -223,10 +290,29 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
   };
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const KEYS = ['a', 'b', 'c.d'];
-  const STRINGS = ['red', 'Red', 'blue', '', 'ré', '2026-01-02', '2026-01-02T10:00:00+02:00', '2026-01-02T08:00:00Z', '2026-02-30', '10', 'true'];
-  const DATES = ['2026-01-01T00:00:00.000000', '2026-01-02T08:00:00.000000', '2026-01-02T08:00:00.000001', '2027-06-30T23:59:59.999999'];
-  const scalarValue = () => pick<string | number | boolean>([...STRINGS, 0, -0, 3, 10, -1.5, 1e21, 5e-324, true, false]);
-  const metadataValue = (): Metadata[string] => (random() < 0.3 ? Array.from({ length: Math.floor(random() * 3) }, () => pick(STRINGS)) : scalarValue());
+  const STRINGS = [
+    'red',
+    'Red',
+    'blue',
+    '',
+    'ré',
+    '2026-01-02',
+    '2026-01-02T10:00:00+02:00',
+    '2026-01-02T08:00:00Z',
+    '2026-02-30',
+    '10',
+    'true',
+  ];
+  const DATES = [
+    '2026-01-01T00:00:00.000000',
+    '2026-01-02T08:00:00.000000',
+    '2026-01-02T08:00:00.000001',
+    '2027-06-30T23:59:59.999999',
+  ];
+  const scalarValue = () =>
+    pick<string | number | boolean>([...STRINGS, 0, -0, 3, 10, -1.5, 1e21, 5e-324, true, false]);
+  const metadataValue = (): Metadata[string] =>
+    random() < 0.3 ? Array.from({ length: Math.floor(random() * 3) }, () => pick(STRINGS)) : scalarValue();
 
   const randomItem = (): IndexItem => {
     const kind = pick<ItemKind>(['file_excerpt', 'image', 'chat', 'creation']);
@@ -239,13 +325,25 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
       sourceRef: pick([null, 'notes/a.md', 'web/b', '']),
       contentDate: pick(DATES),
       ...(isDocument
-        ? { metadata, documentKind: kind === 'image' ? 'image' : pick<DocumentKind>(['text', 'file']), ...(random() < 0.8 ? { contentType: pick(['text/plain', 'application/pdf', 'image/png']) } : {}) }
+        ? {
+            metadata,
+            documentKind: kind === 'image' ? 'image' : pick<DocumentKind>(['text', 'file']),
+            ...(random() < 0.8 ? { contentType: pick(['text/plain', 'application/pdf', 'image/png']) } : {}),
+          }
         : {}),
     });
   };
 
   const condition = (): unknown => {
-    const field = pick([...KEYS.map((k) => `metadata.${k}`), 'title', 'source_ref', 'kind', 'content_type', 'created_at', 'content_date']);
+    const field = pick([
+      ...KEYS.map((k) => `metadata.${k}`),
+      'title',
+      'source_ref',
+      'kind',
+      'content_type',
+      'created_at',
+      'content_date',
+    ]);
     const isDate = field === 'created_at' || field === 'content_date';
     // Mostly values the field may hold (so that conditions match some), now and then one of another type.
     const pools: Record<string, unknown[]> = {
@@ -270,7 +368,10 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
     };
     const otherType = () => pick<unknown>([0, 3, true, false]);
     const list = (n: number) => Array.from({ length: n }, random() < 0.2 ? otherType : scalar);
-    const bound = () => (isDate ? scalar() : pick<unknown>([0, 3, -1.5, 1e21, '2026-01-02', '2026-01-02T08:00:00Z', '2026-01-02T09:00:00+01:00']));
+    const bound = () =>
+      isDate
+        ? scalar()
+        : pick<unknown>([0, 3, -1.5, 1e21, '2026-01-02', '2026-01-02T08:00:00Z', '2026-01-02T09:00:00+01:00']);
     switch (pick(['eq', 'ne', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'exists', 'prefix', 'two'])) {
       case 'eq':
         return { [field]: scalar() };
@@ -311,7 +412,9 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
   const changes = (): DocumentChanges => ({
     ...(random() < 0.5 ? { title: pick(['Alpha notes', 'Gamma', '']) } : {}),
     ...(random() < 0.5 ? { sourceRef: pick([null, 'notes/a.md', 'web/c']) } : {}),
-    ...(random() < 0.7 ? { metadata: Object.fromEntries(KEYS.filter(() => random() < 0.6).map((k) => [k, metadataValue()])) } : {}),
+    ...(random() < 0.7
+      ? { metadata: Object.fromEntries(KEYS.filter(() => random() < 0.6).map((k) => [k, metadataValue()])) }
+      : {}),
   });
 
   it('every document of every item (item and passages) matches exactly when matchesFilter says so, before and after an update', async () => {
@@ -328,13 +431,15 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
         const expected = matchesFilter(itemSubject(item), filter);
         for (const doc of written[i]!) {
           checks++;
-          if (run(query, doc) !== expected) throw new Error(`${JSON.stringify(filter)} on ${JSON.stringify(item)}: expected ${expected}`);
+          if (run(query, doc) !== expected)
+            throw new Error(`${JSON.stringify(filter)} on ${JSON.stringify(item)}: expected ${expected}`);
         }
         if (expected) matched++;
         // After a PATCH: the item as changed, against the documents the script rewrote.
         const { metadata, ...rest } = updates[i]!;
         const changed: IndexItem = {
-          ...item, ...rest,
+          ...item,
+          ...rest,
           ...(metadata !== undefined ? { metadata: item.metadata ? metadata : undefined } : {}),
         };
         // Chats and creations are never patched (metadata only on documents); their metadata stays none.
@@ -342,7 +447,10 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
         const after = matchesFilter(itemSubject(changed), filter);
         for (const doc of written[i]!) {
           checks++;
-          if (run(query, applyScript(doc, params[i]!)) !== after) throw new Error(`after ${JSON.stringify(updates[i])}: ${JSON.stringify(filter)} on ${JSON.stringify(changed)}: expected ${after}`);
+          if (run(query, applyScript(doc, params[i]!)) !== after)
+            throw new Error(
+              `after ${JSON.stringify(updates[i])}: ${JSON.stringify(filter)} on ${JSON.stringify(changed)}: expected ${after}`,
+            );
         }
       });
     }
@@ -355,17 +463,74 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
   it('every single condition (each field, operator and value of the pools) over every item, exhaustively', async () => {
     const items = Array.from({ length: 60 }, randomItem);
     const written = await Promise.all(items.map(documentsOf));
-    const fields = [...KEYS.map((k) => `metadata.${k}`), 'title', 'source_ref', 'kind', 'content_type', 'created_at', 'content_date'];
-    const values: unknown[] = [...STRINGS, ...DATES, '2026-01-02T09:00:00+01:00', 0, -0, 3, 10, -1.5, 1e21, true, false,
-      'text', 'file', 'image', 'chat', 'creation', 'file_excerpt', 'Alpha notes', 'alpha', 'notes/a.md', 'web/b', 'text/plain', 'application/pdf'];
-    const prefixes = ['', 'r', 'R', '2026-01', '1', 'te', 'fi', 'file_', 'ch', 'im', 'Al', 'notes/', 'web/', 'text/', 'app', '2027'];
+    const fields = [
+      ...KEYS.map((k) => `metadata.${k}`),
+      'title',
+      'source_ref',
+      'kind',
+      'content_type',
+      'created_at',
+      'content_date',
+    ];
+    const values: unknown[] = [
+      ...STRINGS,
+      ...DATES,
+      '2026-01-02T09:00:00+01:00',
+      0,
+      -0,
+      3,
+      10,
+      -1.5,
+      1e21,
+      true,
+      false,
+      'text',
+      'file',
+      'image',
+      'chat',
+      'creation',
+      'file_excerpt',
+      'Alpha notes',
+      'alpha',
+      'notes/a.md',
+      'web/b',
+      'text/plain',
+      'application/pdf',
+    ];
+    const prefixes = [
+      '',
+      'r',
+      'R',
+      '2026-01',
+      '1',
+      'te',
+      'fi',
+      'file_',
+      'ch',
+      'im',
+      'Al',
+      'notes/',
+      'web/',
+      'text/',
+      'app',
+      '2027',
+    ];
     const conditions: unknown[] = [];
     for (const field of fields) {
       for (const v of values) conditions.push({ [field]: v }, { [field]: { ne: v } });
-      for (const list of [[0, true], ['red', 3], ['text', 'chat'], ['image', 'file_excerpt', 5], ['Beta', 'web/b', 'text/plain'], ['2026-01-02', '2026-02-30']]) {
+      for (const list of [
+        [0, true],
+        ['red', 3],
+        ['text', 'chat'],
+        ['image', 'file_excerpt', 5],
+        ['Beta', 'web/b', 'text/plain'],
+        ['2026-01-02', '2026-02-30'],
+      ]) {
         conditions.push({ [field]: { in: list } }, { [field]: { nin: list } });
       }
-      for (const op of ['gt', 'gte', 'lt', 'lte']) for (const b of [0, 3, -1.5, 1e21, ...DATES, '2026-01-02', '2026-01-02T09:00:00+01:00']) conditions.push({ [field]: { [op]: b } });
+      for (const op of ['gt', 'gte', 'lt', 'lte'])
+        for (const b of [0, 3, -1.5, 1e21, ...DATES, '2026-01-02', '2026-01-02T09:00:00+01:00'])
+          conditions.push({ [field]: { [op]: b } });
       conditions.push({ [field]: { exists: true } }, { [field]: { exists: false } });
       for (const p of prefixes) conditions.push({ [field]: { prefix: p } });
     }
@@ -381,14 +546,19 @@ describe('OpenSearch filter translation agrees with matchesFilter (random items 
       const query = filterQuery(filter);
       items.forEach((item, i) => {
         const expected = matchesFilter(itemSubject(item), filter);
-        for (const doc of written[i]!) if (run(query, doc) !== expected) throw new Error(`${JSON.stringify(json)} on ${JSON.stringify(item)}: expected ${expected}`);
+        for (const doc of written[i]!)
+          if (run(query, doc) !== expected)
+            throw new Error(`${JSON.stringify(json)} on ${JSON.stringify(item)}: expected ${expected}`);
       });
     }
     expect(tried).toBeGreaterThan(500);
   });
 
   it('a metadata term never confuses keys or types: "10" is not 10, true is not "true", key c.d is not key c', async () => {
-    const item = indexItem('x', axisVector(16, 1), { metadata: { 'c.d': '10', b: 'true', a: 10 }, documentKind: 'text' });
+    const item = indexItem('x', axisVector(16, 1), {
+      metadata: { 'c.d': '10', b: 'true', a: 10 },
+      documentKind: 'text',
+    });
     const [doc] = await documentsOf(item);
     const check = (json: unknown) => {
       const filter = parseFilter(json);

@@ -1,6 +1,7 @@
 import {
   AccessDeniedException,
   BadDocumentException,
+  type Block,
   DetectDocumentTextCommand,
   GetDocumentTextDetectionCommand,
   LimitExceededException,
@@ -8,7 +9,6 @@ import {
   StartDocumentTextDetectionCommand,
   TextractClient,
   ThrottlingException,
-  type Block,
 } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -18,9 +18,15 @@ import { BackendUnavailableError, CaptureRejected } from '../../../lambdas/core/
 const textract = mockClient(TextractClient);
 beforeEach(() => textract.reset());
 
-const ocr = (options?: ConstructorParameters<typeof TextractOcr>[1]) => new TextractOcr(new TextractClient({ region: 'eu-west-1' }), options);
+const ocr = (options?: ConstructorParameters<typeof TextractOcr>[1]) =>
+  new TextractOcr(new TextractClient({ region: 'eu-west-1' }), options);
 const image = { png: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), width: 10, height: 10 };
-const line = (text: string, page = 1, confidence = 99): Block => ({ BlockType: 'LINE', Text: text, Page: page, Confidence: confidence });
+const line = (text: string, page = 1, confidence = 99): Block => ({
+  BlockType: 'LINE',
+  Text: text,
+  Page: page,
+  Confidence: confidence,
+});
 const word = (text: string, page = 1): Block => ({ BlockType: 'WORD', Text: text, Page: page });
 const meta = { $metadata: {} };
 
@@ -38,7 +44,10 @@ describe('TextractOcr.recognize (DetectDocumentText)', () => {
 
   it.each([
     ['ThrottlingException', () => new ThrottlingException({ message: 'slow down', $metadata: {} })],
-    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'over', $metadata: {} })],
+    [
+      'ProvisionedThroughputExceededException',
+      () => new ProvisionedThroughputExceededException({ message: 'over', $metadata: {} }),
+    ],
     ['LimitExceededException', () => new LimitExceededException({ message: 'too many jobs', $metadata: {} })],
   ])('turns %s into BackendUnavailableError (retryable)', async (_name, error) => {
     textract.on(DetectDocumentTextCommand).rejects(error());
@@ -47,7 +56,9 @@ describe('TextractOcr.recognize (DetectDocumentText)', () => {
 
   it('turns a document Textract cannot read into extraction_failed', async () => {
     textract.on(DetectDocumentTextCommand).rejects(new BadDocumentException({ message: 'bad', $metadata: {} }));
-    const error = await ocr().recognize(image).catch((e: unknown) => e);
+    const error = await ocr()
+      .recognize(image)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CaptureRejected);
     expect((error as CaptureRejected).rejectCode).toBe('extraction_failed');
   });
@@ -61,7 +72,9 @@ describe('TextractOcr.recognize (DetectDocumentText)', () => {
 describe('TextractOcr jobs (StartDocumentTextDetection / GetDocumentTextDetection)', () => {
   it('starts a job on the stored PDF with an idempotency token and the notification channel', async () => {
     textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
-    const jobs = ocr({ notificationChannel: { snsTopicArn: 'arn:aws:sns:eu-west-1:1:textract', roleArn: 'arn:aws:iam::1:role/textract' } });
+    const jobs = ocr({
+      notificationChannel: { snsTopicArn: 'arn:aws:sns:eu-west-1:1:textract', roleArn: 'arn:aws:iam::1:role/textract' },
+    });
     expect(await jobs.start({ bucket: 'blobs', key: 'blobs/t1/file_1' }, { clientToken: 'file_1' })).toBe('job-1');
     expect(textract.commandCalls(StartDocumentTextDetectionCommand)[0]!.args[0].input).toEqual({
       DocumentLocation: { S3Object: { Bucket: 'blobs', Name: 'blobs/t1/file_1' } },
@@ -76,22 +89,35 @@ describe('TextractOcr jobs (StartDocumentTextDetection / GetDocumentTextDetectio
   });
 
   it('reports a failed job with its message', async () => {
-    textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'FAILED', StatusMessage: 'unsupported document' });
+    textract
+      .on(GetDocumentTextDetectionCommand)
+      .resolves({ JobStatus: 'FAILED', StatusMessage: 'unsupported document' });
     expect(await ocr().result('job-1')).toEqual({ status: 'failed', message: 'unsupported document' });
   });
 
   it('follows NextToken and groups lines by page, keeping empty pages', async () => {
     textract
       .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', NextToken: undefined })
-      .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 3 }, Blocks: [line('Page one first'), word('Page'), line('Page one second')], NextToken: 't2', ...meta })
+      .resolves({
+        JobStatus: 'SUCCEEDED',
+        DocumentMetadata: { Pages: 3 },
+        Blocks: [line('Page one first'), word('Page'), line('Page one second')],
+        NextToken: 't2',
+        ...meta,
+      })
       .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', NextToken: 't2' })
       .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 3 }, Blocks: [line('Page three only', 3)] });
-    expect(await ocr().result('job-1')).toEqual({ status: 'succeeded', pages: ['Page one first\nPage one second', '', 'Page three only'] });
+    expect(await ocr().result('job-1')).toEqual({
+      status: 'succeeded',
+      pages: ['Page one first\nPage one second', '', 'Page three only'],
+    });
     expect(textract.commandCalls(GetDocumentTextDetectionCommand)).toHaveLength(2);
   });
 
   it('turns throttling while polling into BackendUnavailableError', async () => {
-    textract.on(GetDocumentTextDetectionCommand).rejects(new ProvisionedThroughputExceededException({ message: 'over', $metadata: {} }));
+    textract
+      .on(GetDocumentTextDetectionCommand)
+      .rejects(new ProvisionedThroughputExceededException({ message: 'over', $metadata: {} }));
     await expect(ocr().result('job-1')).rejects.toBeInstanceOf(BackendUnavailableError);
   });
 });

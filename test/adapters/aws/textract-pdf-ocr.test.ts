@@ -1,5 +1,9 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
+import {
+  GetDocumentTextDetectionCommand,
+  StartDocumentTextDetectionCommand,
+  TextractClient,
+} from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TextractOcr } from '../../../lambdas/adapters/aws/textract-ocr.js';
@@ -15,12 +19,13 @@ beforeEach(() => {
   s3.on(DeleteObjectCommand).resolves({});
 });
 
-const reader = () => new TextractPdfOcr({
-  jobs: new TextractOcr(new TextractClient({ region: 'eu-west-1' })),
-  s3: new S3Client({ region: 'eu-west-1' }),
-  bucket: 'service-blobs',
-  pollIntervalMs: 1,
-});
+const reader = () =>
+  new TextractPdfOcr({
+    jobs: new TextractOcr(new TextractClient({ region: 'eu-west-1' })),
+    s3: new S3Client({ region: 'eu-west-1' }),
+    bucket: 'service-blobs',
+    pollIntervalMs: 1,
+  });
 const pdf = Buffer.from('%PDF-1.7 scanned pages');
 
 describe('TextractPdfOcr', () => {
@@ -30,10 +35,17 @@ describe('TextractPdfOcr', () => {
       .on(GetDocumentTextDetectionCommand)
       .resolvesOnce({ JobStatus: 'IN_PROGRESS' })
       .resolvesOnce({ JobStatus: 'IN_PROGRESS' })
-      .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 2 }, Blocks: [{ BlockType: 'LINE', Text: 'scanned two', Page: 2 }] });
+      .resolves({
+        JobStatus: 'SUCCEEDED',
+        DocumentMetadata: { Pages: 2 },
+        Blocks: [{ BlockType: 'LINE', Text: 'scanned two', Page: 2 }],
+      });
     expect(await reader().readPdf(pdf)).toEqual({ pages: ['', 'scanned two'] });
     const put = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
-    expect(put).toMatchObject({ Bucket: 'service-blobs', Key: expect.stringMatching(/^textract-staging\/[0-9a-f]{64}\.pdf$/) });
+    expect(put).toMatchObject({
+      Bucket: 'service-blobs',
+      Key: expect.stringMatching(/^textract-staging\/[0-9a-f]{64}\.pdf$/),
+    });
     const start = textract.commandCalls(StartDocumentTextDetectionCommand)[0]!.args[0].input;
     expect(start.DocumentLocation?.S3Object).toEqual({ Bucket: 'service-blobs', Name: put.Key });
     expect(start.ClientRequestToken).toHaveLength(64);
@@ -44,7 +56,9 @@ describe('TextractPdfOcr', () => {
   it('rejects a failed job as extraction_failed and still deletes the staged copy', async () => {
     textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-9' });
     textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'FAILED', StatusMessage: 'bad pdf' });
-    const error = await reader().readPdf(pdf).catch((e: unknown) => e);
+    const error = await reader()
+      .readPdf(pdf)
+      .catch((e: unknown) => e);
     expect((error as CaptureRejected).rejectCode).toBe('extraction_failed');
     expect(s3.commandCalls(DeleteObjectCommand)).toHaveLength(1);
   });

@@ -2,4 +2,10 @@
 import { FileExtractor } from '../extractor.js';
 import { serveReads, supervisorOcr, supervisorPdfOcr, threadData } from './reader-thread.js';
 
-serveReads(new FileExtractor({ ocr: supervisorOcr, pdfOcr: threadData.pdfOcr ? supervisorPdfOcr : undefined, limits: threadData.limits }));
+serveReads(
+  new FileExtractor({
+    ocr: supervisorOcr,
+    pdfOcr: threadData.pdfOcr ? supervisorPdfOcr : undefined,
+    limits: threadData.limits,
+  }),
+);

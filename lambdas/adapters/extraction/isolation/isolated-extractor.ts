@@ -1,8 +1,8 @@
 import type { ExtractedText, ExtractionInput, ExtractionOptions, TextExtractor } from '../../../core/ports.js';
-import type { OcrEngine, PdfOcr } from '../ocr-ports.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits } from '../limits.js';
+import type { OcrEngine, PdfOcr } from '../ocr-ports.js';
 import type { ReaderMode } from './protocol.js';
-import { ReaderPool, type Lane } from './reader-pool.js';
+import { type Lane, ReaderPool } from './reader-pool.js';
 import { sourceReaderThread } from './thread-script.js';
 
 export interface IsolatedExtractorOptions {
@@ -64,8 +64,14 @@ export class IsolatedExtractor implements TextExtractor {
   }
 
   async extract(input: ExtractionInput, options?: ExtractionOptions): Promise<ExtractedText> {
-    const read = { op: 'extract' as const, bytes: input.bytes, declaredContentType: input.declaredContentType, filename: input.filename };
-    if (options?.request) return (await this.pool.run('request', read, { signal: options.request.signal })) as ExtractedText;
+    const read = {
+      op: 'extract' as const,
+      bytes: input.bytes,
+      declaredContentType: input.declaredContentType,
+      filename: input.filename,
+    };
+    if (options?.request)
+      return (await this.pool.run('request', read, { signal: options.request.signal })) as ExtractedText;
     return (await this.pool.run('background', read)) as ExtractedText;
   }
 

@@ -1,7 +1,7 @@
 import { BackendUnavailableError, CaptureRejected, type RejectCode } from '../../../core/errors.js';
 import type { ExtractedText } from '../../../core/ports.js';
-import type { OcrImage, OcrResult } from '../ocr-ports.js';
 import type { ExtractionLimits } from '../limits.js';
+import type { OcrImage, OcrResult } from '../ocr-ports.js';
 
 /**
  * The messages between a file reader thread (extraction-thread.ts) and the
@@ -44,7 +44,8 @@ export type WireError =
 
 export function toWire(error: unknown): WireError {
   if (error instanceof CaptureRejected) return { kind: 'rejected', code: error.rejectCode, detail: error.detail };
-  if (error instanceof BackendUnavailableError) return { kind: 'unavailable', message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (error instanceof BackendUnavailableError)
+    return { kind: 'unavailable', message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
 }
 

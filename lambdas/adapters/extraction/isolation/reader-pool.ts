@@ -1,9 +1,17 @@
 import { Worker } from 'node:worker_threads';
 import { BackendUnavailableError, CaptureRejected, ExtractionDeferred } from '../../../core/errors.js';
 import type { ExtractedText } from '../../../core/ports.js';
-import type { OcrEngine, PdfOcr } from '../ocr-ports.js';
 import type { ExtractionLimits } from '../limits.js';
-import { fromWire, toWire, type FromReader, type ReadOp, type ReaderMode, type ReaderThreadData, type ToReader } from './protocol.js';
+import type { OcrEngine, PdfOcr } from '../ocr-ports.js';
+import {
+  type FromReader,
+  fromWire,
+  type ReaderMode,
+  type ReaderThreadData,
+  type ReadOp,
+  type ToReader,
+  toWire,
+} from './protocol.js';
 import { threadCpuMs } from './thread-usage.js';
 
 /** Reads for a request that waits on them, or for the ingest queue: each lane has threads of its own. */
@@ -103,8 +111,18 @@ export class ReaderPool {
 
   constructor(private readonly options: ReaderPoolOptions) {
     const slot = (lane: Lane): Slot => ({
-      lane, worker: null, state: 'down', threadId: null, job: null, jobId: 0, startedAt: 0, cpuAtStart: null,
-      stopping: null, died: null, ocrCalls: new Map(), failedStarts: 0,
+      lane,
+      worker: null,
+      state: 'down',
+      threadId: null,
+      job: null,
+      jobId: 0,
+      startedAt: 0,
+      cpuAtStart: null,
+      stopping: null,
+      died: null,
+      ocrCalls: new Map(),
+      failedStarts: 0,
     });
     this.slots = [
       ...Array.from({ length: Math.max(1, options.threads.request) }, () => slot('request')),
@@ -114,15 +132,24 @@ export class ReaderPool {
   }
 
   /** Reads the bytes on a thread of the lane; a request read throws ExtractionDeferred at once when no request thread is free. */
-  run(lane: Lane, read: ReadOp, control: { signal?: AbortSignal; wallLimitMs?: number } = {}): Promise<ExtractedText | boolean> {
+  run(
+    lane: Lane,
+    read: ReadOp,
+    control: { signal?: AbortSignal; wallLimitMs?: number } = {},
+  ): Promise<ExtractedText | boolean> {
     if (this.closed) return Promise.reject(new BackendUnavailableError('the file readers are closed'));
     if (control.signal?.aborted) return Promise.reject(control.signal.reason);
     if (lane === 'request' && !this.hasFreeThread('request')) return Promise.reject(new ExtractionDeferred());
     return new Promise((resolve, reject) => {
       const job: Job = {
-        lane, read, exclusive: false, signal: control.signal,
+        lane,
+        read,
+        exclusive: false,
+        signal: control.signal,
         wallLimitMs: control.wallLimitMs ?? this.options.limits.timeBudgetMs + STOP_GRACE_MS,
-        resolve, reject, detach: () => undefined,
+        resolve,
+        reject,
+        detach: () => undefined,
       };
       if (control.signal) {
         const onAbort = () => this.abort(job, control.signal!.reason);
@@ -139,7 +166,8 @@ export class ReaderPool {
     if (this.exclusiveRunning()) return false;
     const waiting = this.queues[lane].length;
     // A thread being stopped is free in a moment: its replacement starts when it is gone.
-    const free = (s: Slot) => s.state === 'idle' || s.state === 'down' || s.state === 'stopping' || (s.state === 'starting' && !s.job);
+    const free = (s: Slot) =>
+      s.state === 'idle' || s.state === 'down' || s.state === 'stopping' || (s.state === 'starting' && !s.job);
     return this.slots.filter((s) => s.lane === lane && free(s)).length > waiting;
   }
 
@@ -152,7 +180,8 @@ export class ReaderPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const lane of ['request', 'background'] as const) {
-      for (const job of this.queues[lane].splice(0)) this.settle(job, new BackendUnavailableError('the file readers are closing'));
+      for (const job of this.queues[lane].splice(0))
+        this.settle(job, new BackendUnavailableError('the file readers are closing'));
     }
     await Promise.all(this.slots.map((slot) => this.stop(slot, 'closed')));
     this.stopWatching();
@@ -177,7 +206,8 @@ export class ReaderPool {
     const head = this.queues.background[0];
     if (head?.exclusive) {
       // Alone means alone: nothing running, nothing being stopped (its memory not yet given back).
-      if (this.slots.some((s) => s.state === 'busy' || s.state === 'stopping' || (s.state === 'starting' && s.job))) return;
+      if (this.slots.some((s) => s.state === 'busy' || s.state === 'stopping' || (s.state === 'starting' && s.job)))
+        return;
       const slot = this.slots.find((s) => s.lane === 'background' && (s.state === 'idle' || s.state === 'down'))!;
       this.assign(slot, this.queues.background.shift()!);
       return;
@@ -185,9 +215,10 @@ export class ReaderPool {
     for (const lane of ['request', 'background'] as const) {
       const queue = this.queues[lane];
       while (queue.length) {
-        const slot = this.slots.find((s) => s.lane === lane && s.state === 'idle')
-          ?? this.slots.find((s) => s.lane === lane && s.state === 'down')
-          ?? this.slots.find((s) => s.lane === lane && s.state === 'starting' && !s.job);
+        const slot =
+          this.slots.find((s) => s.lane === lane && s.state === 'idle') ??
+          this.slots.find((s) => s.lane === lane && s.state === 'down') ??
+          this.slots.find((s) => s.lane === lane && s.state === 'starting' && !s.job);
         if (!slot) break;
         this.assign(slot, queue.shift()!);
       }
@@ -222,7 +253,10 @@ export class ReaderPool {
       return;
     }
     const data: ReaderThreadData = {
-      mode: this.options.mode, limits: this.options.limits, pdfOcr: Boolean(this.options.pdfOcr), nice: this.niceness[slot.lane],
+      mode: this.options.mode,
+      limits: this.options.limits,
+      pdfOcr: Boolean(this.options.pdfOcr),
+      nice: this.niceness[slot.lane],
     };
     const worker = new Worker(url, {
       workerData: data,
@@ -276,7 +310,8 @@ export class ReaderPool {
         this.release(slot);
         this.settle(job, message.error ? fromWire(message.error) : null, message.value);
         // V8 keeps the heap a big read grew to: a thread left holding more than it needs idle is replaced, giving the memory back.
-        if (message.heapBytes > (this.options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES)) void this.stop(slot, 'recycled');
+        if (message.heapBytes > (this.options.recycleAboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES))
+          void this.stop(slot, 'recycled');
         this.pump();
         return;
       }
@@ -295,21 +330,24 @@ export class ReaderPool {
   private serveOcr(slot: Slot, worker: Worker, message: Extract<FromReader, { type: 'ocr' | 'pdf-ocr' }>): void {
     const controller = new AbortController();
     slot.ocrCalls.set(message.call, controller);
-    const work = message.type === 'ocr'
-      ? this.options.ocr
-        ? this.options.ocr.recognize(message.image, { signal: controller.signal }).then((result) => ({ result }))
-        : Promise.reject(new CaptureRejected('unsupported_type', 'OCR is not available here'))
-      : this.options.pdfOcr
-        ? this.options.pdfOcr.readPdf(message.pdf, { signal: controller.signal }).then(({ pages }) => ({ pages }))
-        : Promise.reject(new CaptureRejected('unsupported_type', 'OCR of whole PDFs is not available here'));
-    work.then(
-      (reply) => ({ type: 'ocr-reply' as const, call: message.call, ...reply }),
-      (error: unknown) => ({ type: 'ocr-reply' as const, call: message.call, error: toWire(error) }),
-    ).then((reply) => {
-      if (slot.ocrCalls.get(message.call) !== controller) return; // cancelled, or the thread is gone
-      slot.ocrCalls.delete(message.call);
-      if (slot.worker === worker) worker.postMessage(reply satisfies ToReader);
-    });
+    const work =
+      message.type === 'ocr'
+        ? this.options.ocr
+          ? this.options.ocr.recognize(message.image, { signal: controller.signal }).then((result) => ({ result }))
+          : Promise.reject(new CaptureRejected('unsupported_type', 'OCR is not available here'))
+        : this.options.pdfOcr
+          ? this.options.pdfOcr.readPdf(message.pdf, { signal: controller.signal }).then(({ pages }) => ({ pages }))
+          : Promise.reject(new CaptureRejected('unsupported_type', 'OCR of whole PDFs is not available here'));
+    work
+      .then(
+        (reply) => ({ type: 'ocr-reply' as const, call: message.call, ...reply }),
+        (error: unknown) => ({ type: 'ocr-reply' as const, call: message.call, error: toWire(error) }),
+      )
+      .then((reply) => {
+        if (slot.ocrCalls.get(message.call) !== controller) return; // cancelled, or the thread is gone
+        slot.ocrCalls.delete(message.call);
+        if (slot.worker === worker) worker.postMessage(reply satisfies ToReader);
+      });
   }
 
   private onExit(slot: Slot, worker: Worker): void {
@@ -333,9 +371,10 @@ export class ReaderPool {
       return;
     }
     if (job) {
-      const error = died && isOutOfMemory(died)
-        ? this.memoryReject()
-        : new CaptureRejected('extraction_failed', 'the file stopped its reader (the reading thread crashed on it)');
+      const error =
+        died && isOutOfMemory(died)
+          ? this.memoryReject()
+          : new CaptureRejected('extraction_failed', 'the file stopped its reader (the reading thread crashed on it)');
       this.options.log?.('a file reader thread died', { error: died?.message ?? 'exited', lane: slot.lane });
       this.settle(job, error);
     }
@@ -345,7 +384,10 @@ export class ReaderPool {
   /** A thread that could not start fails the read given to it as retryable (the queue tries again later), and reads waiting for the lane alike. */
   private failedStart(slot: Slot, error: Error, job: Job | null): void {
     slot.failedStarts += 1;
-    this.options.log?.('a file reader thread could not start', { error: error.message, failedStarts: slot.failedStarts });
+    this.options.log?.('a file reader thread could not start', {
+      error: error.message,
+      failedStarts: slot.failedStarts,
+    });
     const unavailable = () => new BackendUnavailableError(`the file readers cannot start: ${error.message}`, 5);
     if (job) this.settle(job, unavailable());
     for (const waiting of this.queues[slot.lane].splice(0)) this.settle(waiting, unavailable());
@@ -372,7 +414,10 @@ export class ReaderPool {
     const rss = process.memoryUsage.rss();
     const { memoryGrowthBytes, memoryCeilingBytes } = this.options;
     if (rss - this.baselineRss > memoryGrowthBytes || (memoryCeilingBytes !== undefined && rss > memoryCeilingBytes)) {
-      this.options.log?.('file reads stopped: the process went over its memory limit', { rssMiB: Math.round(rss / MiB), reads: busy.length });
+      this.options.log?.('file reads stopped: the process went over its memory limit', {
+        rssMiB: Math.round(rss / MiB),
+        reads: busy.length,
+      });
       this.stopForMemory(busy);
       return;
     }
@@ -402,7 +447,8 @@ export class ReaderPool {
       const job = slot.job!;
       void this.stop(slot, 'memory', false);
       if (alone || job.exclusive) this.settle(job, this.memoryReject());
-      else if (job.lane === 'request') this.settle(job, new ExtractionDeferred('reads stopped for memory; queued to be read alone'));
+      else if (job.lane === 'request')
+        this.settle(job, new ExtractionDeferred('reads stopped for memory; queued to be read alone'));
       else {
         job.exclusive = true;
         this.queues.background.unshift(job);
@@ -433,12 +479,25 @@ export class ReaderPool {
     slot.job = null;
     if (job && settleJob) {
       const error =
-        reason === 'cpu' ? new CaptureRejected('too_large', `reading the file took more than ${seconds(this.options.limits.cpuBudgetMs)} of processor time (the extraction limit)`)
-        : reason === 'time' ? new CaptureRejected('too_large', `reading the file took more than ${seconds(job.wallLimitMs)} (the extraction time limit)`)
-        : reason === 'memory' ? this.memoryReject()
-        : reason === 'aborted' ? (job.signal?.reason instanceof Error ? job.signal.reason : new Error('the read was cancelled'))
-        : new BackendUnavailableError('the file readers are closing');
-      if (reason !== 'aborted' && reason !== 'closed' && reason !== 'recycled') this.options.log?.('a file read was stopped', { reason, lane: slot.lane });
+        reason === 'cpu'
+          ? new CaptureRejected(
+              'too_large',
+              `reading the file took more than ${seconds(this.options.limits.cpuBudgetMs)} of processor time (the extraction limit)`,
+            )
+          : reason === 'time'
+            ? new CaptureRejected(
+                'too_large',
+                `reading the file took more than ${seconds(job.wallLimitMs)} (the extraction time limit)`,
+              )
+            : reason === 'memory'
+              ? this.memoryReject()
+              : reason === 'aborted'
+                ? job.signal?.reason instanceof Error
+                  ? job.signal.reason
+                  : new Error('the read was cancelled')
+                : new BackendUnavailableError('the file readers are closing');
+      if (reason !== 'aborted' && reason !== 'closed' && reason !== 'recycled')
+        this.options.log?.('a file read was stopped', { reason, lane: slot.lane });
       this.settle(job, error);
     }
     await worker.terminate().catch(() => undefined);
@@ -447,7 +506,10 @@ export class ReaderPool {
 
   private memoryReject(): CaptureRejected {
     const growth = Math.round(this.options.memoryGrowthBytes / MiB);
-    return new CaptureRejected('too_large', `reading the file needed more memory than the extraction limit (${this.options.limits.maxHeapMb} MiB of heap, ${growth} MiB in all)`);
+    return new CaptureRejected(
+      'too_large',
+      `reading the file needed more memory than the extraction limit (${this.options.limits.maxHeapMb} MiB of heap, ${growth} MiB in all)`,
+    );
   }
 
   private release(slot: Slot): void {

@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ExtractedText, ExtractionInput } from '../../../core/ports.js';
 import type { OcrEngine, OcrImage, OcrResult, PdfOcr } from '../ocr-ports.js';
 import { asReadFailure } from '../read-failure.js';
-import { fromWire, toWire, type FromReader, type ReaderThreadData, type ToReader, type WireError } from './protocol.js';
+import { type FromReader, fromWire, type ReaderThreadData, type ToReader, toWire, type WireError } from './protocol.js';
 import { currentThreadId } from './thread-usage.js';
 
 /** What a reader thread reads with. */
@@ -34,10 +34,18 @@ try {
 }
 
 /** OCR calls waiting for the supervisor's answer. */
-const ocrCalls = new Map<number, { resolve: (reply: { result?: OcrResult; pages?: string[] }) => void; reject: (error: Error) => void }>();
+const ocrCalls = new Map<
+  number,
+  { resolve: (reply: { result?: OcrResult; pages?: string[] }) => void; reject: (error: Error) => void }
+>();
 let nextCall = 0;
 
-function askSupervisor(message: FromReader, transfer: ArrayBuffer[], call: number, signal?: AbortSignal): Promise<{ result?: OcrResult; pages?: string[] }> {
+function askSupervisor(
+  message: FromReader,
+  transfer: ArrayBuffer[],
+  call: number,
+  signal?: AbortSignal,
+): Promise<{ result?: OcrResult; pages?: string[] }> {
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
     const onAbort = () => {
@@ -47,8 +55,14 @@ function askSupervisor(message: FromReader, transfer: ArrayBuffer[], call: numbe
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     ocrCalls.set(call, {
-      resolve: (reply) => { signal?.removeEventListener('abort', onAbort); resolve(reply); },
-      reject: (error) => { signal?.removeEventListener('abort', onAbort); reject(error); },
+      resolve: (reply) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(reply);
+      },
+      reject: (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      },
     });
     send(message, transfer);
   });
@@ -60,7 +74,12 @@ export const supervisorOcr: OcrEngine = {
   async recognize(image: OcrImage, options?: { signal?: AbortSignal }): Promise<OcrResult> {
     const call = nextCall++;
     const png = new Uint8Array(image.png);
-    const reply = await askSupervisor({ type: 'ocr', call, image: { ...image, png } }, [png.buffer as ArrayBuffer], call, options?.signal);
+    const reply = await askSupervisor(
+      { type: 'ocr', call, image: { ...image, png } },
+      [png.buffer as ArrayBuffer],
+      call,
+      options?.signal,
+    );
     return reply.result!;
   },
 };
@@ -70,7 +89,12 @@ export const supervisorPdfOcr: PdfOcr = {
   async readPdf(pdf: Uint8Array, options?: { signal?: AbortSignal }): Promise<{ pages: string[] }> {
     const call = nextCall++;
     const copy = new Uint8Array(pdf);
-    const reply = await askSupervisor({ type: 'pdf-ocr', call, pdf: copy }, [copy.buffer as ArrayBuffer], call, options?.signal);
+    const reply = await askSupervisor(
+      { type: 'pdf-ocr', call, pdf: copy },
+      [copy.buffer as ArrayBuffer],
+      call,
+      options?.signal,
+    );
     return { pages: reply.pages ?? [] };
   },
 };
@@ -86,7 +110,11 @@ export function serveReads(reader: ThreadReader): void {
   const read = (message: Extract<ToReader, { type: 'read' }>): Promise<ExtractedText | boolean> =>
     message.op === 'slow-work'
       ? reader.isSlowWork(message.bytes)
-      : reader.extract({ bytes: message.bytes, declaredContentType: message.declaredContentType, filename: message.filename });
+      : reader.extract({
+          bytes: message.bytes,
+          declaredContentType: message.declaredContentType,
+          filename: message.filename,
+        });
   port.on('message', (message: ToReader) => {
     if (message.type === 'ocr-reply') {
       const call = ocrCalls.get(message.call);
@@ -99,7 +127,8 @@ export function serveReads(reader: ThreadReader): void {
     read(message).then(
       (value) => send({ type: 'done', id: message.id, value, heapBytes: heapBytes() }),
       // Whatever a reader throws reaches the supervisor as a contract error (a parser's own errors are not).
-      (error: unknown) => send({ type: 'done', id: message.id, error: toWire(asReadFailure(error)), heapBytes: heapBytes() }),
+      (error: unknown) =>
+        send({ type: 'done', id: message.id, error: toWire(asReadFailure(error)), heapBytes: heapBytes() }),
     );
   });
   send({ type: 'ready', threadId: currentThreadId() });
