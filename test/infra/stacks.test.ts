@@ -1110,7 +1110,7 @@ describe('the end-user log key (end users named in logs by a keyed HMAC)', () =>
     }).map((route) => route.name);
     expect(addressing.sort()).toEqual([...NAMING].sort());
     for (const spec of functionSpecs()) {
-      const wraps = /instrumented\(withEndUserLogKey\(/.test(readFileSync(spec.entry, 'utf8'));
+      const wraps = /instrumented\(\s*withEndUserLogKey\(/.test(readFileSync(spec.entry, 'utf8'));
       expect(wraps, spec.name).toBe(NAMING.includes(spec.name));
     }
   });
