@@ -283,6 +283,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The library as an MCP server (tools and resources for AI assistants)
+         * @description The Model Context Protocol over Streamable HTTP, stateless: each POST carries one JSON-RPC message and is answered with JSON (`Accept` must name both `application/json` and `text/event-stream`, as the protocol requires of clients). No session id is issued; GET and DELETE are 405. The session works on one library: the key's tenant, and the end user named by `end_user_id` (omitted: the shared library).
+         *
+         *     Tools: `search`, `grep`, `ask`, `remember`, `list_documents`, `read_document`, `forget` (destructive). Resources: each document as `library://documents/{id}` (its text), listed a page at a time. A failed tool call is a result with `isError: true` whose text starts with the error code (`not_found: ...`). A notification is answered 202 with no body.
+         *
+         *     Configure an assistant with this URL and the header `Authorization: Bearer <API_KEY>`, or run `npx library mcp --url URL --key KEY` as a stdio server (README, "AI assistants (MCP)").
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -398,6 +422,10 @@ export interface components {
             conversation_id?: string;
             /** @description Only documents matching it are used as evidence (see Filter). */
             filter?: components["schemas"]["Filter"];
+        };
+        /** @description One JSON-RPC 2.0 message of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`, a notification, ...). Batches (arrays) are not taken: the 2025-06-18 protocol dropped them. */
+        McpMessage: {
+            [key: string]: unknown;
         };
         BucketRequest: {
             /**
@@ -679,6 +707,20 @@ export interface components {
             run_id: string;
             /** @description cnv_ + ULID: the conversation this chat belongs to (the one sent, or a new one); send it with the next question to follow up. */
             conversation_id: string;
+        };
+        /** @description The JSON-RPC 2.0 answer: `result`, or `error` (a protocol error; a failed tool call is a `result` with `isError: true`). */
+        McpResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: string | number | null;
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                code: number;
+                message: string;
+                data?: unknown;
+            };
         };
         UsageResponse: {
             tenant_id: string;
@@ -1830,6 +1872,100 @@ export interface operations {
             400: components["responses"]["InvalidJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["InvalidRequest"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: {
+                /** @description Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library. */
+                end_user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"query\": \"launch date\", \"count\": 1, ...}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "query": "launch date",
+                     *           "count": 1,
+                     *           "results": [],
+                     *           "has_more": false,
+                     *           "next_cursor": null
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification or a response from the client, accepted; no body. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_json` (the body is not a JSON object: the Error body), or a message the protocol refuses (a JSON-RPC error). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `Accept` does not name both `application/json` and `text/event-stream` (a JSON-RPC error). */
+            406: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "Not Acceptable: Client must accept both application/json and text/event-stream"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
