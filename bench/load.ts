@@ -6,8 +6,11 @@
  *
  * First the idle figures: searches and greps with nothing else running. Then
  * the load: each client loops over capture (half its calls), search and
- * grep. Every capture's receipt must be `created`; every search and grep must
- * answer 200; an error stops nothing but is counted. Once the load ends, how
+ * grep. Every capture's receipt must be `created`; every search must find
+ * something (the library holds only texts of the queries' vocabulary) and
+ * every grep, for a seeded document's marker, must return lines holding it:
+ * idle, a wrong answer stops the run; under load it is counted as an error
+ * (with 5xx and failed requests). Once the load ends, how
  * fast its backlog is embedded, beside the embedder alone on the same server
  * (a batch of the same kind of texts, from receipt to ready).
  *
@@ -70,6 +73,25 @@ async function untilReady(ids: readonly string[]): Promise<number> {
   return performance.now() - t0;
 }
 
+/** Searches and greps whose answer was not what the library holds (a figure from such an answer would time nothing). */
+let wrongAnswers = 0;
+
+/** A search by words of the seeded texts' vocabulary: it must find something (the library holds only such texts). */
+async function searchAnswers(random: () => number): Promise<number> {
+  const result = await http.get<{ count: number }>(`/v1/search?q=${encodeURIComponent(query(random))}&limit=10`);
+  if (result.status !== 200 || !(result.body.count > 0)) wrongAnswers += 1;
+  return result.ms;
+}
+
+/** A grep for a seeded document's marker: it must return lines, each holding the marker. */
+async function grepAnswers(random: () => number): Promise<number> {
+  const marker = `seed${Math.floor(random() * seedDocs)}`;
+  const result = await http.get<{ results: Array<{ snippet: string }> }>(`/v1/grep?pattern=${marker}&limit=20`);
+  const lines = result.status === 200 ? result.body.results : [];
+  if (!lines.length || !lines.every((line) => line.snippet.includes(marker))) wrongAnswers += 1;
+  return result.ms;
+}
+
 try {
   console.log(`bench:load on ${new Date().toISOString()}`);
   console.log(machineLine());
@@ -99,13 +121,13 @@ try {
   const alonePassages = await passagesOf([...alone.body.results, ...alone2.body.results].map((r) => r.id));
   const embedderPassagesPerSecond = alonePassages / aloneSeconds;
 
-  // Idle figures.
+  // Idle figures, every answer checked as under load.
   const idleSearch: number[] = [];
   const idleGrep: number[] = [];
-  for (let i = 0; i < 100; i++)
-    idleSearch.push((await http.get(`/v1/search?q=${encodeURIComponent(query(random))}&limit=10`)).ms);
-  for (let i = 0; i < 50; i++)
-    idleGrep.push((await http.get(`/v1/grep?pattern=${encodeURIComponent(query(random).split(' ')[0]!)}&limit=20`)).ms);
+  for (let i = 0; i < 100; i++) idleSearch.push(await searchAnswers(random));
+  for (let i = 0; i < 50; i++) idleGrep.push(await grepAnswers(random));
+  if (wrongAnswers)
+    throw new Error(`bench:load: ${wrongAnswers} idle searches or greps answered nothing or the wrong lines`);
 
   // The load.
   const capture: number[] = [];
@@ -129,21 +151,20 @@ try {
           if (result.status < 300 && result.body.status === 'created') captured.push(result.body.id);
           else wrong += 1;
         } else if (pick < 0.8) {
-          const result = await http.get(`/v1/search?q=${encodeURIComponent(query(own))}&limit=10`);
-          search.push(result.ms);
-          if (result.status !== 200) wrong += 1;
+          search.push(await searchAnswers(own));
         } else {
-          const result = await http.get(`/v1/grep?pattern=${encodeURIComponent(query(own).split(' ')[0]!)}&limit=20`);
-          grep.push(result.ms);
-          if (result.status !== 200) wrong += 1;
+          grep.push(await grepAnswers(own));
         }
       }
     }),
   );
-  const errors = tally.serverErrors + tally.failures - errorsBefore + wrong;
+  const errors = tally.serverErrors + tally.failures - errorsBefore + wrong + wrongAnswers;
   // The backlog the load left: drained for at most --drain-seconds, its pace against the embedder alone.
-  const backlog = async () =>
-    (await http.get<{ ingest: { backlog_passages: number } | null }>('/v1/health')).body.ingest?.backlog_passages ?? 0;
+  const backlog = async () => {
+    const { body } = await http.get<{ ingest: { backlog_passages: number } | null }>('/v1/health');
+    if (!body.ingest) throw new Error('bench:load: the health endpoint reported no backlog: its pace cannot be read');
+    return body.ingest.backlog_passages;
+  };
   const left = await backlog();
   const drainStart = performance.now();
   let now = left;
@@ -158,7 +179,7 @@ try {
 
   console.log(`idle: search ${fmt(idleSearch)}; grep ${fmt(idleGrep)} (a library of ${seedDocs} documents of 2 KB)`);
   console.log(
-    `load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors`,
+    `load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors (${wrongAnswers} of them wrong or empty answers)`,
   );
   const pace = drainedPassages / drainedSeconds;
   console.log(

@@ -3,6 +3,7 @@ import { asReadFailure } from '../lambdas/adapters/extraction/read-failure.js';
 import { sniff } from '../lambdas/adapters/extraction/sniff.js';
 import { extractTextFile } from '../lambdas/adapters/extraction/text-formats.js';
 import { decodePayload } from '../lambdas/core/capture.js';
+import { requireText } from '../lambdas/core/document-indexing.js';
 import { CaptureRejected, type RejectCode } from '../lambdas/core/errors.js';
 
 /** The content type push declares for a file: by its extension, as the service's text readers use it to tell formats apart. */
@@ -47,9 +48,7 @@ export async function predictRejection(
     });
     const sniffed = await sniff(bytes);
     if (sniffed.family !== 'text') return null; // read by the ingest queue, after the receipt
-    const { text } = extractTextFile(bytes, file.contentType, file.filename);
-    // As the capture's readFile does after any reader (core/capture.ts).
-    if (!text.trim()) return { code: 'empty_content', detail: 'no text could be extracted from the file' };
+    requireText(extractTextFile(bytes, file.contentType, file.filename).text);
     return null;
   } catch (error) {
     const failure = asReadFailure(error);

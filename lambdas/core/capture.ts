@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { CallerBucketUnavailableError } from './bucket/failures.js';
-import { indexWords, type KnownText } from './document-indexing.js';
+import { indexWords, type KnownText, requireText } from './document-indexing.js';
 import { claimDocument, newDocumentRecord } from './document-record.js';
 import {
   BackendUnavailableError,
@@ -322,7 +322,7 @@ export class CaptureService {
       if (error instanceof ExtractionDeferred) return DEFERRED;
       throw error;
     }
-    if (!extracted.text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
+    requireText(extracted.text);
     return extracted;
   }
 

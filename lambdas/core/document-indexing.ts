@@ -1,4 +1,5 @@
 import { chunkText, countLines } from './chunking.js';
+import { CaptureRejected } from './errors.js';
 import { itemKindOf } from './filter-subject.js';
 import { putUnderGeneration } from './generations.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
@@ -13,6 +14,11 @@ export interface KnownText {
   contentType: string;
   pageCount: number | null;
   ocrPages: number;
+}
+
+/** A file read to no text at all (only whitespace) is rejected, whichever path read it: in its request, by the queue, or a dry run predicting them. */
+export function requireText(text: string): void {
+  if (!text.trim()) throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
 }
 
 /**

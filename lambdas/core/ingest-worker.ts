@@ -1,5 +1,5 @@
 import { documentBlobs } from './bucket/document-blobs.js';
-import { indexWords } from './document-indexing.js';
+import { indexWords, requireText } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import type {
@@ -87,8 +87,7 @@ export class IngestWorker {
         declaredContentType: doc.contentType,
         filename: doc.filename ?? '',
       });
-      if (!extracted.text.trim())
-        throw new CaptureRejected('empty_content', 'no text could be extracted from the file');
+      requireText(extracted.text);
       const indexed = await indexWords(this.deps, doc, extracted, this.deps.clock.now(), generation);
       if (!indexed) return { outcome: 'skipped' }; // deleted meanwhile
       return { outcome: 'extracted', passages: indexed.passages.length };
