@@ -15,6 +15,13 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'console-talks-only-through-the-client',
+      severity: 'error',
+      comment: 'The web console is a browser app over the public API: it imports the typed client, never the service.',
+      from: { path: '^console/src/' },
+      to: { path: '^(lambdas|lib|bin|bench|test|scripts)/' },
+    },
+    {
       name: 'core-imports-only-core',
       severity: 'error',
       comment: 'The core knows the rules, not the world: no AWS, SQLite, HTTP or wiring.',

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -5,9 +6,11 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { type Access, FULL_ACCESS } from '../lambdas/endpoints/access.js';
+import { CONSOLE_ASSET_DIR } from '../lambdas/endpoints/console/build.js';
 import { DOCS_ASSET_DIR, DOCS_ASSET_FILES, DOCS_ASSET_PACKAGE } from '../lambdas/endpoints/docs/assets.js';
 import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
 import { BUCKET_ENV, ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
+import { buildConsole, CONSOLE_DIST } from '../scripts/build-console.mjs';
 import type { LibraryConfig } from './config.js';
 import { CallerBucketAccess } from './constructs/caller-bucket-access.js';
 import { EmbedderScale } from './constructs/embedder-scale.js';
@@ -172,7 +175,8 @@ export class ApiStack extends Stack {
       logRetentionDays: config.logRetentionDays,
       environment: { ...environment, ...extra },
       nodeModules: ingest ? INGEST_NODE_MODULES : undefined,
-      copyFiles: spec.name === 'docs' ? docsAssetCopies() : undefined,
+      copyFiles:
+        spec.name === 'docs' ? docsAssetCopies() : CONSOLE_FUNCTIONS.has(spec.name) ? consoleCopies() : undefined,
       extraBundles: reader ? [reader] : undefined,
     });
   }
@@ -228,6 +232,17 @@ const staleAfterSeconds = (config: LibraryConfig) =>
 function docsAssetCopies() {
   const folder = dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`));
   return Object.values(DOCS_ASSET_FILES).map((file) => ({ from: join(folder, file), to: join(DOCS_ASSET_DIR, file) }));
+}
+
+/** The functions that serve the web console, and the built console copied beside each (built now when missing). */
+const CONSOLE_FUNCTIONS = new Set(['console', 'console-asset']);
+function consoleCopies() {
+  if (!existsSync(join(CONSOLE_DIST, 'manifest.json'))) buildConsole();
+  const { files } = JSON.parse(readFileSync(join(CONSOLE_DIST, 'manifest.json'), 'utf8')) as { files: string[] };
+  return ['manifest.json', ...files].map((file) => ({
+    from: join(CONSOLE_DIST, file),
+    to: join(CONSOLE_ASSET_DIR, file),
+  }));
 }
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */

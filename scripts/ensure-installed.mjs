@@ -39,6 +39,13 @@ if (!existsSync('client/dist/cjs/package.json')) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
+// The web console (console/src) is built into console/dist, which the server serves at /console:
+// each time, so the page is always the source's (esbuild takes about a second).
+{
+  const built = spawnSync(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit', env });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
 // The API reference page's test drives a real headless browser: Debian's chromium (playwright-core
 // downloads no browser). Installed here when missing and possible (root, or sudo without a password,
 // with apt-get); otherwise the test fails naming what to install (CHROMIUM_PATH points at another).

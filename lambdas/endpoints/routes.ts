@@ -5,6 +5,8 @@ import { contract as bucketTrustPolicy } from './bucket-trust-policy/contract.js
 import { contract as capture } from './capture/contract.js';
 import { contract as captureBatch } from './capture-batch/contract.js';
 import { contract as chat } from './chat/contract.js';
+import { contract as consolePage } from './console/contract.js';
+import { contract as consoleAsset } from './console-asset/contract.js';
 import { contract as docs } from './docs/contract.js';
 import { contract as documentContent } from './document-content/contract.js';
 import { contract as documentDelete } from './document-delete/contract.js';
@@ -61,7 +63,7 @@ export type RouteName = (typeof ROUTES)[number]['name'];
  * Pages: served beside the API (no key, outside /v1, not in the OpenAPI
  * document), each by its own function and endpoint folder like a route.
  */
-export const PAGES = [docs] as const satisfies readonly RouteContract[];
+export const PAGES = [docs, consolePage, consoleAsset] as const satisfies readonly RouteContract[];
 
 export type PageName = (typeof PAGES)[number]['name'];
 

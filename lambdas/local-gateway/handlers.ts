@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createHandler as authorizer } from '../endpoints/authorizer/handler.js';
 import { createHandler as bucketDelete } from '../endpoints/bucket-delete/handler.js';
 import { createHandler as bucketGet } from '../endpoints/bucket-get/handler.js';
@@ -8,6 +10,9 @@ import { createHandler as bucketTrustPolicy } from '../endpoints/bucket-trust-po
 import { createHandler as capture } from '../endpoints/capture/handler.js';
 import { createHandler as captureBatch } from '../endpoints/capture-batch/handler.js';
 import { createHandler as chat } from '../endpoints/chat/handler.js';
+import { readConsoleBuild } from '../endpoints/console/build.js';
+import { createHandler as consolePage } from '../endpoints/console/handler.js';
+import { createHandler as consoleAsset } from '../endpoints/console-asset/handler.js';
 import { DOCS_ASSET_PACKAGE, readDocsAssets } from '../endpoints/docs/assets.js';
 import { createHandler as docs } from '../endpoints/docs/handler.js';
 import { createHandler as documentContent } from '../endpoints/document-content/handler.js';
@@ -74,6 +79,18 @@ export function createLocalHandlers(
       loadAssets: () =>
         readDocsAssets(dirname(createRequire(import.meta.url).resolve(`${DOCS_ASSET_PACKAGE}/package.json`))),
     }),
+    // The web console: built from console/ (scripts/build-console.mjs), read from console/dist.
+    console: consolePage({ version: info.version, loadBuild: loadConsoleBuild }),
+    'console-asset': consoleAsset({ loadBuild: loadConsoleBuild }),
   };
   return { handlers, authorizer: authorizer(services) };
+}
+
+/** The console as scripts/build-console.mjs built it (before `npm start` and `npm test`), read at its first request. */
+const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
+function loadConsoleBuild() {
+  if (!existsSync(join(CONSOLE_DIST, 'manifest.json'))) {
+    throw new Error('the console is not built: run `node scripts/build-console.mjs` (npm start and npm test do)');
+  }
+  return readConsoleBuild(CONSOLE_DIST);
 }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { ApiHandler } from '../../http/endpoint.js';
 import { requestIdOf } from '../../http/endpoint.js';
 import { withRequestLog } from '../../http/observability.js';
+import { etagOf, staticResponse } from '../../http/static-response.js';
 
 /**
  * GET /docs: the API reference, an HTML page that renders /v1/openapi.json
@@ -60,27 +59,19 @@ export function renderDocsPage(assets: DocsAssets, version: string): string {
 export const createHandler = (deps: { version: string; loadAssets: () => DocsAssets }): ApiHandler => {
   let page: { body: string; etag: string } | undefined;
   const handler: ApiHandler = async (event) => {
-    const requestId = requestIdOf(event);
     if (!page) {
       const body = renderDocsPage(deps.loadAssets(), deps.version);
-      page = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      page = { body, etag: etagOf(body) };
     }
-    const headers: Record<string, string> = {
-      'content-type': 'text/html; charset=utf-8',
-      'x-request-id': requestId,
-      etag: page.etag,
-      'cache-control': 'public, max-age=300',
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-    };
-    const match = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'if-none-match')?.[1];
-    const result: APIGatewayProxyResult = match
-      ?.split(',')
-      .map((t) => t.trim())
-      .includes(page.etag)
-      ? { statusCode: 304, headers, body: '' }
-      : { statusCode: 200, headers, body: page.body };
-    return result;
+    return staticResponse(event, {
+      ...page,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'x-request-id': requestIdOf(event),
+        'cache-control': 'public, max-age=300',
+        'referrer-policy': 'no-referrer',
+      },
+    });
   };
   return withRequestLog(handler);
 };

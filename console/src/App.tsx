@@ -1,0 +1,30 @@
+import { MantineProvider } from '@mantine/core';
+import { useState } from 'react';
+import { HashRouter } from 'react-router';
+import { Shell } from './Shell';
+import { SignIn } from './SignIn';
+import { clearSession, loadSession, type Session, saveSession } from './session';
+import { theme } from './theme';
+
+/** The console: the sign-in form until a key is given, then the pages over that key. */
+export function App() {
+  const [session, setSession] = useState<Session | null>(() => loadSession());
+
+  const change = (next: Session | null) => {
+    if (next) saveSession(next);
+    else clearSession();
+    setSession(next);
+  };
+
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light">
+      {session ? (
+        <HashRouter>
+          <Shell session={session} onChange={change} />
+        </HashRouter>
+      ) : (
+        <SignIn onSignedIn={(apiKey) => change({ apiKey })} />
+      )}
+    </MantineProvider>
+  );
+}

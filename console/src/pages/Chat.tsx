@@ -1,0 +1,5 @@
+import { Title } from '@mantine/core';
+
+export function Chat() {
+  return <Title order={2}>Chat</Title>;
+}

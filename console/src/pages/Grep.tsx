@@ -1,0 +1,5 @@
+import { Title } from '@mantine/core';
+
+export function Grep() {
+  return <Title order={2}>Grep</Title>;
+}

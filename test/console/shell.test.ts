@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsoleHarness,
+  openPage,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startConsoleHarness,
+} from '../support/console-browser.js';
+
+/** The console's frame: its page and files, sign in and out, a wrong key, the navigation on a phone. */
+describe('the web console (GET /console)', () => {
+  let harness: ConsoleHarness;
+  let key: string;
+  beforeAll(async () => {
+    harness = await startConsoleHarness();
+    key = await harness.server.newKey('console-shell');
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('serves its page with a strict Content-Security-Policy and its files by hashed name, cacheable', async () => {
+    const response = await fetch(`${harness.server.url}/console`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    const html = await response.text();
+    const script = /<script type="module" src="console\/(app-\w+\.js)">/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    // No inline script and nothing from another origin.
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]|https?:\/\//);
+    const asset = await fetch(`${harness.server.url}/console/${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const etag = asset.headers.get('etag')!;
+    expect(
+      (await fetch(`${harness.server.url}/console/${script}`, { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304);
+    for (const name of ['..%2Fpackage.json', 'manifest.json', 'nothing.js']) {
+      const missing = await fetch(`${harness.server.url}/console/${name}`);
+      expect(missing.status, name).toBe(404);
+      expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+  });
+
+  it('refuses a wrong key in words, with the request id, and signs in with a right one', async () => {
+    const { page, outside } = await harness.newPage();
+    await page.goto(`${harness.server.url}/console`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('API key').fill('lib_not-a-real-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/401/);
+    expect(await alert.textContent()).toMatch(/Request id: \S+/);
+    await screenshot(page, 'sign-in-wrong-key');
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // The key lives in this tab's session storage only.
+    expect(await page.evaluate('Object.values(sessionStorage)')).toContain(key);
+    expect(await page.evaluate('Object.values(localStorage)')).not.toContain(key);
+    expect(await page.evaluate('document.cookie')).toBe('');
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate('Object.values(sessionStorage)')).not.toContain(key);
+    expect(outside).toEqual([]);
+  });
+
+  it('opens every page from the navigation, at 1280 px and on a phone, with no serious accessibility violation', async () => {
+    for (const phone of [false, true]) {
+      const { page, outside } = await harness.newPage({ phone });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await signIn(page, harness.server, key);
+      for (const name of ['Documents', 'Upload', 'Search', 'Grep', 'Chat', 'End users', 'Usage', 'Bucket']) {
+        if (phone) await page.getByRole('button', { name: 'Navigation' }).click();
+        await openPage(page, name);
+        await page.getByRole('heading', { name, level: 2 }).waitFor();
+        expect(await seriousViolations(page), `${name}${phone ? ' on a phone' : ''}`).toEqual([]);
+      }
+      await screenshot(page, phone ? 'phone-bucket' : 'desktop-bucket');
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+    }
+  });
+});
