@@ -32,6 +32,7 @@ export function renderConsolePage(build: Pick<ConsoleBuild, 'script' | 'styleshe
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="library-version" content="${safe(version)}">
 <title>Library console</title>
+<link rel="icon" href="data:,">
 ${build.stylesheet ? `<link rel="stylesheet" href="console/${safe(build.stylesheet)}">` : ''}
 <script type="module" src="console/${safe(build.script)}"></script>
 </head>
