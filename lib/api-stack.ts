@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -10,7 +10,7 @@ import { CONSOLE_ASSET_DIR } from '../lambdas/endpoints/console/build.js';
 import { DOCS_ASSET_DIR, DOCS_ASSET_FILES, DOCS_ASSET_PACKAGE } from '../lambdas/endpoints/docs/assets.js';
 import { ALL_ROUTES } from '../lambdas/endpoints/routes.js';
 import { BUCKET_ENV, ENV, TEXTRACT_STAGING_PREFIX } from '../lambdas/wiring/aws/config.js';
-import { buildConsole, CONSOLE_DIST } from '../scripts/build-console.mjs';
+import { buildConsole } from '../scripts/build-console.mjs';
 import type { LibraryConfig } from './config.js';
 import { CallerBucketAccess } from './constructs/caller-bucket-access.js';
 import { EmbedderScale } from './constructs/embedder-scale.js';
@@ -19,7 +19,14 @@ import { LibraryApi } from './constructs/library-api.js';
 import { LibraryFunction } from './constructs/library-function.js';
 import { ServiceAlarms } from './constructs/service-alarms.js';
 import { type DataRefs, ImportedData } from './data-refs.js';
-import { type FunctionSpec, functionSpecs, INGEST_NODE_MODULES, missingEntries, readerThreadOf } from './functions.js';
+import {
+  type FunctionSpec,
+  functionSpecs,
+  INGEST_NODE_MODULES,
+  missingEntries,
+  PROJECT_ROOT,
+  readerThreadOf,
+} from './functions.js';
 
 export interface ApiStackProps extends StackProps {
   readonly config: LibraryConfig;
@@ -117,6 +124,10 @@ export class ApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.api.url}v1/`, description: 'Base URL of the API' });
     new CfnOutput(this, 'DocsUrl', { value: `${this.api.api.url}docs`, description: 'The API reference page' });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `${this.api.api.url}console`,
+      description: 'The web console (sign in with an API key)',
+    });
     new CfnOutput(this, 'UsagePlanId', {
       value: this.api.usagePlan.usagePlanId,
       description: 'Usage plan of the API keys (library-aws keys)',
@@ -234,15 +245,24 @@ function docsAssetCopies() {
   return Object.values(DOCS_ASSET_FILES).map((file) => ({ from: join(folder, file), to: join(DOCS_ASSET_DIR, file) }));
 }
 
-/** The functions that serve the web console, and the built console copied beside each (built now when missing). */
+/**
+ * The functions that serve the web console, and the console copied beside each:
+ * built from console/src at synth (once per process, into a folder of its own,
+ * so a deploy never ships a stale console/dist and never races a local build).
+ */
 const CONSOLE_FUNCTIONS = new Set(['console', 'console-asset']);
+let consoleBuild: { folder: string; files: string[] } | undefined;
 function consoleCopies() {
-  if (!existsSync(join(CONSOLE_DIST, 'manifest.json'))) buildConsole();
-  const { files } = JSON.parse(readFileSync(join(CONSOLE_DIST, 'manifest.json'), 'utf8')) as { files: string[] };
-  return ['manifest.json', ...files].map((file) => ({
-    from: join(CONSOLE_DIST, file),
-    to: join(CONSOLE_ASSET_DIR, file),
-  }));
+  if (!consoleBuild) {
+    // Inside the project: bundling in a container sees the project folder only (.cache is ignored by git).
+    mkdirSync(join(PROJECT_ROOT, '.cache'), { recursive: true });
+    const folder = mkdtempSync(join(PROJECT_ROOT, '.cache', 'console-'));
+    consoleBuild = { folder, files: buildConsole(folder).files };
+    // Bundling copies it during synth, in this process; then it has served.
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  const { folder, files } = consoleBuild;
+  return ['manifest.json', ...files].map((file) => ({ from: join(folder, file), to: join(CONSOLE_ASSET_DIR, file) }));
 }
 
 /** Construct ids from route names: `end-user-delete` → `EndUserDeleteFunction`. */

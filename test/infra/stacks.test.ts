@@ -881,6 +881,32 @@ describe('CORS (lib/config.ts cors.allowedOrigins)', () => {
     expect(() => resolveConfig({ cors: { allowedOrigins: 'https://app.example.com' } })).toThrow(/must be a list/);
   });
 
+  it('serves the web console at GET /console and its files at GET /console/{asset}, without a key, touching no data', () => {
+    for (const [path, name] of [
+      ['/console', 'console'],
+      ['/console/{asset}', 'console-asset'],
+    ] as const) {
+      const method = api.api.api.methods.find((m) => m.resource.path === path && m.httpMethod === 'GET');
+      expect(method, path).toBeDefined();
+      const properties =
+        apiTemplate.toJSON().Resources[api.getLogicalId(method!.node.defaultChild as never)].Properties;
+      expect(properties).toMatchObject({
+        HttpMethod: 'GET',
+        AuthorizationType: 'NONE',
+        Integration: { Type: 'AWS_PROXY' },
+      });
+      expect(properties.ApiKeyRequired ?? false).toBe(false);
+      expect(functionSpecs().find((s) => s.name === name)!.access).toEqual({});
+      expect(
+        statementsOf(name)
+          .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]))
+          .every((a) => a.startsWith('logs:') || a.startsWith('xray:')),
+        name,
+      ).toBe(true);
+    }
+    apiTemplate.hasOutput('ConsoleUrl', { Value: Match.objectLike({}) });
+  });
+
   it('serves the API reference page at GET /docs without a key, from its own function', () => {
     const method = api.api.api.methods.find((m) => m.resource.path === '/docs' && m.httpMethod === 'GET');
     expect(method).toBeDefined();
