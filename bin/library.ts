@@ -75,7 +75,7 @@ async function serve() {
     `Library ${VERSION} listening on ${server.url} (data in ${config.dataDir}; embedder ${stack.ports.embedder.name}, ${stack.ports.embedder.dimensions} dimensions)`,
   );
   console.log(
-    `API reference: ${server.url}/docs${config.corsOrigins.length ? `; CORS allows ${config.corsOrigins.join(', ')}` : ''}`,
+    `Web console: ${server.url}/console; API reference: ${server.url}/docs${config.corsOrigins.length ? `; CORS allows ${config.corsOrigins.join(', ')}` : ''}`,
   );
   const stop = async () => {
     await server.close();
