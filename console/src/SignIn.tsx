@@ -1,5 +1,5 @@
 import { Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { connect } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
 
@@ -8,6 +8,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (apiKey: string) => void })
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // The page has one thing to do: the key field takes the focus, so typing and Enter sign in.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,7 +43,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (apiKey: string) => void })
               onChange={(event) => setApiKey(event.currentTarget.value)}
               autoComplete="off"
               required
-              data-autofocus
+              ref={field}
             />
             <ErrorNotice error={error} />
             <Button type="submit" loading={busy} disabled={!apiKey.trim()}>

@@ -74,6 +74,28 @@ describe('the web console (GET /console)', () => {
     expect(outside).toEqual([]);
   });
 
+  it('is usable from the keyboard alone: sign in with Enter, reach the navigation with Tab, open a page with Enter', async () => {
+    const { page } = await harness.newPage();
+    await page.goto(`${harness.server.url}/console`);
+    // The key field has the focus when the page opens.
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    const focusedName = () =>
+      page.evaluate(
+        'document.activeElement && (document.activeElement.textContent || document.activeElement.getAttribute("aria-label") || "").trim()',
+      );
+    let reached = false;
+    for (let step = 0; step < 12 && !reached; step++) {
+      await page.keyboard.press('Tab');
+      reached = (await focusedName()) === 'Grep';
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Grep', level: 2 }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/grep');
+  });
+
   it('opens every page from the navigation, at 1280 px and on a phone, with no serious accessibility violation', async () => {
     for (const phone of [false, true]) {
       const { page, outside } = await harness.newPage({ phone });

@@ -41,7 +41,13 @@ export function VegaChart({ spec, label }: { spec: object; label: string }) {
 
   return (
     <figure style={{ margin: 0 }}>
-      <div ref={container} role="img" aria-label={label} data-chart="vega-lite" style={{ maxWidth: '100%', overflowX: 'auto' }} />
+      <div
+        ref={container}
+        role="img"
+        aria-label={label}
+        data-chart="vega-lite"
+        style={{ maxWidth: '100%', overflowX: 'auto' }}
+      />
       {error && (
         <Text c="red.8" size="sm" role="alert">
           The chart could not be drawn: {error}
