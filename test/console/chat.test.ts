@@ -1,0 +1,240 @@
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { citationSources } from '../../console/src/components/ask/citations.js';
+import {
+  type ConsoleHarness,
+  openPage,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startConsoleHarness,
+} from '../support/console-browser.js';
+
+/** The Chat page in a real browser against the real local server and its offline answerer. */
+let harness: ConsoleHarness;
+let key: string;
+const ids: Record<string, string> = {};
+
+const FALCON = `Project Falcon status report
+
+The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.
+Budget: 2.4 million euros, of which 1.1 million is already spent.
+The team lead is Ingrid Solberg; she reports to the CTO every Friday.
+
+Risks
+The main risk is the battery supplier in Gdansk.
+A second risk is the certification in Japan, expected to take 9 weeks.`;
+
+const REVENUE = `Quarterly revenue 2026 (thousand euros)
+Q1: 120
+Q2: 150
+Q3: 90
+Q4: 200`;
+
+const SOURDOUGH = `Sourdough notes
+Feed the starter twice a day with equal weights of flour and water.
+Bake the loaf at 240 degrees for 20 minutes with the lid on, then 25 minutes without it.`;
+
+/** Captures a text and waits until it is findable by meaning (status ready). */
+async function capture(text: string, title: string): Promise<string> {
+  const res = await harness.server.api('/v1/capture', { key, body: { text, title } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const id = res.body.id as string;
+  // Polled by hand: expect.poll works only inside a test, and this runs in beforeAll.
+  const deadline = Date.now() + 60_000;
+  let status = '';
+  while ((status = (await harness.server.api(`/v1/documents/${id}`, { key })).body.status) !== 'ready') {
+    if (status === 'failed' || Date.now() > deadline) throw new Error(`${title} is ${status}, not ready`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return id;
+}
+
+beforeAll(async () => {
+  harness = await startConsoleHarness();
+  key = await harness.server.newKey('console-chat');
+  ids.falcon = await capture(FALCON, 'Falcon status');
+  ids.revenue = await capture(REVENUE, 'Revenue 2026');
+  ids.sourdough = await capture(SOURDOUGH, 'Sourdough');
+}, 180_000);
+afterAll(async () => {
+  await harness?.close();
+});
+
+const isChat = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname === '/v1/chat';
+
+/** Asks a question with the "Question" box and the "Ask" button; resolves to the chat request sent and the answered turn. */
+async function ask(page: Page, question: string) {
+  const sent = page.waitForRequest(isChat);
+  const answered = page.waitForResponse((response) => isChat(response.request()));
+  await page.getByRole('textbox', { name: 'Question' }).fill(question);
+  await page.getByRole('button', { name: 'Ask' }).click();
+  const request = await sent;
+  const response = await answered;
+  const turn = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ hasText: question });
+  await turn.and(page.locator('[data-turn="done"]')).waitFor();
+  return { turn, body: JSON.parse(request.postData() ?? '{}') as Record<string, unknown>, response };
+}
+
+describe('the Chat page', () => {
+  it('streams an answer with numbered citations that open the cited lines, and a numbered source list', async () => {
+    const { page, outside } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Chat');
+    await page.getByRole('heading', { name: 'Chat', level: 2 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const { turn, body, response } = await ask(page, 'When is the Falcon launch now?');
+    // The reply came as server-sent events (the client's chatStream), in a new conversation.
+    expect(response.headers()['content-type']).toMatch(/^text\/event-stream/);
+    expect(body).toEqual({ question: 'When is the Falcon launch now?' });
+    expect(await turn.textContent()).toContain('14 March 2027');
+    const citation = turn.getByRole('link', { name: /^\[1\] Falcon status, lines? 3/ });
+    expect(await citation.textContent()).toBe('[1]');
+    expect(await citation.getAttribute('href')).toBe(`#/documents/${ids.falcon}?line=3`);
+    const sources = turn.getByRole('region', { name: 'Sources' });
+    const source = sources.getByRole('link', { name: /^Source 1: Falcon status, lines? 3/ });
+    expect(await source.getAttribute('href')).toBe(`#/documents/${ids.falcon}?line=3`);
+    expect(await sources.textContent()).toContain('3: The Falcon launch moved to 14 March 2027');
+    expect(await turn.textContent()).toMatch(/\d+ tokens/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-answer');
+
+    // The citation opens the cited lines; Back finds the conversation as it was.
+    await citation.click();
+    await expect.poll(() => new URL(page.url()).hash).toBe(`#/documents/${ids.falcon}?line=3`);
+    await page.goBack();
+    await turn.getByRole('link', { name: /^\[1\] Falcon status/ }).waitFor();
+    expect(outside).toEqual([]);
+  });
+
+  it('goes on in the same conversation until "New conversation"', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Chat');
+
+    const first = await ask(page, 'When is the Falcon launch now?');
+    const conversation = /"conversation_id":"(cnv_[0-9A-Z]{26})"/.exec(await first.response.text())?.[1];
+    expect(conversation).toBeTruthy();
+
+    const followUp = await ask(page, 'Who leads it?');
+    expect(followUp.body.conversation_id).toBe(conversation);
+    expect(await followUp.turn.textContent()).toContain('Ingrid Solberg');
+    // Both turns are shown, in order.
+    const turns = page.locator('[data-turn]');
+    expect(await turns.count()).toBe(2);
+    expect(await turns.first().textContent()).toContain('When is the Falcon launch now?');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-conversation');
+
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    expect(await turns.count()).toBe(0);
+    const fresh = await ask(page, 'How often do I feed the sourdough starter?');
+    expect(fresh.body).not.toHaveProperty('conversation_id');
+    expect(await fresh.turn.textContent()).toContain('twice a day');
+  });
+
+  it('makes a table and draws a chart from the cited facts', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Chat');
+
+    const { turn } = await ask(page, 'Make a table of the quarterly revenue');
+    const table = turn.getByRole('table');
+    await table.waitFor();
+    const rows = table.locator('tbody tr');
+    expect(await rows.count()).toBe(4);
+    expect(await rows.first().locator('td').allTextContents()).toEqual(
+      expect.arrayContaining(['Q1', '120', expect.stringContaining('Revenue 2026')]),
+    );
+    expect(await table.locator('caption').textContent()).toBeTruthy();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-table');
+
+    const chart = await ask(page, 'Draw a bar chart of the quarterly revenue');
+    const figure = chart.turn.locator('[data-chart="vega-lite"]');
+    await figure.locator('svg').first().waitFor();
+    expect(await figure.getAttribute('aria-label')).toMatch(/^Chart: /);
+    // Four bars, one a quarter.
+    await expect.poll(() => figure.locator('svg .mark-rect path').count()).toBe(4);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-chart');
+  });
+
+  it('says when the library does not hold the answer, with no sources', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Chat');
+    const { turn } = await ask(page, 'What is the capital of Peru?');
+    expect(await turn.textContent()).toMatch(/does not hold the answer/);
+    expect(await turn.getByText('Not in your library').count()).toBe(1);
+    expect(await turn.getByRole('region', { name: 'Sources' }).count()).toBe(0);
+    expect(await turn.getByRole('link').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-not-held');
+  });
+
+  it('shows a failed chat in words with its request id', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Chat');
+    // A question over the contract's 4000 characters, past the box's own limit: the API's 422.
+    await page.getByRole('textbox', { name: 'Question' }).evaluate((box) => box.removeAttribute('maxlength'));
+    await page.getByRole('textbox', { name: 'Question' }).fill('why '.repeat(1001));
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/422/);
+    expect(await alert.textContent()).toMatch(/question/);
+    expect(await alert.textContent()).toMatch(/Request id: \S+/);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
+
+describe('the Chat page on a phone', () => {
+  it('asks and shows a table that scrolls sideways within the page', async () => {
+    const { page } = await harness.newPage({ phone: true });
+    await signIn(page, harness.server, key);
+    await page.getByRole('button', { name: 'Navigation' }).click();
+    await openPage(page, 'Chat');
+    const { turn } = await ask(page, 'Make a table of the quarterly revenue');
+    await turn.getByRole('table').waitFor();
+    // Nothing wider than the phone's screen but the table's own scroll container.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-table-phone');
+  });
+});
+
+describe('citation numbers (the console maps passage numbers to the sources list)', () => {
+  const source = (file_id: string, snippet: string) => ({
+    kind: 'file' as const,
+    title: file_id,
+    snippet,
+    file_id,
+    metadata: {},
+  });
+  const sources = [
+    source('file_b', '7: The boiler was serviced on 3 May.'),
+    source('file_a', '2: The bike needs new brakes.\n9: The chain was replaced in June.'),
+  ];
+
+  it('goes by the quote before a marker: [3] is the document holding its words, whatever the order', () => {
+    const reply = 'From your library: The chain was replaced in June. [3] The boiler was serviced on 3 May. [1]';
+    expect([...citationSources(reply, sources)]).toEqual([
+      [3, 1],
+      [1, 0],
+    ]);
+  });
+
+  it('gives markers with no quote of their own the sources left, in order; two passages of one document share it', () => {
+    const reply =
+      'From your library: The boiler was serviced on 3 May. [2] The bike needs new brakes. [4] Also relevant: [5], [6].';
+    const mapped = citationSources(reply, [...sources, source('file_c', '1: Tyres at 60 psi.')]);
+    expect(mapped.get(2)).toBe(0);
+    expect(mapped.get(4)).toBe(1);
+    expect(mapped.get(5)).toBe(2);
+    // No source left for it: shown as written rather than linked to a wrong one.
+    expect(mapped.has(6)).toBe(false);
+  });
+});
