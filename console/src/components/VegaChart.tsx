@@ -7,6 +7,16 @@ import { useEffect, useRef, useState } from 'react';
  * (`ast: true`): the page's Content-Security-Policy forbids eval. SVG, no
  * action menu (it would open other windows), and an accessible name.
  */
+/**
+ * Vega names its container after the spec's description (replacing our label, or
+ * removing it when there is none), so the description leads with the label.
+ */
+function described(spec: object, label: string): object {
+  const said = (spec as { description?: unknown }).description;
+  const text = typeof said === 'string' ? said : '';
+  return { ...spec, description: text.startsWith(label) ? text : text ? `${label}. ${text}` : label };
+}
+
 export function VegaChart({ spec, label }: { spec: object; label: string }) {
   const container = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +31,7 @@ export function VegaChart({ spec, label }: { spec: object; label: string }) {
           import('vega-interpreter'),
         ]);
         if (cancelled || !container.current) return;
-        const result = await embed(container.current, spec as never, {
+        const result = await embed(container.current, described(spec, label) as never, {
           renderer: 'svg',
           actions: false,
           ast: true,
@@ -37,7 +47,7 @@ export function VegaChart({ spec, label }: { spec: object; label: string }) {
       cancelled = true;
       finalize?.();
     };
-  }, [spec]);
+  }, [spec, label]);
 
   return (
     <figure style={{ margin: 0 }}>

@@ -57,18 +57,14 @@ function ArtifactTable({ artifact }: { artifact: Artifact }) {
 
 function ArtifactChart({ artifact }: { artifact: Artifact }) {
   const label = `Chart: ${artifact.title}`;
-  // One parse per creation: VegaChart draws again when its spec object changes. Vega names
-  // its container after the spec's description (replacing the label, or removing it when
-  // there is none), so the description leads with the label.
+  // One parse per creation: VegaChart draws again when its spec object changes.
   const spec = useMemo(() => {
     try {
-      const parsed = JSON.parse(artifact.content) as { description?: unknown };
-      const said = typeof parsed.description === 'string' ? parsed.description : '';
-      return { ...parsed, description: said ? `${label}. ${said}` : label };
+      return JSON.parse(artifact.content) as object;
     } catch {
       return null;
     }
-  }, [artifact.content, label]);
+  }, [artifact.content]);
   // The chart draws its title itself.
   return spec ? <VegaChart spec={spec} label={label} /> : <ArtifactText artifact={artifact} />;
 }
