@@ -574,6 +574,10 @@ export interface components {
                 metadata: {
                     [key: string]: string | number | boolean | string[];
                 };
+                /** @description first line (1-based) of the item's text that the snippet's passage covers: a document opens there (`GET /v1/documents/{id}/content?from_line=`) */
+                line_start: number;
+                /** @description last line the passage covers */
+                line_end: number;
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -1309,7 +1313,9 @@ export interface operations {
                      *               "meeting",
                      *               "q3"
                      *             ]
-                     *           }
+                     *           },
+                     *           "line_start": 12,
+                     *           "line_end": 14
                      *         }
                      *       ],
                      *       "has_more": false,

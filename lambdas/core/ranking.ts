@@ -61,6 +61,9 @@ export interface FusedItem {
   contentDate: string;
   /** The passage that represents the item: the keyword leg's best when it found it. */
   passageText: string;
+  /** That passage's first and last line in the item's text (1-based). */
+  lineStart: number;
+  lineEnd: number;
   score: number;
   fromKeyword: boolean;
   metadata: Metadata;
@@ -114,6 +117,8 @@ export function fuse(
           sourceRef: hit.sourceRef,
           contentDate: hit.contentDate,
           passageText: hit.passage.text,
+          lineStart: hit.passage.lineStart,
+          lineEnd: hit.passage.lineEnd,
           score: contribution,
           fromKeyword,
           metadata: hit.metadata ?? {},

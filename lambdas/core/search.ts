@@ -30,6 +30,9 @@ export interface SearchResult {
   title: string | null;
   source_ref: string | null;
   metadata: Metadata;
+  /** The lines of the item's text the snippet's passage covers (1-based): where to open a document at the match. */
+  line_start: number;
+  line_end: number;
 }
 
 export interface SearchLegs {
@@ -97,6 +100,8 @@ export class SearchService {
         title: item.title,
         source_ref: item.sourceRef,
         metadata: item.metadata,
+        line_start: item.lineStart,
+        line_end: item.lineEnd,
       })),
       hasMore,
       nextCursor: hasMore ? encodeCursor(scope, offset + request.limit) : null,

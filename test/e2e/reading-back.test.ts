@@ -204,6 +204,29 @@ describe('GET /v1/documents/{id}/content', () => {
   }, 120_000);
 });
 
+describe('where a search result is (line_start, line_end)', () => {
+  it('names the lines its snippet covers, so the document opens at the match', async () => {
+    // A long note: the match sits far down, in a passage of its own.
+    const filler = Array.from(
+      { length: 120 },
+      (_, i) => `Line ${i + 1} of the ledger notes about nothing much at all.`,
+    );
+    filler[95] = 'The zephyrine quartermaster counted barrels of pickled herring.';
+    const id = await capture({ text: filler.join('\n'), title: 'Ledger' });
+    await waitSettled(id);
+    const found = await get(`/v1/search?q=${encodeURIComponent('zephyrine quartermaster')}`);
+    expect(found.status).toBe(200);
+    const hit = found.body.results.find((r: { id: string }) => r.id === id);
+    expect(hit).toBeDefined();
+    expect(hit.line_start).toBeGreaterThanOrEqual(1);
+    expect(hit.line_start).toBeLessThanOrEqual(96);
+    expect(hit.line_end).toBeGreaterThanOrEqual(96);
+    // The document read from line_start begins with the snippet's first line.
+    const content = await get(`/v1/documents/${id}/content?from_line=${hit.line_start}&lines=1`);
+    expect(hit.snippet.startsWith(String(content.body.lines[0]).trim().slice(0, 30))).toBe(true);
+  });
+});
+
 describe('GET /v1/documents/{id}/file', () => {
   it("gives a text push's text exactly as sent, as text/plain; charset=utf-8, named after its title", async () => {
     const text = 'Première ligne\r\nzweite Zeile\n🙂 dritte\n';

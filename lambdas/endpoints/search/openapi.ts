@@ -25,6 +25,11 @@ const SearchResponse = meta(
         metadata: meta(MetadataSchema, {
           description: "the document's metadata; `{}` for `chat` and `creation` results",
         }),
+        line_start: meta(integer(), {
+          description:
+            "first line (1-based) of the item's text that the snippet's passage covers: a document opens there (`GET /v1/documents/{id}/content?from_line=`)",
+        }),
+        line_end: meta(integer(), { description: 'last line the passage covers' }),
       }),
     ),
     ...pageFields,
@@ -50,6 +55,8 @@ export const doc: RouteDoc = {
           title: 'Meeting notes',
           source_ref: 'notes/meeting.md',
           metadata: METADATA,
+          line_start: 12,
+          line_end: 14,
         },
       ],
       ...page,

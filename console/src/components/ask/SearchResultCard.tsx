@@ -2,7 +2,6 @@ import { Anchor, Badge, Card, Group, Text } from '@mantine/core';
 import type { SearchResult } from '../../../../client/src/index.js';
 import { documentHref } from '../../pages';
 import { Marked, termRanges } from './highlight';
-import { useSnippetLine } from './useSnippetLine';
 
 const KIND_LABEL: Record<SearchResult['kind'], string> = {
   file_excerpt: 'Document',
@@ -15,7 +14,8 @@ const KIND_LABEL: Record<SearchResult['kind'], string> = {
 export function SearchResultCard({ result, terms }: { result: SearchResult; terms: readonly string[] }) {
   // Only documents have a page; a chat message or a creation is shown here whole.
   const isDocument = result.kind === 'file_excerpt' || result.kind === 'image';
-  const line = useSnippetLine(isDocument ? result.id : null, result.snippet);
+  // The service says which lines the snippet's passage covers.
+  const line = result.line_start;
   const name = result.title || result.source_ref || result.id;
   const details = [
     result.source_ref && result.source_ref !== name ? result.source_ref : null,
@@ -27,7 +27,7 @@ export function SearchResultCard({ result, terms }: { result: SearchResult; term
     <Card component="li" withBorder padding="sm" radius="sm" data-result-id={result.id}>
       <Group justify="space-between" align="flex-start" gap="xs">
         {isDocument ? (
-          <Anchor href={documentHref(result.id, line ?? undefined)} fw={600} style={{ overflowWrap: 'anywhere' }}>
+          <Anchor href={documentHref(result.id, line)} fw={600} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Anchor>
         ) : (
