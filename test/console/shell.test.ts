@@ -117,3 +117,42 @@ describe('the web console (GET /console)', () => {
     }
   });
 });
+
+describe('the web console when the service says 429', () => {
+  let harness: ConsoleHarness;
+  let key: string;
+  beforeAll(async () => {
+    // One request a second, a burst of three: a few searches in a row are throttled.
+    harness = await startConsoleHarness({ rateLimit: { ratePerSecond: 1, burst: 3 } });
+    key = await harness.server.newKey('console-throttled');
+    const capture = await harness.server.api('/v1/capture', {
+      key,
+      body: { text: 'The lantern festival starts at dusk by the river.' },
+    });
+    expect(capture.status).toBe(201);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('waits as the service asks, says so, and then shows the answer (no error)', async () => {
+    const { page } = await harness.newPage();
+    const throttled: number[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 429) throttled.push(response.status());
+    });
+    await signIn(page, harness.server, key);
+    // Each visit asks the API again; the third or so is over the burst.
+    for (const q of ['lantern festival', 'river at dusk', 'festival by the river', 'lantern by the river']) {
+      await page.goto(`${harness.server.url}/console#/search?q=${encodeURIComponent(q)}`);
+    }
+    await page
+      .getByRole('status')
+      .filter({ hasText: /slow down/ })
+      .waitFor();
+    await screenshot(page, 'rate-limited');
+    await page.getByRole('list', { name: 'Search results' }).getByRole('listitem').first().waitFor({ timeout: 30_000 });
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+});
