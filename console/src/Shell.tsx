@@ -22,8 +22,13 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
   );
   const endUser = session.endUser;
   const context = useMemo(
-    () => ({ library, endUser, scope: endUser ? { end_user_id: endUser } : {} }),
-    [library, endUser],
+    () => ({
+      library,
+      endUser,
+      scope: endUser ? { end_user_id: endUser } : {},
+      setEndUser: (next: string | undefined) => onChange({ apiKey: session.apiKey, endUser: next }),
+    }),
+    [library, endUser, onChange, session.apiKey],
   );
   const location = useLocation();
 
@@ -43,7 +48,7 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
               </Title>
             </Group>
             <Group gap="xs" wrap="nowrap">
-              <EndUserField value={endUser} onChange={(next) => onChange({ apiKey: session.apiKey, endUser: next })} />
+              <EndUserField value={endUser} onChange={context.setEndUser} />
               <Button variant="default" onClick={() => onChange(null)}>
                 Sign out
               </Button>

@@ -8,6 +8,8 @@ export interface ConsoleContextValue {
   endUser: string | undefined;
   /** The `end_user_id` parameter for the client's calls: `{}` for the shared library. */
   scope: { end_user_id?: string };
+  /** Shows another library, as the header's "End user" field does (undefined: the shared library). */
+  setEndUser: (next: string | undefined) => void;
 }
 
 export const ConsoleContext = createContext<ConsoleContextValue | null>(null);
