@@ -75,7 +75,7 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
               The service asked to slow down ({retry.reason}); retrying in {Math.ceil(retry.delayMs / 1000)} s...
             </Text>
           )}
-          <main>
+          <div>
             <Routes>
               {PAGES.map((page) => (
                 <Route key={page.path} path={page.path} element={page.element} />
@@ -85,7 +85,7 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
               ))}
               <Route path="*" element={<Navigate to="/documents" replace />} />
             </Routes>
-          </main>
+          </div>
         </AppShell.Main>
       </AppShell>
     </ConsoleContext.Provider>

@@ -78,6 +78,9 @@ describe('the web console (GET /console)', () => {
     const { page } = await harness.newPage();
     await page.goto(`${harness.server.url}/console`);
     // The key field has the focus when the page opens.
+    await page.waitForFunction(
+      'document.activeElement?.id && document.activeElement === document.getElementById(document.querySelector("label")?.htmlFor)',
+    );
     await page.keyboard.type(key);
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Sign out' }).waitFor();

@@ -62,6 +62,8 @@ export async function startConsoleHarness(
       const context = await browser.newContext({
         viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
         acceptDownloads: true,
+        // No transitions (the console respects it): axe checks a dialog as it is, not half faded in.
+        reducedMotion: 'reduce',
       });
       contexts.push(context);
       const page = await context.newPage();
