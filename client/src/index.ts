@@ -39,12 +39,13 @@ export type {
   ChatOptions,
   ContentOptions,
   DocumentFile,
+  DocumentFileLink,
   DocumentLine,
   DocumentUpdate,
   FileData,
   LibraryOptions,
 } from './library.js';
-export { Library, Page, REPLACE_FIELD } from './library.js';
+export { FILE_LINK_MEDIA_TYPE, Library, Page, REPLACE_FIELD } from './library.js';
 export type { ServerSentEvent } from './sse.js';
 export { readEvents } from './sse.js';
 export type { RequestOptions, RetryInfo, TransportOptions } from './transport.js';

@@ -119,6 +119,21 @@ export interface DocumentFile {
   requestId: string | null;
 }
 
+/**
+ * Where a file can be fetched without the key (`documents.fileOrLink`): the
+ * service's short-lived link (AWS: a presigned URL) that answers the file with
+ * its type and name. Open it (a browser downloads it), or fetch it.
+ */
+export interface DocumentFileLink {
+  url: string;
+  expiresInSeconds: number;
+  filename: string;
+  contentType: string;
+}
+
+/** The media type that asks the file route for its link as JSON instead of a redirect. */
+export const FILE_LINK_MEDIA_TYPE = 'application/vnd.library.file-link+json';
+
 interface Paged {
   has_more: boolean;
   next_cursor: string | null;
@@ -536,6 +551,56 @@ export class Library {
         contentType: response.headers.get('content-type') ?? 'application/octet-stream',
         filename: filenameFromDisposition(response.headers.get('content-disposition')),
         requestId: response.requestId,
+      };
+    },
+    /**
+     * `GET /v1/documents/{id}/file` for a browser page: where the service
+     * answers a file with a link (AWS), the link, which the page opens (a page
+     * can neither read a redirect nor, under a strict Content-Security-Policy,
+     * fetch another origin); where it answers the bytes (the local stack, a
+     * text push), the file.
+     */
+    fileOrLink: async (
+      id: string,
+      params: { end_user_id?: string } = {},
+      options: RequestOptions = {},
+    ): Promise<{ link: DocumentFileLink } | { file: DocumentFile }> => {
+      const response = await this.transport.request<Uint8Array>(
+        {
+          method: 'GET',
+          path: '/v1/documents/{id}/file',
+          pathParams: { id },
+          query: params,
+          idempotent: true,
+          binary: true,
+          mediaType: `${FILE_LINK_MEDIA_TYPE}, */*;q=0.1`,
+        },
+        options,
+      );
+      const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
+      if (contentType.split(';')[0]!.trim().toLowerCase() === FILE_LINK_MEDIA_TYPE) {
+        const link = JSON.parse(new TextDecoder().decode(response.body)) as {
+          url: string;
+          expires_in_seconds: number;
+          filename: string;
+          content_type: string;
+        };
+        return {
+          link: {
+            url: link.url,
+            expiresInSeconds: link.expires_in_seconds,
+            filename: link.filename,
+            contentType: link.content_type,
+          },
+        };
+      }
+      return {
+        file: {
+          bytes: response.body,
+          contentType,
+          filename: filenameFromDisposition(response.headers.get('content-disposition')),
+          requestId: response.requestId,
+        },
       };
     },
   };

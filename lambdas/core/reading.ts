@@ -51,6 +51,14 @@ export interface DocumentFile {
  */
 export const FILE_LINK_SECONDS = 300;
 
+/**
+ * The media type a caller accepts to be given a file's link as JSON
+ * (`{url, expires_in_seconds, filename, content_type}`) rather than
+ * redirected to it: a browser page, which can neither read a redirect's
+ * Location nor fetch another origin under its Content-Security-Policy.
+ */
+export const FILE_LINK_MEDIA_TYPE = 'application/vnd.library.file-link+json';
+
 export interface DocumentReaderDeps {
   documents: Pick<DocumentStore, 'get' | 'libraryGeneration'>;
   index: Pick<SearchIndex, 'documentText'>;

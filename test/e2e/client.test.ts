@@ -799,6 +799,39 @@ describe('reading a document back', () => {
     expect(elsewhere).toMatchObject({ status: 404, code: 'not_found' });
   });
 
+  it('fileOrLink: the bytes where the service answers them (local), the link where it makes one (as AWS does)', async () => {
+    const csv = await lib.captureFile(new TextEncoder().encode('x,y\n1,2\n'), { filename: 'points.csv' });
+    const local = await lib.documents.fileOrLink(csv.id!);
+    expect('file' in local && new TextDecoder().decode(local.file.bytes)).toBe('x,y\n1,2\n');
+    let accepted: string | undefined;
+    const api = await stub((req, res) => {
+      accepted = req.headers.accept;
+      res.writeHead(200, { 'content-type': 'application/vnd.library.file-link+json', 'x-request-id': 'req_link' });
+      res.end(
+        JSON.stringify({
+          url: 'https://blobs.example/file_1?X-Amz-Signature=abc',
+          expires_in_seconds: 300,
+          filename: 'résumé.pdf',
+          content_type: 'application/pdf',
+        }),
+      );
+    });
+    try {
+      const client = new Library({ baseUrl: api.url, apiKey: 'lib_secret_key', retryBaseMs: 5 });
+      expect(await client.documents.fileOrLink('file_1')).toEqual({
+        link: {
+          url: 'https://blobs.example/file_1?X-Amz-Signature=abc',
+          expiresInSeconds: 300,
+          filename: 'résumé.pdf',
+          contentType: 'application/pdf',
+        },
+      });
+      expect(accepted).toContain('application/vnd.library.file-link+json');
+    } finally {
+      await api.close();
+    }
+  });
+
   it('follows a redirect to a presigned URL (as AWS answers) without sending the key there; not_ready is a typed 409, not retried', async () => {
     const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x0a, 0xff, 0x00, 0x80, 0x7f]);
     let storageSawKey: string | undefined = 'not called';

@@ -421,10 +421,11 @@ describe('Lambda entries on the AWS composition root', () => {
     admin.destroy();
 
     const { handler } = await import('../../../lambdas/endpoints/document-file/index.js');
-    const download = (tenantId: string) =>
+    const download = (tenantId: string, headers: Record<string, string> = {}) =>
       handler(
         event({
           pathParameters: { id: doc.id },
+          headers,
           requestContext: { requestId: 'req_f', authorizer: { tenantId } } as never,
         }),
         context,
@@ -446,6 +447,24 @@ describe('Lambda entries on the AWS composition root', () => {
       `attachment; filename="contrat sign_.pdf"; filename*=UTF-8''contrat%20sign%C3%A9.pdf`,
     );
     expect((await download('ten_someone_else')).statusCode).toBe(404);
+
+    // A browser page asks for the link itself (it can neither read a redirect nor fetch another origin): JSON, same link.
+    const asked = await download('ten_file', { Accept: 'application/vnd.library.file-link+json, */*;q=0.1' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.headers).toMatchObject({
+      'content-type': 'application/vnd.library.file-link+json',
+      'cache-control': 'private, no-store',
+    });
+    const link = JSON.parse(asked.body);
+    expect(link).toMatchObject({
+      expires_in_seconds: 300,
+      filename: 'contrat signé.pdf',
+      content_type: 'application/pdf',
+    });
+    expect(presignedSignatureHolds(link.url, 'local')).toBe(true);
+    const opened = await fetch(link.url);
+    expect(Buffer.from(await opened.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(opened.headers.get('content-disposition')).toMatch(/^attachment; /);
   });
 
   it("document-file answers a file in the caller's registered bucket with a URL presigned with the caller's keys (their secret opened by KMS under the tenant's context); unregistered, 404", async () => {

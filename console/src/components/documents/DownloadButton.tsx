@@ -4,24 +4,37 @@ import type { Document } from '../../../../client/src/index.js';
 import { useConsole } from '../../console-context';
 
 /**
- * "Download": the original bytes through the client (the key goes in a
- * header, so a plain link cannot fetch them), handed to the browser as a
- * blob: URL (the page's CSP allows blob:) clicked as an `<a download>`.
+ * "Download": the original file through the client (the key goes in a
+ * header, so a plain link cannot fetch it). Where the service answers with
+ * the bytes (the local stack), they are handed to the browser as a blob: URL
+ * (the page's CSP allows blob:); where it answers with a short-lived link
+ * (AWS), the browser opens the link, which serves the file as an attachment.
+ * Either way through an `<a download>` click.
  */
+function clickDownload(href: string, filename: string) {
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
 export function DownloadButton({ doc, onError }: { doc: Document; onError: (error: unknown) => void }) {
   const { library, scope } = useConsole();
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
-      const file = await library.documents.file(doc.id, scope);
+      const answer = await library.documents.fileOrLink(doc.id, scope);
+      if ('link' in answer) {
+        clickDownload(answer.link.url, answer.link.filename);
+        return;
+      }
+      const { file } = answer;
       const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.contentType }));
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = file.filename ?? doc.filename ?? `${doc.title}.txt`;
-      document.body.append(link);
-      link.click();
-      link.remove();
+      clickDownload(url, file.filename ?? doc.filename ?? `${doc.title}.txt`);
       // The browser has taken the bytes once the download started; free them a while later.
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
