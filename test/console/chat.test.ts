@@ -96,7 +96,7 @@ describe('the Chat page', () => {
     const source = sources.getByRole('link', { name: /^Source 1: Falcon status, lines? 3/ });
     expect(await source.getAttribute('href')).toBe(`#/documents/${ids.falcon}?line=3`);
     expect(await sources.textContent()).toContain('3: The Falcon launch moved to 14 March 2027');
-    expect(await turn.textContent()).toMatch(/\d+ tokens/);
+    expect(await turn.textContent()).toMatch(/\b\d+ tokens/);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'chat-answer');
 

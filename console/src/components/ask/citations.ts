@@ -31,6 +31,13 @@ const sourceText = (source: Source) =>
       .join(' '),
   );
 
+/** Without its trailing spaces and punctuation (a loop, not a regex: a regex anchored at the end rescans from every start). */
+function trimEndPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && ' \t\n.,;:'.includes(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
 /**
  * The words a marker stands after: its sentence, without the reply's "From
  * your library:" or a list's dash; a quote cut with an ellipsis, by its
@@ -39,8 +46,8 @@ const sourceText = (source: Source) =>
 function quoteBefore(text: string): string {
   const sentence = (text.split(/\n|From your library:|Also relevant:/).pop() ?? '')
     .replace(/^\s*[-*•]\s*/, '')
-    .replace(/[\s.,;:]+$/, '');
-  return sentence
+    .trimEnd();
+  return trimEndPunctuation(sentence)
     .split('…')
     .map(normalize)
     .reduce((longest, piece) => (piece.length > longest.length ? piece : longest), '');

@@ -37,12 +37,13 @@ export function parseMarkdownBlocks(markdown: string): MarkdownBlock[] {
   for (const raw of markdown.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
-    const heading = /^#{1,6}\s+(.*)$/.exec(line);
-    const item = /^[-*]\s+(.*)$/.exec(line);
+    // One space after the marker, then the text trimmed (a `\s+` before `.*` could trade characters with it).
+    const heading = /^#{1,6}\s(.*)$/.exec(line);
+    const item = /^[-*]\s(.*)$/.exec(line);
     const last = blocks[blocks.length - 1];
-    if (heading) blocks.push({ heading: heading[1]! });
-    else if (item && last && 'items' in last) last.items.push(item[1]!);
-    else if (item) blocks.push({ items: [item[1]!] });
+    if (heading) blocks.push({ heading: heading[1]!.trim() });
+    else if (item && last && 'items' in last) last.items.push(item[1]!.trim());
+    else if (item) blocks.push({ items: [item[1]!.trim()] });
     else blocks.push({ text: line });
   }
   return blocks;
