@@ -38,6 +38,11 @@ export function buildConsole(outdir = CONSOLE_DIST) {
   const outputs = Object.entries(result.metafile.outputs);
   const entry = outputs.find(([, output]) => output.entryPoint === 'console/src/main.tsx');
   if (!entry) throw new Error('the console build produced no entry script');
+  // The service serves these types only, as text (lambdas/endpoints/console/build.ts): anything else
+  // the build emits (a font or an image a stylesheet pulled in) must fail here, not 404 in a browser.
+  const unserved = readdirSync(outdir).filter((name) => !/\.(js|css|txt)$/.test(name));
+  if (unserved.length)
+    throw new Error(`the console build wrote files the service does not serve: ${unserved.join(', ')}`);
   const manifest = {
     script: basename(entry[0]),
     stylesheet: entry[1].cssBundle ? basename(entry[1].cssBundle) : null,

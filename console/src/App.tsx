@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { HashRouter } from 'react-router';
 import { Shell } from './Shell';
 import { SignIn } from './SignIn';
@@ -10,11 +10,15 @@ import { theme } from './theme';
 export function App() {
   const [session, setSession] = useState<Session | null>(() => loadSession());
 
-  const change = (next: Session | null) => {
-    if (next) saveSession(next);
-    else clearSession();
-    setSession(next);
-  };
+  // Stable, and a no-op when nothing changes: every page's data depends on the session.
+  const change = useCallback((next: Session | null) => {
+    setSession((current) => {
+      if (next && current && next.apiKey === current.apiKey && next.endUser === current.endUser) return current;
+      if (next) saveSession(next);
+      else clearSession();
+      return next;
+    });
+  }, []);
 
   return (
     <MantineProvider theme={theme} defaultColorScheme="light">

@@ -1,6 +1,6 @@
-import { AppShell, Autocomplete, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Autocomplete, Burger, Button, CloseButton, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, Route, NavLink as RouterLink, Routes, useLocation } from 'react-router';
 import type { RetryInfo } from '../../client/src/index.js';
 import { connect } from './api';
@@ -21,14 +21,14 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
     [session.apiKey],
   );
   const endUser = session.endUser;
+  const setEndUser = useCallback(
+    (next: string | undefined) => onChange({ apiKey: session.apiKey, endUser: next }),
+    [onChange, session.apiKey],
+  );
+  // Pages key their requests on `scope`: it changes only when the end user does.
   const context = useMemo(
-    () => ({
-      library,
-      endUser,
-      scope: endUser ? { end_user_id: endUser } : {},
-      setEndUser: (next: string | undefined) => onChange({ apiKey: session.apiKey, endUser: next }),
-    }),
-    [library, endUser, onChange, session.apiKey],
+    () => ({ library, endUser, scope: endUser ? { end_user_id: endUser } : {}, setEndUser }),
+    [library, endUser, setEndUser],
   );
   const location = useLocation();
 
@@ -93,8 +93,12 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
 }
 
 /**
- * "End user": whose library the pages show. Empty is the shared library; the list
- * offers the end users the service knows (GET /v1/end-users), and any other id can be typed.
+ * "End user": whose library the pages show. Empty is the shared library (the
+ * clear button goes back to it); the list offers the end users the service
+ * knows (GET /v1/end-users, read at most every 30 s), and any other id can be
+ * typed. Enter or leaving the field shows the typed id; Enter on a highlighted
+ * option shows that one (the combobox takes that Enter, so the form does not
+ * submit the half-typed text).
  */
 function EndUserField({
   value,
@@ -106,35 +110,58 @@ function EndUserField({
   const [text, setText] = useState(value ?? '');
   const [known, setKnown] = useState<string[]>([]);
   const { library } = useConsole();
+  const loaded = useRef<{ library: unknown; at: number; loading: boolean }>({ library: null, at: 0, loading: false });
   useEffect(() => setText(value ?? ''), [value]);
   const load = async () => {
+    const state = loaded.current;
+    if (state.loading || (state.library === library && Date.now() - state.at < 30_000)) return;
+    state.loading = true;
     try {
       const ids: string[] = [];
-      for await (const user of library.endUsers.iterate()) {
+      for await (const user of library.endUsers.iterate({ limit: 100 })) {
         ids.push(user.id);
-        if (ids.length >= 200) break;
+        if (ids.length >= 500) break;
       }
       setKnown(ids);
+      loaded.current = { library, at: Date.now(), loading: false };
     } catch {
       // The list is a convenience: typing an id still works.
+    } finally {
+      loaded.current.loading = false;
     }
   };
   const commit = (next: string) => onChange(next.trim() || undefined);
   return (
-    <Autocomplete
-      label="End user"
-      placeholder="shared library"
-      data={known}
-      value={text}
-      onChange={setText}
-      onFocus={load}
-      onOptionSubmit={commit}
-      onBlur={() => commit(text)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter') commit(text);
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        commit(text);
       }}
-      size="xs"
-      w={180}
-    />
+    >
+      <Autocomplete
+        label="End user"
+        placeholder="shared library"
+        data={known}
+        value={text}
+        onChange={setText}
+        onFocus={load}
+        onOptionSubmit={commit}
+        onBlur={() => commit(text)}
+        rightSection={
+          value ? (
+            <CloseButton
+              size="sm"
+              aria-label="Show the shared library"
+              onClick={() => {
+                setText('');
+                onChange(undefined);
+              }}
+            />
+          ) : null
+        }
+        size="xs"
+        w={180}
+      />
+    </form>
   );
 }

@@ -25,8 +25,3 @@ export const PAGES: { path: string; label: string; element: ReactNode }[] = [
 export const INNER_PAGES: { path: string; element: ReactNode }[] = [
   { path: '/documents/:id', element: <DocumentPage /> },
 ];
-
-/** The hash link to a document, optionally at a line: what search, grep and chat citations open. */
-export function documentHref(id: string, line?: number): string {
-  return `#/documents/${encodeURIComponent(id)}${line ? `?line=${line}` : ''}`;
-}

@@ -140,6 +140,29 @@ describe('end users in the web console', () => {
     expect(outside).toEqual([]);
   });
 
+  it('shows the option highlighted with the arrow keys on Enter, never the half-typed id; the clear button goes back to the shared library', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Documents');
+    await seesOnly(page, 'shared');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const id = new URL(request.url()).searchParams.get('end_user_id');
+      if (id) asked.push(id);
+    });
+    await endUserField(page).click();
+    await endUserField(page).pressSequentially('ali');
+    await page.getByRole('option', { name: 'alice', exact: true }).waitFor();
+    await endUserField(page).press('ArrowDown');
+    await endUserField(page).press('Enter');
+    await seesOnly(page, 'alice');
+    expect(asked).toContain('alice');
+    expect(asked).not.toContain('ali');
+    await page.getByRole('button', { name: 'Show the shared library' }).click();
+    await seesOnly(page, 'shared');
+    expect(await endUserField(page).inputValue()).toBe('');
+  });
+
   it('erases an end user after a confirmation that names it and its documents; the API finds nothing of it after', async () => {
     const { page, outside } = await harness.newPage();
     await signIn(page, harness.server, key);

@@ -1,12 +1,7 @@
 import { Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { checkedSpec } from './chart-spec';
 
-/**
- * Draws a Vega-Lite spec with Vega (vega-embed), loaded on first use so pages
- * without a chart never fetch it. Expressions run through vega-interpreter
- * (`ast: true`): the page's Content-Security-Policy forbids eval. SVG, no
- * action menu (it would open other windows), and an accessible name.
- */
 /**
  * Vega names its container after the spec's description (replacing our label, or
  * removing it when there is none), so the description leads with the label.
@@ -17,6 +12,12 @@ function described(spec: object, label: string): object {
   return { ...spec, description: text.startsWith(label) ? text : text ? `${label}. ${text}` : label };
 }
 
+/**
+ * Draws a Vega-Lite spec with Vega (vega-embed), loaded on first use so pages
+ * without a chart never fetch it. Expressions run through vega-interpreter
+ * (`ast: true`): the page's Content-Security-Policy forbids eval. SVG, no
+ * action menu (it would open other windows), and an accessible name.
+ */
 export function VegaChart({ spec, label }: { spec: object; label: string }) {
   const container = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -31,7 +32,7 @@ export function VegaChart({ spec, label }: { spec: object; label: string }) {
           import('vega-interpreter'),
         ]);
         if (cancelled || !container.current) return;
-        const result = await embed(container.current, described(spec, label) as never, {
+        const result = await embed(container.current, described(checkedSpec(spec), label) as never, {
           renderer: 'svg',
           actions: false,
           ast: true,

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { Fragment } from 'react';
 import type { ChatResponse } from '../../../../client/src/index.js';
-import { documentHref } from '../../pages';
+import { documentHref } from '../../links';
 import { type ReplyPart, splitReply } from './citations';
 import { citedSpan, spanLabel } from './lines';
 

@@ -1,6 +1,6 @@
 import { Anchor, Box, Text } from '@mantine/core';
 import type { GrepResult } from '../../../../client/src/index.js';
-import { documentHref } from '../../pages';
+import { documentHref } from '../../links';
 import { literalRanges, Marked } from './highlight';
 import { grepLineText } from './lines';
 

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Card, Group, Text } from '@mantine/core';
 import type { SearchResult } from '../../../../client/src/index.js';
-import { documentHref } from '../../pages';
+import { documentHref } from '../../links';
 import { Marked, termRanges } from './highlight';
 
 const KIND_LABEL: Record<SearchResult['kind'], string> = {

@@ -26,15 +26,3 @@ export function citedSpan(snippet: string): { first: number; last: number } | nu
 export function spanLabel(span: { first: number; last: number }): string {
   return span.first === span.last ? `line ${span.first}` : `lines ${span.first}–${span.last}`;
 }
-
-/**
- * What to grep for to find where a search snippet starts in its document:
- * its first line, without the ellipses that mark a cut, at most 120
- * characters (a snippet is a passage of whole lines, so its first line is
- * part of one of the document's lines).
- */
-export function snippetProbe(snippet: string): string | null {
-  const first = snippet.split('\n').find((line) => line.replace(/…/g, '').trim()) ?? '';
-  const probe = Array.from(first.replace(/^…|…$/g, '').trim()).slice(0, 120).join('').trim();
-  return probe || null;
-}

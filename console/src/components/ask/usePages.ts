@@ -76,11 +76,5 @@ export function usePages<T>({ skipEmpty = 0 }: { skipEmpty?: number } = {}) {
     [last, fetchInto],
   );
 
-  const reset = useCallback(() => {
-    run.current.controller.abort();
-    run.current = { id: run.current.id + 1, controller: new AbortController() };
-    setState(EMPTY);
-  }, []);
-
-  return { ...state, hasMore: Boolean(state.last?.hasMore), start, more, reset };
+  return { ...state, hasMore: Boolean(state.last?.hasMore), start, more };
 }
