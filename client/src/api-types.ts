@@ -707,6 +707,11 @@ export interface components {
                 metadata: {
                     [key: string]: string | number | boolean | string[];
                 };
+                /** @description The reply's `[n]` markers that cite this document, each with the lines it cites: a marker opens its source at those lines (docs/api-notes.md). */
+                markers: {
+                    marker: number;
+                    lines: number[];
+                }[];
             }[];
             tokens_used: number;
             /** @description run_ + ULID */
@@ -1862,7 +1867,15 @@ export interface operations {
                      *               "meeting",
                      *               "q3"
                      *             ]
-                     *           }
+                     *           },
+                     *           "markers": [
+                     *             {
+                     *               "marker": 1,
+                     *               "lines": [
+                     *                 3
+                     *               ]
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "tokens_used": 812,
@@ -1882,7 +1895,7 @@ export interface operations {
                      *     data: {"text":"on Friday [1]."}
                      *
                      *     event: done
-                     *     data: {"reply":"You ship on Friday [1].","artifacts":[],"sources":[{"kind":"file","title":"Meeting notes","snippet":"3: We ship on Friday.","file_id":"file_01JD7ZQ8W3M4X9N2B5C6V7K8P1","metadata":{"project":"apollo","year":2024,"tags":["meeting","q3"]}}],"tokens_used":812,"run_id":"run_01JD7ZQ8W3M4X9N2B5C6V7K8P2","conversation_id":"cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"}
+                     *     data: {"reply":"You ship on Friday [1].","artifacts":[],"sources":[{"kind":"file","title":"Meeting notes","snippet":"3: We ship on Friday.","file_id":"file_01JD7ZQ8W3M4X9N2B5C6V7K8P1","metadata":{"project":"apollo","year":2024,"tags":["meeting","q3"]},"markers":[{"marker":1,"lines":[3]}]}],"tokens_used":812,"run_id":"run_01JD7ZQ8W3M4X9N2B5C6V7K8P2","conversation_id":"cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3"}
                      */
                     "text/event-stream": string;
                 };

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { citationSources } from '../../console/src/components/ask/citations.js';
+import { citationSources, markerLine } from '../../console/src/components/ask/citations.js';
 import {
   type ConsoleHarness,
   openPage,
@@ -206,35 +206,31 @@ describe('the Chat page on a phone', () => {
   });
 });
 
-describe('citation numbers (the console maps passage numbers to the sources list)', () => {
-  const source = (file_id: string, snippet: string) => ({
+describe('citation numbers (a marker opens the source the service says it cites)', () => {
+  const source = (file_id: string, markers: { marker: number; lines: number[] }[]) => ({
     kind: 'file' as const,
     title: file_id,
-    snippet,
+    snippet: markers.flatMap((m) => m.lines.map((line) => `${line}: text`)).join('\n'),
     file_id,
     metadata: {},
+    markers,
   });
-  const sources = [
-    source('file_b', '7: The boiler was serviced on 3 May.'),
-    source('file_a', '2: The bike needs new brakes.\n9: The chain was replaced in June.'),
-  ];
 
-  it('goes by the quote before a marker: [3] is the document holding its words, whatever the order', () => {
-    const reply = 'From your library: The chain was replaced in June. [3] The boiler was serviced on 3 May. [1]';
-    expect([...citationSources(reply, sources)]).toEqual([
-      [3, 1],
-      [1, 0],
+  it('maps each marker to its source by the markers each source lists, whatever their order in the reply', () => {
+    const sources = [
+      source('file_b', [{ marker: 3, lines: [7] }]),
+      source('file_a', [
+        { marker: 1, lines: [2] },
+        { marker: 2, lines: [9] },
+      ]),
+    ];
+    expect([...citationSources(sources)].sort((a, b) => a[0] - b[0])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 0],
     ]);
-  });
-
-  it('gives markers with no quote of their own the sources left, in order; two passages of one document share it', () => {
-    const reply =
-      'From your library: The boiler was serviced on 3 May. [2] The bike needs new brakes. [4] Also relevant: [5], [6].';
-    const mapped = citationSources(reply, [...sources, source('file_c', '1: Tyres at 60 psi.')]);
-    expect(mapped.get(2)).toBe(0);
-    expect(mapped.get(4)).toBe(1);
-    expect(mapped.get(5)).toBe(2);
-    // No source left for it: shown as written rather than linked to a wrong one.
-    expect(mapped.has(6)).toBe(false);
+    // A marker no source lists is not mapped: the page shows it as written rather than linking a wrong source.
+    expect(citationSources(sources).has(4)).toBe(false);
+    expect(markerLine(sources[1]!, [2])).toBe(9);
   });
 });

@@ -95,6 +95,7 @@ describe('chat with a judging model over HTTP', () => {
       const res = await chat(keyA, question);
       expect(res.status).toBe(200);
       expect(res.body.reply).toMatch(/^Ingrid Solberg leads the Falcon team \[\d+\]\.$/);
+      const marker = Number(/\[(\d+)\]/.exec(res.body.reply)![1]);
       expect(res.body.sources).toEqual([
         {
           kind: 'file',
@@ -102,6 +103,7 @@ describe('chat with a judging model over HTTP', () => {
           file_id: ids.falcon,
           snippet: '5: The team lead is Ingrid Solberg; she reports to the CTO every Friday.',
           metadata: {},
+          markers: [{ marker, lines: [5] }],
         },
       ]);
       expect(res.body.tokens_used).toBeGreaterThan(0);

@@ -86,6 +86,18 @@ describe('POST /v1/chat', () => {
       }
     }
     expect(res.body.sources[0].snippet).toContain('3: The Falcon launch moved to 14 March 2027');
+    // Every marker in the reply is listed by exactly one source, with lines that source's snippet shows.
+    const markers = [...res.body.reply.matchAll(/\[(\d+)\]/g)].map((m: RegExpMatchArray) => Number(m[1]));
+    for (const marker of markers) {
+      const owners = res.body.sources.filter((s: { markers: { marker: number }[] }) =>
+        s.markers.some((m) => m.marker === marker),
+      );
+      expect(owners, `[${marker}]`).toHaveLength(1);
+      for (const line of owners[0].markers.find((m: { marker: number }) => m.marker === marker).lines) {
+        expect(owners[0].snippet).toMatch(new RegExp(`(^|\n)${line}: `));
+      }
+    }
+    expect(res.body.sources[0].markers).toContainEqual({ marker: markers[0], lines: [3] });
   });
 
   it('answers a question worded unlike the document', async () => {

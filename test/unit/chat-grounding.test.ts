@@ -133,8 +133,26 @@ describe('sources', () => {
       { passage: 7 },
     ]);
     expect(sources).toEqual([
-      { kind: 'file', title: 'B', snippet: '1: one', file_id: 'file_b', metadata: {} },
-      { kind: 'file', title: 'A', snippet: '11: eleven\n40: forty', file_id: 'file_a', metadata: {} },
+      {
+        kind: 'file',
+        title: 'B',
+        snippet: '1: one',
+        file_id: 'file_b',
+        metadata: {},
+        markers: [{ marker: 2, lines: [1] }],
+      },
+      {
+        kind: 'file',
+        title: 'A',
+        snippet: '11: eleven\n40: forty',
+        file_id: 'file_a',
+        metadata: {},
+        // Each reply marker [n] with the lines it cites in this document.
+        markers: [
+          { marker: 1, lines: [11] },
+          { marker: 3, lines: [40] },
+        ],
+      },
     ]);
   });
 

@@ -18,7 +18,16 @@ async function drain(stream: AsyncIterable<string>): Promise<string> {
 const RESPONSE: ChatResponse = {
   reply: 'Level 3 [1].',
   artifacts: [],
-  sources: [{ kind: 'file', title: 'parking', snippet: '1: Level 3.', file_id: 'file_1', metadata: {} }],
+  sources: [
+    {
+      kind: 'file',
+      title: 'parking',
+      snippet: '1: Level 3.',
+      file_id: 'file_1',
+      metadata: {},
+      markers: [{ marker: 1, lines: [1] }],
+    },
+  ],
   tokens_used: 12,
   run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2',
   conversation_id: 'cnv_01JD7ZQ8W3M4X9N2B5C6V7K8P3',

@@ -216,9 +216,9 @@ describe('grep page budgets', () => {
   });
 
   it('yields the event loop while it scans: a timer keeps firing during a long unindexed grep', async () => {
-    // 48 MiB of short lines, from memory (the one text, many times), in one page (no page budget): hundreds of milliseconds of scanning.
+    // 80 MiB of short lines, from memory (the one text, many times), in one page (no page budget): hundreds of milliseconds of scanning.
     const text = linesWithMatches(100_000, 1_000_000, 'a short line of filler');
-    const copies = Math.ceil((48 * 1024 * 1024) / text.length);
+    const copies = Math.ceil((80 * 1024 * 1024) / text.length);
     const inMemory = {
       async *grepCandidates(): AsyncIterable<GrepCandidate> {
         for (let d = 0; d < copies; d++) {

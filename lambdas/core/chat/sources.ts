@@ -16,6 +16,8 @@ export interface ChatSource {
   snippet: string;
   file_id: string;
   metadata: Metadata;
+  /** The reply's `[n]` markers that cite this document, each with the lines it cites (ascending). */
+  markers: { marker: number; lines: number[] }[];
 }
 
 interface ResolvedCitation {
@@ -44,7 +46,7 @@ function resolve(passages: readonly GroundedPassage[], citations: readonly Citat
 export function buildSources(passages: readonly GroundedPassage[], citations: readonly Citation[]): ChatSource[] {
   const byDocument = new Map<
     string,
-    { title: string; metadata: Metadata; lines: Map<number, string>; focus?: string }
+    { title: string; metadata: Metadata; lines: Map<number, string>; markers: Map<number, Set<number>>; focus?: string }
   >();
   for (const { passage, lines, quote } of resolve(passages, citations)) {
     const itemId = passage.document;
@@ -52,8 +54,12 @@ export function buildSources(passages: readonly GroundedPassage[], citations: re
       title: passage.title ?? '',
       metadata: passage.metadata ?? {},
       lines: new Map<number, string>(),
+      markers: new Map<number, Set<number>>(),
     };
     for (const n of lines) entry.lines.set(n, passage.lines[n - passage.lineStart]!);
+    const marked = entry.markers.get(passage.number) ?? new Set<number>();
+    for (const n of lines) marked.add(n);
+    entry.markers.set(passage.number, marked);
     entry.focus ??= quote;
     byDocument.set(itemId, entry);
   }
@@ -67,6 +73,9 @@ export function buildSources(passages: readonly GroundedPassage[], citations: re
     ),
     file_id: fileId,
     metadata: entry.metadata,
+    markers: [...entry.markers.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([marker, lines]) => ({ marker, lines: [...lines].sort((a, b) => a - b) })),
   }));
 }
 

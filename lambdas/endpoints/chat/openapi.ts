@@ -24,6 +24,10 @@ const ChatResponse = meta(
         snippet: meta(z.string(), { description: 'The cited lines, each prefixed with its line number: "12: ...".' }),
         file_id: z.string(),
         metadata: MetadataSchema,
+        markers: meta(z.array(z.object({ marker: integer(), lines: z.array(integer()) })), {
+          description:
+            "The reply's `[n]` markers that cite this document, each with the lines it cites: a marker opens its source at those lines (docs/api-notes.md).",
+        }),
       }),
     ),
     tokens_used: integer().check(z.minimum(0)),
@@ -63,7 +67,14 @@ const CHAT_EXAMPLE = {
   reply: 'You ship on Friday [1].',
   artifacts: [],
   sources: [
-    { kind: 'file', title: 'Meeting notes', snippet: '3: We ship on Friday.', file_id: FILE_ID, metadata: METADATA },
+    {
+      kind: 'file',
+      title: 'Meeting notes',
+      snippet: '3: We ship on Friday.',
+      file_id: FILE_ID,
+      metadata: METADATA,
+      markers: [{ marker: 1, lines: [3] }],
+    },
   ],
   tokens_used: 812,
   run_id: 'run_01JD7ZQ8W3M4X9N2B5C6V7K8P2',

@@ -12,7 +12,7 @@ const NO_SOURCES = new Map<number, number>();
 /** A question and its answer: the reply with its citations, what it made, its sources; or the error. */
 export function ChatTurn({ turn }: { turn: Turn }) {
   const { response } = turn;
-  const which = useMemo(() => (response ? citationSources(response.reply, response.sources) : NO_SOURCES), [response]);
+  const which = useMemo(() => (response ? citationSources(response.sources) : NO_SOURCES), [response]);
   // No sources: the library does not hold the answer (the service never answers without citing).
   const notHeld = response !== null && response.sources.length === 0;
 

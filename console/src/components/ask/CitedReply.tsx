@@ -2,7 +2,7 @@ import { Anchor, Text } from '@mantine/core';
 import { Fragment } from 'react';
 import type { ChatResponse } from '../../../../client/src/index.js';
 import { documentHref } from '../../links';
-import { type ReplyPart, splitReply } from './citations';
+import { markerLine, type ReplyPart, splitReply } from './citations';
 import { citedSpan, spanLabel } from './lines';
 
 type Source = ChatResponse['sources'][number];
@@ -10,9 +10,9 @@ type Source = ChatResponse['sources'][number];
 /** The name a source goes by: its title, else its document id. */
 export const sourceName = (source: Source) => source.title || source.file_id;
 
-/** The link to a source's cited lines (the first of them). */
-export function sourceHref(source: Source): string {
-  return documentHref(source.file_id, citedSpan(source.snippet)?.first);
+/** The link to a source's cited lines: at `line` (what a marker cites), else the first of them. */
+export function sourceHref(source: Source, line?: number): string {
+  return documentHref(source.file_id, line ?? citedSpan(source.snippet)?.first);
 }
 
 /** "Falcon status, line 3": what a citation link says to a screen reader after its number. */
@@ -56,7 +56,11 @@ function renderPart(part: ReplyPart, sources: readonly Source[], which: Map<numb
     return (
       <Fragment key={index}>
         {k > 0 && ' '}
-        <Anchor href={sourceHref(source)} aria-label={`[${index! + 1}] ${sourceDescription(source)}`} fw={600}>
+        <Anchor
+          href={sourceHref(source, markerLine(source, part.passages))}
+          aria-label={`[${index! + 1}] ${sourceDescription(source)}`}
+          fw={600}
+        >
           [{index! + 1}]
         </Anchor>
       </Fragment>

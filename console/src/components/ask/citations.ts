@@ -1,6 +1,5 @@
 // Imported by the browser bundle and by the chat test (Node's resolution): hence the .js extension below.
 import type { ChatResponse } from '../../../../client/src/index.js';
-import { numberedLines } from './lines.js';
 
 type Source = ChatResponse['sources'][number];
 
@@ -21,68 +20,21 @@ export function splitReply(reply: string): ReplyPart[] {
   return parts;
 }
 
-const normalize = (text: string) => text.replace(/…/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
-
-/** A source's cited lines as one run of text, to look a quote up in. */
-const sourceText = (source: Source) =>
-  normalize(
-    numberedLines(source.snippet)
-      .map((row) => row.text)
-      .join(' '),
-  );
-
-/** Without its trailing spaces and punctuation (a loop, not a regex: a regex anchored at the end rescans from every start). */
-function trimEndPunctuation(text: string): string {
-  let end = text.length;
-  while (end > 0 && ' \t\n.,;:'.includes(text[end - 1]!)) end--;
-  return text.slice(0, end);
-}
-
 /**
- * The words a marker stands after: its sentence, without the reply's "From
- * your library:" or a list's dash; a quote cut with an ellipsis, by its
- * longest piece.
+ * Which source each of a reply's `[n]` markers opens: the service says it,
+ * each source listing the markers that cite it (`markers`). The console
+ * numbers sources 1, 2, ... in their order, so `[n]` is shown as its source's
+ * number.
  */
-function quoteBefore(text: string): string {
-  const sentence = (text.split(/\n|From your library:|Also relevant:/).pop() ?? '')
-    .replace(/^\s*[-*•]\s*/, '')
-    .trimEnd();
-  return trimEndPunctuation(sentence)
-    .split('…')
-    .map(normalize)
-    .reduce((longest, piece) => (piece.length > longest.length ? piece : longest), '');
-}
-
-/**
- * Which source each passage number of a reply's markers is. The reply's
- * `[n]` names the n-th passage the answerer was given, while `sources` has
- * one entry per cited document, in the order first cited, and the response
- * does not say which passages each holds. So: a marker after a quote goes
- * to the source whose lines hold that quote (the offline answerer quotes
- * verbatim); the markers left go, in the order they first appear, to the
- * sources left, in order (the order both were written in).
- */
-export function citationSources(reply: string, sources: readonly Source[]): Map<number, number> {
+export function citationSources(sources: readonly Source[]): Map<number, number> {
   const mapped = new Map<number, number>();
-  if (!sources.length) return mapped;
-  const texts = sources.map(sourceText);
-  const parts = splitReply(reply);
-  parts.forEach((part, i) => {
-    if (!('marker' in part) || part.passages.length !== 1 || mapped.has(part.passages[0]!)) return;
-    const before = parts[i - 1];
-    const piece = before && 'text' in before ? quoteBefore(before.text) : '';
-    if (piece.length < 8) return;
-    const found = texts.findIndex((text) => text.includes(piece));
-    if (found >= 0) mapped.set(part.passages[0]!, found);
+  sources.forEach((source, index) => {
+    for (const { marker } of source.markers ?? []) if (!mapped.has(marker)) mapped.set(marker, index);
   });
-  const taken = new Set(mapped.values());
-  const free = sources.map((_, i) => i).filter((i) => !taken.has(i));
-  for (const part of parts) {
-    if (!('marker' in part)) continue;
-    for (const n of part.passages) {
-      if (mapped.has(n) || !free.length) continue;
-      mapped.set(n, free.shift()!);
-    }
-  }
   return mapped;
+}
+
+/** The first line marker `n` cites in its source, if the source says. */
+export function markerLine(source: Source, markers: readonly number[]): number | undefined {
+  return source.markers?.find((m) => markers.includes(m.marker))?.lines[0];
 }
