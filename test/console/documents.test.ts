@@ -174,6 +174,48 @@ describe('the Documents page and a document page', () => {
     expect(outside).toEqual([]);
   }, 60_000);
 
+  it("never shows the last library's rows under another library's caption while its list loads", async () => {
+    const { page, errors } = await openList();
+    await page.getByLabel('Per page').selectOption('50');
+    await expectTitles(page, ALL);
+    // Alice's list answers slowly, so there is a while when it is loading.
+    await page.route(
+      (url) => url.pathname === '/v1/documents' && url.searchParams.get('end_user_id') === 'alice',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue().catch(() => {});
+      },
+    );
+    // Every state the list is in, with the caption it is under.
+    await page.evaluate(`(() => {
+      const states = [];
+      window.__listStates = states;
+      const record = () => {
+        const caption = [...document.querySelectorAll('main p')].map((p) => p.textContent).find((t) => t.startsWith('The '));
+        const titles = [...document.querySelectorAll('table[aria-label="Documents"] tbody a')].map((a) => a.textContent);
+        states.push({ caption, titles });
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    const endUser = page.getByRole('combobox', { name: 'End user' });
+    await endUser.fill('alice');
+    await endUser.press('Enter');
+    await page.getByText('The library of end user alice.').waitFor();
+    // Loading: no rows at all (the shared library's would open as 404s under alice's scope).
+    expect(await page.getByLabel('Loading documents').count()).toBe(1);
+    expect(await titles(page)).toEqual([]);
+    await expectTitles(page, ["Alice's diary"]);
+    const states = (await page.evaluate('window.__listStates')) as Array<{ caption?: string; titles: string[] }>;
+    const underAlice = states.filter((state) => state.caption?.includes('alice'));
+    expect(underAlice.length).toBeGreaterThan(0);
+    for (const state of underAlice) expect(state.titles.filter((title) => title !== "Alice's diary")).toEqual([]);
+    await page.unrouteAll();
+    await endUser.fill('');
+    await endUser.press('Enter');
+    await expectTitles(page, ALL);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
   it('narrows the list by status, kind, source_ref prefix and metadata, and clears back', async () => {
     const { page } = await openList();
     await page.getByLabel('Per page').selectOption('50');
@@ -268,14 +310,23 @@ describe('the Documents page and a document page', () => {
     await page.getByLabel('Status').selectOption('ready');
     const ready: string[] = [];
     await page.getByText(/^Page 1: \d+ documents?$/).waitFor();
-    ready.push(...(await titles(page)));
+    const readySizes: number[] = [];
+    const shownReady = async () => {
+      const shown = await titles(page);
+      ready.push(...shown);
+      readySizes.push(shown.length);
+    };
+    await shownReady();
     while (await nextPage.isEnabled()) {
       const before = (await titles(page)).join('|');
       await nextPage.click();
       await expect.poll(async () => (await titles(page)).join('|')).not.toBe(before);
-      ready.push(...(await titles(page)));
+      await page.getByText(/^Page \d+: \d+ documents?$/).waitFor();
+      await shownReady();
     }
     expect(ready.sort()).toEqual(ALL.filter((title) => title !== 'Broken scan').sort());
+    // Never more than a page's worth: the page that found more stopped there, and the next went on from it.
+    expect(readySizes).toEqual([5, 5, 1]);
   }, 60_000);
 
   it('opens a document from its row: the record and its numbered text; ?line= highlights that line in view; a long text pages', async () => {
@@ -347,6 +398,43 @@ describe('the Documents page and a document page', () => {
     expect(Buffer.concat(chunks).equals(docx)).toBe(true);
   }, 60_000);
 
+  it("opens a link answer (AWS's presigned URL) in a new tab, so the console's tab stays whatever the storage answers", async () => {
+    const { page, context } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    const id = ids.get('Quarterly report')!;
+    await page.goto(`${harness.server.url}/console#/documents/${id}`);
+    await page.getByRole('heading', { name: 'Quarterly report', level: 2 }).waitFor();
+    const consoleUrl = page.url();
+    // The file route answers as on AWS: its link, here one that answers an error (no key), as a storage might.
+    const link = `${harness.server.url}/v1/documents/${id}/file?X-Amz-Signature=expired`;
+    await page.route(
+      (url) => url.pathname === `/v1/documents/${id}/file` && !url.searchParams.has('X-Amz-Signature'),
+      (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/vnd.library.file-link+json',
+          body: JSON.stringify({
+            url: link,
+            expires_in_seconds: 300,
+            filename: 'report.docx',
+            content_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          }),
+        }),
+    );
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe(link);
+    // Opened apart: no way back to the console's window, and no referrer sent to the storage.
+    expect(await tab.evaluate('window.opener')).toBeNull();
+    expect(await tab.evaluate('document.referrer')).toBe('');
+    await tab.close();
+    expect(page.url()).toBe(consoleUrl);
+    await page.getByRole('heading', { name: 'Quarterly report', level: 2 }).waitFor();
+  }, 60_000);
+
   it('edits the title, source_ref and metadata (PATCH), refusing metadata the contract does not allow', async () => {
     const { page } = await harness.newPage();
     await signIn(page, harness.server, key);
@@ -404,8 +492,21 @@ describe('the Documents page and a document page', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect((await api(`/v1/documents/${id}`)).status).toBe(200);
 
+    // While the delete is on its way the dialog cannot be closed: no close button, and Escape does nothing.
+    await page.route(
+      (url) => url.pathname === `/v1/documents/${id}`,
+      async (route) => {
+        if (route.request().method() === 'DELETE') await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue().catch(() => {});
+      },
+    );
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Close' }).waitFor();
     await dialog.getByRole('button', { name: 'Delete document' }).click();
+    await expect.poll(() => dialog.getByRole('button', { name: 'Close' }).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(true);
     await page.getByRole('heading', { name: 'Documents', level: 2 }).waitFor();
     expect((await api(`/v1/documents/${id}`)).status).toBe(404);
     await table(page).waitFor();

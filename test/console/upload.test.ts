@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Embedder } from '../../lambdas/core/ports.js';
 import { makeDocx, makePdf } from '../extraction/fixtures.js';
 import {
   type ConsoleHarness,
@@ -14,6 +15,27 @@ import {
 } from '../support/console-browser.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 
+/** A word that keeps a file processing: its passages are embedded only once `release()` is called. */
+const HELD_WORD = 'zeppelin';
+
+/** The hashing embedder, except that passages holding HELD_WORD wait until released. */
+class HoldingEmbedder implements Embedder {
+  private readonly inner = new HashingEmbedder();
+  readonly name = this.inner.name;
+  readonly dimensions = this.inner.dimensions;
+  private release!: () => void;
+  private readonly released = new Promise<void>((resolve) => (this.release = resolve));
+
+  async embed(texts: readonly string[], purpose: 'query' | 'passage') {
+    if (purpose === 'passage' && texts.some((text) => text.toLowerCase().includes(HELD_WORD))) await this.released;
+    return this.inner.embed(texts);
+  }
+
+  releaseAll(): void {
+    this.release();
+  }
+}
+
 /**
  * The Upload page in a real browser against the local server: files chosen
  * with "Upload files", dropped, or a whole folder, sent through the batch
@@ -24,12 +46,14 @@ describe('the Upload page', () => {
   let harness: ConsoleHarness;
   let key: string;
   let folder: string;
+  const embedder = new HoldingEmbedder();
   beforeAll(async () => {
-    harness = await startConsoleHarness({ embedder: new HashingEmbedder() });
+    harness = await startConsoleHarness({ embedder });
     key = await harness.server.newKey('console-upload');
     folder = mkdtempSync(join(tmpdir(), 'console-upload-'));
   }, 60_000);
   afterAll(async () => {
+    embedder.releaseAll();
     await harness?.close();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -173,6 +197,39 @@ describe('the Upload page', () => {
     expect(mine.find((doc) => doc.source_ref === 'trip/days/monday.md')?.title).toBe('monday.md');
     // Nothing went to the shared library.
     expect((await documents()).some((doc) => doc.source_ref?.startsWith('dropped'))).toBe(false);
+
+    // The list is the library shown: the shared one has none of these files (its links would open under its scope)...
+    const uploads = page.getByRole('table', { name: 'Uploads' });
+    await endUser.fill('');
+    await endUser.press('Enter');
+    await page.getByText('Into the shared library').waitFor();
+    expect(await uploads.count()).toBe(0);
+    await page.getByText('4 files sent to another library').waitFor();
+    await page
+      .getByLabel('Upload files')
+      .setInputFiles([
+        { name: 'shared-one.txt', mimeType: 'text/plain', buffer: Buffer.from('Shared one: a calm bay') },
+      ]);
+    await waitRow(page, 'shared-one.txt', /ready/);
+    expect(await uploads.locator('tbody tr').count()).toBe(1);
+    await page.getByRole('status').filter({ hasText: '1 of 1 sent; 1 ready' }).waitFor();
+    // ...and uploader's are there again when it is shown again, the shared one not; its clearing clears its own only.
+    await endUser.fill('uploader');
+    await endUser.press('Enter');
+    await page.getByText('Into the library of end user uploader').waitFor();
+    await page.getByRole('status').filter({ hasText: '4 of 4 sent; 4 ready' }).waitFor();
+    expect((await uploads.locator('tbody tr').allTextContents()).some((text) => text.includes('shared-one'))).toBe(
+      false,
+    );
+    await row(page, 'trip/plan.txt').getByRole('link', { name: 'trip/plan.txt' }).click();
+    await page.getByRole('heading', { name: 'plan.txt', level: 2 }).waitFor();
+    await openPage(page, 'Upload');
+    await page.getByRole('button', { name: 'Clear the list' }).click();
+    expect(await uploads.count()).toBe(0);
+    await page.getByText('1 file sent to another library').waitFor();
+    await endUser.fill('');
+    await endUser.press('Enter');
+    await waitRow(page, 'shared-one.txt', /ready/);
     expect(outside).toEqual([]);
   }, 120_000);
 
@@ -195,4 +252,131 @@ describe('the Upload page', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'upload-phone');
   }, 120_000);
+
+  it('gives up reading a status the service refuses, and says so: status unknown (why)', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Upload');
+    // Its status reads go with a key the service does not know (as after the key was revoked): 401.
+    const refused: string[] = [];
+    await page.route(
+      (url) => url.pathname.startsWith('/v1/documents/'),
+      async (route) => {
+        refused.push(route.request().url());
+        await route.continue({ headers: { ...route.request().headers(), authorization: 'Bearer not-a-key' } });
+      },
+    );
+    await page
+      .getByLabel('Upload files')
+      .setInputFiles([
+        { name: 'balloon.txt', mimeType: 'text/plain', buffer: Buffer.from(`A ${HELD_WORD} tethered in the field`) },
+      ]);
+    const shown = await waitRow(page, 'balloon.txt', /unknown/);
+    expect(shown).toMatch(/created/);
+    expect(shown).toMatch(/status unknown \(The service answered 401 \(unauthorized\): /);
+    await page.getByRole('status').filter({ hasText: '1 of 1 sent; 0 ready, 0 processing' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'sent' }).textContent()).toMatch(/1 status unknown/);
+    // Given up: not read again.
+    const reads = refused.length;
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(refused.length).toBe(reads);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('keeps a saved edit on the page of a document still processing: a read that started before the save does not undo it', async () => {
+    const captured = await harness.server.api('/v1/capture/batch', {
+      key,
+      body: { items: [{ title: 'Kite notes', text: `The ${HELD_WORD} and the kite` }] },
+    });
+    const id = captured.body.results[0].id as string;
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await page.goto(`${harness.server.url}/console#/documents/${id}`);
+    await page.getByRole('heading', { name: 'Kite notes', level: 2 }).waitFor();
+    expect(await page.getByLabel('Record').textContent()).toContain('processing');
+    // Its reads answer slowly: one is read before the edit is saved, and its answer comes after.
+    let readStarted: () => void = () => {};
+    await page.route(
+      (url) => url.pathname === `/v1/documents/${id}`,
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        readStarted();
+        const response = await route.fetch().catch(() => null);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        if (response) await route.fulfill({ response }).catch(() => {});
+      },
+    );
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit document' });
+    await form.getByLabel('Title').fill('Kite notes, edited');
+    await new Promise<void>((resolve) => (readStarted = resolve));
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
+    await page.getByRole('heading', { name: 'Kite notes, edited', level: 2 }).waitFor();
+    // The read from before the save has answered (the old title) and the next ones too: the saved title stays.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe('Kite notes, edited');
+  }, 60_000);
+
+  it('reads a Documents page with a document still processing again only once the last read has answered', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    // A slow service: each list read answers after 4 s, longer than the 3 s between reads.
+    const reads: { started: number; answered: number | null }[] = [];
+    const failed: string[] = [];
+    await page.route(
+      (url) => url.pathname === '/v1/documents',
+      async (route) => {
+        const read = { started: Date.now(), answered: null as number | null };
+        reads.push(read);
+        const response = await route.fetch().catch(() => null);
+        await new Promise((resolve) => setTimeout(resolve, 4000));
+        read.answered = Date.now();
+        if (response) await route.fulfill({ response }).catch(() => {});
+      },
+    );
+    page.on('requestfailed', (request) => {
+      if (new URL(request.url()).pathname === '/v1/documents') failed.push(request.url());
+    });
+    await openPage(page, 'Documents');
+    // "Kite notes" (held processing by the embedder) is on the first page.
+    await page.getByRole('table', { name: 'Documents' }).getByRole('link', { name: 'Kite notes' }).waitFor();
+    // Read again (not once only), each read after the last answered, none given up half way.
+    await expect.poll(() => reads.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => reads[1]!.answered, { timeout: 10_000 }).not.toBeNull();
+    for (const [i, read] of reads.entries()) {
+      if (i === 0) continue;
+      const before = reads[i - 1]!;
+      expect(before.answered).not.toBeNull();
+      expect(read.started - before.answered!).toBeGreaterThanOrEqual(2900);
+    }
+    expect(failed).toEqual([]);
+  }, 60_000);
+
+  it('stops reading the status of files still processing once the person signs out: nothing more is sent with the key', async () => {
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await openPage(page, 'Upload');
+    const statusReads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/v1/documents/')) statusReads.push(request.url());
+    });
+    // Kept processing (its embedding waits): the page reads its status round after round.
+    await page
+      .getByLabel('Upload files')
+      .setInputFiles([
+        { name: 'airship.txt', mimeType: 'text/plain', buffer: Buffer.from(`The ${HELD_WORD} drifts over the bay`) },
+      ]);
+    await waitRow(page, 'airship.txt', /created.*processing/);
+    await expect.poll(() => statusReads.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    expect(await row(page, 'airship.txt').textContent()).toMatch(/processing/);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    const atSignOut = statusReads.length;
+    // Two rounds and more: not one read.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(statusReads.slice(atSignOut)).toEqual([]);
+    embedder.releaseAll();
+  }, 60_000);
 });

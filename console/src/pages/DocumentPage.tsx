@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { type Document, LibraryAbortError } from '../../../client/src/index.js';
+import { type Document, LibraryAbortError, LibraryError } from '../../../client/src/index.js';
 import { GREEN } from '../components/documents/colors';
 import { DeleteDocument } from '../components/documents/DeleteDocument';
 import { DocumentRecord } from '../components/documents/DocumentRecord';
@@ -11,8 +11,12 @@ import { EditDocument } from '../components/documents/EditDocument';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useConsole } from '../console-context';
 
-/** How often a document still processing is read again, until its text can be shown. */
+/** A document still processing is read again this long after the last read answered... */
 const POLL_MS = 2000;
+/** ...half as long again at each round (twice as long after a failed read), at most this long... */
+const MAX_POLL_MS = 30_000;
+/** ...and no more on its own after this long ("Read again" still reads it). */
+const POLL_FOR_MS = 10 * 60_000;
 
 /** One document (`#/documents/<id>?line=12`): its record, its numbered text, download, edit and delete. */
 export function DocumentPage() {
@@ -34,29 +38,59 @@ function DocumentView({ id }: { id: string }) {
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const [reads, setReads] = useState(0);
+  /** Reads that have answered (or failed): the next one is scheduled after each. */
+  const [answered, setAnswered] = useState(0);
+  /** Saves made: a read that started before the last one answers the record as it was before it. */
+  const saves = useRef(0);
+  const auto = useRef({ since: Date.now(), rounds: 0 });
+  const [pollStopped, setPollStopped] = useState(false);
 
   const endUser = scope.end_user_id;
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reads` asks for the record again while it is processing.
   useEffect(() => {
     const controller = new AbortController();
+    const savesBefore = saves.current;
     library.documents
       .get(id, endUser ? { end_user_id: endUser } : {}, { signal: controller.signal })
       .then((loaded) => {
+        // Older than the last save: the saved record stays.
+        if (saves.current !== savesBefore) return;
         setDoc(loaded);
         setError(null);
       })
       .catch((caught) => {
         if (!(caught instanceof LibraryAbortError) && !controller.signal.aborted) setError(caught);
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setAnswered((n) => n + 1);
       });
     return () => controller.abort();
   }, [library, id, endUser, reads]);
 
+  // Still processing: read again once the last read has answered, less often as time goes, for a while.
   const processing = doc?.status === 'processing';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `answered` schedules the next read after each answer.
   useEffect(() => {
     if (!processing) return;
-    const timer = setInterval(() => setReads((n) => n + 1), POLL_MS);
-    return () => clearInterval(timer);
-  }, [processing]);
+    // A refusal (the document gone, the key refused) will not change by asking again.
+    if (error instanceof LibraryError && error.status >= 400 && error.status < 500 && error.status !== 429) return;
+    const { since, rounds } = auto.current;
+    if (Date.now() - since >= POLL_FOR_MS) {
+      setPollStopped(true);
+      return;
+    }
+    const delay = Math.min(POLL_MS * 1.5 ** rounds, MAX_POLL_MS) * (error ? 2 : 1);
+    const timer = setTimeout(() => {
+      auto.current.rounds += 1;
+      setReads((n) => n + 1);
+    }, delay);
+    return () => clearTimeout(timer);
+  }, [processing, answered, error]);
+  const readAgain = () => {
+    auto.current = { since: Date.now(), rounds: 0 };
+    setPollStopped(false);
+    setReads((n) => n + 1);
+  };
 
   const back = (
     <Anchor component={Link} to="/documents" size="sm">
@@ -93,6 +127,16 @@ function DocumentView({ id }: { id: string }) {
         <DeleteDocument doc={doc} onDeleted={() => navigate('/documents')} />
       </Group>
       <ErrorNotice error={error} />
+      {processing && pollStopped && (
+        <Group gap="xs">
+          <Text size="sm" role="status">
+            Still processing; no longer read again on its own.
+          </Text>
+          <Button variant="subtle" size="xs" onClick={readAgain}>
+            Read again
+          </Button>
+        </Group>
+      )}
       <ErrorNotice error={actionError} onClose={() => setActionError(null)} />
       {saved && (
         <Text size="sm" role="status" c={GREEN}>
@@ -108,6 +152,7 @@ function DocumentView({ id }: { id: string }) {
             doc={doc}
             onCancel={() => setEditing(false)}
             onSaved={(updated) => {
+              saves.current += 1;
               setDoc(updated);
               setEditing(false);
               setSaved(true);

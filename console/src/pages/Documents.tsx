@@ -7,7 +7,12 @@ import { useDocumentPages } from '../components/documents/useDocumentPages';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useConsole } from '../console-context';
 
-/** The library's documents, newest first: filters, one page at a time, each row opening its document. */
+/**
+ * The library's documents, newest first: filters, one page at a time, each
+ * row opening its document. After a switch to another library the list is
+ * empty until that library's documents have come (never the last one's rows
+ * under the new caption).
+ */
 export function Documents() {
   const { library, scope, endUser } = useConsole();
   const [params, setParams] = useSearchParams();
@@ -24,7 +29,7 @@ export function Documents() {
       </Text>
       <DocumentFilters value={query} onChange={setQuery} />
       <ErrorNotice error={list.error} />
-      <Box pos="relative" mih={80}>
+      <Box pos="relative" mih={80} aria-busy={list.loading}>
         <LoadingOverlay visible={list.loading} loaderProps={{ 'aria-label': 'Loading documents' }} />
         {documents.length > 0 ? (
           <DocumentTable documents={documents} />
@@ -54,6 +59,11 @@ export function Documents() {
           </Button>
         </Group>
       </Group>
+      {list.refreshStopped && (
+        <Text size="sm" c="dimmed" role="status">
+          Some documents are still processing; the list is no longer read again on its own. Refresh reads it again.
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -5,16 +5,23 @@ import { useUploads } from '../components/documents/upload/uploads';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useConsole } from '../console-context';
 
-/** Files and folders into the library, through the batch endpoint, each with its receipt and then its status. */
+/**
+ * Files and folders into the library, through the batch endpoint, each with
+ * its receipt and then its status. The list shows the files sent to the
+ * library shown now; those sent to another stay, for when it is shown again.
+ */
 export function Upload() {
   const { library, endUser } = useConsole();
-  const { entries, error, queue } = useUploads(library);
+  const { entries: all, error, queue } = useUploads(library);
+  const entries = all.filter((entry) => entry.endUser === endUser);
+  const elsewhere = all.length - entries.length;
   const count = (test: (entry: (typeof entries)[number]) => boolean) => entries.filter(test).length;
   const sent = count((e) => e.stage !== 'queued' && e.stage !== 'sending');
   const ready = count((e) => e.status === 'ready');
   const failed = count((e) => e.status === 'failed');
   const rejected = count((e) => e.stage === 'rejected');
   const processing = count((e) => e.status === 'processing');
+  const unknown = count((e) => e.status === 'unknown');
   const busy = sent < entries.length;
 
   return (
@@ -36,15 +43,20 @@ export function Upload() {
             <Group justify="space-between" gap="xs">
               <Text size="sm" role="status" aria-live="polite">
                 {sent} of {entries.length} sent; {ready} ready, {processing} processing, {failed} failed, {rejected}{' '}
-                rejected
+                rejected{unknown ? `, ${unknown} status unknown` : ''}
               </Text>
-              <Button variant="default" size="xs" onClick={() => queue.clear()} disabled={busy}>
+              <Button variant="default" size="xs" onClick={() => queue.clear(endUser)} disabled={busy}>
                 Clear the list
               </Button>
             </Group>
           </Stack>
           <UploadList entries={entries} />
         </>
+      )}
+      {elsewhere > 0 && (
+        <Text size="sm" c="dimmed">
+          {elsewhere} file{elsewhere === 1 ? '' : 's'} sent to another library: listed when that library is shown.
+        </Text>
       )}
     </Stack>
   );

@@ -5,7 +5,11 @@ import type { Document } from '../../../../client/src/index.js';
 import { useConsole } from '../../console-context';
 import { ErrorNotice } from '../ErrorNotice';
 
-/** "Delete", then a confirmation naming the document; `onDeleted` once the API has removed it. */
+/**
+ * "Delete", then a confirmation naming the document; `onDeleted` once the API
+ * has removed it. While the delete is on its way the dialog stays open (no
+ * close button, Escape or click outside), so its answer is always seen.
+ */
 export function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: () => void }) {
   const { library, scope } = useConsole();
   const [opened, { open, close }] = useDisclosure(false);
@@ -31,9 +35,14 @@ export function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: (
       </Button>
       <Modal
         opened={opened}
-        onClose={close}
+        onClose={() => {
+          if (!busy) close();
+        }}
         title="Delete this document?"
         centered
+        closeOnClickOutside={!busy}
+        closeOnEscape={!busy}
+        withCloseButton={!busy}
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="sm">
@@ -43,7 +52,7 @@ export function DeleteDocument({ doc, onDeleted }: { doc: Document; onDeleted: (
           </Text>
           <ErrorNotice error={error} />
           <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close}>
+            <Button variant="default" onClick={close} disabled={busy}>
               Cancel
             </Button>
             <Button color="red.9" onClick={remove} loading={busy}>

@@ -7,11 +7,15 @@ import { StatusBadge } from './StatusBadge';
 
 export const documentPath = (id: string) => `/documents/${encodeURIComponent(id)}`;
 
-/** The documents of one page; the title links to the document's page (a click anywhere on the row goes there too). */
+/**
+ * The documents of one page; the title links to the document's page (a click
+ * anywhere on the row goes there too). The table scrolls sideways on a narrow
+ * screen: its container takes the focus, so the keyboard can scroll it too.
+ */
 export function DocumentTable({ documents }: { documents: Document[] }) {
   const navigate = useNavigate();
   return (
-    <Table.ScrollContainer minWidth={960} type="native">
+    <Table.ScrollContainer minWidth={960} type="native" tabIndex={0} role="region" aria-label="Documents table">
       <Table striped highlightOnHover verticalSpacing="xs" aria-label="Documents">
         <Table.Thead>
           <Table.Tr>

@@ -7,15 +7,17 @@ import { useConsole } from '../../console-context';
  * "Download": the original file through the client (the key goes in a
  * header, so a plain link cannot fetch it). Where the service answers with
  * the bytes (the local stack), they are handed to the browser as a blob: URL
- * (the page's CSP allows blob:); where it answers with a short-lived link
- * (AWS), the browser opens the link, which serves the file as an attachment.
- * Either way through an `<a download>` click.
+ * (the page's CSP allows blob:) through an `<a download>` click; where it
+ * answers with a short-lived link (AWS), the link opens in a new tab (it
+ * serves the file as an attachment; should the storage answer inline or with
+ * an error, that tab shows it and the console stays as it was).
  */
-function clickDownload(href: string, filename: string) {
+function clickLink(href: string, options: { download: string } | { newTab: true }) {
   const link = document.createElement('a');
   link.href = href;
-  link.download = filename;
-  link.rel = 'noopener';
+  if ('download' in options) link.download = options.download;
+  else link.target = '_blank';
+  link.rel = 'noopener noreferrer';
   document.body.append(link);
   link.click();
   link.remove();
@@ -29,12 +31,12 @@ export function DownloadButton({ doc, onError }: { doc: Document; onError: (erro
     try {
       const answer = await library.documents.fileOrLink(doc.id, scope);
       if ('link' in answer) {
-        clickDownload(answer.link.url, answer.link.filename);
+        clickLink(answer.link.url, { newTab: true });
         return;
       }
       const { file } = answer;
       const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.contentType }));
-      clickDownload(url, file.filename ?? doc.filename ?? `${doc.title}.txt`);
+      clickLink(url, { download: file.filename ?? doc.filename ?? `${doc.title}.txt` });
       // The browser has taken the bytes once the download started; free them a while later.
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {

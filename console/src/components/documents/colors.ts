@@ -9,6 +9,8 @@ export const STATUS_COLORS = {
   ready: GREEN,
   failed: 'red.9',
   deleted: 'gray.7',
+  // An upload whose status could not be read (a dark orange: 6:1 against white).
+  unknown: '#b03d0c',
 } as const;
 export const RECEIPT_COLORS = {
   queued: 'gray.7',

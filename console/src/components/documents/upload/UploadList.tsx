@@ -5,10 +5,21 @@ import { documentPath } from '../DocumentTable';
 import { formatBytes } from '../format';
 import type { UploadEntry } from './uploads';
 
-/** One row a file: its receipt, then its document's status as it moves, and why when it was refused or failed. */
+/** The Detail column: why a file was refused, failed, or its status is unknown; else the receipt's detail. */
+function detailOf(entry: UploadEntry): string | null {
+  if (entry.status === 'failed') return entry.failureReason;
+  if (entry.status === 'unknown') return `status unknown (${entry.statusError ?? 'no reason given'})`;
+  return entry.detail;
+}
+
+/**
+ * One row a file: its receipt, then its document's status as it moves, and
+ * why when it was refused or failed. The table scrolls sideways on a narrow
+ * screen: its container takes the focus, so the keyboard can scroll it too.
+ */
 export function UploadList({ entries }: { entries: UploadEntry[] }) {
   return (
-    <Table.ScrollContainer minWidth={760} type="native">
+    <Table.ScrollContainer minWidth={760} type="native" tabIndex={0} role="region" aria-label="Uploads table">
       <Table verticalSpacing="xs" aria-label="Uploads">
         <Table.Thead>
           <Table.Tr>
@@ -47,8 +58,15 @@ export function UploadList({ entries }: { entries: UploadEntry[] }) {
                 )}
               </Table.Td>
               <Table.Td maw={360} style={{ overflowWrap: 'break-word' }}>
-                <Text size="xs" c={entry.stage === 'rejected' || entry.status === 'failed' ? 'red.9' : undefined}>
-                  {entry.status === 'failed' ? entry.failureReason : entry.detail}
+                <Text
+                  size="xs"
+                  c={
+                    entry.stage === 'rejected' || entry.status === 'failed' || entry.status === 'unknown'
+                      ? 'red.9'
+                      : undefined
+                  }
+                >
+                  {detailOf(entry)}
                 </Text>
               </Table.Td>
             </Table.Tr>
