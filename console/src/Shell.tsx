@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, Route, NavLink as RouterLink, Routes, useLocation } from 'react-router';
 import type { RetryInfo } from '../../client/src/index.js';
 import { connect } from './api';
+import { stopUploads } from './components/documents/upload/uploads';
 import { ConsoleContext, useConsole } from './console-context';
 import { INNER_PAGES, PAGES } from './pages';
 import type { Session } from './session';
@@ -20,6 +21,8 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
       }),
     [session.apiKey],
   );
+  // Signing out (the shell goes) or another key (another client) stops the old client's upload status reads.
+  useEffect(() => () => stopUploads(library), [library]);
   const endUser = session.endUser;
   const setEndUser = useCallback(
     (next: string | undefined) => onChange({ apiKey: session.apiKey, endUser: next }),
