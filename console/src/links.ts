@@ -1,6 +1,11 @@
 /** Links inside the console (hash routes), in one place: the page table imports the pages, so pages cannot import it. */
 
-/** The hash link to a document, optionally at a line: what search, grep and chat citations open. */
+/** A document's route (for the router's links), optionally at a line. */
+export function documentPath(id: string, line?: number): string {
+  return `/documents/${encodeURIComponent(id)}${line ? `?line=${line}` : ''}`;
+}
+
+/** The same as an `href`: what search, grep and chat citations open. */
 export function documentHref(id: string, line?: number): string {
-  return `#/documents/${encodeURIComponent(id)}${line ? `?line=${line}` : ''}`;
+  return `#${documentPath(id, line)}`;
 }

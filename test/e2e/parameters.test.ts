@@ -111,11 +111,13 @@ describe('a query parameter a route does not document', () => {
     expect(res.status).toBe(401);
   });
 
-  it('leaves the reference page alone: a page, not the API, it ignores query parameters (a link with a tracking tag still opens it)', async () => {
-    expect(PAGES.map((page) => page.name)).toEqual(['docs']);
-    const page = await fetch(`${server.url}/docs?utm_source=newsletter`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  it('leaves the pages alone (the reference, the console): not the API, they ignore query parameters (a link with a tracking tag still opens them)', async () => {
+    expect(PAGES.map((page) => page.name)).toEqual(['docs', 'console', 'console-asset']);
+    for (const path of ['/docs', '/console']) {
+      const page = await fetch(`${server.url}${path}?utm_source=newsletter`);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-type'), path).toMatch(/^text\/html/);
+    }
   });
 });
 

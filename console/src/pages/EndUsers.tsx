@@ -1,5 +1,5 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { EndUser, Erasure } from '../../../client/src/index.js';
 import { EndUsersTable } from '../components/admin/EndUsersTable';
@@ -26,11 +26,15 @@ export function EndUsers() {
   const [erasure, setErasure] = useState<Erasure | null>(null);
   const cursor = cursors[cursors.length - 1];
 
+  // Only the latest load's answer is shown: an earlier one that answers late is dropped.
+  const latest = useRef(0);
   const load = useCallback(async () => {
+    const run = ++latest.current;
     setBusy(true);
     setError(null);
     try {
       const page = await library.endUsers.list({ limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+      if (run !== latest.current) return;
       // An erasure can empty the last page: step back rather than show nothing.
       if (page.items.length === 0 && cursors.length > 1) {
         setCursors((walked) => walked.slice(0, -1));
@@ -39,9 +43,9 @@ export function EndUsers() {
       setUsers(page.items);
       setNextCursor(page.hasMore ? page.nextCursor : null);
     } catch (caught) {
-      setError(caught);
+      if (run === latest.current) setError(caught);
     } finally {
-      setBusy(false);
+      if (run === latest.current) setBusy(false);
     }
   }, [library, cursor, cursors.length]);
 

@@ -1,11 +1,10 @@
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { Document } from '../../../../client/src/index.js';
+import { documentPath } from '../../links';
 import { formatBytes, formatDate } from './format';
 import { MetadataView } from './MetadataView';
 import { StatusBadge } from './StatusBadge';
-
-export const documentPath = (id: string) => `/documents/${encodeURIComponent(id)}`;
 
 /**
  * The documents of one page; the title links to the document's page (a click

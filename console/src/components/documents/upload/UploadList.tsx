@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Loader, Progress, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { documentPath } from '../../../links';
 import { RECEIPT_COLORS, STATUS_COLORS } from '../colors';
-import { documentPath } from '../DocumentTable';
 import { formatBytes } from '../format';
 import type { UploadEntry } from './uploads';
 
