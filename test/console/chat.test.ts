@@ -1,6 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { citationSources, markerLine } from '../../console/src/components/ask/citations.js';
+import { FALCON, REVENUE, SOURDOUGH } from '../support/chat-notes.js';
 import {
   type ConsoleHarness,
   openPage,
@@ -15,39 +16,12 @@ let harness: ConsoleHarness;
 let key: string;
 const ids: Record<string, string> = {};
 
-const FALCON = `Project Falcon status report
-
-The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.
-Budget: 2.4 million euros, of which 1.1 million is already spent.
-The team lead is Ingrid Solberg; she reports to the CTO every Friday.
-
-Risks
-The main risk is the battery supplier in Gdansk.
-A second risk is the certification in Japan, expected to take 9 weeks.`;
-
-const REVENUE = `Quarterly revenue 2026 (thousand euros)
-Q1: 120
-Q2: 150
-Q3: 90
-Q4: 200`;
-
-const SOURDOUGH = `Sourdough notes
-Feed the starter twice a day with equal weights of flour and water.
-Bake the loaf at 240 degrees for 20 minutes with the lid on, then 25 minutes without it.`;
-
 /** Captures a text and waits until it is findable by meaning (status ready). */
 async function capture(text: string, title: string): Promise<string> {
   const res = await harness.server.api('/v1/capture', { key, body: { text, title } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const id = res.body.id as string;
-  // Polled by hand: expect.poll works only inside a test, and this runs in beforeAll.
-  const deadline = Date.now() + 60_000;
-  let status = '';
-  while ((status = (await harness.server.api(`/v1/documents/${id}`, { key })).body.status) !== 'ready') {
-    if (status === 'failed' || Date.now() > deadline) throw new Error(`${title} is ${status}, not ready`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return id;
+  expect((await harness.server.settled(key, res.body.id)).status, title).toBe('ready');
+  return res.body.id as string;
 }
 
 beforeAll(async () => {

@@ -30,14 +30,8 @@ describe('the Documents page and a document page', () => {
   const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
     harness.server.api(path, { key, ...init });
 
-  async function waitSettled(id: string, endUser = ''): Promise<{ status: string; failure_reason: string | null }> {
-    for (let i = 0; i < 600; i += 1) {
-      const doc = await api(`/v1/documents/${id}${endUser ? `?end_user_id=${endUser}` : ''}`);
-      if (doc.body.status !== 'processing') return doc.body;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`document ${id} still processing`);
-  }
+  const waitSettled = (id: string, endUser = ''): Promise<{ status: string; failure_reason: string | null }> =>
+    harness.server.settled(key, id, { endUserId: endUser || undefined });
 
   beforeAll(async () => {
     harness = await startConsoleHarness({ embedder: new HashingEmbedder() });

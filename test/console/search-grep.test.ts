@@ -24,16 +24,9 @@ async function capture(
 ): Promise<string> {
   const res = await harness.server.api('/v1/capture', { key, body: item });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const id = res.body.id as string;
-  const scope = item.end_user_id ? `?end_user_id=${encodeURIComponent(item.end_user_id)}` : '';
-  // Polled by hand: expect.poll works only inside a test, and this runs in beforeAll.
-  const deadline = Date.now() + 60_000;
-  let status = '';
-  while ((status = (await harness.server.api(`/v1/documents/${id}${scope}`, { key })).body.status) !== 'ready') {
-    if (status === 'failed' || Date.now() > deadline) throw new Error(`${item.title} is ${status}, not ready`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return id;
+  const doc = await harness.server.settled(key, res.body.id, { endUserId: item.end_user_id });
+  expect(doc.status, item.title).toBe('ready');
+  return res.body.id as string;
 }
 
 // The Falcon paragraph is the document's second passage: it starts at line 5.

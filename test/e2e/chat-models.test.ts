@@ -7,6 +7,7 @@ import {
   type SeenRequest,
   startChatModelServer,
 } from '../support/chat-model-server.js';
+import { FALCON } from '../support/chat-notes.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -21,16 +22,6 @@ let server: TestServer;
 let keyA: string;
 let keyB: string;
 const ids: Record<string, string> = {};
-
-const FALCON = `Project Falcon status report
-
-The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.
-Budget: 2.4 million euros, of which 1.1 million is already spent.
-The team lead is Ingrid Solberg; she reports to the CTO every Friday.
-
-Risks
-The main risk is the battery supplier in Gdansk.
-A second risk is the certification in Japan, expected to take 9 weeks.`;
 
 const SOURDOUGH = `Sourdough notes
 Feed the starter twice a day with equal weights of flour and water.`;

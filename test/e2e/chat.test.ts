@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
-
+import { FALCON, REVENUE, SOURDOUGH } from '../support/chat-notes.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
 
@@ -10,26 +10,6 @@ let server: TestServer;
 let keyA: string;
 let keyB: string;
 const ids: Record<string, string> = {};
-
-const FALCON = `Project Falcon status report
-
-The Falcon launch moved to 14 March 2027 because the supplier delayed the battery cells.
-Budget: 2.4 million euros, of which 1.1 million is already spent.
-The team lead is Ingrid Solberg; she reports to the CTO every Friday.
-
-Risks
-The main risk is the battery supplier in Gdansk.
-A second risk is the certification in Japan, expected to take 9 weeks.`;
-
-const REVENUE = `Quarterly revenue 2026 (thousand euros)
-Q1: 120
-Q2: 150
-Q3: 90
-Q4: 200`;
-
-const SOURDOUGH = `Sourdough notes
-Feed the starter twice a day with equal weights of flour and water.
-Bake the loaf at 240 degrees for 20 minutes with the lid on, then 25 minutes without it.`;
 
 const FALCON_B = `Falcon programme (tenant B)
 The Falcon launch is planned for June 2028 after the second design review.`;

@@ -78,14 +78,8 @@ async function bystanderRound(): Promise<Record<Op, number>> {
 }
 
 /** The attacker's document once it has left processing. */
-async function settledDocument(id: string): Promise<{ status: string; failure_reason: string | null }> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const doc = (await server.api(`/v1/documents/${id}`, { key: attacker })).body;
-    if (doc.status !== 'processing' || Date.now() > deadline) return doc;
-    await sleep(200);
-  }
-}
+const settledDocument = (id: string): Promise<{ status: string; failure_reason: string | null }> =>
+  server.settled(attacker, id);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

@@ -46,14 +46,7 @@ async function download(id: string, query = '', k = key) {
   });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
-async function waitSettled(id: string, k = key): Promise<{ status: string }> {
-  for (let i = 0; i < 600; i += 1) {
-    const doc = await get(`/v1/documents/${id}`, k);
-    if (doc.body.status !== 'processing') return doc.body;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`document ${id} still processing`);
-}
+const waitSettled = (id: string, k = key): Promise<{ status: string }> => server.settled(k, id);
 /** Every line of the document, page after page, `lines` at a time. */
 async function readAll(
   id: string,

@@ -24,6 +24,12 @@ export interface TestServer {
     headers: Headers;
     body: any;
   }>;
+  /**
+   * The document once it has left `processing` (ready or failed), read as its
+   * key sees it, in the end user's library when one is given; throws after
+   * `timeoutMs` (default 120 s).
+   */
+  settled(key: string, id: string, options?: { endUserId?: string; timeoutMs?: number }): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -70,7 +76,7 @@ export async function startTestServer(
     port: 0,
     rateLimit: options.rateLimit ?? { ratePerSecond: 10_000, burst: 10_000 },
   });
-  return {
+  const self: TestServer = {
     url: server.url,
     stack,
     dataDir,
@@ -99,6 +105,17 @@ export async function startTestServer(
       }
       return { status: response.status, headers: response.headers, body: parsed };
     },
+    async settled(key, id, { endUserId, timeoutMs = 120_000 } = {}) {
+      const query = endUserId ? `?end_user_id=${encodeURIComponent(endUserId)}` : '';
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const doc = await self.api(`/v1/documents/${id}${query}`, { key });
+        if (doc.status !== 200) throw new Error(`document ${id}: ${doc.status} ${JSON.stringify(doc.body)}`);
+        if (doc.body.status !== 'processing') return doc.body;
+        if (Date.now() > deadline) throw new Error(`document ${id} still processing after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     async close() {
       await server.close();
       stack.close();
@@ -106,4 +123,5 @@ export async function startTestServer(
       restoreAwsEnvironment();
     },
   };
+  return self;
 }

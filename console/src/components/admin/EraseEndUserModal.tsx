@@ -1,7 +1,7 @@
 import { Code, Text } from '@mantine/core';
 import type { EndUser, Erasure } from '../../../../client/src/index.js';
 import { useConsole } from '../../console-context';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../ConfirmModal';
 import { plural } from './format';
 
 /**

@@ -1,7 +1,7 @@
 import { Button, Code, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useConsole } from '../../console-context';
-import { ConfirmModal } from './ConfirmModal';
+import { ConfirmModal } from '../ConfirmModal';
 
 /** "Unregister bucket", after a confirmation that says what happens to the files already in it. */
 export function UnregisterBucket({ bucket, onUnregistered }: { bucket: string; onUnregistered: () => void }) {

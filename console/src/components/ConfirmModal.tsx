@@ -1,11 +1,13 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import { ErrorNotice } from '../ErrorNotice';
+import { ErrorNotice } from './ErrorNotice';
 
 /**
  * A confirmation before something that cannot be undone: says what will go,
  * optionally asks the person to type a word (an end user id) first, and keeps
- * the API's error in the dialog so it can be read and tried again.
+ * the API's error in the dialog so it can be read and tried again. While the
+ * action is on its way the dialog stays open (no close button, Escape or click
+ * outside), so its answer is always seen.
  */
 export function ConfirmModal({
   opened,
@@ -57,6 +59,9 @@ export function ConfirmModal({
       onClose={busy ? () => {} : onClose}
       title={title}
       centered
+      closeOnClickOutside={!busy}
+      closeOnEscape={!busy}
+      withCloseButton={!busy}
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <form onSubmit={submit}>
