@@ -360,6 +360,11 @@ describe('the Documents page and a document page', () => {
       .toBe(true);
     await page.getByText(`Lines 501 to 1000 of ${LEDGER_LINES}`).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    // A range (a search result's passage): every line of it marked, the ones around it not.
+    await page.goto(`${harness.server.url}/console#/documents/${ledger}?line=610&to=613`);
+    await expect
+      .poll(async () => (await marked.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-line')))).join(','))
+      .toBe('610,611,612,613');
     // The window as the person sees it (the whole page is 500 lines long).
     await page.screenshot({ path: join(SCREENSHOTS, 'document-at-line.png') });
     // Paging through the text, and going to another line.

@@ -75,16 +75,24 @@ describe('the Search page', () => {
     expect(await first.textContent()).toMatch(/Score 0\.\d\d|Score 1\.00/);
     expect(Number(await first.locator('[data-score]').getAttribute('data-score'))).toBeGreaterThan(0);
     expect(await first.locator('mark.hit').allTextContents()).toContain('Falcon');
-    // The snippet is the Falcon passage, which starts at line 5: the link opens the document there.
+    // The snippet is the Falcon passage, which starts at line 5: the link opens the document there, marking the
+    // passage's lines as the service reports them.
+    const asked = await harness.server.api(`/v1/search?q=${encodeURIComponent('When will Falcon go on sale?')}`, {
+      key,
+    });
+    const passage = asked.body.results.find((r: { id: string }) => r.id === ids.harbour);
+    expect(passage.line_start).toBe(5);
+    expect(passage.line_end).toBeGreaterThanOrEqual(6);
+    const at = `#/documents/${ids.harbour}?line=5&to=${passage.line_end}`;
     const link = first.getByRole('link', { name: 'Harbour and Falcon' });
-    await expect.poll(() => link.getAttribute('href')).toBe(`#/documents/${ids.harbour}?line=5`);
+    await expect.poll(() => link.getAttribute('href')).toBe(at);
     // The address holds the query: the search is one Back away.
     expect(page.url()).toContain('#/search?q=When+will+Falcon+go+on+sale%3F');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'search-results');
 
     await link.click();
-    await expect.poll(() => new URL(page.url()).hash).toBe(`#/documents/${ids.harbour}?line=5`);
+    await expect.poll(() => new URL(page.url()).hash).toBe(at);
     await page.goBack();
     await results.getByRole('listitem').first().waitFor();
     expect(await page.getByRole('textbox', { name: 'Search' }).inputValue()).toBe('When will Falcon go on sale?');

@@ -5,7 +5,7 @@ import { type Document, LibraryAbortError, LibraryError } from '../../../client/
 import { GREEN } from '../components/documents/colors';
 import { DeleteDocument } from '../components/documents/DeleteDocument';
 import { DocumentRecord } from '../components/documents/DocumentRecord';
-import { DocumentText } from '../components/documents/DocumentText';
+import { DocumentText, type LineRange } from '../components/documents/DocumentText';
 import { DownloadButton } from '../components/documents/DownloadButton';
 import { EditDocument } from '../components/documents/EditDocument';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -18,7 +18,7 @@ const MAX_POLL_MS = 30_000;
 /** ...and no more on its own after this long ("Read again" still reads it). */
 const POLL_FOR_MS = 10 * 60_000;
 
-/** One document (`#/documents/<id>?line=12`): its record, its numbered text, download, edit and delete. */
+/** One document (`#/documents/<id>?line=12`, or `?line=12&to=18` for a range): its record, its numbered text, download, edit and delete. */
 export function DocumentPage() {
   const { id = '' } = useParams();
   const { endUser } = useConsole();
@@ -26,10 +26,17 @@ export function DocumentPage() {
   return <DocumentView key={JSON.stringify([endUser ?? null, id])} id={id} />;
 }
 
+/** The lines the address asks to mark: `line`, through `to` when it is a later line. */
+function highlightOf(params: URLSearchParams): LineRange | null {
+  const from = Number(params.get('line'));
+  if (!Number.isInteger(from) || from < 1) return null;
+  const to = Number(params.get('to'));
+  return { from, to: Number.isInteger(to) && to > from ? to : from };
+}
+
 function DocumentView({ id }: { id: string }) {
   const [params, setParams] = useSearchParams();
-  const line = Number(params.get('line'));
-  const highlight = Number.isInteger(line) && line >= 1 ? line : null;
+  const highlight = highlightOf(params);
   const { library, scope } = useConsole();
   const navigate = useNavigate();
   const [doc, setDoc] = useState<Document | null>(null);
@@ -183,7 +190,7 @@ function TextOf({
   onGoTo,
 }: {
   doc: Document;
-  highlight: number | null;
+  highlight: LineRange | null;
   onGoTo: (line: number) => void;
 }) {
   if (doc.status === 'failed')

@@ -14,7 +14,7 @@ const KIND_LABEL: Record<SearchResult['kind'], string> = {
 export function SearchResultCard({ result, terms }: { result: SearchResult; terms: readonly string[] }) {
   // Only documents have a page; a chat message or a creation is shown here whole.
   const isDocument = result.kind === 'file_excerpt' || result.kind === 'image';
-  // The service says which lines the snippet's passage covers.
+  // The service says which lines the snippet's passage covers: the link marks them all.
   const line = result.line_start;
   const name = result.title || result.source_ref || result.id;
   const details = [
@@ -27,7 +27,7 @@ export function SearchResultCard({ result, terms }: { result: SearchResult; term
     <Card component="li" withBorder padding="sm" radius="sm" data-result-id={result.id}>
       <Group justify="space-between" align="flex-start" gap="xs">
         {isDocument ? (
-          <Anchor href={documentHref(result.id, line)} fw={600} style={{ overflowWrap: 'anywhere' }}>
+          <Anchor href={documentHref(result.id, line, result.line_end)} fw={600} style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Anchor>
         ) : (

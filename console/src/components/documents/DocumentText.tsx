@@ -10,11 +10,18 @@ export const LINES_PER_PAGE = 500;
 /** The first line of the page that holds `line`. */
 export const pageStart = (line: number) => Math.floor((Math.max(1, line) - 1) / LINES_PER_PAGE) * LINES_PER_PAGE + 1;
 
+/** Lines to mark, first to last (one line: both the same). */
+export interface LineRange {
+  from: number;
+  to: number;
+}
+
 /**
  * The document's text as grep and chat number it (`/content`), a page of
- * lines at a time. `highlight` (the page's `?line=`) is marked and scrolled
- * into view; "Go to line" changes it.
+ * lines at a time. `highlight` (the page's `?line=` and `&to=`) is marked and
+ * its first line scrolled into view; "Go to line" changes it.
  */
+
 export function DocumentText({
   id,
   lineCount,
@@ -23,20 +30,21 @@ export function DocumentText({
 }: {
   id: string;
   lineCount: number;
-  highlight: number | null;
+  highlight: LineRange | null;
   onGoTo: (line: number) => void;
 }) {
   const { library, scope } = useConsole();
-  const [from, setFrom] = useState(() => pageStart(highlight ?? 1));
+  const first = highlight?.from ?? null;
+  const [from, setFrom] = useState(() => pageStart(first ?? 1));
   const [content, setContent] = useState<DocumentContent | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [goTo, setGoTo] = useState<string | number>(highlight ?? '');
+  const [goTo, setGoTo] = useState<string | number>(first ?? '');
 
   // A new line asked for: read the page that holds it.
   useEffect(() => {
-    if (highlight) setFrom(pageStart(highlight));
-    setGoTo(highlight ?? '');
-  }, [highlight]);
+    if (first) setFrom(pageStart(first));
+    setGoTo(first ?? '');
+  }, [first]);
 
   const endUser = scope.end_user_id;
   useEffect(() => {
@@ -53,9 +61,9 @@ export function DocumentText({
 
   // Once the highlighted line is on the page, bring it into view.
   useEffect(() => {
-    if (!highlight || !content) return;
-    document.getElementById(`line-${highlight}`)?.scrollIntoView({ block: 'center' });
-  }, [highlight, content]);
+    if (!first || !content) return;
+    document.getElementById(`line-${first}`)?.scrollIntoView({ block: 'center' });
+  }, [first, content]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -122,13 +130,13 @@ export function DocumentText({
 }
 
 /** The lines with their numbers; the numbers are not selected with the text, so a copy is the text alone. */
-function Lines({ content, highlight }: { content: DocumentContent; highlight: number | null }) {
+function Lines({ content, highlight }: { content: DocumentContent; highlight: LineRange | null }) {
   const width = `${String(content.from_line + content.lines.length).length + 1}ch`;
   return (
     <Paper withBorder p={0} ff="monospace" fz="sm" aria-label="Text" role="region">
       {content.lines.map((text, k) => {
         const line = content.from_line + k;
-        const current = line === highlight;
+        const current = highlight !== null && line >= highlight.from && line <= highlight.to;
         return (
           <div
             key={line}
