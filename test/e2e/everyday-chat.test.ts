@@ -67,7 +67,7 @@ describe('everyday notes asked in other words', () => {
     const right = TRAIN.questions.filter((q, i) =>
       trained.answers[i]!.cited.some((id) => q.answers.includes(id)),
     ).length;
-    expect(share(right, TRAIN.questions.length)).toBeGreaterThanOrEqual(0.8);
+    expect(share(right, TRAIN.questions.length)).toBeGreaterThanOrEqual(0.85);
     for (const [i, asked] of trained.unrelated.entries())
       expect(asked.response.sources, TRAIN.unrelated[i]).toEqual([]);
   });
@@ -95,7 +95,7 @@ describe('everyday notes asked in other words', () => {
       offline.answers[i]!.cited.some((id) => q.answers.includes(id)),
     ).length;
     const refused = offline.unrelated.filter((a) => !a.response.sources.length).length;
-    expect(share(right, HELD_OUT.questions.length)).toBeGreaterThanOrEqual(0.5);
+    expect(share(right, HELD_OUT.questions.length)).toBeGreaterThanOrEqual(0.6);
     expect(share(refused, HELD_OUT.unrelated.length)).toBeGreaterThanOrEqual(0.8);
   }, 300_000);
 });

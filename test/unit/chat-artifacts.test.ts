@@ -7,7 +7,7 @@ import {
   tableOf,
   VEGA_LITE_SCHEMA,
 } from '../../lambdas/core/chat/artifacts.js';
-import { artifactIntent, artifactTitle } from '../../lambdas/core/chat/intent.js';
+import { artifactIntent, artifactTitle, wantsItems } from '../../lambdas/core/chat/intent.js';
 
 const fact = (text: string, lines = [1]): CitedFact => ({ text, title: 'Report', fileId: 'file_1', lines });
 
@@ -20,6 +20,20 @@ describe('artifact intent', () => {
     expect(artifactIntent('List the risks of the project')).toBe('list');
     expect(artifactIntent('When is the launch?')).toBeNull();
     expect(artifactIntent('What is the chemical formula of table salt?')).toBeNull();
+  });
+
+  it('itemizes an answer that is several things, without making a creation nobody asked for', () => {
+    for (const question of [
+      'what are the rules at the allotment',
+      'What do I need for the cycling class?',
+      'what do we still need to buy for the party',
+      'what else needs fixing on the car',
+      'List the risks of the project',
+    ])
+      expect(wantsItems(question), question).toBe(true);
+    expect(artifactIntent('what are the rules at the allotment')).toBeNull();
+    for (const question of ['When is the launch?', 'what is the rent now', 'how much did I pay for the rules book'])
+      expect(wantsItems(question), question).toBe(false);
   });
 
   it('titles the creation by its subject', () => {

@@ -8,7 +8,7 @@ import {
   selectGrounding,
 } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
-import { contentTerms, termSet } from '../../lambdas/core/chat/terms.js';
+import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
 import { coreHarness } from '../support/core-harness.js';
 
 describe('content terms', () => {
@@ -20,6 +20,15 @@ describe('content terms', () => {
     ]);
     expect(contentTerms('Make a table of 2026 revenue')).toEqual(['2026', 'revenu']);
     expect(contentTerms('What did we decide about hiring?')).toEqual(['hire']);
+  });
+
+  it('meets a word in its irregular forms, and drops the verbs a question is asked with', () => {
+    // Porter stemming alone leaves "paid" apart from "pay", "sold" from "selling", "children" from "child".
+    expect(contentTerms('how much did I pay')).toEqual(contentTerms('paid'));
+    expect(contentTerms('what do I still need to do after selling the car')).toEqual(contentTerms('sold car'));
+    expect(contentTerms('who is looking after the children')).toEqual(contentTerms('child'));
+    expect(contentTerms("what's going on with the fridge")).toEqual(['fridg']);
+    expect(contentTerms('when is someone coming to look at the freezer')).toEqual(['freezer']);
   });
 
   it('answers "what did we decide about X" from the note that says what was agreed about X', async () => {
@@ -55,9 +64,52 @@ describe('the support gate', () => {
     expect(isSupported({ coverage, matchedTerms: matched, questionTerms: question.size, cosine: 0.3 })).toBe(false);
   });
 
+  it('weights a word everybody says less than a rare one, so a passage missing only common words still answers', () => {
+    const asked = termSet('where did I leave the spare key');
+    const note = termSet('Spare key is under the blue pot, food in the utility room.');
+    const others = [note, termSet('The blue pot is cracked.'), termSet('Gutter cleaning done, £80.')];
+    const rarity = termRarity('where did I leave the spare key');
+    expect(rarity.get('leav')!).toBeLessThan(rarity.get('spare')!);
+    const plain = termCoverage(asked, note, termWeights(asked, others));
+    const weighted = termCoverage(asked, note, termWeights(asked, others, rarity), rarity);
+    expect(weighted.matched).toBe(2);
+    expect(weighted.coverage).toBeGreaterThan(plain.coverage);
+    const signals = { coverage: plain.coverage, matchedTerms: 2, questionTerms: 3, cosine: 0.1 };
+    expect(isSupported(signals)).toBe(false);
+    expect(weighted.missedRarity).toBe(rarity.get('leav'));
+    expect(isSupported({ ...signals, tellingCoverage: weighted.coverage, missedRarity: weighted.missedRarity })).toBe(
+      true,
+    );
+    // The rare word missing ("dentist" over a note about a nurse and a blood test) is no answer.
+    const dentist = termSet('when is the dentist appointment');
+    const bloods = termSet('Nurse took bloods. Ring the surgery for an appointment after 2pm.');
+    const missed = termCoverage(
+      dentist,
+      bloods,
+      termWeights(dentist, [bloods], termRarity('when is the dentist appointment')),
+    );
+    expect(missed.matched).toBe(1);
+    expect(missed.missedRarity).toBeGreaterThan(DEFAULT_SUPPORT.maxMissedRarity);
+    expect(
+      isSupported({
+        coverage: missed.coverage,
+        tellingCoverage: missed.coverage,
+        missedRarity: missed.missedRarity,
+        matchedTerms: 1,
+        questionTerms: 2,
+        cosine: 0.29,
+      }),
+    ).toBe(false);
+  });
+
   it('passes a passage that holds most of the question, or is very close in meaning', () => {
     expect(isSupported({ coverage: 0.8, matchedTerms: 3, questionTerms: 4, cosine: null })).toBe(true);
     expect(isSupported({ coverage: 0.8, matchedTerms: 1, questionTerms: 4, cosine: null })).toBe(false);
+    // One word holding most of the weight counted with rarity is enough when what it misses are words everybody says.
+    const one = { coverage: 0.5, matchedTerms: 1, questionTerms: 4, cosine: null };
+    expect(isSupported({ ...one, tellingCoverage: 0.8, missedRarity: 0.5 })).toBe(true);
+    expect(isSupported({ ...one, tellingCoverage: 0.8, missedRarity: 0.9 })).toBe(false);
+    expect(isSupported({ ...one, tellingCoverage: 0.5, missedRarity: 0.5 })).toBe(false);
     expect(isSupported({ coverage: 1, matchedTerms: 1, questionTerms: 1, cosine: null })).toBe(true);
     expect(isSupported({ coverage: 0, matchedTerms: 0, questionTerms: 4, cosine: DEFAULT_SUPPORT.minCosine })).toBe(
       true,

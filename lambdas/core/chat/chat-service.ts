@@ -16,7 +16,7 @@ import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import type { CosineScale } from './calibration.js';
 import { Conversations, searchQuestion } from './conversations.js';
-import { artifactIntent } from './intent.js';
+import { artifactIntent, wantsItems } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
 import { attachPendingVectors, type DeferredVectors, type PendingVectors } from './memory-vectors.js';
 import { ReplyDeltas } from './reply-deltas.js';
@@ -128,7 +128,7 @@ export class ChatService {
           // A model that judges reads the history; one that matches words (the extractive answerer) is given a question without words of its own with those it goes on from.
           question: chatModel.judges ? question : asked.question,
           passages,
-          itemize: intent !== null,
+          itemize: wantsItems(question),
           ...(history.length ? { history } : {}),
         },
         { onDelta: deltas?.push },

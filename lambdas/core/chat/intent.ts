@@ -6,6 +6,20 @@ const CHART = /\b(chart|charts|graph|graphs|plot|plots|visuali[sz]e|visuali[sz]a
 const TABLE = /\b(table(?!\s+(salt|tennis|spoons?|cloth|manners|wine|top))|tables|tabulate|spreadsheet|csv)\b/i;
 const LIST = /\b(list|lists|enumerate|bullet|bullets|bulleted|itemi[sz]e)\b/i;
 
+/**
+ * A question whose answer is several things without saying "list": "what
+ * are the rules at the allotment", "what do I need for the cycling class",
+ * "what else needs doing". Its answer is itemized, but no artifact is made
+ * (one is made only when asked for).
+ */
+const SEVERAL =
+  /^\s*(?:what|which)\s+(?:\w+\s+)?(?:are|were)\s+(?:the|my|our|all|his|her|their)\b|\bwhat\s+(?:else\s+)?(?:do|does|did|should|must)\s+(?:i|we|you|they)\s+(?:still\s+)?(?:need|have|bring|take|pack|buy)\s+(?:to|for)\b|\bwhat\s+(?:else\s+)?needs?\s/i;
+
+/** Whether the answer should come as items: a creation asked for, or a question whose answer is several things. */
+export function wantsItems(question: string): boolean {
+  return artifactIntent(question) !== null || SEVERAL.test(question);
+}
+
 export function artifactIntent(question: string): ArtifactIntent | null {
   if (CHART.test(question)) return 'chart';
   if (TABLE.test(question)) return 'table';

@@ -19,6 +19,17 @@ export interface SupportThresholds {
   minCoverage: number;
   /** ...with at least this many distinct question terms (when the question has that many). */
   minMatchedTerms: number;
+  /**
+   * Or: this share of the term weight counted with each word's rarity in
+   * everyday English (`tellingCoverage`), however few terms, when every
+   * term the passage misses is a word people say all the time (its rarity,
+   * word-rarity.ts, at most `maxMissedRarity`): a passage holding the
+   * question's telling words ("where did I leave the spare key" over "Spare
+   * key is under the blue pot"), not one missing a name or a rare word
+   * ("the capital city of Australia" over a passage on a capital city).
+   */
+  minCoverageAlone: number;
+  maxMissedRarity: number;
   /** Or: cosine similarity at which meaning alone is enough... */
   minCosine: number;
   /** ...or a lower cosine together with this much term weight. */
@@ -54,6 +65,8 @@ export interface SupportThresholds {
 export const DEFAULT_SUPPORT: SupportThresholds = {
   minCoverage: 0.3,
   minMatchedTerms: 3,
+  minCoverageAlone: 0.6,
+  maxMissedRarity: 0.6,
   minCosine: 0.58,
   minCosineWithTerms: 0.5,
   minCoverageWithCosine: 0.35,
@@ -77,6 +90,8 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
 export const DEFAULT_NOISE: SupportThresholds = {
   minCoverage: 0,
   minMatchedTerms: 1,
+  minCoverageAlone: 0,
+  maxMissedRarity: 1,
   minCosine: 0.3,
   minCosineWithTerms: 0.3,
   minCoverageWithCosine: 0,
@@ -92,6 +107,8 @@ export const DEFAULT_NOISE: SupportThresholds = {
 export const DEFAULT_ADMIT: SupportThresholds = {
   minCoverage: 0.2,
   minMatchedTerms: 1,
+  minCoverageAlone: 0.2,
+  maxMissedRarity: 1,
   minCosine: 0.4,
   minCosineWithTerms: 0.3,
   minCoverageWithCosine: 0.1,
@@ -108,6 +125,10 @@ export interface SupportSignals {
   coverage: number;
   matchedTerms: number;
   questionTerms: number;
+  /** Like `coverage`, each term's weight also times how rare its word is in everyday English (termWeights with rarity). */
+  tellingCoverage?: number;
+  /** How rare (word-rarity.ts) the rarest question term the passage misses is: 0 when it holds them all. */
+  missedRarity?: number;
   /** Cosine similarity to the question, when the meaning leg scored this passage. */
   cosine: number | null;
   /** The question asks for a table or a chart and the passage holds a number. */
@@ -123,43 +144,64 @@ export interface SupportSignals {
   cosineLead?: number;
 }
 
-/** Inverse document frequency of each question term over a pool of passages' term sets. */
+/**
+ * Inverse document frequency of each question term over a pool of passages'
+ * term sets, times how rare its word is in everyday English when `rarity`
+ * is given (terms.ts termRarity): a word every passage has proves little,
+ * and so does a word everybody says.
+ */
 export function termWeights(
   questionTerms: ReadonlySet<string>,
   pool: ReadonlyArray<ReadonlySet<string>>,
+  rarity?: ReadonlyMap<string, number>,
 ): Map<string, number> {
   const weights = new Map<string, number>();
   for (const term of questionTerms) {
     let df = 0;
     for (const terms of pool) if (terms.has(term)) df += 1;
-    weights.set(term, Math.log((pool.length + 1) / (df + 0.5)));
+    weights.set(term, Math.log((pool.length + 1) / (df + 0.5)) * (rarity?.get(term) ?? 1));
   }
   return weights;
 }
 
+/**
+ * The share of the question's term weight a passage holds, how many of its
+ * terms, and how rare the rarest term it misses is (`rarity` as in
+ * termWeights; 1 for any term missed when not given, 0 when none is missed).
+ */
 export function termCoverage(
   questionTerms: ReadonlySet<string>,
   passageTerms: ReadonlySet<string>,
   weights?: ReadonlyMap<string, number>,
-): { coverage: number; matched: number } {
-  if (!questionTerms.size) return { coverage: 0, matched: 0 };
+  rarity?: ReadonlyMap<string, number>,
+): { coverage: number; matched: number; missedRarity: number } {
+  if (!questionTerms.size) return { coverage: 0, matched: 0, missedRarity: 0 };
   let matched = 0;
   let have = 0;
   let total = 0;
+  let missedRarity = 0;
   for (const term of questionTerms) {
     const w = weights?.get(term) ?? 1;
     total += w;
     if (passageTerms.has(term)) {
       matched += 1;
       have += w;
+    } else {
+      missedRarity = Math.max(missedRarity, rarity?.get(term) ?? 1);
     }
   }
-  return { coverage: total > 0 ? have / total : 0, matched };
+  return { coverage: total > 0 ? have / total : 0, matched, missedRarity };
 }
 
 export function isSupported(signals: SupportSignals, thresholds: SupportThresholds = DEFAULT_SUPPORT): boolean {
   const enoughTerms = signals.matchedTerms >= Math.min(thresholds.minMatchedTerms, signals.questionTerms);
   if (signals.coverage >= thresholds.minCoverage && enoughTerms) return true;
+  if (
+    signals.matchedTerms > 0 &&
+    (signals.tellingCoverage ?? 0) >= thresholds.minCoverageAlone &&
+    (signals.missedRarity ?? 1) <= thresholds.maxMissedRarity
+  )
+    return true;
   const cosine = signals.cosine ?? 0;
   if (cosine >= thresholds.minCosine) return true;
   if (signals.figuresWanted && cosine >= thresholds.minCosineForFigures) return true;

@@ -14,7 +14,7 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
-import { termSet } from './terms.js';
+import { termRarity, termSet } from './terms.js';
 
 export interface RetrievedPassage {
   itemId: string;
@@ -133,6 +133,9 @@ export class ChatRetriever {
       if (!pool.has(key(hit))) pool.set(key(hit), termSet(`${hit.title ?? ''}\n${hit.passage.text}`));
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
+    // The same weights times how rare each word is in everyday English: what the question is about.
+    const rarity = termRarity(question);
+    const tellingWeights = termWeights(questionTerms, [...pool.values()], rarity);
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
 
     const out: RetrievedPassage[] = [];
@@ -145,6 +148,7 @@ export class ChatRetriever {
         if (seen.has(key(hit))) continue;
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
+        const telling = termCoverage(questionTerms, pool.get(key(hit))!, tellingWeights, rarity);
         out.push({
           itemId: hit.itemId,
           kind: hit.kind,
@@ -158,6 +162,8 @@ export class ChatRetriever {
             coverage,
             matchedTerms: matched,
             questionTerms: questionTerms.size,
+            tellingCoverage: telling.coverage,
+            missedRarity: telling.missedRarity,
             cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
             cosineLead: leadOf.get(hit.itemId),

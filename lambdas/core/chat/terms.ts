@@ -1,4 +1,6 @@
 import { stemmer } from 'stemmer';
+import lemmatizer from 'wink-lemmatizer';
+import { wordRarity } from './word-rarity.js';
 
 /**
  * The words of a text that carry its meaning: lower-cased, Porter-stemmed,
@@ -19,22 +21,34 @@ const ASKING_WORDS = `tell show give list lists table tables chart charts graph 
 please summarize summarise summary explain describe know find according library libraries document documents doc docs
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
 question answer now often usually ever exactly really bar pie get gets got
-decide decided decision decisions agree agreed conclude concluded`;
+decide decided decision decisions agree agreed conclude concluded
+go going come coming happen happening look need still else someone somebody anyone put`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Stemming is the costly step and words repeat: remember recent stems. */
-const stems = new Map<string, string>();
-function stem(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    if (stems.size > 100_000) stems.clear();
-    s = stemmer(word);
-    stems.set(word, s);
+/**
+ * A word's base form: irregular forms first (WordNet's exceptions: "paid" is
+ * "pay", "sold" is "sell", "children" is "child"), which stemming alone
+ * leaves apart, so "how much did I pay" meets "paid £80".
+ */
+function baseForm(word: string): string {
+  const verb = lemmatizer.verb(word);
+  return verb !== word ? verb : lemmatizer.noun(word);
+}
+
+/** The term a content word counts as, or null for a function or asking word (in any of its forms). */
+const termCache = new Map<string, string | null>();
+function termOf(word: string): string | null {
+  let term = termCache.get(word);
+  if (term === undefined) {
+    if (termCache.size > 100_000) termCache.clear();
+    const base = baseForm(word);
+    term = STOPWORDS.has(word) || STOPWORDS.has(base) ? null : stemmer(base);
+    termCache.set(word, term);
   }
-  return s;
+  return term;
 }
 
 /** Stemmed content terms of a text, in order, repeats kept. */
@@ -42,11 +56,31 @@ export function contentTerms(text: string): string[] {
   const terms: string[] = [];
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const word = match[0];
-    if (STOPWORDS.has(word)) continue;
-    if (word.length === 1 && !/\p{N}/u.test(word)) continue;
-    terms.push(/^\p{N}+$/u.test(word) ? word : stem(word));
+    if (/^\p{N}+$/u.test(word)) {
+      terms.push(word);
+      continue;
+    }
+    if (word.length === 1) continue;
+    const term = termOf(word);
+    if (term !== null) terms.push(term);
   }
   return terms;
 }
 
 export const termSet = (text: string): Set<string> => new Set(contentTerms(text));
+
+/**
+ * Each content term of a text with how rare its word is in everyday English
+ * (word-rarity.ts; the rarest of the words that share the term): how much it
+ * tells of what the text is about.
+ */
+export function termRarity(text: string): Map<string, number> {
+  const rarity = new Map<string, number>();
+  for (const match of text.toLowerCase().matchAll(WORD)) {
+    const word = match[0];
+    const term = /^\p{N}+$/u.test(word) ? word : word.length > 1 ? termOf(word) : null;
+    if (term === null) continue;
+    rarity.set(term, Math.max(rarity.get(term) ?? 0, wordRarity(word)));
+  }
+  return rarity;
+}
