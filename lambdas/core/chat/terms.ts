@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
-import lemmatizer from 'wink-lemmatizer';
+import nounExceptions from 'wink-lexicon/src/wn-noun-exceptions.js';
+import verbExceptions from 'wink-lexicon/src/wn-verb-exceptions.js';
 import { wordRarity } from './word-rarity.js';
 
 /**
@@ -22,20 +23,21 @@ please summarize summarise summary explain describe know find according library 
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
 question answer now often usually ever exactly really bar pie get gets got
 decide decided decision decisions agree agreed conclude concluded
-go going come coming happen happening look need still else someone somebody anyone put`;
+go goes going come comes coming happen happens happened happening look looks looked looking need needs needed
+needing still else someone somebody anyone put puts putting`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * A word's base form: irregular forms first (WordNet's exceptions: "paid" is
- * "pay", "sold" is "sell", "children" is "child"), which stemming alone
- * leaves apart, so "how much did I pay" meets "paid £80".
+ * A word's base form when it is irregular (WordNet's exception lists, from
+ * wink-lexicon: "paid" is "pay", "sold" is "sell", "children" is "child"),
+ * which stemming alone leaves apart, so "how much did I pay" meets "paid
+ * £80". Regular forms are left to the stemmer.
  */
 function baseForm(word: string): string {
-  const verb = lemmatizer.verb(word);
-  return verb !== word ? verb : lemmatizer.noun(word);
+  return verbExceptions[word] ?? nounExceptions[word] ?? word;
 }
 
 /** The term a content word counts as, or null for a function or asking word (in any of its forms). */

