@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withAnswerKinds } from '../../lambdas/core/chat/answer-kinds.js';
 import { judgeReply, NOT_IN_LIBRARY, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
 import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
 import {
@@ -100,6 +101,29 @@ describe('the support gate', () => {
         cosine: 0.29,
       }),
     ).toBe(false);
+  });
+
+  it('counts "cost" held by a passage that states an amount of money', () => {
+    const trip = 'Booked the trip to Edinburgh: train on 12 May at 8:30, two nights at the Balmoral. Total £486.';
+    const terms = withAnswerKinds(termSet(trip), trip);
+    expect(terms.has(termSet('cost').values().next().value!)).toBe(true);
+    expect(terms.has('time')).toBe(false);
+    const asked = termSet('how much did the trip cost');
+    const others = [terms, withAnswerKinds(termSet('Gym membership cancelled.'), 'Gym membership cancelled.')];
+    const rarity = termRarity('how much did the trip cost');
+    const held = termCoverage(asked, terms, termWeights(asked, others, rarity), rarity);
+    expect(held).toMatchObject({ matched: 2, missedRarity: 0 });
+    // A percentage is not money, and a passage without the subject still misses it.
+    const study = '12% of patients improved.';
+    expect(withAnswerKinds(termSet(study), study).has('cost')).toBe(false);
+    const plumber = termSet('how much did the plumber charge');
+    const missed = termCoverage(
+      plumber,
+      terms,
+      termWeights(plumber, others, termRarity('how much did the plumber charge')),
+    );
+    expect(missed.matched).toBe(1);
+    expect(isSupported({ coverage: missed.coverage, matchedTerms: 1, questionTerms: 2, cosine: 0.2 })).toBe(false);
   });
 
   it('passes a passage that holds most of the question, or is very close in meaning', () => {

@@ -1,4 +1,5 @@
 import { split } from 'sentence-splitter';
+import { HOLDS, type Wanted, wanted } from '../../core/chat/answer-kinds.js';
 import { contentTerms } from '../../core/chat/terms.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../core/ports.js';
 import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
@@ -121,45 +122,6 @@ function underHeading(heading: Sentence): Sentence[] {
     previous = block;
   }
   return out;
-}
-
-/**
- * What a question asks for, read from its words: a time or date, an amount
- * of money, a count, or a summary of what a note says. A sentence that holds
- * such a thing answers it better than one that only shares its words
- * ("how much did the repair cost" over "Labour £90, part £45").
- */
-type Wanted = 'time' | 'amount' | 'count' | 'summary';
-
-const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
-  [
-    'summary',
-    /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i,
-  ],
-  [
-    'amount',
-    /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i,
-  ],
-  ['count', /\b(?:how many|number of)\b/i],
-  ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
-];
-
-const MONTH_OR_DAY =
-  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
-  'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
-const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
-  time: new RegExp(
-    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`,
-    'i',
-  ),
-  amount: /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
-  count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
-};
-
-/** What the question wants, if one of the kinds above. */
-function wanted(question: string): Wanted | null {
-  for (const [kind, asks] of ASKS) if (asks.test(question)) return kind;
-  return null;
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {

@@ -2,6 +2,7 @@ import type { Filter } from '../filter.js';
 import type { Metadata } from '../metadata.js';
 import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type PassageHit } from '../model.js';
 import type { SearchService } from '../search.js';
+import { withAnswerKinds } from './answer-kinds.js';
 import { type CosineScale, onReferenceScale } from './calibration.js';
 import { artifactIntent } from './intent.js';
 import {
@@ -130,7 +131,9 @@ export class ChatRetriever {
     // How rare each question word is among everything the two legs turned up.
     const pool = new Map<string, Set<string>>();
     for (const hit of [...keywordHits, ...vectorHits]) {
-      if (!pool.has(key(hit))) pool.set(key(hit), termSet(`${hit.title ?? ''}\n${hit.passage.text}`));
+      if (pool.has(key(hit))) continue;
+      const text = `${hit.title ?? ''}\n${hit.passage.text}`;
+      pool.set(key(hit), withAnswerKinds(termSet(text), text));
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
     // The same weights times how rare each word is in everyday English: what the question is about.

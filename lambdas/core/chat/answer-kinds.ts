@@ -1,0 +1,63 @@
+import { termSet } from './terms.js';
+
+/**
+ * What a question asks for, read from its words: a time or date, an amount
+ * of money, a count, or a summary of what a note says. A sentence that holds
+ * such a thing answers it better than one that only shares its words
+ * ("how much did the repair cost" over "Labour £90, part £45").
+ */
+export type Wanted = 'time' | 'amount' | 'count' | 'summary';
+
+const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
+  [
+    'summary',
+    /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i,
+  ],
+  [
+    'amount',
+    /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i,
+  ],
+  ['count', /\b(?:how many|number of)\b/i],
+  ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
+];
+
+const MONTH_OR_DAY =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
+  'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
+export const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
+  time: new RegExp(
+    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`,
+    'i',
+  ),
+  amount: /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
+  count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
+};
+
+/** What the question wants, if one of the kinds above. */
+export function wanted(question: string): Wanted | null {
+  for (const [kind, asks] of ASKS) if (asks.test(question)) return kind;
+  return null;
+}
+
+/**
+ * Words that name the kind of answer rather than its subject: a passage
+ * stating an amount of money ("Total £486") answers "how much did the trip
+ * cost" without the word "cost". Stemmed as terms.ts stems them. (The same
+ * for "time" over any passage with a date was tried and left out: it helped
+ * no question of the train sets, and "my running times" met every dated
+ * note.)
+ */
+const ANSWERED_BY_MONEY = termSet('cost costs price prices pay charge charges spend fee fees');
+/** An amount of money (not any number or percentage: "cost" is not answered by "12% of patients"). */
+const MONEY = /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
+
+/**
+ * A passage's terms with the words it answers by what it states: the amount
+ * words when it holds an amount of money. A word every passage then holds
+ * weighs little (termWeights).
+ */
+export function withAnswerKinds(terms: ReadonlySet<string>, text: string): Set<string> {
+  const out = new Set(terms);
+  if (MONEY.test(text)) for (const term of ANSWERED_BY_MONEY) out.add(term);
+  return out;
+}
