@@ -251,6 +251,16 @@ function isReceipt(body: unknown): body is Receipt {
  * for await (const hit of lib.searchAll({ q: 'when does the harbour open' })) console.log(hit.snippet);
  * ```
  */
+/** A file's bytes and what its headers say of them. */
+function documentFile(response: RawResponse<Uint8Array>): DocumentFile {
+  return {
+    bytes: response.body,
+    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    filename: filenameFromDisposition(response.headers.get('content-disposition')),
+    requestId: response.requestId,
+  };
+}
+
 export class Library {
   protected readonly transport: Transport;
 
@@ -533,26 +543,7 @@ export class Library {
       id: string,
       params: { end_user_id?: string } = {},
       options: RequestOptions = {},
-    ): Promise<DocumentFile> => {
-      const response = await this.transport.request<Uint8Array>(
-        {
-          method: 'GET',
-          path: '/v1/documents/{id}/file',
-          pathParams: { id },
-          query: params,
-          idempotent: true,
-          binary: true,
-          mediaType: '*/*',
-        },
-        options,
-      );
-      return {
-        bytes: response.body,
-        contentType: response.headers.get('content-type') ?? 'application/octet-stream',
-        filename: filenameFromDisposition(response.headers.get('content-disposition')),
-        requestId: response.requestId,
-      };
-    },
+    ): Promise<DocumentFile> => documentFile(await this.requestFile(id, params, '*/*', options)),
     /**
      * `GET /v1/documents/{id}/file` for a browser page: where the service
      * answers a file with a link (AWS), the link, which the page opens (a page
@@ -565,41 +556,21 @@ export class Library {
       params: { end_user_id?: string } = {},
       options: RequestOptions = {},
     ): Promise<{ link: DocumentFileLink } | { file: DocumentFile }> => {
-      const response = await this.transport.request<Uint8Array>(
-        {
-          method: 'GET',
-          path: '/v1/documents/{id}/file',
-          pathParams: { id },
-          query: params,
-          idempotent: true,
-          binary: true,
-          mediaType: `${FILE_LINK_MEDIA_TYPE}, */*;q=0.1`,
-        },
-        options,
-      );
-      const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
-      if (contentType.split(';')[0]!.trim().toLowerCase() === FILE_LINK_MEDIA_TYPE) {
-        const link = JSON.parse(new TextDecoder().decode(response.body)) as {
-          url: string;
-          expires_in_seconds: number;
-          filename: string;
-          content_type: string;
-        };
-        return {
-          link: {
-            url: link.url,
-            expiresInSeconds: link.expires_in_seconds,
-            filename: link.filename,
-            contentType: link.content_type,
-          },
-        };
-      }
+      const response = await this.requestFile(id, params, `${FILE_LINK_MEDIA_TYPE}, */*;q=0.1`, options);
+      const file = documentFile(response);
+      if (file.contentType.split(';')[0]!.trim().toLowerCase() !== FILE_LINK_MEDIA_TYPE) return { file };
+      const link = JSON.parse(new TextDecoder().decode(response.body)) as {
+        url: string;
+        expires_in_seconds: number;
+        filename: string;
+        content_type: string;
+      };
       return {
-        file: {
-          bytes: response.body,
-          contentType,
-          filename: filenameFromDisposition(response.headers.get('content-disposition')),
-          requestId: response.requestId,
+        link: {
+          url: link.url,
+          expiresInSeconds: link.expires_in_seconds,
+          filename: link.filename,
+          contentType: link.content_type,
         },
       };
     },
@@ -792,6 +763,27 @@ export class Library {
         options,
       )
     ).body;
+  }
+
+  /** `GET /v1/documents/{id}/file`, accepting `mediaType`. */
+  private requestFile(
+    id: string,
+    params: { end_user_id?: string },
+    mediaType: string,
+    options: RequestOptions,
+  ): Promise<RawResponse<Uint8Array>> {
+    return this.transport.request<Uint8Array>(
+      {
+        method: 'GET',
+        path: '/v1/documents/{id}/file',
+        pathParams: { id },
+        query: params,
+        idempotent: true,
+        binary: true,
+        mediaType,
+      },
+      options,
+    );
   }
 
   private checkReceipt(response: RawResponse<Receipt>, options: CaptureOptions): Receipt {

@@ -17,12 +17,7 @@ let key: string;
 const ids: Record<string, string> = {};
 
 /** Captures a text and waits until it is findable by meaning (status ready). */
-async function capture(text: string, title: string): Promise<string> {
-  const res = await harness.server.api('/v1/capture', { key, body: { text, title } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect((await harness.server.settled(key, res.body.id)).status, title).toBe('ready');
-  return res.body.id as string;
-}
+const capture = (text: string, title: string): Promise<string> => harness.server.captureReady(key, { text, title });
 
 beforeAll(async () => {
   harness = await startConsoleHarness();

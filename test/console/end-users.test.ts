@@ -2,19 +2,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConsoleHarness,
-  screenshot as keepScreenshot,
   openPage,
+  screenshot,
   seriousViolations,
   signIn,
   startConsoleHarness,
 } from '../support/console-browser.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
-
-/** Keeps a screenshot from the top of the page (a full-page shot of a scrolled page draws the fixed header midway). */
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await keepScreenshot(page, name);
-}
 
 /**
  * The End users page and the header's "End user" field: end users listed with

@@ -18,16 +18,10 @@ afterAll(async () => {
 });
 
 /** Captures a text into a library and waits until it is findable by meaning (status ready). */
-async function capture(
+const capture = (
   key: string,
   item: { text: string; title: string; source_ref?: string; end_user_id?: string },
-): Promise<string> {
-  const res = await harness.server.api('/v1/capture', { key, body: item });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const doc = await harness.server.settled(key, res.body.id, { endUserId: item.end_user_id });
-  expect(doc.status, item.title).toBe('ready');
-  return res.body.id as string;
-}
+): Promise<string> => harness.server.captureReady(key, item);
 
 // The Falcon paragraph is the document's second passage: it starts at line 5.
 const HARBOUR = `Harbour office notes

@@ -110,5 +110,10 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** Keeps a screenshot of the page as a test artifact (not committed). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Taken from the top (a full-page shot of a scrolled page draws the fixed header midway), then the page is
+  // scrolled back to where it was, so what a test does next sees the page as it left it.
+  const scrolled = await page.evaluate('[window.scrollX, window.scrollY]');
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.evaluate(`window.scrollTo(${(scrolled as number[]).join(', ')})`);
 }

@@ -30,6 +30,12 @@ export interface TestServer {
    * `timeoutMs` (default 120 s).
    */
   settled(key: string, id: string, options?: { endUserId?: string; timeoutMs?: number }): Promise<any>;
+  /**
+   * `POST /v1/capture` of `item`, then waits until the document is findable
+   * by meaning; throws unless the capture answered 201 and the document became
+   * `ready`. Its id.
+   */
+  captureReady(key: string, item: { text: string; end_user_id?: string; [field: string]: unknown }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -115,6 +121,13 @@ export async function startTestServer(
         if (Date.now() > deadline) throw new Error(`document ${id} still processing after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+    },
+    async captureReady(key, item) {
+      const res = await self.api('/v1/capture', { key, body: item });
+      if (res.status !== 201) throw new Error(`capture: ${res.status} ${JSON.stringify(res.body)}`);
+      const doc = await self.settled(key, res.body.id, { endUserId: item.end_user_id });
+      if (doc.status !== 'ready') throw new Error(`document ${res.body.id} is ${doc.status}: ${JSON.stringify(doc)}`);
+      return res.body.id as string;
     },
     async close() {
       await server.close();

@@ -126,6 +126,24 @@ describe('the support gate', () => {
     expect(isSupported({ coverage: missed.coverage, matchedTerms: 1, questionTerms: 2, cosine: 0.2 })).toBe(false);
   });
 
+  it('counts an amount of money as "cost" only where no rare word may be missed', async () => {
+    const { services } = coreHarness();
+    const ref = { tenantId: 't', endUserId: null };
+    await services.capture.capture(ref, { text: 'Hotel in Lisbon: Casa Alfama, 3 nights, €420 in total.' });
+    await services.capture.capture(ref, { text: 'School trip to the zoo on Friday: 15 pounds, packed lunch.' });
+    const retriever = new ChatRetriever(services.search);
+    const signalsOf = async (question: string) =>
+      (await retriever.candidates(ref, question)).candidates.find((c) => c.passage.text.startsWith('Hotel'))!.signals;
+    // Asked about this hotel: "hotel" and, by its price, "cost" are both held.
+    const lisbon = await signalsOf('what did the hotel in Lisbon cost');
+    expect(lisbon).toMatchObject({ tellingCoverage: 1, missedRarity: 0 });
+    // Asked about another: the rules that count words see "hotel" alone, and the rarity rule sees "Porto" missed.
+    const porto = await signalsOf('what did the hotel in Porto cost');
+    expect(porto.matchedTerms).toBe(1);
+    expect(porto.missedRarity).toBe(1);
+    expect(isSupported({ ...porto, cosine: null, cosineLead: 0 })).toBe(false);
+  });
+
   it('passes a passage that holds most of the question, or is very close in meaning', () => {
     expect(isSupported({ coverage: 0.8, matchedTerms: 3, questionTerms: 4, cosine: null })).toBe(true);
     expect(isSupported({ coverage: 0.8, matchedTerms: 1, questionTerms: 4, cosine: null })).toBe(false);

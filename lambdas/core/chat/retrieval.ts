@@ -130,15 +130,21 @@ export class ChatRetriever {
     const questionTerms = termSet(question);
     // How rare each question word is among everything the two legs turned up.
     const pool = new Map<string, Set<string>>();
+    // The same passages holding the words they answer by what they state (answer-kinds.ts): read only by the
+    // rule that also asks that no rare word be missed, so "what did the hotel in Porto cost" is not answered by
+    // a Lisbon hotel's price on "hotel" and "cost" alone.
+    const answering = new Map<string, Set<string>>();
     for (const hit of [...keywordHits, ...vectorHits]) {
       if (pool.has(key(hit))) continue;
       const text = `${hit.title ?? ''}\n${hit.passage.text}`;
-      pool.set(key(hit), withAnswerKinds(termSet(text), text));
+      const terms = termSet(text);
+      pool.set(key(hit), terms);
+      answering.set(key(hit), withAnswerKinds(terms, text));
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
-    // The same weights times how rare each word is in everyday English: what the question is about.
+    // Weights times how rare each word is in everyday English: what the question is about.
     const rarity = termRarity(question);
-    const tellingWeights = termWeights(questionTerms, [...pool.values()], rarity);
+    const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
 
     const out: RetrievedPassage[] = [];
@@ -151,7 +157,7 @@ export class ChatRetriever {
         if (seen.has(key(hit))) continue;
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
-        const telling = termCoverage(questionTerms, pool.get(key(hit))!, tellingWeights, rarity);
+        const telling = termCoverage(questionTerms, answering.get(key(hit))!, tellingWeights, rarity);
         out.push({
           itemId: hit.itemId,
           kind: hit.kind,

@@ -53,20 +53,19 @@ function termOf(word: string): string | null {
   return term;
 }
 
-/** Stemmed content terms of a text, in order, repeats kept. */
-export function contentTerms(text: string): string[] {
-  const terms: string[] = [];
+/** Each content word of a text (lower-cased) with the term it counts as, in order. */
+function* wordTerms(text: string): Generator<{ word: string; term: string }> {
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const word = match[0];
-    if (/^\p{N}+$/u.test(word)) {
-      terms.push(word);
-      continue;
-    }
-    if (word.length === 1) continue;
-    const term = termOf(word);
-    if (term !== null) terms.push(term);
+    // A number is its own term; a lone letter is none.
+    const term = /^\p{N}+$/u.test(word) ? word : word.length > 1 ? termOf(word) : null;
+    if (term !== null) yield { word, term };
   }
-  return terms;
+}
+
+/** Stemmed content terms of a text, in order, repeats kept. */
+export function contentTerms(text: string): string[] {
+  return Array.from(wordTerms(text), ({ term }) => term);
 }
 
 export const termSet = (text: string): Set<string> => new Set(contentTerms(text));
@@ -78,11 +77,6 @@ export const termSet = (text: string): Set<string> => new Set(contentTerms(text)
  */
 export function termRarity(text: string): Map<string, number> {
   const rarity = new Map<string, number>();
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
-    const term = /^\p{N}+$/u.test(word) ? word : word.length > 1 ? termOf(word) : null;
-    if (term === null) continue;
-    rarity.set(term, Math.max(rarity.get(term) ?? 0, wordRarity(word)));
-  }
+  for (const { word, term } of wordTerms(text)) rarity.set(term, Math.max(rarity.get(term) ?? 0, wordRarity(word)));
   return rarity;
 }

@@ -1,6 +1,7 @@
-import { Badge, Code, DataList, Text } from '@mantine/core';
+import { Badge, Code, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { BucketStatus } from '../../../../client/src/index.js';
+import { LabelledValues } from '../LabelledValues';
 import { formatMoment, plural } from './format';
 
 /** The registered bucket (GET /v1/bucket) and its health, or that files stay in the service's storage. */
@@ -29,14 +30,5 @@ export function BucketState({ status }: { status: BucketStatus | null }) {
   if (status.last_error) rows.push(['Last error', `${status.last_error} (${formatMoment(status.last_error_at)})`]);
   if (status.pending_deletes > 0)
     rows.push(['Deletes pending', `${plural(status.pending_deletes, 'object')}, retried in the background`]);
-  return (
-    <DataList data-bucket-state={status.state} withDivider>
-      {rows.map(([label, value]) => (
-        <DataList.Item key={label}>
-          <DataList.ItemLabel>{label}</DataList.ItemLabel>
-          <DataList.ItemValue style={{ overflowWrap: 'anywhere' }}>{value}</DataList.ItemValue>
-        </DataList.Item>
-      ))}
-    </DataList>
-  );
+  return <LabelledValues rows={rows} data-bucket-state={status.state} withDivider />;
 }

@@ -1,6 +1,7 @@
-import { Code, DataList, Text } from '@mantine/core';
+import { Code, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Document } from '../../../../client/src/index.js';
+import { LabelledValues } from '../LabelledValues';
 import { formatBytes, formatDate } from './format';
 import { MetadataView } from './MetadataView';
 import { StatusBadge } from './StatusBadge';
@@ -41,14 +42,5 @@ export function DocumentRecord({ doc }: { doc: Document }) {
     ['Findable by meaning', yesNo(doc.findable_by_meaning)],
     ['Metadata', <MetadataView key="metadata" metadata={doc.metadata} />],
   ];
-  return (
-    <DataList size="sm" gap={6} labelWidth={150} aria-label="Record">
-      {rows.map(([label, value]) => (
-        <DataList.Item key={label}>
-          <DataList.ItemLabel>{label}</DataList.ItemLabel>
-          <DataList.ItemValue style={{ overflowWrap: 'anywhere' }}>{value}</DataList.ItemValue>
-        </DataList.Item>
-      ))}
-    </DataList>
-  );
+  return <LabelledValues rows={rows} size="sm" gap={6} labelWidth={150} aria-label="Record" />;
 }
