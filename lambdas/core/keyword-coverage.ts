@@ -12,18 +12,23 @@ export const termWeight = (documents: number, containing: number): number =>
   Math.log(1 + (Math.max(0, documents - containing) + 0.5) / (containing + 0.5));
 
 /**
- * For each query term, the items that hold it (as the keyword leg matches
- * words: stemmed); returns an item's coverage in [0, 1]. A term no item holds
- * still counts in the total: a query that is half unknown words is half matched.
+ * For each query term, how many of the library's items hold it and which of
+ * the items asked about do (as the keyword leg matches words: stemmed);
+ * returns the coverage in [0, 1] of any item asked about. A term no item
+ * holds still counts in the total: a query that is half unknown words is
+ * half matched.
  */
-export function coverageOf<K>(documents: number, termItems: ReadonlyArray<ReadonlySet<K>>): (item: K) => number {
-  const weights = termItems.map((items) => termWeight(documents, items.size));
+export function coverageOf<K>(
+  documents: number,
+  terms: ReadonlyArray<{ holding: number; items: ReadonlySet<K> }>,
+): (item: K) => number {
+  const weights = terms.map((term) => termWeight(documents, term.holding));
   const total = weights.reduce((a, b) => a + b, 0);
   return (item) => {
     if (total <= 0) return 0;
     let held = 0;
-    termItems.forEach((items, i) => {
-      if (items.has(item)) held += weights[i]!;
+    terms.forEach((term, i) => {
+      if (term.items.has(item)) held += weights[i]!;
     });
     return held / total;
   };

@@ -95,6 +95,37 @@ describe('POST /v1/capture with replace_source_ref', () => {
     expect(id).not.toBe(v1.body.id);
   });
 
+  it('within one batch, versions of one source_ref land in request order: the last one stays', async () => {
+    // Items of a batch are captured at once; those naming the same source_ref still wait for each other,
+    // so a file read first (slower) does not land after the text that follows it.
+    const file = (text: string) => ({
+      content_base64: Buffer.from(`<html><body><p>${text}</p></body></html>`).toString('base64'),
+      filename: 'shearwater.html',
+      content_type: 'text/html',
+      source_ref: 's.md',
+      replace_source_ref: true,
+    });
+    const text = (t: string) => ({ text: t, source_ref: 's.md', replace_source_ref: true });
+    const batch = await server.api('/v1/capture/batch', {
+      key,
+      body: {
+        items: [
+          file('shearwater version 0'),
+          text('shearwater version 1'),
+          file('shearwater version 2'),
+          text('shearwater version 3'),
+          { text: 'an unrelated petrel', source_ref: 'petrel.md' },
+        ],
+      },
+    });
+    expect(batch.body.succeeded).toBe(5);
+    expect(batch.body.results.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3, 4]);
+    const last = batch.body.results[3].id;
+    expect(await listIds('s.md')).toEqual([last]);
+    expect(await grepIds('shearwater version')).toEqual([last]);
+    expect(await listIds('petrel.md')).toEqual([batch.body.results[4].id]);
+  });
+
   it('a reader polling grep and the list during 30 replaces always sees exactly one version', async () => {
     await capture({ text: 'puffin version 0', source_ref: 'p.md' });
     let done = false;

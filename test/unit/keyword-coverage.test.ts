@@ -24,10 +24,11 @@ describe('termWeight', () => {
 });
 
 describe('coverageOf', () => {
-  // 10 notes: "up" is in 6 of them, "rent" in one, "went" in none.
-  const up = new Set([1, 2, 3, 4, 5, 6]);
-  const rent = new Set([7]);
-  const went = new Set<number>();
+  // 10 notes: "up" is in 6 of them, "rent" in one, "went" in none (each term: how many hold it, and which of those asked about).
+  const holders = (items: number[]) => ({ holding: items.length, items: new Set(items) });
+  const up = holders([1, 2, 3, 4, 5, 6]);
+  const rent = holders([7]);
+  const went = holders([]);
 
   it('gives a hit on one common word a small share of the query, and one on the rare word a large one', () => {
     const coverage = coverageOf(10, [rent, went, up]);
@@ -40,6 +41,12 @@ describe('coverageOf', () => {
   it('is 1 for an item holding every term and counts words no item holds in the total', () => {
     expect(coverageOf(10, [rent])(7)).toBeCloseTo(1, 10);
     expect(coverageOf(10, [rent, went])(7)).toBeLessThan(0.6);
+  });
+
+  it('weighs a term by how many of the library hold it, not by how many of the items asked about do', () => {
+    // "up" held by 6 of 10 notes, only note 1 of them asked about: as common as above.
+    const asked = coverageOf(10, [rent, went, { holding: 6, items: new Set([1]) }]);
+    expect(asked(1)).toBeCloseTo(coverageOf(10, [rent, went, up])(1), 10);
   });
 
   it('is 0 for a query without terms', () => {
