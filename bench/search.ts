@@ -14,7 +14,11 @@
  * embeddings (each near one of 4,096 centres), so the bit-code scan meets
  * neighbourhoods as it does in use. Each query is a SciFact query embedded
  * for real by the local model and searched through SearchService: a figure
- * is embedding + both legs + fusion.
+ * is embedding + both legs + fusion. The same queries are then sent as
+ * GET /v1/search to a `library serve` in its own process on the same folder
+ * (its tenant made first, `library keys create`): what a caller waits for,
+ * routing, JSON and the server's own query embedding included (--no-http
+ * skips it).
  *
  * Every measured answer is checked, and a run whose answers are wrong stops
  * with an error instead of printing a figure: every search must return
@@ -24,7 +28,7 @@
  * Recall@10 of the vector leg is measured against an exact scan of every
  * stored vector.
  *
- *   npm run bench:search [-- --queries 300 --sizes 50000,200000,1000000 --huge --grep-docs 20000]
+ *   npm run bench:search [-- --queries 300 --sizes 50000,200000,1000000 --huge --grep-docs 20000 --no-http]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +38,7 @@ import { chunkText } from '../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
 import type { Embedder } from '../lambdas/core/ports.js';
 import { type LocalStack, openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { createTenantKey, Http, killAllServers, type LocalServer, newTally, startServer } from './lib/local-server.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 import { documentText, loadCorpus, loadScifact } from './lib/scifact.js';
@@ -44,7 +49,10 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '50000,200000,1000000' },
     huge: { type: 'boolean', default: false },
     'grep-docs': { type: 'string', default: '20000' },
+    // Also search over HTTP: `library serve` in its own process on the same folder (--no-http: in process only).
+    http: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const sizes = [...args.sizes.split(',').map(Number), ...(args.huge ? [5_000_000] : [])];
 const queryCount = Number(args.queries);
@@ -54,7 +62,7 @@ const corpus = loadCorpus();
 const queries = loadScifact('test')
   .queries.map((q) => q.text)
   .slice(0, queryCount);
-const ref: LibraryRef = { tenantId: 'bench', endUserId: null };
+let ref: LibraryRef = { tenantId: 'bench', endUserId: null };
 const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString().replace('Z', '000');
 
 /** A seeded generator (mulberry32), so every run indexes the same vectors. */
@@ -163,7 +171,15 @@ function vectorRecall(stack: LocalStack, probes: Float32Array[], found: number[]
 
 async function searchBench() {
   const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-search-'));
+  // Over HTTP the server needs a tenant with a key: the library is that tenant's.
+  let apiKey = '';
+  if (args.http) {
+    const tenant = await createTenantKey(dataDir, 'bench');
+    ref = { tenantId: tenant.tenantId, endUserId: null };
+    apiKey = tenant.apiKey;
+  }
   const stack = await openLocalStack({ dataDir });
+  let server: LocalServer | null = null;
   const { index, embedder, documents } = stack.ports;
   // The library's record, as its first capture makes it: searches read its generation.
   await documents.touchLibrary(ref, stamp(0));
@@ -245,9 +261,30 @@ async function searchBench() {
     console.log(
       `  parts: query embedding ${ms(embed)}; keyword leg ${ms(keyword)} (${keywordEmpty} found nothing); vector leg ${ms(vector)} (200 candidates a leg); vector recall@10 against exact ${recall.toFixed(3)}`,
     );
+    if (args.http) {
+      server ??= await startServer({ dataDir, label: 'search' });
+      console.log(`  over HTTP: ${await httpSearches(new Http(server.url, apiKey, newTally()), passages)}`);
+    }
   }
+  await server?.kill();
   stack.close();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The same queries as GET /v1/search from a `library serve` on the same folder: what a caller waits for, every answer checked. */
+async function httpSearches(http: Http, passages: number): Promise<string> {
+  const path = (q: string) => `/v1/search?q=${encodeURIComponent(q)}&limit=10`;
+  for (const q of queries.slice(0, 10)) await http.get(path(q)); // the server's model and vector cache warm up
+  const times: number[] = [];
+  for (const q of queries) {
+    const response = await http.get<{ results: unknown[] }>(path(q));
+    times.push(response.ms);
+    check(
+      response.status === 200 && response.body.results.length > 0,
+      `GET /v1/search at ${passages} passages answered HTTP ${response.status} with ${response.body.results?.length ?? 0} results`,
+    );
+  }
+  return `p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms over ${queries.length} queries (library serve in its own process, query embedding included), every one with results`;
 }
 
 /** Grep never embeds: a tiny stand-in keeps the vector table small. */
@@ -327,6 +364,7 @@ async function grepBench() {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
+process.on('exit', killAllServers);
 console.log(`bench:search on ${new Date().toISOString()}`);
 console.log(machineLine());
 await searchBench();

@@ -6,7 +6,7 @@
  *       group (detached) on a free port, rate limit lifted, and waits for GET /v1/health.
  *       Returns a LocalServer: url, pid (the group), defaultKey (printed on the data
  *       folder's first start; null on a restart), log file, kill(signal), exited.
- *   createTenant(dataDir, name)      `library keys create --tenant NAME` -> its API key
+ *   createTenant(dataDir, name)      `library keys create --tenant NAME` -> its API key (createTenantKey: and its id)
  *   killAllServers()                 SIGKILLs every group started here (for finally / exit handlers)
  *   serverRss(pgid)                  { server, group } resident bytes: the node process that runs
  *       bin/library.ts (the deepest one: npx and tsx's launcher are its parents) with its
@@ -162,13 +162,18 @@ export function tail(file: string, lines = 20): string {
 }
 
 export async function createTenant(dataDir: string, name: string): Promise<string> {
+  return (await createTenantKey(dataDir, name)).apiKey;
+}
+
+/** `library keys create --tenant NAME` -> the tenant's id (for a bench that fills its library in process) and API key. */
+export async function createTenantKey(dataDir: string, name: string): Promise<{ tenantId: string; apiKey: string }> {
   const { stdout } = await promisify(execFile)('npx', ['tsx', 'bin/library.ts', 'keys', 'create', '--tenant', name], {
     cwd: REPO_ROOT,
     env: serverEnv(dataDir),
   });
   const last = stdout.trim().split('\n').pop() ?? '';
   const parsed = JSON.parse(last) as { tenant_id: string; api_key: string };
-  return parsed.api_key;
+  return { tenantId: parsed.tenant_id, apiKey: parsed.api_key };
 }
 
 export function killAllServers(): void {
