@@ -62,6 +62,21 @@ describe('GroupedWrites', () => {
     expect(texts()).toEqual(['x']);
   });
 
+  it('when the transaction cannot begin (another connection holds the write lock), every write fails at once, none retried alone', async () => {
+    const other = openDatabase(join(dir, 'test.db'));
+    other.pragma('busy_timeout = 0');
+    db.pragma('busy_timeout = 0');
+    other.exec('BEGIN IMMEDIATE');
+    const writes = new GroupedWrites(db);
+    const outcomes = await Promise.allSettled(['a', 'b'].map((t) => writes.submit(insert(t))));
+    other.exec('ROLLBACK');
+    other.close();
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/locked|busy/i);
+    expect(transactions).toBe(1);
+    expect(texts()).toEqual([]);
+  });
+
   it('caps a group: more writes than the cap take more transactions, all landing', async () => {
     const writes = new GroupedWrites(db, 3);
     await Promise.all(Array.from({ length: 7 }, (_, i) => writes.submit(insert(`n${i}`))));

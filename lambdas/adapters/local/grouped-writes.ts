@@ -52,11 +52,26 @@ export class GroupedWrites {
     this.scheduled = this.pending.length > 0;
     if (this.scheduled) setImmediate(() => this.flush());
     let values: unknown[];
+    let writeThrew = false;
+    const runWrite = ({ write }: Pending) => {
+      try {
+        return write();
+      } catch (error) {
+        writeThrew = true;
+        throw error;
+      }
+    };
     try {
-      values = this.db.transaction(() => group.map(({ write }) => write())).immediate();
-    } catch {
-      // One write threw (or the commit failed): nothing of the group was kept. Each alone, as if never grouped.
-      for (const pending of group) this.runAlone(pending);
+      values = this.db.transaction(() => group.map(runWrite)).immediate();
+    } catch (error) {
+      if (writeThrew) {
+        // Nothing of the group was kept. Each alone, as if never grouped: only the one that throws fails.
+        for (const pending of group) this.runAlone(pending);
+      } else {
+        // The transaction could not begin or commit (another process holds the file past the busy timeout,
+        // the disk is full): it would fail again for each, so each fails now.
+        for (const { reject } of group) reject(error);
+      }
       return;
     }
     group.forEach((pending, i) => this.settle(pending, values[i]));
