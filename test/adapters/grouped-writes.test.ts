@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteDatabase } from '../../lambdas/adapters/local/database.js';
 import { GroupedWrites } from '../../lambdas/adapters/local/grouped-writes.js';
 
-/** Group commit on a real SQLite file: one transaction for a turn's writes, and a failing write fails alone. */
+/** Group commit on a real SQLite file: one transaction for the writes submitted together, and a failing write fails alone. */
 let dir: string;
 let db: SqliteDatabase;
 let transactions: number;
@@ -32,7 +32,7 @@ const insert = (text: string) => () =>
 const texts = () => db.prepare('SELECT text FROM notes ORDER BY id').pluck().all();
 
 describe('GroupedWrites', () => {
-  it('runs the writes submitted in one turn in one transaction, in order, each resolving with its value', async () => {
+  it('runs the writes submitted together in one transaction, in order, each resolving with its value', async () => {
     const writes = new GroupedWrites(db);
     const ids = await Promise.all(['a', 'b', 'c', 'd'].map((t) => writes.submit(insert(t))));
     expect(ids).toEqual([1, 2, 3, 4]);
@@ -40,7 +40,7 @@ describe('GroupedWrites', () => {
     expect(transactions).toBe(1);
   });
 
-  it('a write that throws fails alone: the others of its turn still commit, and only theirs run their after-commit step', async () => {
+  it('a write that throws fails alone: the others of its group still commit, and only theirs run their after-commit step', async () => {
     const writes = new GroupedWrites(db);
     const committed: string[] = [];
     const outcomes = await Promise.allSettled(
@@ -56,7 +56,7 @@ describe('GroupedWrites', () => {
     const writes = new GroupedWrites(db);
     const seen: string[] = [];
     const done = writes.submit(insert('x'), () => seen.push(`committed, in transaction: ${db.inTransaction}`));
-    expect(texts()).toEqual([]); // not yet: the group runs on the next turn
+    expect(texts()).toEqual([]); // not yet: the group runs once the submitting code yields
     await done;
     expect(seen).toEqual(['committed, in transaction: false']);
     expect(texts()).toEqual(['x']);
@@ -75,6 +75,23 @@ describe('GroupedWrites', () => {
     expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/locked|busy/i);
     expect(transactions).toBe(1);
     expect(texts()).toEqual([]);
+  });
+
+  it('is not starved by a loop of awaits that never yields to the event loop', async () => {
+    const writes = new GroupedWrites(db);
+    let done = false;
+    const spinner = (async () => {
+      let spins = 0;
+      while (!done && spins < 100_000) {
+        await null;
+        spins += 1;
+      }
+      return spins;
+    })();
+    await writes.submit(insert('x'));
+    done = true;
+    expect(await spinner).toBeLessThan(100_000);
+    expect(texts()).toEqual(['x']);
   });
 
   it('caps a group: more writes than the cap take more transactions, all landing', async () => {

@@ -1,8 +1,12 @@
 import type { SqliteDatabase } from './database.js';
 
 /**
- * Group commit for one SQLite connection: the writes submitted within one
- * turn of the event loop run in a single IMMEDIATE transaction. Every
+ * Group commit for one SQLite connection: the writes submitted together
+ * run in a single IMMEDIATE transaction. "Together" is before the microtasks
+ * already queued when the first of them was submitted have run: work started
+ * at once and moving in step (a batch's items) meets in one group. Not on
+ * the next macrotask: a caller's loop of awaits that never yields to it
+ * would starve the flush, and a capture would wait behind any timer. Every
  * write's promise settles once that transaction has committed. When one of
  * them throws, the whole transaction is rolled back and each write runs
  * again in a transaction of its own, so the one that throws fails alone and
@@ -42,7 +46,7 @@ export class GroupedWrites {
       });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        queueMicrotask(() => this.flush());
       }
     });
   }
@@ -50,7 +54,7 @@ export class GroupedWrites {
   private flush(): void {
     const group = this.pending.splice(0, this.maxGroup);
     this.scheduled = this.pending.length > 0;
-    if (this.scheduled) setImmediate(() => this.flush());
+    if (this.scheduled) queueMicrotask(() => this.flush());
     let values: unknown[];
     let writeThrew = false;
     const runWrite = ({ write }: Pending) => {

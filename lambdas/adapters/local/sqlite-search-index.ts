@@ -145,7 +145,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     if (changes.added.length) this.scans.trim();
   }
 
-  /** Puts share a transaction with the writes submitted in the same turn (GroupedWrites): a batch pays for one FTS5 commit. */
+  /** Puts share a transaction with the writes submitted together (GroupedWrites): a batch pays for one FTS5 commit. */
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     if (item.vectors.length && item.vectors.length !== item.passages.length)
       throw new Error('one vector per passage, or none yet');
