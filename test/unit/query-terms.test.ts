@@ -73,11 +73,17 @@ describe('a 1,000-character query on the SQLite index', () => {
     db.prepare = ((sql: string) => {
       const statement = prepare(sql);
       if (!/items_fts MATCH/.test(sql)) return statement;
+      // A lookup is a run of a full-text statement, read as rows (.all) or as one row (.get).
       const all = statement.all.bind(statement);
+      const get = statement.get.bind(statement);
       statement.all = ((...args: unknown[]) => {
         lookups += 1;
         return all(...args);
       }) as typeof statement.all;
+      statement.get = ((...args: unknown[]) => {
+        lookups += 1;
+        return get(...args);
+      }) as typeof statement.get;
       return statement;
     }) as typeof db.prepare;
 
