@@ -62,7 +62,7 @@ const corpus = loadCorpus();
 const queries = loadScifact('test')
   .queries.map((q) => q.text)
   .slice(0, queryCount);
-let ref: LibraryRef = { tenantId: 'bench', endUserId: null };
+const benchRef: LibraryRef = { tenantId: 'bench', endUserId: null };
 const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString().replace('Z', '000');
 
 /** A seeded generator (mulberry32), so every run indexes the same vectors. */
@@ -172,12 +172,8 @@ function vectorRecall(stack: LocalStack, probes: Float32Array[], found: number[]
 async function searchBench() {
   const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-search-'));
   // Over HTTP the server needs a tenant with a key: the library is that tenant's.
-  let apiKey = '';
-  if (args.http) {
-    const tenant = await createTenantKey(dataDir, 'bench');
-    ref = { tenantId: tenant.tenantId, endUserId: null };
-    apiKey = tenant.apiKey;
-  }
+  const tenant = args.http ? await createTenantKey(dataDir, 'bench') : null;
+  const ref: LibraryRef = tenant ? { tenantId: tenant.tenantId, endUserId: null } : benchRef;
   const stack = await openLocalStack({ dataDir });
   let server: LocalServer | null = null;
   const { index, embedder, documents } = stack.ports;
@@ -261,9 +257,9 @@ async function searchBench() {
     console.log(
       `  parts: query embedding ${ms(embed)}; keyword leg ${ms(keyword)} (${keywordEmpty} found nothing); vector leg ${ms(vector)} (200 candidates a leg); vector recall@10 against exact ${recall.toFixed(3)}`,
     );
-    if (args.http) {
+    if (tenant) {
       server ??= await startServer({ dataDir, label: 'search' });
-      console.log(`  over HTTP: ${await httpSearches(new Http(server.url, apiKey, newTally()), passages)}`);
+      console.log(`  over HTTP: ${await httpSearches(new Http(server.url, tenant.apiKey, newTally()), passages)}`);
     }
   }
   await server?.kill();
@@ -306,6 +302,7 @@ function linesHolding(texts: readonly string[], pattern: string, caseSensitive: 
 async function grepBench() {
   const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-grep-'));
   const stack: LocalStack = await openLocalStack({ dataDir, embedder: noModel });
+  const ref = benchRef;
   await stack.ports.documents.touchLibrary(ref, stamp(0));
   const t0 = performance.now();
   const texts: string[] = [];

@@ -4,7 +4,6 @@ import type { Filter } from '../../core/filter.js';
 import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
 import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { groupedWrites } from './grouped-writes.js';
 import {
   compileFilter,
   deleteMetadataRows,
@@ -182,8 +181,7 @@ export class SqliteDocumentStore implements DocumentStore {
     doc: DocumentRecord,
     generation?: string,
   ): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
-    // Grouped with the other writes of this turn (a batch's claims share one commit).
-    return groupedWrites(this.db).submit(() => {
+    const claim = this.db.transaction(() => {
       if (generation !== undefined) {
         const current = this.db
           .prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?')
@@ -231,17 +229,16 @@ export class SqliteDocumentStore implements DocumentStore {
         .get(doc.tenantId, doc.endUserId ?? SHARED, doc.sha256) as DocumentRow;
       return { claimed: false as const, existing: toRecord(existing) };
     });
+    return claim.immediate();
   }
 
   async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void> {
-    await groupedWrites(this.db).submit(() =>
-      this.db
-        .prepare(
-          `UPDATE documents SET kind = ?, content_type = ?, line_count = ?, page_count = ?, passage_count = ?
-           WHERE id = ? AND tenant_id = ? AND end_user_id = ?`,
-        )
-        .run(result.kind, result.contentType, result.lineCount, result.pageCount, result.passageCount, id, ...lib(ref)),
-    );
+    this.db
+      .prepare(
+        `UPDATE documents SET kind = ?, content_type = ?, line_count = ?, page_count = ?, passage_count = ?
+         WHERE id = ? AND tenant_id = ? AND end_user_id = ?`,
+      )
+      .run(result.kind, result.contentType, result.lineCount, result.pageCount, result.passageCount, id, ...lib(ref));
   }
 
   async recordEmbedded(ref: LibraryRef, id: string, passagesEmbedded: number): Promise<void> {

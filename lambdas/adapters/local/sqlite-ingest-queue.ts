@@ -1,6 +1,5 @@
 import type { IngestJob, IngestQueue } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { groupedWrites } from './grouped-writes.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ingest_jobs (
@@ -49,16 +48,12 @@ export class SqliteIngestQueue implements IngestQueue {
 
   async enqueue(job: IngestJob): Promise<void> {
     const queued: QueuedJob = { ...job, enqueuedAt: Date.now() };
-    // Grouped with the other writes of this turn (a batch's jobs share one commit); the drain wakes once it is stored.
-    await groupedWrites(this.db).submit(
-      () =>
-        this.db
-          .prepare(
-            'INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)',
-          )
-          .run(job.documentId, job.tenantId, job.endUserId ?? '', queued.enqueuedAt),
-      () => this.drain?.wake(queued),
-    );
+    this.db
+      .prepare(
+        'INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)',
+      )
+      .run(job.documentId, job.tenantId, job.endUserId ?? '', queued.enqueuedAt);
+    this.drain?.wake(queued);
   }
 
   isIdle(): boolean {

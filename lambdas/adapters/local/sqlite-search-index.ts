@@ -20,7 +20,6 @@ import type {
 } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
-import { groupedWrites } from './grouped-writes.js';
 import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
 import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
@@ -133,94 +132,83 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
     const result = this.db.transaction(() => run(changes)).immediate();
-    this.applyVectorChanges(changes);
-    return result;
-  }
-
-  /** Committed vector changes, applied to the cached scans. */
-  private applyVectorChanges(changes: VectorChanges): void {
     for (const { libraryId, rowid } of changes.removed) this.scans.peek(libraryId)?.remove(rowid);
     for (const { libraryId, rowid, kind, vector } of changes.added)
       this.scans.peek(libraryId)?.add(rowid, kind, vector);
     if (changes.added.length) this.scans.trim();
+    return result;
   }
 
-  /** Puts share a transaction with the writes submitted together (GroupedWrites): a batch pays for one FTS5 commit. */
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     if (item.vectors.length && item.vectors.length !== item.passages.length)
       throw new Error('one vector per passage, or none yet');
-    await groupedWrites(this.db).submit(
-      () => {
-        const changes: VectorChanges = { added: [], removed: [] };
-        if (item.vectors.length) this.assertOwnVectors();
-        // In the same transaction as the write: an erasure that ended this generation stays done.
-        if (
-          generation !== undefined &&
-          this.db.prepare('SELECT 1 FROM index_ended_generations WHERE generation = ?').get(generation)
-        ) {
-          throw new LibraryErasedError();
-        }
-        const libraryId = this.libraryId(ref, true)!;
-        const former = this.removeItem(libraryId, item.itemId, changes, false); // a re-put: its window is rewritten below, once
-        const shortMemory = isShortMemory(item);
-        const itemRowid = Number(
-          this.db
-            .prepare(
-              `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory, metadata, doc_kind, content_type)
+    this.write((changes) => {
+      if (item.vectors.length) this.assertOwnVectors();
+      // In the same transaction as the write: an erasure that ended this generation stays done.
+      if (
+        generation !== undefined &&
+        this.db.prepare('SELECT 1 FROM index_ended_generations WHERE generation = ?').get(generation)
+      ) {
+        throw new LibraryErasedError();
+      }
+      const libraryId = this.libraryId(ref, true)!;
+      const former = this.removeItem(libraryId, item.itemId, changes, false); // a re-put: its window is rewritten below, once
+      const shortMemory = isShortMemory(item);
+      const itemRowid = Number(
+        this.db
+          .prepare(
+            `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory, metadata, doc_kind, content_type)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(
-              item.itemId,
-              libraryId,
-              item.kind,
-              item.title,
-              item.sourceRef,
-              item.contentDate,
-              item.text,
-              generation ?? null,
-              shortMemory ? 1 : 0,
-              item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null,
-              item.documentKind ?? null,
-              item.contentType ?? null,
-            ).lastInsertRowid,
+          )
+          .run(
+            item.itemId,
+            libraryId,
+            item.kind,
+            item.title,
+            item.sourceRef,
+            item.contentDate,
+            item.text,
+            generation ?? null,
+            shortMemory ? 1 : 0,
+            item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null,
+            item.documentKind ?? null,
+            item.contentType ?? null,
+          ).lastInsertRowid,
+      );
+      if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
+      if (DOCUMENT_KINDS.includes(item.kind)) {
+        this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
+      }
+      if (!shortMemory)
+        this.contexts.writeFtsRow(
+          { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
+          '',
         );
-        if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
-        if (DOCUMENT_KINDS.includes(item.kind)) {
-          this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
-        }
-        if (!shortMemory)
-          this.contexts.writeFtsRow(
-            { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
-            '',
-          );
-        // One rewrite covers this memory arriving and a former version of it leaving.
-        if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
-        const insertPassage = this.db.prepare(
-          'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
-        );
-        const insertVector = this.db.prepare(
-          'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
-        );
-        item.passages.forEach((passage, i) => {
-          const rowid = insertPassage.run(
-            itemRowid,
-            passage.ordinal,
-            passage.lineStart,
-            passage.lineEnd,
-            passage.text,
-          ).lastInsertRowid;
-          const vector = item.vectors[i];
-          if (!vector) return;
-          insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
-          changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
-        });
-        // A replacement: the older versions leave in the same transaction the new one arrives in.
-        for (const replaced of options.replaces ?? [])
-          if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
-        return changes;
-      },
-      (changes) => this.applyVectorChanges(changes),
-    );
+      // One rewrite covers this memory arriving and a former version of it leaving.
+      if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
+      const insertPassage = this.db.prepare(
+        'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
+      );
+      const insertVector = this.db.prepare(
+        'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
+      );
+      item.passages.forEach((passage, i) => {
+        const rowid = insertPassage.run(
+          itemRowid,
+          passage.ordinal,
+          passage.lineStart,
+          passage.lineEnd,
+          passage.text,
+        ).lastInsertRowid;
+        const vector = item.vectors[i];
+        if (!vector) return;
+        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
+        changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
+      });
+      // A replacement: the older versions leave in the same transaction the new one arrives in.
+      for (const replaced of options.replaces ?? [])
+        if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
+    });
   }
 
   async itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>> {
