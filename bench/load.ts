@@ -15,7 +15,8 @@
  * (a batch of the same kind of texts, from receipt to ready).
  *
  * Goals: capture p99 <= 100 ms, >= 100 captures/s, 0 errors; search p99
- * within 2x idle; the load's backlog embedded at the embedder's own pace
+ * within 2x idle on the same library (measured again once the load ends:
+ * the load grows it from the seed's few documents to thousands); the load's backlog embedded at the embedder's own pace
  * (within 10%), read from the health endpoint's backlog for at most
  * --drain-seconds.
  *
@@ -174,10 +175,22 @@ try {
   }
   const drainedSeconds = (performance.now() - drainStart) / 1000;
   const drainedPassages = left - now;
+  // Idle again on the library the load grew (thousands of documents, not the seed's few): the load's
+  // searches ran over it, so this is the idle figure they compare with. The backlog still embedding
+  // runs in idle-class threads, which yield to these searches.
+  const idleAfter: number[] = [];
+  const wrongBefore = wrongAnswers;
+  for (let i = 0; i < 100; i++) idleAfter.push(await searchAnswers(random));
+  if (wrongAnswers > wrongBefore)
+    throw new Error(`bench:load: ${wrongAnswers - wrongBefore} idle searches after the load answered nothing`);
   const capturesPerSecond = capture.length / seconds;
-  const searchRatio = percentile(search, 99) / percentile(idleSearch, 99);
+  const searchRatio = percentile(search, 99) / percentile(idleAfter, 99);
+  const searchRatioSeed = percentile(search, 99) / percentile(idleSearch, 99);
 
   console.log(`idle: search ${fmt(idleSearch)}; grep ${fmt(idleGrep)} (a library of ${seedDocs} documents of 2 KB)`);
+  console.log(
+    `idle after the load: search ${fmt(idleAfter)} (the same library the load's searches ran over: ${seedDocs + 40 + captured.length} documents)`,
+  );
   console.log(
     `load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors (${wrongAnswers} of them wrong or empty answers)`,
   );
@@ -191,12 +204,15 @@ try {
   row('capture p99', `${percentile(capture, 99).toFixed(1)} ms`, '<= 100 ms', percentile(capture, 99) <= 100);
   row('captures per second', capturesPerSecond.toFixed(1), '>= 100', capturesPerSecond >= 100);
   row('errors', String(errors), '0', errors === 0);
-  row('search p99 under load / idle', `${searchRatio.toFixed(2)}x`, '<= 2x', searchRatio <= 2);
+  row('search p99 under load / idle on the same library', `${searchRatio.toFixed(2)}x`, '<= 2x', searchRatio <= 2);
   row(
     'backlog embedded at the pace of the embedder alone',
     `${((100 * pace) / embedderPassagesPerSecond).toFixed(0)}%`,
     '>= 91%',
     pace >= embedderPassagesPerSecond / 1.1,
+  );
+  console.log(
+    `\nsearch p99 under load against idle on the seed library (${seedDocs} documents, before the load): ${searchRatioSeed.toFixed(2)}x`,
   );
   if (tally.examples.length) console.log(`examples of errors: ${tally.examples.join(' | ')}`);
   console.log(`${machineLine()} (at the end)`);

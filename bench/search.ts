@@ -280,7 +280,40 @@ async function httpSearches(http: Http, passages: number): Promise<string> {
       `GET /v1/search at ${passages} passages answered HTTP ${response.status} with ${response.body.results?.length ?? 0} results`,
     );
   }
-  return `p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms over ${queries.length} queries (library serve in its own process, query embedding included), every one with results`;
+  const beside = await healthBesideSearches(http, path);
+  return `p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms over ${queries.length} queries (library serve in its own process, query embedding included), every one with results\n  ${beside}`;
+}
+
+/**
+ * What the server's other callers wait for while it searches: GET /v1/health
+ * idle, then again while two clients search back to back (a slow leg must
+ * not stall every other request).
+ */
+async function healthBesideSearches(http: Http, path: (q: string) => string): Promise<string> {
+  const health = async () => {
+    const response = await http.get('/v1/health');
+    check(response.status === 200, `GET /v1/health answered HTTP ${response.status}`);
+    return response.ms;
+  };
+  const idle: number[] = [];
+  for (let i = 0; i < 100; i++) idle.push(await health());
+  const during: number[] = [];
+  let searching = true;
+  const searchers = Promise.all(
+    [0, 1].map(async (client) => {
+      for (let i = client; i < queries.length; i += 2) await http.get(path(queries[i]!));
+    }),
+  ).finally(() => {
+    searching = false;
+  });
+  while (searching) {
+    during.push(await health());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await searchers;
+  const fmt = (values: number[]) =>
+    `p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms`;
+  return `GET /v1/health idle: ${fmt(idle)}; while two clients search: ${fmt(during)} (${during.length} requests)`;
 }
 
 /** Grep never embeds: a tiny stand-in keeps the vector table small. */

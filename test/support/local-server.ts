@@ -70,6 +70,8 @@ export async function startTestServer(
     chat: options.chat,
     drain: options.drain,
     buckets: options.buckets,
+    // As the server runs it: every search's legs in their own thread.
+    searchThread: true,
   });
   const { handlers, authorizer } = createLocalHandlers(stack.services, {
     version: 'test',

@@ -20,6 +20,7 @@ import type {
 } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
+import type { SearchThread } from './search-thread.js';
 import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
 import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
@@ -27,15 +28,10 @@ import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, METADATA_TABLE } from 
 import { keywordLeg } from './sqlite-keyword-leg.js';
 import { MemoryContextRows } from './sqlite-memory-contexts.js';
 import { SqliteVectorLeg } from './sqlite-vector-leg.js';
-import { DEFAULT_VECTOR_CACHE_MB, VectorCache } from './vector-cache.js';
+import { DEFAULT_VECTOR_CACHE_MB, VectorCache, type VectorChanges } from './vector-cache.js';
 
 const endUserKey = (ref: LibraryRef) => ref.endUserId ?? '';
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-
-interface VectorChanges {
-  added: Array<{ libraryId: number; rowid: number; kind: ItemKind; vector: Float32Array }>;
-  removed: Array<{ libraryId: number; rowid: number }>;
-}
 
 /**
  * The search index on SQLite: each item's whole text and each passage under
@@ -71,14 +67,25 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
   private readonly embedder: string;
   private embedderCheckedAt = -1;
+  /** The legs' own thread, when the index has one; the data_version its cached scans were last known current at. */
+  private readonly thread: SearchThread | null;
+  private threadVersion = -1;
 
   constructor(
     private readonly db: SqliteDatabase,
     dimensions: number,
     embedderName: string,
-    /** The memory the libraries' vector scans may hold (VectorCache); default DEFAULT_VECTOR_CACHE_MB. */
-    options: { vectorCacheBytes?: number } = {},
+    options: {
+      /** The memory the libraries' vector scans may hold (VectorCache); default DEFAULT_VECTOR_CACHE_MB. */
+      vectorCacheBytes?: number;
+      /**
+       * Runs both legs of every search in this thread (search-thread.ts), on its own connection to the
+       * same file, and keeps its cached scans current; the budget above is then that thread's.
+       */
+      thread?: SearchThread;
+    } = {},
   ) {
+    this.thread = options.thread ?? null;
     this.scans = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20);
     this.contexts = new MemoryContextRows(db);
     this.vectorLeg = new SqliteVectorLeg(db, dimensions, this.scans, () => this.assertOwnVectors());
@@ -127,15 +134,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
 
   /**
    * Runs a write in one transaction, then applies its vector changes to the
-   * in-memory scans (only once it has committed).
+   * in-memory scans, or sends them to the search thread (only once it has committed).
    */
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
     const result = this.db.transaction(() => run(changes)).immediate();
-    for (const { libraryId, rowid } of changes.removed) this.scans.peek(libraryId)?.remove(rowid);
-    for (const { libraryId, rowid, kind, vector } of changes.added)
-      this.scans.peek(libraryId)?.add(rowid, kind, vector);
-    if (changes.added.length) this.scans.trim();
+    if (this.thread) this.thread.changed(changes);
+    else this.scans.apply(changes);
     return result;
   }
 
@@ -364,7 +369,10 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       this.db.prepare('DELETE FROM index_libraries WHERE id = ?').run(libraryId);
       return libraryId;
     });
-    if (dropped !== null) this.scans.delete(dropped);
+    if (dropped !== null) {
+      this.scans.delete(dropped);
+      this.thread?.dropped(dropped);
+    }
     return counts;
   }
 
@@ -388,13 +396,25 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    return keywordLeg(this.db, libraryId, query);
+    return this.thread ? this.thread.keyword(libraryId, query) : keywordLeg(this.db, libraryId, query);
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    return this.vectorLeg.search(libraryId, query);
+    if (!this.thread) return this.vectorLeg.search(libraryId, query);
+    // Checked here, where the writes are: the folder's embedder, and whether another process wrote since.
+    const version = this.assertOwnVectors();
+    if (version !== this.threadVersion) {
+      this.thread.clear();
+      this.threadVersion = version;
+    }
+    return this.thread.vector(libraryId, query);
+  }
+
+  /** Stops the search thread, if the index has one (the connection is its owner's to close). */
+  async close(): Promise<void> {
+    await this.thread?.close();
   }
 
   async updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {

@@ -1,4 +1,11 @@
+import type { ItemKind } from '../../core/model.js';
 import type { VectorScan } from './vector-scan.js';
+
+/** What one committed write did to the libraries' vectors. */
+export interface VectorChanges {
+  added: Array<{ libraryId: number; rowid: number; kind: ItemKind; vector: Float32Array }>;
+  removed: Array<{ libraryId: number; rowid: number }>;
+}
 
 /** LIBRARY_VECTOR_CACHE_MB when unset: about 250,000 passages of 512 dimensions. */
 export const DEFAULT_VECTOR_CACHE_MB = 512;
@@ -48,6 +55,18 @@ export class VectorCache {
       this.scans.delete(libraryId);
       total -= scan.bytes;
     }
+  }
+
+  /**
+   * Keeps the cached scans current with a committed write: only libraries
+   * already cached change (another is loaded whole from SQLite when searched).
+   * Applying a write twice, or after a load that already saw it, changes
+   * nothing: a vector is added by its rowid, and a removal of one absent is none.
+   */
+  apply(changes: VectorChanges): void {
+    for (const { libraryId, rowid } of changes.removed) this.peek(libraryId)?.remove(rowid);
+    for (const { libraryId, rowid, kind, vector } of changes.added) this.peek(libraryId)?.add(rowid, kind, vector);
+    if (changes.added.length) this.trim();
   }
 
   delete(libraryId: number): void {

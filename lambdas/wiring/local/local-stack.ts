@@ -17,6 +17,7 @@ import { InProcessBackgroundWork } from '../../adapters/local/in-process-backgro
 import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
+import { SearchThread } from '../../adapters/local/search-thread.js';
 import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
 import { SqliteConversationStore } from '../../adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
@@ -26,6 +27,7 @@ import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
 import { SqliteUsageLedger } from '../../adapters/local/sqlite-usage-ledger.js';
 import { TesseractOcr } from '../../adapters/local/tesseract-ocr.js';
+import { DEFAULT_VECTOR_CACHE_MB } from '../../adapters/local/vector-cache.js';
 import { BucketDeleteRetry } from '../../core/bucket/delete-retry.js';
 import { documentBlobs } from '../../core/bucket/document-blobs.js';
 import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
@@ -136,6 +138,11 @@ export async function openLocalStack(options: {
   warmReaders?: boolean;
   /** The memory the libraries' vector scans may hold (bytes; the search index's default when absent). */
   vectorCacheBytes?: number;
+  /**
+   * Run every search's legs in a thread of their own (the server: a slow search must not stall its other
+   * requests); tests and one-shot commands read in this thread.
+   */
+  searchThread?: boolean;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The embedder is ours to stop only when we started it.
@@ -155,12 +162,16 @@ export async function openLocalStack(options: {
     logger.error(`background work failed: ${what}`, { error }),
   );
   let index: SqliteSearchIndex;
+  let thread: SearchThread | undefined;
   try {
+    const vectorCacheBytes = options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20;
+    thread = options.searchThread
+      ? await SearchThread.start({ file: db.name, dimensions: embedder.dimensions, vectorCacheBytes })
+      : undefined;
     // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
-    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, {
-      vectorCacheBytes: options.vectorCacheBytes,
-    });
+    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes, thread });
   } catch (error) {
+    void thread?.close();
     void own?.close();
     void extractor.close();
     void ocr.close();
@@ -239,6 +250,7 @@ export async function openLocalStack(options: {
       void extractor.close();
       void ocr.close();
       void own?.close();
+      void index.close();
       db.close();
     },
   };

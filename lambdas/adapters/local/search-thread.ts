@@ -1,0 +1,152 @@
+import { Worker } from 'node:worker_threads';
+import { BackendUnavailableError } from '../../core/errors.js';
+import type { PassageHit } from '../../core/model.js';
+import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
+import { sourceThreadScript } from '../source-thread-script.js';
+import type { FromSearchThread, SearchThreadData, ToSearchThread } from './search-thread-protocol.js';
+import type { VectorChanges } from './vector-cache.js';
+
+interface Pending {
+  resolve: (hits: PassageHit[]) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The search index's legs in a thread of their own (search-thread-worker.ts),
+ * so a slow search (a million passages) never stalls the server's other
+ * requests: its thread only parses, fuses and answers. Messages to the
+ * thread are handled in the order sent, so the vector changes of a write
+ * that committed before a search was sent are applied before it runs.
+ *
+ * A thread that dies fails its searches BackendUnavailableError (retryable)
+ * and is started again by the next search, with an empty cache: it loads
+ * what it needs from SQLite, so nothing it missed meanwhile matters.
+ */
+export class SearchThread {
+  private worker: Worker | null = null;
+  private starting: Promise<Worker> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly data: SearchThreadData,
+    private readonly script: () => Promise<URL>,
+  ) {}
+
+  /** Starts the thread and waits until it has opened the file. */
+  static async start(data: SearchThreadData, script?: URL): Promise<SearchThread> {
+    const thread = new SearchThread(
+      data,
+      script ? async () => script : () => sourceThreadScript(new URL('./search-thread-worker.ts', import.meta.url)),
+    );
+    await thread.live();
+    return thread;
+  }
+
+  keyword(libraryId: number, query: KeywordQuery): Promise<PassageHit[]> {
+    return this.call((id) => ({ type: 'keyword', id, libraryId, query }));
+  }
+
+  vector(libraryId: number, query: VectorQuery): Promise<PassageHit[]> {
+    return this.call((id) => ({ type: 'vector', id, libraryId, query }));
+  }
+
+  /** A committed write's vector changes (a thread that is down loads afresh when it starts, so needs none). */
+  changed(changes: VectorChanges): void {
+    if (changes.added.length || changes.removed.length) this.worker?.postMessage({ type: 'changes', changes });
+  }
+
+  dropped(libraryId: number): void {
+    this.worker?.postMessage({ type: 'drop', libraryId } satisfies ToSearchThread);
+  }
+
+  /** Another process wrote the file: every cached scan may be stale. */
+  clear(): void {
+    this.worker?.postMessage({ type: 'clear' } satisfies ToSearchThread);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker ?? (await this.starting?.catch(() => null)) ?? null;
+    this.worker = null;
+    this.failAll(new BackendUnavailableError('the search index was closed'));
+    await worker?.terminate();
+  }
+
+  private async call(message: (id: number) => ToSearchThread): Promise<PassageHit[]> {
+    const worker = await this.live();
+    const id = this.nextId++;
+    return new Promise<PassageHit[]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.ref(); // a search under way keeps the process alive
+      worker.postMessage(message(id));
+    });
+  }
+
+  private live(): Promise<Worker> {
+    if (this.closed) return Promise.reject(new BackendUnavailableError('the search index was closed'));
+    if (this.worker) return Promise.resolve(this.worker);
+    this.starting ??= this.spawn().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private async spawn(): Promise<Worker> {
+    const url = await this.script();
+    const worker = new Worker(url, {
+      workerData: this.data,
+      // Plain JavaScript (the bundle), not the server's loader flags (tsx under `npm start`).
+      execArgv: [],
+    });
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        worker.off('error', failed).off('exit', exited).off('message', ready);
+        if (error) reject(new BackendUnavailableError(`the search thread could not start: ${error.message}`));
+        else resolve();
+      };
+      const failed = (error: Error) => settle(error);
+      const exited = (code: number) => settle(new Error(`it exited (${code})`));
+      const ready = (message: FromSearchThread) =>
+        settle(message.type === 'ready' ? undefined : new Error(`it sent ${message.type} first`));
+      worker.on('error', failed).on('exit', exited).on('message', ready);
+    });
+    if (this.closed) {
+      await worker.terminate();
+      throw new BackendUnavailableError('the search index was closed');
+    }
+    worker.on('message', (message: FromSearchThread) => this.answer(message));
+    worker.on('error', (error) => this.lost(worker, error));
+    worker.on('exit', (code) => this.lost(worker, new Error(`it exited (${code})`)));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private answer(message: FromSearchThread): void {
+    if (message.type === 'ready') return;
+    const call = this.pending.get(message.id);
+    if (!call) return;
+    this.pending.delete(message.id);
+    if (!this.pending.size) this.worker?.unref();
+    if (message.type === 'hits') call.resolve(message.hits);
+    else
+      call.reject(
+        message.name === 'BackendUnavailableError'
+          ? new BackendUnavailableError(message.message)
+          : Object.assign(new Error(message.message), { name: message.name }),
+      );
+  }
+
+  private lost(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.failAll(new BackendUnavailableError(`the search thread stopped: ${error.message}`));
+  }
+
+  private failAll(error: Error): void {
+    for (const call of this.pending.values()) call.reject(error);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../lambdas/adapters/local/database.js';
+import { SearchThread } from '../../lambdas/adapters/local/search-thread.js';
+import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
+import { BackendUnavailableError } from '../../lambdas/core/errors.js';
+import type { LibraryRef } from '../../lambdas/core/model.js';
+import { axisVector, indexItem } from '../contract/fixtures.js';
+
+const DIMENSIONS = 16;
+const dir = mkdtempSync(join(tmpdir(), 'library-search-thread-'));
+let n = 0;
+const closing: Array<{ close(): Promise<void> }> = [];
+afterAll(async () => {
+  await Promise.all(closing.map((c) => c.close()));
+});
+
+async function threaded(file = join(dir, `db-${++n}.sqlite`)) {
+  const db = openDatabase(file);
+  const thread = await SearchThread.start({ file, dimensions: DIMENSIONS, vectorCacheBytes: 16 * 2 ** 20 });
+  const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', { thread });
+  closing.push(index);
+  return { db, index, file };
+}
+
+const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
+const near = (index: SqliteSearchIndex, axis: number) =>
+  index
+    .vectorSearch(alice, { vector: axisVector(DIMENSIONS, axis), limit: 10 })
+    .then((hits) => hits.map((h) => h.itemId));
+
+describe('SqliteSearchIndex with a search thread', () => {
+  it('sees every committed write at the next search: puts, vectors attached later, removals, an erased library', async () => {
+    const { index } = await threaded();
+    const heron = indexItem('The heron nests by the lake', axisVector(DIMENSIONS, 6));
+    await index.put(alice, heron);
+    expect(await near(index, 6)).toEqual([heron.itemId]); // the thread loads the library's vectors now
+
+    // Later writes reach the thread's cached scan, not a reload: each one is visible at once.
+    const late = indexItem('The otter sleeps late', axisVector(DIMENSIONS, 2), { kind: 'chat', vectors: [] });
+    await index.put(alice, late);
+    expect(await near(index, 2)).not.toContain(late.itemId); // no vector yet
+    await index.attachPassageVectors(alice, late.itemId, [{ ordinal: 0, vector: axisVector(DIMENSIONS, 2) }]);
+    expect((await near(index, 2))[0]).toBe(late.itemId);
+    await index.remove(alice, heron.itemId);
+    expect(await near(index, 6)).not.toContain(heron.itemId);
+    expect((await index.keywordSearch(alice, { text: 'heron', limit: 10 })).length).toBe(0);
+    expect((await index.keywordSearch(alice, { text: 'otter', limit: 10 })).map((h) => h.itemId)).toEqual([
+      late.itemId,
+    ]);
+
+    await index.removeLibrary(alice);
+    expect(await near(index, 2)).toEqual([]);
+    const again = indexItem('A new heron', axisVector(DIMENSIONS, 6));
+    await index.put(alice, again);
+    expect(await near(index, 6)).toEqual([again.itemId]);
+  });
+
+  it('reloads what another process wrote to the same file', async () => {
+    const { index, file } = await threaded();
+    const first = indexItem('first note', axisVector(DIMENSIONS, 3));
+    await index.put(alice, first);
+    expect(await near(index, 3)).toEqual([first.itemId]); // cached in the thread
+
+    // Another connection (as `library reindex` or a second server would be) adds to the same library.
+    const other = new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test');
+    const second = indexItem('second note', axisVector(DIMENSIONS, 4));
+    await other.put(alice, second);
+    expect(await near(index, 4)).toContain(second.itemId);
+  });
+
+  it("runs a search's legs off the server's thread: a slow one leaves it free", async () => {
+    const thread = await SearchThread.start(
+      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
+      new URL('../support/fault-search-thread.mjs', import.meta.url),
+    );
+    closing.push(thread);
+    const started = performance.now();
+    const slow = thread.keyword(1, { text: 'slow', limit: 10 });
+    // While the thread is busy for 400 ms, this thread's timers run on time.
+    const ticks: number[] = [];
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        ticks.push(performance.now() - started);
+        if (ticks.length === 5) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 20);
+    });
+    expect(ticks[4]!).toBeLessThan(300);
+    expect(await slow).toEqual([]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+  });
+
+  it('a thread that dies fails its searches as retryable, and the next search starts a new one', async () => {
+    const thread = await SearchThread.start(
+      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
+      new URL('../support/fault-search-thread.mjs', import.meta.url),
+    );
+    closing.push(thread);
+    await expect(thread.keyword(1, { text: 'fail', limit: 10 })).rejects.toBeInstanceOf(BackendUnavailableError);
+    const crashed = thread.keyword(1, { text: 'crash', limit: 10 });
+    const queued = thread.keyword(1, { text: 'fine', limit: 10 });
+    await expect(crashed).rejects.toBeInstanceOf(BackendUnavailableError);
+    await expect(queued).rejects.toThrow(/search thread stopped/);
+    expect(await thread.keyword(1, { text: 'fine', limit: 10 })).toEqual([]);
+  });
+});
