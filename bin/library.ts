@@ -52,7 +52,7 @@ async function serve() {
     embed: config.embed,
     buckets: config.buckets,
     warmReaders: true,
-    searchThread: true,
+    searchThreads: true,
     vectorCacheBytes: config.vectorCacheMb * 2 ** 20,
   });
   if ((await stack.ports.tenants.countTenants()) === 0) {

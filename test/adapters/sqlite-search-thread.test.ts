@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
-import { SearchThread } from '../../lambdas/adapters/local/search-thread.js';
+import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
@@ -19,8 +19,8 @@ afterAll(async () => {
 
 async function threaded(file = join(dir, `db-${++n}.sqlite`)) {
   const db = openDatabase(file);
-  const thread = await SearchThread.start({ file, dimensions: DIMENSIONS, vectorCacheBytes: 16 * 2 ** 20 });
-  const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', { thread });
+  const threads = await SearchThreads.start({ file, dimensions: DIMENSIONS, vectorCacheBytes: 16 * 2 ** 20 });
+  const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', { threads });
   closing.push(index);
   return { db, index, file };
 }
@@ -31,7 +31,7 @@ const near = (index: SqliteSearchIndex, axis: number) =>
     .vectorSearch(alice, { vector: axisVector(DIMENSIONS, axis), limit: 10 })
     .then((hits) => hits.map((h) => h.itemId));
 
-describe('SqliteSearchIndex with a search thread', () => {
+describe('SqliteSearchIndex with search threads', () => {
   it('sees every committed write at the next search: puts, vectors attached later, removals, an erased library', async () => {
     const { index } = await threaded();
     const heron = indexItem('The heron nests by the lake', axisVector(DIMENSIONS, 6));
@@ -72,13 +72,13 @@ describe('SqliteSearchIndex with a search thread', () => {
   });
 
   it("runs a search's legs off the server's thread: a slow one leaves it free", async () => {
-    const thread = await SearchThread.start(
+    const threads = await SearchThreads.start(
       { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
       new URL('../support/fault-search-thread.mjs', import.meta.url),
     );
-    closing.push(thread);
+    closing.push(threads);
     const started = performance.now();
-    const slow = thread.keyword(1, { text: 'slow', limit: 10 });
+    const slow = threads.keyword(1, { text: 'slow', limit: 10 });
     // While the thread is busy for 400 ms, this thread's timers run on time.
     const ticks: number[] = [];
     await new Promise<void>((resolve) => {
@@ -95,17 +95,30 @@ describe('SqliteSearchIndex with a search thread', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(390);
   });
 
-  it('a thread that dies fails its searches as retryable, and the next search starts a new one', async () => {
-    const thread = await SearchThread.start(
+  it('never makes the vector leg wait for the keyword leg: each has its thread', async () => {
+    const threads = await SearchThreads.start(
       { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
       new URL('../support/fault-search-thread.mjs', import.meta.url),
     );
-    closing.push(thread);
-    await expect(thread.keyword(1, { text: 'fail', limit: 10 })).rejects.toBeInstanceOf(BackendUnavailableError);
-    const crashed = thread.keyword(1, { text: 'crash', limit: 10 });
-    const queued = thread.keyword(1, { text: 'fine', limit: 10 });
+    closing.push(threads);
+    const started = performance.now();
+    const slow = threads.keyword(1, { text: 'slow', limit: 10 });
+    expect(await threads.vector(1, { vector: axisVector(DIMENSIONS, 1), limit: 10 })).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(250);
+    await slow;
+  });
+
+  it('a thread that dies fails its searches as retryable, and the next search starts a new one', async () => {
+    const threads = await SearchThreads.start(
+      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
+      new URL('../support/fault-search-thread.mjs', import.meta.url),
+    );
+    closing.push(threads);
+    await expect(threads.keyword(1, { text: 'fail', limit: 10 })).rejects.toBeInstanceOf(BackendUnavailableError);
+    const crashed = threads.keyword(1, { text: 'crash', limit: 10 });
+    const queued = threads.keyword(1, { text: 'fine', limit: 10 });
     await expect(crashed).rejects.toBeInstanceOf(BackendUnavailableError);
     await expect(queued).rejects.toThrow(/search thread stopped/);
-    expect(await thread.keyword(1, { text: 'fine', limit: 10 })).toEqual([]);
+    expect(await threads.keyword(1, { text: 'fine', limit: 10 })).toEqual([]);
   });
 });

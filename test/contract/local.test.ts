@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { FolderBlobStore } from '../../lambdas/adapters/local/folder-blob-store.js';
-import { SearchThread } from '../../lambdas/adapters/local/search-thread.js';
+import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
 import { SqliteBucketRegistrations } from '../../lambdas/adapters/local/sqlite-bucket-registrations.js';
 import { SqliteConversationStore } from '../../lambdas/adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../lambdas/adapters/local/sqlite-document-store.js';
@@ -34,15 +34,15 @@ searchIndexContract(
   'SQLite (FTS5 + sqlite-vec)',
   async (dimensions) => new SqliteSearchIndex(freshDb(), dimensions, 'test'),
 );
-// As the server runs it: both legs in their own thread, on its own connection, kept current by the writes.
+// As the server runs it: each leg in its own thread, on its own connection, kept current by the writes.
 const threaded: SqliteSearchIndex[] = [];
 afterAll(async () => {
   await Promise.all(threaded.map((index) => index.close()));
 });
-searchIndexContract('SQLite, searched in its own thread', async (dimensions) => {
+searchIndexContract('SQLite, each leg searched in its own thread', async (dimensions) => {
   const db = freshDb();
-  const thread = await SearchThread.start({ file: db.name, dimensions, vectorCacheBytes: 64 * 2 ** 20 });
-  const index = new SqliteSearchIndex(db, dimensions, 'test', { thread });
+  const threads = await SearchThreads.start({ file: db.name, dimensions, vectorCacheBytes: 64 * 2 ** 20 });
+  const index = new SqliteSearchIndex(db, dimensions, 'test', { threads });
   threaded.push(index);
   return index;
 });

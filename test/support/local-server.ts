@@ -71,7 +71,7 @@ export async function startTestServer(
     drain: options.drain,
     buckets: options.buckets,
     // As the server runs it: every search's legs in their own thread.
-    searchThread: true,
+    searchThreads: true,
   });
   const { handlers, authorizer } = createLocalHandlers(stack.services, {
     version: 'test',

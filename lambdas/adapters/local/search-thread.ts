@@ -12,58 +12,83 @@ interface Pending {
 }
 
 /**
- * The search index's legs in a thread of their own (search-thread-worker.ts),
- * so a slow search (a million passages) never stalls the server's other
- * requests: its thread only parses, fuses and answers. Messages to the
- * thread are handled in the order sent, so the vector changes of a write
- * that committed before a search was sent are applied before it runs.
+ * The search index's legs in threads of their own (search-thread-worker.ts),
+ * one per leg, so a slow search (a million passages) never stalls the
+ * server's other requests (its thread only parses, fuses and answers), and
+ * the vector leg, which starts once the query is embedded, never waits for
+ * the keyword leg, which starts at once. Messages to a thread are handled in
+ * the order sent, so the vector changes of a write that committed before a
+ * search was sent are applied before it runs; the keyword leg reads the
+ * file as committed.
  *
  * A thread that dies fails its searches BackendUnavailableError (retryable)
  * and is started again by the next search, with an empty cache: it loads
  * what it needs from SQLite, so nothing it missed meanwhile matters.
  */
-export class SearchThread {
+export class SearchThreads {
+  private constructor(
+    private readonly keywordLane: SearchLane,
+    private readonly vectorLane: SearchLane,
+  ) {}
+
+  /** Starts both threads and waits until they have opened the file. */
+  static async start(data: SearchThreadData, script?: URL): Promise<SearchThreads> {
+    const source = script
+      ? async () => script
+      : () => sourceThreadScript(new URL('./search-thread-worker.ts', import.meta.url));
+    const threads = new SearchThreads(new SearchLane(data, source), new SearchLane(data, source));
+    try {
+      await Promise.all([threads.keywordLane.live(), threads.vectorLane.live()]);
+    } catch (error) {
+      await threads.close();
+      throw error;
+    }
+    return threads;
+  }
+
+  keyword(libraryId: number, query: KeywordQuery): Promise<PassageHit[]> {
+    return this.keywordLane.call((id) => ({ type: 'keyword', id, libraryId, query }));
+  }
+
+  vector(libraryId: number, query: VectorQuery): Promise<PassageHit[]> {
+    return this.vectorLane.call((id) => ({ type: 'vector', id, libraryId, query }));
+  }
+
+  /** A committed write's vector changes (a thread that is down loads afresh when it starts, so needs none). */
+  changed(changes: VectorChanges): void {
+    if (changes.added.length || changes.removed.length) this.vectorLane.post({ type: 'changes', changes });
+  }
+
+  dropped(libraryId: number): void {
+    this.vectorLane.post({ type: 'drop', libraryId });
+  }
+
+  /** Another process wrote the file: every cached scan may be stale. */
+  clear(): void {
+    this.vectorLane.post({ type: 'clear' });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.keywordLane.close(), this.vectorLane.close()]);
+  }
+}
+
+/** One search thread: started on first use, its calls answered in order, started again after it dies. */
+class SearchLane {
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closed = false;
 
-  private constructor(
+  constructor(
     private readonly data: SearchThreadData,
     private readonly script: () => Promise<URL>,
   ) {}
 
-  /** Starts the thread and waits until it has opened the file. */
-  static async start(data: SearchThreadData, script?: URL): Promise<SearchThread> {
-    const thread = new SearchThread(
-      data,
-      script ? async () => script : () => sourceThreadScript(new URL('./search-thread-worker.ts', import.meta.url)),
-    );
-    await thread.live();
-    return thread;
-  }
-
-  keyword(libraryId: number, query: KeywordQuery): Promise<PassageHit[]> {
-    return this.call((id) => ({ type: 'keyword', id, libraryId, query }));
-  }
-
-  vector(libraryId: number, query: VectorQuery): Promise<PassageHit[]> {
-    return this.call((id) => ({ type: 'vector', id, libraryId, query }));
-  }
-
-  /** A committed write's vector changes (a thread that is down loads afresh when it starts, so needs none). */
-  changed(changes: VectorChanges): void {
-    if (changes.added.length || changes.removed.length) this.worker?.postMessage({ type: 'changes', changes });
-  }
-
-  dropped(libraryId: number): void {
-    this.worker?.postMessage({ type: 'drop', libraryId } satisfies ToSearchThread);
-  }
-
-  /** Another process wrote the file: every cached scan may be stale. */
-  clear(): void {
-    this.worker?.postMessage({ type: 'clear' } satisfies ToSearchThread);
+  /** A message needing no answer, for the thread if it is up. */
+  post(message: ToSearchThread): void {
+    this.worker?.postMessage(message);
   }
 
   async close(): Promise<void> {
@@ -74,7 +99,7 @@ export class SearchThread {
     await worker?.terminate();
   }
 
-  private async call(message: (id: number) => ToSearchThread): Promise<PassageHit[]> {
+  async call(message: (id: number) => ToSearchThread): Promise<PassageHit[]> {
     const worker = await this.live();
     const id = this.nextId++;
     return new Promise<PassageHit[]>((resolve, reject) => {
@@ -84,7 +109,7 @@ export class SearchThread {
     });
   }
 
-  private live(): Promise<Worker> {
+  live(): Promise<Worker> {
     if (this.closed) return Promise.reject(new BackendUnavailableError('the search index was closed'));
     if (this.worker) return Promise.resolve(this.worker);
     this.starting ??= this.spawn().finally(() => {

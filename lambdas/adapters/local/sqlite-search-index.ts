@@ -20,7 +20,7 @@ import type {
 } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
-import type { SearchThread } from './search-thread.js';
+import type { SearchThreads } from './search-thread.js';
 import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
 import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
@@ -67,9 +67,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
   private readonly embedder: string;
   private embedderCheckedAt = -1;
-  /** The legs' own thread, when the index has one; the data_version its cached scans were last known current at. */
-  private readonly thread: SearchThread | null;
-  private threadVersion = -1;
+  /** The legs' own threads, when the index has them; the data_version their cached scans were last known current at. */
+  private readonly threads: SearchThreads | null;
+  private threadsVersion = -1;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -79,13 +79,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       /** The memory the libraries' vector scans may hold (VectorCache); default DEFAULT_VECTOR_CACHE_MB. */
       vectorCacheBytes?: number;
       /**
-       * Runs both legs of every search in this thread (search-thread.ts), on its own connection to the
-       * same file, and keeps its cached scans current; the budget above is then that thread's.
+       * Runs each leg of every search in its thread here (search-thread.ts), on connections of their own
+       * to the same file, and keeps their cached scans current; the budget above is then the vector thread's.
        */
-      thread?: SearchThread;
+      threads?: SearchThreads;
     } = {},
   ) {
-    this.thread = options.thread ?? null;
+    this.threads = options.threads ?? null;
     this.scans = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20);
     this.contexts = new MemoryContextRows(db);
     this.vectorLeg = new SqliteVectorLeg(db, dimensions, this.scans, () => this.assertOwnVectors());
@@ -134,12 +134,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
 
   /**
    * Runs a write in one transaction, then applies its vector changes to the
-   * in-memory scans, or sends them to the search thread (only once it has committed).
+   * in-memory scans, or sends them to the search threads (only once it has committed).
    */
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
     const result = this.db.transaction(() => run(changes)).immediate();
-    if (this.thread) this.thread.changed(changes);
+    if (this.threads) this.threads.changed(changes);
     else this.scans.apply(changes);
     return result;
   }
@@ -371,7 +371,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     });
     if (dropped !== null) {
       this.scans.delete(dropped);
-      this.thread?.dropped(dropped);
+      this.threads?.dropped(dropped);
     }
     return counts;
   }
@@ -396,25 +396,25 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    return this.thread ? this.thread.keyword(libraryId, query) : keywordLeg(this.db, libraryId, query);
+    return this.threads ? this.threads.keyword(libraryId, query) : keywordLeg(this.db, libraryId, query);
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    if (!this.thread) return this.vectorLeg.search(libraryId, query);
+    if (!this.threads) return this.vectorLeg.search(libraryId, query);
     // Checked here, where the writes are: the folder's embedder, and whether another process wrote since.
     const version = this.assertOwnVectors();
-    if (version !== this.threadVersion) {
-      this.thread.clear();
-      this.threadVersion = version;
+    if (version !== this.threadsVersion) {
+      this.threads.clear();
+      this.threadsVersion = version;
     }
-    return this.thread.vector(libraryId, query);
+    return this.threads.vector(libraryId, query);
   }
 
-  /** Stops the search thread, if the index has one (the connection is its owner's to close). */
+  /** Stops the search threads, if the index has them (the connection is its owner's to close). */
   async close(): Promise<void> {
-    await this.thread?.close();
+    await this.threads?.close();
   }
 
   async updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {

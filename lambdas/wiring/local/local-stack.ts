@@ -17,7 +17,7 @@ import { InProcessBackgroundWork } from '../../adapters/local/in-process-backgro
 import { MachineBucketPrincipal } from '../../adapters/local/machine-bucket-principal.js';
 import { OpenAiCompatibleChat, type OpenAiCompatibleConfig } from '../../adapters/local/openai-compatible-chat.js';
 import type { OpenAiEmbedderConfig } from '../../adapters/local/openai-compatible-embedder.js';
-import { SearchThread } from '../../adapters/local/search-thread.js';
+import { SearchThreads } from '../../adapters/local/search-thread.js';
 import { SqliteBucketRegistrations } from '../../adapters/local/sqlite-bucket-registrations.js';
 import { SqliteConversationStore } from '../../adapters/local/sqlite-conversation-store.js';
 import { SqliteDocumentStore } from '../../adapters/local/sqlite-document-store.js';
@@ -139,10 +139,10 @@ export async function openLocalStack(options: {
   /** The memory the libraries' vector scans may hold (bytes; the search index's default when absent). */
   vectorCacheBytes?: number;
   /**
-   * Run every search's legs in a thread of their own (the server: a slow search must not stall its other
-   * requests); tests and one-shot commands read in this thread.
+   * Run each leg of every search in a thread of its own (the server: a slow search must not stall its
+   * other requests); one-shot commands and tests of the stack alone run them where they are called.
    */
-  searchThread?: boolean;
+  searchThreads?: boolean;
 }): Promise<LocalStack> {
   const db = openDatabase(join(options.dataDir, 'library.db'));
   // The embedder is ours to stop only when we started it.
@@ -162,16 +162,16 @@ export async function openLocalStack(options: {
     logger.error(`background work failed: ${what}`, { error }),
   );
   let index: SqliteSearchIndex;
-  let thread: SearchThread | undefined;
+  let threads: SearchThreads | undefined;
   try {
     const vectorCacheBytes = options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20;
-    thread = options.searchThread
-      ? await SearchThread.start({ file: db.name, dimensions: embedder.dimensions, vectorCacheBytes })
+    threads = options.searchThreads
+      ? await SearchThreads.start({ file: db.name, dimensions: embedder.dimensions, vectorCacheBytes })
       : undefined;
     // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
-    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes, thread });
+    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes, threads });
   } catch (error) {
-    void thread?.close();
+    void threads?.close();
     void own?.close();
     void extractor.close();
     void ocr.close();
