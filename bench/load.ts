@@ -189,7 +189,7 @@ try {
 
   console.log(`idle: search ${fmt(idleSearch)}; grep ${fmt(idleGrep)} (a library of ${seedDocs} documents of 2 KB)`);
   console.log(
-    `idle after the load: search ${fmt(idleAfter)} (the same library the load's searches ran over: ${seedDocs + 40 + captured.length} documents)`,
+    `idle after the load: search ${fmt(idleAfter)} (the same library the load's searches ran over: ${seedDocs + aloneTexts.length + captured.length} documents)`,
   );
   console.log(
     `load, ${clients} clients for ${seconds} s: ${capture.length} captures (${capturesPerSecond.toFixed(1)}/s, ${fmt(capture)}), ${search.length} searches (${fmt(search)}), ${grep.length} greps (${fmt(grep)}), ${errors} errors (${wrongAnswers} of them wrong or empty answers)`,

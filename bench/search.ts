@@ -299,9 +299,16 @@ async function healthBesideSearches(http: Http, path: (q: string) => string): Pr
   for (let i = 0; i < 100; i++) idle.push(await health());
   const during: number[] = [];
   let searching = true;
+  // The searches beside must be real ones: a fast failure would leave the server idle and the figure meaningless.
   const searchers = Promise.all(
     [0, 1].map(async (client) => {
-      for (let i = client; i < queries.length; i += 2) await http.get(path(queries[i]!));
+      for (let i = client; i < queries.length; i += 2) {
+        const response = await http.get<{ results: unknown[] }>(path(queries[i]!));
+        check(
+          response.status === 200 && response.body.results.length > 0,
+          `GET /v1/search beside health checks answered HTTP ${response.status} with ${response.body.results?.length ?? 0} results`,
+        );
+      }
     }),
   ).finally(() => {
     searching = false;
@@ -335,14 +342,13 @@ function linesHolding(texts: readonly string[], pattern: string, caseSensitive: 
 async function grepBench() {
   const dataDir = mkdtempSync(join(tmpdir(), 'library-bench-grep-'));
   const stack: LocalStack = await openLocalStack({ dataDir, embedder: noModel });
-  const ref = benchRef;
-  await stack.ports.documents.touchLibrary(ref, stamp(0));
+  await stack.ports.documents.touchLibrary(benchRef, stamp(0));
   const t0 = performance.now();
   const texts: string[] = [];
   for (let i = 0; i < grepDocs; i++) {
     const next = item(i, noModel.dimensions, 1);
     texts.push(next.text);
-    await stack.ports.index.put(ref, next);
+    await stack.ports.index.put(benchRef, next);
   }
   const fillSeconds = (performance.now() - t0) / 1000;
   // Common and rare words, a phrase, a case-sensitive acronym, literal punctuation, and misses.
@@ -370,7 +376,7 @@ async function grepBench() {
   // (a page that stopped at its byte or time budget holds fewer and says there is more).
   for (const p of patterns) {
     const truth = linesHolding(texts, p.pattern, p.caseSensitive);
-    const page = await stack.services.grep.grep(ref, { ...p, limit: 50 });
+    const page = await stack.services.grep.grep(benchRef, { ...p, limit: 50 });
     const shown = page.items.length;
     check(
       shown === Math.min(50, truth) || (page.hasMore && shown < Math.min(50, truth)),
@@ -386,7 +392,7 @@ async function grepBench() {
     );
   }
   const runs = Array.from({ length: 5 }, () => patterns).flat();
-  const times = await timeEach(runs, (p) => stack.services.grep.grep(ref, { ...p, limit: 50 }));
+  const times = await timeEach(runs, (p) => stack.services.grep.grep(benchRef, { ...p, limit: 50 }));
   console.log(
     `grep over ${grepDocs} documents (filled in ${fillSeconds.toFixed(0)} s): ${ms(times)} over ${runs.length} greps (${patterns.length} patterns, first page of 50, each checked against a plain scan of the texts)`,
   );

@@ -20,9 +20,23 @@ afterAll(async () => {
 async function threaded(file = join(dir, `db-${++n}.sqlite`)) {
   const db = openDatabase(file);
   const threads = await SearchThreads.start({ file, dimensions: DIMENSIONS, vectorCacheBytes: 16 * 2 ** 20 });
-  const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', { threads });
+  const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', { legs: threads });
   closing.push(index);
   return { db, index, file };
+}
+
+async function onThisThread(file = join(dir, `db-${++n}.sqlite`)) {
+  return { index: new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'), file };
+}
+
+/** Threads running the stand-in that misbehaves on cue (test/support/fault-search-thread.mjs). */
+async function faultThreads() {
+  const threads = await SearchThreads.start(
+    { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS },
+    new URL('../support/fault-search-thread.mjs', import.meta.url),
+  );
+  closing.push(threads);
+  return threads;
 }
 
 const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
@@ -58,11 +72,14 @@ describe('SqliteSearchIndex with search threads', () => {
     expect(await near(index, 6)).toEqual([again.itemId]);
   });
 
-  it('reloads what another process wrote to the same file', async () => {
-    const { index, file } = await threaded();
+  it.each([
+    ['each leg in its own thread', threaded],
+    ["the legs on the caller's thread", onThisThread],
+  ])('reloads what another process wrote to the same file (%s)', async (_, open) => {
+    const { index, file } = await open();
     const first = indexItem('first note', axisVector(DIMENSIONS, 3));
     await index.put(alice, first);
-    expect(await near(index, 3)).toEqual([first.itemId]); // cached in the thread
+    expect(await near(index, 3)).toEqual([first.itemId]); // its scan is cached now
 
     // Another connection (as `library reindex` or a second server would be) adds to the same library.
     const other = new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test');
@@ -72,11 +89,7 @@ describe('SqliteSearchIndex with search threads', () => {
   });
 
   it("runs a search's legs off the server's thread: a slow one leaves it free", async () => {
-    const threads = await SearchThreads.start(
-      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
-      new URL('../support/fault-search-thread.mjs', import.meta.url),
-    );
-    closing.push(threads);
+    const threads = await faultThreads();
     const started = performance.now();
     const slow = threads.keyword(1, { text: 'slow', limit: 10 });
     // While the thread is busy for 400 ms, this thread's timers run on time.
@@ -96,11 +109,7 @@ describe('SqliteSearchIndex with search threads', () => {
   });
 
   it('never makes the vector leg wait for the keyword leg: each has its thread', async () => {
-    const threads = await SearchThreads.start(
-      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
-      new URL('../support/fault-search-thread.mjs', import.meta.url),
-    );
-    closing.push(threads);
+    const threads = await faultThreads();
     const started = performance.now();
     const slow = threads.keyword(1, { text: 'slow', limit: 10 });
     expect(await threads.vector(1, { vector: axisVector(DIMENSIONS, 1), limit: 10 })).toEqual([]);
@@ -109,11 +118,7 @@ describe('SqliteSearchIndex with search threads', () => {
   });
 
   it('a thread that dies fails its searches as retryable, and the next search starts a new one', async () => {
-    const threads = await SearchThreads.start(
-      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS, vectorCacheBytes: 2 ** 20 },
-      new URL('../support/fault-search-thread.mjs', import.meta.url),
-    );
-    closing.push(threads);
+    const threads = await faultThreads();
     await expect(threads.keyword(1, { text: 'fail', limit: 10 })).rejects.toBeInstanceOf(BackendUnavailableError);
     const crashed = threads.keyword(1, { text: 'crash', limit: 10 });
     const queued = threads.keyword(1, { text: 'fine', limit: 10 });

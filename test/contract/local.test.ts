@@ -42,7 +42,7 @@ afterAll(async () => {
 searchIndexContract('SQLite, each leg searched in its own thread', async (dimensions) => {
   const db = freshDb();
   const threads = await SearchThreads.start({ file: db.name, dimensions, vectorCacheBytes: 64 * 2 ** 20 });
-  const index = new SqliteSearchIndex(db, dimensions, 'test', { threads });
+  const index = new SqliteSearchIndex(db, dimensions, 'test', { legs: threads });
   threaded.push(index);
   return index;
 });

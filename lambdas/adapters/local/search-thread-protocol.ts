@@ -7,8 +7,8 @@ export interface SearchThreadData {
   /** The data folder's SQLite file, opened again by the thread to read. */
   file: string;
   dimensions: number;
-  /** The memory its libraries' vector scans may hold (VectorCache). */
-  vectorCacheBytes: number;
+  /** The memory its libraries' vector scans may hold (VectorCache; SqliteSearchLegs' default when absent). */
+  vectorCacheBytes?: number;
 }
 
 /** To the thread, handled in the order sent: a search sent after a write's changes sees them. */

@@ -4,6 +4,7 @@ import type { PassageHit } from '../../core/model.js';
 import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
 import { sourceThreadScript } from '../source-thread-script.js';
 import type { FromSearchThread, SearchThreadData, ToSearchThread } from './search-thread-protocol.js';
+import type { SearchLegs } from './sqlite-search-legs.js';
 import type { VectorChanges } from './vector-cache.js';
 
 interface Pending {
@@ -25,7 +26,7 @@ interface Pending {
  * and is started again by the next search, with an empty cache: it loads
  * what it needs from SQLite, so nothing it missed meanwhile matters.
  */
-export class SearchThreads {
+export class SearchThreads implements SearchLegs {
   private constructor(
     private readonly keywordLane: SearchLane,
     private readonly vectorLane: SearchLane,
@@ -56,7 +57,7 @@ export class SearchThreads {
 
   /** A committed write's vector changes (a thread that is down loads afresh when it starts, so needs none). */
   changed(changes: VectorChanges): void {
-    if (changes.added.length || changes.removed.length) this.vectorLane.post({ type: 'changes', changes });
+    this.vectorLane.post({ type: 'changes', changes });
   }
 
   dropped(libraryId: number): void {

@@ -20,15 +20,13 @@ import type {
 } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
-import type { SearchThreads } from './search-thread.js';
 import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
 import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
 import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, METADATA_TABLE } from './sqlite-index-sql.js';
-import { keywordLeg } from './sqlite-keyword-leg.js';
 import { MemoryContextRows } from './sqlite-memory-contexts.js';
-import { SqliteVectorLeg } from './sqlite-vector-leg.js';
-import { DEFAULT_VECTOR_CACHE_MB, VectorCache, type VectorChanges } from './vector-cache.js';
+import { type SearchLegs, SqliteSearchLegs } from './sqlite-search-legs.js';
+import type { VectorChanges } from './vector-cache.js';
 
 const endUserKey = (ref: LibraryRef) => ref.endUserId ?? '';
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -61,34 +59,28 @@ const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.by
  * sqlite-wider-first.ts).
  */
 export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
-  private readonly scans: VectorCache;
   private readonly contexts: MemoryContextRows;
-  private readonly vectorLeg: SqliteVectorLeg;
+  /** Where the two legs run, and the vector scans they keep. */
+  private readonly legs: SearchLegs;
+  /** The data_version the legs' cached scans were last known current at (another connection's commit moves it). */
+  private legsVersion = -1;
   /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
   private readonly embedder: string;
   private embedderCheckedAt = -1;
-  /** The legs' own threads, when the index has them; the data_version their cached scans were last known current at. */
-  private readonly threads: SearchThreads | null;
-  private threadsVersion = -1;
 
   constructor(
     private readonly db: SqliteDatabase,
     dimensions: number,
     embedderName: string,
     options: {
-      /** The memory the libraries' vector scans may hold (VectorCache); default DEFAULT_VECTOR_CACHE_MB. */
+      /** The memory the libraries' vector scans may hold, for the legs made here (SqliteSearchLegs' default when absent). */
       vectorCacheBytes?: number;
-      /**
-       * Runs each leg of every search in its thread here (search-thread.ts), on connections of their own
-       * to the same file, and keeps their cached scans current; the budget above is then the vector thread's.
-       */
-      threads?: SearchThreads;
+      /** The legs elsewhere: each in a thread of its own (SearchThreads); absent, on this thread over `db`. */
+      legs?: SearchLegs;
     } = {},
   ) {
-    this.threads = options.threads ?? null;
-    this.scans = new VectorCache(options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20);
+    this.legs = options.legs ?? new SqliteSearchLegs(db, dimensions, options.vectorCacheBytes);
     this.contexts = new MemoryContextRows(db);
-    this.vectorLeg = new SqliteVectorLeg(db, dimensions, this.scans, () => this.assertOwnVectors());
     openIndexSchema(db, dimensions);
     this.embedder = embedderValue({ name: embedderName, dimensions });
     // The folder records the embedder that made its vectors; another one would mix two models' vectors.
@@ -133,14 +125,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   }
 
   /**
-   * Runs a write in one transaction, then applies its vector changes to the
-   * in-memory scans, or sends them to the search threads (only once it has committed).
+   * Runs a write in one transaction, then tells the legs its vector changes
+   * (only once it has committed), so their cached scans stay current.
    */
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
     const result = this.db.transaction(() => run(changes)).immediate();
-    if (this.threads) this.threads.changed(changes);
-    else this.scans.apply(changes);
+    if (changes.added.length || changes.removed.length) this.legs.changed(changes);
     return result;
   }
 
@@ -369,10 +360,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       this.db.prepare('DELETE FROM index_libraries WHERE id = ?').run(libraryId);
       return libraryId;
     });
-    if (dropped !== null) {
-      this.scans.delete(dropped);
-      this.threads?.dropped(dropped);
-    }
+    if (dropped !== null) this.legs.dropped(dropped);
     return counts;
   }
 
@@ -396,25 +384,25 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    return this.threads ? this.threads.keyword(libraryId, query) : keywordLeg(this.db, libraryId, query);
+    return this.legs.keyword(libraryId, query);
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    if (!this.threads) return this.vectorLeg.search(libraryId, query);
-    // Checked here, where the writes are: the folder's embedder, and whether another process wrote since.
+    // The folder's vectors must still be this embedder's; another process's commit (`library reindex`, a
+    // second server) may have changed them without the legs hearing of it: their cached scans go.
     const version = this.assertOwnVectors();
-    if (version !== this.threadsVersion) {
-      this.threads.clear();
-      this.threadsVersion = version;
+    if (version !== this.legsVersion) {
+      this.legs.clear();
+      this.legsVersion = version;
     }
-    return this.threads.vector(libraryId, query);
+    return this.legs.vector(libraryId, query);
   }
 
-  /** Stops the search threads, if the index has them (the connection is its owner's to close). */
+  /** Stops the legs' threads, if they have any (the connection is its owner's to close). */
   async close(): Promise<void> {
-    await this.threads?.close();
+    await this.legs.close();
   }
 
   async updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {

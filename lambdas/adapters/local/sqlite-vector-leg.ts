@@ -9,23 +9,18 @@ import { type ScanHit, VectorScan } from './vector-scan.js';
 
 /**
  * The SQLite search index's vector leg: a library's passage vectors scanned
- * in memory (VectorScan, kept under a budget by VectorCache, reloaded when
- * another connection commits), a filter checked on a wider nearest set or
+ * in memory (VectorScan, kept under a budget by VectorCache), a filter checked on a wider nearest set or
  * run inside the scan (sqlite-wider-first.ts), and the nearest passages
  * read back as hits. Apart from the writes, which share its VectorCache to
  * keep the cached scans current, and from the keyword leg.
  */
 
 export class SqliteVectorLeg {
-  private dataVersion = -1;
-
   constructor(
     private readonly db: SqliteDatabase,
     private readonly dimensions: number,
-    /** The libraries' scans, shared with the index's writes (which add and remove vectors in them once committed). */
+    /** The libraries' scans, kept current by the index's writes (SearchLegs.changed) once they commit. */
     private readonly scans: VectorCache,
-    /** The index's check that the folder's vectors are still its embedder's; returns the file's data_version. */
-    private readonly assertOwnVectors: () => number,
   ) {}
 
   /** The vector leg over the library `libraryId` (its id in index_libraries). */
@@ -75,16 +70,9 @@ export class SqliteVectorLeg {
 
   /**
    * The library's vectors in memory, loaded from SQLite on first use and
-   * kept while the cache's budget allows (VectorCache). Another connection's
-   * commit (PRAGMA data_version moves) drops them all, so a second process
-   * writing the same file is never missed.
+   * kept while the cache's budget allows (VectorCache).
    */
   private scanFor(libraryId: number): VectorScan {
-    const version = this.assertOwnVectors();
-    if (version !== this.dataVersion) {
-      this.scans.clear();
-      this.dataVersion = version;
-    }
     let scan = this.scans.get(libraryId);
     if (!scan) {
       const count = this.db

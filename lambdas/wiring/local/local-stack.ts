@@ -27,7 +27,6 @@ import { SqliteSearchIndex } from '../../adapters/local/sqlite-search-index.js';
 import { SqliteTenantStore } from '../../adapters/local/sqlite-tenant-store.js';
 import { SqliteUsageLedger } from '../../adapters/local/sqlite-usage-ledger.js';
 import { TesseractOcr } from '../../adapters/local/tesseract-ocr.js';
-import { DEFAULT_VECTOR_CACHE_MB } from '../../adapters/local/vector-cache.js';
 import { BucketDeleteRetry } from '../../core/bucket/delete-retry.js';
 import { documentBlobs } from '../../core/bucket/document-blobs.js';
 import { attachMissingVectors } from '../../core/chat/memory-vectors.js';
@@ -164,12 +163,12 @@ export async function openLocalStack(options: {
   let index: SqliteSearchIndex;
   let threads: SearchThreads | undefined;
   try {
-    const vectorCacheBytes = options.vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_MB * 2 ** 20;
+    const { vectorCacheBytes } = options;
     threads = options.searchThreads
       ? await SearchThreads.start({ file: db.name, dimensions: embedder.dimensions, vectorCacheBytes })
       : undefined;
     // Refuses a data folder whose vectors another embedder made (`library reindex` re-embeds it).
-    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes, threads });
+    index = new SqliteSearchIndex(db, embedder.dimensions, embedder.name, { vectorCacheBytes, legs: threads });
   } catch (error) {
     void threads?.close();
     void own?.close();
