@@ -1,5 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
+import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import type { LibraryRef, PassageHit } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
@@ -43,4 +47,45 @@ describe('SqliteSearchIndex: keyword coverage', () => {
     expect(own(stemmed).map((h) => [h.itemId, h.coverage])).toEqual([[ids[0], 1]]);
     for (const hit of stemmed.filter((h) => h.viaContext)) expect(hit.coverage).toBe(0);
   });
+});
+
+describe('SqliteSearchIndex: the keyword leg of a library that was alone', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'library-keyword-alone-'));
+  const alice: LibraryRef = { tenantId: 't', endUserId: 'alice' };
+  const bob: LibraryRef = { tenantId: 't', endUserId: 'bob' };
+  // Bob's notes say "heron" more often and in their titles: ranked over the whole table, they come first.
+  const bobsNotes = () =>
+    Array.from({ length: 30 }, (_, i) =>
+      indexItem(`heron heron heron ${i}`, axisVector(DIMENSIONS, 3), { title: 'heron heron' }),
+    );
+
+  const ways = {
+    'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
+    'in search threads': async (file: string) =>
+      new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
+        legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
+      }),
+  };
+  for (const [way, open] of Object.entries(ways)) {
+    it(`keeps to the library once another one has items, whichever connection wrote them (${way})`, async () => {
+      for (const writer of ['the same connection', 'another connection']) {
+        const file = join(dir, `${way}-${writer}.sqlite`.replace(/\s/g, '-'));
+        const index = await open(file);
+        const other =
+          writer === 'the same connection' ? index : new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test');
+        const hers = indexItem('A heron by the lake', axisVector(DIMENSIONS, 1));
+        await index.put(alice, hers);
+        // Searched while alone in the index, then again once bob's notes are in.
+        expect((await index.keywordSearch(alice, { text: 'heron', limit: 5 })).map((h) => h.itemId)).toEqual([
+          hers.itemId,
+        ]);
+        for (const note of bobsNotes()) await other.put(bob, note);
+        const hits = await index.keywordSearch(alice, { text: 'heron', limit: 5 });
+        expect(hits.map((h) => h.itemId)).toEqual([hers.itemId]);
+        expect(hits[0]!.coverage).toBe(1);
+        await index.close();
+        if (other !== index) await other.close();
+      }
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import type { PassageHit } from '../../core/model.js';
 import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { keywordLeg } from './sqlite-keyword-leg.js';
+import { keywordLeg, LibrarySizes } from './sqlite-keyword-leg.js';
 import { SqliteVectorLeg } from './sqlite-vector-leg.js';
 import { DEFAULT_VECTOR_CACHE_MB, VectorCache, type VectorChanges } from './vector-cache.js';
 
@@ -27,6 +27,7 @@ export interface SearchLegs {
 export class SqliteSearchLegs implements SearchLegs {
   private readonly scans: VectorCache;
   private readonly vectorLeg: SqliteVectorLeg;
+  private readonly sizes: LibrarySizes;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -36,10 +37,11 @@ export class SqliteSearchLegs implements SearchLegs {
   ) {
     this.scans = new VectorCache(vectorCacheBytes);
     this.vectorLeg = new SqliteVectorLeg(db, dimensions, this.scans);
+    this.sizes = new LibrarySizes(db);
   }
 
   keyword(libraryId: number, query: KeywordQuery): PassageHit[] {
-    return keywordLeg(this.db, libraryId, query);
+    return keywordLeg(this.db, libraryId, query, this.sizes);
   }
 
   vector(libraryId: number, query: VectorQuery): PassageHit[] {

@@ -111,30 +111,25 @@ export class VectorScan {
     // Hamming distance of every eligible vector, and a histogram to find the cut-off.
     const distance = new Uint16Array(this.size);
     const histogram = new Uint32Array(d + 2);
-    let eligible = 0;
-    for (let slot = 0; slot < this.size; slot++) {
-      if ((allowed && !allowed.has(this.kinds[slot]!)) || (only && !only.has(this.rowids[slot]!))) {
-        distance[slot] = d + 1;
-        continue;
-      }
-      let h = 0;
-      const base = slot * words;
-      for (let w = 0; w < words; w++) h += popcount(this.codes[base + w]! ^ queryCode[w]!);
-      distance[slot] = h;
-      histogram[h]! += 1;
-      eligible += 1;
-    }
+    const eligible =
+      allowed || only
+        ? this.filteredDistances(queryCode, distance, histogram, allowed, only)
+        : this.distances(queryCode, distance, histogram);
     const candidates = Math.min(eligible, Math.max(limit * 4, Math.ceil(eligible / 25), 256));
     let cutoff = 0;
     for (let seen = 0; cutoff <= d && seen + histogram[cutoff]! < candidates; cutoff++) seen += histogram[cutoff]!;
 
     // Exact cosine for the candidates (all below the cut-off, and at it until full).
-    const hits: ScanHit[] = [];
+    const slots = new Int32Array(candidates);
+    let taken = 0;
     let atCutoff = candidates - histogram.slice(0, cutoff).reduce((a, b) => a + b, 0);
-    for (let slot = 0; slot < this.size; slot++) {
+    for (let slot = 0; slot < this.size && taken < candidates; slot++) {
       const h = distance[slot]!;
-      if (h > cutoff || (h === cutoff && atCutoff-- <= 0)) continue;
-      const base = slot * stride;
+      if (h < cutoff || (h === cutoff && atCutoff-- > 0)) slots[taken++] = slot;
+    }
+    const scores = new Float64Array(taken);
+    for (let i = 0; i < taken; i++) {
+      const base = slots[i]! * stride;
       let s0 = 0,
         s1 = 0,
         s2 = 0,
@@ -145,9 +140,63 @@ export class VectorScan {
         s2 += floats[base + j + 2]! * padded[j + 2]!;
         s3 += floats[base + j + 3]! * padded[j + 3]!;
       }
-      hits.push({ rowid: this.rowids[slot]!, score: s0 + s1 + s2 + s3 });
+      scores[i] = s0 + s1 + s2 + s3;
     }
+    return this.best(slots.subarray(0, taken), scores, limit);
+  }
+
+  /**
+   * The `limit` best of the scored slots, best first (ties by rowid): only
+   * those at or above the limit-th score are sorted, not every candidate.
+   */
+  private best(slots: Int32Array, scores: Float64Array, limit: number): ScanHit[] {
+    const bar = scores.length > limit ? kthLargest(scores, limit) : Number.NEGATIVE_INFINITY;
+    const hits: ScanHit[] = [];
+    for (let i = 0; i < slots.length; i++)
+      if (scores[i]! >= bar) hits.push({ rowid: this.rowids[slots[i]!]!, score: scores[i]! });
     return hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit);
+  }
+
+  /** Every vector's Hamming distance to the query's code (the hot loop of a search: no per-vector checks). */
+  private distances(queryCode: Uint32Array, distance: Uint16Array, histogram: Uint32Array): number {
+    const { words, codes, size } = this;
+    for (let slot = 0, base = 0; slot < size; slot++, base += words) {
+      let h = 0;
+      for (let w = 0; w < words; w++) {
+        let x = codes[base + w]! ^ queryCode[w]!;
+        x -= (x >>> 1) & 0x55555555;
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        h += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+      }
+      distance[slot] = h;
+      histogram[h]! += 1;
+    }
+    return size;
+  }
+
+  /** As distances, for the vectors of the allowed kinds among `only`; the others are put past every cut-off. */
+  private filteredDistances(
+    queryCode: Uint32Array,
+    distance: Uint16Array,
+    histogram: Uint32Array,
+    allowed: Set<number> | null,
+    only: ReadonlySet<number> | undefined,
+  ): number {
+    const { words, codes, dimensions: d } = this;
+    let eligible = 0;
+    for (let slot = 0; slot < this.size; slot++) {
+      if ((allowed && !allowed.has(this.kinds[slot]!)) || (only && !only.has(this.rowids[slot]!))) {
+        distance[slot] = d + 1;
+        continue;
+      }
+      let h = 0;
+      const base = slot * words;
+      for (let w = 0; w < words; w++) h += popcount(codes[base + w]! ^ queryCode[w]!);
+      distance[slot] = h;
+      histogram[h]! += 1;
+      eligible += 1;
+    }
+    return eligible;
   }
 
   /** Exact cosine of each of `only`'s vectors (of the allowed kinds): the nearest `limit`. */
@@ -185,6 +234,32 @@ export class VectorScan {
     this.codes = codes;
     this.floats = floats;
   }
+}
+
+/** The k-th largest of the values (1-based), by selection on a copy: linear on average. */
+function kthLargest(values: Float64Array, k: number): number {
+  const a = Float64Array.from(values);
+  let lo = 0;
+  let hi = a.length - 1;
+  const target = k - 1; // in descending order
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! > pivot) i++;
+      while (a[j]! < pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = t;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return a[target]!;
 }
 
 function popcount(x: number): number {
