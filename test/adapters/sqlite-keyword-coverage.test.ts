@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
+import type { CommonTerms } from '../../lambdas/adapters/local/sqlite-keyword-leg.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
+import { SqliteSearchLegs } from '../../lambdas/adapters/local/sqlite-search-legs.js';
 import type { LibraryRef, PassageHit } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
 
@@ -88,4 +90,52 @@ describe('SqliteSearchIndex: the keyword leg of a library that was alone', () =>
       }
     });
   }
+});
+
+describe('SqliteSearchIndex: common terms in a large library', () => {
+  const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
+  // A "large" library for the test: the rule applies from 10 items here (from 20,000 by default).
+  async function library(commonTerms: CommonTerms | null) {
+    const db = openDatabase(':memory:');
+    const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', {
+      legs: new SqliteSearchLegs(db, DIMENSIONS, undefined, commonTerms),
+    });
+    const ids: Record<string, string> = {};
+    const put = async (name: string, text: string) => {
+      // Not short memories (core/memory-context.ts): no item is found through its neighbours' words here.
+      const item = indexItem(text, axisVector(DIMENSIONS, 1), { title: null, kind: 'creation' });
+      ids[name] = item.itemId;
+      await index.put(ref, item);
+    };
+    for (let i = 0; i < 10; i++) await put(`water${i}`, `Water the plants on day ${i}`);
+    await put('both', 'Water the cactus once a month');
+    await put('cactus', 'The cactus flowered in May');
+    await put('other', 'Bins go out on Tuesday');
+    return { index, ids };
+  }
+  const own = (hits: PassageHit[]) => hits.filter((h) => !h.viaContext);
+
+  it("ranks by the telling terms only, and still counts the common ones in each hit's coverage", async () => {
+    const { index, ids } = await library({ share: 0.5, fromItems: 10 });
+    // "water" is in 11 of 13 items: common. Only the items holding "cactus" are keyword hits.
+    const hits = own(await index.keywordSearch(ref, { text: 'water cactus', limit: 20 }));
+    expect(new Set(hits.map((h) => h.itemId))).toEqual(new Set([ids.both, ids.cactus]));
+    const coverage = new Map(hits.map((h) => [h.itemId, h.coverage!]));
+    expect(coverage.get(ids.both!)).toBe(1);
+    expect(coverage.get(ids.cactus!)).toBeGreaterThan(0.5);
+    expect(coverage.get(ids.cactus!)).toBeLessThan(1);
+  });
+
+  it('ranks by every term when all are common or the others are found nowhere', async () => {
+    const { index } = await library({ share: 0.5, fromItems: 10 });
+    expect(own(await index.keywordSearch(ref, { text: 'water', limit: 20 }))).toHaveLength(11);
+    expect(own(await index.keywordSearch(ref, { text: 'water zzqxv', limit: 20 }))).toHaveLength(11);
+  });
+
+  it('ranks by every term in a library smaller than the rule starts at, and with the rule off', async () => {
+    for (const rule of [{ share: 0.5, fromItems: 14 }, null]) {
+      const { index } = await library(rule);
+      expect(own(await index.keywordSearch(ref, { text: 'water cactus', limit: 20 }))).toHaveLength(12);
+    }
+  });
 });

@@ -10,7 +10,11 @@ export const quoteTerm = (term: string): string => `"${term.replace(/"/g, '""')}
  * user input is FTS5 syntax.
  */
 export function keywordMatchExpression(text: string): string | null {
-  const terms = keywordTerms(text);
+  return termsMatchExpression(keywordTerms(text));
+}
+
+/** The FTS5 query matching any of these terms in an item's words (see keywordMatchExpression). */
+export function termsMatchExpression(terms: readonly string[]): string | null {
   if (!terms.length) return null;
   // context: a short memory's neighbours (core/memory-context.ts), weighed below its own words.
   return `{title body context} : (${terms.map(quoteTerm).join(' OR ')})`;

@@ -1,7 +1,7 @@
 import type { PassageHit } from '../../core/model.js';
 import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { keywordLeg, LibrarySizes } from './sqlite-keyword-leg.js';
+import { type CommonTerms, DEFAULT_COMMON_TERMS, keywordLeg, LibrarySizes } from './sqlite-keyword-leg.js';
 import { SqliteVectorLeg } from './sqlite-vector-leg.js';
 import { DEFAULT_VECTOR_CACHE_MB, VectorCache, type VectorChanges } from './vector-cache.js';
 
@@ -34,6 +34,8 @@ export class SqliteSearchLegs implements SearchLegs {
     dimensions: number,
     /** The memory the libraries' vector scans may hold (VectorCache); default DEFAULT_VECTOR_CACHE_MB. */
     vectorCacheBytes = DEFAULT_VECTOR_CACHE_MB * 2 ** 20,
+    /** Which terms are too common to rank in a large library (sqlite-keyword-leg.ts); null: every term ranks. */
+    private readonly commonTerms: CommonTerms | null = DEFAULT_COMMON_TERMS,
   ) {
     this.scans = new VectorCache(vectorCacheBytes);
     this.vectorLeg = new SqliteVectorLeg(db, dimensions, this.scans);
@@ -41,7 +43,7 @@ export class SqliteSearchLegs implements SearchLegs {
   }
 
   keyword(libraryId: number, query: KeywordQuery): PassageHit[] {
-    return keywordLeg(this.db, libraryId, query, this.sizes);
+    return keywordLeg(this.db, libraryId, query, this.sizes, this.commonTerms);
   }
 
   vector(libraryId: number, query: VectorQuery): PassageHit[] {
