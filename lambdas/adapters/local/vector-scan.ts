@@ -21,6 +21,15 @@ export interface ScanHit {
 /** A filter matching at most this many vectors is scored exactly (every one) rather than through the bit codes. */
 const EXACT_SCAN_MAX = 8_192;
 
+/**
+ * The most candidates rescored by exact cosine (past 250,000 vectors, 4% would be more). What the bit
+ * codes mistake for the nearest lies just past them, and the vectors there are about as many in a large
+ * library as in a mid-sized one (a larger library's nearest are nearer), so the count need not grow
+ * with the library: at a million synthetic vectors 5,000 and 10,000 kept the exact top 10, as 2,000
+ * kept 0.995 of it at 50,000 (docs/search-quality.md). It saves a fifth of the leg at a million.
+ */
+const RESCORED_MAX = 10_000;
+
 const KIND_CODE: Record<ItemKind, number> = { file_excerpt: 0, image: 1, chat: 2, creation: 3 };
 
 export class VectorScan {
@@ -115,7 +124,7 @@ export class VectorScan {
       allowed || only
         ? this.filteredDistances(queryCode, distance, histogram, allowed, only)
         : this.distances(queryCode, distance, histogram);
-    const candidates = Math.min(eligible, Math.max(limit * 4, Math.ceil(eligible / 25), 256));
+    const candidates = Math.min(eligible, Math.max(limit * 4, Math.min(Math.ceil(eligible / 25), RESCORED_MAX), 256));
     let cutoff = 0;
     for (let seen = 0; cutoff <= d && seen + histogram[cutoff]! < candidates; cutoff++) seen += histogram[cutoff]!;
 
