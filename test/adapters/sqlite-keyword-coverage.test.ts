@@ -94,7 +94,7 @@ describe('SqliteSearchIndex: the keyword leg of a library that was alone', () =>
 
 describe('SqliteSearchIndex: common terms in a large library', () => {
   const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
-  // A "large" library for the test: the rule applies from 10 items here (from 20,000 by default).
+  // A "large" library for the test: the rule applies from 10 items here (from 50,000 by default, DEFAULT_COMMON_TERMS).
   async function library(commonTerms: CommonTerms | null) {
     const db = openDatabase(':memory:');
     const index = new SqliteSearchIndex(db, DIMENSIONS, 'test', {

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../bench/lib/english.js';
 import { VectorScan } from '../../lambdas/adapters/local/vector-scan.js';
 import type { ItemKind } from '../../lambdas/core/model.js';
 
 const DIMENSIONS = 64;
 
-/** A seeded generator (mulberry32), so a failure can be replayed. */
+/** Seeded, so a failure can be replayed; centred on 0. */
 function seeded(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = rng(seed);
+  return () => next() - 0.5;
 }
 
 function unit(random: () => number): Float32Array {

@@ -60,12 +60,13 @@ export function keywordLeg(
   const terms = keywordTerms(query.text);
   if (!terms.length) return [];
   const size = sizes.of(libraryId);
-  const holders = termHolders(db, libraryClause(libraryId, size), terms);
+  const library = libraryClause(libraryId, size);
+  const holders = termHolders(db, library, terms);
   const ranking = termsMatchExpression(rankingTerms(terms, holders, size.items, commonTerms))!;
   // Every item has one of the kinds: without a filter the kind clause would only cost time.
   const kinds = query.kinds?.length && ITEM_KINDS.some((k) => !query.kinds!.includes(k)) ? query.kinds : null;
   const kindClause = kinds ? `kind : (${kinds.map((k) => KIND_TOKEN[k]).join(' OR ')}) AND ` : '';
-  const match = `${libraryClause(libraryId, size)}${kindClause}${ranking}`;
+  const match = `${library}${kindClause}${ranking}`;
   type RankedRow = Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number; kept: number };
   /** The leg's best items: `inside` filters within the ranking (before its LIMIT); `kept` says whether each row matches `marked`. */
   const ranked = (limit: number, filter?: { inside?: CompiledFilter; marked?: CompiledFilter }) => {
@@ -113,15 +114,12 @@ export function keywordLeg(
         : ranked(query.limit, { inside: itemFilter(query.filter, libraryId) });
   }
   if (!items.length) return [];
-  const best = bestPassages(
-    db,
-    items.map((i) => i.item_rowid),
-    query.text,
-  );
+  const itemRowids = items.map((i) => i.item_rowid);
+  const best = bestPassages(db, itemRowids, query.text);
   // Every term of the query, the common ones too: a hit holding them holds more of what was asked.
   const coverage = coverageOf(
     size.items,
-    holders.map((term) => ({ holding: term.holding, items: term.among(items.map((i) => i.item_rowid)) })),
+    holders.map((term) => ({ holding: term.holding, items: term.among(itemRowids) })),
   );
   return items.flatMap((item) => {
     const passage = best.get(item.item_rowid);
@@ -169,8 +167,9 @@ function termHolders(db: SqliteDatabase, library: string, terms: readonly string
 
 /**
  * The terms BM25 ranks by: in a large library, all but the common ones
- * (CommonTerms), as Lucene's CommonTermsQuery and Elasticsearch's
- * cutoff_frequency do. A word in a quarter of the items weighs little in
+ * (CommonTerms), split as Lucene's CommonTermsQuery splits them, but the
+ * common ones are not scored at all (FTS5's bm25() would read a scored
+ * term's every holder to weigh it). A word in a quarter of the items weighs little in
  * BM25 (an IDF of about 1.1, against 4.6 and more for a word in one item in
  * a hundred), but ranking its every holder is most of the leg's time in a
  * large library. An item holding only common terms is then not a keyword

@@ -171,12 +171,7 @@ export class VectorScan {
     const { words, codes, size } = this;
     for (let slot = 0, base = 0; slot < size; slot++, base += words) {
       let h = 0;
-      for (let w = 0; w < words; w++) {
-        let x = codes[base + w]! ^ queryCode[w]!;
-        x -= (x >>> 1) & 0x55555555;
-        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-        h += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-      }
+      for (let w = 0; w < words; w++) h += popcount(codes[base + w]! ^ queryCode[w]!);
       distance[slot] = h;
       histogram[h]! += 1;
     }
