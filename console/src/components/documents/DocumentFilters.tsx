@@ -1,6 +1,6 @@
 import { Button, Group, NativeSelect, SimpleGrid, TextInput } from '@mantine/core';
-import { type FormEvent, useEffect, useState } from 'react';
-import { type ListQuery, PAGE_SIZES } from './filters';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ListQuery, PAGE_SIZES, paramsFromQuery } from './filters';
 
 const STATUS_OPTIONS = [
   { value: '', label: 'Any status' },
@@ -28,21 +28,39 @@ function metadataKeyError(key: string): string | null {
  */
 export function DocumentFilters({ value, onChange }: { value: ListQuery; onChange: (next: ListQuery) => void }) {
   const [draft, setDraft] = useState(value);
-  // The fields follow the applied filters when they change (the address changed, "Clear filters"), not at every render.
-  const applied = JSON.stringify(value);
+  // The fields follow the applied filters when they change from elsewhere (the address, back, a link), not at every
+  // render, and not when the change is this form's own coming back: the address updates in a transition, and a field
+  // typed into meanwhile (a prefix typed right after choosing a kind) must keep what was typed.
+  const applied = paramsFromQuery(value).toString();
+  // The filters this form applied that have not come back yet, oldest first (one that comes back makes those before it moot).
+  const sent = useRef<string[]>([]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `applied` is `value` compared by content.
-  useEffect(() => setDraft(value), [applied]);
+  useEffect(() => {
+    const own = sent.current.indexOf(applied);
+    if (own >= 0) {
+      sent.current.splice(0, own + 1);
+    } else {
+      sent.current = [];
+      setDraft(value);
+    }
+  }, [applied]);
   const keyError = metadataKeyError(draft.metadataKey);
 
+  const apply = (next: ListQuery) => {
+    const query = { ...next, metadataKey: next.metadataKey.trim() };
+    const params = paramsFromQuery(query).toString();
+    if (params !== applied) sent.current.push(params);
+    onChange(query);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!keyError) onChange({ ...draft, metadataKey: draft.metadataKey.trim() });
+    if (!keyError) apply(draft);
   };
   // A list's choice applies with what is typed so far, as "Apply filters" would.
   const choose = (patch: Partial<ListQuery>) => {
     const next = { ...draft, ...patch };
     setDraft(next);
-    if (!metadataKeyError(next.metadataKey)) onChange({ ...next, metadataKey: next.metadataKey.trim() });
+    if (!metadataKeyError(next.metadataKey)) apply(next);
   };
 
   return (
