@@ -12,8 +12,8 @@
  * Goals (issue 18): right note cited >= 90% of answerable questions,
  * unrelated refused >= 95%, with each embedder; chat p50 <= 150 ms.
  *
- * Options: --set held-out|held-out-2|train|train-home (default held-out: the reported figures; held-out-2 a
- *          second set written later, measured once; tune on the train sets),
+ * Options: --set held-out|held-out-2|held-out-3|train|train-home (default held-out: the reported figures;
+ *          held-out-2 and held-out-3 sets written later, each measured once; tune on the train sets),
  *          --embedder use|shifted|both (default both), --verbose (each miss and wrong answer)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
 import type { Embedder } from '../lambdas/core/ports.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { HELD_OUT_3 } from '../test/support/everyday-held-out-3.js';
 import { type EverydaySet, HELD_OUT, HELD_OUT_2, TRAIN, TRAIN_HOME } from '../test/support/everyday-notes.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
 import { machineLine } from './lib/machine.js';
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
 const SETS: Record<string, EverydaySet> = {
   'held-out': HELD_OUT,
   'held-out-2': HELD_OUT_2,
+  'held-out-3': HELD_OUT_3,
   train: TRAIN,
   'train-home': TRAIN_HOME,
 };

@@ -4,6 +4,7 @@ import {
   type CitedFact,
   dataPointsOf,
   keyValue,
+  pricedItems,
   tableOf,
   VEGA_LITE_SCHEMA,
 } from '../../lambdas/core/chat/artifacts.js';
@@ -216,5 +217,45 @@ describe('key/value facts', () => {
       expect(timed(text)).toBeNull();
     }
     expect(timed(`${' '.repeat(50_000)}: v`)).toEqual({ key: '', value: 'v' });
+  });
+});
+
+describe('priced items', () => {
+  it('reads each clause with one amount as an item and its price, brackets and thousands kept whole', () => {
+    expect(
+      pricedItems(
+        'Three quotes for the worktops: Stone Masters £2,400, WorktopExpress £1,850 and a local carpenter £2,100 (wood, not quartz).',
+      ),
+    ).toEqual([
+      { key: 'Stone Masters', value: '£2,400' },
+      { key: 'WorktopExpress', value: '£1,850' },
+      { key: 'a local carpenter', value: '£2,100 (wood, not quartz)' },
+    ]);
+    expect(pricedItems('Gym membership is £34 per month, renews in January.')).toEqual([
+      { key: 'Gym membership', value: '£34 per month, renews in January' },
+    ]);
+  });
+
+  it('is none when a clause holds two amounts, an item has no name, or nothing has a price', () => {
+    expect(pricedItems('Rent goes up from £950 to £1,020 a month.')).toBeNull();
+    expect(pricedItems('£45, £60 and £12.')).toBeNull();
+    expect(pricedItems('The launch moved to March.')).toBeNull();
+  });
+
+  it('a table of a note listing several prices has a row for each, beside the key/value facts', () => {
+    const table = tableOf(
+      [fact('Fence quotes: Hayes Fencing £1,240, GardenPro £980 and Oakline £1,410.', [1]), fact('Gate: £150', [2])],
+      'Fence quotes',
+    );
+    expect(table.content).toBe(
+      [
+        '| Item | Value | Source |',
+        '| --- | --- | --- |',
+        '| Hayes Fencing | £1,240 | Report, line 1 |',
+        '| GardenPro | £980 | Report, line 1 |',
+        '| Oakline | £1,410 | Report, line 1 |',
+        '| Gate | £150 | Report, line 2 |',
+      ].join('\n'),
+    );
   });
 });

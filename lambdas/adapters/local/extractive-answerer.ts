@@ -1,5 +1,7 @@
 import { split } from 'sentence-splitter';
 import { HOLDS, type Wanted, wanted } from '../../core/chat/answer-kinds.js';
+import type { CategoryRequest } from '../../core/chat/category-requests.js';
+import { categoryOf } from '../../core/chat/intent.js';
 import { contentTerms } from '../../core/chat/terms.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../core/ports.js';
 import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
@@ -61,6 +63,9 @@ interface Sentence {
   /** Whether the sentence holds any of the question's words (not only its meaning or the kind of thing asked). */
   sharesWords?: boolean;
 }
+
+/** Sentences of one passage itemized for a request naming a kind of thing (one note may list several bills). */
+const STATING_PER_PASSAGE = 3;
 
 const TERMINAL = /[.!?:;]["')\]]?$/;
 
@@ -181,6 +186,12 @@ export class ExtractiveAnswerer implements ChatModel {
     const question = new Set(contentTerms(request.question));
     const sentences = request.passages.flatMap(sentencesOf);
     if (!sentences.length) return [];
+    // A kind of thing asked for without a subject: no word of the request is in its notes.
+    const category = request.itemize ? categoryOf(request.question) : null;
+    if (category && !category.subject.size) {
+      const ofTheKind = this.ofTheKind(sentences, category);
+      if (ofTheKind.length) return ofTheKind;
+    }
     const want = wanted(request.question);
     // A summary of one note: its sentences in order, not the best of several.
     if (want === 'summary' && !request.itemize) return this.summary(sentences, question);
@@ -261,6 +272,26 @@ export class ExtractiveAnswerer implements ChatModel {
       else take(s);
     }
     return chosen;
+  }
+
+  /**
+   * A request naming only a kind of thing ("list the appointments I have
+   * coming up"): for each passage of that kind, in the search's order, its
+   * sentences that state what the kind states (a time, an amount; up to
+   * STATING_PER_PASSAGE), else its first sentence when it states it across
+   * sentences. Passages admitted beside them that state nothing of the kind
+   * are left out.
+   */
+  private ofTheKind(sentences: Array<Omit<Sentence, 'score'>>, category: CategoryRequest): Sentence[] {
+    const byPassage = new Map<GroundingPassage, Array<Omit<Sentence, 'score'>>>();
+    for (const s of sentences) byPassage.set(s.passage, [...(byPassage.get(s.passage) ?? []), s]);
+    const lines: Sentence[] = [];
+    for (const [passage, own] of byPassage) {
+      const stating = own.filter((s) => category.isStatedIn(s.text)).slice(0, STATING_PER_PASSAGE);
+      if (!stating.length && category.isStatedIn(passage.lines.join('\n'))) stating.push(own[0]!);
+      lines.push(...stating.map((s) => ({ ...s, score: 1 })));
+    }
+    return lines.slice(0, this.options.maxItemized);
   }
 
   /**

@@ -51,7 +51,7 @@ export function wanted(question: string): Wanted | null {
  */
 const ANSWERED_BY_MONEY = termSet('cost price pay charge spend fee');
 /** An amount of money (not any number or percentage: "cost" is not answered by "12% of patients"). */
-const MONEY = /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
+export const MONEY = /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
 
 /**
  * A passage's terms with the words it answers by what it states: the amount

@@ -108,15 +108,77 @@ export function keyValue(text: string): { key: string; value: string } | null {
   return null;
 }
 
+/** An amount of money as a note writes it: "£1,240", "$ 12.50", "€7.99". */
+const AMOUNT = /[£$€¥]\s?\d[\d,]*(?:\.\d+)?/g;
+/** Words that link an item to its amount ("Gym membership is £34"), left out of the item's name. */
+const LINKING = /\s+(?:is|are|was|were|costs?|costing|cost me|at|for|came to|comes to)$/i;
+
+/**
+ * The clauses of a text, split at commas, semicolons and "and" outside
+ * brackets ("(wood, not quartz)" stays whole). A comma inside a number
+ * ("£1,240") has no space after it and splits nothing.
+ */
+function clauses(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '(' || c === '[') depth += 1;
+    else if ((c === ')' || c === ']') && depth > 0) depth -= 1;
+    else if (depth === 0 && (c === ',' || c === ';') && /\s/.test(text[i + 1] ?? '')) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    } else if (depth === 0 && text.startsWith(' and ', i)) {
+      out.push(text.slice(start, i));
+      start = i + 5;
+    }
+  }
+  out.push(text.slice(start));
+  return out.map((c) => c.trim()).filter(Boolean);
+}
+
+/**
+ * The priced items of a fact that names several ("Fence quotes: Hayes
+ * Fencing £1,240, GardenPro £980 and Oakline £1,410"; "Gym membership is £34
+ * per month, renews in January"): each clause holding one amount is a row,
+ * the words before the amount its item and the amount with what follows its
+ * value; a clause without an amount goes on with the row before it. Null
+ * when a clause holds two amounts, an item has no name, or no clause holds
+ * an amount.
+ */
+export function pricedItems(text: string): Array<{ key: string; value: string }> | null {
+  const body = (keyValue(text)?.value ?? text).replace(/[.!]+$/, '');
+  const rows: Array<{ key: string; value: string }> = [];
+  for (const clause of clauses(body)) {
+    const amounts = [...clause.matchAll(AMOUNT)];
+    if (amounts.length > 1) return null;
+    if (!amounts.length) {
+      if (rows.length) rows[rows.length - 1]!.value += `, ${clause}`;
+      continue;
+    }
+    const key = clause.slice(0, amounts[0]!.index).trim().replace(LINKING, '');
+    if (!/\p{L}/u.test(key) || key.length > KEY_MAX) return null;
+    rows.push({ key, value: clause.slice(amounts[0]!.index).trim() });
+  }
+  return rows.length ? rows : null;
+}
+
+/** A fact's rows: its priced items when it names several, else its key and value, else its amount and what it is. */
+function rowsOf(text: string): Array<{ key: string; value: string }> | null {
+  const priced = pricedItems(text);
+  if (priced && priced.length > 1) return priced;
+  const pair = keyValue(text);
+  return pair ? [pair] : priced;
+}
+
 export function tableOf(facts: readonly CitedFact[], title: string): ArtifactDraft {
-  const pairs = facts.map((f) => keyValue(f.text));
-  const structured = facts.length > 1 && pairs.every(Boolean);
+  const perFact = facts.map((f) => rowsOf(f.text));
+  const structured = perFact.every(Boolean) && perFact.flat().length > 1;
   const header = structured ? ['Item', 'Value', 'Source'] : ['#', 'Fact', 'Source'];
-  const rows = facts.map((fact, i) =>
-    structured
-      ? [cell(pairs[i]!.key), cell(pairs[i]!.value), cell(sourceLabel(fact))]
-      : [String(i + 1), cell(fact.text), cell(sourceLabel(fact))],
-  );
+  const rows = structured
+    ? facts.flatMap((fact, i) => perFact[i]!.map((row) => [cell(row.key), cell(row.value), cell(sourceLabel(fact))]))
+    : facts.map((fact, i) => [String(i + 1), cell(fact.text), cell(sourceLabel(fact))]);
   const content = [
     `| ${header.join(' | ')} |`,
     `| ${header.map(() => '---').join(' | ')} |`,

@@ -1,3 +1,5 @@
+import { type CategoryRequest, categoryRequest } from './category-requests.js';
+
 /** Whether a question asks for a creation, and which. */
 export type ArtifactIntent = 'chart' | 'table' | 'list';
 
@@ -15,9 +17,20 @@ const LIST = /\b(list|lists|enumerate|bullet|bullets|bulleted|itemi[sz]e)\b/i;
 const SEVERAL =
   /^\s*(?:what|which)\s+(?:\w+\s+)?(?:are|were)\s+(?:the|my|our|all|his|her|their)\b|\bwhat\s+(?:else\s+)?(?:do|does|did|should|must)\s+(?:i|we|you|they)\s+(?:still\s+)?(?:need|have|bring|take|pack|buy)\s+(?:to|for)\b|\bwhat\s+(?:else\s+)?needs?\s/i;
 
-/** Whether the answer should come as items: a creation asked for, or a question whose answer is several things. */
+const asksForSeveral = (question: string) => artifactIntent(question) !== null || SEVERAL.test(question);
+
+/**
+ * Whether the answer should come as items: a creation asked for, a question
+ * whose answer is several things, or a kind of thing named in the plural
+ * ("what appointments do I have").
+ */
 export function wantsItems(question: string): boolean {
-  return artifactIntent(question) !== null || SEVERAL.test(question);
+  return asksForSeveral(question) || categoryOf(question) !== null;
+}
+
+/** The kind of thing a request names, when that is all it names (category-requests.ts). */
+export function categoryOf(question: string): CategoryRequest | null {
+  return categoryRequest(question, asksForSeveral(question));
 }
 
 export function artifactIntent(question: string): ArtifactIntent | null {

@@ -54,6 +54,14 @@ export interface SupportThresholds {
   /** Or: at least two terms and this share of the question's distinct terms, holding `coverage` of the weight, at `cosine` or more. */
   shareWithCosine: { share: number; coverage: number; cosine: number } | null;
   /**
+   * Or, for a request naming only a kind of thing ("list the appointments I
+   * have coming up", category-requests.ts): a passage stating what such a
+   * thing states (a time, an amount) at this cosine, no further than `band`
+   * below the closest such passage. Nothing else of the request picks the
+   * notes: the closest of those that state it are the ones of its kind.
+   */
+  category: { cosine: number; band: number } | null;
+  /**
    * Or: a short memory found through the words of the memories captured
    * around it (core/memory-context.ts). Never enough to answer at all; once
    * an answer is grounded, such a turn often holds what was asked ("Alright,
@@ -78,6 +86,7 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
     { lead: 0.095, cosine: 0.4 },
   ],
   shareWithCosine: { share: 0.6, coverage: 0.5, cosine: 0.35 },
+  category: { cosine: 0.25, band: 0.15 },
   acceptsContext: false,
 };
 
@@ -100,6 +109,7 @@ export const DEFAULT_NOISE: SupportThresholds = {
   minCosineForFigures: 0.3,
   leadTiers: [],
   shareWithCosine: null,
+  category: { cosine: 0.2, band: 0.25 },
   acceptsContext: true,
 };
 
@@ -117,6 +127,7 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minCosineForFigures: 0.4,
   leadTiers: [{ lead: 0.05, cosine: 0.3 }],
   shareWithCosine: null,
+  category: { cosine: 0.1, band: 0.25 },
   acceptsContext: true,
 };
 
@@ -142,6 +153,12 @@ export interface SupportSignals {
    * for a question the library does not hold, every note is about as far.
    */
   cosineLead?: number;
+  /**
+   * For a request naming only a kind of thing, on a passage that states what
+   * such a thing states: its cosine less the best cosine of any such passage
+   * (0 for the closest). Absent otherwise.
+   */
+  categoryLead?: number;
 }
 
 /**
@@ -208,6 +225,14 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   const lead = signals.cosineLead ?? -1;
   if (thresholds.leadTiers.some((tier) => lead >= tier.lead && cosine >= tier.cosine)) return true;
   if (signals.viaContext && thresholds.acceptsContext) return true;
+  const category = thresholds.category;
+  if (
+    category &&
+    signals.categoryLead !== undefined &&
+    cosine >= category.cosine &&
+    signals.categoryLead >= -category.band
+  )
+    return true;
   const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
   if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare)
     return true;

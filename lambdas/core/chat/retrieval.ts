@@ -4,7 +4,7 @@ import { DOCUMENT_KINDS, type ItemKind, type LibraryRef, type Passage, type Pass
 import type { SearchService } from '../search.js';
 import { withAnswerKinds } from './answer-kinds.js';
 import { type CosineScale, onReferenceScale } from './calibration.js';
-import { artifactIntent } from './intent.js';
+import { artifactIntent, categoryOf } from './intent.js';
 import {
   DEFAULT_ADMIT,
   DEFAULT_NOISE,
@@ -130,6 +130,7 @@ export class ChatRetriever {
     const questionTerms = termSet(question);
     // How rare each question word is among everything the two legs turned up.
     const pool = new Map<string, Set<string>>();
+    const hitOf = new Map<string, PassageHit>();
     // The same passages holding the words they answer by what they state (answer-kinds.ts): read only by the
     // rule that also asks that no rare word be missed, so "what did the hotel in Porto cost" is not answered by
     // a Lisbon hotel's price on "hotel" and "cost" alone.
@@ -139,6 +140,7 @@ export class ChatRetriever {
       const text = `${hit.title ?? ''}\n${hit.passage.text}`;
       const terms = termSet(text);
       pool.set(key(hit), terms);
+      hitOf.set(key(hit), hit);
       answering.set(key(hit), withAnswerKinds(terms, text));
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
@@ -146,6 +148,23 @@ export class ChatRetriever {
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
+    const category = categoryOf(question);
+    // The passages of the kind asked for: they state what it states and hold the words of its subject, if it names one.
+    const stating = new Set(
+      category
+        ? [...pool.keys()].filter((k) => {
+            const hit = hitOf.get(k)!;
+            const terms = pool.get(k)!;
+            return (
+              [...category.subject].every((t) => terms.has(t)) &&
+              category.isStatedIn(`${hit.title ?? ''}\n${hit.passage.text}`)
+            );
+          })
+        : [],
+    );
+    const closestStating = Math.max(
+      ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),
+    );
 
     const out: RetrievedPassage[] = [];
     items.forEach((item, itemRank) => {
@@ -176,6 +195,9 @@ export class ChatRetriever {
             cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
             cosineLead: leadOf.get(hit.itemId),
+            ...(stating.has(key(hit)) && cosineOf.has(key(hit))
+              ? { categoryLead: cosineOf.get(key(hit))! - closestStating }
+              : {}),
             ...(hit.viaContext ? { viaContext: true } : {}),
           },
         });
