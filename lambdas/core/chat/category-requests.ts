@@ -117,7 +117,9 @@ const KIND_WORDS = new Set([...EVENTS, ...SPENDING, ...RECURRING]);
 
 /** "appointments", "bills": a kind named in the plural asks for every thing of that kind. */
 function namesKindInPlural(question: string): boolean {
-  return (question.toLowerCase().match(/\p{L}+s\b/gu) ?? []).some((word) =>
-    [...termSet(word)].some((t) => KIND_WORDS.has(t)),
-  );
+  // Split, not matched with /\p{L}+s\b/: that pattern rescans a long word from each of its letters.
+  return question
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .some((word) => word.endsWith('s') && [...termSet(word)].some((t) => KIND_WORDS.has(t)));
 }
