@@ -234,6 +234,10 @@ describe('priced items', () => {
     expect(pricedItems('Gym membership is £34 per month, renews in January.')).toEqual([
       { key: 'Gym membership', value: '£34 per month, renews in January' },
     ]);
+    expect(pricedItems('The taxi came to £18, the tip was £2!!')).toEqual([
+      { key: 'The taxi', value: '£18' },
+      { key: 'the tip', value: '£2' },
+    ]);
   });
 
   it('is none when a clause holds two amounts, an item has no name, or nothing has a price', () => {

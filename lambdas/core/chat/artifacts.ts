@@ -110,8 +110,39 @@ export function keyValue(text: string): { key: string; value: string } | null {
 
 /** An amount of money as a note writes it: "£1,240", "$ 12.50", "€7.99". */
 const AMOUNT = /[£$€¥]\s?\d[\d,]*(?:\.\d+)?/g;
-/** Words that link an item to its amount ("Gym membership is £34"), left out of the item's name. */
-const LINKING = /\s+(?:is|are|was|were|costs?|costing|cost me|at|for|came to|comes to)$/i;
+/** Words that link an item to its amount ("Gym membership is £34", "the taxi came to £18"), left out of the item's name. */
+const LINKING = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'cost',
+  'costs',
+  'costing',
+  'at',
+  'for',
+  'cost me',
+  'came to',
+  'comes to',
+]);
+
+/** The item's name: the words before its amount without the linking words at their end. */
+function itemName(before: string): string {
+  const words = before.split(' ').filter(Boolean);
+  for (;;) {
+    const two = words.slice(-2).join(' ').toLowerCase();
+    if (words.length > 2 && LINKING.has(two)) words.splice(-2);
+    else if (words.length > 1 && LINKING.has(words[words.length - 1]!.toLowerCase())) words.pop();
+    else return words.join(' ');
+  }
+}
+
+/** The text without the full stops and exclamation marks that end it (a loop: /[.!]+$/ rescans a run of them). */
+function withoutClosingStops(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '.' || text[end - 1] === '!')) end -= 1;
+  return text.slice(0, end);
+}
 
 /**
  * The clauses of a text, split at commas, semicolons and "and" outside
@@ -148,7 +179,7 @@ function clauses(text: string): string[] {
  * an amount.
  */
 export function pricedItems(text: string): Array<{ key: string; value: string }> | null {
-  const body = (keyValue(text)?.value ?? text).replace(/[.!]+$/, '');
+  const body = withoutClosingStops(keyValue(text)?.value ?? text);
   const rows: Array<{ key: string; value: string }> = [];
   for (const clause of clauses(body)) {
     const amounts = [...clause.matchAll(AMOUNT)];
@@ -157,7 +188,7 @@ export function pricedItems(text: string): Array<{ key: string; value: string }>
       if (rows.length) rows[rows.length - 1]!.value += `, ${clause}`;
       continue;
     }
-    const key = clause.slice(0, amounts[0]!.index).trim().replace(LINKING, '');
+    const key = itemName(clause.slice(0, amounts[0]!.index));
     if (!/\p{L}/u.test(key) || key.length > KEY_MAX) return null;
     rows.push({ key, value: clause.slice(amounts[0]!.index).trim() });
   }
