@@ -240,7 +240,28 @@ describe('priced items', () => {
     ]);
   });
 
+  it('splits at "and" only between two priced items, keeps a leading clause, reads prices in words', () => {
+    expect(pricedItems('Fish and chips £12, pizza £9')).toEqual([
+      { key: 'Fish and chips', value: '£12' },
+      { key: 'pizza', value: '£9' },
+    ]);
+    expect(pricedItems('Burger £8, salt and vinegar crisps £1')).toEqual([
+      { key: 'Burger', value: '£8' },
+      { key: 'salt and vinegar crisps', value: '£1' },
+    ]);
+    expect(pricedItems('Sandwich, crisps £4, taxi 18 pounds')).toEqual([
+      { key: 'Sandwich, crisps', value: '£4' },
+      { key: 'taxi', value: '18 pounds' },
+    ]);
+    // Linking words alone name the fact's key.
+    expect(pricedItems('Rent: was £900, now £950')).toEqual([
+      { key: 'Rent', value: '£900' },
+      { key: 'now', value: '£950' },
+    ]);
+  });
+
   it('is none when a clause holds two amounts, an item has no name, or nothing has a price', () => {
+    expect(pricedItems('I spent £20 on lunch.')).toBeNull();
     expect(pricedItems('Rent goes up from £950 to £1,020 a month.')).toBeNull();
     expect(pricedItems('£45, £60 and £12.')).toBeNull();
     expect(pricedItems('The launch moved to March.')).toBeNull();

@@ -288,7 +288,9 @@ export class ExtractiveAnswerer implements ChatModel {
     const lines: Sentence[] = [];
     for (const [passage, own] of byPassage) {
       const stating = own.filter((s) => category.isStatedIn(s.text)).slice(0, STATING_PER_PASSAGE);
-      if (!stating.length && category.isStatedIn(passage.lines.join('\n'))) stating.push(own[0]!);
+      // Across sentences, or in its title ("Dentist 4 June" over "Bring the form."), as the gate read it.
+      if (!stating.length && category.isStatedIn(`${passage.title ?? ''}\n${passage.lines.join('\n')}`))
+        stating.push(own[0]!);
       lines.push(...stating.map((s) => ({ ...s, score: 1 })));
     }
     return lines.slice(0, this.options.maxItemized);

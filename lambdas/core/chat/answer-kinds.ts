@@ -29,7 +29,7 @@ export const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
     String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`,
     'i',
   ),
-  amount: /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
+  amount: /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
   count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
 };
 
@@ -51,7 +51,8 @@ export function wanted(question: string): Wanted | null {
  */
 const ANSWERED_BY_MONEY = termSet('cost price pay charge spend fee');
 /** An amount of money (not any number or percentage: "cost" is not answered by "12% of patients"). */
-export const MONEY = /[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
+// (?<![\d,.]): a run of digits and separators ("1,2,3,...") is read from its start only, not from each digit.
+export const MONEY = /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
 
 /**
  * A passage's terms with the words it answers by what it states: the amount

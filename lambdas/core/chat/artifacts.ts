@@ -108,8 +108,9 @@ export function keyValue(text: string): { key: string; value: string } | null {
   return null;
 }
 
-/** An amount of money as a note writes it: "£1,240", "$ 12.50", "€7.99". */
-const AMOUNT = /[£$€¥]\s?\d[\d,]*(?:\.\d+)?/g;
+/** An amount of money as a note writes it: "£1,240", "$ 12.50", "18 pounds" (a run of digits read from its start only). */
+const AMOUNT =
+  /[£$€¥]\s?\d[\d,]*(?:\.\d+)?|(?<![\d,.])\d[\d,]*(?:\.\d+)?\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/gi;
 /** Words that link an item to its amount ("Gym membership is £34", "the taxi came to £18"), left out of the item's name. */
 const LINKING = new Set([
   'is',
@@ -125,14 +126,20 @@ const LINKING = new Set([
   'came to',
   'comes to',
 ]);
+/** A clause opening so is about the writer, not an item ("I spent £20 on lunch"). */
+const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it']);
 
-/** The item's name: the words before its amount without the linking words at their end. */
-function itemName(before: string): string {
+/**
+ * The item's name: the words before its amount without the linking words at
+ * their end ("" when nothing else is left); null for a clause about the writer.
+ */
+function itemName(before: string): string | null {
   const words = before.split(' ').filter(Boolean);
+  if (PRONOUNS.has(words[0]?.toLowerCase() ?? '')) return null;
   for (;;) {
     const two = words.slice(-2).join(' ').toLowerCase();
-    if (words.length > 2 && LINKING.has(two)) words.splice(-2);
-    else if (words.length > 1 && LINKING.has(words[words.length - 1]!.toLowerCase())) words.pop();
+    if (words.length >= 2 && LINKING.has(two)) words.splice(-2);
+    else if (words.length && LINKING.has(words[words.length - 1]!.toLowerCase())) words.pop();
     else return words.join(' ');
   }
 }
@@ -145,9 +152,9 @@ function withoutClosingStops(text: string): string {
 }
 
 /**
- * The clauses of a text, split at commas, semicolons and "and" outside
- * brackets ("(wood, not quartz)" stays whole). A comma inside a number
- * ("£1,240") has no space after it and splits nothing.
+ * The clauses of a text, split at commas and semicolons outside brackets
+ * ("(wood, not quartz)" stays whole). A comma inside a number ("£1,240")
+ * has no space after it and splits nothing.
  */
 function clauses(text: string): string[] {
   const out: string[] = [];
@@ -160,13 +167,18 @@ function clauses(text: string): string[] {
     else if (depth === 0 && (c === ',' || c === ';') && /\s/.test(text[i + 1] ?? '')) {
       out.push(text.slice(start, i));
       start = i + 1;
-    } else if (depth === 0 && text.startsWith(' and ', i)) {
-      out.push(text.slice(start, i));
-      start = i + 5;
     }
   }
   out.push(text.slice(start));
   return out.map((c) => c.trim()).filter(Boolean);
+}
+
+/** A clause naming two priced items joined by "and" ("GardenPro £980 and Oakline £1,410") as two; "fish and chips £12" stays one. */
+function pricedParts(clause: string): string[] | null {
+  const count = (text: string) => [...text.matchAll(AMOUNT)].length;
+  if (count(clause) <= 1) return [clause];
+  const parts = clause.split(' and ');
+  return parts.every((part) => count(part) === 1) ? parts : null;
 }
 
 /**
@@ -174,23 +186,35 @@ function clauses(text: string): string[] {
  * Fencing £1,240, GardenPro £980 and Oakline £1,410"; "Gym membership is £34
  * per month, renews in January"): each clause holding one amount is a row,
  * the words before the amount its item and the amount with what follows its
- * value; a clause without an amount goes on with the row before it. Null
- * when a clause holds two amounts, an item has no name, or no clause holds
- * an amount.
+ * value; a clause without an amount goes on with the row before it, or
+ * opens the next one's name ("Fish, chips £12"). An item named by linking
+ * words alone takes the fact's key ("Rent: was £900"). Null when a clause
+ * holds two amounts not joined by "and", an item has no name, or no clause
+ * holds an amount.
  */
 export function pricedItems(text: string): Array<{ key: string; value: string }> | null {
-  const body = withoutClosingStops(keyValue(text)?.value ?? text);
+  const pair = keyValue(text);
+  const body = withoutClosingStops(pair?.value ?? text);
   const rows: Array<{ key: string; value: string }> = [];
+  let opening = '';
   for (const clause of clauses(body)) {
-    const amounts = [...clause.matchAll(AMOUNT)];
-    if (amounts.length > 1) return null;
-    if (!amounts.length) {
-      if (rows.length) rows[rows.length - 1]!.value += `, ${clause}`;
-      continue;
+    const parts = pricedParts(clause);
+    if (!parts) return null;
+    for (const part of parts) {
+      const amount = part.search(AMOUNT);
+      if (amount === -1) {
+        if (rows.length) rows[rows.length - 1]!.value += `, ${part}`;
+        else opening = opening ? `${opening}, ${part}` : part;
+        continue;
+      }
+      const before = part.slice(0, amount).trim();
+      const named = itemName(opening ? `${opening}, ${before}` : before);
+      opening = '';
+      // Linking words alone ("was £900") name the fact's key; no words at all name nothing.
+      const key = named || (before && named === '' ? pair?.key : null);
+      if (!key || !/\p{L}/u.test(key) || key.length > KEY_MAX) return null;
+      rows.push({ key, value: part.slice(amount).trim() });
     }
-    const key = itemName(clause.slice(0, amounts[0]!.index));
-    if (!/\p{L}/u.test(key) || key.length > KEY_MAX) return null;
-    rows.push({ key, value: clause.slice(amounts[0]!.index).trim() });
   }
   return rows.length ? rows : null;
 }

@@ -27,21 +27,28 @@ export interface CategoryRequest {
 /** Subject terms a request for things of a kind may name beside the kind ("the vet bills", "the kitchen quotes"). */
 const MAX_SUBJECT_TERMS = 2;
 
-/** Kinds of thing that happen at a time: a note answers by stating when. */
-const EVENTS = termSet(
+const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
+
+/**
+ * The kinds, as words (not stems: "books" is not "bookings", "meets" not
+ * "meetings"), each with its plural. Events happen at a time: a note of one
+ * states when.
+ */
+const EVENTS = words(
   'appointment appointments visit visits meeting meetings booking bookings event events engagement engagements ' +
-    'deadline deadlines schedule calendar diary',
+    'deadline deadlines schedule schedules calendar diary',
 );
-/** Kinds of thing that cost money: a note answers by stating an amount. */
-const SPENDING = termSet(
-  'bill bills payment payments cost costs price prices fee fees expense expenses spending spend spent ' +
-    'purchase purchases quote quotes charge charges pay paid outgoings money amounts',
+/** Things that cost money: a note of one states an amount. */
+const SPENDING = words(
+  'bill bills payment payments cost costs price prices fee fees expense expenses spending purchase purchases ' +
+    'quote quotes charge charges outgoings amounts pay paid spend spent',
 );
-/** Kinds of thing paid again and again: a note answers by stating an amount per period. */
-const RECURRING = termSet(
-  'subscription subscriptions membership memberships monthly weekly yearly annual annually regular recurring ' +
-    'direct debit debits',
+/** Things paid again and again: a note of one states an amount per period. "direct debit" is one word here (see kindWords). */
+const RECURRING = words(
+  'subscription subscriptions membership memberships monthly weekly yearly annual regular recurring direct_debit direct_debits',
 );
+/** The kinds named in the plural: such a request asks for every thing of the kind. */
+const PLURALS = new Set([...EVENTS, ...SPENDING, ...RECURRING].filter((word) => word.endsWith('s')));
 /**
  * Words that narrow such a request in time or to whom without giving it a
  * subject: "coming up", "lately", "so far", "one-off", "in June", "the
@@ -51,18 +58,25 @@ const QUALIFIERS = termSet(
   'recent recently lately already far upcoming next last latest current future past soon due week weeks month months ' +
     'year years today tomorrow weekend weekends all every each new old one off household home family kids children ' +
     'january february march april june july august september october november december ' +
-    'monday tuesday wednesday thursday friday saturday sunday',
+    'monday tuesday wednesday thursday friday saturday sunday since until',
 );
+/**
+ * Questions about one thing or about who, where, whether or how many: "who
+ * pays the bills", "where did I put the bills", "did I pay the bills", "how
+ * many appointments do I have" are not asking for the things themselves.
+ */
+const NOT_A_LISTING =
+  /^\s*(?:who|whom|whose|where|why|did|does|do|is|are|was|were|can|could|should|will|would|have|has|had|how many|how often)\b/i;
 
 /** A day, a date or a clock time: when something happens (not a duration, "40 minutes", which HOLDS.time accepts). */
 const WHEN = new RegExp(
-  // A clock time, not a price or a rate: "8.30" but not "£17.99" or "4.25%".
-  String.raw`\b(?:(?<![£$€¥]\s?)\d{1,2}[:.]\d{2}(?![\d.,]|\s?%)|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|` +
-    String.raw`today|tomorrow|tonight|(?:next|this) (?:week|weekend|month)|` +
+  // A clock time, not a price, a rate or a weight: "8.30", "8.30am", not "£17.99", "4.25%" or "2.25kg".
+  String.raw`\b(?:(?<![£$€¥]\s?)\d{1,2}[:.]\d{2}(?:\s?[ap]m)?(?![\d.,%\p{L}])|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)(?!\s+floor)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|` +
+    'today|tomorrow|tonight|(?:next|this) (?:week|weekend|month)|' +
     // "May" only beside a day's number: "she may refer me" names no day.
-    String.raw`jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|` +
+    'jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
     String.raw`\d{1,2}(?:st|nd|rd|th)? may|may \d{1,2})\b`,
-  'i',
+  'iu',
 );
 /** An amount per period: "£35 a month", "£55 for the year", "monthly", "per week", "/month", "pcm". */
 const PER_PERIOD =
@@ -75,19 +89,23 @@ const PER_PERIOD =
  * about one appointment.
  */
 export function categoryRequest(question: string, asksForSeveral: boolean): CategoryRequest | null {
-  const terms = termSet(question);
-  const subject = new Set<string>();
+  if (NOT_A_LISTING.test(question)) return null;
+  const named = kindWords(question);
   let events = false;
   let spending = false;
   let recurring = false;
-  for (const term of terms) {
-    if (RECURRING.has(term)) recurring = true;
-    else if (SPENDING.has(term)) spending = true;
-    else if (EVENTS.has(term)) events = true;
-    else if (!QUALIFIERS.has(term)) subject.add(term);
+  const rest: string[] = [];
+  for (const word of named) {
+    if (RECURRING.has(word)) recurring = true;
+    else if (SPENDING.has(word)) spending = true;
+    else if (EVENTS.has(word)) events = true;
+    else rest.push(word);
   }
-  if ((!events && !spending && !recurring) || subject.size > MAX_SUBJECT_TERMS) return null;
-  if (!asksForSeveral && !namesKindInPlural(question)) return null;
+  if (!events && !spending && !recurring) return null;
+  if (!asksForSeveral && !named.some((word) => PLURALS.has(word))) return null;
+  // A number narrows ("bills over £100"); other words are the subject a note of the kind must hold.
+  const subject = new Set([...termSet(rest.join(' '))].filter((t) => !QUALIFIERS.has(t) && !/^\p{N}+$/u.test(t)));
+  if (subject.size > MAX_SUBJECT_TERMS) return null;
   const states: RegExp[] = [];
   const month = monthNamed(question);
   if (month) states.push(month);
@@ -97,29 +115,39 @@ export function categoryRequest(question: string, asksForSeveral: boolean): Cate
   return { isStatedIn: (text) => states.every((pattern) => pattern.test(text)), subject };
 }
 
+/**
+ * The question's words, lower-cased, "direct debit(s)" as one. Split, not
+ * matched with a pattern such as /\p{L}+s\b/, which rescans a long word
+ * from each of its letters.
+ */
+function kindWords(question: string): string[] {
+  return question
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean)
+    .flatMap((word, i, all) =>
+      word === 'direct' && /^debits?$/.test(all[i + 1] ?? '')
+        ? [`direct_${all[i + 1]}`]
+        : word.startsWith('debit') && all[i - 1] === 'direct'
+          ? []
+          : [word],
+    );
+}
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_IN_QUESTION =
-  /\b(?:(january|february|march|april|june|july|august|september|october|november|december)|(?:in|for|during|of|until|by) (may))\b/i;
+  /\b(?:in|for|during|this|next|until|by) (january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 
 /**
  * "in June", "for May": a note of the kind then names that month ("4 June",
- * "Tue 14 Jun"). Null when the request names none ("may" alone is a verb).
+ * "Tue 14 Jun"); May only beside a day's number, since "may" alone is a
+ * verb. Null when the request narrows to no month ("since March" does not).
  */
 function monthNamed(question: string): RegExp | null {
   const match = MONTH_IN_QUESTION.exec(question);
   if (!match) return null;
-  const month = (match[1] ?? match[2]!).toLowerCase();
+  const month = match[1]!.toLowerCase();
   const short = MONTHS.find((m) => month.startsWith(m))!;
+  if (month === 'may') return /\b(?:\d{1,2}(?:st|nd|rd|th)? may|may \d{1,2})\b/i;
   return new RegExp(`\\b(?:${month}|${short}${short === 'sep' ? 't?' : ''})\\b`, 'i');
-}
-
-const KIND_WORDS = new Set([...EVENTS, ...SPENDING, ...RECURRING]);
-
-/** "appointments", "bills": a kind named in the plural asks for every thing of that kind. */
-function namesKindInPlural(question: string): boolean {
-  // Split, not matched with /\p{L}+s\b/: that pattern rescans a long word from each of its letters.
-  return question
-    .toLowerCase()
-    .split(/[^\p{L}]+/u)
-    .some((word) => word.endsWith('s') && [...termSet(word)].some((t) => KIND_WORDS.has(t)));
 }
