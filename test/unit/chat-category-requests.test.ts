@@ -66,7 +66,7 @@ describe('requests for the things of a kind', () => {
     expect(may.isStatedIn('She may refer me, on Friday at 10am.')).toBe(false);
   });
 
-  it('a note of a kind of events states a day, a date or a clock time, not a duration, a price or "may"', () => {
+  it('a note of a kind of events states a day, a date or a clock time, not a duration, a price, a month alone or "may"', () => {
     const events = categoryOf('list my appointments')!;
     for (const text of [
       'Optician on Wednesday 9 July at 2:15pm.',
@@ -82,6 +82,8 @@ describe('requests for the things of a kind', () => {
       'Fixed at 4.25% for two years.',
       '2.25kg of flour.',
       'Flat on the 4th floor.',
+      'Gym membership renews in January.', // a month without its day names no appointment
+      'Order seeds by mid-February.',
       'She may refer me for physio.',
     ])
       expect(events.isStatedIn(text), text).toBe(false);

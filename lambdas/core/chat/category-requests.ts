@@ -68,14 +68,19 @@ const QUALIFIERS = termSet(
 const NOT_A_LISTING =
   /^\s*(?:who|whom|whose|where|why|did|does|do|is|are|was|were|can|could|should|will|would|have|has|had|how many|how often)\b/i;
 
-/** A day, a date or a clock time: when something happens (not a duration, "40 minutes", which HOLDS.time accepts). */
+const MONTH =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+/**
+ * A day or a clock time: when something happens. Not a duration ("40
+ * minutes", which HOLDS.time accepts), nor a month without its day ("renews
+ * in January", "order seeds by mid-February": no appointment names only its
+ * month), nor "may" the verb.
+ */
 const WHEN = new RegExp(
   // A clock time, not a price, a rate or a weight: "8.30", "8.30am", not "£17.99", "4.25%" or "2.25kg".
   String.raw`\b(?:(?<![£$€¥]\s?)\d{1,2}[:.]\d{2}(?:\s?[ap]m)?(?![\d.,%\p{L}])|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)(?!\s+floor)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|` +
-    'today|tomorrow|tonight|(?:next|this) (?:week|weekend|month)|' +
-    // "May" only beside a day's number: "she may refer me" names no day.
-    'jan(?:uary)?|feb(?:ruary)?|march|april|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
-    String.raw`\d{1,2}(?:st|nd|rd|th)? may|may \d{1,2})\b`,
+    'today|tomorrow|tonight|(?:next|this) (?:week|weekend)|' +
+    String.raw`\d{1,2}\s+(?:of\s+)?(?:${MONTH})|(?:${MONTH})\s+\d{1,2})\b`,
   'iu',
 );
 /** An amount per period: "£35 a month", "£55 for the year", "monthly", "per week", "/month", "pcm". */
