@@ -258,6 +258,13 @@ describe('priced items', () => {
       { key: 'Rent', value: '£900' },
       { key: 'now', value: '£950' },
     ]);
+    // So does nothing at all before the amount; a clause before it names the item without a stray comma.
+    expect(pricedItems('Parking fine: £70, pay within 14 days.')).toEqual([
+      { key: 'Parking fine', value: '£70, pay within 14 days' },
+    ]);
+    expect(pricedItems('Window cleaner every other Thursday, £18 a visit.')).toEqual([
+      { key: 'Window cleaner every other Thursday', value: '£18 a visit' },
+    ]);
   });
 
   it('is none when a clause holds two amounts, an item has no name, or nothing has a price', () => {

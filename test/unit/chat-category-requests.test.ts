@@ -56,6 +56,19 @@ describe('requests for the things of a kind', () => {
     expect(categoryOf('list the bills over £100 since March')?.subject.size).toBe(0);
   });
 
+  it('a day or a weekend the request narrows to must be in the note, however the note shortens it', () => {
+    const thursday = categoryOf('what appointments have I got on Thursday')!;
+    for (const text of ['Parents meeting Thursday 6pm.', 'Swimming Thursdays at 5pm.', 'Dentist Thurs 14th, 9am.'])
+      expect(thursday.isStatedIn(text), text).toBe(true);
+    expect(thursday.isStatedIn('Dentist Tuesday 14th, 9am.')).toBe(false);
+    const monday = categoryOf('list my appointments on Monday')!;
+    expect(monday.isStatedIn('GP Mon 9am.')).toBe(true);
+    expect(monday.isStatedIn('Rent due this month at 9am.')).toBe(false);
+    const weekend = categoryOf('list the events this weekend')!;
+    expect(weekend.isStatedIn("Ben's party Sat 2pm.")).toBe(true);
+    expect(weekend.isStatedIn('Piano Tues 5:15pm.')).toBe(false);
+  });
+
   it('a month the request narrows to must be in the note; May only beside a day', () => {
     const june = categoryOf('which events and appointments do the family and I have in June')!;
     expect(june.subject.size).toBe(0);
@@ -98,6 +111,10 @@ describe('requests for the things of a kind', () => {
     expect(subscriptions.isStatedIn('Garden waste collection is £55 for the year.')).toBe(true);
     expect(subscriptions.isStatedIn('Spotify £17.99 monthly.')).toBe(true);
     expect(subscriptions.isStatedIn('Plumber charged £95.')).toBe(false);
+    // A payment asked for by its period is a recurring one.
+    const eachMonth = categoryOf('make a table of what I pay each month')!;
+    expect(eachMonth.isStatedIn('Council tax £156 a month.')).toBe(true);
+    expect(eachMonth.isStatedIn('Bought a kettle for £39.')).toBe(false);
   });
 });
 

@@ -21,8 +21,11 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
 ];
 
+/** A month as notes write it, whole or shortened: one alternative a month, each starting with its first three letters. */
+export const MONTH =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const MONTH_OR_DAY =
-  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|' +
+  `(?:${MONTH}|` +
   'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
 export const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
   time: new RegExp(

@@ -1,3 +1,4 @@
+import { MONEY } from './answer-kinds.js';
 import { type ArtifactIntent, artifactTitle } from './intent.js';
 
 /**
@@ -108,9 +109,8 @@ export function keyValue(text: string): { key: string; value: string } | null {
   return null;
 }
 
-/** An amount of money as a note writes it: "£1,240", "$ 12.50", "18 pounds" (a run of digits read from its start only). */
-const AMOUNT =
-  /[£$€¥]\s?\d[\d,]*(?:\.\d+)?|(?<![\d,.])\d[\d,]*(?:\.\d+)?\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/gi;
+/** Each amount of money a fact states (answer-kinds.ts MONEY: "£1,240", "18 pounds", each read once from its start). */
+const AMOUNT = new RegExp(MONEY.source, 'gi');
 /** Words that link an item to its amount ("Gym membership is £34", "the taxi came to £18"), left out of the item's name. */
 const LINKING = new Set([
   'is',
@@ -187,8 +187,8 @@ function pricedParts(clause: string): string[] | null {
  * per month, renews in January"): each clause holding one amount is a row,
  * the words before the amount its item and the amount with what follows its
  * value; a clause without an amount goes on with the row before it, or
- * opens the next one's name ("Fish, chips £12"). An item named by linking
- * words alone takes the fact's key ("Rent: was £900"). Null when a clause
+ * opens the next one's name ("Fish, chips £12"). An item named by nothing or
+ * by linking words alone takes the fact's key ("Rent: was £900"). Null when a clause
  * holds two amounts not joined by "and", an item has no name, or no clause
  * holds an amount.
  */
@@ -207,11 +207,10 @@ export function pricedItems(text: string): Array<{ key: string; value: string }>
         else opening = opening ? `${opening}, ${part}` : part;
         continue;
       }
-      const before = part.slice(0, amount).trim();
-      const named = itemName(opening ? `${opening}, ${before}` : before);
+      const named = itemName([opening, part.slice(0, amount).trim()].filter(Boolean).join(', '));
       opening = '';
-      // Linking words alone ("was £900") name the fact's key; no words at all name nothing.
-      const key = named || (before && named === '' ? pair?.key : null);
+      // No words before the amount, or linking words alone ("Rent: was £900"), and the fact's key names it.
+      const key = named === null ? null : named || pair?.key;
       if (!key || !/\p{L}/u.test(key) || key.length > KEY_MAX) return null;
       rows.push({ key, value: part.slice(amount).trim() });
     }

@@ -1,4 +1,4 @@
-import { MONEY } from './answer-kinds.js';
+import { MONEY, MONTH } from './answer-kinds.js';
 import { termSet } from './terms.js';
 
 /**
@@ -58,7 +58,7 @@ const QUALIFIERS = termSet(
   'recent recently lately already far upcoming next last latest current future past soon due week weeks month months ' +
     'year years today tomorrow weekend weekends all every each new old one off household home family kids children ' +
     'january february march april june july august september october november december ' +
-    'monday tuesday wednesday thursday friday saturday sunday since until',
+    'monday tuesday wednesday thursday friday saturday sunday since until money',
 );
 /**
  * Questions about one thing or about who, where, whether or how many: "who
@@ -68,8 +68,6 @@ const QUALIFIERS = termSet(
 const NOT_A_LISTING =
   /^\s*(?:who|whom|whose|where|why|did|does|do|is|are|was|were|can|could|should|will|would|have|has|had|how many|how often)\b/i;
 
-const MONTH =
-  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 /**
  * A day or a clock time: when something happens. Not a duration ("40
  * minutes", which HOLDS.time accepts), nor a month without its day ("renews
@@ -108,12 +106,14 @@ export function categoryRequest(question: string, asksForSeveral: boolean): Cate
   }
   if (!events && !spending && !recurring) return null;
   if (!asksForSeveral && !named.some((word) => PLURALS.has(word))) return null;
+  // "what I pay each month" asks for what is paid per period, as "my monthly payments" does.
+  if (spending && PER_PERIOD.test(question)) recurring = true;
   // A number narrows ("bills over £100"); other words are the subject a note of the kind must hold.
   const subject = new Set([...termSet(rest.join(' '))].filter((t) => !QUALIFIERS.has(t) && !/^\p{N}+$/u.test(t)));
   if (subject.size > MAX_SUBJECT_TERMS) return null;
   const states: RegExp[] = [];
-  const month = monthNamed(question);
-  if (month) states.push(month);
+  const when = narrowedTo(question);
+  if (when) states.push(when);
   if (events) states.push(WHEN);
   if (spending || recurring) states.push(MONEY);
   if (recurring) states.push(PER_PERIOD);
@@ -139,20 +139,37 @@ function kindWords(question: string): string[] {
     );
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_IN_QUESTION =
-  /\b(?:in|for|during|this|next|until|by) (january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+const NARROWED_TO = new RegExp(
+  String.raw`\b(?:in|for|during|on|this|next|until|by) (${MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)\b`,
+  'i',
+);
+/** How notes shorten each day ("Tue 14 May", "Thurs 6pm"). */
+const DAY_ABBREVIATIONS: Record<string, string> = {
+  mon: 'mon',
+  tues: 'tues?',
+  wednes: 'wed',
+  thurs: 'thu(?:rs?)?',
+  fri: 'fri',
+  satur: 'sat',
+  sun: 'sun',
+};
 
 /**
- * "in June", "for May": a note of the kind then names that month ("4 June",
- * "Tue 14 Jun"); May only beside a day's number, since "may" alone is a
- * verb. Null when the request narrows to no month ("since March" does not).
+ * "in June", "on Thursday", "this weekend": a note of the kind then names
+ * that month ("4 June", "Tue 14 Jun") or day ("Thurs 6pm", "Saturday").
+ * May only beside a day's number, since "may" alone is a verb. Null when
+ * the request narrows to neither ("since March" does not).
  */
-function monthNamed(question: string): RegExp | null {
-  const match = MONTH_IN_QUESTION.exec(question);
-  if (!match) return null;
-  const month = match[1]!.toLowerCase();
-  const short = MONTHS.find((m) => month.startsWith(m))!;
-  if (month === 'may') return /\b(?:\d{1,2}(?:st|nd|rd|th)? may|may \d{1,2})\b/i;
-  return new RegExp(`\\b(?:${month}|${short}${short === 'sep' ? 't?' : ''})\\b`, 'i');
+function narrowedTo(question: string): RegExp | null {
+  const named = NARROWED_TO.exec(question)?.[1]?.toLowerCase();
+  if (!named) return null;
+  if (named === 'weekend') return /\b(?:sat(?:urday)?s?|sun(?:day)?s?|weekend)\b/i;
+  if (named.endsWith('day')) {
+    const stem = named.slice(0, -3);
+    return new RegExp(String.raw`\b(?:${stem}days?|${DAY_ABBREVIATIONS[stem]})\b`, 'i');
+  }
+  if (named === 'may') return /\b(?:\d{1,2}(?:st|nd|rd|th)? may|may \d{1,2})\b/i;
+  // The month's own alternative of MONTH: "june?" for June, "sep(?:t(?:ember)?)?" for September.
+  const month = MONTH.split('|').find((alternative) => alternative.startsWith(named.slice(0, 3)))!;
+  return new RegExp(String.raw`\b(?:${month})\b`, 'i');
 }

@@ -130,38 +130,28 @@ export class ChatRetriever {
     const questionTerms = termSet(question);
     // How rare each question word is among everything the two legs turned up.
     const pool = new Map<string, Set<string>>();
-    const hitOf = new Map<string, PassageHit>();
     // The same passages holding the words they answer by what they state (answer-kinds.ts): read only by the
     // rule that also asks that no rare word be missed, so "what did the hotel in Porto cost" is not answered by
     // a Lisbon hotel's price on "hotel" and "cost" alone.
     const answering = new Map<string, Set<string>>();
+    // For a request for the things of a kind, the passages of that kind: they state what it states and hold
+    // the words of its subject, if it names one.
+    const category = categoryOf(question);
+    const stating = new Set<string>();
     for (const hit of [...keywordHits, ...vectorHits]) {
       if (pool.has(key(hit))) continue;
       const text = `${hit.title ?? ''}\n${hit.passage.text}`;
       const terms = termSet(text);
       pool.set(key(hit), terms);
-      hitOf.set(key(hit), hit);
       answering.set(key(hit), withAnswerKinds(terms, text));
+      if (category && [...category.subject].every((t) => terms.has(t)) && category.isStatedIn(text))
+        stating.add(key(hit));
     }
     const weights = termWeights(questionTerms, [...pool.values()]);
     // Weights times how rare each word is in everyday English: what the question is about.
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
-    const category = categoryOf(question);
-    // The passages of the kind asked for: they state what it states and hold the words of its subject, if it names one.
-    const stating = new Set(
-      category
-        ? [...pool.keys()].filter((k) => {
-            const hit = hitOf.get(k)!;
-            const terms = pool.get(k)!;
-            return (
-              [...category.subject].every((t) => terms.has(t)) &&
-              category.isStatedIn(`${hit.title ?? ''}\n${hit.passage.text}`)
-            );
-          })
-        : [],
-    );
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),
     );
