@@ -74,13 +74,14 @@ parentPort.on('message', ({ id, texts, count }) => {
     if (has('WASM_BROKEN')) return parentPort.postMessage({ id, error: 'RuntimeError: memory access out of bounds' });
     if (has('BAD_TEXT')) return parentPort.postMessage({ id, error: 'bad input' });
     // Tokens: one per word, as a stand-in for the model's tokenizer.
-    const tokens = texts.reduce((sum, t) => sum + (t.match(/\S+/g)?.length ?? 0), 0);
+    const tokensEach = texts.map((t) => t.match(/\S+/g)?.length ?? 0);
+    const tokens = tokensEach.reduce((sum, n) => sum + n, 0);
     if (count) return parentPort.postMessage({ id, tokens });
     const delay = data.delayMs?.[data.role] ?? 0;
     if (delay) sleep(delay * texts.length);
     const flat = new Float32Array(texts.length * DIMENSIONS);
     texts.forEach((text, i) => flat.set(embedOne(text), i * DIMENSIONS));
-    parentPort.postMessage({ id, flat, tokens }, [flat.buffer]);
+    parentPort.postMessage({ id, flat, tokens, tokensEach }, [flat.buffer]);
   } finally {
     if (stats) Atomics.sub(stats, IN_FLIGHT, 1);
   }

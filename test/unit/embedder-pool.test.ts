@@ -252,6 +252,90 @@ describe('EmbedderPool with a fault-injecting worker', () => {
   });
 });
 
+describe('EmbedderPool sharing a worker call between small calls', () => {
+  /** Keeps the query worker busy for ~100 ms, so the calls made meanwhile queue behind it. */
+  const busyQueryWorker = (pool: EmbedderPool) => pool.embed(['one slow search'], 'query');
+
+  it('hands queued small calls to the worker together; each gets its own vectors and tokens', async () => {
+    const { pool, stats } = await faultPool({ passageWorkers: 1, data: { delayMs: { query: 100 } } });
+    const busy = busyQueryWorker(pool);
+    await waitFor(() => stats[CALLS] === 1);
+    const queries = ['where is the spare key', 'boiler', 'what did the plumber charge us'];
+    const answers = await Promise.all(queries.map((q) => pool.embed([q], 'query')));
+    await busy;
+    answers.forEach(({ vectors, tokens }, i) => {
+      expect(vectors).toHaveLength(1);
+      expect(Array.from(vectors[0]!)).toEqual(Array.from(reference(queries[i]!)));
+      expect(tokens).toBe(queries[i]!.split(' ').length); // its own words, not the shared call's
+    });
+    expect(stats[QUERY_ROLE_CALLS]).toBe(2); // the busy one, then the three together
+    expect(stats[MAX_BATCH]).toBe(3);
+  });
+
+  it('never joins more than maxBatch texts, nor a count to an embedding', async () => {
+    const { pool, stats } = await faultPool({ passageWorkers: 1, maxBatch: 3, data: { delayMs: { query: 100 } } });
+    const busy = busyQueryWorker(pool);
+    await waitFor(() => stats[CALLS] === 1);
+    const calls = [
+      pool.embed(['a', 'b'], 'query'),
+      pool.embed(['c', 'd'], 'query'), // would make 4: its own call
+      pool.count(['count these words']),
+      pool.embed(['e'], 'query'),
+    ];
+    const [ab, cd, counted, e] = await Promise.all(calls);
+    await busy;
+    expect(counted).toBe(3);
+    expect((ab as { vectors: Float32Array[] }).vectors.map((v) => Array.from(v))).toEqual(
+      ['a', 'b'].map((t) => Array.from(reference(t))),
+    );
+    expect(Array.from((cd as { vectors: Float32Array[] }).vectors[1]!)).toEqual(Array.from(reference('d')));
+    expect(Array.from((e as { vectors: Float32Array[] }).vectors[0]!)).toEqual(Array.from(reference('e')));
+    expect(stats[MAX_BATCH]).toBe(2);
+    expect(stats[QUERY_ROLE_CALLS]).toBe(5); // busy; a+b; c+d; the count; e after the count
+  });
+
+  it("a text that fails a shared call fails only its own call, and the others' texts are embedded again alone", async () => {
+    const { pool, stats } = await faultPool({ passageWorkers: 1, data: { delayMs: { query: 100 } } });
+    const busy = busyQueryWorker(pool);
+    await waitFor(() => stats[CALLS] === 1);
+    const [first, bad, last] = await Promise.allSettled([
+      pool.embed(['first search'], 'query'),
+      pool.embed(['BAD_TEXT'], 'query'),
+      pool.embed(['last search'], 'query'),
+    ]);
+    await busy;
+    expect(first.status === 'fulfilled' && Array.from(first.value.vectors[0]!)).toEqual(
+      Array.from(reference('first search')),
+    );
+    expect(bad.status === 'rejected' && (bad.reason as Error).message).toBe('embedding failed: bad input');
+    expect(last.status === 'fulfilled' && Array.from(last.value.vectors[0]!)).toEqual(
+      Array.from(reference('last search')),
+    );
+    expect(stats[QUERY_ROLE_CALLS]).toBe(1 + 1 + 3); // busy; the shared call; each alone
+  });
+
+  it('a text that kills the worker in a shared call fails only its own call', async () => {
+    const { pool, stats } = await faultPool({
+      passageWorkers: 1,
+      restartDelayMs: 20,
+      data: { delayMs: { query: 100 } },
+    });
+    const busy = busyQueryWorker(pool);
+    await waitFor(() => stats[CALLS] === 1);
+    const [first, broken, last] = await Promise.allSettled([
+      pool.embed(['first search'], 'query'),
+      pool.embed(['WASM_BROKEN'], 'query'),
+      pool.embed(['last search'], 'query'),
+    ]);
+    await busy;
+    expect(first.status).toBe('fulfilled');
+    expect(broken.status === 'rejected' && (broken.reason as Error).message).toMatch(/memory access out of bounds/);
+    expect(last.status === 'fulfilled' && Array.from(last.value.vectors[0]!)).toEqual(
+      Array.from(reference('last search')),
+    );
+  });
+});
+
 describe('EmbedderPool reporting tokens', () => {
   it('reports the tokens the worker counted with the vectors, summed over sub-batches; an empty list is zero', async () => {
     const { pool } = await faultPool({ maxBatch: 2 });
@@ -309,5 +393,25 @@ describe('EmbedderPool with the real model', () => {
       expect(nice.filter((n) => n === 19)).toHaveLength(health.workers.total - 1);
       expect(nice.filter((n) => n === 0).length).toBeGreaterThan(1);
     }
+  });
+
+  it('gives a query the same vector and tokens whether it shares a model call or not', async () => {
+    const pool = await EmbedderPool.start({ passageWorkers: 1 });
+    pools.push(pool);
+    const queries = [
+      'how much did the boiler repair cost',
+      'when is the dentist',
+      'what did we decide about the fence',
+    ];
+    const alone: Array<{ vectors: Float32Array[]; tokens: number }> = [];
+    for (const q of queries) alone.push(await pool.embed([q], 'query'));
+    // Sent at once: the first runs, the other two queue behind it and share the next call.
+    const together = await Promise.all(queries.map((q) => pool.embed([q], 'query')));
+    together.forEach(({ vectors, tokens }, i) => {
+      expect(tokens).toBe(alone[i]!.tokens);
+      const diff = Math.max(...Array.from(vectors[0]!, (x, j) => Math.abs(x - alone[i]!.vectors[0]![j]!)));
+      expect(diff).toBeLessThan(1e-5);
+    });
+    expect(new Set(alone.map((a) => a.tokens)).size).toBeGreaterThan(1); // the counts tell the texts apart
   });
 });
