@@ -2,7 +2,9 @@
  * npm run bench:everyday — the chat over everyday notes asked in other words
  * (test/support/everyday-notes.ts), as a new user meets it: the local stack,
  * the offline answerer, each note captured as a text. For each question:
- * whether the reply's sources include a note that answers it; for each
+ * whether the reply's sources include a note that answers it (and, over
+ * all the answers, how many of the notes cited answer: a reply citing the
+ * right note among five wrong ones is not a good answer); for each
  * unrelated question, whether it got the no-answer reply with no sources;
  * whether a table or list request got its table or list. Run with the
  * offline embedder (USE-lite) and with a second embedder on another cosine
@@ -55,6 +57,9 @@ interface Result {
   embedder: string;
   cited: number;
   answerable: number;
+  /** Over the answers given to answerable questions: the notes cited, and those of them that answer. */
+  notesCited: number;
+  notesAnswering: number;
   refused: number;
   unrelated: number;
   creations: number;
@@ -81,6 +86,8 @@ for (const embedder of embedders) {
       embedder: embedder.name,
       cited: 0,
       answerable: set.questions.length,
+      notesCited: 0,
+      notesAnswering: 0,
       refused: 0,
       unrelated: set.unrelated.length,
       creations: 0,
@@ -100,6 +107,9 @@ for (const embedder of embedders) {
       const cited = response.sources.map((s) => noteOf.get(s.file_id) ?? '?');
       const right = cited.some((id) => q.answers.includes(id));
       if (right) result.cited += 1;
+      const notes = new Set(cited);
+      result.notesCited += notes.size;
+      result.notesAnswering += [...notes].filter((id) => q.answers.includes(id)).length;
       if (q.ask === 'table' || q.ask === 'list') {
         result.creationAsks += 1;
         const made =
@@ -109,6 +119,11 @@ for (const embedder of embedders) {
         if (made) result.creations += 1;
         else if (args.verbose) console.log(`[${embedder.name}] NO ${q.ask.toUpperCase()}: ${q.question}`);
       }
+      const wrong = [...notes].filter((id) => !q.answers.includes(id));
+      if (args.verbose && right && wrong.length)
+        console.log(
+          `[${embedder.name}] ALSO CITED (${q.ask}) ${q.question} -> ${wrong.join(', ')} beside ${q.answers.join(' | ')}\n   ${response.reply.slice(0, 200).replace(/\n/g, ' ')}`,
+        );
       if (args.verbose && !right)
         console.log(
           `[${embedder.name}] MISS (${q.ask}) ${q.question} -> ${cited.join(', ') || 'refused'}; want ${q.answers.join(' | ')}\n   ${response.reply.slice(0, 160).replace(/\n/g, ' ')}`,
@@ -136,12 +151,12 @@ console.log(
 );
 console.log(machineLine());
 console.log(
-  '| embedder | its scale (median cosine: question-answer, unrelated) | right note cited | unrelated refused | table/list made | chat p50 ms |',
+  '| embedder | its scale (median cosine: question-answer, unrelated) | right note cited | cited notes that answer | unrelated refused | table/list made | chat p50 ms |',
 );
-console.log('| --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const r of results) {
   console.log(
-    `| ${r.embedder} | ${r.scale} | ${pct(r.cited, r.answerable)} | ${pct(r.refused, r.unrelated)} | ${pct(r.creations, r.creationAsks)} | ${percentile(r.latencies, 50).toFixed(1)} |`,
+    `| ${r.embedder} | ${r.scale} | ${pct(r.cited, r.answerable)} | ${pct(r.notesAnswering, r.notesCited)} | ${pct(r.refused, r.unrelated)} | ${pct(r.creations, r.creationAsks)} | ${percentile(r.latencies, 50).toFixed(1)} |`,
   );
 }
 console.log('\n| goal | value | target | met |\n| --- | --- | --- | --- |');

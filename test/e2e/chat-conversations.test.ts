@@ -122,6 +122,32 @@ describe('conversations over HTTP', () => {
     expect(wifi.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([ids.wifi]);
   });
 
+  it("answers a follow-up that shares no word with the note from that note's sentence holding what it asks", async () => {
+    const notes = {
+      car: "Car wouldn't start Monday morning, flat battery. AA jump started it. New Varta battery fitted at Halfords on Wednesday for £139.",
+      rent: 'Landlord letter: rent going up from £950 to £1,025 a month from 1 September.',
+      washer: 'Washing machine leaking from the door seal. Repair man replaced the gasket, £85 including call out.',
+    };
+    const fileOf: Record<string, string> = {};
+    for (const [name, text] of Object.entries(notes)) {
+      const res = await server.api('/v1/capture', { key: keyA, body: { text, end_user_id: 'bo' } });
+      expect(res.status).toBe(201);
+      fileOf[res.body.id] = name;
+    }
+    const cited = (body: { sources: Array<{ file_id: string }> }) => body.sources.map((s) => fileOf[s.file_id]);
+    // "car" is the question's only thing, and the car note holds it: the rest ("wrong") is said all the time.
+    const first = await chat(keyA, { question: 'What was wrong with the car?', end_user_id: 'bo' });
+    expect(cited(first.body)).toEqual(['car']);
+    const cost = await chat(keyA, {
+      question: 'And how much did that cost?',
+      end_user_id: 'bo',
+      conversation_id: first.body.conversation_id,
+    });
+    expect(cited(cost.body)[0]).toBe('car');
+    expect(cost.body.reply).toContain('£139');
+    expect(cost.body.reply).not.toContain('£85');
+  });
+
   it("never continues someone else's conversation: another tenant's key, another end user or the shared library get 404, JSON even when a stream was asked", async () => {
     const ann = await chat(keyA, { question: 'Where did I park the car?', end_user_id: 'ann' });
     expect(ann.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([ids['ann-parking']]);

@@ -268,6 +268,56 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(answer.citations[0]).toMatchObject({ passage: 1, quote: 'Ready to collect Thursday after 4.' });
   });
 
+  it("a follow-up is answered from the note the conversation found, by its sentence holding what is asked, though it shares none of the follow-up's words", async () => {
+    // "and how much did that cost?" after "what was wrong with the car?": the car note supports the answer (it was
+    // found with the turn before); two notes admitted beside it by meaning hold amounts of other things.
+    const car = note(
+      1,
+      "Car wouldn't start Monday morning, flat battery. New Varta battery fitted at Halfords on Wednesday for £139.",
+      { supports: true },
+    );
+    const rent = note(2, 'Landlord letter: rent going up from £950 to £1,025 a month from 1 September.', {
+      byMeaning: true,
+    });
+    const washer = note(3, 'Repair man replaced the washing machine gasket, £85 including call out.', {
+      byMeaning: true,
+    });
+    const answer = await answerer.answer({
+      question: 'and how much did that cost?',
+      passages: [car, rent, washer],
+      itemize: false,
+    });
+    expect(answer.citations[0]).toMatchObject({
+      passage: 1,
+      quote: 'New Varta battery fitted at Halfords on Wednesday for £139.',
+    });
+    // Of the notes only admitted and sharing no word of the question, one at most is cited beside it.
+    expect(answer.citations.filter((c) => c.passage !== 1).length).toBeLessThanOrEqual(1);
+  });
+
+  it('cites beside the answer at most one note that shares no word of the question and was only admitted', async () => {
+    const tax = note(1, 'Tax return submitted 14 January. Owe £2,340, pay by 31 January.', { supports: true });
+    const others = [
+      'Washing machine gasket replaced, £85 including call out.',
+      'Grey sofa from DFS, £1,199, paid £200 deposit.',
+      'Swimming lessons are £38 a month each by direct debit.',
+    ].map((text, i) => note(i + 2, text, { byMeaning: true, supports: false }));
+    const answer = await answerer.answer({
+      question: 'how much tax do I owe?',
+      passages: [tax, ...others],
+      itemize: false,
+    });
+    expect(answer.citations[0]).toMatchObject({ passage: 1, quote: 'Owe £2,340, pay by 31 January.' });
+    expect(new Set(answer.citations.map((c) => c.passage)).size).toBeLessThanOrEqual(2);
+    // With answers asked for as a list, each such note is still an item.
+    const listed = await answerer.answer({
+      question: 'list what I have paid for',
+      passages: [tax, ...others],
+      itemize: true,
+    });
+    expect(new Set(listed.citations.map((c) => c.passage)).size).toBeGreaterThan(2);
+  });
+
   it('a summary quotes the note that holds the question whole, in order', async () => {
     const answer = await answerer.answer({
       question: 'summarise what happened with the boiler',

@@ -9,6 +9,7 @@ import {
   selectGrounding,
 } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
+import { subjectTerms } from '../../lambdas/core/chat/subject-words.js';
 import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
 import { coreHarness } from '../support/core-harness.js';
 
@@ -142,6 +143,47 @@ describe('the support gate', () => {
     expect(porto.matchedTerms).toBe(1);
     expect(porto.missedRarity).toBe(1);
     expect(isSupported({ ...porto, cosine: null, cosineLead: 0 })).toBe(false);
+  });
+
+  it('reads the words of a question that name things: its nouns and names, not the verbs and adjectives around them', () => {
+    expect(subjectTerms('which sofa did we pick')).toEqual(termSet('sofa'));
+    expect(subjectTerms('what was wrong with the car')).toEqual(termSet('car'));
+    expect(subjectTerms("what's my sister's phone number")).toEqual(termSet('sister phone number'));
+    // A word the lexicon lacks is a name, a brand or a rare word: it names a thing.
+    expect(subjectTerms('when do we fly to Lisbon with easyJet')).toEqual(termSet('Lisbon easyJet'));
+    // Words an object's prototype has are words like any other ("constructor" is a noun; "valueOf" no word it knows).
+    expect(subjectTerms('what did the constructor say about valueOf and hasOwnProperty')).toEqual(
+      termSet('constructor valueOf hasOwnProperty'),
+    );
+    expect(subjectTerms('what did we decide')).toEqual(new Set());
+  });
+
+  it('passes a note holding every word of the question that names a thing, when it misses only words everybody says', async () => {
+    const { services } = coreHarness();
+    const ref = { tenantId: 't', endUserId: null };
+    await services.capture.capture(ref, {
+      text: 'Decided with Tom to go with the grey sofa from DFS rather than the green one, delivery in 8 weeks.',
+    });
+    await services.capture.capture(ref, { text: 'Insurer helpline: phone 0800 123 456, policy number HX-2231.' });
+    await services.capture.capture(ref, { text: 'Gutters cleared on Saturday, £80 cash.' });
+    const retriever = new ChatRetriever(services.search);
+    const signalsOf = async (question: string, startsWith: string) =>
+      (await retriever.candidates(ref, question)).candidates.find((c) => c.passage.text.startsWith(startsWith))!
+        .signals;
+    // "pick" is missed, a verb everybody says; "sofa" is held.
+    const sofa = await signalsOf('which sofa did we pick', 'Decided');
+    expect(sofa).toMatchObject({ matchedTerms: 1, missesSubject: false });
+    expect(sofa.missedRarity).toBeLessThanOrEqual(DEFAULT_SUPPORT.maxMissedRarity);
+    expect(isSupported({ ...sofa, cosine: null, cosineLead: -1 })).toBe(true);
+    expect(isSupported({ ...sofa, cosine: null, cosineLead: -1 }, { ...DEFAULT_SUPPORT, subjectHeld: false })).toBe(
+      false,
+    );
+    // "sister" is a noun the note does not hold: the phone number there is somebody else's.
+    const sister = await signalsOf("what's my sister's phone number", 'Insurer');
+    expect(sister).toMatchObject({ matchedTerms: 2, missesSubject: true });
+    expect(isSupported({ ...sister, cosine: null, cosineLead: -1 })).toBe(false);
+    // A question naming no thing leaves the signal out: the rule needs a subject to hold.
+    expect((await signalsOf('what did we decide', 'Decided')).missesSubject).toBeUndefined();
   });
 
   it('passes a passage that holds most of the question, or is very close in meaning', () => {

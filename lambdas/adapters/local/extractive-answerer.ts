@@ -27,6 +27,12 @@ export interface ExtractiveOptions {
   maxItemized: number;
   /** A sentence joins the reply only if it scores at least this share of the best one. */
   relativeCutoff: number;
+  /**
+   * ...and, from a passage only admitted beside one that supports the answer, at least this share: on the
+   * everyday train sets 0.3 cited fewer notes that do not answer (train-home: 53.8% to 57.1% of the notes
+   * cited answer) and missed no right note; 0.5 missed two.
+   */
+  admittedCutoff: number;
   /** Longest sentence quoted whole; longer ones are cut around their matching words. */
   maxSentenceChars: number;
   /** Sentences of one note quoted for a summary ("summarise ...", "what happened with ..."). */
@@ -39,6 +45,7 @@ export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
   quoteCutoff: 0.5,
   maxItemized: 8,
   relativeCutoff: 0.15,
+  admittedCutoff: 0.3,
   maxSentenceChars: 400,
   maxSummarySentences: 4,
 };
@@ -224,11 +231,13 @@ export class ExtractiveAnswerer implements ChatModel {
       // The kind of thing asked for (a time, an amount) counts: among a note's sentences it picks the answer,
       // and in a note admitted by meaning alone it is the only clue.
       const fits = fitting ? 1 : 0;
-      // A note that supports an answer by meaning alone counts as half the question's words.
+      // A note that supports an answer by meaning alone counts as half the question's words, and so does a
+      // supporting note's sentence holding what is asked for when none of its sentences holds the question's own
+      // words: a follow-up ("and how much did that cost?") found its notes with the turns before it.
       const words =
         coverage > 0
           ? coverage
-          : s.passage.byMeaning && s.passage.supports
+          : s.passage.supports && (s.passage.byMeaning || fitting)
             ? 0.5
             : s.passage.byMeaning
               ? 0.2 * fits
@@ -254,6 +263,7 @@ export class ExtractiveAnswerer implements ChatModel {
     const bestScore = Math.max(...ranked.map((s) => s.score));
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
     const chosen: Sentence[] = [];
+    let guessed = false;
     const take = (s: Sentence, underAHeading = false) => {
       if (chosen.length === limit) return;
       if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
@@ -265,6 +275,15 @@ export class ExtractiveAnswerer implements ChatModel {
     for (const s of ranked) {
       if (chosen.length === limit) break;
       if (s.score * cutoffWeight(s) < bestScore * this.options.relativeCutoff) continue;
+      // A note only admitted beside evidence that answers must come closer to the best to be cited at all.
+      if (someSupport && !s.passage.supports && s.score < bestScore * this.options.admittedCutoff) continue;
+      // Beside evidence that answers, a short answer cites at most one note that shares none of the question's words
+      // and was only admitted (the search's best of them): several such amounts or dates are of other things
+      // ("how much tax do I owe" over a sofa's price, a repair and a swimming fee).
+      if (!request.itemize && someSupport && !s.passage.supports && !s.sharesWords) {
+        if (guessed) continue;
+        guessed = true;
+      }
       // A matching heading answers with what it heads; one that heads nothing
       // (a document's title above a blank line) is itself the evidence.
       const headed = s.blocks[s.block]!.heading ? underHeading(s) : [];

@@ -30,6 +30,13 @@ export interface SupportThresholds {
    */
   minCoverageAlone: number;
   maxMissedRarity: number;
+  /**
+   * Or: a passage holding every word of the question that names a thing
+   * (its nouns and names, `missesSubject`) and missing only words people say
+   * all the time (at most `maxMissedRarity`): "which sofa did we pick" over
+   * "went with the grey sofa from DFS", where "pick" is the only word missed.
+   */
+  subjectHeld: boolean;
   /** Or: cosine similarity at which meaning alone is enough... */
   minCosine: number;
   /** ...or a lower cosine together with this much term weight. */
@@ -75,6 +82,7 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
   minMatchedTerms: 3,
   minCoverageAlone: 0.6,
   maxMissedRarity: 0.6,
+  subjectHeld: true,
   minCosine: 0.58,
   minCosineWithTerms: 0.5,
   minCoverageWithCosine: 0.35,
@@ -101,6 +109,7 @@ export const DEFAULT_NOISE: SupportThresholds = {
   minMatchedTerms: 1,
   minCoverageAlone: 0,
   maxMissedRarity: 1,
+  subjectHeld: true,
   minCosine: 0.3,
   minCosineWithTerms: 0.3,
   minCoverageWithCosine: 0,
@@ -119,6 +128,7 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minMatchedTerms: 1,
   minCoverageAlone: 0.2,
   maxMissedRarity: 1,
+  subjectHeld: true,
   minCosine: 0.4,
   minCosineWithTerms: 0.3,
   minCoverageWithCosine: 0.1,
@@ -140,6 +150,8 @@ export interface SupportSignals {
   tellingCoverage?: number;
   /** How rare (word-rarity.ts) the rarest question term the passage misses is: 0 when it holds them all. */
   missedRarity?: number;
+  /** The passage misses a question word that names a thing (subject-words.ts); absent when the question names none. */
+  missesSubject?: boolean;
   /** Cosine similarity to the question, when the meaning leg scored this passage. */
   cosine: number | null;
   /** The question asks for a table or a chart and the passage holds a number. */
@@ -216,6 +228,13 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   if (
     signals.matchedTerms > 0 &&
     (signals.tellingCoverage ?? 0) >= thresholds.minCoverageAlone &&
+    (signals.missedRarity ?? 1) <= thresholds.maxMissedRarity
+  )
+    return true;
+  if (
+    thresholds.subjectHeld &&
+    signals.matchedTerms > 0 &&
+    signals.missesSubject === false &&
     (signals.missedRarity ?? 1) <= thresholds.maxMissedRarity
   )
     return true;

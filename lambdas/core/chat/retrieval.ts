@@ -15,6 +15,7 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
+import { subjectTerms } from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
 
 export interface RetrievedPassage {
@@ -151,6 +152,8 @@ export class ChatRetriever {
     // Weights times how rare each word is in everyday English: what the question is about.
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
+    // The words naming what the question is about: a passage missing none of them is about it.
+    const subject = subjectTerms(question);
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),
@@ -182,6 +185,7 @@ export class ChatRetriever {
             questionTerms: questionTerms.size,
             tellingCoverage: telling.coverage,
             missedRarity: telling.missedRarity,
+            ...(subject.size ? { missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)) } : {}),
             cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
             cosineLead: leadOf.get(hit.itemId),

@@ -54,7 +54,7 @@ function termOf(word: string): string | null {
 }
 
 /** Each content word of a text (lower-cased) with the term it counts as, in order. */
-function* wordTerms(text: string): Generator<{ word: string; term: string }> {
+export function* wordTerms(text: string): Generator<{ word: string; term: string }> {
   for (const match of text.toLowerCase().matchAll(WORD)) {
     const word = match[0];
     // A number is its own term; a lone letter is none.
