@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXTRACTIVE, ExtractiveAnswerer } from '../../lambdas/adapters/local/extractive-answerer.js';
+import { HOLDS, wanted } from '../../lambdas/core/chat/answer-kinds.js';
 import type { GroundingPassage } from '../../lambdas/core/ports.js';
 
 const falcon: GroundingPassage = {
@@ -316,6 +317,29 @@ describe('ExtractiveAnswerer: what a question wants', () => {
       itemize: true,
     });
     expect(new Set(listed.citations.map((c) => c.passage)).size).toBeGreaterThan(2);
+  });
+
+  it('a question of who is answered by the sentence naming someone, not the one naming the thing', async () => {
+    const washer = note(
+      1,
+      'Washing machine leaking from the door seal. Repair man (Bob, 07700 900123) replaced the gasket, £85 including call out.',
+    );
+    const answer = await answerer.answer({
+      question: 'who fixed the washing machine?',
+      passages: [washer],
+      itemize: false,
+    });
+    expect(answer.citations[0]!.quote).toBe(
+      'Repair man (Bob, 07700 900123) replaced the gasket, £85 including call out.',
+    );
+    expect(wanted('who fixed the washing machine?')).toBe('person');
+    // "who ... and when" wants the time.
+    expect(wanted("who's coming to fix the leak and when?")).toBe('time');
+    // A name opening its sentence is one when it is no English word; a day or a month is no name.
+    expect(HOLDS.person.test('Sarah is sorting the catering.')).toBe(true);
+    expect(HOLDS.person.test('Team offsite moved to Tuesday 17th June.')).toBe(false);
+    expect(HOLDS.person.test('Mrs Hughes at no. 9 took in our parcel.')).toBe(true);
+    expect(HOLDS.person.test('The plumber comes on Monday in March.')).toBe(false);
   });
 
   it('a summary quotes the note that holds the question whole, in order', async () => {

@@ -27,12 +27,6 @@ export interface ExtractiveOptions {
   maxItemized: number;
   /** A sentence joins the reply only if it scores at least this share of the best one. */
   relativeCutoff: number;
-  /**
-   * ...and, from a passage only admitted beside one that supports the answer, at least this share: on the
-   * everyday train sets 0.3 cited fewer notes that do not answer (train-home: 53.8% to 57.1% of the notes
-   * cited answer) and missed no right note; 0.5 missed two.
-   */
-  admittedCutoff: number;
   /** Longest sentence quoted whole; longer ones are cut around their matching words. */
   maxSentenceChars: number;
   /** Sentences of one note quoted for a summary ("summarise ...", "what happened with ..."). */
@@ -45,7 +39,6 @@ export const DEFAULT_EXTRACTIVE: ExtractiveOptions = {
   quoteCutoff: 0.5,
   maxItemized: 8,
   relativeCutoff: 0.15,
-  admittedCutoff: 0.3,
   maxSentenceChars: 400,
   maxSummarySentences: 4,
 };
@@ -275,8 +268,6 @@ export class ExtractiveAnswerer implements ChatModel {
     for (const s of ranked) {
       if (chosen.length === limit) break;
       if (s.score * cutoffWeight(s) < bestScore * this.options.relativeCutoff) continue;
-      // A note only admitted beside evidence that answers must come closer to the best to be cited at all.
-      if (someSupport && !s.passage.supports && s.score < bestScore * this.options.admittedCutoff) continue;
       // Beside evidence that answers, a short answer cites at most one note that shares none of the question's words
       // and was only admitted (the search's best of them): several such amounts or dates are of other things
       // ("how much tax do I owe" over a sofa's price, a repair and a swimming fee).

@@ -1,12 +1,15 @@
+import { isEnglishWord } from './subject-words.js';
 import { termSet } from './terms.js';
 
 /**
  * What a question asks for, read from its words: a time or date, an amount
- * of money, a count, or a summary of what a note says. A sentence that holds
- * such a thing answers it better than one that only shares its words
- * ("how much did the repair cost" over "Labour £90, part £45").
+ * of money, a count, a person (or a firm) by name, or a summary of what a
+ * note says. A sentence that holds such a thing answers it better than one
+ * that only shares its words ("how much did the repair cost" over "Labour
+ * £90, part £45"; "who fixed the washing machine" over "Repair man (Bob)
+ * replaced the gasket" rather than "Washing machine leaking").
  */
-export type Wanted = 'time' | 'amount' | 'count' | 'summary';
+export type Wanted = 'time' | 'amount' | 'count' | 'person' | 'summary';
 
 const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   [
@@ -19,6 +22,8 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   ],
   ['count', /\b(?:how many|number of)\b/i],
   ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
+  // Last: "who is coming to fix the leak and when" wants the time.
+  ['person', /\b(?:who|whom|whose)\b/i],
 ];
 
 /** A month as notes write it, whole or shortened: one alternative a month, each starting with its first three letters. */
@@ -27,13 +32,28 @@ export const MONTH =
 const MONTH_OR_DAY =
   `(?:${MONTH}|` +
   'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
-export const HOLDS: Record<Exclude<Wanted, 'summary'>, RegExp> = {
+/**
+ * A name: a capitalised word inside a sentence ("Repair man (Bob, ...", "Mrs
+ * Hughes at no. 9"), or one opening it that is no English word ("Sarah is
+ * sorting the catering", not "Team offsite moved"), and not a day or a month.
+ */
+const CAPITALISED = /(^|\S\s+|\(\s*)([A-Z][a-z]+)/g;
+const CALENDAR_WORD = new RegExp(`^(?:${MONTH_OR_DAY})$`, 'i');
+function holdsAName(text: string): boolean {
+  for (const [, before, word] of text.matchAll(CAPITALISED))
+    if (!CALENDAR_WORD.test(word!) && (before !== '' || !isEnglishWord(word!))) return true;
+  return false;
+}
+
+export const HOLDS: Record<Exclude<Wanted, 'summary'>, Pick<RegExp, 'test'>> = {
   time: new RegExp(
     String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`,
     'i',
   ),
   amount: /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
   count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
+  // Or a firm's name ("Halfords"): who did a job is often a firm.
+  person: { test: holdsAName },
 };
 
 /** What the question wants, if one of the kinds above. */

@@ -21,6 +21,11 @@ export function subjectTerms(text: string): Set<string> {
 }
 
 function namesAThing(word: string): boolean {
-  if (!Object.hasOwn(lexicon, word)) return true;
+  if (!isEnglishWord(word)) return true;
   return lexicon[word]![0]!.startsWith('NN');
+}
+
+/** Whether wink-lexicon knows the word (lower-cased): a capitalised word it does not know is a name ("Sarah", "Okafor"). */
+export function isEnglishWord(word: string): boolean {
+  return Object.hasOwn(lexicon, word.toLowerCase());
 }
