@@ -342,6 +342,45 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(HOLDS.person.test('The plumber comes on Monday in March.')).toBe(false);
   });
 
+  it('a question of a decision or a reason is answered by the sentence saying what was decided, and why', async () => {
+    const mortgage = note(
+      1,
+      'Met with the bank about the mortgage: fixed 5 years at 4.2%, £1,340 a month. Decided to go with Nationwide instead of Barclays because of the lower fee.',
+    );
+    const decided = await answerer.answer({
+      question: 'what did we decide about the mortgage?',
+      passages: [mortgage],
+      itemize: false,
+    });
+    expect(decided.citations[0]!.quote).toBe(
+      'Decided to go with Nationwide instead of Barclays because of the lower fee.',
+    );
+    expect(wanted('which bank did we choose?')).toBe('decision');
+    expect(wanted('why did we go with Nationwide?')).toBe('reason');
+    // A decision asked with a time or an amount wants that.
+    expect(wanted('when did we decide?')).toBe('time');
+    expect(wanted('how much did we agree to pay?')).toBe('amount');
+    expect(HOLDS.reason.test('Cancelled it because I never used it.')).toBe(true);
+    expect(HOLDS.reason.test('Cancelled it on Monday.')).toBe(false);
+  });
+
+  it("quotes after the best sentence only evidence that supports the answer or shares the question's words", async () => {
+    const dentist = note(
+      1,
+      'Dentist said I need a filling on the lower left molar. Appointment Wednesday 19 March at 10:30. NHS band 2, £73.20.',
+      { supports: true },
+    );
+    const vet = note(2, 'Dog vet visit: ear infection. £68 including the drops.', { byMeaning: true });
+    const answer = await answerer.answer({
+      question: 'how much is the dentist going to charge?',
+      passages: [dentist, vet],
+      itemize: false,
+    });
+    expect(answer.reply).toMatch(/^From your library: NHS band 2, £73\.20\. \[1\]/);
+    // The vet's amount may be cited as further evidence; it is never quoted as part of the answer.
+    expect(answer.reply).not.toContain('£68');
+  });
+
   it('a summary quotes the note that holds the question whole, in order', async () => {
     const answer = await answerer.answer({
       question: 'summarise what happened with the boiler',

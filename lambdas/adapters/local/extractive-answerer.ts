@@ -161,8 +161,14 @@ export class ExtractiveAnswerer implements ChatModel {
     const best = selected[0]!.score;
     // A summary quotes its note whole (up to maxSummarySentences); a short answer its best sentences.
     const summary = wanted(request.question) === 'summary';
+    // A sentence of a note only admitted beside the evidence, sharing no word of the question, is cited, never quoted
+    // as part of the answer ("NHS band 2, £73.20." answers the dentist's charge; the vet's "£68" is another thing).
+    const someSupport = request.passages.some((p) => p.supports);
+    const guess = (s: Sentence) => someSupport && !s.passage.supports && s.sharesWords === false;
     const isLead = ({ sentence }: { sentence: Sentence }, i: number) =>
-      summary || i === 0 || (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff);
+      summary ||
+      i === 0 ||
+      (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff && !guess(sentence));
     const lead = quoted.filter(isLead);
     const further = [
       ...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`)),

@@ -7,22 +7,30 @@ import { termSet } from './terms.js';
  * note says. A sentence that holds such a thing answers it better than one
  * that only shares its words ("how much did the repair cost" over "Labour
  * £90, part £45"; "who fixed the washing machine" over "Repair man (Bob)
- * replaced the gasket" rather than "Washing machine leaking").
+ * replaced the gasket" rather than "Washing machine leaking"). Also a reason
+ * ("why": a sentence saying because, due to, ...) and a decision ("what did
+ * we decide about the mortgage": the sentence saying what was decided or
+ * chosen, not the one naming the mortgage first).
  */
-export type Wanted = 'time' | 'amount' | 'count' | 'person' | 'summary';
+export type Wanted = 'time' | 'amount' | 'count' | 'person' | 'reason' | 'decision' | 'summary';
 
 const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   [
     'summary',
     /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i,
   ],
+  ['reason', /\b(?:why|how come|what was the reason|reason for)\b/i],
   [
     'amount',
     /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i,
   ],
   ['count', /\b(?:how many|number of)\b/i],
   ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
-  // Last: "who is coming to fix the leak and when" wants the time.
+  // After the others: "when did we decide", "how much did we agree to pay", "who is coming and when".
+  [
+    'decision',
+    /\b(?:decide|decided|decision|agree|agreed|choose|chose|chosen|pick|picked|settle on|settled on|go with|went with|opt|opted)\b/i,
+  ],
   ['person', /\b(?:who|whom|whose)\b/i],
 ];
 
@@ -54,6 +62,9 @@ export const HOLDS: Record<Exclude<Wanted, 'summary'>, Pick<RegExp, 'test'>> = {
   count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
   // Or a firm's name ("Halfords"): who did a job is often a firm.
   person: { test: holdsAName },
+  reason: /\b(?:because|due to|as a result|so that|reason|caused by|thanks to|otherwise)\b/i,
+  decision:
+    /\b(?:decided|decision|agreed|chose|chosen|picked|went with|going with|go with|settled on|opted|sticking with|rather than|instead of)\b/i,
 };
 
 /** What the question wants, if one of the kinds above. */
