@@ -339,6 +339,8 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(HOLDS.person.test('Sarah is sorting the catering.')).toBe(true);
     expect(HOLDS.person.test('Team offsite moved to Tuesday 17th June.')).toBe(false);
     expect(HOLDS.person.test('Mrs Hughes at no. 9 took in our parcel.')).toBe(true);
+    expect(HOLDS.person.test('Met Sarah at the station.')).toBe(true);
+    expect(HOLDS.person.test('Done. Team lunch moved to Friday.')).toBe(false);
     expect(HOLDS.person.test('The plumber comes on Monday in March.')).toBe(false);
   });
 

@@ -45,11 +45,18 @@ const MONTH_OR_DAY =
  * Hughes at no. 9"), or one opening it that is no English word ("Sarah is
  * sorting the catering", not "Team offsite moved"), and not a day or a month.
  */
-const CAPITALISED = /(^|\S\s+|\(\s*)([A-Z][a-z]+)/g;
+const CAPITALISED = /\b[A-Z][a-z]+/g;
 const CALENDAR_WORD = new RegExp(`^(?:${MONTH_OR_DAY})$`, 'i');
 function holdsAName(text: string): boolean {
-  for (const [, before, word] of text.matchAll(CAPITALISED))
-    if (!CALENDAR_WORD.test(word!) && (before !== '' || !isEnglishWord(word!))) return true;
+  for (const match of text.matchAll(CAPITALISED)) {
+    const word = match[0];
+    if (CALENDAR_WORD.test(word)) continue;
+    // What comes before it, past the spaces: nothing or a full stop when it opens a sentence.
+    let before = match.index - 1;
+    while (before >= 0 && /\s/.test(text[before]!)) before -= 1;
+    const opensSentence = before < 0 || '.!?'.includes(text[before]!);
+    if (!opensSentence || !isEnglishWord(word)) return true;
+  }
   return false;
 }
 
