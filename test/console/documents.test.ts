@@ -274,6 +274,8 @@ describe('the Documents page and a document page', () => {
   it('pages through the list with next and previous, each document once, also filtered by status', async () => {
     const { page } = await openList({ phone: true });
     await page.getByLabel('Per page').selectOption('5');
+    // The page size applies through the address: until it has, the first page of 12 is still shown as "Page 1".
+    await page.getByText(/^Page 1: 5 documents$/).waitFor();
     const seen: string[] = [];
     const sizes: number[] = [];
     const previousPage = page.getByRole('button', { name: 'Previous page' });
