@@ -129,11 +129,9 @@ describe('conversations over HTTP', () => {
       washer: 'Washing machine leaking from the door seal. Repair man replaced the gasket, £85 including call out.',
     };
     const fileOf: Record<string, string> = {};
-    for (const [name, text] of Object.entries(notes)) {
-      const res = await server.api('/v1/capture', { key: keyA, body: { text, end_user_id: 'bo' } });
-      expect(res.status).toBe(201);
-      fileOf[res.body.id] = name;
-    }
+    // Each findable by meaning before the chats, so what the gate sees does not depend on the embedder's pace.
+    for (const [name, text] of Object.entries(notes))
+      fileOf[await server.captureReady(keyA, { text, end_user_id: 'bo' })] = name;
     const cited = (body: { sources: Array<{ file_id: string }> }) => body.sources.map((s) => fileOf[s.file_id]);
     // "car" is the question's only thing, and the car note holds it: the rest ("wrong") is said all the time.
     const first = await chat(keyA, { question: 'What was wrong with the car?', end_user_id: 'bo' });
@@ -146,6 +144,29 @@ describe('conversations over HTTP', () => {
     expect(cited(cost.body)[0]).toBe('car');
     expect(cost.body.reply).toContain('£139');
     expect(cost.body.reply).not.toContain('£85');
+  });
+
+  it('takes a follow-up that names no thing of its own ("where are we staying?") as going on from the conversation', async () => {
+    const trip = await server.captureReady(keyA, {
+      text: 'Booked Lisbon for October half term: flights with easyJet, Manchester to Lisbon 25 Oct 07:05, back 1 Nov. Hotel Alfama Patio, 7 nights, £812 total.',
+      end_user_id: 'cy',
+    });
+    for (const text of [
+      'Kids swimming lessons moved to Saturday 9am at Castle Leisure Centre.',
+      'Landlord letter: rent going up from £950 to £1,025 a month from 1 September.',
+      'Physio for my knee: Tuesday 3 June 4:15pm with Dr Okafor at Bodyworks. Bring shorts.',
+      'Decided with Tom to go with the grey sofa from DFS rather than the green one.',
+    ])
+      await server.captureReady(keyA, { text, end_user_id: 'cy' });
+    const first = await chat(keyA, { question: 'What time is the flight to Lisbon?', end_user_id: 'cy' });
+    expect(first.body.sources[0].file_id).toBe(trip);
+    const staying = await chat(keyA, {
+      question: 'Where are we staying?',
+      end_user_id: 'cy',
+      conversation_id: first.body.conversation_id,
+    });
+    expect(staying.body.sources.map((s: { file_id: string }) => s.file_id)).toEqual([trip]);
+    expect(staying.body.reply).toContain('Hotel Alfama Patio');
   });
 
   it("never continues someone else's conversation: another tenant's key, another end user or the shared library get 404, JSON even when a stream was asked", async () => {

@@ -317,6 +317,9 @@ describe('which questions point back (refersBack)', () => {
     "What's his name?",
     'Did they agree?',
     'Also, who paid?',
+    // No noun or name of its own: about what was said.
+    'Where are we staying?',
+    'What did we decide?',
   ])('%s points back', (question) => {
     expect(refersBack(question)).toBe(true);
   });
@@ -330,6 +333,8 @@ describe('which questions point back (refersBack)', () => {
     'What is on this week?',
     'Which level is the garage?',
     'Make a table of the quarterly revenue',
+    'Where is the hotel?',
+    'What did we decide about the mortgage?',
   ])('%s stands alone', (question) => {
     expect(refersBack(question)).toBe(false);
   });

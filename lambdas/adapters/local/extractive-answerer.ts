@@ -332,9 +332,13 @@ export class ExtractiveAnswerer implements ChatModel {
     return best.slice(0, this.options.maxSummarySentences).map((s) => ({ ...s, score: 1 }));
   }
 
-  /** No sentence shares a word: the first passage admitted by meaning, its sentences that hold what is wanted, else its first. */
+  /**
+   * No sentence shares a word: the first passage that supports the answer (a follow-up's note, found with the turns
+   * before it: "where are we staying?" after the flights to Lisbon), else the first admitted by meaning; its sentences
+   * that hold what is wanted, else its first.
+   */
   private byMeaning(sentences: Array<Omit<Sentence, 'score'>>, want: Wanted | null): Sentence[] {
-    const first = sentences.find((s) => s.passage.byMeaning)?.passage;
+    const first = (sentences.find((s) => s.passage.supports) ?? sentences.find((s) => s.passage.byMeaning))?.passage;
     if (!first) return [];
     const own = sentences.filter((s) => s.passage === first);
     const holds = want && want !== 'summary' ? HOLDS[want] : null;

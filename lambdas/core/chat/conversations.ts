@@ -3,6 +3,7 @@ import { inCurrentGeneration } from '../generations.js';
 import { newId } from '../ids.js';
 import type { LibraryRef } from '../model.js';
 import type { Clock, ConversationStore, ConversationTurnRecord, DocumentStore } from '../ports.js';
+import { subjectTerms } from './subject-words.js';
 import { contentTerms } from './terms.js';
 
 /**
@@ -169,8 +170,10 @@ const NOW_WORDS = new Set([
  * Whether a question points back at the conversation rather than standing
  * on its own: it opens by going on ("and ...", "what about ..."), uses a
  * pronoun or demonstrative for something said before ("when was that?",
- * "what is her number?", "those"), or has no word that carries meaning of
- * its own ("Why?", "When?", "How come?"). A question with a subject and no
+ * "what is her number?", "those"), has no word that carries meaning of
+ * its own ("Why?", "When?", "How come?"), or names no thing of its own, no
+ * noun or name ("where are we staying?", "what did we decide?":
+ * subject-words.ts). A question with a subject and no
  * such marker stands alone ("When is the dentist?"), even a short one:
  * searching it with an earlier, unrelated subject would answer that one.
  * English; a follow-up it misreads as standing alone is searched alone.
@@ -180,6 +183,8 @@ export function refersBack(question: string): boolean {
   if (!words.length) return true;
   if (CONTINUING.has(words[0]!) || OPENING_PAIRS.has(`${words[0]} ${words[1] ?? ''}`)) return true;
   if (!contentTerms(question).length) return true;
+  // A question naming no thing of its own ("where are we staying?", "what did we decide?") is about what was said.
+  if (!subjectTerms(question).size) return true;
   return words.some((word, i) => {
     const next = words[i + 1];
     if (POINTING_BACK.has(word)) return true;
