@@ -245,14 +245,12 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     1,
     'Boiler engineer came: the pressure valve was faulty, so he replaced it. Labour £90, part £45. Heating back on by lunchtime.',
   );
+  /** The sentence a short answer quotes first. */
+  const firstQuote = async (question: string, passages: GroundingPassage[]) =>
+    (await answerer.answer({ question, passages, itemize: false })).citations[0]!.quote;
 
   it('a question of an amount is answered first by the sentence of the note that holds one', async () => {
-    const answer = await answerer.answer({
-      question: 'how much did the boiler repair cost?',
-      passages: [boiler],
-      itemize: false,
-    });
-    expect(answer.citations[0]!.quote).toBe('Labour £90, part £45.');
+    expect(await firstQuote('how much did the boiler repair cost?', [boiler])).toBe('Labour £90, part £45.');
   });
 
   it('a question of a time is answered by the sentence that holds one, from a note that supports it by meaning alone', async () => {
@@ -324,12 +322,7 @@ describe('ExtractiveAnswerer: what a question wants', () => {
       1,
       'Washing machine leaking from the door seal. Repair man (Bob, 07700 900123) replaced the gasket, £85 including call out.',
     );
-    const answer = await answerer.answer({
-      question: 'who fixed the washing machine?',
-      passages: [washer],
-      itemize: false,
-    });
-    expect(answer.citations[0]!.quote).toBe(
+    expect(await firstQuote('who fixed the washing machine?', [washer])).toBe(
       'Repair man (Bob, 07700 900123) replaced the gasket, £85 including call out.',
     );
     expect(wanted('who fixed the washing machine?')).toBe('person');
@@ -349,12 +342,7 @@ describe('ExtractiveAnswerer: what a question wants', () => {
       1,
       'Met with the bank about the mortgage: fixed 5 years at 4.2%, £1,340 a month. Decided to go with Nationwide instead of Barclays because of the lower fee.',
     );
-    const decided = await answerer.answer({
-      question: 'what did we decide about the mortgage?',
-      passages: [mortgage],
-      itemize: false,
-    });
-    expect(decided.citations[0]!.quote).toBe(
+    expect(await firstQuote('what did we decide about the mortgage?', [mortgage])).toBe(
       'Decided to go with Nationwide instead of Barclays because of the lower fee.',
     );
     expect(wanted('which bank did we choose?')).toBe('decision');

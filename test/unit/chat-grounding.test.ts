@@ -31,6 +31,9 @@ describe('content terms', () => {
     expect(contentTerms('who is looking after the children')).toEqual(contentTerms('child'));
     expect(contentTerms("what's going on with the fridge")).toEqual(['fridg']);
     expect(contentTerms('when is someone coming to look at the freezer')).toEqual(['freezer']);
+    // Choosing asks for a decision, as deciding does: "which pram did we choose" is about the pram.
+    expect(contentTerms('which pram did we choose')).toEqual(['pram']);
+    expect(contentTerms('what colour was chosen for the hallway')).toEqual(contentTerms('colour hallway'));
   });
 
   it('answers "what did we decide about X" from the note that says what was agreed about X', async () => {
@@ -127,14 +130,22 @@ describe('the support gate', () => {
     expect(isSupported({ coverage: missed.coverage, matchedTerms: 1, questionTerms: 2, cosine: 0.2 })).toBe(false);
   });
 
-  it('counts an amount of money as "cost" only where no rare word may be missed', async () => {
+  /** A library of these notes, and the gate's signals on the passage opening with `opening` for a question. */
+  async function signalsOver(notes: readonly string[]) {
     const { services } = coreHarness();
     const ref = { tenantId: 't', endUserId: null };
-    await services.capture.capture(ref, { text: 'Hotel in Lisbon: Casa Alfama, 3 nights, €420 in total.' });
-    await services.capture.capture(ref, { text: 'School trip to the zoo on Friday: 15 pounds, packed lunch.' });
+    for (const text of notes) await services.capture.capture(ref, { text });
     const retriever = new ChatRetriever(services.search);
-    const signalsOf = async (question: string) =>
-      (await retriever.candidates(ref, question)).candidates.find((c) => c.passage.text.startsWith('Hotel'))!.signals;
+    return async (question: string, opening: string) =>
+      (await retriever.candidates(ref, question)).candidates.find((c) => c.passage.text.startsWith(opening))!.signals;
+  }
+
+  it('counts an amount of money as "cost" only where no rare word may be missed', async () => {
+    const hotelSignals = await signalsOver([
+      'Hotel in Lisbon: Casa Alfama, 3 nights, €420 in total.',
+      'School trip to the zoo on Friday: 15 pounds, packed lunch.',
+    ]);
+    const signalsOf = (question: string) => hotelSignals(question, 'Hotel');
     // Asked about this hotel: "hotel" and, by its price, "cost" are both held.
     const lisbon = await signalsOf('what did the hotel in Lisbon cost');
     expect(lisbon).toMatchObject({ tellingCoverage: 1, missedRarity: 0 });
@@ -159,17 +170,11 @@ describe('the support gate', () => {
   });
 
   it('passes a note holding every word of the question that names a thing, when it misses only words everybody says', async () => {
-    const { services } = coreHarness();
-    const ref = { tenantId: 't', endUserId: null };
-    await services.capture.capture(ref, {
-      text: 'Decided with Tom to go with the grey sofa from DFS rather than the green one, delivery in 8 weeks.',
-    });
-    await services.capture.capture(ref, { text: 'Insurer helpline: phone 0800 123 456, policy number HX-2231.' });
-    await services.capture.capture(ref, { text: 'Gutters cleared on Saturday, £80 cash.' });
-    const retriever = new ChatRetriever(services.search);
-    const signalsOf = async (question: string, startsWith: string) =>
-      (await retriever.candidates(ref, question)).candidates.find((c) => c.passage.text.startsWith(startsWith))!
-        .signals;
+    const signalsOf = await signalsOver([
+      'Decided with Tom to go with the grey sofa from DFS rather than the green one, delivery in 8 weeks.',
+      'Insurer helpline: phone 0800 123 456, policy number HX-2231.',
+      'Gutters cleared on Saturday, £80 cash.',
+    ]);
     // "pick" is missed, a verb everybody says; "sofa" is held.
     const sofa = await signalsOf('which sofa did we pick', 'Decided');
     expect(sofa).toMatchObject({ matchedTerms: 1, missesSubject: false });

@@ -253,13 +253,16 @@ describe('EmbedderPool with a fault-injecting worker', () => {
 });
 
 describe('EmbedderPool sharing a worker call between small calls', () => {
-  /** Keeps the query worker busy for ~100 ms, so the calls made meanwhile queue behind it. */
-  const busyQueryWorker = (pool: EmbedderPool) => pool.embed(['one slow search'], 'query');
+  /** A fault pool whose query worker is kept busy (~100 ms a text) by one call, so the calls made meanwhile queue behind it. */
+  async function withBusyQueryWorker(options: EmbedderPoolOptions = {}) {
+    const { pool, stats } = await faultPool({ passageWorkers: 1, ...options, data: { delayMs: { query: 100 } } });
+    const busy = pool.embed(['one slow search'], 'query');
+    await waitFor(() => stats[CALLS] === 1);
+    return { pool, stats, busy };
+  }
 
   it('hands queued small calls to the worker together; each gets its own vectors and tokens', async () => {
-    const { pool, stats } = await faultPool({ passageWorkers: 1, data: { delayMs: { query: 100 } } });
-    const busy = busyQueryWorker(pool);
-    await waitFor(() => stats[CALLS] === 1);
+    const { pool, stats, busy } = await withBusyQueryWorker();
     const queries = ['where is the spare key', 'boiler', 'what did the plumber charge us'];
     const answers = await Promise.all(queries.map((q) => pool.embed([q], 'query')));
     await busy;
@@ -273,9 +276,7 @@ describe('EmbedderPool sharing a worker call between small calls', () => {
   });
 
   it('never joins more than maxBatch texts, nor a count to an embedding', async () => {
-    const { pool, stats } = await faultPool({ passageWorkers: 1, maxBatch: 3, data: { delayMs: { query: 100 } } });
-    const busy = busyQueryWorker(pool);
-    await waitFor(() => stats[CALLS] === 1);
+    const { pool, stats, busy } = await withBusyQueryWorker({ maxBatch: 3 });
     const calls = [
       pool.embed(['a', 'b'], 'query'),
       pool.embed(['c', 'd'], 'query'), // would make 4: its own call
@@ -295,9 +296,7 @@ describe('EmbedderPool sharing a worker call between small calls', () => {
   });
 
   it("a text that fails a shared call fails only its own call, and the others' texts are embedded again alone", async () => {
-    const { pool, stats } = await faultPool({ passageWorkers: 1, data: { delayMs: { query: 100 } } });
-    const busy = busyQueryWorker(pool);
-    await waitFor(() => stats[CALLS] === 1);
+    const { pool, stats, busy } = await withBusyQueryWorker();
     const [first, bad, last] = await Promise.allSettled([
       pool.embed(['first search'], 'query'),
       pool.embed(['BAD_TEXT'], 'query'),
@@ -315,13 +314,7 @@ describe('EmbedderPool sharing a worker call between small calls', () => {
   });
 
   it('a text that kills the worker in a shared call fails only its own call', async () => {
-    const { pool, stats } = await faultPool({
-      passageWorkers: 1,
-      restartDelayMs: 20,
-      data: { delayMs: { query: 100 } },
-    });
-    const busy = busyQueryWorker(pool);
-    await waitFor(() => stats[CALLS] === 1);
+    const { pool, busy } = await withBusyQueryWorker({ restartDelayMs: 20 });
     const [first, broken, last] = await Promise.allSettled([
       pool.embed(['first search'], 'query'),
       pool.embed(['WASM_BROKEN'], 'query'),

@@ -182,8 +182,7 @@ export function refersBack(question: string): boolean {
   const words = [...question.toLowerCase().replace(/’/g, "'").matchAll(WORD)].map((m) => m[0]);
   if (!words.length) return true;
   if (CONTINUING.has(words[0]!) || OPENING_PAIRS.has(`${words[0]} ${words[1] ?? ''}`)) return true;
-  if (!contentTerms(question).length) return true;
-  // A question naming no thing of its own ("where are we staying?", "what did we decide?") is about what was said.
+  // No word of its own ("Why?"), or none naming a thing ("where are we staying?", "what did we decide?").
   if (!subjectTerms(question).size) return true;
   return words.some((word, i) => {
     const next = words[i + 1];

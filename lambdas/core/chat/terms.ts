@@ -22,7 +22,7 @@ const ASKING_WORDS = `tell show give list lists table tables chart charts graph 
 please summarize summarise summary explain describe know find according library libraries document documents doc docs
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
 question answer now often usually ever exactly really bar pie get gets got
-decide decided decision decisions agree agreed conclude concluded
+decide decided decision decisions agree agreed conclude concluded choose chose chosen
 go goes going come comes coming happen happens happened happening look looks looked looking need needs needed
 needing still else someone somebody anyone put puts putting`;
 
