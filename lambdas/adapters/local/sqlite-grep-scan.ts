@@ -4,10 +4,12 @@ import type { SqliteDatabase } from './database.js';
 import { quoteTerm } from './fts-query.js';
 import { metadataOf } from './sqlite-filter.js';
 import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, itemFilter } from './sqlite-index-sql.js';
+import { GREP_CANDIDATES } from './sqlite-trigram-backlog.js';
 
 /**
  * The SQLite search index's grep candidates: a library's documents, newest
- * first, narrowed by the trigram index where it can answer exactly, read in
+ * first, narrowed by the trigram index where it can answer exactly (with the
+ * documents still waiting to enter it: sqlite-trigram-backlog.ts), read in
  * keyset pages and one text at a time. Apart from the search legs: it
  * ranks nothing, and bounds what it reads rather than how it scores.
  */
@@ -40,7 +42,7 @@ export async function* grepScan(db: SqliteDatabase, libraryId: number, scan: Gre
     params.push(...filter.params);
   }
   if (canUseTrigrams(scan)) {
-    where.push('rowid IN (SELECT rowid FROM items_trigram WHERE items_trigram MATCH ?)');
+    where.push(GREP_CANDIDATES);
     params.push(quoteTerm(scan.pattern));
   }
   const pageFrom = (comparison: '<=' | '<') =>

@@ -68,6 +68,8 @@ DROP INDEX IF EXISTS passages_item;
 -- A per-passage keyword table of early versions: never read since search ranks items.
 DROP TABLE IF EXISTS passages_fts;
 CREATE VIRTUAL TABLE IF NOT EXISTS items_trigram USING fts5(text, content='', contentless_delete=1, tokenize='trigram');
+-- Documents whose text has yet to enter items_trigram (sqlite-trigram-backlog.ts).
+CREATE TABLE IF NOT EXISTS items_trigram_pending (rowid INTEGER PRIMARY KEY);
 ${vectorTable(dimensions)};
 ${REINDEX_TABLE};
 `;

@@ -26,6 +26,7 @@ import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
 import { DOCUMENTS_ONLY, generationParams, IN_GENERATION, METADATA_TABLE } from './sqlite-index-sql.js';
 import { MemoryContextRows } from './sqlite-memory-contexts.js';
 import { type SearchLegs, SqliteSearchLegs } from './sqlite-search-legs.js';
+import { TrigramBacklog } from './sqlite-trigram-backlog.js';
 import type { VectorChanges } from './vector-cache.js';
 
 const endUserKey = (ref: LibraryRef) => ref.endUserId ?? '';
@@ -60,6 +61,8 @@ const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.by
  */
 export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private readonly contexts: MemoryContextRows;
+  /** Documents' texts on their way into the trigram index, a group at a time. */
+  private readonly trigrams: TrigramBacklog;
   /** Where the two legs run, and the vector scans they keep. */
   private readonly legs: SearchLegs;
   /** The data_version the legs' cached scans were last known current at (another connection's commit moves it). */
@@ -82,6 +85,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     this.legs = options.legs ?? new SqliteSearchLegs(db, dimensions, options.vectorCacheBytes);
     this.contexts = new MemoryContextRows(db);
     openIndexSchema(db, dimensions);
+    this.trigrams = new TrigramBacklog(db);
     this.embedder = embedderValue({ name: embedderName, dimensions });
     // The folder records the embedder that made its vectors; another one would mix two models' vectors.
     const record = readEmbedderRecord(db);
@@ -138,6 +142,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
     if (item.vectors.length && item.vectors.length !== item.passages.length)
       throw new Error('one vector per passage, or none yet');
+    let waits = false;
     this.write((changes) => {
       if (item.vectors.length) this.assertOwnVectors();
       // In the same transaction as the write: an erasure that ended this generation stays done.
@@ -172,9 +177,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
           ).lastInsertRowid,
       );
       if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
-      if (DOCUMENT_KINDS.includes(item.kind)) {
-        this.db.prepare('INSERT INTO items_trigram (rowid, text) VALUES (?, ?)').run(itemRowid, item.text);
-      }
+      if (DOCUMENT_KINDS.includes(item.kind)) waits = this.trigrams.add(itemRowid, item.text);
       if (!shortMemory)
         this.contexts.writeFtsRow(
           { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
@@ -205,6 +208,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       for (const replaced of options.replaces ?? [])
         if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
     });
+    if (waits) this.trigrams.added();
   }
 
   async itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>> {
@@ -314,7 +318,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       changes.removed.push({ libraryId, rowid });
     }
     this.db.prepare('DELETE FROM passages WHERE item_rowid = ?').run(item.rowid);
-    this.db.prepare('DELETE FROM items_trigram WHERE rowid = ?').run(item.rowid);
+    this.trigrams.remove(item.rowid);
     this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items WHERE rowid = ?').run(item.rowid);
     deleteMetadataRows(this.db, METADATA_TABLE, item.rowid);
@@ -372,6 +376,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    * (database.ts) the freed pages are zeroed.
    */
   async scrub(): Promise<void> {
+    this.trigrams.drain();
     this.db
       .transaction(() => {
         this.db.prepare(`INSERT INTO items_fts (items_fts) VALUES ('optimize')`).run();
@@ -402,6 +407,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
 
   /** Stops the legs' threads, if they have any (the connection is its owner's to close). */
   async close(): Promise<void> {
+    this.trigrams.cancel();
     await this.legs.close();
   }
 
