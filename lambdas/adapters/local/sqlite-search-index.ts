@@ -56,7 +56,8 @@ const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.by
  * (sqlite-index-schema.ts), the items' keyword rows with the short
  * memories' contexts (sqlite-memory-contexts.ts), the keyword leg
  * (sqlite-keyword-leg.ts), the vector leg (sqlite-vector-leg.ts), the grep
- * scan (sqlite-grep-scan.ts), and what they share (sqlite-index-sql.ts,
+ * scan (sqlite-grep-scan.ts), the short texts on their way into the trigram
+ * index (sqlite-trigram-backlog.ts), and what they share (sqlite-index-sql.ts,
  * sqlite-wider-first.ts).
  */
 export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
