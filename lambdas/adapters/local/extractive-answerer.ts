@@ -64,6 +64,13 @@ interface Sentence {
   sharesWords?: boolean;
 }
 
+/**
+ * A guess: a sentence of a note only admitted beside evidence that supports the answer, sharing no word of the
+ * question (an amount or a date of the kind asked for, perhaps of another thing). Not one ranked by meaning alone,
+ * which never weighed its words.
+ */
+const isGuess = (s: Sentence, someSupport: boolean) => someSupport && !s.passage.supports && s.sharesWords === false;
+
 /** Sentences of one passage itemized for a request naming a kind of thing (one note may list several bills). */
 const STATING_PER_PASSAGE = 3;
 
@@ -161,14 +168,15 @@ export class ExtractiveAnswerer implements ChatModel {
     const best = selected[0]!.score;
     // A summary quotes its note whole (up to maxSummarySentences); a short answer its best sentences.
     const summary = wanted(request.question) === 'summary';
-    // A sentence of a note only admitted beside the evidence, sharing no word of the question, is cited, never quoted
-    // as part of the answer ("NHS band 2, £73.20." answers the dentist's charge; the vet's "£68" is another thing).
+    // A guess is cited, never quoted as part of the answer ("NHS band 2, £73.20." answers the dentist's charge; the
+    // vet's "£68" is another thing).
     const someSupport = request.passages.some((p) => p.supports);
-    const guess = (s: Sentence) => someSupport && !s.passage.supports && s.sharesWords === false;
     const isLead = ({ sentence }: { sentence: Sentence }, i: number) =>
       summary ||
       i === 0 ||
-      (i < this.options.quotedInShortAnswer && sentence.score >= best * this.options.quoteCutoff && !guess(sentence));
+      (i < this.options.quotedInShortAnswer &&
+        sentence.score >= best * this.options.quoteCutoff &&
+        !isGuess(sentence, someSupport));
     const lead = quoted.filter(isLead);
     const further = [
       ...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`)),
@@ -277,7 +285,7 @@ export class ExtractiveAnswerer implements ChatModel {
       // Beside evidence that answers, a short answer cites at most one note that shares none of the question's words
       // and was only admitted (the search's best of them): several such amounts or dates are of other things
       // ("how much tax do I owe" over a sofa's price, a repair and a swimming fee).
-      if (!request.itemize && someSupport && !s.passage.supports && !s.sharesWords) {
+      if (!request.itemize && isGuess(s, someSupport)) {
         if (guessed) continue;
         guessed = true;
       }

@@ -14,6 +14,7 @@ import type { SqliteDatabase } from './database.js';
  * (GREP_CANDIDATES), so a document is found by grep from its receipt on, and
  * a crash leaves the rowids here for the next start to index.
  */
+
 /** The rowids of the documents that may hold a pattern (its bound parameter, quoted for FTS5): indexed, or waiting. */
 export const GREP_CANDIDATES =
   '(rowid IN (SELECT rowid FROM items_trigram WHERE items_trigram MATCH ?) OR rowid IN (SELECT rowid FROM items_trigram_pending))';
@@ -29,12 +30,10 @@ const SETTLE_MS = 25;
 
 export class TrigramBacklog {
   private timer: NodeJS.Timeout | null = null;
-  private waiting = 0;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.waiting = db.prepare('SELECT count(*) FROM items_trigram_pending').pluck().get() as number;
     // Left by a crash, or by a process that stopped before indexing them.
-    if (this.waiting) this.schedule();
+    if (this.waiting() > 0) this.schedule();
   }
 
   /**
@@ -48,28 +47,28 @@ export class TrigramBacklog {
       return false;
     }
     this.db.prepare('INSERT OR IGNORE INTO items_trigram_pending (rowid) VALUES (?)').run(rowid);
-    this.waiting += 1;
     return true;
   }
 
   /** Within a removal's transaction: the item's text leaves the index, or never enters it. */
   remove(rowid: number): void {
-    if (this.db.prepare('DELETE FROM items_trigram_pending WHERE rowid = ?').run(rowid).changes) this.waiting -= 1;
-    else this.db.prepare('DELETE FROM items_trigram WHERE rowid = ?').run(rowid);
+    if (!this.db.prepare('DELETE FROM items_trigram_pending WHERE rowid = ?').run(rowid).changes)
+      this.db.prepare('DELETE FROM items_trigram WHERE rowid = ?').run(rowid);
   }
 
   /** After the put committed: index a group now when too many wait, and the rest once the thread is free. */
   added(): void {
-    if (this.waiting > MOST_WAITING) this.tryIndexGroup();
+    if (this.waiting() > MOST_WAITING) this.tryIndexGroup();
     this.schedule();
   }
 
-  /** Every waiting text into the index (before the index is optimized, and at close). */
+  /** Every waiting text into the index (before the index is optimized). */
   drain(): void {
     this.cancel();
     while (this.indexGroup() > 0);
   }
 
+  /** No group later (at close: what waits is indexed at the next start). */
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -85,8 +84,8 @@ export class TrigramBacklog {
   private indexLater(): void {
     this.timer = null;
     if (!this.db.open) return;
-    // One group per turn of the event loop: other requests run between groups.
-    if (this.tryIndexGroup() > 0 && this.waiting > 0) this.schedule();
+    // One group per turn of the event loop: other requests run between groups; a full group may leave more.
+    if (this.tryIndexGroup() === GROUP_ITEMS) this.schedule();
   }
 
   /** A group into the index, or none when the file is busy or failing: the texts stay waiting (and found by grep), and a later put tries again. */
@@ -104,10 +103,7 @@ export class TrigramBacklog {
       .prepare('SELECT rowid FROM items_trigram_pending ORDER BY rowid LIMIT ?')
       .pluck()
       .all(GROUP_ITEMS) as number[];
-    if (!rowids.length) {
-      this.waiting = 0;
-      return 0;
-    }
+    if (!rowids.length) return 0;
     const last = rowids[rowids.length - 1]!;
     this.db
       .transaction(() => {
@@ -121,7 +117,10 @@ export class TrigramBacklog {
         this.db.prepare('DELETE FROM items_trigram_pending WHERE rowid <= ?').run(last);
       })
       .immediate();
-    this.waiting = this.db.prepare('SELECT count(*) FROM items_trigram_pending').pluck().get() as number;
     return rowids.length;
+  }
+
+  private waiting(): number {
+    return this.db.prepare('SELECT count(*) FROM items_trigram_pending').pluck().get() as number;
   }
 }
