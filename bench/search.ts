@@ -220,7 +220,8 @@ async function searchBench() {
       keywordEmpty <= queries.length * 0.05,
       `the keyword leg found nothing for ${keywordEmpty} of ${queries.length} queries`,
     );
-    // The keyword leg ranks a large library without its common terms (sqlite-keyword-leg.ts, CommonTerms):
+    // The keyword leg ranks a large library without its common terms, scoring only the holders of its rarest
+    // (sqlite-keyword-leg.ts, CommonTerms):
     // how much of the top 10 by every term it keeps, as documents (the corpus cycles: its copies of a document
     // score alike, and which copies fill a tie is no difference).
     const everyTerm = new SqliteSearchIndex(stack.db, embedder.dimensions, embedder.name, {

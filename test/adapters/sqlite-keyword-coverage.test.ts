@@ -132,6 +132,22 @@ describe('SqliteSearchIndex: common terms in a large library', () => {
     expect(own(await index.keywordSearch(ref, { text: 'water zzqxv', limit: 20 }))).toHaveLength(11);
   });
 
+  it('scores only the items holding the rarest ranking terms, each on every ranking term, when their holders fit the budget', async () => {
+    // "once" is in 1 item, "cactus" in 2: a budget of 1 holder takes "once" alone, so the item holding only "cactus" is not scored.
+    const { index, ids } = await library({ share: 0.5, fromItems: 10, candidatePostings: 1 });
+    const hits = own(await index.keywordSearch(ref, { text: 'cactus once', limit: 20 }));
+    expect(hits.map((h) => h.itemId)).toEqual([ids.both]);
+    // Its score still counts "cactus": above its score for "once" alone.
+    const [onceAlone] = own(await index.keywordSearch(ref, { text: 'once', limit: 20 }));
+    expect(hits[0]!.rawScore).toBeGreaterThan(onceAlone!.rawScore);
+    // A budget every holder fits, or none: every item holding a ranking term is scored.
+    for (const candidatePostings of [3, undefined]) {
+      const every = await library({ share: 0.5, fromItems: 10, candidatePostings });
+      const found = own(await every.index.keywordSearch(ref, { text: 'cactus once', limit: 20 }));
+      expect(new Set(found.map((h) => h.itemId))).toEqual(new Set([every.ids.both, every.ids.cactus]));
+    }
+  });
+
   it('ranks by every term in a library smaller than the rule starts at, and with the rule off', async () => {
     for (const rule of [{ share: 0.5, fromItems: 14 }, null]) {
       const { index } = await library(rule);
