@@ -7,6 +7,7 @@ import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
 import type { CommonTerms } from '../../lambdas/adapters/local/sqlite-keyword-leg.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteSearchLegs } from '../../lambdas/adapters/local/sqlite-search-legs.js';
+import { parseFilter } from '../../lambdas/core/filter.js';
 import type { LibraryRef, PassageHit } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
 
@@ -140,6 +141,13 @@ describe('SqliteSearchIndex: common terms in a large library', () => {
     // Its score still counts "cactus": above its score for "once" alone.
     const [onceAlone] = own(await index.keywordSearch(ref, { text: 'once', limit: 20 }));
     expect(hits[0]!.rawScore).toBeGreaterThan(onceAlone!.rawScore);
+    // The rare terms' match keeps the kinds asked for, and a filter still runs beside it.
+    expect(own(await index.keywordSearch(ref, { text: 'cactus once', limit: 20, kinds: ['creation'] }))).toHaveLength(
+      1,
+    );
+    expect(await index.keywordSearch(ref, { text: 'cactus once', limit: 20, kinds: ['file_excerpt'] })).toEqual([]);
+    const noProject = parseFilter({ 'metadata.project': 'gemini' });
+    expect(await index.keywordSearch(ref, { text: 'cactus once', limit: 20, filter: noProject })).toEqual([]);
     // A budget every holder fits, or none: every item holding a ranking term is scored.
     for (const candidatePostings of [3, undefined]) {
       const every = await library({ share: 0.5, fromItems: 10, candidatePostings });
