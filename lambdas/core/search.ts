@@ -8,6 +8,7 @@ import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
 import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
 import { queryRelevance } from './relevance-score.js';
+import type { RememberedQueries } from './remembered-queries.js';
 
 export interface SearchRequest {
   q: string;
@@ -61,6 +62,8 @@ export class SearchService {
       documents: Pick<DocumentStore, 'libraryGeneration'>;
       /** The embedder's cosine scale (core/chat/calibration.ts): scores mean the same with every embedder. */
       cosineScale?: () => Promise<CosineScale | undefined>;
+      /** Where present, a library's recent query texts are embedded once (remembered-queries.ts). */
+      rememberedQueries?: RememberedQueries;
     },
     private readonly options: SearchOptions = DEFAULT_SEARCH,
   ) {}
@@ -128,7 +131,9 @@ export class SearchService {
     // thread works while the keyword leg does.
     let queryVector: Float32Array = new Float32Array(0);
     let queryTokens = 0;
-    const vectorLeg = Promise.all([this.deps.embedder.embed([q], 'query'), live]).then(
+    const { embedder, rememberedQueries } = this.deps;
+    const embedding = rememberedQueries ? rememberedQueries.embed(ref, q, embedder) : embedder.embed([q], 'query');
+    const vectorLeg = Promise.all([embedding, live]).then(
       ([
         {
           vectors: [vector],

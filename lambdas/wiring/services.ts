@@ -24,6 +24,7 @@ import type {
   UsageLedger,
 } from '../core/ports.js';
 import { DocumentReader } from '../core/reading.js';
+import { RememberedQueries } from '../core/remembered-queries.js';
 import { SearchService } from '../core/search.js';
 import type { UsageService } from '../core/usage.js';
 import { buildCaptureServices } from './capture-services.js';
@@ -72,9 +73,11 @@ export interface Services {
 export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: boolean } = {}): Services {
   // Every accepted capture is charged to its tenant.
   const { capture, usage, worker } = buildCaptureServices(ports, ports.queue, options);
+  // Searches and chats embed a library's query text once while it is remembered (a search's next pages).
+  const rememberedQueries = new RememberedQueries();
   return {
     capture,
-    search: new SearchService(ports),
+    search: new SearchService({ ...ports, rememberedQueries }),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),
     // Locally a file's bytes go through the service (no link: the folder store makes none).
@@ -83,7 +86,12 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
     keys: new KeyService(ports),
     embedder: ports.embedder,
     // A chat's memory lands in the library's current generation (core/generations.ts).
-    chat: new ChatService({ ...ports, index: new GenerationalIndex(ports.index, ports.documents, ports.clock), usage }),
+    chat: new ChatService({
+      ...ports,
+      index: new GenerationalIndex(ports.index, ports.documents, ports.clock),
+      usage,
+      rememberedQueries,
+    }),
     usage,
     worker,
     ...(ports.buckets

@@ -11,6 +11,7 @@ import type {
   Embedder,
   SearchIndex,
 } from '../ports.js';
+import type { RememberedQueries } from '../remembered-queries.js';
 import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
@@ -61,6 +62,8 @@ export interface ChatDeps {
   deferVectors?: DeferredVectors;
   /** The embedder's cosine scale (calibration.ts), recorded with it; absent: cosines are read as they come. */
   cosineScale?: () => Promise<CosineScale | undefined>;
+  /** Where present, a library's recent questions are embedded once (core/remembered-queries.ts). */
+  rememberedQueries?: RememberedQueries;
 }
 
 /** How a question is asked. */

@@ -2,7 +2,7 @@ import { ChatService } from '../../core/chat/chat-service.js';
 import { systemClock } from '../../core/dates.js';
 import { GenerationalIndex } from '../../core/generations.js';
 import { UsageService } from '../../core/usage.js';
-import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
+import { chatModel, embedder, rememberedQueries } from '../../wiring/aws/bedrock.js';
 import { embeddingScale } from '../../wiring/aws/config.js';
 import { conversationStore, documentStore, usageLedger } from '../../wiring/aws/dynamo.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
@@ -29,6 +29,7 @@ export const handler = streamingHandler(
           // A chat's memory lands in the library's current generation (core/generations.ts).
           index: new GenerationalIndex(searchIndex(), documentStore(), clock),
           embedder: embedder(),
+          rememberedQueries: rememberedQueries(),
           documents: documentStore(),
           chatModel: chatModel(),
           clock,

@@ -6,7 +6,7 @@ import { GrepService } from '../../core/grep.js';
 import type { TextExtractor } from '../../core/ports.js';
 import { DocumentReader } from '../../core/reading.js';
 import { SearchService } from '../../core/search.js';
-import { chatModel, embedder } from '../../wiring/aws/bedrock.js';
+import { chatModel, embedder, rememberedQueries } from '../../wiring/aws/bedrock.js';
 import { callerBuckets } from '../../wiring/aws/buckets.js';
 import { awsCapturePorts } from '../../wiring/aws/capture-ports.js';
 import { embeddingScale, readAwsConfig } from '../../wiring/aws/config.js';
@@ -41,6 +41,7 @@ export const handler = instrumented(
       search: new SearchService({
         index: searchIndex(),
         embedder: embedder(),
+        rememberedQueries: rememberedQueries(),
         documents: documentStore(),
         cosineScale: async () => scale,
       }),
@@ -48,6 +49,7 @@ export const handler = instrumented(
       chat: new ChatService({
         index: new GenerationalIndex(searchIndex(), documentStore(), clock),
         embedder: embedder(),
+        rememberedQueries: rememberedQueries(),
         documents: documentStore(),
         chatModel: chatModel(),
         clock,

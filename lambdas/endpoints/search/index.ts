@@ -1,5 +1,5 @@
 import { SearchService } from '../../core/search.js';
-import { embedder } from '../../wiring/aws/bedrock.js';
+import { embedder, rememberedQueries } from '../../wiring/aws/bedrock.js';
 import { embeddingScale } from '../../wiring/aws/config.js';
 import { documentStore } from '../../wiring/aws/dynamo.js';
 import { withEndUserLogKey } from '../../wiring/aws/end-user-log-key.js';
@@ -19,6 +19,7 @@ export const handler = instrumented(
       search: new SearchService({
         index: searchIndex(),
         embedder: embedder(),
+        rememberedQueries: rememberedQueries(),
         documents: documentStore(),
         cosineScale: async () => scale,
       }),
