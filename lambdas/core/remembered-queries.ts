@@ -24,11 +24,7 @@ export class RememberedQueries {
   private readonly remembered: LRUCache<string, Promise<Embedding>>;
 
   constructor(maxBytes = REMEMBERED_QUERIES_BYTES) {
-    this.remembered = new LRUCache({
-      maxSize: maxBytes,
-      // The key (UTF-16) and a 512-float vector beside it: what an entry holds, give or take its bookkeeping.
-      sizeCalculation: (_, key) => key.length * 2 + 512 * 4 + 64,
-    });
+    this.remembered = new LRUCache({ maxSize: maxBytes });
   }
 
   /** The query's embedding by `embedder`, from memory when this library asked it of the same embedder lately. */
@@ -38,7 +34,8 @@ export class RememberedQueries {
     if (!embedding) {
       const asked = embedder.embed([text], 'query');
       embedding = asked;
-      this.remembered.set(key, asked);
+      // The key (UTF-16) and the vector beside it: what an entry holds, give or take its bookkeeping.
+      this.remembered.set(key, asked, { size: key.length * 2 + embedder.dimensions * 4 + 64 });
       asked.catch(() => {
         if (this.remembered.peek(key) === asked) this.remembered.delete(key);
       });

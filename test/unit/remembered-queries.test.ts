@@ -68,14 +68,20 @@ describe('RememberedQueries', () => {
     expect(embedder.queries('boiler')).toBe(2);
   });
 
-  it('forgets the least recently asked queries past its memory', async () => {
-    const embedder = new CountingEmbedder();
+  it('forgets the least recently asked queries past its memory, sized by the embedder’s vectors', async () => {
+    const embedder = new CountingEmbedder(new HashingEmbedder(512));
     const remembered = new RememberedQueries(3 * (512 * 4 + 200));
     for (const text of ['one', 'two', 'three', 'four', 'five']) await remembered.embed(alice, text, embedder);
     await remembered.embed(alice, 'five', embedder);
     await remembered.embed(alice, 'one', embedder);
     expect(embedder.queries('five')).toBe(1);
     expect(embedder.queries('one')).toBe(2);
+    // Vectors a quarter the size: the same memory holds all five.
+    const small = new CountingEmbedder(new HashingEmbedder(128));
+    const roomy = new RememberedQueries(3 * (512 * 4 + 200));
+    for (const text of ['one', 'two', 'three', 'four', 'five']) await roomy.embed(alice, text, small);
+    await roomy.embed(alice, 'one', small);
+    expect(small.queries('one')).toBe(1);
   });
 });
 
