@@ -431,8 +431,8 @@ await phase('bulk', 'bulk', [G.receipts, G.drain], async () => {
     goal(
       G.receipts,
       `${rate.toFixed(1)} docs/s`,
-      '>= 100 docs/s',
-      rate >= 100,
+      '>= 1000 docs/s',
+      rate >= 1000,
       `${bulk.length} docs in ${run.seconds.toFixed(2)} s`,
     );
 

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { documentBlobs } from './bucket/document-blobs.js';
 import { CallerBucketUnavailableError } from './bucket/failures.js';
+import {
+  captureTextGroup,
+  GROUP_TEXTS,
+  type GroupOutcome,
+  type GroupText,
+  pushedText,
+  writesGroups,
+} from './capture-group.js';
 import { indexWords, type KnownText, requireText } from './document-indexing.js';
 import { claimDocument, newDocumentRecord } from './document-record.js';
 import {
@@ -195,6 +203,38 @@ export class CaptureService {
     this.worker = new IngestWorker(deps);
   }
 
+  /**
+   * A batch's items, their receipts in the same order. Consecutive text
+   * pushes to one library are captured together where the stores write
+   * groups (core/capture-group.ts); every other item, and any the group
+   * hands back, is captured alone, in order. The budget is checked before
+   * each group: texts captured together start together, so none of them is
+   * cut off by it once the group has begun.
+   */
+  async captureBatch(entries: readonly BatchEntry[], options: CaptureOptions = {}): Promise<CaptureReceipt[]> {
+    const receipts: CaptureReceipt[] = [];
+    for (let start = 0; start < entries.length; ) {
+      const group = writesGroups(this.deps) ? textGroupAt(entries, start) : null;
+      if (!group || inlineTimeLeft(options) <= 0) {
+        const entry = entries[start]!;
+        receipts.push('receipt' in entry ? entry.receipt : await this.capture(entry.ref, entry.item, options));
+        start += 1;
+        continue;
+      }
+      const outcomes = await captureTextGroup(this.deps, group.ref, group.texts);
+      for (const k of group.texts.keys()) {
+        const outcome = outcomes[k];
+        receipts.push(
+          outcome
+            ? groupReceipt(outcome)
+            : await this.capture(group.ref, group.items[k]!, { ...options, deadline: undefined }),
+        );
+      }
+      start += group.texts.length;
+    }
+    return receipts;
+  }
+
   async capture(ref: LibraryRef, item: CaptureItem, options: CaptureOptions = {}): Promise<CaptureReceipt> {
     try {
       if (item.replaceSourceRef && item.sourceRef === undefined) {
@@ -277,7 +317,7 @@ export class CaptureService {
       const slow = !payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes));
       const readNow = !slow || (options.interactive && this.deps.extractInlineWhenIdle && this.deps.queue.isIdle());
       if (!readNow) return await this.queueExtraction(ref, item, payload);
-      if (payload.isText) return await this.captureKnownText(ref, item, payload, this.knownText(item), options);
+      if (payload.isText) return await this.captureKnownText(ref, item, payload, pushedText(item.text ?? ''), options);
       // A file is read in the request only while the budget lasts, and only by a reader free now; else its bytes are queued, and the receipt says so.
       const read =
         inlineTimeLeft(options) > 0
@@ -289,17 +329,6 @@ export class CaptureService {
     } catch (error) {
       return receiptForFailure(error);
     }
-  }
-
-  /** The text of a text push. */
-  private knownText(item: CaptureItem): KnownText {
-    return {
-      text: item.text ?? '',
-      kind: 'text',
-      contentType: 'text/plain; charset=utf-8',
-      pageCount: null,
-      ocrPages: 0,
-    };
   }
 
   /** The text of a file read in the request, or DEFERRED when no reader is free for it now. */
@@ -393,11 +422,7 @@ export class CaptureService {
         return acceptedReceipt('created', doc, `${OUT_OF_TIME_EMBEDDING}${replaced}`);
       }
       await this.deps.queue.enqueue(job);
-      return acceptedReceipt(
-        'created',
-        doc,
-        `stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)${replaced}`,
-      );
+      return acceptedReceipt('created', doc, `${QUEUED_TEXT_DETAIL}${replaced}`);
     } catch (error) {
       await removeDocument(this.deps, doc).catch(() => undefined);
       throw error;
@@ -406,10 +431,10 @@ export class CaptureService {
 
   /** The receipt of a duplicate; with `replace_source_ref`, the existing document replaces the older ones with that source_ref. */
   private async deduped(item: CaptureItem, existing: DocumentRecord): Promise<CaptureReceipt> {
-    const detail = 'the same content is already in this library';
-    if (!item.replaceSourceRef || item.sourceRef === undefined) return acceptedReceipt('deduped', existing, detail);
+    if (!item.replaceSourceRef || item.sourceRef === undefined)
+      return acceptedReceipt('deduped', existing, DEDUPED_DETAIL);
     const replaced = await replaceByExisting(this.deps, existing, item.sourceRef, this.deps.clock.now());
-    return acceptedReceipt('deduped', existing, `${detail}; ${replaced}`);
+    return acceptedReceipt('deduped', existing, `${DEDUPED_DETAIL}; ${replaced}`);
   }
 
   /** Slow work (OCR, PDF, DOCX, large files): the bytes are stored and claimed now; extraction and indexing are queued. */
@@ -451,6 +476,51 @@ export class CaptureService {
   }
 }
 
+/** One item of a batch: its library and content, or the receipt its validation already gave it. */
+export type BatchEntry = { ref: LibraryRef; item: CaptureItem } | { receipt: CaptureReceipt };
+
+const sameLibrary = (a: LibraryRef, b: LibraryRef) => a.tenantId === b.tenantId && a.endUserId === b.endUserId;
+
+/**
+ * The text pushes from `start` on that can be captured together: plain
+ * texts (no replacement) of the first one's library, whose payloads pass
+ * their checks, at most GROUP_TEXTS; null when fewer than two.
+ */
+function textGroupAt(
+  entries: readonly BatchEntry[],
+  start: number,
+): { ref: LibraryRef; items: CaptureItem[]; texts: GroupText[] } | null {
+  const first = entries[start];
+  if (!first || 'receipt' in first) return null;
+  const items: CaptureItem[] = [];
+  const texts: GroupText[] = [];
+  for (const entry of entries.slice(start, start + GROUP_TEXTS)) {
+    if ('receipt' in entry || !sameLibrary(entry.ref, first.ref)) break;
+    const { item } = entry;
+    if (item.text === undefined || item.contentBase64 !== undefined || item.replaceSourceRef) break;
+    let bytes: Uint8Array;
+    try {
+      bytes = decodePayload(item).bytes;
+    } catch {
+      break; // rejected alone, with its own receipt
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    items.push(item);
+    texts.push({ text: item.text, labels: item, sha256, sizeBytes: bytes.byteLength });
+  }
+  return texts.length >= 2 ? { ref: first.ref, items, texts } : null;
+}
+
+function groupReceipt(outcome: NonNullable<GroupOutcome>): CaptureReceipt {
+  if (outcome.status === 'deduped') return acceptedReceipt('deduped', outcome.existing, DEDUPED_DETAIL);
+  if (outcome.status === 'created-then-deleted')
+    return acceptedReceipt('created', outcome.doc, 'stored; removed since by a deletion');
+  return acceptedReceipt('created', outcome.doc, QUEUED_TEXT_DETAIL);
+}
+
+const DEDUPED_DETAIL = 'the same content is already in this library';
+const QUEUED_TEXT_DETAIL =
+  'stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)';
 const REPLACES_LATER = 'replaces older documents with this source_ref once its text is extracted';
 const QUEUED_DETAIL =
   'stored; extraction and indexing continue in the background (document status processing until ready)';

@@ -1,8 +1,8 @@
 import { chunkText, countLines } from './chunking.js';
 import { CaptureRejected } from './errors.js';
 import { itemKindOf } from './filter-subject.js';
-import { putUnderGeneration } from './generations.js';
-import type { DocumentRecord, LibraryRef, Passage } from './model.js';
+import { putAllUnderGeneration, putUnderGeneration } from './generations.js';
+import type { DocumentRecord, IndexItem, LibraryRef, Passage } from './model.js';
 import type { BlobStore, DocumentStore, SearchIndex } from './ports.js';
 import { finishReplacement, olderVersions } from './replacement.js';
 import type { PipelineSpend } from './usage.js';
@@ -48,7 +48,7 @@ export async function indexWords(
   generation: string,
 ): Promise<{ passages: Passage[]; replaced: number } | null> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-  const passages = chunkText(known.text);
+  const item = indexItemOf(doc, known);
   const replaced =
     doc.replacing && doc.sourceRef !== null
       ? await olderVersions(deps, ref, doc.sourceRef, doc.id, { createdAt: doc.createdAt, id: doc.id })
@@ -56,19 +56,7 @@ export async function indexWords(
   const stands = await putUnderGeneration(
     deps,
     ref,
-    {
-      itemId: doc.id,
-      kind: itemKindOf(known.kind),
-      title: doc.title,
-      sourceRef: doc.sourceRef,
-      contentDate: doc.createdAt,
-      text: known.text,
-      passages,
-      vectors: [],
-      metadata: doc.metadata,
-      documentKind: known.kind,
-      contentType: known.contentType,
-    },
+    item,
     generation,
     doc.id,
     replaced.length ? { replaces: replaced.map((d) => d.id) } : undefined,
@@ -78,6 +66,73 @@ export async function indexWords(
     if (replaced.length) await finishReplacement(deps, doc, replaced);
     return null;
   }
+  await recordIndexed(deps, ref, doc, known, item.passages);
+  // The index has switched: a failure from here on must not roll the new version back (a reader would find
+  // neither). The ingestion worker finishes the switch when it takes the document's job (IngestWorker.next).
+  if (doc.replacing) await finishReplacement(deps, doc, replaced).catch(() => undefined);
+  await deps.spend.recordCapture({ tenantId: ref.tenantId, at, ocrPages: known.ocrPages });
+  return { passages: item.passages, replaced: replaced.length };
+}
+
+/**
+ * indexWords for several claimed documents of one library, none of them a
+ * replacement (a batch's texts): their items are written at once where the
+ * index can (one commit for all), under the same generation rule, and the
+ * captures charged in one line. Returns each one's passages, or null when
+ * it was deleted meanwhile; LibraryErasedError when the library was erased.
+ */
+export async function indexWordsOfGroup(
+  deps: { index: SearchIndex; documents: DocumentStore; spend: PipelineSpend },
+  ref: LibraryRef,
+  group: ReadonlyArray<{ doc: DocumentRecord; known: KnownText }>,
+  at: string,
+  generation: string,
+): Promise<Array<Passage[] | null>> {
+  if (group.some(({ doc }) => doc.replacing)) throw new Error('a replacement is indexed on its own (indexWords)');
+  const items = group.map(({ doc, known }) => indexItemOf(doc, known));
+  const stands = await putAllUnderGeneration(deps, ref, items, generation);
+  const indexed: Array<Passage[] | null> = [];
+  for (const [k, { doc, known }] of group.entries()) {
+    if (!stands[k]) {
+      indexed.push(null);
+      continue;
+    }
+    await recordIndexed(deps, ref, doc, known, items[k]!.passages);
+    indexed.push(items[k]!.passages);
+  }
+  const captured = group.filter((_, k) => stands[k]);
+  if (captured.length) {
+    const ocrPages = captured.reduce((sum, { known }) => sum + known.ocrPages, 0);
+    await deps.spend.recordCapture({ tenantId: ref.tenantId, at, ocrPages, captures: captured.length });
+  }
+  return indexed;
+}
+
+/** A document's entry in the index: its text and passages, no vectors yet. */
+function indexItemOf(doc: DocumentRecord, known: KnownText): IndexItem & { passages: Passage[] } {
+  return {
+    itemId: doc.id,
+    kind: itemKindOf(known.kind),
+    title: doc.title,
+    sourceRef: doc.sourceRef,
+    contentDate: doc.createdAt,
+    text: known.text,
+    passages: chunkText(known.text),
+    vectors: [],
+    metadata: doc.metadata,
+    documentKind: known.kind,
+    contentType: known.contentType,
+  };
+}
+
+/** Once a document's item stands in the index: a PATCH that raced the write is carried over, and the record learns its counts. */
+async function recordIndexed(
+  deps: { index: SearchIndex; documents: DocumentStore },
+  ref: LibraryRef,
+  doc: DocumentRecord,
+  known: KnownText,
+  passages: Passage[],
+): Promise<void> {
   // A PATCH that came between reading the record and this write found no index entry to change: the record has it.
   const latest = await deps.documents.get(ref, doc.id);
   if (latest && labelsChanged(doc, latest)) {
@@ -94,9 +149,4 @@ export async function indexWords(
     pageCount: known.pageCount,
     passageCount: passages.length,
   });
-  // The index has switched: a failure from here on must not roll the new version back (a reader would find
-  // neither). The ingestion worker finishes the switch when it takes the document's job (IngestWorker.next).
-  if (doc.replacing) await finishReplacement(deps, doc, replaced).catch(() => undefined);
-  await deps.spend.recordCapture({ tenantId: ref.tenantId, at, ocrPages: known.ocrPages });
-  return { passages, replaced: replaced.length };
 }

@@ -51,6 +51,33 @@ export async function putUnderGeneration(
   return true;
 }
 
+/**
+ * putUnderGeneration for several documents' items of one library (each
+ * item's id is its document's), written at once where the index can
+ * (SearchIndex.putMany): the same rule, with the generation checked once
+ * after the write for all of them. Returns, per item, whether it stands.
+ */
+export async function putAllUnderGeneration(
+  deps: { index: SearchIndex; documents: DocumentStore },
+  ref: LibraryRef,
+  items: readonly IndexItem[],
+  generation: string,
+): Promise<boolean[]> {
+  if (deps.index.putMany) await deps.index.putMany(ref, items, generation);
+  else for (const item of items) await deps.index.put(ref, item, generation);
+  if ((await deps.documents.libraryGeneration(ref)) !== generation) {
+    for (const item of items) await deps.index.remove(ref, item.itemId);
+    throw new LibraryErasedError();
+  }
+  const stands: boolean[] = [];
+  for (const item of items) {
+    const there = (await deps.documents.get(ref, item.itemId)) !== null;
+    if (!there) await deps.index.remove(ref, item.itemId);
+    stands.push(there);
+  }
+  return stands;
+}
+
 /** Tries a write in the library's current generation, again (once the library is created afresh) when an erasure ended it meanwhile. */
 export async function inCurrentGeneration<T>(attempts: number, run: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -25,6 +25,9 @@ export interface NewestFirstKey {
 }
 
 /** Documents, libraries (end users) and the dedup receipts. */
+/** A claim won, or lost to the document that holds the identity already. */
+export type ClaimResult = { claimed: true } | { claimed: false; existing: DocumentRecord };
+
 export interface DocumentStore {
   /**
    * Records activity in a library, creating it (and so the end user) on first
@@ -49,10 +52,14 @@ export interface DocumentStore {
    * when the library was erased (its generation ended) it throws
    * LibraryErasedError and leaves nothing.
    */
-  claim(
-    doc: DocumentRecord,
-    generation?: string,
-  ): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }>;
+  claim(doc: DocumentRecord, generation?: string): Promise<ClaimResult>;
+  /**
+   * Optional: claims several documents of one library as `claim` claims
+   * each, in one write (locally one transaction, so one commit): an ended
+   * generation refuses them all and leaves nothing. A store without it is
+   * claimed one document at a time (core/capture-group.ts).
+   */
+  claimMany?(docs: readonly DocumentRecord[], generation: string): Promise<ClaimResult[]>;
   get(ref: LibraryRef, id: string): Promise<DocumentRecord | null>;
   /**
    * Newest first, strictly after `after` when given. A document still
@@ -132,6 +139,8 @@ export interface IngestJob {
  */
 export interface IngestQueue {
   enqueue(job: IngestJob): Promise<void>;
+  /** Optional: queues several jobs in one write (locally one transaction); a queue without it takes them one at a time. */
+  enqueueMany?(jobs: readonly IngestJob[]): Promise<void>;
   /**
    * True when no background work waits or runs, so a small interactive capture
    * may be indexed within its own request without queueing behind anyone.
@@ -219,6 +228,13 @@ export interface SearchIndex {
    * in the same `_bulk` request and refresh.
    */
   put(ref: LibraryRef, item: IndexItem, generation?: string, options?: PutOptions): Promise<void>;
+  /**
+   * Optional: puts several items of one library as `put` puts each, in one
+   * write (locally one transaction: one commit and one new keyword segment
+   * for all of them), all or none. An index without it is written one item
+   * at a time.
+   */
+  putMany?(ref: LibraryRef, items: readonly IndexItem[], generation?: string): Promise<void>;
   remove(ref: LibraryRef, itemId: string): Promise<void>;
   /**
    * Changes an item's title, source_ref or metadata (PATCH) in place, its

@@ -23,6 +23,8 @@ export interface CaptureSpend {
   tenantId: string;
   at: string;
   ocrPages: number;
+  /** How many captures this charge counts (a group of a batch's items charged at once); 1 when absent. */
+  captures?: number;
 }
 
 /** Texts embedded for a tenant (a document's passages, a chat's reply), charged as the embedder reported them. */
@@ -65,9 +67,10 @@ const EMPTY: UsageDelta = { tokensUsed: 0, chatCalls: 0, ocrPages: 0, captures: 
 export class UsageService {
   constructor(private readonly deps: { usage: UsageLedger; clock: Clock }) {}
 
-  /** A capture whose text is known: one capture and its OCR pages. */
+  /** Captures whose text is known (one unless said): the captures and their OCR pages. */
   async recordCapture(event: CaptureSpend): Promise<void> {
-    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, captures: 1, ocrPages: event.ocrPages });
+    const captures = event.captures ?? 1;
+    await this.deps.usage.add(event.tenantId, dayOf(event.at), { ...EMPTY, captures, ocrPages: event.ocrPages });
   }
 
   /** The tokens of an embedding made for a tenant outside a chat's answer. */

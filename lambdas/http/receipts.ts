@@ -1,4 +1,4 @@
-import type { CaptureItem, CaptureReceipt, CaptureService } from '../core/capture.js';
+import type { BatchEntry, CaptureItem, CaptureReceipt, CaptureService } from '../core/capture.js';
 import { rejectedReceipt } from '../core/capture.js';
 import { DomainError } from '../core/errors.js';
 import { checkMetadata, type Metadata } from '../core/metadata.js';
@@ -17,6 +17,14 @@ export function receiptStatus(receipt: CaptureReceipt): number {
 /** Told of every receipt a capture endpoint gives (the AWS wiring counts them as metrics). */
 export type ReceiptListener = (receipt: CaptureOutcome) => void;
 
+/** How a capture endpoint asks for its items (see captureRawItem). */
+interface RawCaptureOptions {
+  defaultEndUserId?: string;
+  interactive: boolean;
+  deadline?: number;
+  onReceipt?: ReceiptListener;
+}
+
 /**
  * Validates one raw item against the CaptureItem schema and captures it. A
  * shape problem is a rejected receipt (invalid_item, missing_content, ...),
@@ -28,26 +36,42 @@ export async function captureRawItem(
   capture: CaptureService,
   tenantId: string,
   raw: unknown,
-  options: { defaultEndUserId?: string; interactive: boolean; deadline?: number; onReceipt?: ReceiptListener },
+  options: RawCaptureOptions,
 ): Promise<CaptureReceipt> {
-  const receipt = await captureOne(capture, tenantId, raw, options);
+  const entry = parseRawItem(tenantId, raw, options.defaultEndUserId);
+  const receipt =
+    'receipt' in entry
+      ? entry.receipt
+      : await capture.capture(entry.ref, entry.item, { interactive: options.interactive, deadline: options.deadline });
+  return noted(receipt, options.onReceipt);
+}
+
+/** A batch's raw items, each validated and captured as captureRawItem does, receipts in order (CaptureService.captureBatch). */
+export async function captureRawItems(
+  capture: CaptureService,
+  tenantId: string,
+  raws: readonly unknown[],
+  options: Omit<RawCaptureOptions, 'interactive'>,
+): Promise<CaptureReceipt[]> {
+  const entries = raws.map((raw) => parseRawItem(tenantId, raw, options.defaultEndUserId));
+  const receipts = await capture.captureBatch(entries, { interactive: false, deadline: options.deadline });
+  return receipts.map((receipt) => noted(receipt, options.onReceipt));
+}
+
+function noted(receipt: CaptureReceipt, onReceipt: ReceiptListener | undefined): CaptureReceipt {
   noteCapture(receipt);
   try {
-    options.onReceipt?.(receipt);
+    onReceipt?.(receipt);
   } catch {
     // A failing counter must not fail the capture it counts.
   }
   return receipt;
 }
 
-async function captureOne(
-  capture: CaptureService,
-  tenantId: string,
-  raw: unknown,
-  options: { defaultEndUserId?: string; interactive: boolean; deadline?: number },
-): Promise<CaptureReceipt> {
+/** One raw item as the capture service takes it, or the rejected receipt its shape earns. */
+function parseRawItem(tenantId: string, raw: unknown, defaultEndUserId: string | undefined): BatchEntry {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return rejectedReceipt('invalid_item', 'item: must be a JSON object');
+    return { receipt: rejectedReceipt('invalid_item', 'item: must be a JSON object') };
   }
   // Metadata has rules of its own, checked first so a rejection names the key (API.md, "Metadata").
   let metadata: Metadata | undefined;
@@ -55,12 +79,12 @@ async function captureOne(
     try {
       metadata = checkMetadata((raw as { metadata: unknown }).metadata);
     } catch (error) {
-      if (error instanceof DomainError) return rejectedReceipt('invalid_request', error.message);
+      if (error instanceof DomainError) return { receipt: rejectedReceipt('invalid_request', error.message) };
       throw error;
     }
   }
   const parsed = CaptureItemSchema.safeParse(raw);
-  if (!parsed.success) return rejectedReceipt('invalid_item', describeIssue(parsed.error));
+  if (!parsed.success) return { receipt: rejectedReceipt('invalid_item', describeIssue(parsed.error)) };
   const { text, content_base64, filename, content_type, title, source_ref, replace_source_ref, end_user_id } =
     parsed.data;
   const item: CaptureItem = {
@@ -73,8 +97,5 @@ async function captureOne(
     replaceSourceRef: replace_source_ref,
     metadata,
   };
-  return capture.capture(libraryOf(tenantId, end_user_id ?? options.defaultEndUserId), item, {
-    interactive: options.interactive,
-    deadline: options.deadline,
-  });
+  return { ref: libraryOf(tenantId, end_user_id ?? defaultEndUserId), item };
 }

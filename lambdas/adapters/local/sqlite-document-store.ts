@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LibraryErasedError } from '../../core/errors.js';
 import type { Filter } from '../../core/filter.js';
 import type { DocumentChanges, DocumentRecord, EndUserRecord, LibraryRef } from '../../core/model.js';
-import type { DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
+import type { ClaimResult, DocumentStore, ExtractionResult, NewestFirstKey } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import {
   compileFilter,
@@ -177,59 +177,75 @@ export class SqliteDocumentStore implements DocumentStore {
     return row ? toRecord(row) : null;
   }
 
-  async claim(
-    doc: DocumentRecord,
-    generation?: string,
-  ): Promise<{ claimed: true } | { claimed: false; existing: DocumentRecord }> {
-    const claim = this.db.transaction(() => {
-      if (generation !== undefined) {
-        const current = this.db
-          .prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?')
-          .pluck()
-          .get(doc.tenantId, doc.endUserId ?? SHARED) as string | null | undefined;
-        if (current !== generation) throw new LibraryErasedError();
-      }
-      const inserted = this.db
-        .prepare(
-          `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
-             size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key, passage_count,
-             passages_embedded, failure_reason, replacing, metadata)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
-        )
-        .run(
-          doc.id,
-          doc.tenantId,
-          doc.endUserId ?? SHARED,
-          doc.sha256,
-          doc.title,
-          doc.filename,
-          doc.contentType,
-          doc.sourceRef,
-          doc.sizeBytes,
-          doc.kind,
-          doc.status,
-          doc.createdAt,
-          doc.storage,
-          doc.lineCount,
-          doc.pageCount,
-          doc.blobKey,
-          doc.passageCount,
-          doc.passagesEmbedded,
-          doc.failureReason,
-          doc.replacing ? 1 : 0,
-          isEmpty(doc.metadata) ? null : JSON.stringify(doc.metadata),
-        );
-      if (inserted.changes === 1) {
-        writeMetadataRows(this.db, METADATA_TABLE, Number(inserted.lastInsertRowid), scopeOf(doc), doc.metadata);
-        return { claimed: true as const };
-      }
-      const existing = this.db
-        .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ? AND sha256 = ?')
-        .get(doc.tenantId, doc.endUserId ?? SHARED, doc.sha256) as DocumentRow;
-      return { claimed: false as const, existing: toRecord(existing) };
-    });
-    return claim.immediate();
+  async claim(doc: DocumentRecord, generation?: string): Promise<ClaimResult> {
+    return this.db
+      .transaction(() => {
+        this.requireGeneration(doc, generation);
+        return this.claimOne(doc);
+      })
+      .immediate();
+  }
+
+  /** One transaction for all: a group's claims cost one commit. */
+  async claimMany(docs: readonly DocumentRecord[], generation: string): Promise<ClaimResult[]> {
+    return this.db
+      .transaction(() => {
+        for (const doc of docs) this.requireGeneration(doc, generation);
+        return docs.map((doc) => this.claimOne(doc));
+      })
+      .immediate();
+  }
+
+  /** Inside a claim's transaction: refuses a generation that is no longer its library's. */
+  private requireGeneration(doc: DocumentRecord, generation: string | undefined): void {
+    if (generation === undefined) return;
+    const current = this.db
+      .prepare('SELECT generation FROM libraries WHERE tenant_id = ? AND end_user_id = ?')
+      .pluck()
+      .get(doc.tenantId, doc.endUserId ?? SHARED) as string | null | undefined;
+    if (current !== generation) throw new LibraryErasedError();
+  }
+
+  private claimOne(doc: DocumentRecord): ClaimResult {
+    const inserted = this.db
+      .prepare(
+        `INSERT INTO documents (id, tenant_id, end_user_id, sha256, title, filename, content_type, source_ref,
+           size_bytes, kind, status, created_at, storage, line_count, page_count, blob_key, passage_count,
+           passages_embedded, failure_reason, replacing, metadata)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, end_user_id, sha256) DO NOTHING`,
+      )
+      .run(
+        doc.id,
+        doc.tenantId,
+        doc.endUserId ?? SHARED,
+        doc.sha256,
+        doc.title,
+        doc.filename,
+        doc.contentType,
+        doc.sourceRef,
+        doc.sizeBytes,
+        doc.kind,
+        doc.status,
+        doc.createdAt,
+        doc.storage,
+        doc.lineCount,
+        doc.pageCount,
+        doc.blobKey,
+        doc.passageCount,
+        doc.passagesEmbedded,
+        doc.failureReason,
+        doc.replacing ? 1 : 0,
+        isEmpty(doc.metadata) ? null : JSON.stringify(doc.metadata),
+      );
+    if (inserted.changes === 1) {
+      writeMetadataRows(this.db, METADATA_TABLE, Number(inserted.lastInsertRowid), scopeOf(doc), doc.metadata);
+      return { claimed: true as const };
+    }
+    const existing = this.db
+      .prepare('SELECT * FROM documents WHERE tenant_id = ? AND end_user_id = ? AND sha256 = ?')
+      .get(doc.tenantId, doc.endUserId ?? SHARED, doc.sha256) as DocumentRow;
+    return { claimed: false as const, existing: toRecord(existing) };
   }
 
   async recordExtraction(ref: LibraryRef, id: string, result: ExtractionResult): Promise<void> {

@@ -47,13 +47,20 @@ export class SqliteIngestQueue implements IngestQueue {
   }
 
   async enqueue(job: IngestJob): Promise<void> {
-    const queued: QueuedJob = { ...job, enqueuedAt: Date.now() };
-    this.db
-      .prepare(
-        'INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)',
-      )
-      .run(job.documentId, job.tenantId, job.endUserId ?? '', queued.enqueuedAt);
-    this.drain?.wake(queued);
+    await this.enqueueMany([job]);
+  }
+
+  async enqueueMany(jobs: readonly IngestJob[]): Promise<void> {
+    const enqueuedAt = Date.now();
+    const queued: QueuedJob[] = jobs.map((job) => ({ ...job, enqueuedAt }));
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO ingest_jobs (document_id, tenant_id, end_user_id, enqueued_at) VALUES (?, ?, ?, ?)',
+    );
+    // One commit for all; the drain hears of them once they are durable.
+    this.db.transaction(() => {
+      for (const job of queued) insert.run(job.documentId, job.tenantId, job.endUserId ?? '', job.enqueuedAt);
+    })();
+    for (const job of queued) this.drain?.wake(job);
   }
 
   isIdle(): boolean {

@@ -141,11 +141,20 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   }
 
   async put(ref: LibraryRef, item: IndexItem, generation?: string, options: PutOptions = {}): Promise<void> {
-    if (item.vectors.length && item.vectors.length !== item.passages.length)
-      throw new Error('one vector per passage, or none yet');
+    this.putItems(ref, [item], generation, options);
+  }
+
+  /** Several items of one library in one transaction (one commit, one new FTS5 segment): all or none. */
+  async putMany(ref: LibraryRef, items: readonly IndexItem[], generation?: string): Promise<void> {
+    this.putItems(ref, items, generation, {});
+  }
+
+  private putItems(ref: LibraryRef, items: readonly IndexItem[], generation: string | undefined, options: PutOptions) {
+    for (const item of items)
+      if (item.vectors.length && item.vectors.length !== item.passages.length)
+        throw new Error('one vector per passage, or none yet');
     let waits = false;
     this.write((changes) => {
-      if (item.vectors.length) this.assertOwnVectors();
       // In the same transaction as the write: an erasure that ended this generation stays done.
       if (
         generation !== undefined &&
@@ -154,62 +163,76 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         throw new LibraryErasedError();
       }
       const libraryId = this.libraryId(ref, true)!;
-      const former = this.removeItem(libraryId, item.itemId, changes, false); // a re-put: its window is rewritten below, once
-      const shortMemory = isShortMemory(item);
-      const itemRowid = Number(
-        this.db
-          .prepare(
-            `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory, metadata, doc_kind, content_type)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            item.itemId,
-            libraryId,
-            item.kind,
-            item.title,
-            item.sourceRef,
-            item.contentDate,
-            item.text,
-            generation ?? null,
-            shortMemory ? 1 : 0,
-            item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null,
-            item.documentKind ?? null,
-            item.contentType ?? null,
-          ).lastInsertRowid,
-      );
-      if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
-      if (DOCUMENT_KINDS.includes(item.kind)) waits = this.trigrams.add(itemRowid, item.text);
-      if (!shortMemory)
-        this.contexts.writeFtsRow(
-          { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
-          '',
-        );
-      // One rewrite covers this memory arriving and a former version of it leaving.
-      if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
-      const insertPassage = this.db.prepare(
-        'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
-      );
-      const insertVector = this.db.prepare(
-        'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
-      );
-      item.passages.forEach((passage, i) => {
-        const rowid = insertPassage.run(
-          itemRowid,
-          passage.ordinal,
-          passage.lineStart,
-          passage.lineEnd,
-          passage.text,
-        ).lastInsertRowid;
-        const vector = item.vectors[i];
-        if (!vector) return;
-        insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
-        changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
-      });
-      // A replacement: the older versions leave in the same transaction the new one arrives in.
-      for (const replaced of options.replaces ?? [])
-        if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
+      for (const item of items) waits = this.putItem(libraryId, item, generation, options, changes) || waits;
     });
     if (waits) this.trigrams.added();
+  }
+
+  /** Writes one item (inside the caller's transaction); true when its text waits for the trigram index. */
+  private putItem(
+    libraryId: number,
+    item: IndexItem,
+    generation: string | undefined,
+    options: PutOptions,
+    changes: VectorChanges,
+  ): boolean {
+    let waits = false;
+    if (item.vectors.length) this.assertOwnVectors();
+    const former = this.removeItem(libraryId, item.itemId, changes, false); // a re-put: its window is rewritten below, once
+    const shortMemory = isShortMemory(item);
+    const itemRowid = Number(
+      this.db
+        .prepare(
+          `INSERT INTO items (item_id, library_id, kind, title, source_ref, content_date, text, generation, short_memory, metadata, doc_kind, content_type)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          item.itemId,
+          libraryId,
+          item.kind,
+          item.title,
+          item.sourceRef,
+          item.contentDate,
+          item.text,
+          generation ?? null,
+          shortMemory ? 1 : 0,
+          item.metadata && Object.keys(item.metadata).length ? JSON.stringify(item.metadata) : null,
+          item.documentKind ?? null,
+          item.contentType ?? null,
+        ).lastInsertRowid,
+    );
+    if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
+    if (DOCUMENT_KINDS.includes(item.kind)) waits = this.trigrams.add(itemRowid, item.text);
+    if (!shortMemory)
+      this.contexts.writeFtsRow(
+        { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
+        '',
+      );
+    // One rewrite covers this memory arriving and a former version of it leaving.
+    if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
+    const insertPassage = this.db.prepare(
+      'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
+    );
+    const insertVector = this.db.prepare(
+      'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
+    );
+    item.passages.forEach((passage, i) => {
+      const rowid = insertPassage.run(
+        itemRowid,
+        passage.ordinal,
+        passage.lineStart,
+        passage.lineEnd,
+        passage.text,
+      ).lastInsertRowid;
+      const vector = item.vectors[i];
+      if (!vector) return;
+      insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
+      changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
+    });
+    // A replacement: the older versions leave in the same transaction the new one arrives in.
+    for (const replaced of options.replaces ?? [])
+      if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
+    return waits;
   }
 
   async itemsWithoutVectors(): Promise<Array<{ ref: LibraryRef; itemId: string; texts: string[] }>> {

@@ -1,5 +1,5 @@
 import { createEndpoint } from '../../http/endpoint.js';
-import { captureRawItem, type ReceiptListener } from '../../http/receipts.js';
+import { captureRawItems, type ReceiptListener } from '../../http/receipts.js';
 import type { Services } from '../../wiring/services.js';
 import { contract } from './contract.js';
 
@@ -9,20 +9,14 @@ export const createHandler = (deps: Pick<Services, 'capture'> & { onReceipt?: Re
     auth: contract.auth,
     ...contract.request,
     async run({ tenantId, body, deadline }) {
-      const results = [];
-      for (const [index, raw] of body.items.entries()) {
-        // Batch items are stored and queued: their embedding never holds up the receipts. An item the
-        // request's budget no longer has room for is not attempted: its receipt is backend_unavailable, nothing stored.
-        results.push({
-          index,
-          ...(await captureRawItem(deps.capture, tenantId, raw, {
-            defaultEndUserId: body.end_user_id,
-            interactive: false,
-            deadline,
-            onReceipt: deps.onReceipt,
-          })),
-        });
-      }
+      // Batch items are stored and queued: their embedding never holds up the receipts. An item the
+      // request's budget no longer has room for is not attempted: its receipt is backend_unavailable, nothing stored.
+      const receipts = await captureRawItems(deps.capture, tenantId, body.items, {
+        defaultEndUserId: body.end_user_id,
+        deadline,
+        onReceipt: deps.onReceipt,
+      });
+      const results = receipts.map((receipt, index) => ({ index, ...receipt }));
       return { status: 200, body: { total: results.length, succeeded: results.filter((r) => r.ok).length, results } };
     },
   });
