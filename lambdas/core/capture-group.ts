@@ -99,7 +99,7 @@ export async function captureTextGroup(
       else outcomes[k] = { status: 'deduped', existing: claim.existing };
     }
     const group = claimed.map(({ k, doc }) => ({ doc, known: pushedText(texts[k]!.text) }));
-    const indexed = await indexWordsOfGroup(deps, ref, group, now, generation);
+    const indexed = await indexWordsOfGroup(deps, ref, group, generation);
     const jobs: IngestJob[] = [];
     for (const [j, { k, doc }] of claimed.entries()) {
       if (indexed[j] === null) {
@@ -110,6 +110,9 @@ export async function captureTextGroup(
       outcomes[k] = { status: 'created', doc };
     }
     if (jobs.length) await (deps.queue.enqueueMany?.(jobs) ?? enqueueEach(deps.queue, jobs));
+    // Charged once the group stands: a group given up is charged by the items' own captures instead.
+    if (jobs.length)
+      await deps.spend.recordCapture({ tenantId: ref.tenantId, at: now, ocrPages: 0, captures: jobs.length });
     return outcomes;
   } catch {
     await Promise.all(claimed.map(({ doc }) => removeDocument(deps, doc).catch(() => undefined)));

@@ -77,15 +77,15 @@ export async function indexWords(
 /**
  * indexWords for several claimed documents of one library, none of them a
  * replacement (a batch's texts): their items are written at once where the
- * index can (one commit for all), under the same generation rule, and the
- * captures charged in one line. Returns each one's passages, or null when
- * it was deleted meanwhile; LibraryErasedError when the library was erased.
+ * index can (one commit for all), under the same generation rule. Returns
+ * each one's passages, or null when it was deleted meanwhile;
+ * LibraryErasedError when the library was erased. The caller charges the
+ * captures once the whole group stands (core/capture-group.ts).
  */
 export async function indexWordsOfGroup(
-  deps: { index: SearchIndex; documents: DocumentStore; spend: PipelineSpend },
+  deps: { index: SearchIndex; documents: DocumentStore },
   ref: LibraryRef,
   group: ReadonlyArray<{ doc: DocumentRecord; known: KnownText }>,
-  at: string,
   generation: string,
 ): Promise<Array<Passage[] | null>> {
   if (group.some(({ doc }) => doc.replacing)) throw new Error('a replacement is indexed on its own (indexWords)');
@@ -99,11 +99,6 @@ export async function indexWordsOfGroup(
     }
     await recordIndexed(deps, ref, doc, known, items[k]!.passages);
     indexed.push(items[k]!.passages);
-  }
-  const captured = group.filter((_, k) => stands[k]);
-  if (captured.length) {
-    const ocrPages = captured.reduce((sum, { known }) => sum + known.ocrPages, 0);
-    await deps.spend.recordCapture({ tenantId: ref.tenantId, at, ocrPages, captures: captured.length });
   }
   return indexed;
 }

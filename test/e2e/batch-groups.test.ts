@@ -126,6 +126,29 @@ describe('batch text groups on the local stack', () => {
     }
   });
 
+  it('a group whose queue write fails leaves nothing and charges each capture once, when the items are captured alone', async () => {
+    const user = 'groups-queue-failing';
+    const queue = server.stack.ports.queue;
+    const usageBefore = (await server.api('/v1/usage', { key })).body.captures as number;
+    const enqueueMany = queue.enqueueMany!.bind(queue);
+    // Fails for a group's jobs only: an item captured alone queues its one job.
+    queue.enqueueMany = async (jobs) => {
+      if (jobs.length > 1) throw new BackendUnavailableError('queue down for the group');
+      return enqueueMany(jobs);
+    };
+    try {
+      const items = Array.from({ length: 5 }, (_, i) => ({ text: `queue failing note ${i} grpqueue${i}` }));
+      const res = await batch(items, user);
+      expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(Array(5).fill('created'));
+      expect(await documentIds(user)).toEqual(res.body.results.map((r: { id: string }) => r.id).sort());
+      expect((await server.api('/v1/usage', { key })).body.captures).toBe(usageBefore + 5);
+      for (const r of res.body.results)
+        expect((await server.settled(key, r.id, { endUserId: user })).status).toBe('ready');
+    } finally {
+      delete (queue as { enqueueMany?: unknown }).enqueueMany;
+    }
+  });
+
   it('an erasure landing in the middle of a group: nothing of the erased generation stays, every receipt holds', async () => {
     const user = 'groups-erased';
     await batch([{ text: 'before the erasure grpbefore' }], user);
