@@ -1,5 +1,7 @@
+import { CallerBucketUnavailableError } from './bucket/failures.js';
 import { indexWordsOfGroup, type KnownText } from './document-indexing.js';
 import { type CaptureLabels, newDocumentRecord } from './document-record.js';
+import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef } from './model.js';
 import type { BlobStore, Clock, DocumentStore, IngestJob, IngestQueue, SearchIndex } from './ports.js';
 import { removeDocument } from './removal.js';
@@ -16,6 +18,12 @@ import type { PipelineSpend } from './usage.js';
 
 /** Most texts captured together: a group's writes stay short, so other requests wait little for the writer. */
 export const GROUP_TEXTS = 32;
+/**
+ * The longest text (UTF-8 bytes) captured in a group: a commit costs about
+ * as much as a short note's own writes, nothing beside a long text's, so
+ * long texts gain nothing from sharing one and would only hold the writer.
+ */
+export const GROUP_TEXT_BYTES = 16 * 1024;
 
 /** One text push of a group, its payload already checked and hashed. */
 export interface GroupText {
@@ -30,7 +38,6 @@ export type GroupOutcome =
   | { status: 'created'; doc: DocumentRecord }
   /** Stored, then deleted by a deletion before its receipt: the receipt stays true. */
   | { status: 'created-then-deleted'; doc: DocumentRecord }
-  | { status: 'deduped'; existing: DocumentRecord }
   | null;
 
 export interface GroupDeps {
@@ -59,10 +66,12 @@ export function pushedText(text: string): KnownText {
 
 /**
  * Captures the texts new to the library together. A text the library holds
- * already, or one repeating an earlier text of the group, is left to the
- * usual path (which answers deduped, or retries a failed document). On any
- * failure (an erasure mid-way, a store down) nothing of the group stays and
- * every text is left to the usual path, which gives each its own receipt.
+ * already, one repeating an earlier text of the group, and one whose claim
+ * another capture won meanwhile are left to the usual path (which answers
+ * deduped once that capture has ended, or retries a failed document). When
+ * the group cannot finish (an erasure mid-way, a store down) nothing of it
+ * stays and every text is left to the usual path, which gives each its own
+ * receipt; an error the usual path would not turn into a receipt is thrown.
  */
 export async function captureTextGroup(
   deps: GroupDeps,
@@ -70,34 +79,15 @@ export async function captureTextGroup(
   texts: readonly GroupText[],
 ): Promise<GroupOutcome[]> {
   const outcomes: GroupOutcome[] = texts.map(() => null);
-  const fresh = await freshTexts(deps, ref, texts);
-  if (fresh.length < 2) return outcomes;
-  const now = deps.clock.now();
-  const docs = fresh.map((k) =>
-    newDocumentRecord(
-      ref,
-      texts[k]!.labels,
-      {
-        sha256: texts[k]!.sha256,
-        sizeBytes: texts[k]!.sizeBytes,
-        kind: 'text',
-        contentType: 'text/plain; charset=utf-8',
-        text: texts[k]!.text,
-        pageCount: null,
-        hasBytes: false,
-      },
-      now,
-    ),
-  );
   const claimed: Array<{ k: number; doc: DocumentRecord }> = [];
   try {
+    const fresh = await freshTexts(deps, ref, texts);
+    if (fresh.length < 2) return outcomes;
+    const now = deps.clock.now();
+    const docs = fresh.map((k) => textRecord(ref, texts[k]!, now));
     const generation = await deps.documents.touchLibrary(ref, now);
     const claims = await deps.documents.claimMany!(docs, generation);
-    for (const [j, claim] of claims.entries()) {
-      const k = fresh[j]!;
-      if (claim.claimed) claimed.push({ k, doc: docs[j]! });
-      else outcomes[k] = { status: 'deduped', existing: claim.existing };
-    }
+    for (const [j, claim] of claims.entries()) if (claim.claimed) claimed.push({ k: fresh[j]!, doc: docs[j]! });
     const group = claimed.map(({ k, doc }) => ({ doc, known: pushedText(texts[k]!.text) }));
     const indexed = await indexWordsOfGroup(deps, ref, group, generation);
     const jobs: IngestJob[] = [];
@@ -114,10 +104,36 @@ export async function captureTextGroup(
     if (jobs.length)
       await deps.spend.recordCapture({ tenantId: ref.tenantId, at: now, ocrPages: 0, captures: jobs.length });
     return outcomes;
-  } catch {
+  } catch (error) {
     await Promise.all(claimed.map(({ doc }) => removeDocument(deps, doc).catch(() => undefined)));
+    if (!handedBackOn(error)) throw error;
     return texts.map(() => null);
   }
+}
+
+/** Failures the usual path answers item by item (a retry in the new generation, or a receipt): anything else is a fault. */
+const handedBackOn = (error: unknown) =>
+  error instanceof LibraryErasedError ||
+  error instanceof BackendUnavailableError ||
+  error instanceof CallerBucketUnavailableError ||
+  error instanceof CaptureRejected;
+
+/** A text push's document record (core/document-record.ts, as the usual path makes it). */
+function textRecord(ref: LibraryRef, text: GroupText, now: string): DocumentRecord {
+  return newDocumentRecord(
+    ref,
+    text.labels,
+    {
+      sha256: text.sha256,
+      sizeBytes: text.sizeBytes,
+      kind: 'text',
+      contentType: 'text/plain; charset=utf-8',
+      text: text.text,
+      pageCount: null,
+      hasBytes: false,
+    },
+    now,
+  );
 }
 
 /** The positions of the texts the library does not hold, first occurrence only. */

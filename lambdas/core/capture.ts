@@ -3,6 +3,7 @@ import { documentBlobs } from './bucket/document-blobs.js';
 import { CallerBucketUnavailableError } from './bucket/failures.js';
 import {
   captureTextGroup,
+  GROUP_TEXT_BYTES,
   GROUP_TEXTS,
   type GroupOutcome,
   type GroupText,
@@ -214,25 +215,64 @@ export class CaptureService {
   async captureBatch(entries: readonly BatchEntry[], options: CaptureOptions = {}): Promise<CaptureReceipt[]> {
     const receipts: CaptureReceipt[] = [];
     for (let start = 0; start < entries.length; ) {
-      const group = writesGroups(this.deps) ? textGroupAt(entries, start) : null;
-      if (!group || inlineTimeLeft(options) <= 0) {
+      const group =
+        writesGroups(this.deps) && inlineTimeLeft(options) > 0
+          ? textGroupAt(entries, start, (key) => this.inFlight.has(key))
+          : null;
+      if (!group) {
         const entry = entries[start]!;
         receipts.push('receipt' in entry ? entry.receipt : await this.capture(entry.ref, entry.item, options));
         start += 1;
         continue;
       }
-      const outcomes = await captureTextGroup(this.deps, group.ref, group.texts);
-      for (const k of group.texts.keys()) {
+      const outcomes = await this.inGroupFlight(group.ref, group.texts, () =>
+        captureTextGroup(this.deps, group.ref, group.texts),
+      );
+      // Once the group stored some of its texts, the ones it handed back began with them: the budget does not cut
+      // them off (a later item created before an earlier refused). A group that stored nothing changed nothing.
+      const handedBack = outcomes.some((outcome) => outcome !== null) ? { ...options, deadline: undefined } : options;
+      for (const [k, item] of group.items.entries()) {
         const outcome = outcomes[k];
-        receipts.push(
-          outcome
-            ? groupReceipt(outcome)
-            : await this.capture(group.ref, group.items[k]!, { ...options, deadline: undefined }),
-        );
+        receipts.push(outcome ? groupReceipt(outcome) : await this.capture(group.ref, item, handedBack));
       }
-      start += group.texts.length;
+      start += group.items.length;
     }
     return receipts;
+  }
+
+  /**
+   * Holds a group's texts in the single flight while the group runs: a
+   * single capture of one of them meanwhile waits for the group to end,
+   * then looks again (finding the group's document, or capturing it itself).
+   */
+  private async inGroupFlight(
+    ref: LibraryRef,
+    texts: readonly GroupText[],
+    run: () => Promise<GroupOutcome[]>,
+  ): Promise<GroupOutcome[]> {
+    let settle!: (outcomes: GroupOutcome[] | null) => void;
+    const ended = new Promise<GroupOutcome[] | null>((resolve) => (settle = resolve));
+    const flights = new Map<string, Promise<CaptureReceipt>>();
+    for (const [k, text] of texts.entries()) {
+      const key = flightKey(ref, text.sha256);
+      if (flights.has(key)) continue;
+      const flight = ended.then((outcomes) => {
+        const outcome = outcomes?.[k];
+        return outcome ? groupReceipt(outcome) : rejectedReceipt('backend_unavailable', 'left to its own capture');
+      });
+      flights.set(key, flight);
+      this.inFlight.set(key, flight);
+    }
+    try {
+      const outcomes = await run();
+      settle(outcomes);
+      return outcomes;
+    } catch (error) {
+      settle(null);
+      throw error;
+    } finally {
+      for (const [key, flight] of flights) if (this.inFlight.get(key) === flight) this.inFlight.delete(key);
+    }
   }
 
   async capture(ref: LibraryRef, item: CaptureItem, options: CaptureOptions = {}): Promise<CaptureReceipt> {
@@ -257,19 +297,19 @@ export class CaptureService {
     payload: Payload,
     options: CaptureOptions,
   ): Promise<CaptureReceipt> {
-    const flightKey = JSON.stringify([ref.tenantId, ref.endUserId, payload.sha256]);
-    const running = this.inFlight.get(flightKey);
+    const key = flightKey(ref, payload.sha256);
+    const running = this.inFlight.get(key);
     if (running) {
       const first = await running;
       // The first run stored it: this one is a duplicate. If it failed, try again ourselves.
       if (first.ok) return this.singleFlight(ref, item, payload, options);
     }
     const run = this.captureInCurrentGeneration(ref, item, payload, options);
-    this.inFlight.set(flightKey, run);
+    this.inFlight.set(key, run);
     try {
       return await run;
     } finally {
-      if (this.inFlight.get(flightKey) === run) this.inFlight.delete(flightKey);
+      if (this.inFlight.get(key) === run) this.inFlight.delete(key);
     }
   }
 
@@ -481,14 +521,19 @@ export type BatchEntry = { ref: LibraryRef; item: CaptureItem } | { receipt: Cap
 
 const sameLibrary = (a: LibraryRef, b: LibraryRef) => a.tenantId === b.tenantId && a.endUserId === b.endUserId;
 
+/** A payload's key in the single flight: one run per library and content in this process. */
+const flightKey = (ref: LibraryRef, sha256: string) => JSON.stringify([ref.tenantId, ref.endUserId, sha256]);
+
 /**
- * The text pushes from `start` on that can be captured together: plain
- * texts (no replacement) of the first one's library, whose payloads pass
- * their checks, at most GROUP_TEXTS; null when fewer than two.
+ * The text pushes from `start` on that can be captured together: short
+ * plain texts (no replacement) of the first one's library, whose payloads
+ * pass their checks and which no capture in flight holds, at most
+ * GROUP_TEXTS; null when fewer than two.
  */
 function textGroupAt(
   entries: readonly BatchEntry[],
   start: number,
+  inFlight: (key: string) => boolean,
 ): { ref: LibraryRef; items: CaptureItem[]; texts: GroupText[] } | null {
   const first = entries[start];
   if (!first || 'receipt' in first) return null;
@@ -504,7 +549,9 @@ function textGroupAt(
     } catch {
       break; // rejected alone, with its own receipt
     }
+    if (bytes.byteLength > GROUP_TEXT_BYTES) break;
     const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (inFlight(flightKey(first.ref, sha256))) break;
     items.push(item);
     texts.push({ text: item.text, labels: item, sha256, sizeBytes: bytes.byteLength });
   }
@@ -512,7 +559,6 @@ function textGroupAt(
 }
 
 function groupReceipt(outcome: NonNullable<GroupOutcome>): CaptureReceipt {
-  if (outcome.status === 'deduped') return acceptedReceipt('deduped', outcome.existing, DEDUPED_DETAIL);
   if (outcome.status === 'created-then-deleted')
     return acceptedReceipt('created', outcome.doc, 'stored; removed since by a deletion');
   return acceptedReceipt('created', outcome.doc, QUEUED_TEXT_DETAIL);

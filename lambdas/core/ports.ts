@@ -24,10 +24,10 @@ export interface NewestFirstKey {
   id: string;
 }
 
-/** Documents, libraries (end users) and the dedup receipts. */
 /** A claim won, or lost to the document that holds the identity already. */
 export type ClaimResult = { claimed: true } | { claimed: false; existing: DocumentRecord };
 
+/** Documents, libraries (end users) and the dedup receipts. */
 export interface DocumentStore {
   /**
    * Records activity in a library, creating it (and so the end user) on first

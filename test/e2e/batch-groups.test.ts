@@ -57,6 +57,7 @@ describe('batch text groups on the local stack', () => {
       { text: 'fifth grpepsilon note for someone else', end_user_id: 'groups-other' },
       { text: 'sixth grpzeta note', source_ref: 'ref-zeta', replace_source_ref: true },
       { text: 'seventh grpeta note', title: 'Seventh' },
+      { text: `long grptheta note ${'with many more words '.repeat(1000)}` }, // over 16 KiB: captured alone
     ];
     const res = await batch(items, user);
     expect(res.status).toBe(200);
@@ -72,13 +73,14 @@ describe('batch text groups on the local stack', () => {
       'created',
       'created',
       'created',
+      'created',
     ]);
     expect(res.body.results.map((r: { index: number }) => r.index)).toEqual(items.map((_, i) => i));
     expect(res.body.results[2].id).toBe(res.body.results[0].id);
     expect(res.body.results[5]).toMatchObject({ reject_code: 'empty_content', id: null });
-    expect(res.body.succeeded).toBe(9);
+    expect(res.body.succeeded).toBe(10);
     // Findable by words and grep from the receipt on.
-    for (const word of ['grpalpha', 'grpbeta', 'grpgamma', 'grpdelta', 'grpzeta', 'grpeta'])
+    for (const word of ['grpalpha', 'grpbeta', 'grpgamma', 'grpdelta', 'grpzeta', 'grpeta', 'grptheta'])
       expect(await grepCount(word, user), word).toBe(1);
     expect(await grepCount('grpepsilon', user)).toBe(0);
     expect(await grepCount('grpepsilon', 'groups-other')).toBe(1);
@@ -146,6 +148,47 @@ describe('batch text groups on the local stack', () => {
         expect((await server.settled(key, r.id, { endUserId: user })).status).toBe('ready');
     } finally {
       delete (queue as { enqueueMany?: unknown }).enqueueMany;
+    }
+  });
+
+  it('a failing lookup before the group claims anything: the items are captured alone, receipts and storage agree', async () => {
+    const user = 'groups-lookup-failing';
+    const documents = server.stack.ports.documents;
+    const findBySha256 = documents.findBySha256.bind(documents);
+    let failures = 1;
+    documents.findBySha256 = async (...args) => {
+      if (failures-- > 0) throw new BackendUnavailableError('store down for a moment');
+      return findBySha256(...args);
+    };
+    try {
+      const items = Array.from({ length: 4 }, (_, i) => ({ text: `lookup failing note ${i} grplookup${i}` }));
+      const res = await batch(items, user);
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(Array(4).fill('created'));
+      expect(await documentIds(user)).toEqual(res.body.results.map((r: { id: string }) => r.id).sort());
+    } finally {
+      delete (documents as { findBySha256?: unknown }).findBySha256;
+    }
+  });
+
+  it('a single capture racing a batch with the same text: one document, created once and deduped once, by the same id', async () => {
+    const user = 'groups-racing';
+    for (let round = 0; round < 5; round++) {
+      const shared = `racing note ${round} grprace${round}`;
+      const items = [{ text: `batch only note ${round}a` }, { text: shared }, { text: `batch only note ${round}b` }];
+      const [fromBatch, alone] = await Promise.all([
+        batch(items, user),
+        server.api('/v1/capture', { key, method: 'POST', body: { text: shared, end_user_id: user } }),
+      ]);
+      const receipts = [fromBatch.body.results[1], alone.body];
+      expect(receipts.map((r: { status: string }) => r.status).sort(), `round ${round}`).toEqual([
+        'created',
+        'deduped',
+      ]);
+      expect(receipts[0].id).toBe(receipts[1].id);
+      expect(await grepCount(`grprace${round}`, user)).toBe(1);
+      const doc = await server.api(`/v1/documents/${receipts[0].id}?end_user_id=${user}`, { key });
+      expect(doc.status).toBe(200);
     }
   });
 
