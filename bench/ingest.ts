@@ -425,6 +425,8 @@ await phase('bulk', 'bulk', [G.receipts, G.drain], async () => {
     const run = await batchCapture(http, bulk);
     const rate = bulk.length / run.seconds;
     const created = run.receipts.filter((r) => r.status === 'created').length;
+    // Every document is distinct: a receipt that is not `created` means the rate measured something else.
+    if (created !== bulk.length) throw new Error(`bulk: ${created} of ${bulk.length} receipts created`);
     progress(
       `bulk: ${created} created in ${run.seconds.toFixed(2)} s (${rate.toFixed(1)} docs/s; batch call p50 ${ms(percentile(run.callMs, 50))}, p99 ${ms(percentile(run.callMs, 99))})`,
     );

@@ -49,9 +49,16 @@ export interface GroupDeps {
   clock: Clock;
 }
 
-/** Whether these stores write a group at once; else items are captured alone (a group would only add waiting). */
-export const writesGroups = (deps: GroupDeps) =>
-  deps.documents.claimMany !== undefined && deps.index.putMany !== undefined;
+/** Stores that write a group at once: a claim, an index write and a queue write for all of its texts. */
+export type GroupWriters = GroupDeps & {
+  documents: Required<Pick<DocumentStore, 'claimMany'>>;
+  index: Required<Pick<SearchIndex, 'putMany'>>;
+  queue: Required<Pick<IngestQueue, 'enqueueMany'>>;
+};
+
+/** Whether these stores write groups; else a batch's items are captured alone (a group would only add waiting). */
+export const writesGroups = (deps: GroupDeps): deps is GroupWriters =>
+  deps.documents.claimMany !== undefined && deps.index.putMany !== undefined && deps.queue.enqueueMany !== undefined;
 
 /** The text of a text push, as the index takes it. */
 export function pushedText(text: string): KnownText {
@@ -74,7 +81,7 @@ export function pushedText(text: string): KnownText {
  * receipt; an error the usual path would not turn into a receipt is thrown.
  */
 export async function captureTextGroup(
-  deps: GroupDeps,
+  deps: GroupWriters,
   ref: LibraryRef,
   texts: readonly GroupText[],
 ): Promise<GroupOutcome[]> {
@@ -86,7 +93,7 @@ export async function captureTextGroup(
     const now = deps.clock.now();
     const docs = fresh.map((k) => textRecord(ref, texts[k]!, now));
     const generation = await deps.documents.touchLibrary(ref, now);
-    const claims = await deps.documents.claimMany!(docs, generation);
+    const claims = await deps.documents.claimMany(docs, generation);
     for (const [j, claim] of claims.entries()) if (claim.claimed) claimed.push({ k: fresh[j]!, doc: docs[j]! });
     const group = claimed.map(({ k, doc }) => ({ doc, known: pushedText(texts[k]!.text) }));
     const indexed = await indexWordsOfGroup(deps, ref, group, generation);
@@ -99,7 +106,7 @@ export async function captureTextGroup(
       jobs.push({ tenantId: ref.tenantId, endUserId: ref.endUserId, documentId: doc.id, generation });
       outcomes[k] = { status: 'created', doc };
     }
-    if (jobs.length) await (deps.queue.enqueueMany?.(jobs) ?? enqueueEach(deps.queue, jobs));
+    if (jobs.length) await deps.queue.enqueueMany(jobs);
     // Charged once the group stands: a group given up is charged by the items' own captures instead.
     if (jobs.length)
       await deps.spend.recordCapture({ tenantId: ref.tenantId, at: now, ocrPages: 0, captures: jobs.length });
@@ -120,20 +127,9 @@ const handedBackOn = (error: unknown) =>
 
 /** A text push's document record (core/document-record.ts, as the usual path makes it). */
 function textRecord(ref: LibraryRef, text: GroupText, now: string): DocumentRecord {
-  return newDocumentRecord(
-    ref,
-    text.labels,
-    {
-      sha256: text.sha256,
-      sizeBytes: text.sizeBytes,
-      kind: 'text',
-      contentType: 'text/plain; charset=utf-8',
-      text: text.text,
-      pageCount: null,
-      hasBytes: false,
-    },
-    now,
-  );
+  const { kind, contentType, pageCount } = pushedText(text.text);
+  const content = { sha256: text.sha256, sizeBytes: text.sizeBytes, kind, contentType, pageCount };
+  return newDocumentRecord(ref, text.labels, { ...content, text: text.text, hasBytes: false }, now);
 }
 
 /** The positions of the texts the library does not hold, first occurrence only. */
@@ -146,8 +142,4 @@ async function freshTexts(deps: GroupDeps, ref: LibraryRef, texts: readonly Grou
     if (!(await deps.documents.findBySha256(ref, sha256))) fresh.push(k);
   }
   return fresh;
-}
-
-async function enqueueEach(queue: IngestQueue, jobs: readonly IngestJob[]): Promise<void> {
-  for (const job of jobs) await queue.enqueue(job);
 }

@@ -214,19 +214,18 @@ export class CaptureService {
    */
   async captureBatch(entries: readonly BatchEntry[], options: CaptureOptions = {}): Promise<CaptureReceipt[]> {
     const receipts: CaptureReceipt[] = [];
+    const writers = writesGroups(this.deps) ? this.deps : null;
     for (let start = 0; start < entries.length; ) {
       const group =
-        writesGroups(this.deps) && inlineTimeLeft(options) > 0
-          ? textGroupAt(entries, start, (key) => this.inFlight.has(key))
-          : null;
-      if (!group) {
+        writers && inlineTimeLeft(options) > 0 ? textGroupAt(entries, start, (key) => this.inFlight.has(key)) : null;
+      if (!writers || !group) {
         const entry = entries[start]!;
         receipts.push('receipt' in entry ? entry.receipt : await this.capture(entry.ref, entry.item, options));
         start += 1;
         continue;
       }
       const outcomes = await this.inGroupFlight(group.ref, group.texts, () =>
-        captureTextGroup(this.deps, group.ref, group.texts),
+        captureTextGroup(writers, group.ref, group.texts),
       );
       // Once the group stored some of its texts, the ones it handed back began with them: the budget does not cut
       // them off (a later item created before an earlier refused). A group that stored nothing changed nothing.
@@ -250,26 +249,24 @@ export class CaptureService {
     texts: readonly GroupText[],
     run: () => Promise<GroupOutcome[]>,
   ): Promise<GroupOutcome[]> {
-    let settle!: (outcomes: GroupOutcome[] | null) => void;
-    const ended = new Promise<GroupOutcome[] | null>((resolve) => (settle = resolve));
+    const running = run();
+    // A capture waiting on one of these only reads whether the group stored its text (else it captures it itself).
+    const storedBy = (k: number) => (outcomes: GroupOutcome[]) => {
+      const outcome = outcomes[k];
+      return outcome ? groupReceipt(outcome) : HANDED_BACK;
+    };
     const flights = new Map<string, Promise<CaptureReceipt>>();
     for (const [k, text] of texts.entries()) {
       const key = flightKey(ref, text.sha256);
-      if (flights.has(key)) continue;
-      const flight = ended.then((outcomes) => {
-        const outcome = outcomes?.[k];
-        return outcome ? groupReceipt(outcome) : rejectedReceipt('backend_unavailable', 'left to its own capture');
-      });
-      flights.set(key, flight);
-      this.inFlight.set(key, flight);
+      if (!flights.has(key))
+        flights.set(
+          key,
+          running.then(storedBy(k), () => HANDED_BACK),
+        );
     }
+    for (const [key, flight] of flights) this.inFlight.set(key, flight);
     try {
-      const outcomes = await run();
-      settle(outcomes);
-      return outcomes;
-    } catch (error) {
-      settle(null);
-      throw error;
+      return await running;
     } finally {
       for (const [key, flight] of flights) if (this.inFlight.get(key) === flight) this.inFlight.delete(key);
     }
@@ -427,7 +424,7 @@ export class CaptureService {
     if (!claim.claimed) return this.deduped(item, claim.existing);
     try {
       const indexed = await indexWords(this.deps, doc, known, now, claim.generation);
-      if (!indexed) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
+      if (!indexed) return acceptedReceipt('created', doc, REMOVED_SINCE_DETAIL);
       const { passages } = indexed;
       const replaced = doc.replacing ? `; ${replacedDetail(indexed.replaced)}` : '';
       const job = {
@@ -456,7 +453,7 @@ export class CaptureService {
         if (run.done && (await this.deps.documents.libraryGeneration(ref)) !== claim.generation)
           throw new LibraryErasedError();
         // A deletion of this document came first: the receipt stays true (it was stored), and it is gone now.
-        if (run.done) return acceptedReceipt('created', doc, 'stored; removed since by a deletion');
+        if (run.done) return acceptedReceipt('created', doc, REMOVED_SINCE_DETAIL);
         // The budget ran out while embedding: the queue finishes it (the step still running only attaches vectors; it can remove nothing).
         await this.deps.queue.enqueue(job);
         return acceptedReceipt('created', doc, `${OUT_OF_TIME_EMBEDDING}${replaced}`);
@@ -559,12 +556,14 @@ function textGroupAt(
 }
 
 function groupReceipt(outcome: NonNullable<GroupOutcome>): CaptureReceipt {
-  if (outcome.status === 'created-then-deleted')
-    return acceptedReceipt('created', outcome.doc, 'stored; removed since by a deletion');
+  if (outcome.status === 'created-then-deleted') return acceptedReceipt('created', outcome.doc, REMOVED_SINCE_DETAIL);
   return acceptedReceipt('created', outcome.doc, QUEUED_TEXT_DETAIL);
 }
 
 const DEDUPED_DETAIL = 'the same content is already in this library';
+const REMOVED_SINCE_DETAIL = 'stored; removed since by a deletion';
+/** What a capture waiting on a group's text learns when the group did not store it. */
+const HANDED_BACK = rejectedReceipt('backend_unavailable', 'left to its own capture');
 const QUEUED_TEXT_DETAIL =
   'stored: findable by words and grep now, by meaning once its passages are embedded (status processing until then)';
 const REPLACES_LATER = 'replaces older documents with this source_ref once its text is extracted';

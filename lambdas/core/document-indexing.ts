@@ -66,7 +66,7 @@ export async function indexWords(
     if (replaced.length) await finishReplacement(deps, doc, replaced);
     return null;
   }
-  await recordIndexed(deps, ref, doc, known, item.passages);
+  await recordIndexed(deps, ref, doc, await deps.documents.get(ref, doc.id), known, item.passages);
   // The index has switched: a failure from here on must not roll the new version back (a reader would find
   // neither). The ingestion worker finishes the switch when it takes the document's job (IngestWorker.next).
   if (doc.replacing) await finishReplacement(deps, doc, replaced).catch(() => undefined);
@@ -83,22 +83,19 @@ export async function indexWords(
  * captures once the whole group stands (core/capture-group.ts).
  */
 export async function indexWordsOfGroup(
-  deps: { index: SearchIndex; documents: DocumentStore },
+  deps: { index: SearchIndex & Required<Pick<SearchIndex, 'putMany'>>; documents: DocumentStore },
   ref: LibraryRef,
   group: ReadonlyArray<{ doc: DocumentRecord; known: KnownText }>,
   generation: string,
 ): Promise<Array<Passage[] | null>> {
   if (group.some(({ doc }) => doc.replacing)) throw new Error('a replacement is indexed on its own (indexWords)');
   const items = group.map(({ doc, known }) => indexItemOf(doc, known));
-  const stands = await putAllUnderGeneration(deps, ref, items, generation);
+  const records = await putAllUnderGeneration(deps, ref, items, generation);
   const indexed: Array<Passage[] | null> = [];
   for (const [k, { doc, known }] of group.entries()) {
-    if (!stands[k]) {
-      indexed.push(null);
-      continue;
-    }
-    await recordIndexed(deps, ref, doc, known, items[k]!.passages);
-    indexed.push(items[k]!.passages);
+    const latest = records[k] ?? null;
+    if (latest) await recordIndexed(deps, ref, doc, latest, known, items[k]!.passages);
+    indexed.push(latest ? items[k]!.passages : null);
   }
   return indexed;
 }
@@ -120,16 +117,20 @@ function indexItemOf(doc: DocumentRecord, known: KnownText): IndexItem & { passa
   };
 }
 
-/** Once a document's item stands in the index: a PATCH that raced the write is carried over, and the record learns its counts. */
+/**
+ * Once a document's item stands in the index: a PATCH that raced the write
+ * is carried over (`latest`, the record read after the write), and the
+ * record learns its counts.
+ */
 async function recordIndexed(
   deps: { index: SearchIndex; documents: DocumentStore },
   ref: LibraryRef,
   doc: DocumentRecord,
+  latest: DocumentRecord | null,
   known: KnownText,
   passages: Passage[],
 ): Promise<void> {
   // A PATCH that came between reading the record and this write found no index entry to change: the record has it.
-  const latest = await deps.documents.get(ref, doc.id);
   if (latest && labelsChanged(doc, latest)) {
     await deps.index.updateItem(ref, doc.id, {
       title: latest.title,

@@ -1,5 +1,14 @@
 import { LibraryErasedError } from './errors.js';
-import type { DocumentChanges, GrepCandidate, IndexItem, ItemKind, LibraryRef, Passage, PassageHit } from './model.js';
+import type {
+  DocumentChanges,
+  DocumentRecord,
+  GrepCandidate,
+  IndexItem,
+  ItemKind,
+  LibraryRef,
+  Passage,
+  PassageHit,
+} from './model.js';
 import type { Clock, DocumentStore, GrepScan, KeywordQuery, PutOptions, SearchIndex, VectorQuery } from './ports.js';
 
 /**
@@ -53,29 +62,29 @@ export async function putUnderGeneration(
 
 /**
  * putUnderGeneration for several documents' items of one library (each
- * item's id is its document's), written at once where the index can
- * (SearchIndex.putMany): the same rule, with the generation checked once
- * after the write for all of them. Returns, per item, whether it stands.
+ * item's id is its document's), written in one write (SearchIndex.putMany):
+ * the same rule, with the generation checked once after the write for all
+ * of them. Returns, per item, its document's record read after the write,
+ * or null when the document was deleted meanwhile (its item removed again).
  */
 export async function putAllUnderGeneration(
-  deps: { index: SearchIndex; documents: DocumentStore },
+  deps: { index: SearchIndex & Required<Pick<SearchIndex, 'putMany'>>; documents: DocumentStore },
   ref: LibraryRef,
   items: readonly IndexItem[],
   generation: string,
-): Promise<boolean[]> {
-  if (deps.index.putMany) await deps.index.putMany(ref, items, generation);
-  else for (const item of items) await deps.index.put(ref, item, generation);
+): Promise<Array<DocumentRecord | null>> {
+  await deps.index.putMany(ref, items, generation);
   if ((await deps.documents.libraryGeneration(ref)) !== generation) {
     for (const item of items) await deps.index.remove(ref, item.itemId);
     throw new LibraryErasedError();
   }
-  const stands: boolean[] = [];
+  const records: Array<DocumentRecord | null> = [];
   for (const item of items) {
-    const there = (await deps.documents.get(ref, item.itemId)) !== null;
-    if (!there) await deps.index.remove(ref, item.itemId);
-    stands.push(there);
+    const record = await deps.documents.get(ref, item.itemId);
+    if (!record) await deps.index.remove(ref, item.itemId);
+    records.push(record);
   }
-  return stands;
+  return records;
 }
 
 /** Tries a write in the library's current generation, again (once the library is created afresh) when an erasure ended it meanwhile. */
