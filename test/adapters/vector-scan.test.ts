@@ -77,4 +77,23 @@ describe('VectorScan', () => {
     }
     expect(found).toBe(probes);
   });
+
+  it('searches every vector of a rare kind, and finds nothing for a kind no vector has', () => {
+    const random = seeded(4);
+    const vectors = Array.from({ length: 20_000 }, () => unit(random));
+    // One vector in a hundred is a chat: fewer than the candidates rescored, so the answer is the exact top 10.
+    const kindOf = (i: number): ItemKind => (i % 100 === 0 ? 'chat' : 'file_excerpt');
+    const scan = new VectorScan(DIMENSIONS, vectors.length);
+    vectors.forEach((v, i) => scan.add(i + 1, kindOf(i), v));
+    for (let probe = 0; probe < 10; probe++) {
+      const query = unit(random);
+      const exact = vectors
+        .map((v, i) => ({ rowid: i + 1, score: dot(v, query) }))
+        .filter((_, i) => kindOf(i) === 'chat')
+        .sort((a, b) => b.score - a.score || a.rowid - b.rowid)
+        .slice(0, 10);
+      expect(scan.search(query, 10, ['chat']).map((h) => h.rowid)).toEqual(exact.map((h) => h.rowid));
+    }
+    expect(scan.search(unit(random), 10, ['image'])).toEqual([]);
+  });
 });
