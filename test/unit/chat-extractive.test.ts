@@ -371,6 +371,24 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(answer.reply).not.toContain('£68');
   });
 
+  it('reads "what was wrong with ..." as a summary of the note, unless it also asks for an amount', async () => {
+    expect(wanted('what was wrong with the car?')).toBe('summary');
+    expect(wanted("what's the problem with the boiler")).toBe('summary');
+    expect(wanted('what went wrong at the bank')).toBe('summary');
+    expect(wanted('what is wrong with the roof and what will it cost')).toBe('amount');
+    const car = note(1, 'The car would not start this morning. The AA man said the battery was flat and replaced it.', {
+      supports: true,
+    });
+    const answer = await answerer.answer({
+      question: 'what was wrong with the car?',
+      passages: [car, note(2, 'Rent goes up to £1,210 a month from April.', { byMeaning: true })],
+      itemize: false,
+    });
+    // The cause, not only the sentence naming the car; and not the rent beside it.
+    expect(answer.reply).toContain('the battery was flat');
+    expect(answer.reply).not.toContain('[2]');
+  });
+
   it('a summary quotes the note that holds the question whole, in order', async () => {
     const answer = await answerer.answer({
       question: 'summarise what happened with the boiler',

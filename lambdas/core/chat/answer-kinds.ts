@@ -10,7 +10,9 @@ import { termSet } from './terms.js';
  * replaced the gasket" rather than "Washing machine leaking"). Also a reason
  * ("why": a sentence saying because, due to, ...) and a decision ("what did
  * we decide about the mortgage": the sentence saying what was decided or
- * chosen, not the one naming the mortgage first).
+ * chosen, not the one naming the mortgage first). "What was wrong with the
+ * car" asks what the note about it says, as "what happened" does: the flat
+ * battery, not only "the car would not start".
  */
 export type Wanted = 'time' | 'amount' | 'count' | 'person' | 'reason' | 'decision' | 'summary';
 
@@ -32,6 +34,8 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
     /\b(?:decide|decided|decision|agree|agreed|choose|chose|chosen|pick|picked|settle on|settled on|go with|went with|opt|opted)\b/i,
   ],
   ['person', /\b(?:who|whom|whose)\b/i],
+  // Last: "what is wrong with the roof and what will it cost" asks for the amount.
+  ['summary', /\b(?:what(?:'s| is| was) (?:wrong|the (?:problem|issue|matter))|what went wrong)\b/i],
 ];
 
 /** A month as notes write it, whole or shortened: one alternative a month, each starting with its first three letters. */
