@@ -193,7 +193,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         "Hybrid search of the library by meaning and by the query's words. Returns the best passages with their document's title, a snippet, a score " +
         'in [0, 1] (absolute: about 0.5 and above is usually relevant), source_ref, file_id and metadata. Use it to find material before reading it with ' +
         'read_document (by file_id) or to check facts; use grep instead for an exact string.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         query: z.string().min(1).max(LIMITS.queryChars).describe('What to look for, in plain words.'),
         limit: z
           .number()
@@ -211,7 +211,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           ),
         filter,
         min_score: z.number().min(0).max(1).optional().describe('Only results scoring at least this (0 to 1).'),
-      },
+      }),
       outputSchema: z.looseObject({ query: z.string(), count: z.number().int(), results: z.array(searchHit), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -248,12 +248,12 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         "Literal, exhaustive search for an exact string (no regular expressions) in the documents' text: every matching line with its document (file_id, title) " +
         'and 1-based line number, newest document first. Case-insensitive unless case_sensitive is true. Use it for names, codes and quotes that must match exactly; ' +
         'read around a hit with read_document (from_line).',
-      inputSchema: {
+      inputSchema: z.strictObject({
         pattern: z.string().min(1).max(LIMITS.grepPatternChars).describe('The exact text to find.'),
         case_sensitive: z.boolean().optional().describe('Match case exactly (default false).'),
         file_id: fileId.optional().describe('Only this document (a `file_...` id).'),
         filter,
-      },
+      }),
       outputSchema: z.looseObject({
         pattern: z.string(),
         count: z.number().int(),
@@ -273,7 +273,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'Answers a question from the library only, citing its sources (each with file_id and the cited lines, numbered as in read_document). When the library ' +
         'holds nothing relevant the reply says so and sources is empty: it never invents. The question and reply are remembered in the library (found later by ' +
         'search as kind chat). Pass the conversation_id of an earlier answer to ask a follow-up.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         question: z.string().min(1).max(CHAT_LIMITS.questionChars).describe('The question, in plain words.'),
         filter,
         conversation_id: z
@@ -281,7 +281,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           .min(1)
           .optional()
           .describe('Continue this conversation (the conversation_id of an earlier ask).'),
-      },
+      }),
       outputSchema: z.looseObject({
         reply: z.string(),
         sources: z.array(
@@ -313,7 +313,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'Stores a text in the library (a note, a fact, a summary) so that search, grep and ask find it later. Returns the capture receipt: status created, ' +
         "or deduped when the very same text is already there (its id is the existing document's). Give a title and a source_ref (where it came from) when known; " +
         'metadata (string, number, boolean or string-array values) can be filtered on later.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         text: z.string().min(1).describe('The text to store (up to 2 MiB).'),
         title: z.string().max(LIMITS.titleChars).optional().describe('Default: its first line.'),
         source_ref: z
@@ -334,7 +334,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
             },
           },
         ).optional(),
-      },
+      }),
       outputSchema: receipt,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -359,7 +359,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       description:
         "The library's documents, newest first, a page at a time: id (file_...), title, source_ref, kind, status (ready, processing, failed), line_count, " +
         'created_at and metadata. When has_more is true, call again with cursor set to next_cursor (and the same filter and source_ref).',
-      inputSchema: {
+      inputSchema: z.strictObject({
         limit: z
           .number()
           .int()
@@ -374,7 +374,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           .max(LIMITS.sourceRefChars)
           .optional()
           .describe('Only documents with exactly this source_ref.'),
-      },
+      }),
       outputSchema: z.looseObject({ count: z.number().int(), documents: z.array(documentSummary), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -388,7 +388,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       description:
         "A document's extracted text by lines, numbered as grep and ask cite them: lines[k] is line from_line + k. Reads up to `lines` lines (default 1000) " +
         'from from_line (default 1); next_from_line is where to continue, null at the end. Fails with not_ready while a just-captured file is being read.',
-      inputSchema: {
+      inputSchema: z.strictObject({
         id: fileId.describe("The document's id (`file_...`), from search, grep, ask or list_documents."),
         from_line: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1).'),
         lines: z
@@ -398,7 +398,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           .max(LIMITS.contentLines.max)
           .optional()
           .describe(`How many lines (default ${LIMITS.contentLines.default}).`),
-      },
+      }),
       outputSchema: z.looseObject({
         id: z.string(),
         line_count: z.number().int(),
@@ -418,7 +418,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       description:
         'DESTRUCTIVE: permanently deletes a document from the library everywhere (its text, its index entries, its file); it cannot be undone. ' +
         'Only call it when the user asked to delete this document; confirm the id (list_documents or search) first.',
-      inputSchema: { id: fileId.describe('The id (`file_...`) of the document to delete.') },
+      inputSchema: z.strictObject({ id: fileId.describe('The id (`file_...`) of the document to delete.') }),
       outputSchema: z.looseObject({
         id: z.string(),
         deleted: z.literal(true),

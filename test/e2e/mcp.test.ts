@@ -386,6 +386,15 @@ describe.each([
     expect(errorText(await call(client, 'list_documents', { cursor: 'not-a-cursor' }))).toMatch(/^invalid_request: /);
   });
 
+  it("refuses an argument a tool does not take: a remember naming an end user stores nothing in the session's library", async () => {
+    const text = `Meant for another end user ${Date.now()}.`;
+    expect(errorText(await call(client, 'remember', { text, end_user_id: 'someone-else' }))).toMatch(/end_user_id/);
+    expect(errorText(await call(client, 'search', { query: 'x', sourceRef: 'typo' }))).toMatch(/sourceRef/);
+    expect(structured(await call(client, 'grep', { pattern: text })).results).toEqual([]);
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties).toBe(false);
+  });
+
   it('forgets a document: it is gone everywhere', async () => {
     const receipt = structured(await call(client, 'remember', { text: `To be forgotten ${_name} ${Date.now()}.` }));
     expect(structured(await call(client, 'forget', { id: receipt.id }))).toEqual({
