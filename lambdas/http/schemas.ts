@@ -42,6 +42,18 @@ export const EndUserId = meta(
   { description: "Selects that end user's library; omitted: the tenant's shared library." },
 );
 
+/**
+ * An end user a write may create a library for: not "." or "..", which a
+ * URL resolves away (as it does %2E), so no HTTP client could name them in
+ * `DELETE /v1/end-users/{id}` to erase what was stored.
+ */
+export const NewEndUserId = meta(
+  EndUserId.check(
+    z.refine((id: string) => id !== '.' && id !== '..', 'must not be "." or ".." (a URL path cannot name them)'),
+  ),
+  { description: 'Selects that end user\'s library; omitted: the tenant\'s shared library. Not "." or "..".' },
+);
+
 export const limitParam = (range: { min: number; max: number; default: number }) =>
   z._default(z.coerce.number().check(z.int(), z.minimum(range.min), z.maximum(range.max)), range.default);
 
@@ -145,7 +157,7 @@ export const CaptureItem = meta(
       description:
         'Requires source_ref. This capture is the new version of the document at source_ref: once its text is indexed, the older documents with that source_ref in the same library are removed (a reader finds one version at every moment). See docs/api-notes.md.',
     }),
-    end_user_id: z.optional(EndUserId),
+    end_user_id: z.optional(NewEndUserId),
   }),
   { id: 'CaptureItem' },
 );

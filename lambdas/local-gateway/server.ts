@@ -140,10 +140,13 @@ export async function startLocalServer(options: LocalServerOptions) {
       send(response, { ...result, headers: { ...result.headers, ...extraHeaders } }, corsHeaders);
     };
     const url = new URL(request.url ?? '/', 'http://localhost');
+    // The path as sent: URL resolves "." and ".." segments (%2E too), which would send DELETE
+    // /v1/end-users/%2E to no route instead of erasing an end user named "." stored before such ids were refused.
+    const pathname = request.url?.startsWith('/') ? request.url.split(/[?#]/, 1)[0]! : url.pathname;
     const method = (request.method ?? 'GET').toUpperCase();
 
-    const onPath = served.map((c) => ({ c, match: c.pattern.exec(url.pathname) })).filter((m) => m.match);
-    if (!onPath.length) return fail(new HttpError('not_found', `no route ${url.pathname}`));
+    const onPath = served.map((c) => ({ c, match: c.pattern.exec(pathname) })).filter((m) => m.match);
+    if (!onPath.length) return fail(new HttpError('not_found', `no route ${pathname}`));
     const hit = onPath.find((m) => m.c.route.method === method);
     if (!hit && method === 'OPTIONS' && cors.enabled) {
       // A preflight (as API Gateway's OPTIONS mock answers it): 204; the allow headers only for an allowed origin.
@@ -157,7 +160,7 @@ export async function startLocalServer(options: LocalServerOptions) {
     }
     if (!hit) {
       const allowed = onPath.map((m) => m.c.route.method).join(', ');
-      return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${url.pathname}; use ${allowed}`), {
+      return fail(new HttpError('method_not_allowed', `${method} is not allowed on ${pathname}; use ${allowed}`), {
         allow: allowed,
       });
     }
@@ -214,7 +217,7 @@ export async function startLocalServer(options: LocalServerOptions) {
     const pathParameters = Object.fromEntries(params.map((name, i) => [name, match[i + 1]!]));
     const event = {
       resource: route.path,
-      path: url.pathname,
+      path: pathname,
       httpMethod: method,
       headers,
       multiValueHeaders,
@@ -227,7 +230,7 @@ export async function startLocalServer(options: LocalServerOptions) {
         authorizer: authorizerContext ?? null,
         resourcePath: route.path,
         httpMethod: method,
-        path: url.pathname,
+        path: pathname,
         stage: 'local',
         identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
       },

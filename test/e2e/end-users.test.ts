@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
@@ -90,5 +91,30 @@ describe('end users', () => {
     expect((await server.api(`/v1/end-users/${'x'.repeat(257)}`, { key, method: 'DELETE' })).status).toBe(422);
     expect((await server.api('/v1/end-users/%07bell', { key, method: 'DELETE' })).status).toBe(422);
     expect((await server.api('/v1/end-users?limit=0', { key })).status).toBe(422);
+  });
+
+  it('routes a path as sent: /v1/end-users/%2E names an end user ".", not /v1/end-users/', async () => {
+    // fetch resolves dot segments before sending; a raw request keeps them, as curl --path-as-is does.
+    const deleted = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const req = request({
+        hostname,
+        port,
+        path: '/v1/end-users/%2E',
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(deleted.status).toBe(404);
+    expect(JSON.parse(deleted.body).error.message).not.toMatch(/no route/);
   });
 });

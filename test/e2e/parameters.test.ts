@@ -172,4 +172,29 @@ describe('end_user_id is taken only where the contract puts it', () => {
     expect((await server.api('/v1/documents?end_user_id=bob', { key })).body.count).toBe(1);
     expect((await server.api('/v1/documents?limit=100', { key })).body.count).toBe(sharedBefore);
   });
+
+  it('refuses "." and ".." as an end user to store for (no URL could name them to erase them), and stores nothing', async () => {
+    const text = `A note for a dot ${crypto.randomUUID()}`;
+    for (const id of ['.', '..']) {
+      const alone = await server.api('/v1/capture', { key, body: { text, end_user_id: id } });
+      expect(alone.status).toBe(422);
+      expect(alone.body).toMatchObject({ status: 'rejected', reject_code: 'invalid_item' });
+      expect(alone.body.detail).toMatch(/^end_user_id: /);
+      expect(
+        (await server.api('/v1/capture/batch', { key, body: { items: [{ text }], end_user_id: id } })).status,
+      ).toBe(422);
+      const item = await server.api('/v1/capture/batch', { key, body: { items: [{ text, end_user_id: id }] } });
+      expect(item.body.results[0]).toMatchObject({ ok: false, status: 'rejected', reject_code: 'invalid_item' });
+      expect(
+        (await server.api('/v1/chat', { key, body: { question: 'what is there?', end_user_id: id } })).status,
+      ).toBe(422);
+    }
+    const users = (await server.api('/v1/end-users', { key })).body.end_users.map((u: { id: string }) => u.id);
+    expect(users).not.toContain('.');
+    expect(users).not.toContain('..');
+    // A name with dots in it is an end user like any other.
+    expect((await server.api('/v1/capture', { key, body: { text, end_user_id: '...' } })).status).toBe(201);
+    expect((await server.api('/v1/end-users/...', { key, method: 'DELETE' })).status).toBe(200);
+    expect((await server.api('/v1/documents?end_user_id=...', { key })).body.count).toBe(0);
+  });
 });

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { CaptureItems, EndUserId, meta } from '../../http/schemas.js';
+import { CaptureItems, meta, NewEndUserId } from '../../http/schemas.js';
 import { contract as capture } from '../capture/contract.js';
 import type { RouteContract } from '../route-contract.js';
 
 const CaptureBatchRequest = meta(
   z.strictObject({
     items: CaptureItems,
-    end_user_id: z.optional(EndUserId),
+    end_user_id: z.optional(NewEndUserId),
   }),
   { id: 'CaptureBatchRequest' },
 );

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CHAT_LIMITS } from '../../core/chat/limits.js';
 import { isIdOf } from '../../core/ids.js';
-import { checkedByCore, EndUserId, FilterSchema, meta } from '../../http/schemas.js';
+import { checkedByCore, FilterSchema, meta, NewEndUserId } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
 const ChatRequest = meta(
@@ -14,7 +14,7 @@ const ChatRequest = meta(
       ),
       { description: 'Answered only from the selected library.' },
     ),
-    end_user_id: z.optional(EndUserId),
+    end_user_id: z.optional(NewEndUserId),
     conversation_id: meta(
       z.optional(
         z

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { EndUserId, meta } from '../../http/schemas.js';
+import { meta, NewEndUserId } from '../../http/schemas.js';
 import { CALLER_BLOBS } from '../access.js';
 import type { RouteContract } from '../route-contract.js';
 
 /** The end user whose library the MCP session works on (API.md, "Parameters"); the body is a JSON-RPC message. */
 const McpQuery = z.object({
-  end_user_id: meta(z.optional(EndUserId), {
+  end_user_id: meta(z.optional(NewEndUserId), {
     description:
       "Binds the session to that end user's library (every tool and resource works on it alone); omitted: the tenant's shared library.",
   }),
