@@ -104,7 +104,12 @@ export function excerptAround(text: string, at: number, length: number, max: num
   if (text.length <= max) return text;
   const room = max - 2; // two ellipses at most
   let start = Math.max(0, Math.min(at - Math.floor((room - length) / 2), text.length - room));
-  const end = Math.min(text.length, start + room);
+  let end = Math.min(text.length, start + room);
   start = Math.max(0, end - room);
+  // Never half a character (an emoji is two UTF-16 units): a lone surrogate is not text the API would accept.
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start += 1;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end -= 1;
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
 }
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

@@ -42,6 +42,19 @@ describe('chunkText', () => {
 });
 
 describe('excerptAround', () => {
+  it('never cuts a character in half: no lone surrogate at either end, whatever the offset', () => {
+    for (let pad = 0; pad < 4; pad++) {
+      const text = `${'x'.repeat(pad)}${'😀'.repeat(400)}NEEDLE${'😀'.repeat(400)}`;
+      const at = text.indexOf('NEEDLE');
+      for (const max of [499, 500, 501]) {
+        const excerpt = excerptAround(text, at, 6, max);
+        expect(excerpt.length).toBeLessThanOrEqual(max);
+        expect(excerpt).toContain('NEEDLE');
+        expect(excerpt.isWellFormed()).toBe(true);
+      }
+    }
+  });
+
   it('keeps short text whole and cuts long text around the match within the limit', () => {
     expect(excerptAround('short', 0, 5, 500)).toBe('short');
     const long = `${'x'.repeat(1000)}NEEDLE${'y'.repeat(1000)}`;
