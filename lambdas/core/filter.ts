@@ -186,6 +186,9 @@ class FilterParser {
 
 /** The filter tree of a parsed JSON value; 422 `invalid_request` naming the path inside it. */
 export function parseFilter(value: unknown, path = 'filter'): Filter {
+  // The same bound in a body (chat, MCP) as in a query parameter: a filter is at most so many characters of JSON.
+  if ((JSON.stringify(value) ?? '').length > FILTER_LIMITS.jsonChars)
+    throw invalidRequest(`${path}: at most ${FILTER_LIMITS.jsonChars} characters of JSON`);
   return new FilterParser().parse(value, path, 0);
 }
 

@@ -242,6 +242,11 @@ describe('filters', () => {
     const notJson = await server.api('/v1/documents?filter=%7Bnope', { key });
     expect(notJson.status).toBe(422);
     expect(notJson.body.error.message).toContain('filter');
+    // Over 16,384 characters of JSON: refused in a chat's body as in a query parameter.
+    const huge = { 'metadata.tag': { in: Array.from({ length: 50 }, (_, i) => `${i}${'x'.repeat(400)}`) } };
+    const chat = await server.api('/v1/chat', { key, body: { question: 'zebra?', filter: huge } });
+    expect(chat.status).toBe(422);
+    expect(chat.body.error.message).toMatch(/^filter: at most 16384 characters/);
   });
 
   it('pages under a selective filter: every match once, no short page before the end, a cursor only with its filter', async () => {
