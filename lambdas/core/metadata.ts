@@ -17,10 +17,13 @@ export const METADATA_LIMITS = {
   serializedBytes: 8 * 1024,
 } as const;
 
+/** Over `max` characters (code points, as every other limit of the API counts them: an emoji is one). */
+const longerThan = (text: string, max: number) => text.length > max && [...text].length > max;
+
 /** Why `value` is not a metadata value; null when it is. */
 function valueProblem(value: unknown): string | null {
   if (typeof value === 'string')
-    return value.length > METADATA_LIMITS.stringChars
+    return longerThan(value, METADATA_LIMITS.stringChars)
       ? `a string is at most ${METADATA_LIMITS.stringChars} characters`
       : null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'a number must be finite';
@@ -30,7 +33,7 @@ function valueProblem(value: unknown): string | null {
       return `an array holds at most ${METADATA_LIMITS.arrayItems} strings`;
     for (const [i, item] of value.entries()) {
       if (typeof item !== 'string') return `[${i}]: an array holds strings only`;
-      if (item.length > METADATA_LIMITS.arrayItemChars)
+      if (longerThan(item, METADATA_LIMITS.arrayItemChars))
         return `[${i}]: an array's string is at most ${METADATA_LIMITS.arrayItemChars} characters`;
     }
     return null;

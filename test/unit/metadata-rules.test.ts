@@ -29,6 +29,10 @@ describe('metadata', () => {
     expect(refused(() => checkMetadata({ a: [1] }))).toMatch(/^metadata\.a\[0\]: /);
     expect(refused(() => checkMetadata({ a: 'x'.repeat(1025) }))).toMatch(/^metadata\.a: .*1024/);
     expect(refused(() => checkMetadata({ a: ['x'.repeat(257)] }))).toMatch(/^metadata\.a\[0\]: .*256/);
+    // Characters, as every limit of the API counts them: 1,024 emoji fit (2,048 UTF-16 units); 1,025 do not.
+    expect(checkMetadata({ a: '😀'.repeat(1024), b: ['😀'.repeat(256)] }).a).toBe('😀'.repeat(1024));
+    expect(refused(() => checkMetadata({ a: '😀'.repeat(1025) }))).toMatch(/^metadata\.a: .*1024/);
+    expect(refused(() => checkMetadata({ a: ['😀'.repeat(257)] }))).toMatch(/^metadata\.a\[0\]: .*256/);
     expect(refused(() => checkMetadata({ a: Array.from({ length: 65 }, () => 'x') }))).toMatch(/^metadata\.a: .*64/);
     expect(
       refused(() => checkMetadata(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 1])))),
