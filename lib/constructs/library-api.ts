@@ -21,7 +21,8 @@ export interface LibraryApiProps {
 }
 
 /** What API Gateway lets through to the authorizer: the contract's key shape (anything else is 401 without a call). */
-export const BEARER_KEY_PATTERN = '^Bearer lib_[0-9A-Za-z]{40}$';
+/** The scheme in any case (RFC 9110, 11.1), as the authorizer reads it. */
+export const BEARER_KEY_PATTERN = '^[Bb][Ee][Aa][Rr][Ee][Rr] lib_[0-9A-Za-z]{40}$';
 
 /**
  * The REST API: one method per route of the route table, each proxied to its

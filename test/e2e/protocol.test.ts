@@ -104,6 +104,14 @@ describe('HTTP protocol and errors', () => {
     expectError(res, 401, 'unauthorized');
   });
 
+  it('takes the Bearer scheme in any case, as HTTP has it', async () => {
+    const issued = await server.stack.services.keys.create('any-case');
+    for (const scheme of ['Bearer', 'bearer', 'BEARER'])
+      expect(
+        (await server.api('/v1/documents', { headers: { authorization: `${scheme} ${issued.api_key}` } })).status,
+      ).toBe(200);
+  });
+
   it('refuses a revoked key', async () => {
     const issued = await server.stack.services.keys.create('short-lived');
     expect((await server.api('/v1/documents', { key: issued.api_key })).status).toBe(200);

@@ -213,6 +213,7 @@ describe('authorizer, usage plan and gateway responses', () => {
       AuthorizerResultTtlInSeconds: DEFAULT_CONFIG.authorizerCacheSeconds,
     });
     expect(new RegExp(BEARER_KEY_PATTERN).test(`Bearer lib_${'a'.repeat(40)}`)).toBe(true);
+    expect(new RegExp(BEARER_KEY_PATTERN).test(`bearer lib_${'a'.repeat(40)}`)).toBe(true);
     expect(new RegExp(BEARER_KEY_PATTERN).test('Bearer nope')).toBe(false);
   });
 

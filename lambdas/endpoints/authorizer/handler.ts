@@ -10,7 +10,8 @@ import { hashKey, type KeyService } from '../../core/keys.js';
 export const createHandler =
   (deps: { keys: Pick<KeyService, 'authenticate'> }) =>
   async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-    const match = /^Bearer ([^\s]+)$/.exec(event.authorizationToken ?? '');
+    // The scheme is case-insensitive (RFC 9110, 11.1): "bearer lib_..." is the same key.
+    const match = /^Bearer ([^\s]+)$/i.exec(event.authorizationToken ?? '');
     const tenantId = match ? await deps.keys.authenticate(match[1]!) : null;
     if (!tenantId) throw new Error('Unauthorized');
     // The whole API, so API Gateway can cache the answer per key across routes.

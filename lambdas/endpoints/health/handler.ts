@@ -116,7 +116,7 @@ export const createHandler = (deps: HealthDeps) => {
  * takes too long, is an anonymous call: health answers regardless.
  */
 async function presentsValidKey(deps: HealthDeps, authorization: string | undefined): Promise<boolean> {
-  const match = /^Bearer ([^\s]+)$/.exec(authorization ?? '');
+  const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
   if (!match || !deps.keys) return false;
   let tenantId: string | null = null;
   const checked = await probe(async () => {
