@@ -124,6 +124,12 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
+/**
+ * The request line and headers the local server reads: room for a filter of 16,384 characters URL-encoded
+ * (up to three bytes each) in a query string; API Gateway's own limit is lower (docs/api-notes.md).
+ */
+const REQUEST_HEAD_BYTES = 64 * 1024;
+
 export async function startLocalServer(options: LocalServerOptions) {
   const limiter = new RateLimiter(options.rateLimit);
   const cors = new CorsPolicy(options.corsOrigins ?? []);
@@ -251,7 +257,7 @@ export async function startLocalServer(options: LocalServerOptions) {
     }
   };
 
-  const server = createServer((request, response) => {
+  const server = createServer({ maxHeaderSize: REQUEST_HEAD_BYTES }, (request, response) => {
     const requestId = newId('req');
     // Every request runs in a log context of its own and leaves one access line, whatever answered it
     // (the router, the authorizer, the rate limiter or a handler): method, route template, status, duration,
@@ -266,6 +272,27 @@ export async function startLocalServer(options: LocalServerOptions) {
           send(response, errorResponse(new HttpError('internal_error', 'internal error'), requestId), corsHeaders);
       });
     });
+  });
+  // A request line and headers past Node's limit get no route: answer as every error is answered (the
+  // contract's body, x-request-id), not with Node's bare 431. Other malformed HTTP keeps Node's own answer.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code !== 'HPE_HEADER_OVERFLOW' || !socket.writable) return socket.destroy();
+    const requestId = newId('req');
+    const result = errorResponse(
+      new HttpError(
+        'invalid_request',
+        `request line and headers over ${REQUEST_HEAD_BYTES} bytes (a filter belongs in chat's body)`,
+      ),
+      requestId,
+    );
+    const headers = Object.entries({
+      ...result.headers,
+      'content-length': String(Buffer.byteLength(result.body)),
+      connection: 'close',
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${result.statusCode} Unprocessable Content\r\n${headers}\r\n${result.body}`);
   });
   // Longer than clients' own idle timeouts, so a client never reuses a socket the server just closed.
   server.keepAliveTimeout = 65_000;

@@ -112,6 +112,16 @@ describe('HTTP protocol and errors', () => {
       ).toBe(200);
   });
 
+  it('answers a request line too long to route with the error body and x-request-id, and a long filter in the URL reaches the route', async () => {
+    const long = await server.api(`/v1/search?q=${'a'.repeat(70_000)}`, { key: await server.newKey('long-url') });
+    expectError(long, 422, 'invalid_request');
+    expect(long.body.error.message).toMatch(/request line and headers/);
+    // A filter of 5,000 characters of JSON, 30 KB URL-encoded (past Node's default 16 KB): the route reads it.
+    const filter = encodeURIComponent(JSON.stringify({ 'metadata.tag': { in: ['é'.repeat(5_000)] } }));
+    const routed = await server.api(`/v1/search?q=x&filter=${filter}`, { key: await server.newKey('long-filter') });
+    expect(routed.status).toBe(200);
+  });
+
   it('refuses a revoked key', async () => {
     const issued = await server.stack.services.keys.create('short-lived');
     expect((await server.api('/v1/documents', { key: issued.api_key })).status).toBe(200);
