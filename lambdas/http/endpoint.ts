@@ -179,7 +179,8 @@ const shownName = (name: string) => (name === '' ? '""' : name.length > 64 ? `${
 /**
  * Refuses the first query parameter (in the order sent) the route does not
  * take: a typo such as `lmit`, or `end_user_id` where the contract does not
- * put it (the body of a POST), is 422 rather than silently ignored.
+ * put it (the body of a POST), is 422 rather than silently ignored; and a
+ * parameter given more than once.
  */
 export function refuseUnknownParameters(
   event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>,
@@ -191,6 +192,11 @@ export function refuseUnknownParameters(
   ]);
   for (const name of names) {
     if (!known.has(name)) throw new HttpError('invalid_request', `${shownName(name)}: unknown parameter`);
+  }
+  // A parameter given twice is ambiguous (`end_user_id=alice&end_user_id=bob` would read one library or the
+  // other by the gateway's choice): refused, as a JSON body's repeated key is.
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    if ((values?.length ?? 0) > 1) throw new HttpError('invalid_request', `${shownName(name)}: given more than once`);
   }
 }
 

@@ -106,6 +106,15 @@ describe('a query parameter a route does not document', () => {
     expect(res.body.error.message).toBe(`${'p'.repeat(64)}…: unknown parameter`);
   });
 
+  it('refuses a parameter given twice, naming it: it would read one library or the other', async () => {
+    for (const query of ['end_user_id=alice&end_user_id=bob', 'limit=5&limit=1']) {
+      const res = await server.api(`/v1/documents?${query}`, { key });
+      expect(res.status).toBe(422);
+      expect(res.body.error.message).toMatch(/^(end_user_id|limit): given more than once$/);
+    }
+    expect((await server.api('/v1/documents?end_user_id=alice&limit=5', { key })).status).toBe(200);
+  });
+
   it('is answered only after the key is checked: no key is still 401', async () => {
     const res = await server.api('/v1/documents?lmit=1');
     expect(res.status).toBe(401);
