@@ -276,7 +276,12 @@ export async function startLocalServer(options: LocalServerOptions) {
   // A request line and headers past Node's limit get no route: answer as every error is answered (the
   // contract's body, x-request-id), not with Node's bare 431. Other malformed HTTP keeps Node's own answer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (error.code !== 'HPE_HEADER_OVERFLOW' || !socket.writable) return socket.destroy();
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    if (error.code !== 'HPE_HEADER_OVERFLOW') {
+      // What Node answers by itself once a handler is set no more: 408 for a request too slow, else 400.
+      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      return socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    }
     const requestId = newId('req');
     const result = errorResponse(
       new HttpError(

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { startTestServer, type TestServer } from '../support/local-server.js';
@@ -120,6 +121,20 @@ describe('HTTP protocol and errors', () => {
     const filter = encodeURIComponent(JSON.stringify({ 'metadata.tag': { in: ['é'.repeat(5_000)] } }));
     const routed = await server.api(`/v1/search?q=x&filter=${filter}`, { key: await server.newKey('long-filter') });
     expect(routed.status).toBe(200);
+  });
+
+  it('still answers malformed HTTP with 400, as Node does', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk;
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it('refuses a revoked key', async () => {
