@@ -186,10 +186,12 @@ class FilterParser {
 
 /** The filter tree of a parsed JSON value; 422 `invalid_request` naming the path inside it. */
 export function parseFilter(value: unknown, path = 'filter'): Filter {
-  // The same bound in a body (chat, MCP) as in a query parameter: a filter is at most so many characters of JSON.
+  const filter = new FilterParser().parse(value, path, 0);
+  // The same bound in a body (chat, MCP) as in a query parameter. Measured once the parser has accepted the
+  // value: it refuses deep nesting first, which JSON.stringify would recurse into until the stack ran out.
   if ((JSON.stringify(value) ?? '').length > FILTER_LIMITS.jsonChars)
     throw invalidRequest(`${path}: at most ${FILTER_LIMITS.jsonChars} characters of JSON`);
-  return new FilterParser().parse(value, path, 0);
+  return filter;
 }
 
 /** The filter of a query parameter: URL-decoded JSON text. */

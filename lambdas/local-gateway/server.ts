@@ -194,7 +194,8 @@ export async function startLocalServer(options: LocalServerOptions) {
       } catch {
         return fail(new HttpError('unauthorized', 'unknown, malformed or revoked API key'));
       }
-      const wait = limiter.take(token);
+      // Per key, however the scheme is spelt ("Bearer", "bearer"): one bucket a key, as API Gateway's usage plan keeps.
+      const wait = limiter.take(token.replace(/^bearer\s+/i, ''));
       if (wait > 0)
         return fail(
           new HttpError(
@@ -276,10 +277,17 @@ export async function startLocalServer(options: LocalServerOptions) {
   // A request line and headers past Node's limit get no route: answer as every error is answered (the
   // contract's body, x-request-id), not with Node's bare 431. Other malformed HTTP keeps Node's own answer.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    // As Node's own handler: never into a response already under way (a pipelined request behind it).
+    const underWay = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (!socket.writable || underWay || error.code === 'ECONNRESET') return socket.destroy();
     if (error.code !== 'HPE_HEADER_OVERFLOW') {
-      // What Node answers by itself once a handler is set no more: 408 for a request too slow, else 400.
-      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      // What Node answers by itself, which it no longer does once a handler is set.
+      const status =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+            ? '413 Payload Too Large'
+            : '400 Bad Request';
       return socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     }
     const requestId = newId('req');

@@ -247,6 +247,14 @@ describe('filters', () => {
     const chat = await server.api('/v1/chat', { key, body: { question: 'zebra?', filter: huge } });
     expect(chat.status).toBe(422);
     expect(chat.body.error.message).toMatch(/^filter: at most 16384 characters/);
+    // Nested far deeper than a filter may be: refused for its depth, before anything measures it whole.
+    const deep = `${'['.repeat(20_000)}"x"${']'.repeat(20_000)}`;
+    const nested = await server.api('/v1/chat', {
+      key,
+      rawBody: `{"question":"zebra?","filter":{"a":${deep}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(nested.status).toBe(422);
   });
 
   it('pages under a selective filter: every match once, no short page before the end, a cursor only with its filter', async () => {

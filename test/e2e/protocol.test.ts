@@ -239,6 +239,11 @@ describe('HTTP protocol and errors', () => {
       expectError(res, 429, 'rate_limited');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(res.body.error.retry_after).toBe(Number(res.headers.get('retry-after')));
+      // The same key with the scheme spelt another way is the same bucket.
+      for (const scheme of ['bearer', 'BEARER'])
+        expect(
+          (await throttled.api('/v1/documents', { headers: { authorization: `${scheme} ${limitedKey}` } })).status,
+        ).toBe(429);
       // Another key has its own bucket.
       expect((await throttled.api('/v1/documents', { key: otherKey })).status).toBe(200);
     } finally {

@@ -35,7 +35,11 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   ],
   ['person', /\b(?:who|whom|whose)\b/i],
   // Last: "what is wrong with the roof and what will it cost" asks for the amount.
-  ['summary', /\b(?:what(?:'s| is| was) (?:wrong|the (?:problem|issue|matter))|what went wrong)\b/i],
+  // "The issue" or "the problem" as the thing asked about, not a noun's first word ("the issue date", "the problem set").
+  [
+    'summary',
+    /\b(?:what(?:'s| is| was) (?:wrong|the (?:problem|issue|matter)(?=\s*(?:$|[?.!,]|(?:with|about|here|there)\b)))|what went wrong)\b/i,
+  ],
 ];
 
 /** A month as notes write it, whole or shortened: one alternative a month, each starting with its first three letters. */

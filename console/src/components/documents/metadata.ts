@@ -31,14 +31,17 @@ export function parseMetadata(text: string): { metadata: Metadata } | { error: s
   return { metadata: value as Metadata };
 }
 
+/** Over `max` characters: code points, as the API counts them (an emoji is one). */
+const longerThan = (text: string, max: number) => text.length > max && [...text].length > max;
+
 function valueProblem(value: unknown): string | null {
-  if (typeof value === 'string') return value.length > MAX_STRING ? `at most ${MAX_STRING} characters` : null;
+  if (typeof value === 'string') return longerThan(value, MAX_STRING) ? `at most ${MAX_STRING} characters` : null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'a finite number';
   if (typeof value === 'boolean') return null;
   if (Array.isArray(value)) {
     if (value.length > MAX_ARRAY) return `at most ${MAX_ARRAY} items`;
     if (!value.every((item) => typeof item === 'string')) return 'an array holds only strings';
-    if (value.some((item: string) => item.length > MAX_ITEM)) return `each item at most ${MAX_ITEM} characters`;
+    if (value.some((item: string) => longerThan(item, MAX_ITEM))) return `each item at most ${MAX_ITEM} characters`;
     return null;
   }
   return 'a string, a number, a boolean or an array of strings';
