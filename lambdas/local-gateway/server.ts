@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -11,6 +12,7 @@ import type {
 import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/limits.js';
 import { ALL_ROUTES, type PageName, type RouteName } from '../endpoints/routes.js';
+import { bearerKey } from '../http/bearer.js';
 import { CorsPolicy } from '../http/cors.js';
 import type { ApiHandler, ApiResult } from '../http/endpoint.js';
 import { errorResponse } from '../http/endpoint.js';
@@ -130,6 +132,41 @@ function lambdaContext(functionName: string, requestId: string): Context {
  */
 const REQUEST_HEAD_BYTES = 64 * 1024;
 
+/**
+ * What the server answers to a request it could not parse. Request line and
+ * headers past REQUEST_HEAD_BYTES get no route: they are answered as every
+ * error is (the contract's body, x-request-id), not with Node's bare 431.
+ * Other malformed HTTP gets what Node answers by itself, which it no longer
+ * does once a handler is set; and, as Node's own handler, never into a
+ * response already under way (a pipelined request behind it).
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const underWay = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || underWay || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const nodeStatus = { ERR_HTTP_REQUEST_TIMEOUT: 408, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413 }[error.code ?? ''] ?? 400;
+  const result =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? errorResponse(
+          new HttpError(
+            'invalid_request',
+            `request line and headers over ${REQUEST_HEAD_BYTES} bytes (a filter belongs in chat's body)`,
+          ),
+          newId('req'),
+        )
+      : { statusCode: nodeStatus, headers: {}, body: '' };
+  const headers = Object.entries({
+    ...result.headers,
+    'content-length': String(Buffer.byteLength(result.body)),
+    connection: 'close',
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${result.statusCode} ${STATUS_CODES[result.statusCode]}\r\n${headers}\r\n${result.body}`);
+}
+
 export async function startLocalServer(options: LocalServerOptions) {
   const limiter = new RateLimiter(options.rateLimit);
   const cors = new CorsPolicy(options.corsOrigins ?? []);
@@ -194,8 +231,8 @@ export async function startLocalServer(options: LocalServerOptions) {
       } catch {
         return fail(new HttpError('unauthorized', 'unknown, malformed or revoked API key'));
       }
-      // Per key, however the scheme is spelt ("Bearer", "bearer"): one bucket a key, as API Gateway's usage plan keeps.
-      const wait = limiter.take(token.replace(/^bearer\s+/i, ''));
+      // One bucket a key, however the scheme is spelt, as API Gateway's usage plan keeps (the authorizer accepted it).
+      const wait = limiter.take(bearerKey(token) ?? token);
       if (wait > 0)
         return fail(
           new HttpError(
@@ -274,39 +311,7 @@ export async function startLocalServer(options: LocalServerOptions) {
       });
     });
   });
-  // A request line and headers past Node's limit get no route: answer as every error is answered (the
-  // contract's body, x-request-id), not with Node's bare 431. Other malformed HTTP keeps Node's own answer.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    // As Node's own handler: never into a response already under way (a pipelined request behind it).
-    const underWay = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
-    if (!socket.writable || underWay || error.code === 'ECONNRESET') return socket.destroy();
-    if (error.code !== 'HPE_HEADER_OVERFLOW') {
-      // What Node answers by itself, which it no longer does once a handler is set.
-      const status =
-        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? '408 Request Timeout'
-          : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
-            ? '413 Payload Too Large'
-            : '400 Bad Request';
-      return socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
-    }
-    const requestId = newId('req');
-    const result = errorResponse(
-      new HttpError(
-        'invalid_request',
-        `request line and headers over ${REQUEST_HEAD_BYTES} bytes (a filter belongs in chat's body)`,
-      ),
-      requestId,
-    );
-    const headers = Object.entries({
-      ...result.headers,
-      'content-length': String(Buffer.byteLength(result.body)),
-      connection: 'close',
-    })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.end(`HTTP/1.1 ${result.statusCode} Unprocessable Content\r\n${headers}\r\n${result.body}`);
-  });
+  server.on('clientError', answerClientError);
   // Longer than clients' own idle timeouts, so a client never reuses a socket the server just closed.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', resolve));

@@ -377,6 +377,8 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(wanted('what went wrong at the bank')).toBe('summary');
     expect(wanted('what is wrong with the roof and what will it cost')).toBe('amount');
     expect(wanted('what was the issue with the boiler?')).toBe('summary');
+    expect(wanted('what was the problem at the dentist?')).toBe('summary');
+    expect(wanted("what's the matter with the dog")).toBe('summary');
     expect(wanted('what was the issue date of my passport')).not.toBe('summary');
     expect(wanted('what is the problem set for week 3')).not.toBe('summary');
     const car = note(1, 'The car would not start this morning. The AA man said the battery was flat and replaced it.', {

@@ -38,7 +38,7 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   // "The issue" or "the problem" as the thing asked about, not a noun's first word ("the issue date", "the problem set").
   [
     'summary',
-    /\b(?:what(?:'s| is| was) (?:wrong|the (?:problem|issue|matter)(?=\s*(?:$|[?.!,]|(?:with|about|here|there)\b)))|what went wrong)\b/i,
+    /\b(?:what(?:'s| is| was) (?:wrong|the (?:problem|issue|matter)(?=\s*(?:$|[?.!,]|(?:with|about|at|on|in|for|here|there)\b)))|what went wrong)\b/i,
   ],
 ];
 

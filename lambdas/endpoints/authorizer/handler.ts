@@ -1,5 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { hashKey, type KeyService } from '../../core/keys.js';
+import { bearerKey } from '../../http/bearer.js';
 
 /**
  * The Bearer-key authorizer (API Gateway TOKEN authorizer). It allows the
@@ -10,9 +11,8 @@ import { hashKey, type KeyService } from '../../core/keys.js';
 export const createHandler =
   (deps: { keys: Pick<KeyService, 'authenticate'> }) =>
   async (event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-    // The scheme is case-insensitive (RFC 9110, 11.1): "bearer lib_..." is the same key.
-    const match = /^Bearer ([^\s]+)$/i.exec(event.authorizationToken ?? '');
-    const tenantId = match ? await deps.keys.authenticate(match[1]!) : null;
+    const key = bearerKey(event.authorizationToken);
+    const tenantId = key ? await deps.keys.authenticate(key) : null;
     if (!tenantId) throw new Error('Unauthorized');
     // The whole API, so API Gateway can cache the answer per key across routes.
     const apiArn = `${event.methodArn.split('/').slice(0, 2).join('/')}/*`;
@@ -24,6 +24,6 @@ export const createHandler =
       },
       context: { tenantId },
       // The usage plan throttles per key: API Gateway's API key whose value is this key's SHA-256 (never the key itself).
-      usageIdentifierKey: hashKey(match![1]!),
+      usageIdentifierKey: hashKey(key!),
     };
   };

@@ -1,5 +1,6 @@
 import type { KeyService } from '../../core/keys.js';
 import type { Embedder } from '../../core/ports.js';
+import { bearerKey } from '../../http/bearer.js';
 import { eventHeader } from '../../http/cors.js';
 import { createEndpoint } from '../../http/endpoint.js';
 import { logger } from '../../http/observability.js';
@@ -116,11 +117,11 @@ export const createHandler = (deps: HealthDeps) => {
  * takes too long, is an anonymous call: health answers regardless.
  */
 async function presentsValidKey(deps: HealthDeps, authorization: string | undefined): Promise<boolean> {
-  const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
-  if (!match || !deps.keys) return false;
+  const key = bearerKey(authorization);
+  if (!key || !deps.keys) return false;
   let tenantId: string | null = null;
   const checked = await probe(async () => {
-    tenantId = await deps.keys!.authenticate(match[1]!);
+    tenantId = await deps.keys!.authenticate(key);
   });
   return checked.state === 'ok' && tenantId !== null;
 }
