@@ -175,3 +175,40 @@ describe('requests for the things of a kind, over notes that never name the kind
     for (const refused of offline.unrelated) expect(refused.response.sources).toEqual([]);
   }, 300_000);
 });
+
+describe('a question that asks two things at once', () => {
+  const NOTES = {
+    wedding: 'Priya and Tom’s wedding is on 21 June in Bath. We booked the Royal Crescent hotel for two nights, £310.',
+    dentist: 'Dentist check-up for both kids on Wednesday 14th at 3:45, Dr Patel at Smile Studio.',
+    rent: 'Landlord emailed: rent goes up from £1,250 to £1,340 a month from 1 September.',
+    bike: 'Sold the old bike on Facebook Marketplace for £140 to a student from Leeds.',
+    boiler:
+      'Boiler stopped heating water on Sunday. The engineer replaced the diverter valve, £186 including call-out.',
+    passport: 'Renewed my passport online, it cost £88.50 and should arrive within three weeks.',
+  };
+  const SET: EverydaySet = {
+    notes: Object.entries(NOTES).map(([id, text]) => ({ id, text })),
+    questions: [
+      { question: 'where are we staying for the wedding and what does it cost', answers: ['wedding'], ask: 'fact' },
+      {
+        question: 'when are the kids at the dentist? and what is the new rent',
+        answers: ['dentist', 'rent'],
+        ask: 'fact',
+      },
+    ],
+    unrelated: ['what is my blood type, and when is the book club?', 'who won the cup final and what was the score'],
+  };
+
+  it('is answered from the note that answers either ask, and refused when the library answers neither; alike on two cosine scales', async () => {
+    const [offline, shifted] = [await askAll(SET, pool), await askAll(SET, new ShiftedEmbedder(pool))];
+    expect(shifted.answers.map((a) => a.cited)).toEqual(offline.answers.map((a) => a.cited));
+    const [wedding, both] = offline.answers;
+    // Refused whole before: "staying" and "cost" are words the wedding note does not hold.
+    expect(wedding!.cited[0]).toBe('wedding');
+    expect(wedding!.response.reply).toContain('£310');
+    expect(both!.cited).toEqual(expect.arrayContaining(['dentist', 'rent']));
+    expect(both!.response.reply).toContain('Wednesday 14th at 3:45');
+    expect(both!.response.reply).toContain('£1,340');
+    for (const refused of [...offline.unrelated, ...shifted.unrelated]) expect(refused.response.sources).toEqual([]);
+  }, 300_000);
+});

@@ -20,6 +20,7 @@ import { Conversations, searchQuestion } from './conversations.js';
 import { artifactIntent, wantsItems } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
 import { attachPendingVectors, type DeferredVectors, type PendingVectors } from './memory-vectors.js';
+import { standaloneParts } from './question-parts.js';
 import { ReplyDeltas } from './reply-deltas.js';
 import { ChatRetriever, type RetrievedPassage } from './retrieval.js';
 import { buildSources, type ChatSource, citedFacts, type GroundedPassage } from './sources.js';
@@ -114,12 +115,17 @@ export class ChatService {
     const { chatModel } = this.deps;
     // A follow-up that points back is searched with what it points back to (conversations.ts).
     const asked = searchQuestion(question, conversation.history, { noAnswerReply: NO_ANSWER_REPLY });
-    const {
-      passages: retrieved,
-      questionVector,
-      questionTokens,
-      generation,
-    } = await this.retriever.retrieve(ref, asked.search, { judging: chatModel.judges, filter: options.filter });
+    const retrieval = { judging: chatModel.judges, filter: options.filter };
+    const found = await this.retriever.retrieve(ref, asked.search, retrieval);
+    const { questionVector, generation } = found;
+    let { passages: retrieved, questionTokens } = found;
+    // A question asking two things whose passages did not clear the gate as a whole: each ask on its own (question-parts.ts).
+    const parts = retrieved.length || generation === null || asked.inContext ? [] : standaloneParts(question);
+    if (parts.length) {
+      const byParts = await this.retriever.retrieveParts(ref, parts, generation!, retrieval);
+      retrieved = byParts.passages;
+      questionTokens += byParts.questionTokens;
+    }
     // The passages' lines are read in the generation the passages were found in (none without a library).
     const passages = generation === null ? [] : await this.ground(ref, retrieved, generation);
 

@@ -105,6 +105,36 @@ export class ChatRetriever {
     return { passages: selectGrounding(candidates, gate), questionVector, questionTokens, generation };
   }
 
+  /**
+   * For a question that joins asks (question-parts.ts) and found nothing to
+   * answer from as a whole: each part that stands alone is retrieved and
+   * gated on its own words, and the passages any of them grounds, in the
+   * parts' order, are the evidence. Only passages read in `generation` (the
+   * whole question's) are kept.
+   */
+  async retrieveParts(
+    ref: LibraryRef,
+    parts: readonly string[],
+    generation: string,
+    options: { judging?: boolean; filter?: Filter } = {},
+  ): Promise<{ passages: RetrievedPassage[]; questionTokens: number }> {
+    const passages: RetrievedPassage[] = [];
+    const seen = new Set<string>();
+    let questionTokens = 0;
+    for (const part of parts) {
+      const found = await this.retrieve(ref, part, options);
+      questionTokens += found.questionTokens;
+      if (found.generation !== generation) continue;
+      for (const p of found.passages) {
+        const id = `${p.itemId}#${p.passage.ordinal}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        passages.push(p);
+      }
+    }
+    return { passages, questionTokens };
+  }
+
   /** Every candidate passage of the top items with its support signals, before the gate. */
   async candidates(
     ref: LibraryRef,
