@@ -12,9 +12,26 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-/** Every distinct word of the query, stopwords dropped unless nothing else is left. */
+/**
+ * An English clitic after an apostrophe (straight or typographic): the `s` of
+ * "what's" and "Mom's", the `t` of "don't", the `ll` of "we'll". Split off as
+ * words of their own they would match every possessive in the library (a
+ * note about "Mom's birthday" found by the words of "what's the wifi code"),
+ * so they are dropped with the apostrophe, as OpenSearch's english analyzer
+ * drops a possessive.
+ */
+const CLITIC = /(?<=[\p{L}\p{N}])['\u2019](?:s|t|d|ll|m|re|ve)(?![\p{L}\p{N}])/gu;
+
+/** Every distinct word of the query, clitics and stopwords dropped (stopwords kept when nothing else is left). */
 export function queryTerms(text: string): string[] {
-  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const words = [
+    ...new Set(
+      text
+        .toLowerCase()
+        .replace(CLITIC, '')
+        .match(/[\p{L}\p{N}]+/gu) ?? [],
+    ),
+  ];
   const content = words.filter((w) => !STOPWORDS.has(w));
   return content.length ? content : words;
 }

@@ -45,6 +45,45 @@ describe("the keyword leg's term cap", () => {
   });
 });
 
+describe("a query's words", () => {
+  it('drop the clitic after an apostrophe: the s of "what\'s" is no word to match every possessive by', () => {
+    expect(queryTerms("what's the wifi code")).toEqual(['wifi', 'code']);
+    expect(queryTerms('What’s on at Hannah’s?')).toEqual(['hannah']);
+    expect(queryTerms("we'll say they're sure it isn't, I'd think; I'm told you've")).toEqual([
+      'say',
+      'sure',
+      'isn',
+      'think',
+      'told',
+    ]);
+    // Not a clitic: a letter of its own, or an apostrophe inside a word.
+    expect(queryTerms('vitamin d and plan s')).toEqual(['vitamin', 'd', 'plan', 's']);
+    expect(queryTerms("O'Brien's rock 'n' roll")).toEqual(['o', 'brien', 'rock', 'n', 'roll']);
+  });
+
+  it("find no possessive by a question's clitic on the SQLite index", async () => {
+    const index = new SqliteSearchIndex(openDatabase(':memory:'), 4, 'none');
+    const ref: LibraryRef = { tenantId: 'ten_clitic', endUserId: null };
+    const note = (n: number, text: string): IndexItem => ({
+      itemId: `file_${String(n).padStart(26, '0')}`,
+      kind: 'file_excerpt',
+      title: null,
+      sourceRef: null,
+      contentDate: '2026-01-01T00:00:00.000000',
+      text,
+      passages: [{ ordinal: 0, lineStart: 1, lineEnd: 1, text }],
+      vectors: [],
+    });
+    await index.put(ref, note(1, "Mom's birthday is on March 14; she likes orchids."));
+    await index.put(ref, note(2, 'The wifi password at the cabin is pinecone42.'));
+    // Found by its own words (a hit through its neighbours' words, viaContext, is not).
+    const ownWords = async (text: string) =>
+      (await index.keywordSearch(ref, { text, limit: 10 })).filter((h) => !h.viaContext).map((h) => h.itemId);
+    expect(await ownWords("what's the wifi code")).toEqual([note(2, '').itemId]);
+    expect(await ownWords("when is mom's birthday")).toEqual([note(1, '').itemId]);
+  });
+});
+
 describe('a 1,000-character query on the SQLite index', () => {
   const ref: LibraryRef = { tenantId: 'ten_terms', endUserId: null };
   const item = (n: number, text: string): IndexItem => ({
