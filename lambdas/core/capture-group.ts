@@ -90,8 +90,10 @@ export async function captureTextGroup(
   try {
     const fresh = await freshTexts(deps, ref, texts);
     if (fresh.length < 2) return outcomes;
-    const now = deps.clock.now();
-    const docs = fresh.map((k) => textRecord(ref, texts[k]!, now));
+    // Each document its own instant, in order, as each would have alone (the clock keeps them unique).
+    const stamps = fresh.map(() => deps.clock.now());
+    const now = stamps[0]!;
+    const docs = fresh.map((k, j) => textRecord(ref, texts[k]!, stamps[j]!));
     const generation = await deps.documents.touchLibrary(ref, now);
     const claims = await deps.documents.claimMany(docs, generation);
     for (const [j, claim] of claims.entries()) if (claim.claimed) claimed.push({ k: fresh[j]!, doc: docs[j]! });

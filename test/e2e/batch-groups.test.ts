@@ -111,6 +111,23 @@ describe('batch text groups on the local stack', () => {
     expect((await server.api('/v1/usage', { key })).body.captures).toBe(before + 19);
   });
 
+  it('gives each item its own created_at, in request order, as captured alone: newest first and date filters tell them apart', async () => {
+    const user = 'groups-dates';
+    const items = Array.from({ length: 4 }, (_, i) => ({ text: `dated group note ${i} grpdated${i}` }));
+    const res = await batch(items, user);
+    expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(Array(4).fill('created'));
+    const ids = res.body.results.map((r: { id: string }) => r.id);
+    const list = await server.api(`/v1/documents?end_user_id=${user}`, { key });
+    const docs = list.body.documents as Array<{ id: string; created_at: string }>;
+    // Newest first: the last item first.
+    expect(docs.map((d) => d.id)).toEqual([...ids].reverse());
+    const dates = docs.map((d) => d.created_at).reverse();
+    for (let i = 1; i < dates.length; i++) expect(dates[i]! > dates[i - 1]!, dates.join(' ')).toBe(true);
+    const after = encodeURIComponent(JSON.stringify({ created_at: { gt: dates[0] } }));
+    const later = await server.api(`/v1/documents?end_user_id=${user}&filter=${after}`, { key });
+    expect(later.body.documents.map((d: { id: string }) => d.id)).toEqual(ids.slice(1).reverse());
+  });
+
   it('a group whose index write fails leaves nothing of itself: each item is then captured alone', async () => {
     const user = 'groups-failing';
     const restore = patchIndex('putMany', async () => {
