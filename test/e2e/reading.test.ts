@@ -70,6 +70,7 @@ describe('GET /v1/search', () => {
   it.each([
     ['/v1/search', /^q: /],
     ['/v1/search?q=', /^q: /],
+    ['/v1/search?q=%20%20%0A', /^q: must not be blank/],
     [`/v1/search?q=${'a'.repeat(1001)}`, /^q: /],
     ['/v1/search?q=a&limit=0', /^limit: /],
     ['/v1/search?q=a&limit=51', /^limit: /],

@@ -22,7 +22,8 @@ const kindList = z.pipe(
 );
 
 const SearchQuery = z.object({
-  q: text(1, LIMITS.queryChars),
+  // A blank query has no words and no meaning to match by: its results would be arbitrary (as chat's question).
+  q: text(1, LIMITS.queryChars).check(z.refine((q: string) => q.trim().length > 0, 'must not be blank')),
   limit: limitParam(LIMITS.search),
   cursor: cursorParam,
   end_user_id: z.optional(EndUserId),
