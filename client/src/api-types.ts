@@ -397,13 +397,13 @@ export interface components {
             };
             /** @description Requires source_ref. This capture is the new version of the document at source_ref: once its text is indexed, the older documents with that source_ref in the same library are removed (a reader finds one version at every moment). See docs/api-notes.md. */
             replace_source_ref?: boolean;
-            /** @description Selects that end user's library; omitted: the tenant's shared library. */
+            /** @description Selects that end user's library; omitted: the tenant's shared library. Not "." or "..". */
             end_user_id?: string;
         };
         CaptureBatchRequest: {
             /** @description Capture items (see CaptureItem); each is validated on its own receipt. */
             items: components["schemas"]["CaptureItem"][];
-            /** @description Selects that end user's library; omitted: the tenant's shared library. */
+            /** @description Selects that end user's library; omitted: the tenant's shared library. Not "." or "..". */
             end_user_id?: string;
         };
         /** @description Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref). */
@@ -418,7 +418,7 @@ export interface components {
         ChatRequest: {
             /** @description Answered only from the selected library. */
             question: string;
-            /** @description Selects that end user's library; omitted: the tenant's shared library. */
+            /** @description Selects that end user's library; omitted: the tenant's shared library. Not "." or "..". */
             end_user_id?: string;
             /** @description Goes on with that conversation: the question is read in the light of its recent turns (a follow-up such as "and when was that?" is searched with what it points back to). Omitted: a new conversation. Only in the library it began in (same key's tenant and `end_user_id`); elsewhere, or after that end user was erased, it is 404. */
             conversation_id?: string;
@@ -822,10 +822,10 @@ export interface components {
         Filter: {
             [key: string]: unknown;
         };
-        /** @description A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules (see Metadata). */
+        /** @description A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay; null removes every key. The result must obey the metadata rules (see Metadata). */
         MetadataPatch: {
             [key: string]: (string | number | boolean | string[]) | null;
-        };
+        } | null;
     };
     responses: {
         /** @description `method_not_allowed`: A known path with a method it does not take; `Allow` lists the methods it takes. */

@@ -93,7 +93,8 @@ export interface ChatOptions extends RequestOptions {
 export interface DocumentUpdate {
   title?: string;
   source_ref?: string | null;
-  metadata?: MetadataPatch;
+  /** A merge patch on the metadata (a key with null removes it); null removes every key. */
+  metadata?: MetadataPatch | null;
 }
 
 /** Which lines `documents.content` reads: from `fromLine` (1-based, default 1), at most `lines` (1 to 5000, default 1000). */

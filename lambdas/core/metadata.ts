@@ -75,9 +75,12 @@ export function checkMetadata(value: unknown, path = 'metadata'): Metadata {
 
 /**
  * A merge patch (RFC 7396) on metadata: a key with a value sets it, a key with
- * null removes it. The result is checked against the metadata rules.
+ * null removes it. A patch that is null removes every key (RFC 7396: a patch
+ * that is not an object replaces the whole, and no metadata is `{}`). The
+ * result is checked against the metadata rules.
  */
 export function mergeMetadata(current: Metadata, patch: unknown, path = 'metadata'): Metadata {
+  if (patch === null) return {};
   if (!isPlainObject(patch))
     throw invalidRequest(`${path}: expected an object (a merge patch: a key with null removes it)`);
   // A Map, not an object: a key named __proto__ is a key like any other.

@@ -84,10 +84,10 @@ const FILTER_DESCRIPTION =
 export const FilterSchema = meta(z.record(z.string(), z.unknown()), { id: 'Filter', description: FILTER_DESCRIPTION });
 
 /** PATCH's metadata: a merge patch (null removes a key). */
-export const MetadataPatchSchema = meta(z.record(z.string(), z.nullable(metadataValue)), {
+export const MetadataPatchSchema = meta(z.nullable(z.record(z.string(), z.nullable(metadataValue))), {
   id: 'MetadataPatch',
   description:
-    'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules (see Metadata).',
+    'A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay; null removes every key. The result must obey the metadata rules (see Metadata).',
 });
 
 /**

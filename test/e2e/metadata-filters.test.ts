@@ -406,4 +406,25 @@ describe('PATCH /v1/documents/{id}', () => {
     ).toBe(404);
     expect((await server.api(`/v1/documents/${id}`, { key })).body.title).toBe('plain');
   });
+
+  it('metadata: null removes every key (RFC 7396: a patch that is not an object replaces the whole), and filters see it', async () => {
+    const created = await server.api('/v1/capture', {
+      key,
+      body: { text: 'The narwhal survey, all of it.', metadata: { stage: 'draft', tags: ['survey'] } },
+    });
+    const id = created.body.id;
+    const cleared = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', body: { metadata: null } });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.metadata).toEqual({});
+    expect((await server.api(`/v1/documents/${id}`, { key })).body.metadata).toEqual({});
+    const draft = await server.api(`/v1/documents?filter=${q({ 'metadata.stage': 'draft' })}`, { key });
+    expect(draft.body.documents.map((d: { id: string }) => d.id)).not.toContain(id);
+    const search = await server.api(`/v1/search?q=narwhal&filter=${q({ 'metadata.stage': { exists: false } })}`, {
+      key,
+    });
+    expect(search.body.results.map((r: { id: string; metadata: unknown }) => [r.id, r.metadata])).toContainEqual([
+      id,
+      {},
+    ]);
+  });
 });
