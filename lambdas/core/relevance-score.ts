@@ -18,7 +18,10 @@ import type { PassageHit } from './model.js';
  * A result's score is its place in the ranking (the hybrid score) times the
  * best such relevance among the results: the order stays the ranking's, the
  * first result scores the relevance the query found, and an unrelated query
- * scores low throughout.
+ * scores low throughout. A result the keyword leg found only through the
+ * words of the memories captured beside it (core/memory-context.ts) holds
+ * none of the query's words: it scores no more than its own relevance by
+ * meaning, and the results after it no more than it (search.ts).
  */
 export const MEANING_FLOOR = 0.15;
 export const MEANING_FULL = 0.6;
@@ -32,6 +35,21 @@ export interface ScoredItem {
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
+/** Relevance by meaning alone: a cosine on the reference scale, 0 at MEANING_FLOOR up to 1 at MEANING_FULL. */
+export const meaningRelevance = (referenceCosine: number): number =>
+  clamp01((referenceCosine - MEANING_FLOOR) / (MEANING_FULL - MEANING_FLOOR));
+
+/** Each item's best cosine among the meaning leg's hits, on the reference scale. */
+export function referenceCosines(
+  vectorHits: readonly PassageHit[],
+  scale: CosineScale | undefined,
+): Map<string, number> {
+  const cosineOf = new Map<string, number>();
+  for (const hit of vectorHits)
+    cosineOf.set(hit.itemId, Math.max(cosineOf.get(hit.itemId) ?? -1, onReferenceScale(hit.rawScore, scale)));
+  return cosineOf;
+}
+
 /** The query's best absolute relevance among the first `consider` ranked items. */
 export function queryRelevance(
   q: string,
@@ -42,15 +60,13 @@ export function queryRelevance(
 ): number {
   const top = ranked.slice(0, consider);
   if (!top.length) return 0;
-  const cosineOf = new Map<string, number>();
-  for (const hit of vectorHits)
-    cosineOf.set(hit.itemId, Math.max(cosineOf.get(hit.itemId) ?? -1, onReferenceScale(hit.rawScore, scale)));
+  const cosineOf = referenceCosines(vectorHits, scale);
   const question = termSet(q);
   const texts = top.map((item) => termSet(item.passageText));
   const weights = termWeights(question, texts);
   let best = 0;
   top.forEach((item, i) => {
-    const meaning = clamp01(((cosineOf.get(item.itemId) ?? 0) - MEANING_FLOOR) / (MEANING_FULL - MEANING_FLOOR));
+    const meaning = meaningRelevance(cosineOf.get(item.itemId) ?? 0);
     const { coverage, matched } = termCoverage(question, texts[i]!, weights);
     const words = matched > 0 ? coverage : 0;
     best = Math.max(best, 1 - (1 - meaning) * (1 - words));

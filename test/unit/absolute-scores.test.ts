@@ -66,6 +66,38 @@ describe('search scores and min_score over the local stack', () => {
     shifted.forEach((scores, i) => scores.forEach((score, j) => expect(score).toBeCloseTo(plain[i]![j]!, 6)));
   });
 
+  it('scores a note found only through the words of the notes captured beside it low: it shares neither words nor meaning with the query', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'library-scores-'));
+    const stack = await openLocalStack({ dataDir: dir, embedder: new HashingEmbedder() });
+    try {
+      const ref = { tenantId: 't', endUserId: null };
+      // Short notes of one sitting: each is read with its neighbours' words (core/memory-context.ts).
+      for (const text of notes) await stack.services.capture.capture(ref, { text });
+      await stack.settled();
+      const page = await stack.services.search.search(ref, { q: 'plumber bathroom sink trap', limit: 10 });
+      const [best, ...others] = page.items;
+      expect(best).toMatchObject({ snippet: notes[0], from_keyword: true });
+      expect(best!.score).toBeGreaterThan(0.8);
+      expect(others.length).toBeGreaterThan(0);
+      for (const other of others) {
+        expect(other.from_keyword).toBe(false);
+        expect(other.score, other.snippet).toBeLessThan(0.2);
+      }
+      // Scores still fall with the ranking, so min_score keeps a prefix.
+      const scores = page.items.map((r) => r.score);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      const above = await stack.services.search.search(ref, {
+        q: 'plumber bathroom sink trap',
+        limit: 10,
+        minScore: 0.5,
+      });
+      expect(above.items.map((r) => r.snippet)).toEqual([notes[0]]);
+    } finally {
+      stack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("min_score keeps only results at or above it, the ranking's order unchanged; an unrelated query's results all go", async () => {
     const [all, nonsense] = await scoresWith(new HashingEmbedder(), ['plumber bathroom sink trap', 'zzqqxxjj']);
     expect(all!.length).toBe(3);
