@@ -20,8 +20,8 @@ import type { PassageHit } from './model.js';
  * first result scores the relevance the query found, and an unrelated query
  * scores low throughout. A result the keyword leg found only through the
  * words of the memories captured beside it (core/memory-context.ts) holds
- * none of the query's words: it scores no more than its own relevance by
- * meaning, and the results after it no more than it (search.ts).
+ * none of the query's words: it scores its own relevance by meaning, raised
+ * only as far as the best result ranked after it (search.ts).
  */
 export const MEANING_FLOOR = 0.15;
 export const MEANING_FULL = 0.6;
@@ -72,4 +72,22 @@ export function queryRelevance(
     best = Math.max(best, 1 - (1 - meaning) * (1 - words));
   });
   return best;
+}
+
+/**
+ * Ranked scores (non-increasing) with the neighbours' evidence taken out:
+ * `own[i]` is the relevance by meaning of a result found by words only
+ * through the memories beside it (null for any other). Such a result scores
+ * its own relevance, raised only as far as the best score ranked after it:
+ * the scores still fall with the ranking, and no later result is pulled down.
+ */
+export function withoutNeighbourEvidence(scores: readonly number[], own: readonly (number | null)[]): number[] {
+  const out = [...scores];
+  let below = 0; // the best score ranked after the result at hand
+  for (let i = out.length - 1; i >= 0; i--) {
+    const mine = own[i];
+    if (mine !== null && mine !== undefined) out[i] = Math.min(out[i]!, Math.max(below, mine));
+    below = out[i]!;
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
 import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
-import { meaningRelevance, queryRelevance, referenceCosines } from './relevance-score.js';
+import { meaningRelevance, queryRelevance, referenceCosines, withoutNeighbourEvidence } from './relevance-score.js';
 import type { RememberedQueries } from './remembered-queries.js';
 
 export interface SearchRequest {
@@ -89,19 +89,17 @@ export class SearchService {
     const scale = await this.deps.cosineScale?.();
     const relevance = queryRelevance(request.q, fused, vectorHits, scale);
     // An item found by words only through its neighbours' (memory-context.ts) holds none of the query's words:
-    // it scores no more than its own meaning says, and what ranks after it no more than it (so min_score keeps a prefix).
+    // it scores what its own meaning says, raised only as far as the best result ranked after it, so scores
+    // still fall with the ranking (min_score keeps a prefix) and no later result is pulled down.
     const byWords = new Set(keywordHits.map((hit) => hit.itemId));
     const cosineOf = referenceCosines(vectorHits, scale);
-    let ceiling = 1;
-    const ranked = fused
-      .map((item) => {
-        let score = Math.min(item.score * relevance, ceiling);
-        if (!item.fromKeyword && byWords.has(item.itemId))
-          score = Math.min(score, meaningRelevance(cosineOf.get(item.itemId) ?? 0));
-        ceiling = score;
-        return { ...item, score };
-      })
-      .filter((item) => item.score >= minScore);
+    const scores = withoutNeighbourEvidence(
+      fused.map((item) => item.score * relevance),
+      fused.map((item) =>
+        !item.fromKeyword && byWords.has(item.itemId) ? meaningRelevance(cosineOf.get(item.itemId) ?? 0) : null,
+      ),
+    );
+    const ranked = fused.map((item, i) => ({ ...item, score: scores[i]! })).filter((item) => item.score >= minScore);
     const page = ranked.slice(offset, offset + request.limit);
     const hasMore = offset + request.limit < ranked.length;
     return {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REFERENCE_SCALE } from '../../lambdas/core/chat/calibration.js';
 import type { PassageHit } from '../../lambdas/core/model.js';
 import type { Embedder } from '../../lambdas/core/ports.js';
-import { MEANING_FLOOR, queryRelevance } from '../../lambdas/core/relevance-score.js';
+import { MEANING_FLOOR, queryRelevance, withoutNeighbourEvidence } from '../../lambdas/core/relevance-score.js';
 import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
@@ -19,6 +19,13 @@ describe("a query's absolute relevance", () => {
     const ranked = [{ itemId: 'a', passageText: 'The ferry leaves at noon from pier four.', score: 1 }];
     expect(queryRelevance('zzqqxxjj', ranked, [hit('a', MEANING_FLOOR - 0.05)], REFERENCE_SCALE)).toBe(0);
     expect(queryRelevance('ferry pier noon', ranked, [hit('a', MEANING_FLOOR)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
+  });
+
+  it("takes a neighbour's evidence out of its score without pulling a later result down", () => {
+    // A paraphrase (0.6) ranked after a note found through its neighbours' words (own meaning 0.1).
+    expect(withoutNeighbourEvidence([1, 0.55, 0.54, 0.2], [null, 0.1, null, 0.05])).toEqual([1, 0.54, 0.54, 0.05]);
+    expect(withoutNeighbourEvidence([1, 0.55, 0.5, 0.2], [null, 0.1, 0.05, null])).toEqual([1, 0.2, 0.2, 0.2]);
+    expect(withoutNeighbourEvidence([0.9, 0.5], [null, 0.7])).toEqual([0.9, 0.5]);
   });
 
   it("reads cosines on the embedder's own scale: the same evidence scores the same on two scales", () => {
