@@ -194,7 +194,12 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'in [0, 1] (absolute: about 0.5 and above is usually relevant), source_ref, file_id and metadata. Use it to find material before reading it with ' +
         'read_document (by file_id) or to check facts; use grep instead for an exact string.',
       inputSchema: z.strictObject({
-        query: z.string().min(1).max(LIMITS.queryChars).describe('What to look for, in plain words.'),
+        query: z
+          .string()
+          .min(1)
+          .max(LIMITS.queryChars)
+          .refine((q) => q.trim().length > 0, 'must not be blank')
+          .describe('What to look for, in plain words.'),
         limit: z
           .number()
           .int()
@@ -274,7 +279,12 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'holds nothing relevant the reply says so and sources is empty: it never invents. The question and reply are remembered in the library (found later by ' +
         'search as kind chat). Pass the conversation_id of an earlier answer to ask a follow-up.',
       inputSchema: z.strictObject({
-        question: z.string().min(1).max(CHAT_LIMITS.questionChars).describe('The question, in plain words.'),
+        question: z
+          .string()
+          .min(1)
+          .max(CHAT_LIMITS.questionChars)
+          .refine((q) => q.trim().length > 0, 'must not be blank')
+          .describe('The question, in plain words.'),
         filter,
         conversation_id: z
           .string()

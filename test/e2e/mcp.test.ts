@@ -379,6 +379,9 @@ describe.each([
     expect(errorText(await call(client, 'forget', { id: 'file_00000000000000000000000000' }))).toMatch(/^not_found: /);
     expect(errorText(await call(client, 'search', { limit: 5 }))).toMatch(/query/);
     expect(errorText(await call(client, 'search', { query: 'x', limit: 500 }))).toMatch(/limit/);
+    // Blank, as GET /v1/search's q and POST /v1/chat's question are refused.
+    expect(errorText(await call(client, 'search', { query: '  \n' }))).toMatch(/must not be blank at query/);
+    expect(errorText(await call(client, 'ask', { question: '   ' }))).toMatch(/must not be blank at question/);
     expect(errorText(await call(client, 'grep', { pattern: 'x', case_sensitive: 'yes' }))).toMatch(/case_sensitive/);
     expect(errorText(await call(client, 'search', { query: 'x', filter: { colour: 'red' } }))).toMatch(
       /^invalid_request: filter\.colour: /,
