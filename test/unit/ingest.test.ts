@@ -174,6 +174,38 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     ).toBe('created');
   });
 
+  it('reads a queued file once, whatever the lanes: one file alone in the queue is not taken by several lanes at once', async () => {
+    // npm start runs 2 lanes per passage worker (4 on two cores); each lane that took the one job began its
+    // extraction, and the third found the file "cut off" twice and failed it.
+    let reads = 0;
+    const extractor: TextExtractor = {
+      ...utf8Extractor,
+      async extract(input) {
+        reads += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return utf8Extractor.extract(input);
+      },
+    };
+    const { services, drain } = coreHarness({ extractor }, { lanes: 4 });
+    const file = await services.capture.capture(alice, {
+      contentBase64: b64('%SLOW the minutes of the lanes meeting'),
+      filename: 'lanes.pdf',
+      contentType: 'application/pdf',
+    });
+    await drain.whenIdle();
+    expect(await services.documents.get(alice, file.id!)).toMatchObject({ status: 'ready', failure_reason: null });
+    expect(reads).toBe(1);
+  });
+
+  it('embeds a long document on several lanes at once, each passage once', async () => {
+    const embedder = new RecordingEmbedder();
+    const { services, drain } = coreHarness({ embedder }, { lanes: 4 });
+    await services.capture.capture(alice, { text: longNote('lanes', 40) });
+    await drain.whenIdle();
+    const embedded = embedder.calls.flat().map((t) => t.split(' ')[0]);
+    expect(embedded.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `lanes-${i}`).sort());
+  });
+
   it('leaves nothing behind when the queue cannot take the job (backend_unavailable, retryable)', async () => {
     const base = coreHarness();
     const queue = Object.assign(Object.create(base.queue), {

@@ -181,6 +181,9 @@ export class LocalIngestDrain implements QueueDrain {
     while (this.running < this.options.lanes) {
       const entry = this.pick(now);
       if (!entry) break;
+      // Taken now, not when its step starts: else this loop hands the same job to every free lane, and each
+      // lane begins its own extraction of one file (the third found it "cut off" twice and failed it).
+      entry.choosing = true;
       this.running += 1;
       // Each step starts on a turn of its own: with an embedder that answers at once (a cache, a test double),
       // steps chained by promises alone would run back to back and starve every request until the backlog is gone.
@@ -245,6 +248,7 @@ export class LocalIngestDrain implements QueueDrain {
       }
       reserved = passages.map((p) => p.ordinal);
       for (const o of reserved) entry.inFlight.add(o);
+      this.schedule(); // the job's next passages may go to another free lane meanwhile
       const attached = await this.worker.embedPassages(doc, passages);
       if (!attached) return this.finish(job.documentId); // erased or deleted meanwhile
       this.succeeded(entry);
