@@ -12,8 +12,9 @@ import type { PassageHit } from './model.js';
  * - by meaning: the result's cosine on the reference scale (calibration.ts),
  *   0 at REFERENCE 0.15 (a little above the median of unrelated texts) up to
  *   1 at 0.6 (a close paraphrase; the median answer is at 0.47);
- * - by words: the share of the query's content terms the result holds, each
- *   weighted by how rare it is among the results (core/chat/relevance.ts);
+ * - by words: the share of the query's content terms the result holds (in
+ *   its passage or its title), each weighted by how rare it is among the
+ *   results (core/chat/relevance.ts);
  * combined as either being enough (1 - (1 - meaning)(1 - words)).
  * A result's score is its place in the ranking (the hybrid score) times the
  * best such relevance among the results: the order stays the ranking's, the
@@ -28,6 +29,8 @@ export const MEANING_FULL = 0.6;
 
 export interface ScoredItem {
   itemId: string;
+  /** The item's title: its words are the item's as much as its passage's are (the keyword leg matches both). */
+  title?: string | null;
   passageText: string;
   /** The hybrid score (0..1, 1 for the best of the query). */
   score: number;
@@ -62,7 +65,7 @@ export function queryRelevance(
   if (!top.length) return 0;
   const cosineOf = referenceCosines(vectorHits, scale);
   const question = termSet(q);
-  const texts = top.map((item) => termSet(item.passageText));
+  const texts = top.map((item) => termSet(item.title ? `${item.title}\n${item.passageText}` : item.passageText));
   const weights = termWeights(question, texts);
   let best = 0;
   top.forEach((item, i) => {

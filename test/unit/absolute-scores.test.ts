@@ -105,6 +105,29 @@ describe('search scores and min_score over the local stack', () => {
     }
   });
 
+  it("scores a result holding the query's words in its title as one holding them in its text, also after a PATCH", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'library-scores-'));
+    const stack = await openLocalStack({ dataDir: dir, embedder: new HashingEmbedder() });
+    try {
+      const ref = { tenantId: 't', endUserId: null };
+      for (const text of notes) await stack.services.capture.capture(ref, { text });
+      const manual = await stack.services.capture.capture(ref, {
+        text: 'Body text about sprockets only.',
+        title: 'Gizmoflux manual',
+      });
+      await stack.settled();
+      const best = async (q: string) => (await stack.services.search.search(ref, { q, limit: 3 })).items[0]!;
+      expect(await best('gizmoflux manual')).toMatchObject({ id: manual.id, from_keyword: true });
+      expect((await best('gizmoflux manual')).score).toBeGreaterThan(0.8);
+      await stack.services.documents.update(ref, manual.id!, { title: 'Widgetron handbook' });
+      expect(await best('widgetron handbook')).toMatchObject({ id: manual.id, from_keyword: true });
+      expect((await best('widgetron handbook')).score).toBeGreaterThan(0.8);
+    } finally {
+      stack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("min_score keeps only results at or above it, the ranking's order unchanged; an unrelated query's results all go", async () => {
     const [all, nonsense] = await scoresWith(new HashingEmbedder(), ['plumber bathroom sink trap', 'zzqqxxjj']);
     expect(all!.length).toBe(3);
