@@ -39,31 +39,23 @@ export interface ScoredItem {
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** Relevance by meaning alone: a cosine on the reference scale, 0 at MEANING_FLOOR up to 1 at MEANING_FULL. */
-export const meaningRelevance = (referenceCosine: number): number =>
+const meaningRelevance = (referenceCosine: number): number =>
   clamp01((referenceCosine - MEANING_FLOOR) / (MEANING_FULL - MEANING_FLOOR));
 
 /** Each item's best cosine among the meaning leg's hits, on the reference scale. */
-export function referenceCosines(
-  vectorHits: readonly PassageHit[],
-  scale: CosineScale | undefined,
-): Map<string, number> {
+function referenceCosines(vectorHits: readonly PassageHit[], scale: CosineScale | undefined): Map<string, number> {
   const cosineOf = new Map<string, number>();
   for (const hit of vectorHits)
     cosineOf.set(hit.itemId, Math.max(cosineOf.get(hit.itemId) ?? -1, onReferenceScale(hit.rawScore, scale)));
   return cosineOf;
 }
 
-/** The query's best absolute relevance among the first `consider` ranked items. */
-export function queryRelevance(
-  q: string,
-  ranked: readonly ScoredItem[],
-  vectorHits: readonly PassageHit[],
-  scale: CosineScale | undefined,
-  consider = 50,
-): number {
-  const top = ranked.slice(0, consider);
+/** How many of the first ranked results the query's relevance is read from. */
+const RELEVANCE_READ_FROM = 50;
+
+/** The query's best absolute relevance among `top` (each item's cosine on the reference scale in `cosineOf`). */
+function bestRelevance(q: string, top: readonly ScoredItem[], cosineOf: ReadonlyMap<string, number>): number {
   if (!top.length) return 0;
-  const cosineOf = referenceCosines(vectorHits, scale);
   const question = termSet(q);
   const texts = top.map((item) => termSet(item.title ? `${item.title}\n${item.passageText}` : item.passageText));
   const weights = termWeights(question, texts);
@@ -75,6 +67,30 @@ export function queryRelevance(
     best = Math.max(best, 1 - (1 - meaning) * (1 - words));
   });
   return best;
+}
+
+/**
+ * Each ranked item's absolute score: its hybrid score times the query's best
+ * relevance (read from the first RELEVANCE_READ_FROM), except that an item the keyword leg found
+ * only through its neighbours' words (`fromKeyword` false though the leg
+ * returned it) keeps only what its own meaning says (withoutNeighbourEvidence).
+ */
+export function absoluteScores(
+  q: string,
+  ranked: ReadonlyArray<ScoredItem & { fromKeyword: boolean }>,
+  keywordHits: readonly PassageHit[],
+  vectorHits: readonly PassageHit[],
+  scale: CosineScale | undefined,
+): number[] {
+  const cosineOf = referenceCosines(vectorHits, scale);
+  const relevance = bestRelevance(q, ranked.slice(0, RELEVANCE_READ_FROM), cosineOf);
+  const byWords = new Set(keywordHits.map((hit) => hit.itemId));
+  return withoutNeighbourEvidence(
+    ranked.map((item) => item.score * relevance),
+    ranked.map((item) =>
+      !item.fromKeyword && byWords.has(item.itemId) ? meaningRelevance(cosineOf.get(item.itemId) ?? 0) : null,
+    ),
+  );
 }
 
 /**

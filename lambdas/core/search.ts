@@ -7,7 +7,7 @@ import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
 import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
-import { meaningRelevance, queryRelevance, referenceCosines, withoutNeighbourEvidence } from './relevance-score.js';
+import { absoluteScores } from './relevance-score.js';
 import type { RememberedQueries } from './remembered-queries.js';
 
 export interface SearchRequest {
@@ -85,20 +85,11 @@ export class SearchService {
 
     const { keywordHits, vectorHits } = await this.legs(ref, request.q, kinds, request.filter);
     const fused = this.fuse(keywordHits, vectorHits);
-    // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all.
-    const scale = await this.deps.cosineScale?.();
-    const relevance = queryRelevance(request.q, fused, vectorHits, scale);
-    // An item found by words only through its neighbours' (memory-context.ts) holds none of the query's words:
-    // it scores what its own meaning says, raised only as far as the best result ranked after it, so scores
-    // still fall with the ranking (min_score keeps a prefix) and no later result is pulled down.
-    const byWords = new Set(keywordHits.map((hit) => hit.itemId));
-    const cosineOf = referenceCosines(vectorHits, scale);
-    const scores = withoutNeighbourEvidence(
-      fused.map((item) => item.score * relevance),
-      fused.map((item) =>
-        !item.fromKeyword && byWords.has(item.itemId) ? meaningRelevance(cosineOf.get(item.itemId) ?? 0) : null,
-      ),
-    );
+    // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all;
+    // an item found by words only through its neighbours' (memory-context.ts) scores what its own meaning says,
+    // raised only as far as the best result ranked after it, so scores still fall with the ranking (min_score
+    // keeps a prefix) and no later result is pulled down.
+    const scores = absoluteScores(request.q, fused, keywordHits, vectorHits, await this.deps.cosineScale?.());
     const ranked = fused.map((item, i) => ({ ...item, score: scores[i]! })).filter((item) => item.score >= minScore);
     const page = ranked.slice(offset, offset + request.limit);
     const hasMore = offset + request.limit < ranked.length;

@@ -5,14 +5,34 @@ import { describe, expect, it } from 'vitest';
 import { REFERENCE_SCALE } from '../../lambdas/core/chat/calibration.js';
 import type { PassageHit } from '../../lambdas/core/model.js';
 import type { Embedder } from '../../lambdas/core/ports.js';
-import { MEANING_FLOOR, queryRelevance, withoutNeighbourEvidence } from '../../lambdas/core/relevance-score.js';
-import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
+import {
+  absoluteScores,
+  MEANING_FLOOR,
+  type ScoredItem,
+  withoutNeighbourEvidence,
+} from '../../lambdas/core/relevance-score.js';
+import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
 
 /** API.md "Scores and `min_score`": a score says how relevant a result is at all, the same with every embedder. */
 const hit = (itemId: string, rawScore: number): PassageHit =>
   ({ itemId, rawScore, passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' } }) as unknown as PassageHit;
+
+/** The best result's score, which is the query's relevance: its hybrid score is 1 and its words are its own. */
+const queryRelevance = (
+  q: string,
+  ranked: ScoredItem[],
+  vectorHits: PassageHit[],
+  scale: Parameters<typeof absoluteScores>[4],
+) =>
+  absoluteScores(
+    q,
+    ranked.map((item) => ({ ...item, fromKeyword: true })),
+    [],
+    vectorHits,
+    scale,
+  )[0]!;
 
 describe("a query's absolute relevance", () => {
   it('is 0 for results that share neither words nor meaning, and high for one holding every word', () => {
@@ -46,22 +66,29 @@ describe('search scores and min_score over the local stack', () => {
     'Electricity bill for the quarter: £312, up from £248, mostly the office heater.',
   ];
 
-  async function scoresWith(embedder: Embedder, queries: string[], minScore?: number) {
+  const ref = { tenantId: 't', endUserId: null };
+
+  /** A fresh local stack holding the notes (captured one after another, as in one sitting), given to `use`. */
+  async function withNotes<T>(embedder: Embedder, use: (stack: LocalStack) => Promise<T>): Promise<T> {
     const dir = mkdtempSync(join(tmpdir(), 'library-scores-'));
     const stack = await openLocalStack({ dataDir: dir, embedder });
     try {
-      const ref = { tenantId: 't', endUserId: null };
       for (const text of notes) await stack.services.capture.capture(ref, { text });
       await stack.settled();
-      const out: number[][] = [];
-      for (const q of queries)
-        out.push((await stack.services.search.search(ref, { q, limit: 10, minScore })).items.map((r) => r.score));
-      return out;
+      return await use(stack);
     } finally {
       stack.close();
       rmSync(dir, { recursive: true, force: true });
     }
   }
+
+  const scoresWith = (embedder: Embedder, queries: string[], minScore?: number) =>
+    withNotes(embedder, async (stack) => {
+      const out: number[][] = [];
+      for (const q of queries)
+        out.push((await stack.services.search.search(ref, { q, limit: 10, minScore })).items.map((r) => r.score));
+      return out;
+    });
 
   it("scores an unrelated query low whatever the library holds, a query in the notes' words high; the same with a shifted-scale embedder", async () => {
     const queries = ['zzqqxxjj', 'plumber bathroom sink trap', 'electricity bill quarter'];
@@ -74,13 +101,8 @@ describe('search scores and min_score over the local stack', () => {
   });
 
   it('scores a note found only through the words of the notes captured beside it low: it shares neither words nor meaning with the query', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'library-scores-'));
-    const stack = await openLocalStack({ dataDir: dir, embedder: new HashingEmbedder() });
-    try {
-      const ref = { tenantId: 't', endUserId: null };
-      // Short notes of one sitting: each is read with its neighbours' words (core/memory-context.ts).
-      for (const text of notes) await stack.services.capture.capture(ref, { text });
-      await stack.settled();
+    // Short notes of one sitting: each is read with its neighbours' words (core/memory-context.ts).
+    await withNotes(new HashingEmbedder(), async (stack) => {
       const page = await stack.services.search.search(ref, { q: 'plumber bathroom sink trap', limit: 10 });
       const [best, ...others] = page.items;
       expect(best).toMatchObject({ snippet: notes[0], from_keyword: true });
@@ -99,18 +121,11 @@ describe('search scores and min_score over the local stack', () => {
         minScore: 0.5,
       });
       expect(above.items.map((r) => r.snippet)).toEqual([notes[0]]);
-    } finally {
-      stack.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("scores a result holding the query's words in its title as one holding them in its text, also after a PATCH", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'library-scores-'));
-    const stack = await openLocalStack({ dataDir: dir, embedder: new HashingEmbedder() });
-    try {
-      const ref = { tenantId: 't', endUserId: null };
-      for (const text of notes) await stack.services.capture.capture(ref, { text });
+    await withNotes(new HashingEmbedder(), async (stack) => {
       const manual = await stack.services.capture.capture(ref, {
         text: 'Body text about sprockets only.',
         title: 'Gizmoflux manual',
@@ -122,10 +137,7 @@ describe('search scores and min_score over the local stack', () => {
       await stack.services.documents.update(ref, manual.id!, { title: 'Widgetron handbook' });
       expect(await best('widgetron handbook')).toMatchObject({ id: manual.id, from_keyword: true });
       expect((await best('widgetron handbook')).score).toBeGreaterThan(0.8);
-    } finally {
-      stack.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("min_score keeps only results at or above it, the ranking's order unchanged; an unrelated query's results all go", async () => {

@@ -9,7 +9,7 @@ describe('the asks a question joins (question-parts.ts)', () => {
     ]);
     expect(questionParts('What is my blood type, and when is the book club?')).toEqual([
       'What is my blood type',
-      'when is the book club',
+      'when is the book club?',
     ]);
     expect(questionParts('When is the dentist? And how much is the rent; who is the landlord')).toEqual([
       'When is the dentist',

@@ -15,21 +15,13 @@ import { contentTerms } from './terms.js';
  * that joins two things in one ask ("cats and dogs") is one part.
  */
 const ASK = '(?=(?:what|when|where|who|whom|whose|why|how|which)\\b)';
-const JOIN = new RegExp(`[;?]\\s*(?:(?:and|but|also)\\s+)?${ASK}|,?\\s(?:and|but|also)\\s+${ASK}`, 'giu');
-
-/** The part without the spaces and question marks it ends with (a loop: a regex would backtrack on a long run of them). */
-function withoutEndMarks(part: string): string {
-  let end = part.length;
-  while (end > 0 && (part[end - 1] === '?' || /\s/u.test(part[end - 1]!))) end--;
-  return part.slice(0, end).trim();
-}
+const JOIN = new RegExp(`[;?]\\s*(?:(?:and|but|also)\\s+)?${ASK}|,?\\s(?:and|but|also)\\s+${ASK}`, 'iu');
 
 /** The asks a question joins, each with words of its own; a single ask gives one part (the question). */
 export function questionParts(question: string): string[] {
   const parts = question
-    .replace(/’/g, "'")
     .split(JOIN)
-    .map(withoutEndMarks)
+    .map((part) => part.trim())
     .filter((part) => contentTerms(part).length > 0);
   return parts.length > 1 ? parts : [question];
 }

@@ -64,7 +64,7 @@ export const DEFAULT_RETRIEVAL: RetrievalOptions = {
   noise: DEFAULT_NOISE,
 };
 
-const key = (hit: PassageHit) => `${hit.itemId}#${hit.passage.ordinal}`;
+const key = (hit: Pick<PassageHit, 'itemId' | 'passage'>) => `${hit.itemId}#${hit.passage.ordinal}`;
 
 /**
  * Retrieval for answering: the same hybrid search the API serves (both legs
@@ -118,17 +118,17 @@ export class ChatRetriever {
     generation: string,
     options: { judging?: boolean; filter?: Filter } = {},
   ): Promise<{ passages: RetrievedPassage[]; questionTokens: number }> {
+    // The parts are searched together; their passages are taken in the parts' order.
+    const found = await Promise.all(parts.map((part) => this.retrieve(ref, part, options)));
     const passages: RetrievedPassage[] = [];
     const seen = new Set<string>();
     let questionTokens = 0;
-    for (const part of parts) {
-      const found = await this.retrieve(ref, part, options);
-      questionTokens += found.questionTokens;
-      if (found.generation !== generation) continue;
-      for (const p of found.passages) {
-        const id = `${p.itemId}#${p.passage.ordinal}`;
-        if (seen.has(id)) continue;
-        seen.add(id);
+    for (const part of found) {
+      questionTokens += part.questionTokens;
+      if (part.generation !== generation) continue;
+      for (const p of part.passages) {
+        if (seen.has(key(p))) continue;
+        seen.add(key(p));
         passages.push(p);
       }
     }

@@ -181,8 +181,9 @@ export class LocalIngestDrain implements QueueDrain {
     while (this.running < this.options.lanes) {
       const entry = this.pick(now);
       if (!entry) break;
-      // Taken now, not when its step starts: else this loop hands the same job to every free lane, and each
-      // lane begins its own extraction of one file (the third found it "cut off" twice and failed it).
+      // Taken now, until its step has reserved its passages (or become an extraction): marked only when the
+      // step started, this loop handed the same job to every free lane, and each lane began its own extraction
+      // of one file (the third found it "cut off" twice and failed it).
       entry.choosing = true;
       this.running += 1;
       // Each step starts on a turn of its own: with an embedder that answers at once (a cache, a test double),
@@ -205,8 +206,7 @@ export class LocalIngestDrain implements QueueDrain {
   private async step(entry: ActiveJob): Promise<void> {
     const { job } = entry;
     let reserved: number[] = [];
-    // Until this step has reserved its passages (or become an extraction), no other step may take this job.
-    entry.choosing = true;
+    // The job was marked `choosing` when schedule() picked it for this step.
     try {
       if (!entry.doc || entry.doc.passageCount === null) {
         const next = await this.worker.next(job);
