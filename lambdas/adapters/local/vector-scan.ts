@@ -1,9 +1,11 @@
 import type { ItemKind } from '../../core/model.js';
+import { BitCodes, EVERY_KIND } from './bit-codes.js';
 
 /**
  * An in-memory k-NN over one library's passage vectors: a Hamming scan of
  * 1-bit codes (the sign of each dimension) picks candidates, which are then
- * rescored by exact cosine on the float vectors.
+ * rescored by exact cosine on the float vectors. A large library's codes are
+ * scanned with SIMD popcounts in WebAssembly (bit-codes.ts).
  *
  * Why not sqlite-vec's own k-NN: over 50k x 512 floats its exact search took
  * 70-150 ms here, its bit and int8 modes were no faster, and a JavaScript float
@@ -33,13 +35,13 @@ const RESCORED_MAX = 10_000;
 const KIND_CODE: Record<ItemKind, number> = { file_excerpt: 0, image: 1, chat: 2, creation: 3 };
 
 export class VectorScan {
+  /** 32-bit words per code: the dimensions' bits, padded to 16 bytes for the SIMD scan. */
   private readonly words: number;
   /** Floats per vector, padded to a multiple of 4 for the unrolled dot product. */
   private readonly stride: number;
   private size = 0;
   private rowids: Float64Array;
-  private kinds: Uint8Array;
-  private codes: Uint32Array;
+  private readonly codeTable: BitCodes;
   private floats: Float32Array;
   private readonly slotOf = new Map<number, number>();
 
@@ -48,12 +50,11 @@ export class VectorScan {
     private readonly dimensions: number,
     capacity = 16,
   ) {
-    this.words = Math.ceil(dimensions / 32);
+    this.words = Math.ceil(dimensions / 128) * 4;
     this.stride = Math.ceil(dimensions / 4) * 4;
     const slots = Math.max(1, capacity);
     this.rowids = new Float64Array(slots);
-    this.kinds = new Uint8Array(slots);
-    this.codes = new Uint32Array(slots * this.words);
+    this.codeTable = new BitCodes(this.words, slots);
     this.floats = new Float32Array(slots * this.stride);
   }
 
@@ -63,13 +64,7 @@ export class VectorScan {
 
   /** The memory it holds: its arrays as allocated, and its rowid map (about 40 bytes an entry in V8). */
   get bytes(): number {
-    return (
-      this.rowids.byteLength +
-      this.kinds.byteLength +
-      this.codes.byteLength +
-      this.floats.byteLength +
-      this.slotOf.size * 40
-    );
+    return this.rowids.byteLength + this.codeTable.bytes + this.floats.byteLength + this.slotOf.size * 40;
   }
 
   add(rowid: number, kind: ItemKind, vector: Float32Array): void {
@@ -78,12 +73,13 @@ export class VectorScan {
     const slot = this.size++;
     this.slotOf.set(rowid, slot);
     this.rowids[slot] = rowid;
-    this.kinds[slot] = KIND_CODE[kind];
+    this.codeTable.kinds[slot] = KIND_CODE[kind];
     this.floats.fill(0, slot * this.stride, (slot + 1) * this.stride);
     this.floats.set(vector.subarray(0, this.dimensions), slot * this.stride);
     const base = slot * this.words;
-    this.codes.fill(0, base, base + this.words);
-    for (let j = 0; j < this.dimensions; j++) if (vector[j]! > 0) this.codes[base + (j >>> 5)]! |= 1 << (j & 31);
+    const codes = this.codeTable.codes;
+    codes.fill(0, base, base + this.words);
+    for (let j = 0; j < this.dimensions; j++) if (vector[j]! > 0) codes[base + (j >>> 5)]! |= 1 << (j & 31);
   }
 
   /** Swap-removes: the last slot moves into the freed one. */
@@ -95,8 +91,8 @@ export class VectorScan {
     if (slot !== last) {
       const moved = this.rowids[last]!;
       this.rowids[slot] = moved;
-      this.kinds[slot] = this.kinds[last]!;
-      this.codes.copyWithin(slot * this.words, last * this.words, (last + 1) * this.words);
+      this.codeTable.kinds[slot] = this.codeTable.kinds[last]!;
+      this.codeTable.codes.copyWithin(slot * this.words, last * this.words, (last + 1) * this.words);
       this.floats.copyWithin(slot * this.stride, last * this.stride, (last + 1) * this.stride);
       this.slotOf.set(moved, slot);
     }
@@ -109,7 +105,8 @@ export class VectorScan {
    * the filter inside it, so it never returns fewer than exist.
    */
   search(query: Float32Array, limit: number, kinds?: readonly ItemKind[], only?: ReadonlySet<number>): ScanHit[] {
-    const allowed = kinds?.length ? new Set(kinds.map((k) => KIND_CODE[k])) : null;
+    // The kinds asked for, a bit each (KIND_CODE).
+    const allowed = kinds?.length ? kinds.reduce((mask, k) => mask | (1 << KIND_CODE[k]), 0) : EVERY_KIND;
     if (only && only.size <= EXACT_SCAN_MAX) return this.exact(query, limit, allowed, only);
     const { dimensions: d, words, stride, floats } = this;
     const padded = new Float32Array(stride);
@@ -117,13 +114,11 @@ export class VectorScan {
     const queryCode = new Uint32Array(words);
     for (let j = 0; j < d; j++) if (query[j]! > 0) queryCode[j >>> 5]! |= 1 << (j & 31);
 
-    // Hamming distance of every eligible vector, and a histogram to find the cut-off.
-    const distance = new Uint16Array(this.size);
-    const histogram = new Uint32Array(d + 2);
-    const eligible =
-      allowed || only
-        ? this.filteredDistances(queryCode, distance, histogram, allowed, only)
-        : this.distances(queryCode, distance, histogram);
+    // Hamming distance of every vector of the kinds asked for, and a histogram to find the cut-off; a
+    // filter's matches are the only others left before it.
+    const { distance, histogram } = this.codeTable.distances(queryCode, this.size, allowed);
+    let eligible = allowed === EVERY_KIND ? this.size : histogram.reduce((sum, n) => sum + n, 0);
+    if (only) eligible -= this.exclude(distance, histogram, only);
     const candidates = Math.min(eligible, Math.max(limit * 4, Math.min(Math.ceil(eligible / 25), RESCORED_MAX), 256));
     let cutoff = 0;
     for (let seen = 0; cutoff <= d && seen + histogram[cutoff]! < candidates; cutoff++) seen += histogram[cutoff]!;
@@ -166,49 +161,30 @@ export class VectorScan {
     return hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit);
   }
 
-  /** Every vector's Hamming distance to the query's code (the hot loop of a search: no per-vector checks). */
-  private distances(queryCode: Uint32Array, distance: Uint16Array, histogram: Uint32Array): number {
-    const { words, codes, size } = this;
-    for (let slot = 0, base = 0; slot < size; slot++, base += words) {
-      let h = 0;
-      for (let w = 0; w < words; w++) h += popcount(codes[base + w]! ^ queryCode[w]!);
-      distance[slot] = h;
-      histogram[h]! += 1;
-    }
-    return size;
-  }
-
-  /** As distances, for the vectors of the allowed kinds among `only`; the others are put past every cut-off. */
-  private filteredDistances(
-    queryCode: Uint32Array,
-    distance: Uint16Array,
-    histogram: Uint32Array,
-    allowed: Set<number> | null,
-    only: ReadonlySet<number> | undefined,
-  ): number {
-    const { words, codes, dimensions: d } = this;
-    let eligible = 0;
+  /**
+   * Puts the vectors not among `only` past every cut-off (and out of the
+   * histogram); how many it put there.
+   */
+  private exclude(distance: Uint16Array, histogram: Uint32Array, only: ReadonlySet<number>): number {
+    const past = this.codeTable.maxDistance + 1;
+    const { rowids } = this;
+    let excluded = 0;
     for (let slot = 0; slot < this.size; slot++) {
-      if ((allowed && !allowed.has(this.kinds[slot]!)) || (only && !only.has(this.rowids[slot]!))) {
-        distance[slot] = d + 1;
-        continue;
+      if (distance[slot] !== past && !only.has(rowids[slot]!)) {
+        histogram[distance[slot]!]! -= 1;
+        distance[slot] = past;
+        excluded += 1;
       }
-      let h = 0;
-      const base = slot * words;
-      for (let w = 0; w < words; w++) h += popcount(codes[base + w]! ^ queryCode[w]!);
-      distance[slot] = h;
-      histogram[h]! += 1;
-      eligible += 1;
     }
-    return eligible;
+    return excluded;
   }
 
   /** Exact cosine of each of `only`'s vectors (of the allowed kinds): the nearest `limit`. */
-  private exact(query: Float32Array, limit: number, allowed: Set<number> | null, only: ReadonlySet<number>): ScanHit[] {
+  private exact(query: Float32Array, limit: number, allowed: number, only: ReadonlySet<number>): ScanHit[] {
     const hits: ScanHit[] = [];
     for (const rowid of only) {
       const slot = this.slotOf.get(rowid);
-      if (slot === undefined || (allowed && !allowed.has(this.kinds[slot]!))) continue;
+      if (slot === undefined || !((allowed >>> this.codeTable.kinds[slot]!) & 1)) continue;
       hits.push({ rowid, score: this.cosine(slot, query) });
     }
     return hits.sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit);
@@ -227,15 +203,10 @@ export class VectorScan {
     const capacity = Math.max(16, Math.ceil(this.rowids.length * 1.5));
     const rowids = new Float64Array(capacity);
     rowids.set(this.rowids);
-    const kinds = new Uint8Array(capacity);
-    kinds.set(this.kinds);
-    const codes = new Uint32Array(capacity * this.words);
-    codes.set(this.codes);
     const floats = new Float32Array(capacity * this.stride);
     floats.set(this.floats);
     this.rowids = rowids;
-    this.kinds = kinds;
-    this.codes = codes;
+    this.codeTable.resize(capacity);
     this.floats = floats;
   }
 }
@@ -264,10 +235,4 @@ function kthLargest(values: Float64Array, k: number): number {
     else break;
   }
   return a[target]!;
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
