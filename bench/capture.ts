@@ -17,17 +17,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { chunkText, DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import { createLocalHandlers } from '../lambdas/local-gateway/handlers.js';
 import { startLocalServer } from '../lambdas/local-gateway/server.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { benchArgs } from './lib/args.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { loadCorpus } from './lib/scifact.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:capture', {
   options: { docs: { type: 'string', default: '40' }, concurrency: { type: 'string', default: '4' } },
 });
 const docCount = Number(args.docs);

@@ -28,7 +28,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
@@ -36,12 +35,13 @@ import type { Embedder } from '../lambdas/core/ports.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
 import { ABSENT_QUESTIONS } from './chat-absent-questions.js';
+import { benchArgs } from './lib/args.js';
 import { CachedEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { captureCorpus, claimsIn, loadScifact } from './lib/scifact.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:chat', {
   options: {
     split: { type: 'string', default: 'test' },
     questions: { type: 'string' },

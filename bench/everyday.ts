@@ -21,7 +21,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { EmbedderPool } from '../lambdas/adapters/local/embedder-pool.js';
 import type { LibraryRef } from '../lambdas/core/model.js';
 import type { Embedder } from '../lambdas/core/ports.js';
@@ -29,10 +28,11 @@ import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { HELD_OUT_3 } from '../test/support/everyday-held-out-3.js';
 import { type EverydaySet, HELD_OUT, HELD_OUT_2, TRAIN, TRAIN_HOME } from '../test/support/everyday-notes.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
+import { benchArgs } from './lib/args.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:everyday', {
   options: {
     set: { type: 'string', default: 'held-out' },
     embedder: { type: 'string', default: 'both' },

@@ -43,7 +43,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { openDatabase } from '../lambdas/adapters/local/database.js';
 import { FolderBlobStore } from '../lambdas/adapters/local/folder-blob-store.js';
 import { SqliteDocumentStore } from '../lambdas/adapters/local/sqlite-document-store.js';
@@ -58,11 +57,12 @@ import type { DocumentRecord, IndexItem, LibraryRef, PassageHit } from '../lambd
 import type { Embedder, Embedding } from '../lambdas/core/ports.js';
 import { fuse } from '../lambdas/core/ranking.js';
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
+import { benchArgs } from './lib/args.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { loadCorpus, loadScifact } from './lib/scifact.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:filters', {
   options: {
     docs: { type: 'string', default: '100000' },
     queries: { type: 'string', default: '200' },

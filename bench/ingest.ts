@@ -34,9 +34,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { chunkText } from '../lambdas/core/chunking.js';
 import { LIMITS } from '../lambdas/core/limits.js';
+import { benchArgs } from './lib/args.js';
 import { bigText, query, rng, textOfBytes } from './lib/english.js';
 import {
   createTenant,
@@ -51,7 +51,7 @@ import {
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:ingest', {
   options: {
     quick: { type: 'boolean', default: false },
     docs: { type: 'string' },

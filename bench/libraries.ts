@@ -23,17 +23,17 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { openDatabase } from '../lambdas/adapters/local/database.js';
 import { SqliteDocumentStore } from '../lambdas/adapters/local/sqlite-document-store.js';
 import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
 import { DEFAULT_VECTOR_CACHE_MB } from '../lambdas/adapters/local/vector-cache.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
+import { benchArgs } from './lib/args.js';
 import { query, rng, sentence } from './lib/english.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:libraries', {
   options: {
     libraries: { type: 'string', default: '5000' },
     passages: { type: 'string', default: '80' },

@@ -25,13 +25,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.js';
 import { query, rng, textOfBytes } from './lib/english.js';
 import { Http, killAllServers, newTally, startServer } from './lib/local-server.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:load', {
   options: {
     seconds: { type: 'string', default: '60' },
     clients: { type: 'string', default: '8' },

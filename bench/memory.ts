@@ -37,18 +37,18 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
 import type { LibraryRef, PassageHit } from '../lambdas/core/model.js';
 import { DEFAULT_SEARCH } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { benchArgs } from './lib/args.js';
 import { Http, killAllServers, newTally, startServer } from './lib/local-server.js';
 import { CATEGORY_NAMES, type Conversation, loadLocomo, locomoDir, type MemoryQuestion } from './lib/locomo.js';
 import { machineLine } from './lib/machine.js';
 import { mean, percentile } from './lib/metrics.js';
 import { SHIFTED_MODEL, startShiftedEmbeddingsServer } from './lib/shifted-embeddings-server.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:memory', {
   options: {
     conversations: { type: 'string' },
     questions: { type: 'string' },

@@ -15,19 +15,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
 import { DEFAULT_CHUNKING } from '../lambdas/core/chunking.js';
 import type { LibraryRef, PassageHit } from '../lambdas/core/model.js';
 import { DEFAULT_FUSION, type FusionWeights, fuse } from '../lambdas/core/ranking.js';
 import { DEFAULT_SEARCH, SearchService } from '../lambdas/core/search.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { benchArgs } from './lib/args.js';
 import { benchEmbedder, chunkingNamespace } from './lib/embedding-cache.js';
 import { machineLine } from './lib/machine.js';
 import { mean, ndcgAt, recallAt } from './lib/metrics.js';
 import { captureCorpus, loadScifact, type Qrels } from './lib/scifact.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:quality', {
   options: { split: { type: 'string', default: 'test' }, sweep: { type: 'boolean', default: false } },
 });
 const split = args.sweep ? 'train' : (args.split as 'train' | 'test');

@@ -34,20 +34,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { SqliteSearchIndex } from '../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteSearchLegs } from '../lambdas/adapters/local/sqlite-search-legs.js';
 import { chunkText } from '../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../lambdas/core/model.js';
 import type { Embedder } from '../lambdas/core/ports.js';
 import { type LocalStack, openLocalStack } from '../lambdas/wiring/local/local-stack.js';
+import { benchArgs } from './lib/args.js';
 import { rng } from './lib/english.js';
 import { createTenantKey, Http, killAllServers, type LocalServer, newTally, startServer } from './lib/local-server.js';
 import { machineLine } from './lib/machine.js';
 import { percentile } from './lib/metrics.js';
 import { documentText, loadCorpus, loadScifact } from './lib/scifact.js';
 
-const { values: args } = parseArgs({
+const args = benchArgs('bench:search', {
   options: {
     queries: { type: 'string', default: '300' },
     sizes: { type: 'string', default: '50000,200000,1000000' },
