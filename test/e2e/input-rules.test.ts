@@ -41,6 +41,44 @@ describe('request bodies', () => {
     expect(await documentCount()).toBe(before);
   });
 
+  it('answers a body nested 100,000 levels deep on every JSON route with its 4xx, never a 500', async () => {
+    const depth = 100_000;
+    const array = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const object = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const id = (await server.api('/v1/capture', { key, body: { text: 'A document to patch deeply.' } })).body.id;
+    const send = async (method: string, path: string, body: string) => {
+      const response = await fetch(server.url + path, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const cases: Array<[string, string, string, number]> = [
+      ['POST', '/v1/capture', `{"text":"x","metadata":${object}}`, 422],
+      ['POST', '/v1/capture/batch', `{"items":[{"text":"x","metadata":{"k":${array}}}]}`, 200],
+      ['POST', '/v1/chat', `{"question":"x","filter":${object}}`, 422],
+      ['PATCH', `/v1/documents/${id}`, `{"metadata":${object}}`, 422],
+      ['PUT', '/v1/bucket', `{"provider":"s3","bucket":${array}}`, 422],
+      // The MCP endpoint hands the message to the protocol: its own refusal (a JSON-RPC error or a tool error).
+      ['POST', '/v1/mcp', `{"jsonrpc":"2.0","id":${array},"method":"tools/list"}`, 400],
+      [
+        'POST',
+        '/v1/mcp',
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"x","filter":${object}}}}`,
+        200,
+      ],
+    ];
+    for (const [method, path, body, status] of cases) {
+      const res = await send(method, path, body);
+      expect(res.status, `${method} ${path} ${body.slice(0, 60)}: ${JSON.stringify(res.body)}`).toBe(status);
+    }
+  });
+
   it('stores UTF-8 text exactly, four-byte characters too', async () => {
     const text = 'café € 😀 utf8-exact-marker';
     const res = await post('/v1/capture', Buffer.from(JSON.stringify({ text })));

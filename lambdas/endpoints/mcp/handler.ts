@@ -10,13 +10,15 @@ import { contract } from './contract.js';
 /** The request headers the MCP transport reads (content negotiation and the protocol version); nothing else is handed on, the key least of all. */
 const MCP_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
 
-function transportRequest(event: APIGatewayProxyEvent, body: Record<string, unknown>): Request {
+function transportRequest(event: APIGatewayProxyEvent): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined && MCP_HEADERS.includes(name.toLowerCase())) headers.set(name, value);
   }
-  // The URL is only the transport's bookkeeping: nothing is fetched.
-  return new Request('http://library.invalid/v1/mcp', { method: 'POST', headers, body: JSON.stringify(body) });
+  // The URL is only the transport's bookkeeping: nothing is fetched. No body: the transport reads the message
+  // from `parsedBody`, and writing it out again (JSON.stringify recurses) overflowed the stack on a message
+  // nested some thousands of levels deep, a 500 for a body the endpoint had accepted as JSON.
+  return new Request('http://library.invalid/v1/mcp', { method: 'POST', headers });
 }
 
 /**
@@ -48,7 +50,7 @@ export const createHandler = (deps: McpServices & { version: string; onReceipt?:
       });
       try {
         await server.connect(transport);
-        const response = await transport.handleRequest(transportRequest(event, body), { parsedBody: body });
+        const response = await transport.handleRequest(transportRequest(event), { parsedBody: body });
         const headers: Record<string, string> = {};
         response.headers.forEach((value, name) => {
           headers[name] = value;
