@@ -1,5 +1,5 @@
 import type { Page } from '../core/cursor.js';
-import { type Filter, parseFilterParam } from '../core/filter.js';
+import { type Filter, parseFilter } from '../core/filter.js';
 import { LIMITS } from '../core/limits.js';
 import type { ItemKind, LibraryRef } from '../core/model.js';
 import { toHttpError } from '../http/errors.js';
@@ -10,9 +10,13 @@ import { type FilterObject, type LibraryOperations, OperationError } from './ope
 /** The use cases the MCP tools call: those of search, grep, chat, capture, the document list, delete and content routes. */
 export type McpServices = Pick<Services, 'search' | 'grep' | 'chat' | 'capture' | 'documents' | 'reading'>;
 
-/** A filter object read as the REST routes read theirs (core/filter.ts): same limits, same messages naming the path. */
+/**
+ * A filter object read as POST /v1/chat reads its body's (core/filter.ts): same limits, same messages naming
+ * the path. Parsed as given, not written out first: the parser refuses deep nesting before it measures the
+ * whole, where JSON.stringify would recurse through a filter nested thousands of levels until the stack ran out.
+ */
 const filterOf = (filter: FilterObject | undefined): Filter | undefined =>
-  filter === undefined ? undefined : parseFilterParam(JSON.stringify(filter));
+  filter === undefined ? undefined : parseFilter(filter);
 
 /** A page in the contract's list shape (http/page.ts's pageBody, typed): `{count, <items>, has_more, next_cursor}`. */
 const pageOf = <T, F extends Record<string, T[]>>(page: Page<T>, items: (items: T[]) => F) => ({

@@ -77,6 +77,10 @@ describe('request bodies', () => {
       const res = await send(method, path, body);
       expect(res.status, `${method} ${path} ${body.slice(0, 60)}: ${JSON.stringify(res.body)}`).toBe(status);
     }
+    // A tool's filter is read as chat's body reads its own: refused for its first bad field, never measured whole first.
+    const tool = await send('POST', '/v1/mcp', cases[cases.length - 1]![2]);
+    expect(tool.body.result).toMatchObject({ isError: true });
+    expect(tool.body.result.content[0].text).toMatch(/^invalid_request: filter\.a: unknown field/);
   });
 
   it('stores UTF-8 text exactly, four-byte characters too', async () => {
