@@ -269,7 +269,23 @@ export const Document = meta(
 
 export const LibraryQuery = z.object({ end_user_id: z.optional(EndUserId) });
 
-export const IdPath = z.object({ id: z.string().check(z.minLength(1)) });
+/**
+ * A path parameter as API Gateway REST passes it (and the local server, which imitates it): still
+ * URL-encoded. Decoded once here, for every route's path (docs/api-notes.md, "On AWS").
+ */
+export const pathSegment = z.pipe(
+  z.string().check(z.minLength(1)),
+  z.transform((raw: string, ctx) => {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      ctx.issues.push({ code: 'custom', message: 'must be URL-encoded', input: raw });
+      return z.NEVER;
+    }
+  }),
+);
+
+export const IdPath = z.object({ id: pathSegment });
 
 // ---- caller-owned bucket
 

@@ -172,6 +172,21 @@ describe('documents', () => {
     expect(recaptured.status).toBe(201);
   });
 
+  it('decodes a document id in the path once, as every path parameter is (API Gateway passes them URL-encoded)', async () => {
+    const id = (await server.api('/v1/capture', { key, body: { text: 'A percent-encoded path names me.' } })).body.id;
+    const encoded = id.replace('_', '%5F');
+    expect((await get(`/v1/documents/${encoded}`)).body.id).toBe(id);
+    expect((await get(`/v1/documents/${encoded}/content`)).body.lines).toEqual(['A percent-encoded path names me.']);
+    expect((await get(`/v1/documents/${encoded}/file`)).status).toBe(200);
+    const patched = await server.api(`/v1/documents/${encoded}`, { key, method: 'PATCH', body: { title: 'Encoded' } });
+    expect(patched.body).toMatchObject({ id, title: 'Encoded' });
+    const bad = await get('/v1/documents/%E0%A4%A');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.message).toBe('id: must be URL-encoded');
+    expect((await server.api(`/v1/documents/${encoded}`, { key, method: 'DELETE' })).body).toMatchObject({ id });
+    expect((await get(`/v1/documents/${id}`)).status).toBe(404);
+  });
+
   it('answers 404 for an unknown document and 422 for a bad limit', async () => {
     const missing = await get('/v1/documents/file_01ARZ3NDEKTSV4RRFFQ69G5FAV');
     expect(missing.status).toBe(404);
