@@ -36,6 +36,16 @@ describe('content terms', () => {
     expect(contentTerms('what colour was chosen for the hallway')).toEqual(contentTerms('colour hallway'));
   });
 
+  it('drops the words that ask for a chart only where they ask for one, and keeps them as the everyday nouns they are elsewhere', () => {
+    expect(contentTerms('Draw a bar chart of the quarterly revenue')).toEqual(['quarterli', 'revenu']);
+    expect(contentTerms('a pie chart of spending')).toEqual(['spend']);
+    expect(contentTerms('plot the yearly sales')).toEqual(['yearli', 'sale']);
+    expect(contentTerms('where is my vegetable plot')).toEqual(['veget', 'plot']);
+    expect(contentTerms('the apple pie we had at the bar')).toEqual(['appl', 'pie', 'bar']);
+    // The note a question about the plot asks for holds it too.
+    expect(termSet('Got an allotment at last! Plot 27B at Hilltop Lane.').has('plot')).toBe(true);
+  });
+
   it('answers "what did we decide about X" from the note that says what was agreed about X', async () => {
     const { services } = coreHarness();
     const ref = { tenantId: 't', endUserId: null };

@@ -18,10 +18,10 @@ than that the their theirs them themselves then there these they this those thro
 wasn we were weren what when where which while who whom why will with won would you your yours yourself yourselves
 also may might must shall s t ll re ve d m o y etc e g i.e via per upon whether`;
 
-const ASKING_WORDS = `tell show give list lists table tables chart charts graph graphs plot plots make create build draw
+const ASKING_WORDS = `tell show give list lists table tables chart charts graph graphs make create build draw
 please summarize summarise summary explain describe know find according library libraries document documents doc docs
 file files note notes say says said mention mentions mentioned anything something thing things kind kinds much many
-question answer now often usually ever exactly really bar pie get gets got
+question answer now often usually ever exactly really get gets got
 decide decided decision decisions agree agreed conclude concluded choose chose chosen
 go goes going come comes coming happen happens happened happening look looks looked looking need needs needed
 needing still else someone somebody anyone put puts putting`;
@@ -53,10 +53,23 @@ function termOf(word: string): string | null {
   return term;
 }
 
+/**
+ * Words that ask for a chart only beside one ("a bar chart", "a pie chart") or opening the text ("plot the
+ * sales"), and are everyday nouns elsewhere ("my vegetable plot", "the apple pie", "a bar of chocolate"):
+ * asking words only there. ("plot" opening a note is taken as asking too; notes rarely start so.)
+ */
+const CHART_WORDS = new Set(['chart', 'charts', 'graph', 'graphs']);
+const asksForChart = (word: string, next: string | undefined, first: boolean): boolean =>
+  word === 'bar' || word === 'pie'
+    ? next !== undefined && CHART_WORDS.has(next)
+    : (word === 'plot' || word === 'plots') && first;
+
 /** Each content word of a text (lower-cased) with the term it counts as, in order. */
 export function* wordTerms(text: string): Generator<{ word: string; term: string }> {
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
+  const words = Array.from(text.toLowerCase().matchAll(WORD), (match) => match[0]);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (asksForChart(word, words[i + 1], i === 0)) continue;
     // A number is its own term; a lone letter is none.
     const term = /^\p{N}+$/u.test(word) ? word : word.length > 1 ? termOf(word) : null;
     if (term !== null) yield { word, term };
