@@ -29,6 +29,10 @@ export const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta
 const noControlCharacters = /^[^\p{Cc}]*$/u;
 
 export const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+
+/** Text of 1 to `max` characters that is not only white space: a blank query, question or title has no words to match or show. */
+export const nonBlankText = (max: number) =>
+  text(1, max).check(z.refine((s: string) => s.trim().length > 0, 'must not be blank'));
 export const integer = () => z.int();
 
 export const EndUserId = meta(

@@ -58,6 +58,13 @@ const jsonObject = (description: string, jsonSchema: Record<string, unknown> = {
 const filter = jsonObject(FILTER_DESCRIPTION).optional();
 const metadata = z.record(z.string(), z.unknown());
 const fileId = z.string().min(1).max(64);
+/** As the REST routes read a query or a question (http/schemas.ts nonBlankText): 1 to `max` characters, not only white space. */
+const nonBlankText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((s) => s.trim().length > 0, 'must not be blank');
 
 const page = { has_more: z.boolean(), next_cursor: z.string().nullable() };
 
@@ -194,12 +201,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'in [0, 1] (absolute: about 0.5 and above is usually relevant), source_ref, file_id and metadata. Use it to find material before reading it with ' +
         'read_document (by file_id) or to check facts; use grep instead for an exact string.',
       inputSchema: z.strictObject({
-        query: z
-          .string()
-          .min(1)
-          .max(LIMITS.queryChars)
-          .refine((q) => q.trim().length > 0, 'must not be blank')
-          .describe('What to look for, in plain words.'),
+        query: nonBlankText(LIMITS.queryChars).describe('What to look for, in plain words.'),
         limit: z
           .number()
           .int()
@@ -279,12 +281,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         'holds nothing relevant the reply says so and sources is empty: it never invents. The question and reply are remembered in the library (found later by ' +
         'search as kind chat). Pass the conversation_id of an earlier answer to ask a follow-up.',
       inputSchema: z.strictObject({
-        question: z
-          .string()
-          .min(1)
-          .max(CHAT_LIMITS.questionChars)
-          .refine((q) => q.trim().length > 0, 'must not be blank')
-          .describe('The question, in plain words.'),
+        question: nonBlankText(CHAT_LIMITS.questionChars).describe('The question, in plain words.'),
         filter,
         conversation_id: z
           .string()

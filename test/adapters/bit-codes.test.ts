@@ -12,7 +12,7 @@ function reference(codes: Uint32Array, words: number, slot: number, query: Uint3
 
 /** What distances() must give: each allowed code's distance (the others past every one), and the histogram of the allowed. */
 function expected(table: BitCodes, count: number, query: Uint32Array, allowed: number) {
-  const past = table.maxDistance + 1;
+  const past = table.wordsPerCode * 32 + 1; // one past a code's every bit
   const distance = new Uint16Array(count);
   const histogram = new Uint32Array(past + 1);
   for (let slot = 0; slot < count; slot++) {
@@ -21,7 +21,7 @@ function expected(table: BitCodes, count: number, query: Uint32Array, allowed: n
       histogram[distance[slot]!]! += 1;
     } else distance[slot] = past;
   }
-  return { distance, histogram };
+  return { distance, histogram, past };
 }
 
 function fill(table: BitCodes, from: number, to: number, random: () => number) {
@@ -49,6 +49,7 @@ describe('BitCodes: the Hamming distances of the bit-code scan', () => {
           const want = expected(table, count, query, allowed);
           expect(Array.from(got.distance)).toEqual(Array.from(want.distance));
           expect(Array.from(got.histogram)).toEqual(Array.from(want.histogram));
+          expect(got.past).toBe(want.past);
         },
       ),
       { numRuns: 40 },

@@ -57,6 +57,9 @@ async function askAll(set: EverydaySet, embedder: Embedder): Promise<{ answers: 
 }
 
 const share = (hits: number, of: number) => hits / of;
+/** A set's notes written as `id: text`. */
+const notesOf = (notes: Record<string, string>): EverydaySet['notes'] =>
+  Object.entries(notes).map(([id, text]) => ({ id, text }));
 
 describe('everyday notes asked in other words', () => {
   let trained: Awaited<ReturnType<typeof askAll>>;
@@ -134,7 +137,7 @@ describe('requests for the things of a kind, over notes that never name the kind
     recipe: 'Flapjacks: melt 125g butter with 100g golden syrup, stir in 250g oats, bake 25 minutes.',
   };
   const SET: EverydaySet = {
-    notes: Object.entries(NOTES).map(([id, text]) => ({ id, text })),
+    notes: notesOf(NOTES),
     questions: [
       { question: 'what appointments have I got', answers: ['optician', 'teacher', 'mot', 'hairdresser'], ask: 'list' },
       { question: 'make a table of my monthly subscriptions', answers: ['streaming', 'gym'], ask: 'table' },
@@ -187,7 +190,7 @@ describe('a question that asks two things at once', () => {
     passport: 'Renewed my passport online, it cost £88.50 and should arrive within three weeks.',
   };
   const SET: EverydaySet = {
-    notes: Object.entries(NOTES).map(([id, text]) => ({ id, text })),
+    notes: notesOf(NOTES),
     questions: [
       { question: 'where are we staying for the wedding and what does it cost', answers: ['wedding'], ask: 'fact' },
       {

@@ -40,7 +40,9 @@ describe('content terms', () => {
     expect(contentTerms('Draw a bar chart of the quarterly revenue')).toEqual(['quarterli', 'revenu']);
     expect(contentTerms('a pie chart of spending')).toEqual(['spend']);
     expect(contentTerms('plot the yearly sales')).toEqual(['yearli', 'sale']);
+    expect(contentTerms('can you please plot my weight over time')).toEqual(['weight', 'time']);
     expect(contentTerms('where is my vegetable plot')).toEqual(['veget', 'plot']);
+    expect(contentTerms('what was the plot of the novel')).toEqual(['plot', 'novel']);
     expect(contentTerms('the apple pie we had at the bar')).toEqual(['appl', 'pie', 'bar']);
     // The note a question about the plot asks for holds it too.
     expect(termSet('Got an allotment at last! Plot 27B at Hilltop Lane.').has('plot')).toBe(true);

@@ -15,8 +15,10 @@ export const SIMD_MIN_CODES = 8_192;
 export interface CodeDistances {
   /** One per code, in slot order; `past` for a code of a kind not asked for. */
   distance: Uint16Array;
-  /** Indexed by distance, up to the codes' bits + 1; the codes of kinds not asked for are not counted. */
+  /** Indexed by distance, up to `past`; the codes of kinds not asked for are not counted. */
   histogram: Uint32Array;
+  /** The distance given to a code left out: past every real one. */
+  past: number;
 }
 
 let compiledKernel: WebAssembly.Module | undefined;
@@ -52,7 +54,7 @@ export class BitCodes {
   codes: Uint32Array;
   kinds: Uint8Array;
   /** Set once the codes live in WebAssembly memory (from SIMD_MIN_CODES). */
-  private simd: { memory: WebAssembly.Memory; distances: DistancesKernel; capacity: number } | null = null;
+  private simd: { memory: WebAssembly.Memory; distances: DistancesKernel } | null = null;
 
   constructor(
     readonly wordsPerCode: number,
@@ -64,9 +66,14 @@ export class BitCodes {
     this.resize(capacity);
   }
 
-  /** The largest distance a code can be from the query (its bits); `past` is one more. */
-  get maxDistance(): number {
-    return this.wordsPerCode * 32;
+  /** The distance given to a code left out, one more than a code's bits (the largest real distance). */
+  private get past(): number {
+    return this.wordsPerCode * 32 + 1;
+  }
+
+  /** The codes there is room for (the views are sized to it). */
+  private get capacity(): number {
+    return this.kinds.length;
   }
 
   /** The memory the codes and kinds take, as allocated. */
@@ -90,13 +97,12 @@ export class BitCodes {
     if (!this.simd) {
       const memory = new WebAssembly.Memory({ initial: needed });
       const instance = new WebAssembly.Instance(kernel(), { scan: { memory } });
-      this.simd = { memory, distances: instance.exports.distances as DistancesKernel, capacity };
+      this.simd = { memory, distances: instance.exports.distances as DistancesKernel };
       new Uint32Array(memory.buffer).set(this.codes.subarray(0, capacity * this.wordsPerCode));
     } else {
       // Grown in place: the codes stay where they are; the kinds, after them, move.
       const pages = this.simd.memory.buffer.byteLength / PAGE;
       if (needed > pages) this.simd.memory.grow(needed - pages);
-      this.simd.capacity = capacity;
     }
     const { buffer } = this.simd.memory;
     this.codes = new Uint32Array(buffer, 0, capacity * this.wordsPerCode);
@@ -110,15 +116,15 @@ export class BitCodes {
    * `allowed`. The arrays returned are valid until the next resize.
    */
   distances(query: Uint32Array, count: number, allowed = EVERY_KIND): CodeDistances {
-    const past = this.maxDistance + 1;
+    const { past } = this;
     if (!this.simd) return this.scriptDistances(query, count, allowed, past);
-    const { memory, distances, capacity } = this.simd;
-    const at = this.layout(capacity);
+    const { memory, distances } = this.simd;
+    const at = this.layout(this.capacity);
     new Uint32Array(memory.buffer, at.query, this.wordsPerCode).set(query);
     const histogram = new Uint32Array(memory.buffer, at.histogram, past + 1);
     histogram.fill(0);
     distances(0, count, this.wordsPerCode / 4, at.query, at.distance, at.histogram, at.kinds, allowed, past);
-    return { distance: new Uint16Array(memory.buffer, at.distance, count), histogram };
+    return { distance: new Uint16Array(memory.buffer, at.distance, count), histogram, past };
   }
 
   /**
@@ -131,7 +137,7 @@ export class BitCodes {
     const kinds = capacity * this.wordsPerCode * 4;
     const query = kinds + align(capacity);
     const histogram = query + this.wordsPerCode * 4;
-    const distance = histogram + align((this.maxDistance + 2) * 4);
+    const distance = histogram + align((this.past + 1) * 4);
     return { kinds, query, histogram, distance, end: distance + capacity * 2 };
   }
 
@@ -150,7 +156,7 @@ export class BitCodes {
       distance[slot] = h;
       histogram[h]! += 1;
     }
-    return { distance, histogram };
+    return { distance, histogram, past };
   }
 }
 

@@ -116,9 +116,9 @@ export class VectorScan {
 
     // Hamming distance of every vector of the kinds asked for, and a histogram to find the cut-off; a
     // filter's matches are the only others left before it.
-    const { distance, histogram } = this.codeTable.distances(queryCode, this.size, allowed);
+    const { distance, histogram, past } = this.codeTable.distances(queryCode, this.size, allowed);
     let eligible = allowed === EVERY_KIND ? this.size : histogram.reduce((sum, n) => sum + n, 0);
-    if (only) eligible -= this.exclude(distance, histogram, only);
+    if (only) eligible -= this.exclude(distance, histogram, past, only);
     const candidates = Math.min(eligible, Math.max(limit * 4, Math.min(Math.ceil(eligible / 25), RESCORED_MAX), 256));
     let cutoff = 0;
     for (let seen = 0; cutoff <= d && seen + histogram[cutoff]! < candidates; cutoff++) seen += histogram[cutoff]!;
@@ -165,8 +165,7 @@ export class VectorScan {
    * Puts the vectors not among `only` past every cut-off (and out of the
    * histogram); how many it put there.
    */
-  private exclude(distance: Uint16Array, histogram: Uint32Array, only: ReadonlySet<number>): number {
-    const past = this.codeTable.maxDistance + 1;
+  private exclude(distance: Uint16Array, histogram: Uint32Array, past: number, only: ReadonlySet<number>): number {
     const { rowids } = this;
     let excluded = 0;
     for (let slot = 0; slot < this.size; slot++) {

@@ -54,22 +54,30 @@ function termOf(word: string): string | null {
 }
 
 /**
- * Words that ask for a chart only beside one ("a bar chart", "a pie chart") or opening the text ("plot the
- * sales"), and are everyday nouns elsewhere ("my vegetable plot", "the apple pie", "a bar of chocolate"):
- * asking words only there. ("plot" opening a note is taken as asking too; notes rarely start so.)
+ * Words that ask for a chart only where they do: "bar" and "pie" before
+ * "chart" or "graph", and "plot" as the verb that opens a request ("plot
+ * the sales", "can you plot my runs": only function and asking words before
+ * it, and no determiner right before it). Elsewhere they are the everyday
+ * nouns they are: "my vegetable plot", "what was the plot of the book", "the
+ * apple pie", "a bar of chocolate". (A note opening with "Plot" is read as
+ * asking too; notes rarely start so.)
  */
 const CHART_WORDS = new Set(['chart', 'charts', 'graph', 'graphs']);
-const asksForChart = (word: string, next: string | undefined, first: boolean): boolean =>
-  word === 'bar' || word === 'pie'
-    ? next !== undefined && CHART_WORDS.has(next)
-    : (word === 'plot' || word === 'plots') && first;
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that']);
+function asksForChart(words: readonly string[], i: number): boolean {
+  const word = words[i]!;
+  if (word === 'bar' || word === 'pie') return CHART_WORDS.has(words[i + 1] ?? '');
+  if (word !== 'plot' && word !== 'plots') return false;
+  if (i > 0 && DETERMINERS.has(words[i - 1]!)) return false;
+  return words.slice(0, i).every((before) => before.length < 2 || termOf(before) === null);
+}
 
 /** Each content word of a text (lower-cased) with the term it counts as, in order. */
 export function* wordTerms(text: string): Generator<{ word: string; term: string }> {
   const words = Array.from(text.toLowerCase().matchAll(WORD), (match) => match[0]);
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    if (asksForChart(word, words[i + 1], i === 0)) continue;
+    if (asksForChart(words, i)) continue;
     // A number is its own term; a lone letter is none.
     const term = /^\p{N}+$/u.test(word) ? word : word.length > 1 ? termOf(word) : null;
     if (term !== null) yield { word, term };

@@ -1,19 +1,14 @@
 import * as z from 'zod/mini';
 import { CHAT_LIMITS } from '../../core/chat/limits.js';
 import { isIdOf } from '../../core/ids.js';
-import { checkedByCore, FilterSchema, meta, NewEndUserId } from '../../http/schemas.js';
+import { checkedByCore, FilterSchema, meta, NewEndUserId, nonBlankText } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
 const ChatRequest = meta(
   z.strictObject({
-    question: meta(
-      z.string().check(
-        z.minLength(1),
-        z.maxLength(CHAT_LIMITS.questionChars),
-        z.refine((q: string) => q.trim().length > 0, 'must not be blank'),
-      ),
-      { description: 'Answered only from the selected library.' },
-    ),
+    question: meta(nonBlankText(CHAT_LIMITS.questionChars), {
+      description: 'Answered only from the selected library.',
+    }),
     end_user_id: z.optional(NewEndUserId),
     conversation_id: meta(
       z.optional(

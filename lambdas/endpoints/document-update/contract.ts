@@ -1,14 +1,11 @@
 import * as z from 'zod/mini';
 import { LIMITS } from '../../core/limits.js';
-import { checkedByCore, IdPath, LibraryQuery, MetadataPatchSchema, meta, text } from '../../http/schemas.js';
+import { checkedByCore, IdPath, LibraryQuery, MetadataPatchSchema, meta, nonBlankText } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
 const DocumentPatch = meta(
   z.strictObject({
-    title: meta(
-      z.optional(text(1, LIMITS.titleChars).check(z.refine((t: string) => t.trim().length > 0, 'must not be blank'))),
-      { description: 'The new title (not blank).' },
-    ),
+    title: meta(z.optional(nonBlankText(LIMITS.titleChars)), { description: 'The new title (not blank).' }),
     source_ref: meta(z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.sourceRefChars)))), {
       description: 'The new source_ref; null removes it.',
     }),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { LIMITS } from '../../core/limits.js';
 import { ITEM_KINDS } from '../../core/model.js';
-import { cursorParam, EndUserId, filterParam, limitParam, meta, text } from '../../http/schemas.js';
+import { cursorParam, EndUserId, filterParam, limitParam, meta, nonBlankText } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
 const kindList = z.pipe(
@@ -23,7 +23,7 @@ const kindList = z.pipe(
 
 const SearchQuery = z.object({
   // A blank query has no words and no meaning to match by: its results would be arbitrary (as chat's question).
-  q: text(1, LIMITS.queryChars).check(z.refine((q: string) => q.trim().length > 0, 'must not be blank')),
+  q: nonBlankText(LIMITS.queryChars),
   limit: limitParam(LIMITS.search),
   cursor: cursorParam,
   end_user_id: z.optional(EndUserId),
