@@ -163,3 +163,40 @@ describe('SqliteSearchIndex: common terms in a large library', () => {
     }
   });
 });
+
+describe('SqliteSearchIndex: the term counts the keyword leg remembers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'library-keyword-counts-'));
+  const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
+  const ways = {
+    'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
+    'in search threads': async (file: string) =>
+      new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
+        legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
+      }),
+  };
+  for (const [way, open] of Object.entries(ways)) {
+    it(`counts a term again once anything is written, whichever connection wrote it (${way})`, async () => {
+      for (const writer of ['the same connection', 'another connection']) {
+        const file = join(dir, `${way}-${writer}.sqlite`.replace(/\s/g, '-'));
+        const index = await open(file);
+        const other =
+          writer === 'the same connection' ? index : new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test');
+        const put = (into: SqliteSearchIndex, text: string) =>
+          into.put(ref, indexItem(text, axisVector(DIMENSIONS, 1), { title: null, kind: 'creation' }));
+        for (const text of ['Bins go out on Tuesday', 'Water the cactus', 'The cactus flowered', 'Dentist at noon'])
+          await put(index, text);
+        // "zebra" counted while no item holds it: only the cactus notes are hits.
+        expect(await index.keywordSearch(ref, { text: 'cactus zebra', limit: 10 })).toHaveLength(2);
+        await put(other, 'A zebra crossing by the school');
+        const hits = await index.keywordSearch(ref, { text: 'cactus zebra', limit: 10 });
+        expect(hits).toHaveLength(3);
+        // Its count read again: the new note holds "zebra", the rarer and weightier of the two terms.
+        const zebra = hits.find((h) => h.passage.text.includes('zebra'))!;
+        expect(zebra.viaContext).toBeUndefined();
+        expect(zebra.coverage).toBeGreaterThan(0.5);
+        await index.close();
+        if (other !== index) await other.close();
+      }
+    });
+  }
+});

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { coverageOf } from '../../core/keyword-coverage.js';
 import { MEMORY_CONTEXT } from '../../core/memory-context.js';
 import type { PassageHit } from '../../core/model.js';
@@ -56,22 +57,22 @@ export const DEFAULT_COMMON_TERMS: CommonTerms = { share: 0.25, fromItems: 50_00
 
 /**
  * The keyword leg over the library `libraryId` (its id in index_libraries).
- * `sizes` (one per connection) knows the library's item count and whether it
- * holds every item of the index.
+ * `counts` (one per connection) knows the library's item count, whether it
+ * holds every item of the index, and the terms counted since the last write.
  */
 export function keywordLeg(
   db: SqliteDatabase,
   libraryId: number,
   query: KeywordQuery,
-  sizes: LibrarySizes,
+  counts: LibraryCounts,
   /** null: every term ranks (bench:search compares against it). */
   commonTerms: CommonTerms | null = DEFAULT_COMMON_TERMS,
 ): PassageHit[] {
   const terms = keywordTerms(query.text);
   if (!terms.length) return [];
-  const size = sizes.of(libraryId);
+  const size = counts.of(libraryId);
   const library = libraryClause(libraryId, size);
-  const holders = termHolders(db, library, terms);
+  const holders = termHolders(db, library, terms, counts);
   const ranked = rankingTerms(terms, holders, size.items, commonTerms);
   const ranking = termsMatchExpression(ranked)!;
   const rareTerms = candidateTerms(ranked, holders, terms, size.items, commonTerms);
@@ -152,14 +153,21 @@ interface TermHolders {
 
 /**
  * For each term, how many of the library's items hold it (one FTS5 count,
- * stemmed exactly as BM25 matches it) and, asked later, which of the leg's
+ * stemmed exactly as BM25 matches it, remembered until the next write:
+ * LibraryCounts) and, asked later, which of the leg's
  * items do (a second pass over the term's list, naming only those items:
  * reading every holder's rowid into JavaScript instead took a quarter of
- * the leg at 200k passages). The counts decide which terms rank
- * (rankingTerms) and weigh the terms in each hit's coverage
+ * the leg at 200k passages; remembering a common term's holders from one
+ * query to the next gained nothing at a million). The counts decide which
+ * terms rank (rankingTerms) and weigh the terms in each hit's coverage
  * (core/keyword-coverage.ts).
  */
-function termHolders(db: SqliteDatabase, library: string, terms: readonly string[]): TermHolders[] {
+function termHolders(
+  db: SqliteDatabase,
+  library: string,
+  terms: readonly string[],
+  counts: LibraryCounts,
+): TermHolders[] {
   const count = db.prepare('SELECT count(*) FROM items_fts WHERE items_fts MATCH ?').pluck();
   const named = db
     .prepare(
@@ -169,7 +177,7 @@ function termHolders(db: SqliteDatabase, library: string, terms: readonly string
     .pluck();
   return terms.map((term) => {
     const match = `${library}{title body} : ${quoteTerm(term)}`;
-    const holding = count.get(match) as number;
+    const holding = counts.holding(match, (m) => count.get(m) as number);
     return {
       holding,
       among: (itemRowids) =>
@@ -289,15 +297,26 @@ function libraryClause(libraryId: number, size: LibrarySize): string {
   return size.holdsEveryItem ? '' : `library : ${quoteTerm(`lib${libraryId}`)} AND `;
 }
 
+/** Term counts remembered per connection: enough for the distinct terms of thousands of queries. */
+const REMEMBERED_TERM_COUNTS = 20_000;
+
 /**
- * Each library's size, read once for every state of the database file the
- * connection sees: its own writes (total_changes()) and other connections'
- * (PRAGMA data_version). Counting a library's items walks its index (9 ms
- * at 215,000 items), which a search of an unchanged library need not repeat.
+ * What the keyword leg counts in a library and would count again for the
+ * next query: each library's size and how many of its items hold a term.
+ * Both are remembered for one state of the database file the connection
+ * sees, its own writes (total_changes()) and other connections' (PRAGMA
+ * data_version), and forgotten at the next: any write may change them, and
+ * a term counted before a capture must be found in it. Counting a library's
+ * items walks its index (9 ms at 215,000 items) and counting a term walks its
+ * every holder (the counts were a sixth of the leg at a million passages),
+ * which a search of an unchanged library need not repeat: remembering the
+ * counts took the leg's p50 there from 51-54 to 45-46 ms over 200 SciFact
+ * test queries (about half their terms asked before).
  */
-export class LibrarySizes {
+export class LibraryCounts {
   private version = '';
   private readonly sizes = new Map<number, LibrarySize>();
+  private readonly termCounts = new LRUCache<string, number>({ max: REMEMBERED_TERM_COUNTS });
   private statements: { version: Statement; size: Statement } | null = null;
 
   /** Prepared on first use: a connection may be opened before the index's tables exist. */
@@ -318,6 +337,7 @@ export class LibrarySizes {
     if (version !== this.version) {
       this.version = version;
       this.sizes.clear();
+      this.termCounts.clear();
     }
     let size = this.sizes.get(libraryId);
     if (!size) {
@@ -326,5 +346,19 @@ export class LibrarySizes {
       this.sizes.set(libraryId, size);
     }
     return size;
+  }
+
+  /**
+   * How many items a full-text match (a library's term) holds, counted by
+   * `count` unless counted since the last write. Read after `of`, which
+   * notices the writes.
+   */
+  holding(match: string, count: (match: string) => number): number {
+    let holding = this.termCounts.get(match);
+    if (holding === undefined) {
+      holding = count(match);
+      this.termCounts.set(match, holding);
+    }
+    return holding;
   }
 }

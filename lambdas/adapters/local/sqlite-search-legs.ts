@@ -1,7 +1,7 @@
 import type { PassageHit } from '../../core/model.js';
 import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
-import { type CommonTerms, DEFAULT_COMMON_TERMS, keywordLeg, LibrarySizes } from './sqlite-keyword-leg.js';
+import { type CommonTerms, DEFAULT_COMMON_TERMS, keywordLeg, LibraryCounts } from './sqlite-keyword-leg.js';
 import { SqliteVectorLeg } from './sqlite-vector-leg.js';
 import { DEFAULT_VECTOR_CACHE_MB, VectorCache, type VectorChanges } from './vector-cache.js';
 
@@ -27,7 +27,7 @@ export interface SearchLegs {
 export class SqliteSearchLegs implements SearchLegs {
   private readonly scans: VectorCache;
   private readonly vectorLeg: SqliteVectorLeg;
-  private readonly sizes: LibrarySizes;
+  private readonly counts: LibraryCounts;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -39,11 +39,11 @@ export class SqliteSearchLegs implements SearchLegs {
   ) {
     this.scans = new VectorCache(vectorCacheBytes);
     this.vectorLeg = new SqliteVectorLeg(db, dimensions, this.scans);
-    this.sizes = new LibrarySizes(db);
+    this.counts = new LibraryCounts(db);
   }
 
   keyword(libraryId: number, query: KeywordQuery): PassageHit[] {
-    return keywordLeg(this.db, libraryId, query, this.sizes, this.commonTerms);
+    return keywordLeg(this.db, libraryId, query, this.counts, this.commonTerms);
   }
 
   vector(libraryId: number, query: VectorQuery): PassageHit[] {
