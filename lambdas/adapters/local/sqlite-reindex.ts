@@ -3,6 +3,7 @@ import type { ReindexPassage, VectorReindex } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { embedderValue, parseEmbedder, readEmbedderRecord } from './embedder-record.js';
 import { REINDEX_TABLE, vectorTable } from './sqlite-index-schema.js';
+import { countVectorWrite } from './vector-writes.js';
 
 const textHash = (text: string) => createHash('sha256').update(text).digest('base64');
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -94,6 +95,7 @@ export class SqliteVectorReindex implements VectorReindex {
           'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) SELECT rowid, library_id, kind, embedding FROM reindex_vectors',
         );
         this.db.exec('DELETE FROM reindex_vectors');
+        countVectorWrite(this.db);
         this.db.prepare(`UPDATE index_meta SET value = ? WHERE key = 'embedder'`).run(this.target);
         this.db.prepare(`DELETE FROM index_meta WHERE key = 'reindex_to'`).run();
         return true;

@@ -20,6 +20,7 @@ import type {
 } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
+import { SegmentMerges } from './segment-merges.js';
 import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
 import { buildItemsFts, openIndexSchema } from './sqlite-index-schema.js';
@@ -28,6 +29,7 @@ import { MemoryContextRows } from './sqlite-memory-contexts.js';
 import { type SearchLegs, SqliteSearchLegs } from './sqlite-search-legs.js';
 import { TrigramBacklog } from './sqlite-trigram-backlog.js';
 import type { VectorChanges } from './vector-cache.js';
+import { countVectorWrite, readVectorWrites } from './vector-writes.js';
 
 const endUserKey = (ref: LibraryRef) => ref.endUserId ?? '';
 const vectorBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -66,8 +68,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   private readonly trigrams: TrigramBacklog;
   /** Where the two legs run, and the vector scans they keep. */
   private readonly legs: SearchLegs;
+  /** The full-text indexes' segments, merged once writes pause. */
+  private readonly merges: SegmentMerges;
   /** The data_version the legs' cached scans were last known current at (another connection's commit moves it). */
   private legsVersion = -1;
+  /** The folder's count of vector writes the legs' cached scans are current with (vector-writes.ts). */
+  private vectorWritesSeen = -1;
   /** `name/dimensions` of the embedder this process embeds with, and the data_version it was last found recorded at. */
   private readonly embedder: string;
   private embedderCheckedAt = -1;
@@ -87,6 +93,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     this.contexts = new MemoryContextRows(db);
     openIndexSchema(db, dimensions);
     this.trigrams = new TrigramBacklog(db);
+    this.merges = new SegmentMerges(db);
+    // Segments an earlier process left (a bulk fill, a stop before its merge) are merged once this one is quiet too.
+    this.merges.wrote();
     this.embedder = embedderValue({ name: embedderName, dimensions });
     // The folder records the embedder that made its vectors; another one would mix two models' vectors.
     const record = readEmbedderRecord(db);
@@ -131,12 +140,29 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
 
   /**
    * Runs a write in one transaction, then tells the legs its vector changes
-   * (only once it has committed), so their cached scans stay current.
+   * (only once it has committed), so their cached scans stay current. A
+   * write of vectors is counted (vector-writes.ts); when the count it finds
+   * is not the one the legs are current with, another connection wrote
+   * vectors they have not seen, and their scans go first.
    */
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
-    const result = this.db.transaction(() => run(changes)).immediate();
-    if (changes.added.length || changes.removed.length) this.legs.changed(changes);
+    let counted: { before: number; after: number } | null = null;
+    const result = this.db
+      .transaction(() => {
+        const result = run(changes);
+        if (changes.added.length || changes.removed.length)
+          counted = { before: readVectorWrites(this.db), after: countVectorWrite(this.db) };
+        return result;
+      })
+      .immediate();
+    if (counted) {
+      const { before, after } = counted;
+      if (before !== this.vectorWritesSeen) this.legs.clear();
+      this.vectorWritesSeen = after;
+      this.legs.changed(changes);
+    }
+    this.merges.wrote();
     return result;
   }
 
@@ -420,10 +446,13 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
     // The folder's vectors must still be this embedder's; another process's commit (`library reindex`, a
-    // second server) may have changed them without the legs hearing of it: their cached scans go.
+    // second server) may have changed them without the legs hearing of it: their cached scans go. Only a
+    // commit that wrote vectors does (vector-writes.ts): a segment merge's do not.
     const version = this.assertOwnVectors();
     if (version !== this.legsVersion) {
-      this.legs.clear();
+      const written = readVectorWrites(this.db);
+      if (written !== this.vectorWritesSeen) this.legs.clear();
+      this.vectorWritesSeen = written;
       this.legsVersion = version;
     }
     return this.legs.vector(libraryId, query);
@@ -432,7 +461,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   /** Stops the legs' threads, if they have any (the connection is its owner's to close). */
   async close(): Promise<void> {
     this.trigrams.cancel();
-    await this.legs.close();
+    await Promise.all([this.legs.close(), this.merges.close()]);
   }
 
   async updateItem(ref: LibraryRef, itemId: string, changes: DocumentChanges): Promise<boolean> {
