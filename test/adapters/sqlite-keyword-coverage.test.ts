@@ -13,6 +13,15 @@ import { axisVector, indexItem } from '../contract/fixtures.js';
 
 const DIMENSIONS = 16;
 
+/** An index over a file, its legs on the caller's thread or in search threads (each with its own connection). */
+const WAYS = {
+  'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
+  'in search threads': async (file: string) =>
+    new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
+      legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
+    }),
+};
+
 describe('SqliteSearchIndex: keyword coverage', () => {
   const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
   const other: LibraryRef = { tenantId: 't', endUserId: 'other' };
@@ -62,14 +71,7 @@ describe('SqliteSearchIndex: the keyword leg of a library that was alone', () =>
       indexItem(`heron heron heron ${i}`, axisVector(DIMENSIONS, 3), { title: 'heron heron' }),
     );
 
-  const ways = {
-    'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
-    'in search threads': async (file: string) =>
-      new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
-        legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
-      }),
-  };
-  for (const [way, open] of Object.entries(ways)) {
+  for (const [way, open] of Object.entries(WAYS)) {
     it(`keeps to the library once another one has items, whichever connection wrote them (${way})`, async () => {
       for (const writer of ['the same connection', 'another connection']) {
         const file = join(dir, `${way}-${writer}.sqlite`.replace(/\s/g, '-'));
@@ -167,14 +169,7 @@ describe('SqliteSearchIndex: common terms in a large library', () => {
 describe('SqliteSearchIndex: the term counts the keyword leg remembers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'library-keyword-counts-'));
   const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
-  const ways = {
-    'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
-    'in search threads': async (file: string) =>
-      new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
-        legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
-      }),
-  };
-  for (const [way, open] of Object.entries(ways)) {
+  for (const [way, open] of Object.entries(WAYS)) {
     it(`counts a term again once anything is written, whichever connection wrote it (${way})`, async () => {
       for (const writer of ['the same connection', 'another connection']) {
         const file = join(dir, `${way}-${writer}.sqlite`.replace(/\s/g, '-'));
