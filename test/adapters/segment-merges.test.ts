@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
-import { SegmentMerges } from '../../lambdas/adapters/local/segment-merges.js';
+import { DEFAULT_MERGE_RULE, SegmentMerges } from '../../lambdas/adapters/local/segment-merges.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteSearchLegs } from '../../lambdas/adapters/local/sqlite-search-legs.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
@@ -34,7 +34,7 @@ describe('SegmentMerges', () => {
     ]);
     const grepped = grep.get();
 
-    const merges = new SegmentMerges(db, 20);
+    const merges = new SegmentMerges(db, { ...DEFAULT_MERGE_RULE, quietMs: 20 });
     merges.wrote();
     await vi.waitFor(() => expect(segments('items_fts')).toBe(1), { timeout: 20_000, interval: 50 });
     // Grep's index took the texts 32 to a commit: too few segments to merge (the second test).
@@ -58,13 +58,51 @@ describe('SegmentMerges', () => {
       }
       const count = db.prepare('SELECT count(DISTINCT segid) FROM items_fts_idx').pluck();
       const segments = count.get() as number;
-      const merges = new SegmentMerges(db, 1);
+      const merges = new SegmentMerges(db, { ...DEFAULT_MERGE_RULE, quietMs: 1 });
       merges.wrote();
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(count.get()).toBe(segments);
       await merges.close();
       await index.close();
     }
+  });
+
+  it('merges small segments beside a large one only once they hold the share of the index the rule asks', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'library-segment-merges-')), 'library.sqlite');
+    const db = openDatabase(file);
+    const index = new SqliteSearchIndex(db, DIMENSIONS, 'test');
+    // One large segment (many distinct words: many leaf pages), then small ones, a commit each.
+    await index.putMany(
+      ref,
+      Array.from({ length: 400 }, (_, i) =>
+        indexItem(Array.from({ length: 40 }, (_, j) => `w${i}x${j}`).join(' '), axisVector(DIMENSIONS, 1)),
+      ),
+    );
+    db.prepare(`INSERT INTO items_fts (items_fts) VALUES ('optimize')`).run();
+    for (let i = 0; i < 6; i++) await index.put(ref, indexItem(`Small ${i}`, axisVector(DIMENSIONS, 1)));
+    const segments = db.prepare('SELECT count(DISTINCT segid) FROM items_fts_idx').pluck();
+    const before = segments.get() as number;
+    expect(before).toBeGreaterThanOrEqual(3);
+    const outside = db
+      .prepare(
+        'SELECT 1.0 - max(pages) * 1.0 / (SELECT count(*) FROM items_fts_idx) FROM (SELECT count(*) AS pages FROM items_fts_idx GROUP BY segid)',
+      )
+      .pluck()
+      .get() as number;
+    expect(outside).toBeGreaterThan(0);
+    expect(outside).toBeLessThan(0.5);
+    // The small segments hold less than the share asked: left alone.
+    const strict = new SegmentMerges(db, { quietMs: 1, fromSegments: 3, fromShare: Math.min(1, outside + 0.01) });
+    strict.wrote();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(segments.get()).toBe(before);
+    await strict.close();
+    // As much as the share asked (just under it: the figure above is rounded in SQL): merged.
+    const loose = new SegmentMerges(db, { quietMs: 1, fromSegments: 3, fromShare: outside * 0.999 });
+    loose.wrote();
+    await vi.waitFor(() => expect(segments.get()).toBe(1), { timeout: 20_000, interval: 50 });
+    await loose.close();
+    await index.close();
   });
 
   it("keeps the cached vector scans through another connection's commits that write no vector, and drops them at one that does", async () => {

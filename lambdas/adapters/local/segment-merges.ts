@@ -11,16 +11,29 @@ export interface SegmentMergeData {
 
 /** The full-text indexes whose segments are merged: the keyword leg's and grep's. */
 const FULL_TEXT_TABLES = ['items_fts', 'items_trigram'] as const;
-/** Segments from which an index is merged: FTS5's own merging keeps about 3 per level, so this is three levels deep. */
-const MERGE_FROM_SEGMENTS = 8;
-/** How long writes must pause before the merge starts: a batch or a run of captures is over. */
-const QUIET_MS = 5_000;
+/** When an index is merged: once writes pause for `quietMs`, if it has `fromSegments` segments and `fromShare` of it lies outside its largest. */
+export interface MergeRule {
+  quietMs: number;
+  fromSegments: number;
+  fromShare: number;
+}
+
+export const DEFAULT_MERGE_RULE: MergeRule = {
+  // A batch or a run of captures is over.
+  quietMs: 5_000,
+  // FTS5's own merging keeps about 3 segments a level: three levels deep.
+  fromSegments: 8,
+  // A few small segments beside a merged index cost a lookup or two each, and merging them rewrites the whole
+  // index: a library fed a capture at a time would be rewritten every fifty or so captures. So the segments besides
+  // the largest must hold a tenth of its pages (items_fts_idx has a row per leaf page): a rewrite per tenth it grew.
+  fromShare: 0.1,
+};
 /** FTS5 pages merged per transaction (about 4 KB each): most steps take a few milliseconds. */
 const PAGES_PER_STEP = 64;
 
 /**
  * Merges the full-text indexes' segments into one once writes pause, in a
- * thread of its own. FTS5 writes a segment at every commit and merges them
+ * thread of its own (when: MergeRule). FTS5 writes a segment at every commit and merges them
  * by levels, so a library filled a capture at a time keeps a dozen (13
  * after a million passages), and every term a query reads is looked up in
  * each: merged into one, the keyword leg's walks of the terms' lists took
@@ -34,19 +47,21 @@ const PAGES_PER_STEP = 64;
 export class SegmentMerges {
   private timer: NodeJS.Timeout | null = null;
   private worker: Worker | null = null;
+  /** A write came while a merge ran: once it ends, the next pause looks again. */
+  private wroteDuringMerge = false;
   private closed = false;
 
   constructor(
     private readonly db: SqliteDatabase,
-    /** How long writes must pause first (tests shorten it). */
-    private readonly quietMs = QUIET_MS,
+    private readonly rule: MergeRule = DEFAULT_MERGE_RULE,
   ) {}
 
   /** After a write committed: the merge waits for writes to pause again. */
   wrote(): void {
     if (this.closed || this.db.memory) return;
+    if (this.worker) this.wroteDuringMerge = true;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.mergeIfDue(), this.quietMs);
+    this.timer = setTimeout(() => this.mergeIfDue(), this.rule.quietMs);
     // A merge left undone is done after the next pause, or by the next process: it never keeps one alive.
     this.timer.unref();
   }
@@ -64,15 +79,18 @@ export class SegmentMerges {
     if (this.closed || this.worker || !this.db.open) return;
     let tables: string[];
     try {
-      tables = FULL_TEXT_TABLES.filter((table) => this.segments(table) >= MERGE_FROM_SEGMENTS);
+      tables = FULL_TEXT_TABLES.filter((table) => this.due(table));
     } catch {
       return; // a busy or closing file: the next pause tries again
     }
     if (tables.length) void this.merge(tables);
   }
 
-  private segments(table: string): number {
-    return this.db.prepare(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number;
+  private due(table: string): boolean {
+    const pages = this.db.prepare(`SELECT count(*) FROM ${table}_idx GROUP BY segid`).pluck().all() as number[];
+    if (pages.length < this.rule.fromSegments) return false;
+    const total = pages.reduce((a, b) => a + b, 0);
+    return total - Math.max(...pages) >= this.rule.fromShare * total;
   }
 
   private async merge(tables: string[]): Promise<void> {
@@ -88,6 +106,10 @@ export class SegmentMerges {
       // A merge that could not start or failed changes nothing: the index is as it was, and the next pause tries again.
     } finally {
       this.worker = null;
+      if (this.wroteDuringMerge) {
+        this.wroteDuringMerge = false;
+        this.wrote();
+      }
     }
   }
 }
