@@ -60,7 +60,11 @@ export class SegmentMerges {
   wrote(): void {
     if (this.closed || this.db.memory) return;
     if (this.worker) this.wroteDuringMerge = true;
-    if (this.timer) clearTimeout(this.timer);
+    // Every write restarts the wait: the same timer, moved on (no new one per capture).
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
     this.timer = setTimeout(() => this.mergeIfDue(), this.rule.quietMs);
     // A merge left undone is done after the next pause, or by the next process: it never keeps one alive.
     this.timer.unref();

@@ -147,19 +147,17 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    */
   private write<T>(run: (changes: VectorChanges) => T): T {
     const changes: VectorChanges = { added: [], removed: [] };
-    let counted: { before: number; after: number } | null = null;
-    const result = this.db
+    const { result, vectorWrites } = this.db
       .transaction(() => {
         const result = run(changes);
-        if (changes.added.length || changes.removed.length)
-          counted = { before: readVectorWrites(this.db), after: countVectorWrite(this.db) };
-        return result;
+        const wroteVectors = changes.added.length > 0 || changes.removed.length > 0;
+        return { result, vectorWrites: wroteVectors ? countVectorWrite(this.db) : null };
       })
       .immediate();
-    if (counted) {
-      const { before, after } = counted;
-      if (before !== this.vectorWritesSeen) this.legs.clear();
-      this.vectorWritesSeen = after;
+    if (vectorWrites !== null) {
+      // The count before this write's own: another connection's vector write moved it past what the legs saw.
+      if (vectorWrites - 1 !== this.vectorWritesSeen) this.legs.clear();
+      this.vectorWritesSeen = vectorWrites;
       this.legs.changed(changes);
     }
     this.merges.wrote();

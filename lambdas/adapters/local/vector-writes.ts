@@ -16,7 +16,7 @@ export function readVectorWrites(db: SqliteDatabase): number {
   return Number(db.prepare('SELECT value FROM index_meta WHERE key = ?').pluck().get(KEY) ?? 0);
 }
 
-/** Within a transaction that wrote vectors: counts it, and returns the count it makes. */
+/** Within a transaction that wrote vectors: counts it, and returns the count it makes (one more than it found). */
 export function countVectorWrite(db: SqliteDatabase): number {
   db.prepare(
     `INSERT INTO index_meta (key, value) VALUES (?, '1')
