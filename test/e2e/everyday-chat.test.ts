@@ -8,6 +8,7 @@ import type { Embedder } from '../../lambdas/core/ports.js';
 import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HELD_OUT_3 } from '../support/everyday-held-out-3.js';
 import { type EverydaySet, HELD_OUT, HELD_OUT_2, TRAIN } from '../support/everyday-notes.js';
+import { TRAIN_ISSUE } from '../support/everyday-small-libraries.js';
 import { ShiftedEmbedder } from '../support/shifted-embedder.js';
 
 /**
@@ -94,23 +95,25 @@ describe('everyday notes asked in other words', () => {
     const [offline, shifted] = [await askAll(HELD_OUT, pool), await askAll(HELD_OUT, new ShiftedEmbedder(pool))];
     expect(shifted.answers.map((a) => a.cited)).toEqual(offline.answers.map((a) => a.cited));
     expect(shifted.unrelated.map((a) => a.cited)).toEqual(offline.unrelated.map((a) => a.cited));
-    // Measured: 32 of 46 right (69.6%; 65.2% before requests for things of a kind, 56.5% before words' base forms,
-    // rarity and money), 15 of 18 unrelated refused (83.3%).
+    // Measured: 29 of 46 right (63.0%; 69.6% before a note standing out in meaning had to name what is asked about,
+    // 65.2% before requests for things of a kind, 56.5% before words' base forms, rarity and money), 16 of 18
+    // unrelated refused (88.9%; 83.3% before).
     const right = HELD_OUT.questions.filter((q, i) =>
       offline.answers[i]!.cited.some((id) => q.answers.includes(id)),
     ).length;
     const refused = offline.unrelated.filter((a) => !a.response.sources.length).length;
     expect(share(right, HELD_OUT.questions.length)).toBeGreaterThanOrEqual(0.6);
-    expect(share(refused, HELD_OUT.unrelated.length)).toBeGreaterThanOrEqual(0.8);
+    expect(share(refused, HELD_OUT.unrelated.length)).toBeGreaterThanOrEqual(0.85);
   }, 300_000);
 
   it('a second held-out set, written after the last change to the gate', async () => {
     const { answers, unrelated } = await askAll(HELD_OUT_2, pool);
-    // Measured once: 24 of 28 right (85.7%; 82.1% with the gate before), 10 of 12 unrelated refused.
+    // Measured once: 24 of 28 right (85.7%; 82.1% with the gate before), 10 of 12 unrelated refused. Since then 25
+    // right, then 24 again with 11 of 12 refused once a note standing out in meaning had to name what is asked about.
     const right = HELD_OUT_2.questions.filter((q, i) => answers[i]!.cited.some((id) => q.answers.includes(id))).length;
     const refused = unrelated.filter((a) => !a.response.sources.length).length;
     expect(share(right, HELD_OUT_2.questions.length)).toBeGreaterThanOrEqual(0.8);
-    expect(share(refused, HELD_OUT_2.unrelated.length)).toBeGreaterThanOrEqual(0.8);
+    expect(share(refused, HELD_OUT_2.unrelated.length)).toBeGreaterThanOrEqual(0.9);
   }, 300_000);
 
   it('a third held-out set, written by another hand without the code or the other sets', async () => {
@@ -120,6 +123,22 @@ describe('everyday notes asked in other words', () => {
     const refused = unrelated.filter((a) => !a.response.sources.length).length;
     expect(share(right, HELD_OUT_3.questions.length)).toBeGreaterThanOrEqual(0.5);
     expect(share(refused, HELD_OUT_3.unrelated.length)).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+});
+
+describe('a small library, where the closest note may only be about the same sort of thing', () => {
+  it("the issue's own library: the right note for nearly every request, and no question about something else answered from a note next door to it; alike on two cosine scales", async () => {
+    for (const embedder of [pool, new ShiftedEmbedder(pool)]) {
+      const { answers, unrelated } = await askAll(TRAIN_ISSUE, embedder);
+      // Measured: 23 of 24 right; the 8 unrelated all refused (5 before: "how much is the council tax" was answered
+      // from the rent's note, "when is my eye test" from a haircut's).
+      const right = TRAIN_ISSUE.questions.filter((q, i) =>
+        answers[i]!.cited.some((id) => q.answers.includes(id)),
+      ).length;
+      expect(share(right, TRAIN_ISSUE.questions.length)).toBeGreaterThanOrEqual(0.9);
+      for (const [i, asked] of unrelated.entries())
+        expect(asked.response.sources, `${embedder.name}: ${TRAIN_ISSUE.unrelated[i]}`).toEqual([]);
+    }
   }, 300_000);
 });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { withAnswerKinds } from '../../lambdas/core/chat/answer-kinds.js';
 import { judgeReply, NOT_IN_LIBRARY, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
-import { DEFAULT_SUPPORT, isSupported, termCoverage, termWeights } from '../../lambdas/core/chat/relevance.js';
+import {
+  DEFAULT_ADMIT,
+  DEFAULT_SUPPORT,
+  isSupported,
+  termCoverage,
+  termWeights,
+} from '../../lambdas/core/chat/relevance.js';
 import {
   ChatRetriever,
   DEFAULT_RETRIEVAL,
@@ -9,7 +15,7 @@ import {
   selectGrounding,
 } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
-import { subjectTerms } from '../../lambdas/core/chat/subject-words.js';
+import { namesASubject, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
 import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
 import { coreHarness } from '../support/core-harness.js';
 
@@ -124,6 +130,8 @@ describe('the support gate', () => {
     const terms = withAnswerKinds(termSet(trip), trip);
     expect(terms.has(termSet('cost').values().next().value!)).toBe(true);
     expect(terms.has('time')).toBe(false);
+    // So does what an amount answers besides a cost: "how much will I save", "how much do I owe".
+    for (const word of ['saving', 'owe', 'earn', 'worth']) expect(terms.has([...termSet(word)][0]!), word).toBe(true);
     const asked = termSet('how much did the trip cost');
     const others = [terms, withAnswerKinds(termSet('Gym membership cancelled.'), 'Gym membership cancelled.')];
     const rarity = termRarity('how much did the trip cost');
@@ -201,6 +209,54 @@ describe('the support gate', () => {
     expect(isSupported({ ...sister, cosine: null, cosineLead: -1 })).toBe(false);
     // A question naming no thing leaves the signal out: the rule needs a subject to hold.
     expect((await signalsOf('what did we decide', 'Decided')).missesSubject).toBeUndefined();
+  });
+
+  it('tells a note naming what a question asks about, in its word, another word for it or a kind of it, from one about something else', () => {
+    const names = (question: string, note: string) => namesASubject(subjectTerms(question), termSet(note), note);
+    expect(names('how much is the council tax', 'Council tax band C, £1,732 a year.')).toBe(true);
+    // Another word for the same thing, or a kind of it (WordNet, noun-kinds.ts).
+    expect(names('when can I pick up my bicycle', 'Bike service done, ready Thursday after 4.')).toBe(true);
+    expect(names('when do I see the doctor', 'GP appointment on Friday at 9:20 about the knee.')).toBe(true);
+    expect(names('what did I do with the plants', 'Repotted the monstera and the fern.')).toBe(true);
+    expect(names('what present did I get for my father', "Idea for Dad's birthday: the Lego set.")).toBe(true);
+    expect(names('how much was the repair to the washer', 'Washing machine fixed, £95.')).toBe(true);
+    expect(names('how much was the new washer', 'New machine for the kitchen, £95.')).toBe(false);
+    // A word joined into a name by its capitals.
+    expect(names('why did I quit the gym', 'Cancelled the PureGym membership, £29.99 a month.')).toBe(true);
+    expect(names('what did I get for the car', 'Sold the Fiesta to WeBuyAnyCar for £2,150.')).toBe(true);
+    // About the same sort of thing, not the thing asked about; a time or an amount names no subject.
+    expect(names('how much is the council tax', 'Landlord wrote: rent going up from £900 to £960 a month.')).toBe(
+      false,
+    );
+    expect(names('how much is the council tax each month', 'Landlord wrote: rent is £960 a month.')).toBe(false);
+    expect(names('what time is it', 'Landlord wrote: rent is £960 a month.')).toBe(true);
+    expect(names('when is my eye test', 'Haircut with Jo next Wednesday at 5:30pm.')).toBe(false);
+    expect(names('how much did the new sofa cost', 'Landlord wrote: rent going up from £900 to £960 a month.')).toBe(
+      false,
+    );
+    // A kind of the thing is not the thing's kind: a note about a car does not name "Golf" asked about.
+    expect(names('is the Golf insured', 'Car insurance renewed with Aviva, £412.')).toBe(false);
+    // Letters inside a word are no word: "card" does not name a car.
+    expect(names('where is the car', 'Birthday card for Sam on the shelf.')).toBe(false);
+  });
+
+  it('passes a note that stands out in meaning only when it names one of the things the question names', async () => {
+    const signalsOf = await signalsOver([
+      'Landlord wrote: rent going up from £900 to £960 a month from 1 April.',
+      'Haircut with Jo next Wednesday at 5:30pm.',
+      'Repotted the monstera and the fern. Water the fern twice a week.',
+    ]);
+    const lead = { cosine: 0.45, cosineLead: 0.2 };
+    const tax = await signalsOf('how much is the council tax each month', 'Landlord');
+    expect(tax.namesNoSubject).toBe(true);
+    expect(isSupported({ ...tax, ...lead })).toBe(false);
+    // Beside an answer, the same note may still be cited (the admit bar does not ask it).
+    expect(isSupported({ ...tax, ...lead }, DEFAULT_ADMIT)).toBe(true);
+    const haircut = await signalsOf('what day is the hair appointment with Jo', 'Haircut');
+    expect(haircut.namesNoSubject).toBe(false);
+    expect(isSupported({ ...haircut, ...lead })).toBe(true);
+    // A question naming no thing ("why was it so expensive") leaves the signal out: the lead alone decides, as before.
+    expect(isSupported({ coverage: 0, matchedTerms: 0, questionTerms: 1, ...lead })).toBe(true);
   });
 
   it('passes a passage that holds most of the question, or is very close in meaning', () => {

@@ -56,7 +56,7 @@ const PLURALS = new Set([...EVENTS, ...SPENDING, ...RECURRING].filter((word) => 
  */
 const QUALIFIERS = termSet(
   'recent recently lately already far upcoming next last latest current future past soon due week weeks month months ' +
-    'year years today tomorrow weekend weekends all every each new old one off household home family kids children ' +
+    'year years today tomorrow weekend weekends all every each everything new old one off household home family kids children ' +
     'january february march april june july august september october november december ' +
     'monday tuesday wednesday thursday friday saturday sunday since until money',
 );

@@ -58,6 +58,16 @@ export interface SupportThresholds {
    * stands out, the less close it need be.
    */
   leadTiers: ReadonlyArray<{ lead: number; cosine: number }>;
+  /**
+   * ...when the passage names one of the question's subjects, if it names
+   * any (`namesNoSubject`): in a library of a few notes the closest may
+   * stand out only by being about the same sort of thing ("how much is the
+   * council tax" over the rent's note, "when is my eye test" over a
+   * haircut's), while one that answers in other words still names what is
+   * asked about, or a kind of it ("why did I quit the gym" over "Cancelled
+   * the PureGym membership").
+   */
+  leadNamesSubject: boolean;
   /** Or: at least two terms and this share of the question's distinct terms, holding `coverage` of the weight, at `cosine` or more. */
   shareWithCosine: { share: number; coverage: number; cosine: number } | null;
   /**
@@ -93,8 +103,9 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
     { lead: 0.105, cosine: 0.3 },
     { lead: 0.095, cosine: 0.4 },
   ],
+  leadNamesSubject: true,
   shareWithCosine: { share: 0.6, coverage: 0.5, cosine: 0.35 },
-  category: { cosine: 0.25, band: 0.15 },
+  category: { cosine: 0.2, band: 0.15 },
   acceptsContext: false,
 };
 
@@ -117,6 +128,7 @@ export const DEFAULT_NOISE: SupportThresholds = {
   minCoverageWithShare: 1,
   minCosineForFigures: 0.3,
   leadTiers: [],
+  leadNamesSubject: false,
   shareWithCosine: null,
   category: { cosine: 0.2, band: 0.25 },
   acceptsContext: true,
@@ -136,6 +148,7 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minCoverageWithShare: 0.2,
   minCosineForFigures: 0.4,
   leadTiers: [{ lead: 0.05, cosine: 0.3 }],
+  leadNamesSubject: false,
   shareWithCosine: null,
   category: { cosine: 0.1, band: 0.25 },
   acceptsContext: true,
@@ -152,6 +165,12 @@ export interface SupportSignals {
   missedRarity?: number;
   /** The passage misses a question word that names a thing (subject-words.ts); absent when the question names none. */
   missesSubject?: boolean;
+  /**
+   * The question names things and the passage names none of them, nor a
+   * kind of one (subject-words.ts namesASubject); absent when the question
+   * names none.
+   */
+  namesNoSubject?: boolean;
   /** Cosine similarity to the question, when the meaning leg scored this passage. */
   cosine: number | null;
   /** The question asks for a table or a chart and the passage holds a number. */
@@ -242,7 +261,11 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   if (cosine >= thresholds.minCosine) return true;
   if (signals.figuresWanted && cosine >= thresholds.minCosineForFigures) return true;
   const lead = signals.cosineLead ?? -1;
-  if (thresholds.leadTiers.some((tier) => lead >= tier.lead && cosine >= tier.cosine)) return true;
+  if (
+    !(thresholds.leadNamesSubject && signals.namesNoSubject) &&
+    thresholds.leadTiers.some((tier) => lead >= tier.lead && cosine >= tier.cosine)
+  )
+    return true;
   if (signals.viaContext && thresholds.acceptsContext) return true;
   const category = thresholds.category;
   if (

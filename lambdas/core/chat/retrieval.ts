@@ -15,7 +15,7 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
-import { subjectTerms } from './subject-words.js';
+import { namesASubject, subjectTerms } from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
 
 export interface RetrievedPassage {
@@ -215,7 +215,12 @@ export class ChatRetriever {
             questionTerms: questionTerms.size,
             tellingCoverage: telling.coverage,
             missedRarity: telling.missedRarity,
-            ...(subject.size ? { missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)) } : {}),
+            ...(subject.size
+              ? {
+                  missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)),
+                  namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, hit.passage.text),
+                }
+              : {}),
             cosine: cosineOf.get(key(hit)) ?? null,
             figuresWanted: figures && /\p{N}/u.test(hit.passage.text),
             cosineLead: leadOf.get(hit.itemId),

@@ -1,5 +1,6 @@
 import lexicon from 'wink-lexicon/src/lexicon.js';
-import { wordTerms } from './terms.js';
+import { NOUN_KINDS } from './noun-kinds.js';
+import { termSet, wordTerms } from './terms.js';
 
 /**
  * The terms of a question's words that name things: its nouns and names
@@ -28,4 +29,58 @@ function namesAThing(word: string): boolean {
 /** Whether wink-lexicon knows the word (lower-cased): a capitalised word it does not know is a name ("Sarah", "Okafor"). */
 export function isEnglishWord(word: string): boolean {
   return Object.hasOwn(lexicon, word.toLowerCase());
+}
+
+let kindsOf: Map<string, readonly string[]> | undefined;
+/**
+ * The terms of the words naming a noun's term or a kind of it (noun-kinds.ts;
+ * a name of several words as their terms joined by "+"), read once when
+ * first asked.
+ */
+function namingTerms(term: string): readonly string[] {
+  if (!kindsOf) {
+    kindsOf = new Map();
+    for (const line of NOUN_KINDS.split('\n')) {
+      const [noun, ...naming] = line.split(' ');
+      kindsOf.set(noun!, naming);
+    }
+  }
+  return kindsOf.get(term) ?? [];
+}
+
+/** Where a word's capitals join words into one: "PureGym", "WeBuyAnyCar", "DevConf". */
+const COMPOUND_JOIN = /(?<=\p{Ll})(?=\p{Lu})/u;
+
+/**
+ * Nouns that measure a time or an amount: every dated or priced note holds
+ * some ("£960 a month", "Friday morning"), so holding one names nothing a
+ * question is about ("how much is the council tax each month").
+ */
+const MEASURE_TERMS = termSet(
+  'time day week weekend month year hour minute date morning afternoon evening night cost price amount money total number',
+);
+
+/**
+ * Whether a passage names one of a question's subjects (subjectTerms): it
+ * holds the word, a word for the same thing or a kind of it ("bike" for
+ * "bicycle", "GP" for "doctor", "fern" for "plants"; noun-kinds.ts), or
+ * joins it into a name ("PureGym" for "gym"). A note about the rent names
+ * none of "how much is the council tax each month": nouns of time and
+ * amount (MEASURE_TERMS) name no subject. A question naming only those
+ * names none, and any passage passes.
+ */
+export function namesASubject(subject: ReadonlySet<string>, passageTerms: ReadonlySet<string>, text: string): boolean {
+  const named = [...subject].filter((term) => !MEASURE_TERMS.has(term));
+  if (!named.length) return true; // a question asking only when or how much ("what time is it") names no subject
+  for (const term of named) {
+    if (passageTerms.has(term)) return true;
+    if (namingTerms(term).some((kind) => kind.split('+').every((part) => passageTerms.has(part)))) return true;
+  }
+  const joined = text.split(/[^\p{L}]+/u).flatMap((word) => {
+    const parts = word.split(COMPOUND_JOIN);
+    return parts.length > 1 ? parts : [];
+  });
+  if (!joined.length) return false;
+  const parts = termSet(joined.join(' '));
+  return named.some((term) => parts.has(term));
 }

