@@ -28,6 +28,9 @@ describe('content terms', () => {
     ]);
     expect(contentTerms('Make a table of 2026 revenue')).toEqual(['2026', 'revenu']);
     expect(contentTerms('What did we decide about hiring?')).toEqual(['hire']);
+    // Words saying how to answer, or naming only the answer's kind, are about nothing: the car is what is asked about.
+    expect(contentTerms('give me a quick summary of the car trouble')).toEqual(['car']);
+    expect(contentTerms("what's the latest update on the boiler problem")).toEqual(contentTerms('latest boiler'));
   });
 
   it('meets a word in its irregular forms, and drops the verbs a question is asked with', () => {

@@ -24,7 +24,9 @@ file files note notes say says said mention mentions mentioned anything somethin
 question answer now often usually ever exactly really get gets got
 decide decided decision decisions agree agreed conclude concluded choose chose chosen
 go goes going come comes coming happen happens happened happening look looks looked looking need needs needed
-needing still else someone somebody anyone put puts putting`;
+needing still else someone somebody anyone put puts putting
+problem problems trouble issue issues situation story news update updates detail details info information
+quick quickly brief briefly overview recap rundown`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
 
