@@ -135,6 +135,11 @@ describe('the support gate', () => {
     expect(terms.has('time')).toBe(false);
     // So does what an amount answers besides a cost: "how much will I save", "how much do I owe".
     for (const word of ['saving', 'owe', 'earn', 'worth']) expect(terms.has([...termSet(word)][0]!), word).toBe(true);
+    // A passage naming someone or something answers "which company", "what firm"; one naming nobody does not.
+    const patio = 'Quotes for the patio came in. Picked PaveRight, they can start 10 March.';
+    expect(withAnswerKinds(termSet(patio), patio).has([...termSet('company')][0]!)).toBe(true);
+    const nobody = 'quotes for the patio came in; picked the cheapest, they can start in march.';
+    expect(withAnswerKinds(termSet(nobody), nobody).has([...termSet('company')][0]!)).toBe(false);
     const asked = termSet('how much did the trip cost');
     const others = [terms, withAnswerKinds(termSet('Gym membership cancelled.'), 'Gym membership cancelled.')];
     const rarity = termRarity('how much did the trip cost');

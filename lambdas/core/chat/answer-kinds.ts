@@ -104,12 +104,22 @@ const ANSWERED_BY_MONEY = termSet('cost price pay charge spend fee save owe earn
 export const MONEY = /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
 
 /**
+ * Words asking for a name in "which company is doing the patio", "what
+ * firm did we use": a passage naming someone or something ("Picked
+ * PaveRight") answers them without the word. Not "shop" or "store", which
+ * name a place asked about as often as a name.
+ */
+const ANSWERED_BY_NAME = termSet('company firm business provider supplier');
+
+/**
  * A passage's terms with the words it answers by what it states: the amount
- * words when it holds an amount of money. A word every passage then holds
- * weighs little (termWeights).
+ * words when it holds an amount of money, the words asking for a firm's
+ * name when it holds a name. A word every passage then holds weighs little
+ * (termWeights).
  */
 export function withAnswerKinds(terms: ReadonlySet<string>, text: string): Set<string> {
   const out = new Set(terms);
   if (MONEY.test(text)) for (const term of ANSWERED_BY_MONEY) out.add(term);
+  if (holdsAName(text)) for (const term of ANSWERED_BY_NAME) out.add(term);
   return out;
 }
