@@ -14,8 +14,8 @@
  * Goals (issue 18): right note cited >= 90% of answerable questions,
  * unrelated refused >= 95%, with each embedder; chat p50 <= 150 ms.
  *
- * Options: --set held-out|held-out-2|held-out-3|held-out-4|train|train-home|train-small|train-issue|train-family
- *          (default held-out: the reported figures; held-out-2, -3 and -4 written later, each measured
+ * Options: --set held-out|held-out-2|...|held-out-5|train|train-home|train-small|train-issue|train-family
+ *          (default held-out: the reported figures; held-out-2 to -5 written later, each measured
  *          once; tune on the train sets),
  *          --embedder use|shifted|both (default both), --verbose (each miss and wrong answer)
  */
@@ -28,7 +28,13 @@ import type { Embedder } from '../lambdas/core/ports.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { HELD_OUT_3 } from '../test/support/everyday-held-out-3.js';
 import { type EverydaySet, HELD_OUT, HELD_OUT_2, TRAIN, TRAIN_HOME } from '../test/support/everyday-notes.js';
-import { HELD_OUT_4, TRAIN_FAMILY, TRAIN_ISSUE, TRAIN_SMALL } from '../test/support/everyday-small-libraries.js';
+import {
+  HELD_OUT_4,
+  HELD_OUT_5,
+  TRAIN_FAMILY,
+  TRAIN_ISSUE,
+  TRAIN_SMALL,
+} from '../test/support/everyday-small-libraries.js';
 import { ShiftedEmbedder } from '../test/support/shifted-embedder.js';
 import { benchArgs } from './lib/args.js';
 import { machineLine } from './lib/machine.js';
@@ -46,6 +52,7 @@ const SETS: Record<string, EverydaySet> = {
   'held-out-2': HELD_OUT_2,
   'held-out-3': HELD_OUT_3,
   'held-out-4': HELD_OUT_4,
+  'held-out-5': HELD_OUT_5,
   train: TRAIN,
   'train-home': TRAIN_HOME,
   'train-small': TRAIN_SMALL,
