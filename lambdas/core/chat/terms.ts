@@ -74,24 +74,49 @@ function asksForChart(words: readonly string[], i: number): boolean {
   return words.slice(0, i).every((before) => before.length < 2 || termOf(before) === null);
 }
 
+const wordsOf = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
+
+const NUMBER = /^\p{N}+$/u;
+/** The term the i-th word counts as, or null. A number is its own term; a lone letter is none. */
+function termAt(words: readonly string[], i: number): string | null {
+  const word = words[i]!;
+  if (asksForChart(words, i)) return null;
+  const first = word.charCodeAt(0);
+  // A word opening with a letter a-z is no number: the pattern is read only for the others.
+  if ((first < 97 || first > 122) && NUMBER.test(word)) return word;
+  return word.length > 1 ? termOf(word) : null;
+}
+
 /** Each content word of a text (lower-cased) with the term it counts as, in order. */
 export function* wordTerms(text: string): Generator<{ word: string; term: string }> {
-  const words = Array.from(text.toLowerCase().matchAll(WORD), (match) => match[0]);
+  const words = wordsOf(text);
   for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (asksForChart(words, i)) continue;
-    // A number is its own term; a lone letter is none.
-    const term = /^\p{N}+$/u.test(word) ? word : word.length > 1 ? termOf(word) : null;
-    if (term !== null) yield { word, term };
+    const term = termAt(words, i);
+    if (term !== null) yield { word: words[i]!, term };
   }
 }
 
 /** Stemmed content terms of a text, in order, repeats kept. */
 export function contentTerms(text: string): string[] {
-  return Array.from(wordTerms(text), ({ term }) => term);
+  const words = wordsOf(text);
+  const terms: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const term = termAt(words, i);
+    if (term !== null) terms.push(term);
+  }
+  return terms;
 }
 
-export const termSet = (text: string): Set<string> => new Set(contentTerms(text));
+/** The distinct content terms of a text. A plain loop: search reads it for every result it scores. */
+export function termSet(text: string): Set<string> {
+  const words = wordsOf(text);
+  const terms = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const term = termAt(words, i);
+    if (term !== null) terms.add(term);
+  }
+  return terms;
+}
 
 /**
  * Each content term of a text with how rare its word is in everyday English
