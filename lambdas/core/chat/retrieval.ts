@@ -169,9 +169,12 @@ export class ChatRetriever {
     // the words of its subject, if it names one.
     const category = categoryOf(question);
     const stating = new Set<string>();
+    // Each passage's text with its title: its words are the item's as much as the passage's are.
+    const textOf = new Map<string, string>();
     for (const hit of [...keywordHits, ...vectorHits]) {
       if (pool.has(key(hit))) continue;
       const text = `${hit.title ?? ''}\n${hit.passage.text}`;
+      textOf.set(key(hit), text);
       const terms = termSet(text);
       pool.set(key(hit), terms);
       answering.set(key(hit), withAnswerKinds(terms, text));
@@ -218,7 +221,7 @@ export class ChatRetriever {
             ...(subject.size
               ? {
                   missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)),
-                  namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, hit.passage.text),
+                  namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, textOf.get(key(hit))!),
                 }
               : {}),
             cosine: cosineOf.get(key(hit)) ?? null,
