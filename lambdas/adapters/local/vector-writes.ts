@@ -18,9 +18,13 @@ export function readVectorWrites(db: SqliteDatabase): number {
 
 /** Within a transaction that wrote vectors: counts it, and returns the count it makes (one more than it found). */
 export function countVectorWrite(db: SqliteDatabase): number {
-  db.prepare(
-    `INSERT INTO index_meta (key, value) VALUES (?, '1')
-     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
-  ).run(KEY);
-  return readVectorWrites(db);
+  const count = db
+    .prepare(
+      `INSERT INTO index_meta (key, value) VALUES (?, '1')
+       ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+       RETURNING value`,
+    )
+    .pluck()
+    .get(KEY);
+  return Number(count);
 }

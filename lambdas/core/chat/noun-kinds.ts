@@ -13,7 +13,7 @@ abdomin ab abdomin+muscl obliqu
 abil absorpt accomplish acquisit acuiti acumen adapt antenna aptitud art artistri attent aviat brain brainpow breadth bright brillianc capabl capac clever compass compet concentr concept concoct craft craftsmanship creativ cun depth design dream endow envelop faculti fanci fantasi feeler firepow fit flexibl flight form fresh geniu gift grasp guil hand horsemanship id imagin immers ingenu innov instinct intellect intellig invent judgement judgment languag leadership literaci marbl marksmanship memori mental method methodolog mind modul nose novelti origin overkil penetr postur power profici prowess pyrotechn quick rang reach reason recollect remembr resourc retent salesmanship scienc seamanship sens sensat sensibl sensit sharp showmanship skill soldier solut speech strength swordsmanship system talent taxidermi technicolor techniqu understand ventriloqu vigil virtuos vision voic volit wisdom wit wizardri workmanship wrinkl
 abort miscarriag
 absenc absenc+seizur cut default
-abstract absolut access admiss admitt brief claim copyright door due easement enjoy entre epitom floor franchis grant outlin prerog privileg represent right seat synopsi teacher tenur titl us
+abstract absolut access admiss admitt claim copyright door due easement enjoy entre epitom floor franchis grant outlin prerog privileg represent right seat synopsi teacher tenur titl us
 abus atroc barbar boot brutal burn crucifixion cruelti cut dismember enorm habit ill+treatment impal inhuman insult misus oppress outrag persecut picket piquet pogrom rack savageri stinger subjug tortur vitriol
 ac adept alli+command+europ champion fellow geniu hotshot mate on sensat singl singleton star superstar uniti virtuoso whiz whizz wiz wizard
 academ faculti+member prof professor
@@ -24,8 +24,8 @@ access access+code admiss admitt approach arch archwai backdoor door doorwai ent
 accessori accoutr baldrick belt collabor confeder fit fix furnish henchman holster outlet receptacl seatbelt slot socket supplement trap trim
 accid break casualti chanc+event coincid collis concuss crash dismember hap happenst injuri lotteri mutil pileup shipwreck smash stroke wreck
 accomplic confeder decoi roper shill
-account account+statement account+system alibi anecdot annal apolog audit auditor autobiographi bill biographi bookkeep bulletin busi+relationship caus check chit chronicl clarif clerk comment communiqu construct control cost credit debit debrief defenc defens definit deriv dirt dispatch ear entri etymolog exclus excus explan exposit flash gloss gossip grapevin ground hearsai histori illumin interpret invoic justif letter life memoir misread mistak misunderstand narrat new+report newsbreak newsflash newslett pipelin profil read reason recit reckon reconstruct recount relat report review rumor rumour scandal scoop score scuttlebutt stori tab talk talli tell twist version vindic yarn
-accus alleg blame charg grievanc implic indict inform innuendo insinu recrimin
+account account+statement account+system alibi anecdot annal apolog audit auditor autobiographi bill biographi bookkeep bulletin busi+relationship caus check chit chronicl clarif clerk comment communiqu construct control cost credit debit debrief defenc defens definit deriv dirt dispatch ear entri etymolog exclus excus explan exposit flash gloss gossip grapevin ground hearsai histori illumin interpret invoic justif letter life memoir misread mistak misunderstand narrat newsbreak newsflash newslett pipelin profil read reason recit reckon reconstruct recount relat report review rumor rumour scandal scoop score scuttlebutt tab talk talli tell twist version vindic yarn
+accus alleg blame charg grievanc implic indict innuendo insinu recrimin
 ach backach bellyach earach headach lumbago migrain stomachach toothach
 achiev access accomplish advent arriv bang beachhead cakewalk clear conquest coup credit effort emancip enlist exploit feat foothold free hit liber mark masterpiec overturn parol pass perform probat purg qualifi ralli reach record recruit releas relief safeti score seduct sled smash smasher smooth solut squeak squeaker strike stunt success upset vindic walk whitewash win
 acid back+breaker batteri+acid dose dot elvi pane superman vinegar vitriol zen
@@ -144,7 +144,7 @@ anthoni antoni mark+anthoni susan+anthoni
 anticip expect fever hope predict project propheci suspens
 antidot atropin belladonna
 antiqu gaffer old+timer
-anxieti angst care concern discomfitur fear hypochondrium insecur nervous panic scare sink troubl uneasi willi worri
+anxieti angst care concern discomfitur fear hypochondrium insecur nervous panic scare sink uneasi willi worri
 ap chimp chimpanze copycat gibbon gorilla imit orangutan parrot
 apart duplex flat penthous room studio suit
 apocalyps revel
@@ -352,7 +352,7 @@ beer al bitter bock burton guin lager malt porter stout sud
 beethoven ludwig+van+beethoven van+beethoven
 beetl deathwatch firefli gavel ladybird ladybug mallet sawyer searcher weevil
 beggar mooch moocher panhandl scrounger
-begin activ alpha attack birth birthplac caus colon commenc concept constitut cradl creation dawn debut deriv egress emerg entri erupt establish factor feder fertil first format found foundat fountainhead gener genesi groundbreak growth head headwat home icebreak inaugur incept induct initi innov instal institut introduct issu kickoff launch morn natur offset oncom onset open organ organis origin outset overtur patern popul preliminari prelud process produc proven rise root settlement showtim sourc spike spring start start+time startup threshold unveil wave wellspr
+begin activ alpha attack birth birthplac caus colon commenc concept constitut cradl creation dawn debut deriv egress emerg entri erupt establish factor feder fertil first format found foundat fountainhead gener genesi groundbreak growth head headwat home icebreak inaugur incept induct initi innov instal institut introduct kickoff launch morn natur offset oncom onset open organ organis origin outset overtur patern popul preliminari prelud process produc proven rise root settlement showtim sourc spike spring start start+time startup threshold unveil wave wellspr
 behavior affront aggrav aggress bear behaviour bulli chivalri citizenship civil conduct contempt correct courtesi crust cut decenc decorum defer demeanor demeanour deport deris digniti discourtesi disrespect do enorm familiar formal fresh frighten gall gallantri gentl grace gracious impertin improprieti impud indec indign inform insol insult intimid irrit lewd manner mock modesti nice obscen offenc offens outrag polit presenc presumpt proprieti provoc reserv respect ridicul right rude short slight snub soft taunt twit
 behaviour affront aggrav aggress bear behavior bulli chivalri citizenship civil conduct contempt correct courtesi crust cut decenc decorum defer demeanor demeanour deport deris digniti discourtesi disrespect do enorm familiar formal fresh frighten gall gallantri gentl grace gracious impertin improprieti impud indec indign inform insol insult intimid irrit lewd manner mock modesti nice obscen offenc offens outrag polit presenc presumpt proprieti provoc reserv respect ridicul right rude short slight snub soft taunt twit
 behind ars ass backsid bottom bum bun butt buttock derrier fanni hind+end hindquart keister posterior prat rear rear+end rump seat stern tail tail+end tush
@@ -473,7 +473,7 @@ borrow adopt crossov natur pawn
 bosom boob breast embrac heart knocker tit titti
 boss baa chief foreman gaffer guvnor honcho knob parti+boss polit+boss
 boston bean+town
-bother annoy fuss hassl inflict irrit nuisanc pain plagu thorn troubl
+bother annoy fuss hassl inflict irrit nuisanc pain plagu thorn
 bottl ampul bellarmin canteen decant dewar feed+bottl flask gourd jug magnum nebuchadnezzar nurs+bottl split thermo vial
 bottom ars ass backsid base bed behind bilg bottomland bum bun butt buttock derrier fanni foot freighter heel hind+end hindquart keister merchant+ship posterior prat rear rear+end riverb rump seat sole spike stern tail tail+end tush underbelli undersid wash wedg
 boulevard avenu
@@ -524,12 +524,11 @@ bribe kickback payoff payola soap
 brick adob clinker cope header
 bride saint+bride
 bridg auction bridg+circuit bridg+deck bridgework contract drawbridg footbridg gangplank gangwai harri+bridg overpass span viaduct
-brief legal+brief
 bring consign deliveri passag post relai serv servic
 brink threshold verg
 britain blighti great+britain unit+kingdom
 british brit british+peopl
-broadcast broadcast+medium cabl cliffhang detect episod giveawai instal new newscast pilot program programm radio recept rerun seri serial sitcom special telecast televis tv video wireless
+broadcast broadcast+medium cabl cliffhang detect episod giveawai instal newscast pilot program programm radio recept rerun seri serial sitcom special telecast televis tv video wireless
 broadwai great+white+wai
 broker agent auction factor realtor stockbrok
 brook creek
@@ -588,7 +587,7 @@ burn arson blaze burn+mark combust cremat electrocut fire flame flare georg+burn
 burst deton explos fit outburst percuss rush salvo vollei
 burton richard+burton sir+richard+burton
 bush absinth althea andromeda artemisia azalea belveder bennet blueberri box briar brier broom camellia cannabi caper catgut cayenn chees coca cotton cranberri crotch+hair cube daphn elder elderberri erica fuchsia ganja gardenia georg+bush georg+walker+bush gooseberri greasewood haw hawthorn heath heather hemp honeysuckl huckleberri hydrangea indigo jalapeno jasmin jimsonwe junip kali lavend lilac ling marguerit marijuana mayflow mesquit mimosa myrtl outback paprika patchouli pepper periwinkl pinwheel pixi presid+bush rise sagebrush scrub shrub snowbel sorrel tarragon tea thrift ti tumblewe wahoo woodruff wormwood yucca
-busi account admiralti advertis agenc agribusi agricultur airlin airwai appoint apprenticeship arbitrag architectur bank berth billet biz book bookkeep bore breed brew brokerag build busi+concern busi+enterpris busi+organ busi+organis busi+sector butcher butcheri call capac career carpentri carrier cart cater chain chair chairmanship clerk clerkship clientel coach commerci+enterpris concern conglomer construct contribut corp corpor cost coutur craft cultiv custom dealer dealership draft drill educ empir employ engag engin excav express farm fatherhood ferri field financ firm fish flotat franchis freight fund furnish game gener gig haul hous industri instruct internship invest issu job journal judgeship knit land law lectureship legat leverag light line literatur lumber magazin maker manhood manufactur meatpack medicin medium mine minist ministri navig needlework newspap occas occup offic output overrun packag paint paper partnership patronag photographi pilot place plum plumb polit posit post potteri prefectur presid print processor product profess public publish pyrotechn railroad railwai regenc resid roof sail sainthood seafar servic sew ship shtick situat special specialti spin sport spot stage+busi stitch storag sumo syndic tailor tan teach theologi throne tourism trade transport treadmil truck undertak upholsteri ventur vocat walk weav womanhood woodwork work workload yield
+busi account admiralti advertis agenc agribusi agricultur airlin airwai appoint apprenticeship arbitrag architectur bank berth billet biz book bookkeep bore breed brew brokerag build busi+concern busi+enterpris busi+organ busi+organis busi+sector butcher butcheri call capac career carpentri carrier cart cater chain chair chairmanship clerk clerkship clientel coach commerci+enterpris concern conglomer construct contribut corp corpor cost coutur craft cultiv custom dealer dealership draft drill educ empir employ engag engin excav express farm fatherhood ferri field financ firm fish flotat franchis freight fund furnish game gener gig haul hous industri instruct internship invest job journal judgeship knit land law lectureship legat leverag light line literatur lumber magazin maker manhood manufactur meatpack medicin medium mine minist ministri navig needlework newspap occas occup offic output overrun packag paint paper partnership patronag photographi pilot place plum plumb polit posit post potteri prefectur presid print processor product profess public publish pyrotechn railroad railwai regenc resid roof sail sainthood seafar servic sew ship shtick special specialti spin sport spot stage+busi stitch storag sumo syndic tailor tan teach theologi throne tourism trade transport treadmil truck undertak upholsteri ventur vocat walk weav womanhood woodwork work workload yield
 businessman baron host industrialist innkeep king letter magnat mogul oilman oper owner patron power proprietor publish renter suit tycoon wildcatt
 businessmen busi+commun
 bust bing bomb bout dud femal+chest fizzl flop tear turkei
@@ -749,7 +748,7 @@ chaplain padr
 chaplin charli+chaplin
 charact aleph alpha asterisk beta beth blank bold braveri capit case charact+refer chi conson courag cowardic dagger delta eccentr epsilon eta ex face fiber fibr font fortitud gallantri gamma gothic graphic+symbol heart heavi hero heroin heroism ideogram inferior ingenu initi iota kappa lambda letter ligatur mem mettl minuscul mu nerv nu nun omega omicron part pe persona phi pi protagonist psi qualiti radic refer rho role rune shin sigma sin space spirit spunk star superior tau taw textur theatric+role theta thorn type typefac valor valour villain vowel xi zed zee zeta
 charad masquerad
-charg accus admiss airfar alleg anchorag assess bang bear bend bill blame boot burst+charg care carfar chevron commiss complaint consider cover direct discount due electr+charg explos+charg extort fare fee fess flush footag freight grievanc guardianship implic indict inform innuendo insinu interest kick levi lineag misdirect mission ordinari overcharg postag premium provid rate recrimin retain rush shoot surcharg tax taxat thrill toll transport tuition tutelag
+charg accus admiss airfar alleg anchorag assess bang bear bend bill blame boot burst+charg care carfar chevron commiss complaint consider cover direct discount due electr+charg explos+charg extort fare fee fess flush footag freight grievanc guardianship implic indict innuendo insinu interest kick levi lineag misdirect mission ordinari overcharg postag premium provid rate recrimin retain rush shoot surcharg tax taxat thrill toll transport tuition tutelag
 chariti handout
 charl charl+river charl+stuart charlemagn princ+charl
 charlott queen+citi
@@ -891,7 +890,7 @@ collaps breakdown crash debacl fiasco flop heatstrok implos shock sunstrok
 collar apprehens arrest catch choker dog+collar leash pinch ruff ruffl shoe+collar
 collater guarante
 colleagu co+worker fellow fellow+worker
-collect accumul aggreg amalgam ana antholog appeal archiv armada asia assembl assemblag assort aviat backlog ball band batch batteri bead biologi block book botani brace bracket brake brier brows brush bunch bundl bush caboodl cadr caravan case categori choir chunk class clod clot clump cluster clutch collag combin compendium compil complexion congreg consort content convoi core corpu crop cumulu datum deal deck defenc defens denomin digest divan ensembl europ exhibit expo exposit fair famili fauna field find flag fleet flora flush forest galaxi garden garland gather gender glob gob grove growth hand harvest haystack heap hodgepodg inform intersect join jungl jurisprud kibbutz kludg knot law legisl lot lump mail march mass menageri mishmash mixtur motlei motorcad mound mytholog nucleu number pack packag packet pair pantheon parad paradigm parcel person pickup pile plant popul portfolio post potpourri preced process product prosecut pyre quadrupl quartet quintet rainforest rang recess repertoir repertori retrospect rick rosari sampler schmear schmeer score scrub select set sex sextet shock shrubberi signag singleton smithereen smorgasbord solicit stack stamp stand stockpil straight string suit sum summat tens thicket tooth traffic train treasur triad trilogi trio tripl underbrush underwood union univers varieti veget wampum wardrob wisp wood woodpil zoologi
+collect accumul aggreg amalgam ana antholog appeal archiv armada asia assembl assemblag assort aviat backlog ball band batch batteri bead biologi block book botani brace bracket brake brier brows brush bunch bundl bush caboodl cadr caravan case categori choir chunk class clod clot clump cluster clutch collag combin compendium compil complexion congreg consort content convoi core corpu crop cumulu datum deal deck defenc defens denomin digest divan ensembl europ exhibit expo exposit fair famili fauna field find flag fleet flora flush forest galaxi garden garland gather gender glob gob grove growth hand harvest haystack heap hodgepodg intersect join jungl jurisprud kibbutz kludg knot law legisl lot lump mail march mass menageri mishmash mixtur motlei motorcad mound mytholog nucleu number pack packag packet pair pantheon parad paradigm parcel person pickup pile plant popul portfolio post potpourri preced process product prosecut pyre quadrupl quartet quintet rainforest rang recess repertoir repertori retrospect rick rosari sampler schmear schmeer score scrub select set sex sextet shock shrubberi signag singleton smithereen smorgasbord solicit stack stamp stand stockpil straight string suit sum summat tens thicket tooth traffic train treasur triad trilogi trio tripl underbrush underwood union univers varieti veget wampum wardrob wisp wood woodpil zoologi
 collector conductor
 collin tom+collin
 collis hit pileup smash
@@ -916,7 +915,7 @@ comfort consol conveni duvet eas puff quilt relief repriev respit solac
 comic buffoon clown comedian comedienn fool goof goofbal harlequin jester joker zani
 command acc air+forc+offic behest bid call charg command+offic commiss control countermand dictat direct generalissimo injunct instruct link macro masteri misdirect order program+line statement summon toggl word
 comment acknowledg allus banal barb bromid citat cite clich commentari commonplac courtesi crack credit dig dirt ear footnot gambit gossip grapevin hearsai input jibe notat observ pipelin ploi postscript ps quip quotat refer reflect remark review rib rumor rumour salli scandal scuttlebutt shaft shoot slam stopper talk wisecrack zinger
-commerc advertis agribusi agricultur amort auction bank barter bootleg build busi butcher butcheri capit channel commerc+depart commerci construct contribut convers distribut dump evas exchang expenditur export express ferri field financ fish flotat freight fund gunrun haul hawk import industri interchang invest issu manufactur market meatpack merchandis navig nonpay outlai packag payment peddl print product public publish ransom refund remuner render repay resal retail sale sell sellout ship smuggl spend storag swap syndic telemarket tourism trade traffic transport tribut truck vend ventur wholesal
+commerc advertis agribusi agricultur amort auction bank barter bootleg build busi butcher butcheri capit channel commerc+depart commerci construct contribut convers distribut dump evas exchang expenditur export express ferri field financ fish flotat freight fund gunrun haul hawk import industri interchang invest manufactur market meatpack merchandis navig nonpay outlai packag payment peddl print product public publish ransom refund remuner render repay resal retail sale sell sellout ship smuggl spend storag swap syndic telemarket tourism trade traffic transport tribut truck vend ventur wholesal
 commerci commerci+messag infomerci
 commiss board cabinet charg committ committe conserv deleg direct director embassi juri legat mandat militari+commiss misdirect mission pac panel politburo subcommitte vestri
 commit affirm allegi assur betroth committ consign dedic deposit devot engag enlist faith fetish guarante invest loyalti oath parol pin pledg plight profess promis ring secur sureti swear troth vow warrant warranti word
@@ -934,13 +933,13 @@ compart bai boot box cab cabin cabinet car cell cockpit gondola locker modul sta
 compass ballpark confin contrast expans forgiv gamut grasp heartstr horizon ken latitud merci orbit palett pallet piti purview rang reach scope sight spectrum sweep tender view
 compens allow amend aton breakag cost counterbal damag indemn offset recompens redress reimburs relief repar restitut satisfact
 competit athlet bout campaign challeng champ champion championship chicken cliffhang cockfight comer competitor contend content contest crit decathlon discu dive dogfight doublehead downhil enemi favorit favourit final finalist foe freestyl game heat javelin king marathon match meet nightcap olymp open playoff prelim preliminari quarterfin queen race ralli regatta relai rival rivalri rubber run scratch semi semifin seri steeplechas tier tournament tournei trial
-complaint accus ailment alleg blame charg exclam grievanc grumbl ill implic indict inform innuendo insinu lament libel murmur mutter pip recrimin seasick wail whimper whine
+complaint accus ailment alleg blame charg exclam grievanc grumbl ill implic indict innuendo insinu lament libel murmur mutter pip recrimin seasick wail whimper whine
 complex breweri build+complex canneri colleg composit distilleri factori foundri hybrid hydrochlorid mill mint plant refineri sawmil sweatshop syndrom wineri work
 compliment adul blarnei coax flatteri palav regard unction wish
 compos songwrit
 composit adagio allegro ambrosia anthem architectur aria arrang ballad bell blue cadenc canon carol chant collag compos compost constitut dirg ditti draft duet duo fabric fantasia fort framework grain hymn impromptu infrastructur instrument intro juggl keen lament largo li lie ligatur lullabi madrig makeup medlei modul montag movement music+composit oldi opu orchestr paper passag past pastor phrase physic+composit piec potpourri quartet quintet realis realiz report requiem round roundelai score serenad sextet shanti solo song soup spiritu structur studi substructur suit textur theme transcript transit trio troll vocal voluntari write
 compound acet aceton acetylen acid acryl alkali alkaloid alum ammonia ammonium arsen aspirin atropin base bicarbon bilg black brine bromid buffer caffein calomel carbid carbon caustic chemic+compound chlorat chlorid cleaner cleanser co complex corros creatin creosot curar cyanid de depilatori deriv deterg dioxid dishwat enamel ephedrin epoxi ether fixer flint fluorid formaldehyd formul freshwat furfur ga gasolin gypsum hydrat hydrocarbon hydrochlorid hydroxid hypo incens iodid kerosen lactat lime lye menthol monoxid naphtha nebula neopren neurotransmitt nicotin nitrat nitroglycerin nylon oxid paraffin peptid peroxid petrol phosphat plaster polish polyest polyethylen polym polythen polyurethan potash prepar preserv protein repel resin rosin rubber rust salt saltpet saltwat scopolamin seawat shampoo silic silica silicon slush soap soda spice starch steroid stripper strychnin sugar sulfat sulfid synthet tartar tellurid vitriol water zirconia
-comput actuari adder bb calcul client electron+comput guest host inform+process+system mainfram microcomput node pc portal server site supercomput surveyor websit workstat
+comput actuari adder bb calcul client electron+comput guest host mainfram microcomput node pc portal server site supercomput surveyor websit workstat
 comrad associ brother companion date escort familiar fellow playmat
 con bunco bunko con+game confid+game confid+trick convict hustl inmat lifer sting trusti yard+bird yardbird
 concentr absorpt acid center compress densiti direct focu focus immers neutral ph studi tight
@@ -967,7 +966,7 @@ connect allianc articul associ attach backbon bear binder bond bridg butt chain 
 connecticut connecticut+river constitut+state ct
 conscienc moral+sens scrupl
 conscious anima arous awar ego feel orient self sens sensibl vigil wake
-consequ aftermath backwash branch byproduct chang comeupp corollari dent effect event fallout fruit harvest impact import influenc issu matter moment offset offshoot offspr outcom payoff product purchas reaction respons result reward train upshot variat wage wake wallop wind
+consequ aftermath backwash branch byproduct chang comeupp corollari dent effect event fallout fruit harvest impact import influenc matter moment offset offshoot offspr outcom payoff product purchas reaction respons result reward train upshot variat wage wake wallop wind
 conserv blimp bourbon capitalist cavali conformist minimalist reactionari squar tori traditionalist
 consider address advis circumst condit contempl deliber delicaci diplomaci examin explor finess introspect justif medit muse quid reflect retain retrospect specul studi tact think thought weigh
 consol cabinet comfort solac
@@ -1085,7 +1084,7 @@ creed confess credo dogma gospel incarn tenet testament
 creek brook
 creep crawl spook weirdo
 crest brow comb crown hilltop peak pinnacl summit tip top topknot
-crew bunch crowd detail gang relai shift work+parti
+crew bunch crowd gang relai shift work+parti
 crib cot cribbag poni trot
 crime abduct assault attack attempt batteri bigami blackmail briberi bunco bunko burglari captur carjack cheat commiss committ con crimin+offenc crimin+offens embezzl extort feloni forgeri fraud gip graft gyp hijack holdout hustl infract infring kidnap larceni law+break mayhem misdemeanor molest mug perjuri petti pilferag prostitut protect racket rape rig robberi rustl scam sedit seizur shakedown shoplift shrinkag skim snatch steal sting swindl theft thiev thieveri treason tribut violat
 crimin abductor accessori apach arsonist assassin bagman bandit blackmail booster bootlegg bravo brigand buccan bulli burglar butcher coconspir collabor confeder conspir coyot crimp crook cutthroat desperado dip embezzl escape extortionist felon firebug fugit gangster ghoul goon gun gunman gunrunn gunsling henchman highwayman hijack hood hoodlum iceman incendiari jailbird kidnapp lawbreak lifter looter mafioso mobster moll mugger murder murderess outlaw parole peddler pickpocket pirat punk pusher racket raider rapist repeat ripper robber runner rustler saboteur safecrack shooter shoplift smuggler snatcher spoiler stealer thief thug torpedo tough toughi traitor triggerman violat
@@ -1167,7 +1166,6 @@ darwin charl+darwin charl+robert+darwin
 dash bolt break dah flair hyphen panach sprint style
 databas agenda alphabet bill blacklist calendar canon card cart catalog catalogu checklist codex content credit directori docket flag index inventori kei lineup list masthead menu portfolio post queue record roll roster schedul slate stack stand ticket timet
 date appoint birthdai engag epoch escort matur rendezv tryst
-datum inform
 daughter girl
 davenport chesterfield
 davi dwight+davi jefferson+davi john+davi mile+davi stuart+davi
@@ -1251,7 +1249,6 @@ destin address finish goal tape terminu wire
 destini advers afflict bankruptci bless boon catastroph circumst disast distress doom doomsdai extrem failur fate fortun gutter hardship inevit karma kismet lot luck merci misfortun nadir portion prosper provid sewer strength success toilet upbeat victim weak welfar wellb
 destroy guid+missil+destroy saboteur sleeper vandal wrecker
 destruct annihil bomb death demolish demolit desol devast disast disintegr end erad extermin extinct holocaust kill level liquid obliter rack ravag ruin ruinat sabotag shipwreck vandal wipeout wreck
-detail conting dope highlight insid+inform item particular point poop regard respect technic trifl
 detect dick gumsho investig oper pi polic+detect shamu sherlock sleuth tec tracer
 detector scanner sensor
 detent custodi detain hold
@@ -1283,7 +1280,7 @@ die death demis dice five four grave six stamp
 diesel diesel+engin diesel+motor
 diet multivitamin pap
 differ allow alterc argu argument balanc bicker chang collis conflict content controversi departur deviat differenti disagr disconnect discrep dispar disput distinct fight firestorm fraca fuss gap gulf inconsist inflect leewai margin quarrel remaind row separ spar spit spread squabbl tiff tilt toler varianc variant varieti word wrangl
-difficulti albatross awkward barrier bind bitch box care check corner crisi crossroad crunch depress deterr drag dunkirk fix handicap hard hardship heavi hindranc hitch hole hurdl hydra impass impedi inconveni incubu jam job junctur killer kink matter mess millston mire muddl nice nightmar obstacl obstruct pass pickl pinch pisser plight predica problem purgatori quandari quicksand rattrap rigor rigour roadblock rub sever situat slump snag stalem standstil strain strait straitjacket stress stymi subtleti swamp tough troubl urgenc wall wrinkl
+difficulti albatross awkward barrier bind bitch box care check corner crisi crossroad crunch depress deterr drag dunkirk fix handicap hard hardship heavi hindranc hitch hole hurdl hydra impass impedi inconveni incubu jam job junctur killer kink matter mess millston mire muddl nice nightmar obstacl obstruct pass pickl pinch pisser plight predica purgatori quandari quicksand rattrap rigor rigour roadblock rub sever slump snag stalem standstil strain strait straitjacket stress stymi subtleti swamp tough urgenc wall wrinkl
 dig barb excav jab jibe lodg pad shaft shoot slam
 digest compil
 digger backho dredg power+shovel shovel
@@ -1314,7 +1311,7 @@ discount bank+discount deduct discount+rate rebat
 discoveri authent breakthrough catch certif design detect determin diagnos diagnosi document falsifi find fix identif locat probat proof resolut solv spot spy support trace uncov valid
 discret caution confidenti delicaci economi foresight precaut provid prudenc thrift
 discrimin ageism appreci bandwagon chauvin contrast countercultur cultur delicaci discret distinct fashion favorit letter line nepot racism rubicon sexism style tast trend vogu
-discuss arbitr argument audienc bargain clinic confer consider consult debat deliber detail dialogu dilat diplomaci discours embroideri enlarg expans haggl hear holdout huddl interview mediat negoti parlei postmortem powwow pretrial recognit session sidebar sit talk teleconfer treatment tutori ventil word wrangl
+discuss arbitr argument audienc bargain clinic confer consider consult debat deliber dialogu dilat diplomaci discours embroideri enlarg expans haggl hear holdout huddl interview mediat negoti parlei postmortem powwow pretrial recognit session sidebar sit talk teleconfer treatment tutori ventil word wrangl
 diseas acn aid angina anthrax arthriti asthma blight bronchiti bunt cancer canker cataract cf cholera cirrhosi cold complic contagion cowpox creep croup crud diabet diphtheria distemp dose dysenteri dystrophi eczema emphysema endem fistula flare flu gall gastroenter gingiv glaucoma goiter gout heav hepat herp hickei incompet influenza le leak leprosi lupu mad malign malnutrit mang measl mening mono mosaic ms mump pimpl pip pneumonia polio porphyria pox psoriasi rabi rheumat rust scorch smut stagger std strangl tb trembl tuberculosi typhoid vd warbl wart wilt xanthosi zit
 disgrac decad degener degrad depth humili reproach shame
 disguis camouflag domino mask masquerad
@@ -1338,7 +1335,7 @@ distract misdirect
 distress anguish hurt pressur suffer torment tortur wind
 distribut accord alloc allot assign award chariti contribut deal diffus dispens donat endow generos gift give grant offer parcel portion ration redistribut sampl scatter share spread
 district addit archdioces barrio borough canton casbah citi commonwealth commun counti countri depart develop dioces dominion downtown fatherland fring ghetto homeland jurisdict kingdom land mandat mandatori march medina metropoli motherland municip parish possess precinct prefectur preserv protector provinc quarter reserv shire slum state suburb suburbia tenderloin territori town township turf uptown venu ward warren waterfront
-disturb aberr ado agit agoraphobia background bother breakdown brouhaha bustl carniv circu clutter combust commot convuls craze delirium depress derang din disloc disorgan disrupt earthquak excit flurri flutter frai frenzi fugu furi furor fuss gad hassl havoc hoo+ha hoo+hah hullabaloo hustl hysteria incid interfer jitter mania mayhem mele mental+disord mental+disturb neurosi nois outburst overthrow phobia psycholog+disord rampag rucku ruffl rumpu schizoid scrimmag splash static stir storm surpris tempest troubl turmoil upheav uproar upset wild
+disturb aberr ado agit agoraphobia background bother breakdown brouhaha bustl carniv circu clutter combust commot convuls craze delirium depress derang din disloc disorgan disrupt earthquak excit flurri flutter frai frenzi fugu furi furor fuss gad hassl havoc hoo+ha hoo+hah hullabaloo hustl hysteria incid interfer jitter mania mayhem mele mental+disord mental+disturb neurosi nois outburst overthrow phobia psycholog+disord rampag rucku ruffl rumpu schizoid scrimmag splash static stir storm surpris tempest turmoil upheav uproar upset wild
 ditch cut foss gash moat trench
 diva dive flip jackknif nose+diva nosed
 dive diva dive+event flip jackknif squab turtledov
@@ -1456,9 +1453,9 @@ editori column newspap+column
 educ assimil athlet brainwash breed class cours disillus disillusion dramat edif educ+activ educ+depart elect enlighten experi extens foundat ground indoctrin instruct learn lectur lesson letter master orient refresh scholarship school seminar shop sophist talk teach train tuition tutelag workshop
 edward albert+edward black+princ edward+vi jonathan+edward princ+edward
 ee electr+engin
-effect aftermath backwash branch bummer burden byproduct chang consequ core dent essenc event fallout figur forc gist harvest imag impact impress influenc issu mark offset offshoot offspr outcom person+effect product purchas reaction respons result upshot variat wake wallop wind
+effect aftermath backwash branch bummer burden byproduct chang consequ core dent essenc event fallout figur forc gist harvest imag impact impress influenc mark offset offshoot offspr outcom person+effect product purchas reaction respons result upshot variat wake wallop wind
 effici economi
-effort aerob applic assai attempt attrit audit bat battl best bid bodybuild calisthen campaign candidaci cartwheel caus condition consumer contribut crack crucifix crusad difficulti dilig dip doubl drive duel dunk elbow+greas end endeavor endeavour essai exercis exert exploit feat femin fit fling forai friction grappl handspr handstand hang hit homer hook hust isometr jihad jog joust jumper kip layup liber movement offer overkil pain part pass plai pull pushup ralli reform rub run safeti scissor scrambl scuffl seek set share shoot singl split squat squeez stab straddl strain stretch strive struggl stunt sweat test tilt trial tripl troubl try tryout tumbl upstart war weightlift whirl workout worst wrestl yoga
+effort aerob applic assai attempt attrit audit bat battl best bid bodybuild calisthen campaign candidaci cartwheel caus condition consumer contribut crack crucifix crusad difficulti dilig dip doubl drive duel dunk elbow+greas end endeavor endeavour essai exercis exert exploit feat femin fit fling forai friction grappl handspr handstand hang hit homer hook hust isometr jihad jog joust jumper kip layup liber movement offer overkil pain part pass plai pull pushup ralli reform rub run safeti scissor scrambl scuffl seek set share shoot singl split squat squeez stab straddl strain stretch strive struggl stunt sweat test tilt trial tripl try tryout tumbl upstart war weightlift whirl workout worst wrestl yoga
 egg ball nit nut roe spawn testicl
 ego anima egot self self+import
 egypt egyptian+empir unit+arab+republ
@@ -1486,7 +1483,7 @@ email electron+mail spam
 embarrass chagrin confus deadwood discomfitur humili plethora redund uneasi
 embrac bosom clinch cuddl hug nestl snuggl squeez
 emerg emerg+brake hand+brake park+brake pinch
-emot abomin ador aggrav aggress alarm anger angst animos annoy antagon anxieti apprehens ardor aw bang benevol bitter boot care chafe charg chill comfort concern connipt constern creep crush dander despis devot discomfitur dismai displeasur dread dudgeon ecstasi elat embarrass enmiti euphoria excit exhilar exuber exult fear felic fit flush forebod fright frustrat furi gall gloom gratif happi harass hate hatr heartstr horror hostil hysteria indign infatu insecur intimid intox ir irrit joi kick light livid loath love loyalti mad malevol malic nervous offenc offens outrag pall panic piqu premonit quiver radianc rage rancor raptur resent rever rhapsodi rush sad satisfact scare scene shiver shudder shyness sink sorrow spirit spite spleen state suspens tantrum temper terror thrill timid tingl titil torment transport trepid triumph troubl umbrag uneasi unhappi venom vindict warmth willi worri worship wrath
+emot abomin ador aggrav aggress alarm anger angst animos annoy antagon anxieti apprehens ardor aw bang benevol bitter boot care chafe charg chill comfort concern connipt constern creep crush dander despis devot discomfitur dismai displeasur dread dudgeon ecstasi elat embarrass enmiti euphoria excit exhilar exuber exult fear felic fit flush forebod fright frustrat furi gall gloom gratif happi harass hate hatr heartstr horror hostil hysteria indign infatu insecur intimid intox ir irrit joi kick light livid loath love loyalti mad malevol malic nervous offenc offens outrag pall panic piqu premonit quiver radianc rage rancor raptur resent rever rhapsodi rush sad satisfact scare scene shiver shudder shyness sink sorrow spirit spite spleen state suspens tantrum temper terror thrill timid tingl titil torment transport trepid triumph umbrag uneasi unhappi venom vindict warmth willi worri worship wrath
 emperor emperor+butterfli emperor+moth empress kaiser mikado
 empir conglomer
 emploi employ
@@ -1543,7 +1540,7 @@ evalu grade mark percentil price rate score
 evan arthur+evan
 even ev
 everlast everlast+flower
-evid abscess account ach add affidavit agoni anaemia anemia annal apnea append argument atrophi aura autism biographi bloat blotter bummer bunion burn bursiti callu card case cellul check chill chronicl chronolog clincher club clue colic coliti con confirm congest conjunct constip copi cough countersign cramp crick cue cyanosi declar demonstr diarrhea diarrhoea distress diverticul dizzi dossier edema effect enceph entri erupt establish etymolog exhibit fa fever fingerprint floater flush follicul founder gastriti gripe ground haemorrhoid harden heartburn hematuria hemorrhoid hemothorax hiccup histori hurt hypoglycemia id identif imprint indigest inflamm irregular jaundic kei kink laryng lead life log lump mark memorabilia minut murmur nausea nebula neuralgia numb number otiti pain palpit palsi pancreat pang parol password periton phlebiti pile plastic pro proceed profil proof puffi puls radiat rash recit record red regist registri render rick scar shiver sick sign smart sneez sob spasm spot statement sting stitch stori stub suffer swell symptom syndrom tabe tender testament testimoni throb tickler tinnitu token torment tortur track trail transact transcript translat twitch vaccin valid verif version vertigo voiceprint wast watchword wit word
+evid abscess account ach add affidavit agoni anaemia anemia annal apnea append argument atrophi aura autism biographi bloat blotter bummer bunion burn bursiti callu card case cellul check chill chronicl chronolog clincher club clue colic coliti con confirm congest conjunct constip copi cough countersign cramp crick cue cyanosi declar demonstr diarrhea diarrhoea distress diverticul dizzi dossier edema effect enceph entri erupt establish etymolog exhibit fa fever fingerprint floater flush follicul founder gastriti gripe ground haemorrhoid harden heartburn hematuria hemorrhoid hemothorax hiccup histori hurt hypoglycemia id identif imprint indigest inflamm irregular jaundic kei kink laryng lead life log lump mark memorabilia minut murmur nausea nebula neuralgia numb number otiti pain palpit palsi pancreat pang parol password periton phlebiti pile plastic pro proceed profil proof puffi puls radiat rash recit record red regist registri render rick scar shiver sick sign smart sneez sob spasm spot statement sting stitch stub suffer swell symptom syndrom tabe tender testament testimoni throb tickler tinnitu token torment tortur track trail transact transcript translat twitch vaccin valid verif version vertigo voiceprint wast watchword wit word
 evil blasphemi brutal cruelti desecr enorm error filthi frailti harsh immor iniqu irrever malevol malic malign mean mischief nasti pervers sacrileg savageri spite ugli vice vicious villaini violat wicked worst wrongdo
 evolut deepen develop flower growth organ+evolut unfold
 ew electron+warfar jam
@@ -1563,7 +1560,7 @@ exercis abus aerob applic bodybuild calisthen capit clean commenc condition cosm
 exhaust exhaust+fume exhaust+system fume
 exhibit displai expo exposit fair parad product retrospect rodeo show
 exist actual anim audienc chanc coexist cosmo crack creation dai endur etern fact ghetto hear life live natur occas occurr open opportun possibl potenc potenti presenc prospect realism realiti room shadow shoot skin street surviv throw truth univers world
-exit departur expir issu loss outlet pass releas
+exit departur expir loss outlet pass releas
 expedit air campaign crusad dispatch excurs explor hostil+expedit jaunt junket militari+expedit out pleasur+trip safari sashai
 expens depreci incident overhead
 experi appal blast experiment flash forebod life live loss memento omen ordeal portent prodigi realiti reliv remind shade sign souvenir tast test time trial trip tryout vision world
@@ -1588,7 +1585,7 @@ fabric acet acryl alpaca bag bandana bandanna bib bunt burlap calico camouflag c
 face aspect assumpt audac backsid base bilg bold bottom brass case cheek counten crest crown cyril dial effronteri express facial+express font forefront front gothic grimac head heel human+face kisser lee leer light line modern mug muzzl nape nerv pate perpendicular poll pout presumpt rear roman rooftop scruff side sole spark sparkl spike tiptop top twinkl typefac underbelli undersid upsid veneer visag wedg
 facial facial+nerv
 facil airfield airport airstrip arboretum archiv armori armouri arsen assembl backroom bank base cathod circuit conveni cours deposit depositori depot dexter drop dump field firehous fort forum garner garrison goldmin grid guardhous gym gymnasium headquart heat heliport hq instal latrin lido link magazin menageri museum network outpost plumb post powerhous quick racecours racetrack racewai rang readi repertori repositori restroom sampler silo sleight sourc speedwai station storag store storehous strip substat termin terminu touch track transit transport treasuri util warehous water zoo
-fact basic book card case detail gener index indic item logbook observ particular point reason record regard respect score scorecard specif technic trifl truth
+fact basic book card case gener index indic item logbook observ particular point reason record regard respect score scorecard specif technic trifl truth
 factor agent auction broker compon constitu domin element fundament gene ingredi intercept intersect paramet point realtor rf stockbrok suppressor
 factori armori armouri arsen batteri canneri foundri mill sawmil sweatshop
 faculti absorpt attent audit center concentr direct focu focus hear immers intellect jealousi languag memori mental+faculti modul reason recollect remembr retent sens sensat sensibl sensit sight smell speech staff studi tast understand vigil vision volit
@@ -1656,7 +1653,7 @@ ferri ferryboat
 festiv carniv fete octav
 fetish hoodoo juju voodoo
 fiber acryl barb bast beard bran braveri bristl charact cobweb cotton courag cowardic fibr filament flax fortitud gallantri gossam heart hemp heroism horsehair jute lint loofa loofah mettl nerv nylon roughag silk spindl spirit spunk stapl strand straw string valor valour wool
-fiction action allegori canard fabl fabric fantasi legend manga mysteri myth novel parabl ragnarok romanc saga stori storylin thriller utopia whodunit
+fiction action allegori canard fabl fabric fantasi legend manga mysteri myth novel parabl ragnarok romanc saga storylin thriller utopia whodunit
 fiddl violin
 field act aesthet ai airfield airport airstrip anthropolog architectur area arena art athlet+field backyard battlefield battleground biotechnolog campu carv chemistri chronolog circu civic classic commun comput cornfield court cryptographi danc dialect diamond disciplin distaff divin domain econom ee engin english ethic etymolog flat flux fly+field forc+field front frontier garden genealog govern ground heliport henri+field histori human jurisprud kingdom land land+field lap law lawn light linguist literatur logic major math mathemat metallurgi metaphys moor nanotechnolog nutrit object orbit paddi paint perform philosophi physic pitch plai plai+area plai+field plain playact playground polit preserv provinc psycholog realm respons rhetor romantic scienc sculptur semant sociolog sphere stepp strategi strip studi subject subject+area subject+field tactic technolog theater theatr theologi tundra yard
 fiend daemon demon devil fanat incubu monster ogr succubu
@@ -1697,7 +1694,7 @@ flame blaze fire flare ignit
 flank base hypotenus wing
 flap codpiec cuff cusp dag eyelid flutter fly fuss haw jag lap lapel lid overlap rever tizzi tongu uvula
 flare flair flare+pass flash solar+flare
-flash bluster bravado exhibition fanfar flare flash+bulb flash+lamp flicker gleam glimmer glint glitter heartbeat instant jiffi lightn new+bulletin new+york+minut newsbreak newsflash ritz spark sparkl split+second splurg streak trice twinkl wink
+flash bluster bravado exhibition fanfar flare flash+bulb flash+lamp flicker gleam glimmer glint glitter heartbeat instant jiffi lightn new+york+minut newsbreak newsflash ritz spark sparkl split+second splurg streak trice twinkl wink
 flashlight penlight torch
 flat apart duplex flat+tire flatb penthous room studio suit teaser
 flavor charm feel flavour hollywood lemon nip relish savor savour smack smell spirit strang tang tone vanilla zeitgeist
@@ -1717,7 +1714,7 @@ flirt coquett dallianc flirtat minx teas toi vamp
 float air+bladder bob chip cork ic+cream+float ic+cream+soda lifesav pontoon preserv raft swim+bladder
 flock batch bevi covei covert deal delug flight flood fold gaggl good+deal great+deal hat heap lot mass mess mickl mint mountain muckl passel peck pile plenti pot raft sight slai spate stack tidi+sum torrent troop wad wisp
 flood debacl delug effus flood+lamp flood+tide outpour overflow rise+tide torrent
-floor attic base basement cellar flatb floorboard garret hayloft level loft mezzanin mow storei stori trade+floor
+floor attic base basement cellar flatb floorboard garret hayloft level loft mezzanin mow storei trade+floor
 flop bomb bust collaps dud fizzl float+point+oper turkei washout
 flora alexand alo ambrosia angelica angeliqu annual aquat arugula asparagu aubergin balsam banana basil belladonna benni bittersweet bloodroot botani bougainvillea brake briar brier brows brush buckwheat bugl bush buttercup cactu carawai cardamom carrot catnip celeri chamomil chicori cilantro climber clover columbo creeper crop cumin dandelion digitali dill dock edelweiss eggplant embryo endem endiv escap evergreen fennel fern flax forest galaxi garden geranium ginger ginseng goldenrod gourd grape grapevin grove growth gumbo hemlock herb honesti hop horseradish hoya ivi jungl kiwi lettuc liana licoric liquoric lupin mandrak medic mint narcissu neophyt nettl nightshad okra ornament parslei perenni periwinkl phlox pimpernel pineappl plant plant+life potato primros purslan ragwe rainforest reseda rhubarb rocket rosemari rue sage sarsaparilla savori scrub sesam shrub shrubberi simpl sing soma sorrel squash stand strangler strawberri succul thicket thistl thyme tobacco tomato tree tumblewe underbrush underwood veget vine viola wasabi weed wild wisteria wolfban wolfsban wood wort yam
 florida fl sunshin+state
@@ -1742,7 +1739,7 @@ fool ass bozo buffoon chump clown cuckoo fall+gui fathead fucker goof goofbal go
 foolish absurd crazi folli indiscret mad silli stupid
 foot anim+foot base bed claw flatfoot foundat ft groundwork hand hoof human+foot infantri mat paratroop paw raft substructur trotter
 footbal footbal+game rugbi soccer
-forc ac acc affin armi armor armour artilleri athletic attract battalion batteri bodyguard bond brigad brunt cavalri coastguard command commando compani complement constabulari conting corp detach detail divis drift duress echelon effect enemi energi escadril flight foot forc+plai friendli garrison gestapo graviti guard hand headquart heartbeat hors host hostil impetu impuls infantri influenc juggernaut law legion lifeblood lift magnet man manpow marin militari militari+forc militari+group militari+unit militia moloch moment momentum mounti mp navi newsroom offic paramilitari paratroop patrol personnel phalanx picket platoon polic poss power pressur propuls pull push rank reaction regiment repuls reserv riot sa section servic spearhead squad squadron ss staff steamrol strength stress tension territori thrust torqu troop van vanguard vigor vigour violenc vital wac wheel wing workforc zip
+forc ac acc affin armi armor armour artilleri athletic attract battalion batteri bodyguard bond brigad brunt cavalri coastguard command commando compani complement constabulari conting corp detach divis drift duress echelon effect enemi energi escadril flight foot forc+plai friendli garrison gestapo graviti guard hand headquart heartbeat hors host hostil impetu impuls infantri influenc juggernaut law legion lifeblood lift magnet man manpow marin militari militari+forc militari+group militari+unit militia moloch moment momentum mounti mp navi newsroom offic paramilitari paratroop patrol personnel phalanx picket platoon polic poss power pressur propuls pull push rank reaction regiment repuls reserv riot sa section servic spearhead squad squadron ss staff steamrol strength stress tension territori thrust torqu troop van vanguard vigor vigour violenc vital wac wheel wing workforc zip
 ford cross gerald+ford henri+ford john+ford presid+ford
 fore bow prow stem
 forehead brow
@@ -1817,26 +1814,26 @@ full full+moon
 fume exhaust exhaust+fume
 fun clown comedi humor humour impertin jocular merriment plai play pun sport wordplai
 function affair ball bash behalf brawl burial capac celebr ceremoni circumst co commenc converg coron cosin danc dedic exercis expans exponenti feast fete fiesta formal fundrais funer graduat hat hop ident inaugur induct initi instal inter jolli lieu luau map metric nuptial occas offic open oper pageant pageantri part parti perform place portfolio posit procedur purpos rave reflect role rotat routin sec seri sin sine sleepov social+function social+occas stead tan tangent transform translat us wed
-fund back bank bankrol base budget cach deposit financ financi+back financi+support hoard infrastructur invest+compani invest+firm invest+trust issu pocket provis roll save stash stock store support till treasuri trough
+fund back bank bankrol base budget cach deposit financ financi+back financi+support hoard infrastructur invest+compani invest+firm invest+trust pocket provis roll save stash stock store support till treasuri trough
 fundament fundament+frequenc
 funer burial inter
 fungu bunt mildew mold mould mushroom rust smut toadstool truffl yeast
 funk blue+funk
-funni funni+remark funni+stori good+stori
+funni funni+remark
 fur bearskin beaver chinchilla ermin fox leopard mink muskrat otter pelt rabbit raccoon sabl seal sealskin squirrel
 furi craze delirium feroc frenzi hysteria livid mad rage savageri violenc wild wrath
 furnac crematori crematorium forg inciner kiln muffl
 furnitur altar armchair armoir bar bassinet bed bench berth board bookcas booth box buffet bunk bureau cabinet chair chais checkout chest closet commod consol convert cot couch counter cradl credenc credenza crib davenport deathb desk divan dresser footstool hammock highchair lamp loung minibar nest ottoman pew press puff rocker sack seat secretari section sette settl sheraton sideboard sleeper sofa squab stand stool trundl tuffet vaniti wardrob wheelchair workbench
 fuse breaker electr+fuse prime primer safeti+fuse
 fusion allianc coalit confeder merger nuclear+fusion nuclear+fusion+reaction spinal+fusion unif
-fuss ado bicker bother bustl flap flurri hassl hustl spit squabbl stir tiff tizzi troubl
+fuss ado bicker bother bustl flap flurri hassl hustl spit squabbl stir tiff tizzi
 futur futur+tens hereaft manana of tomorrow
 ga acceler air ar argon atmospher blue breath butan chlorin cl ethylen exhaust flatul formaldehyd freon fume ga+pedal gasolin gun helium hydrogen kr krypton lox mace methan napalm natur+ga ne neon nitrogen oxygen ozon petrol pfc propan rn sky throttl xenon
 gadget applianc contrapt conveni gimbal gismo gizmo injector widget
 gag funni jest joke laugh muzzl riot scream wow
 gage dipstick dope gaug grass green+goddess mari+jane pot skunk smoke weed
 gai butch dike dyke fag faggot fairi homo homosexu lesbian nanc pansi poof queen queer
-gain account addit amplif earn incom increas issu lucr net payoff proce profit return sale take win yield
+gain account addit amplif earn incom increas lucr net payoff proce profit return sale take win yield
 gal gallon
 gallant beau dandi dude fashion+plate fop macaroni sheik squir swell
 galleri art+galleri drift head lanai pictur+galleri salon veranda
@@ -1845,7 +1842,7 @@ gambl ant bet cast crap doubl draw flip game jackpot kitti lotteri natur number 
 gambler better bettor booki bookmak caller croupier handicapp loser oper plunger scalper shooter taker tout winner
 game anagram auction baccarat backgammon badminton basketbal beano bet billiard bingo biz blackjack bocc boodl bowl bridg buffalo cabal canasta canfield card casino cassino cast catch charad checker chess chicago cinch conspiraci contract crap crib cribbag croquet crossword curl dart domino doublehead draw faro five flip gambl gin golf grous handbal hare heart hockei hoop hopscotch horsesho intrigu jack keno leapfrog lotteri lotto ludo mahjong marbl meld michigan monopoli mont nap napoleon natur newmarket nightcap nim number pachinko paintbal parlai parliament partridg patienc peekaboo pheasant pinbal pinochl piquet pitch plai poker pool puzzl quail rabbit racquetbal raffl roll roulett rum rummi scrabbl secret+plan seven shuffleboard skittl snooker solitair squash stop stud sweepstak tag tenni tetherbal throw toss venison volleybal wager whist
 gamma da+gamma
-gang bunch crew crowd detail mob nest pack relai ring shift work+parti
+gang bunch crew crowd mob nest pack relai ring shift work+parti
 gangster apach mobster
 gangwai aisl gangplank
 gap abrupt abyss apertur blank breach break chap chasm chink cleav col crack cranni crevic disrupt fault fissur fractur gulf heckl hiatu hole insert interrupt knothol leak mouth open perfor pocket pore pupil rathol rend rift rip shift slit snag split spread tear vent volcano window
@@ -2056,7 +2053,7 @@ harvard harvard+univers john+harvard
 harvei william+harvei
 harvest crop harvest+home harvest+time
 hash hashish
-hassl bother dogfight fuss scuffl troubl tussl
+hassl bother dogfight fuss scuffl tussl
 hast bolt dash hurri precipit rush scamper scrambl scurri sudden thoma+hast
 hat bearskin beaver bonnet bowler castor chapeau cloch derbi fedora lid millineri panama pillbox sailor skimmer sombrero stetson stovepip topper turban
 hatch hatchback
@@ -2071,7 +2068,7 @@ hawk buzzard falcon hobbi kite merlin war+hawk
 hawkin sir+john+hawkin
 hay helen+hay presid+hay
 hazard biohazard bunker chanc endanger fortun jeopardi luck mishap peril risk trap
-head administr aim attic banner bean bear blowjob brain capo caption case chancellor chief commission conundrum credit cunnilingu dean director dome drift ego enigma execut father fellatio forefront fountainhead galleri gener hammerhead head+teacher head+word header headland headlin headmast headmistress headwai legend manag master matriarch mind minist mull noggin noodl nou oral+sex pass patriarch pinhead point poser pothead prefect presid princip problem provost psych puzzl puzzler rainmak registrar riddl school+princip schoolmast screamer secretari sticker strait subconsci subtitl tack teaser titl top+dog toughi unconsci undersecretari
+head administr aim attic banner bean bear blowjob brain capo caption case chancellor chief commission conundrum credit cunnilingu dean director dome drift ego enigma execut father fellatio forefront fountainhead galleri gener hammerhead head+teacher head+word header headland headlin headmast headmistress headwai legend manag master matriarch mind minist mull noggin noodl nou oral+sex pass patriarch pinhead point poser pothead prefect presid princip provost psych puzzl puzzler rainmak registrar riddl school+princip schoolmast screamer secretari sticker strait subconsci subtitl tack teaser titl top+dog toughi unconsci undersecretari
 headach bugaboo burden busi concern head+ach imposit load migrain pill worri
 headlin banner newspap+headlin screamer
 headmast master schoolmast
@@ -2122,10 +2119,10 @@ high height high+gear high+school highschool overdr senior+high senior+high+scho
 highwai beltwai bypass expresswai freewai interst main+road motorwai pike turnpik
 hike boost cost+increas rais rise salari+increas tramp trudg wage+hike wage+increas
 hill anthil bailei barrow battlement benni+hill bulwark butt embank hammock knoll leve molehil mound rampart tor wall
-hint breath clue confidenti+inform jot lead mite pinch snuff spark speck steer suggest ting tint tip touch trace wind
+hint breath clue jot lead mite pinch snuff spark speck steer suggest ting tint tip touch trace wind
 hip hip+joint pelvi rise+hip
 hippi flower+child hipster
-histori account annal autobiographi biographi chronicl etymolog life memoir profil recit stori
+histori account annal autobiographi biographi chronicl etymolog life memoir profil recit
 hit bang blast blockbust bunt chop chopper collis contus crash doubl flare fly header homer hopper liner plunk roller safeti scorcher screamer singl sleeper smash smasher strike tripl
 hitch arrest check clog duti+tour enlist halt hindranc hobbl interfer limp prevent rub snag stai stop stoppag tour
 hoax fraud goldbrick humbug
@@ -2161,7 +2158,7 @@ honour aa ab associ award ba ban bs cachet celebr charact citat commend crown cu
 hood bonnet bulli cap exhaust+hood goon hoodlum len+hood punk thug tough toughi
 hook anchor bait claw gaff gig hook+shoot lure meat+hook roundhous sweeten trammel
 hooker fight+joe+hooker floozi hustler joseph+hooker richard+hooker street+girl streetwalk
-hoop basket basketbal basketbal+game basketbal+hoop collar flat radial recap rim ring tire tyre wicket
+hoop basket basketbal basketbal+game basketbal+hoop collar flat radial rim ring tire tyre wicket
 hoorai hurrah
 hoot bird boo bronx+cheer damn darn hiss raspberri razz red+cent shit shuck snort
 hoover herbert+clark+hoover herbert+hoover john+edgar+hoover presid+hoover william+henri+hoover william+hoover
@@ -2254,14 +2251,14 @@ in frame
 inch column+inch
 incid contagion infect scene sideshow transmiss
 incis dent laparoscopi laparotomi prick score scotch scratch section slit surgic+incis thoracotomi
-incom accumul admiss admitt backlog cleanup dividend divvi earn enrol enter entranc entre entri fund incurs intrus issu kill lucr margin markup net payback payoff penetr proce profit registr rend reserv return revenu sale stock stockpil store take taxat yield
+incom accumul admiss admitt backlog cleanup dividend divvi earn enrol enter entranc entre entri fund incurs intrus kill lucr margin markup net payback payoff penetr proce profit registr rend reserv return revenu sale stock stockpil store take taxat yield
 incompet bungler butcher incompet+person slouch
 inconveni awkward
 increas access accumul addit advanc aggrav amplif annex appreci appropri augment backup boost broaden buildup compress concentr deposit dilat doubl elev enlarg escal exagger expans explos extens focus gain growth hike inclus incorpor inflat jump leap magnif multipl pigment prolifer rais relax retrofit rise split spread strengthen stretch superposit supplement surg tension wax widen
 independ autonomi free+lanc freelanc liberti self+emploi+person separ sovereignti
 index degre forefing index+finger index+number indic log power
 indian alabama algonquin american+indian american+indian+languag apach blackfoot bohemian cheroke cheyenn chinook chippewa choctaw comanch crow dakota delawar fox gipsi gypsi hopi illinoi iowa kansa kiowa mam massachusett maya mayan micmac missouri mohawk navajo omaha paiut pawne quich sante seminol seneca tuscarora ut wichita
-indic account argument aurora baselin bedtim case chronicl clincher clue con cue dawn daybreak dusk evid fall fingerprint flick footprint gestur glimps graduat guidelin hairlin harbing herald hint histori hour identif imprint line loop manifest mark mealtim memorabilia meter+read middai midnight morn mph nightfal none noon precursor predecessor print pro profil proof read record scratch shadow shaft sidelin sign smoke start statement step stori stroke stub sundown sunris sunset sunup symptom testament testimoni thumbprint time trace twilight underlin vestig
+indic account argument aurora baselin bedtim case chronicl clincher clue con cue dawn daybreak dusk evid fall fingerprint flick footprint gestur glimps graduat guidelin hairlin harbing herald hint histori hour identif imprint line loop manifest mark mealtim memorabilia meter+read middai midnight morn mph nightfal none noon precursor predecessor print pro profil proof read record scratch shadow shaft sidelin sign smoke start statement step stroke stub sundown sunris sunset sunup symptom testament testimoni thumbprint time trace twilight underlin vestig
 industri agricultur aviat bore breed brew capac concentr crop cultiv cultur dilig drill excav farm gener harvest hollywood husbandri manufactur market mine output overrun product screen till yield
 infant babe babi cherub foundl goddaught godson newborn papoos preemi suckl
 infantri foot paratroop
@@ -2269,7 +2266,7 @@ infect blain boil carbuncl contagion felon fester gall itch lockjaw malaria seps
 infinit chao manifold space subspac
 infirmari asylum bedlam hospit institut madhous nuthous sanatorium sanitarium
 influenc anchor backbon bait canker duress exposur forc grasp grip heartbeat hook hypnot impact imprint insinu keyston lifeblood lifelin linchpin lure mainstai manipul pestil pressur purchas seduct solicit suggest support sweeten temptat tentacl us variat wheel wind
-info account affidavit agenda ammunit basic bill blacklist blowback book bulletin cabala calendar canon card catalog catalogu certif checklist codex communiqu confid confirm content copi corrobor countersign coverag credit curriculum databas declar detail directori disinform dispatch document dope evid exclus exhibit fact flag format gen index indic inform intellig inventori kabbalah kei latest list logbook masthead materi menu misinform new newscast newslett parol password poop portfolio post program programm propaganda queue readout record rehash reinforc report reportag roll roster schedul scoop scorecard secret skinni slate stack stand stori stuff syllabu testimoni ticket tide updat watchword wit word
+inform betray blabber canari fink grass rat sneak sneaker snitch sourc squealer stooli wit
 infrar infrar+frequenc infrar+light infrar+radiat
 ingredi ail angelica base basil carawai cardamom cayenn chive chutnei cilantro cinnamon cleav compon condiment constitu dill dip element factor fennel fix garlic ginger herb honei horseradish intercept intersect ketchup mace mint mocha msg mustard nutmeg oregano paprika parslei past pepper peppercorn point relish rosemari rue saffron sage salsa salt sassafra sauc savori season soi spice spread sugar sweeten syrup tarragon tea thyme vanilla vinegar wasabi white yolk
 inherit ancestri background bequest birthright bloodlin breed deriv descent devis educ extract heirloom heritag legaci lineag linkag nurtur origin pedigre rais rear train upbring
@@ -2301,11 +2298,11 @@ insur assur floater hospit indemn insur+person insur+polici polici
 integr complet entireti full total uniti work
 intellect alchemist alum alumnu arrang astrolog bookman bookworm brain chronicl coordin cynic decod defeatist doctor eclect egghead einstein father fortunetel geniu grad graduat highbrow historian illusionist initi intellectu mahatma master mastermind mentor mind moralist muller naturalist necromanc oracl organ pessimist philosoph popper prodigi prophet purist reader realist reason sage savant sceptic scholar scholast seer shakespearean skeptic solver soothsay stoic student synthes theologian theorist thinker understand valedictorian visionari yogi
 intellectu alchemist alum alumnu arrang astrolog bookman bookworm brain chronicl coordin cynic decod defeatist doctor eclect egghead einstein father fortunetel geniu grad graduat highbrow historian illusionist initi intellect mahatma master mastermind mentor mind moralist muller naturalist necromanc oracl organ pessimist philosoph popper prodigi prophet purist reader realist sage savant sceptic scholar scholast seer shakespearean skeptic solver soothsay stoic student synthes theologian theorist thinker valedictorian visionari yogi
-intellig acuiti acumen brain brainpow breadth bright brillianc censor censorship cia clever counterespionag counterintellig craft cun dia espionag geniu guil intellect intellig+activ intellig+agenc intellig+inform intellig+oper intellig+servic latest marbl mental mi mind new pyrotechn quick reconnaiss scout sharp spy ss tide wit word
+intellig acuiti acumen brain brainpow breadth bright brillianc censor censorship cia clever counterespionag counterintellig craft cun dia espionag geniu guil intellect intellig+activ intellig+agenc intellig+oper intellig+servic latest marbl mental mi mind pyrotechn quick reconnaiss scout sharp spy ss tide wit word
 intens athletic bad brunt crescendo emphasi energi feroc forc furi impuls intens+level momentum satur savageri serious sever strength swell top vigor vigour violenc volum wild zip
 intent aim design idea mind purpos sake spirit view
 intercours adulteri ass coitu communion copul fornic fuck incest nooki penetr relat screw sex+act sexual+congress sexual+intercours sexual+relat shag share social+intercours
-interest affair avoc behalf charisma collater color colour concern earth enthusiasm equiti fee grubstak guarante hobbi interest+group involv least lien lobbi matter mortgag new part pastim pawn pledg pursuit right sake sidelin stake world
+interest affair avoc behalf charisma collater color colour concern earth enthusiasm equiti fee grubstak guarante hobbi interest+group involv least lien lobbi matter mortgag part pastim pawn pledg pursuit right sake sidelin stake world
 interfer antagon background bar blockag clog closur clutter complic crackdown crush disqualif disturb frustrat hindranc hitch implos intercept intervent jitter nois obstruct occlus prevent save stall static stifl stonewal suppress suspens thwart
 interior belli insid interior+depart midland midst thick
 intern houseman medic+intern
@@ -2338,10 +2335,9 @@ ironi sarcasm satir
 irrat irrat+number pi
 irregular guerilla guerrilla insurg maqui second
 isol alien bosom conceal confidenti detach estrang hide insul loneli privaci quarantin secreci solitud
-issu aftermath area babe babi backwash bastard boi branch byproduct chang cherub child consequ daughter dent edit effect egress eldest emerg erupt event exit extra fallout firstborn foundl girl govern+issu grandchild granddaught grandson harvest heir illegitim impact infant influenc kid matter militari+issu newborn number offset offshoot offspr outcom outlet papoos payback payoff proce product progeni public purchas reaction remit rend respons result return son stepchild stepdaught stepson subject successor suckl take territori topic upshot variat wake wallop wind yield
 italian dago etruscan florentin greasebal guinea mafioso neapolitan roman sabin sicilian tuscan venetian wop
 itch urg
-item detail dispos highlight incident number part particular piec place point posit postag preposit regard respect stamp technic token trifl
+item dispos highlight incident number part particular piec place point posit postag preposit regard respect stamp technic token trifl
 ivi common+ivi english+ivi
 jab dig poke thrust
 jack boatswain bosun bracero captain cattleman char charwoman cleaner collier cowboi cowhand cox cropper deckhand diddli digger dishwash drudg fellah feller fireman gipsi goatherd gob gravedigg groom gypsi hand harvest helmsman herder jack+tar jackass kingfish knave labor loader logger longshoreman lumberjack marin master mate milkmaid miner navig offic old+salt peasant peon picker pilot porter prospector puncher purser reaper runner sawyer scorer sea+dog seaman sheepherd shepherd shit skinner skipper skycap sourdough sprayer squat steward stoker swagger sweep tar tinker whaler woman woodcutt wrecker
@@ -2379,7 +2375,7 @@ jewelleri anklet band bead bijou bling bracelet broach brooch bugl chain choker 
 jewelri anklet band bead bijou bling bracelet broach brooch bugl chain choker clip collar diamond ear emerald gem ic jewel jewelleri necklac pearl pin ring rubi sapphir solitair stickpin strand string sunburst
 jingl jangl
 jinx curs hex jonah whammi
-job account admiralti appoint apprenticeship architectur berth billet biz book bookkeep busi call caper career carpentri cater chair chairmanship chore clerk clerkship coach cost coutur craft draft educ employ engag engin farm fatherhood furnish game gig instruct internship journal judgeship knit land law lectureship legat light line literatur lumber manhood medicin medium minist ministri navig needlework occup offic paint photographi pilot place plum plumb polit posit post potteri prefectur presid problem profess pyrotechn regenc resid roof sail sainthood seafar servic sew situat special specialti spin sport spot stint stitch sumo tailor tan task teach theologi throne trade treadmil undertak upholsteri vocat walk weav womanhood woodwork work workload
+job account admiralti appoint apprenticeship architectur berth billet biz book bookkeep busi call caper career carpentri cater chair chairmanship chore clerk clerkship coach cost coutur craft draft educ employ engag engin farm fatherhood furnish game gig instruct internship journal judgeship knit land law lectureship legat light line literatur lumber manhood medicin medium minist ministri navig needlework occup offic paint photographi pilot place plum plumb polit posit post potteri prefectur presid profess pyrotechn regenc resid roof sail sainthood seafar servic sew special specialti spin sport spot stint stitch sumo tailor tan task teach theologi throne trade treadmil undertak upholsteri vocat walk weav womanhood woodwork work workload
 jock acrobat amateur athlet back ballplay batter blocker bounder bowler cager center climber contortionist cornerback diver end fielder fireman footbal forward goali goalkeep guard gymnast hitter hooker hopper jockstrap jumper kicker lefti letterman lifter lineback lineman luger mountain olympian passer pitcher plunger pro profession quarterback receiv reliev reserv runner sharpshoot skateboard skater skier slider slugger snapper southpaw sport sportsman striker substitut support swimmer swinger tackl tailback tumbler turner twirler wing winger
 jog lope nudg trot
 john bathroom closet conveni head king+john latrin lavatori loo privi restroom saint+john toilet trick washroom
@@ -2395,7 +2391,7 @@ jonah jinx
 jone bobbi+jone daniel+jone john+luther+jone john+paul+jone mari+harri+jone mother+jone robert+tyre+jone
 jordan jordan+river
 joseph chief+joseph
-journal annal blog diari ledger new+medium tab tabloid
+journal annal blog diari ledger tab tabloid
 journalist columnist correspond diari+keeper newspaperman newspaperwoman pressman scribbler scribe sportswrit
 journei air campaign circuit commut cross drive errand excurs expedit explor flight hadj jaunt joyrid junket lift mush nonstop odyssei out passag pilgrimag redey ride run safari sashai schlep spin tour transit trek trip voyag wai walkabout
 joyc jame+joyc
@@ -2463,9 +2459,9 @@ ko kayo knockout
 la lah louisiana
 lab laboratori research+lab research+laboratori scienc+lab scienc+laboratori
 label record+label sticker tag ticket
-labor adventur anoint applic assign attrit babi bodybuild bodywork breez british+labour+parti busi calisthen campaign candidaci caus chanc cinch classwork coat confin consumer cover crusad danger difficulti dilig drive drudgeri effort endeavor endeavour enterpris escapad exercis exert experi face femin friction gambl grappl grind handl homework hunt isometr labor+depart labor+movement labour labour+parti lesson line load lubric marathon movement oper overkil overwork paint pave peril pick picnic plaster plate plod predat prep prepar project proletariat proposit pull pushov racket reform risk rope rub salli schoolwork set slaveri snap sprai stalk strain stretch struggl sweat task toil trade+union+movement troubl undertak unload ventur war wash wax wire work+class workout wrestl yoga
+labor adventur anoint applic assign attrit babi bodybuild bodywork breez british+labour+parti busi calisthen campaign candidaci caus chanc cinch classwork coat confin consumer cover crusad danger difficulti dilig drive drudgeri effort endeavor endeavour enterpris escapad exercis exert experi face femin friction gambl grappl grind handl homework hunt isometr labor+depart labor+movement labour labour+parti lesson line load lubric marathon movement oper overkil overwork paint pave peril pick picnic plaster plate plod predat prep prepar project proletariat proposit pull pushov racket reform risk rope rub salli schoolwork set slaveri snap sprai stalk strain stretch struggl sweat task toil trade+union+movement undertak unload ventur war wash wax wire work+class workout wrestl yoga
 laboratori lab research+lab research+laboratori scienc+lab scienc+laboratori test+grind
-labour anoint applic attrit bodybuild bodywork british+labour+parti calisthen coat confin cover difficulti dilig drudgeri effort exercis exert face friction grappl grind handl hunt isometr labor labour+parti line load lubric overkil overwork paint pave pick plaster plate plod predat proletariat pull rope rub set slaveri sprai stalk strain stretch struggl sweat toil troubl unload wax wire work+class workout wrestl yoga
+labour anoint applic attrit bodybuild bodywork british+labour+parti calisthen coat confin cover difficulti dilig drudgeri effort exercis exert face friction grappl grind handl hunt isometr labor labour+parti line load lubric overkil overwork paint pave pick plaster plate plod predat proletariat pull rope rub set slaveri sprai stalk strain stretch struggl sweat toil unload wax wire work+class workout wrestl yoga
 lace filet needlepoint shoelac shoestr
 lack absenc defici deficit famin short shortag tight want
 lad blighter bloke chap cub cuss dog fella feller fellow gent laddi sonni sonni+boi
@@ -2506,12 +2502,12 @@ lawrenc david+herbert+lawrenc gertrud+lawrenc saint+lawrenc sir+thoma+lawrenc th
 lawsuit case caus moot suit
 lawyer advoc attornei barrist counsel counsellor counselor da prosecutor refere sergeant solicitor
 layer back bed blanket cours crud crust cushion cuticl epidermi floor horizon horst level lift mantl mount overli plate ply row seam snow stratospher surfac tier wall
-lead booster+cabl confidenti+inform heartthrob helm hint idol jumper+cabl jumper+lead lead+stori leadership leash pencil+lead princip spark+advanc star steer tether tip track trail wind
+lead booster+cabl heartthrob helm hint idol jumper+cabl jumper+lead leadership leash pencil+lead princip spark+advanc star steer tether tip track trail wind
 leader acolyt administr aggressor alcald archdeacon archduk aristocrat ayatollah baronet bart bei bellweth better boss burgomast caller campaign candid cantor capo captain cavali chair chairman chairperson chairwoman chaplain cheerlead chevali chief chieftain churchman clergyman cleric coach command commi commission communist condition congressman congresswoman counsellor counselor crackerjack dauphin deacon democrat deputi director divin dominu draw+card druid duce employ evangelist execut fabian father filibust foreman gaffer gener god governor guid guru guvnor hack handler head headman hero high honcho hoodoo humding ideal imam instig knight ladi lama lawgiv leadership leftist legisl lord loss+leader magu maharaja maharajah malik manag master matriarch mayor minist mistress model moder monitor nobl nobleman nomine ordinari overs padron paragon parson pastor patriarch pendragon pol politician pope postmast preacher prefect presid priest princ princess proctor queen rabbi raja rajah reader rector repres republican reverend rome saint scoutmast secretari senat shaman shape shepherd sir socialist solon speaker spearhead spoiler statesman stationmast superintend superior superman supervisor tamer taskmast trainer undersecretari vicar viceroi warlord whip
 leadership helm lead leader rome shape
 leaf blade centerfold cotyledon foliag greeneri needl pad page petal pitcher scale spread
 leagu class confer divis major minor
-leak escap leakag make+water new+leak outflow pass+water wet
+leak escap leakag make+water outflow pass+water wet
 lean inclin procliv propens tendenc tilt
 leap bind bounc caper elev jump pounc spring
 learn accommod acquisit assimil condit digest educ extinct gener imprint incorpor letter master memor rote scholarship school studi transfer work
@@ -2538,7 +2534,7 @@ lesbian butch dike dyke gai+woman
 lesson exampl exercis moral object+lesson
 letter aleph alpha beta beth bid billet chi conson delta epsilon eta ex excus gamma initi invit iota kappa lambda line mem missiv mu nu nun omega omicron pastor pe phi pi psi rho shin sigma sin summon tau taw theta vowel xi zed zee zeta
 lettuc boodl bread cabbag clam co dinero dough iceberg kale lolli loot lucr moolah romain scratch shekel simoleon sugar wampum
-level acm apron attic backstag bad bandstand basement block brunt calib calibr catwalk cellar clever climax curbsid dai deck degre depth dock downstag elev embarrass emphasi energi excess extent extravag extrem feroc flatb floor floorboard forc furi garret grade grind hayloft height high impuls inferior ingenu intens ladder land launchpad layer leve loft low meridian mezzanin moder momentum mow offstag pad pallet pave pavement peak pier pinnacl plane platform plethora podium point pulpit qualiti quarterdeck quicken ring runwai savageri scaffold serious set sever soapbox spirit+level stage stand storei stori strength stump summit superior tarmac tier tiptop top turntabl vigor vigour violenc wharf wild wing zip
+level acm apron attic backstag bad bandstand basement block brunt calib calibr catwalk cellar clever climax curbsid dai deck degre depth dock downstag elev embarrass emphasi energi excess extent extravag extrem feroc flatb floor floorboard forc furi garret grade grind hayloft height high impuls inferior ingenu intens ladder land launchpad layer leve loft low meridian mezzanin moder momentum mow offstag pad pallet pave pavement peak pier pinnacl plane platform plethora podium point pulpit qualiti quarterdeck quicken ring runwai savageri scaffold serious set sever soapbox spirit+level stage stand storei strength stump summit superior tarmac tier tiptop top turntabl vigor vigour violenc wharf wild wing zip
 lever acceler clipper clutch crowbar ga gun jimmi joystick kei nutcrack pedal plier pry return scissor shear shift stick tab throttl tiller trigger
 leverag purchas
 lewi carl+lewi jerri+lee+lewi
@@ -2553,9 +2549,9 @@ licenc licens pass permit
 licens allow clearanc dispens lenienc licenc pass permiss permit toler varianc
 lick beat biff clout counter debacl defeat flagel flog heartbreak hook jab lace lap lash lurch parri poke punch roundhous rout salt+lick shutout skunk slaughter slug tan thrash wallop waterloo whack whip whitewash
 lid bearskin beaver bonnet bowler castor chapeau cloch derbi eyelid fedora hat millineri panama pillbox sailor skimmer sombrero stetson stovepip topper turban
-lie ballad fabric fib stori tale whopper
+lie ballad fabric fib tale whopper
 lieuten deputi polic+lieuten
-life afterlif anim autobiographi biographi biologi buoyanc dai delicaci endur energi enthusiasm esprit exuber ghetto ginger hereaft immort life+histori life+sentenc life+stori life+time lifespan lifetim light live mad memoir pep profil skin spark sparkl spirit surviv twinkl verv vigor vigour vim vital wildlif year
+life afterlif anim autobiographi biographi biologi buoyanc dai delicaci endur energi enthusiasm esprit exuber ghetto ginger hereaft immort life+histori life+sentenc life+time lifespan lifetim light live mad memoir pep profil skin spark sparkl spirit surviv twinkl verv vigor vigour vim vital wildlif year
 lifestyl life+style
 lifetim afterlif hereaft immort life life+time lifespan
 lift airlift dumbwait elev face+lift facelift heav rais rhinoplasti rise ski+lift ski+tow
@@ -2722,7 +2718,7 @@ master captain conqueror edgar+lee+master headmast lieg lord maestro master+copi
 mat canva canvass doormat gym+mat matt raft raft+foundat
 match adjunct affili alli altern associ attend backup bedfellow bride bridegroom brother catch cockfight collabor colleagu commission conserv contemporari councillor coupl dink discu dive doubl equal fellow final friend gangsta groom homeboi javelin joiner locum lucif mate member pardner particip partner peer player pledg quarterfin relief reliev replac semi semifin shipmat sister substitut successor surrog teammat
 mate benedick benedict better+half bigamist bride bridegroom checkmat consort coupl cross cuckold dink fellow first+mate groom homemak housewif hubbi husband inbreed marri+person match matron missi missu newlyw pair partner reciproc servic sexual+union signora spous teammat union wife
-matern gestat motherhood para pregnanc troubl
+matern gestat motherhood para pregnanc
 math algebra analysi arithmet calculu correl geometri mathemat statist triangul trig trigonometri
 mathemat algebra analysi arithmet calculu correl geometri math statist triangul trig trigonometri
 matrimoni bigami marriag monogami polygami union wedlock
@@ -2931,7 +2927,7 @@ mustard indian+mustard leaf+mustard mustard+green rape
 mutant freak leviathan monster monstros mutat sport variat
 mute deaf+mute dummi
 mutt cur mongrel
-mysteri close+book enigma mysteri+stori secret whodunit
+mysteri close+book enigma secret whodunit
 myth ragnarok
 na sodium
 nada aught cipher cypher goos+egg naught nil nix noth null zero zilch zip
@@ -2973,11 +2969,10 @@ nerd dweeb grind wonk
 nerv assumpt audac bold brass cheek depressor effronteri face facial fillet heart jitter mettl nervous presumpt spunk strain stress tension yip
 ness cape spit tongu
 nest beehiv drei hive
-net accumul backlog bank base cach cage cleanup cyberspac dividend divvi dragnet earn fishnet fund gauz gossam hairnet hoard infrastructur internet issu kill lucr margin markup mesh net+incom net+profit network profit provis reserv sein stash stock stockpil store trammel tull
+net accumul backlog bank base cach cage cleanup cyberspac dividend divvi dragnet earn fishnet fund gauz gossam hairnet hoard infrastructur internet kill lucr margin markup mesh net+incom net+profit network profit provis reserv sein stash stock stockpil store trammel tull
 network cyberspac electron+network gauz gossam hairnet internet lan mesh net ra reticulum rf tull wan web
 neurot hyster mental+case obsess psychopath sociopath
 nevada battl+bear+state silver+state
-new account bulletin communiqu coverag dispatch exclus flash intellig latest new+program newsbreak newscast newsflash newslett report reportag scoop stori tide word
 newborn preemi
 newspap daili gazett newspap+publish newsprint paper rag sheet tabloid
 newton isaac+newton sir+isaac+newton
@@ -3022,7 +3017,7 @@ nowadai date moment present todai tonight
 nude nude+paint nude+person nude+sculptur nude+statu
 nuisanc pain
 nuke atom+warhead nuclear+warhead
-number ac act balanc base billion bin birdi bite bogei bulk cardin centuri characterist cinqu cipher circul coeffici complement constant coordin count cube cypher decad decim deficit denomin deuc differ digit dimens dividend dozen duck eagl edit eight eighteen eighti eleven extra factor fifteen fifti figur fin first five forti four fourscor foursom fourteen frequenc game grand gross hundr ii imaginari integ irrat issu iv lead leash lineag love lx major match meg million minor myriad nine nineteen nineti nought number+game number+pool number+racket numer on page par phoeb phone+number pin popul preponder prime quartet quint quintet quota quotient ration real record remaind root routin score seven seventeen seventi sextet showstopp singl six sixer sixteen sixti squar stopper stroke teen telephon+number ten tenner thirteen thirti thou thousand three threesom transmiss trei triad trillion triniti trio turn twelv twenti two uniti vi weight xi xxx yard zero
+number ac act balanc base billion bin birdi bite bogei bulk cardin centuri characterist cinqu cipher circul coeffici complement constant coordin count cube cypher decad decim deficit denomin deuc differ digit dimens dividend dozen duck eagl edit eight eighteen eighti eleven extra factor fifteen fifti figur fin first five forti four fourscor foursom fourteen frequenc game grand gross hundr ii imaginari integ irrat iv lead leash lineag love lx major match meg million minor myriad nine nineteen nineti nought number+game number+pool number+racket numer on page par phoeb phone+number pin popul preponder prime quartet quint quintet quota quotient ration real record remaind root routin score seven seventeen seventi sextet showstopp singl six sixer sixteen sixti squar stopper stroke teen telephon+number ten tenner thirteen thirti thou thousand three threesom transmiss trei triad trillion triniti trio turn twelv twenti two uniti vi weight xi xxx yard zero
 nun sister
 nurs breast+feed mammi matron midwif nanni nursemaid rn
 nut addict almond ball brazil butternut cashew chestnut cob cocoanut coconut crackpot crank egg en freak fruitcak goober hazelnut junki mast nut+case peanut pecan pistachio screwbal testicl walnut
@@ -3035,7 +3030,7 @@ obsess compuls fixat
 obstacl barrier bunker hazard hitch hurdl obstruct roadblock rub snag stymi trap
 obstruct backstop banist bannist bar barricad barrier block blockad blockag bulwark bung bunker check clog closur cork dam dike door dyke fenc fender gate grate grill groin guardrail handrail hatch hazard hedg hindranc hitch hurdl impedi implos interfer jetti lever mole obstacl occlus parri pin plug prevent rail roadblock rub snag spigot stall stonewal stop stoppag stopper stymi tampon tamponad tap trap tumbler wall weir wing
 occas affair ball bash bazaar brawl burial celebr ceremoni circumst climax commenc coron crisi danc dedic emerg exercis fair feast fete fiesta formal function fundrais funer graduat head hop inaugur induct initi instal inter jolli junctur landmark luau meal mileston nuptial open pageant pageantri parti pass pinch rave realis realiz sale sleepov social+function social+occas strait watersh wed
-occup account admiralti appoint apprenticeship architectur berth billet biz book bookkeep busi call career carpentri cater chair chairmanship clerk clerkship coach cost coutur craft draft educ employ engag engin farm fatherhood furnish game gig instruct internship job journal judgeship knit land law lectureship legat light line literatur lumber manhood medicin medium militari+control minist ministri navig needlework offic paint photographi pilot place plum plumb polit posit post potteri prefectur preoccup presid profess pyrotechn regenc resid roof sail sainthood seafar servic sew situat special specialti spin sport spot stitch sumo tailor tan teach theologi throne trade treadmil undertak upholsteri vocat walk weav womanhood woodwork work workload
+occup account admiralti appoint apprenticeship architectur berth billet biz book bookkeep busi call career carpentri cater chair chairmanship clerk clerkship coach cost coutur craft draft educ employ engag engin farm fatherhood furnish game gig instruct internship job journal judgeship knit land law lectureship legat light line literatur lumber manhood medicin medium militari+control minist ministri navig needlework offic paint photographi pilot place plum plumb polit posit post potteri prefectur preoccup presid profess pyrotechn regenc resid roof sail sainthood seafar servic sew special specialti spin sport spot stitch sumo tailor tan teach theologi throne trade treadmil undertak upholsteri vocat walk weav womanhood woodwork work workload
 ocean deep sea
 odd bet+odd
 odor aroma bouquet fragranc incens musk odour perfum pong reek scent smell stench stink sweet
@@ -3043,9 +3038,9 @@ offenc affront assault attack attempt bigami briberi burglari captur carjack che
 offend abductor abus accessori aggressor arsonist assail attack aveng beast betray blackmail bootlegg brute bugger bulli charlatan charmer cheat cheater chisel coconspir conspir convict crimin crook culprit deceiv decoi defector degener delinqu desert desperado deviant deviat dodger embezzl extortionist fake faker felon fibber figurehead firebug forger fox fraud front fugit gangster goon grifter hijack hood hoodlum hooligan hypocrit imit imperson impost impostor incendiari jailbird juda kidnapp lawbreak lech letch liar mafioso maraud masochist mimic miscreant mobster molest moll mountebank murder muscl nympho nymphomaniac outlaw paedophil pander paperhang parole peddler pedophil perpetr pervert phonei phoni phrenologist pimp piranha ponc predat pretend princip pseudo punk pusher quack racket rapist renegad repeat reprob ringer roper roughneck rowdi ruffian runner sadist satyr savag sham shark sharper sharpi shill shylock shyster sinner skin skinhead slasher slicker smoothi smuggler snatcher sod sodomit spiller stealer stoner storytel swindler thief thug tough toughi traitor trickster truant usurp violat vultur welsher wildcat wolf wretch
 offens affront assault attack attempt bigami briberi burglari captur carjack cheat commiss committ counteroffens crime cut deris discourtesi extort feloni forgeri fraud graft hijack indign infract infring insol insult larceni mayhem misdemeanor mock offenc offens+activ outrag perjuri presumpt prostitut racket ridicul rig sedit seizur slight snub steal swindl theft thiev thieveri treason umbrag violat
 offer bid counteroff crack fling pass price propos proposit prospectu reward special tender twofer whirl
-offic adjut admiralti agenc ai aid apprenticeship armi author behalf berth billet bobbi bombardi bop bull bureau busi+offic capac captain chair chairmanship cia clerkship colonel command commodor constabl constabulari cop copper corpor dea detect dick ds ensign epa fatherhood fbi feder+agenc fo fp function fuzz gendarm generalissimo govern+agenc gumsho hat headquart in inspector internship investig ir judgeship law lectureship legat lieu lieuten major manhood marshal master mate militari+offic mounti nasa navi navig newsroom noncom offic+staff organ part pig place plum po polic polic+offic policeman policewoman portfolio posit poss post power prefectur presid purser quartermast regenc resid role sainthood sec sergeant situat skipper spot ss stead steward tec throne tracer trooper usa womanhood
+offic adjut admiralti agenc ai aid apprenticeship armi author behalf berth billet bobbi bombardi bop bull bureau busi+offic capac captain chair chairmanship cia clerkship colonel command commodor constabl constabulari cop copper corpor dea detect dick ds ensign epa fatherhood fbi feder+agenc fo fp function fuzz gendarm generalissimo govern+agenc gumsho hat headquart in inspector internship investig ir judgeship law lectureship legat lieu lieuten major manhood marshal master mate militari+offic mounti nasa navi navig newsroom noncom offic+staff organ part pig place plum po polic polic+offic policeman policewoman portfolio posit poss post power prefectur presid purser quartermast regenc resid role sainthood sec sergeant skipper spot ss stead steward tec throne tracer trooper usa womanhood
 offici agent alcald ambassador assessor bailiff bureaucrat caretak censor commissar consul coyot da daniel deacon diplomat dispatch doge elder envoi feder feed hangov incumb inquisitor judg jurist justic lister mace macer magistr mandarin minist notari nuncio offic ordinari pilat praetor prosecutor provinci ranger record recruit ref refere registrar regul scorekeep scorer sealer searcher selectman sexton starter taxman teller timekeep timer trier ump umpir usher verger vizier
-offspr babe babi bastard biddi boi brit britt bullock calf cherub chick child colt cub daughter eldest fawn filli firstborn fledgl foal foundl girl grandchild granddaught grandson heifer heir hog hogg illegitim infant issu kid kit kitten kitti lamb maverick newborn orphan papoos parr piggi piglet progeni pup puppi son spit stepchild stepdaught stepson successor suckl whelp young
+offspr babe babi bastard biddi boi brit britt bullock calf cherub chick child colt cub daughter eldest fawn filli firstborn fledgl foal foundl girl grandchild granddaught grandson heifer heir hog hogg illegitim infant kid kit kitten kitti lamb maverick newborn orphan papoos parr piggi piglet progeni pup puppi son spit stepchild stepdaught stepson successor suckl whelp young
 oh ohio
 ohio oh ohio+river
 oil blubber crude crude+oil greas oil+color oil+colour petroleum rock+oil triglycerid turpentin veget+oil
@@ -3057,7 +3052,7 @@ olymp olymp+game
 omelet omelett
 on ac fellow mate singl singleton uniti
 onion onion+plant scallion
-open abyss anu apertur ars arsehol asshol beak bell bill blank breach break breech bunghol buttonhol cervix chap chasm chess+open chink clear cleav corkscrew crack cranni crevic cup curtain+rais cut exit ey fault first+step fissur fly fractur gap gargoyl gash gob grill gulf gunpoint hiatu hole incis initi inlet intak issu jag juda keyhol knothol laparotomi leak loophol manhol maw mouth mouthpiec muzzl neb neck necklin nick nose nostril notch nozzl open+air open+move open+night orific os outdoor outlet pecker peephol perfor pinhol pinprick pocket point pore port porta porthol possibl possibl+action punctur pupil rathol rend rift rip salut scuttl section shift showerhead siames slash slit slot snag split spout stigma surfac tear teaser thoracotomi throat trap vent volcano wicket window yap
+open abyss anu apertur ars arsehol asshol beak bell bill blank breach break breech bunghol buttonhol cervix chap chasm chess+open chink clear cleav corkscrew crack cranni crevic cup curtain+rais cut exit ey fault first+step fissur fly fractur gap gargoyl gash gob grill gulf gunpoint hiatu hole incis initi inlet intak jag juda keyhol knothol laparotomi leak loophol manhol maw mouth mouthpiec muzzl neb neck necklin nick nose nostril notch nozzl open+air open+move open+night orific os outdoor outlet pecker peephol perfor pinhol pinprick pocket point pore port porta porthol possibl possibl+action punctur pupil rathol rend rift rip salut scuttl section shift showerhead siames slash slit slot snag split spout stigma surfac tear teaser thoracotomi throat trap vent volcano wicket window yap
 opera opera+hous operetta
 opinion belief bosom conclus conjectur determin effect ey fatwa feel guess heart hunch hypothesi idea impress intuit judgement judgment legal+opinion mind notion persuas pole polit popular+opinion posit presenc public+opinion rule sentiment side specul supposit surmis suspicion think view
 oppon adversari antagonist enemi foe opposit
@@ -3080,12 +3075,12 @@ orient attitud commun conform democraci fascism forefront heresi horizont ideolo
 origin ancestri archetyp begin birthplac blood blood+line bloodlin bourbon caus chou chow cradl deriv descent dynasti extract factor famili folk fountainhead fundament han hanov hapsburg head headwat home hous incept kinfolk lancast line lineag manchu master master+copi merovingian ming name ottoman overtur paramet parentag pedigre peopl pilot preliminari prelud process produc proven ptolemi rf rise root royalti side sing song sourc spring stock stuart tang tudor valoi wellspr windsor york yuan
 oscar academi+award
 ounc snow+leopard troi+ounc
-outcom aftermath backwash branch byproduct chang comeupp consequ corollari deal denouement dent effect event fallout final+result fruit harvest impact influenc issu offset offshoot offspr payoff product purchas reaction respons result reward separ sequel termin train upshot variat wage wake wallop wind worst
+outcom aftermath backwash branch byproduct chang comeupp consequ corollari deal denouement dent effect event fallout final+result fruit harvest impact influenc offset offshoot offspr payoff product purchas reaction respons result reward separ sequel termin train upshot variat wage wake wallop wind worst
 outdoor open open+air
 outfit ensembl getup kit rig trousseau turnout
 outlaw abductor accessori apach arsonist assassin bagman bandit blackmail booster bootlegg bravo brigand buccan bulli burglar butcher coconspir collabor confeder conspir coyot crimin crimp crook cutthroat desperado dip embezzl escape extortionist felon firebug fugit gangster ghoul goon gun gunman gunrunn gunsling henchman highwayman hijack hood hoodlum iceman incendiari jailbird kidnapp lawbreak lifter looter mafioso mobster moll mugger murder murderess parole peddler pickpocket pirat punk pusher racket raider rapist repeat ripper robber runner rustler saboteur safecrack shooter shoplift smuggler snatcher spoiler stealer thief thug torpedo tough toughi traitor triggerman violat
-outlet bakeri barbershop bazaar bodega bookshop bookstor booth boutiqu canteen center cleaner commissari confectionari deli delicatessen drugstor electr+outlet emporium exit florist garag groceri haberdasheri issu mall market marketplac mart millineri pawnshop pharmaci pizzeria plaza point releas retail+store sale+outlet salon shop stall stand store supermarket vent wall+plug
-outlin abstract brief coastlin epitom profil scheme silhouett skylin synopsi
+outlet bakeri barbershop bazaar bodega bookshop bookstor booth boutiqu canteen center cleaner commissari confectionari deli delicatessen drugstor electr+outlet emporium exit florist garag groceri haberdasheri mall market marketplac mart millineri pawnshop pharmaci pizzeria plaza point releas retail+store sale+outlet salon shop stall stand store supermarket vent wall+plug
+outlin abstract coastlin epitom profil scheme silhouett skylin synopsi
 outlook anticip apprehens expect hope lookout mental mind+set mindset possibl promis prospect rainbow
 outrag dudgeon indign scandal skeleton
 outsid exterior foreign open outdoor
@@ -3132,7 +3127,7 @@ panic scare terror
 pant bloomer drawer heav knicker
 panther cougar jaguar mountain+lion painter puma
 papa dad dada daddi pa pop
-paper abdic ac accord account act affidavit apprais arraign assai assign attach author authoris ballot bill blotter bond brief carbon card cardboard certif chad charter club commiss compact composit confess confetti constitut contract convert convey copyright coupon coven credenti crepe crib daili decal declar decre deed deriv deuc devis diamond dimpl diploma draft edict enclosur escrow estim fiat flimsi flypap form fountainhead gazett heart impeach indent indict instrument invoic joker judgement judgment kleenex kraft law leaf letterhead licenc licens linen mandat manifest manifold manila measur newspap newspap+publish newsprint notepad oblig ola olla opinion option order overestim pact pad page parchment pass passport patent permit platform probat process program prohibit proxi questionnair rag registr releas report requisit resign resolut resolv return scrip secur sheepskin sheet signatur singleton slip sourc spade specif spot stamp statement stationeri statut stock stopper studi submiss subpoena suit summon tablet tabloid tarot testament theme three ticket tissu titl transfer treati trei trump two twofer verif voucher wallpap warrant well wellspr writ
+paper abdic ac accord account act affidavit apprais arraign assai assign attach author authoris ballot bill blotter bond carbon card cardboard certif chad charter club commiss compact composit confess confetti constitut contract convert convey copyright coupon coven credenti crepe crib daili decal declar decre deed deriv deuc devis diamond dimpl diploma draft edict enclosur escrow estim fiat flimsi flypap form fountainhead gazett heart impeach indent indict instrument invoic joker judgement judgment kleenex kraft law leaf letterhead licenc licens linen mandat manifest manifold manila measur newspap newspap+publish newsprint notepad oblig ola olla opinion option order overestim pact pad page parchment pass passport patent permit platform probat process program prohibit proxi questionnair rag registr releas report requisit resign resolut resolv return scrip secur sheepskin sheet signatur singleton slip sourc spade specif spot stamp statement stationeri statut stock stopper studi submiss subpoena suit summon tablet tabloid tarot testament theme three ticket tissu titl transfer treati trei trump two twofer verif voucher wallpap warrant well wellspr writ
 par deuc equal equat tie
 parachut chute drogu
 paradis eden heaven nirvana promis+land
@@ -3150,7 +3145,7 @@ parol countersign password watchword word
 parrot amazon cockatoo macaw parakeet poll popinjai
 parti accus appel ball banquet bash brawl builder compani complain contractor cotillion danc defend dinner feast fete fiesta formal gaudi hop housewarm jolli labor labour leve litig luau mask masqu masquerad mixer opposit petition plaintiff polit+parti prom promenad rave recept reunion shindig shower smoker sociabl social soire suspect tea wed
 partial partial+tone
-particular detail highlight item particular+proposit specif
+particular highlight item particular+proposit specif
 partner benedick benedict better+half bigamist bride bridegroom collabor consort cuckold groom homemak housewif hubbi husband marri+person mate matron missi missu newlyw pardner raiser signora spous wife
 pass aerial bye center col crack defil departur exit expir flare fling flip gap gorg head later loss mountain+pass notch offer overtak pass+game pass+plai passag passport qualifi releas saddl safeguard snap strait toss walk whirl
 passag adagio airwai aisl allegro anu aqueduct arcad ars arsehol asshol barrel beak bill bunghol bypass cadenc canal cannula capillari cathet cervix channel chimnei chute citat clip coil column conduit corridor cut dissolv downcast drain drift duct esophagu extract fistula flashback flue fort galleri gangwai gate gorg gullet gutter hall hallwai head hose impromptu intro jump largo ligatur modul mouth mouthpiec music+passag neb nostril open orific os pass passagewai pecker phrase pipe place pore porta quot quotat relai riff segu select shaft shunt silenc sinu siphon slide sluic spill spillwai stem stigma straw subwai text throat trachea track transit trough tube tunnel umbil underpass uret urethra vagina vent well windpip
@@ -3183,7 +3178,7 @@ pawn instrument
 payback retribut vengeanc
 paycheck payrol+check
 payment adjust alimoni allow amend amort annuiti baksheesh benefit bonu bounti bribe cash compens counterbal credit damag deduct deposit discount dividend earn expenditur fine forfeit forfeitur gratuiti incent indemn instal kickback mainten margin offset outlai pai payoff payola penalti pension perk pittanc premium ransom rebat recompens redempt redress refund reimburs remiss remuner render repar repay residu restitut retribut reward royalti salari satisfact soap spend stipend subscript tip tribut wage
-payoff bribe final+payment issu kickback payback payola proce rend return reward soap take wage yield
+payoff bribe final+payment kickback payback payola proce rend return reward soap take wage yield
 payrol payrol+depart
 pc laptop microcomput notebook person+comput planner
 pd palladium
@@ -3237,7 +3232,7 @@ ph acid neutral ph+scale
 phantom apparit ghost shade shadow specter spectr spook ufo wraith
 pharmaci drugstor
 phase chapter culmin form full gener incub phase+angl stage
-phenomenon aftermath backwash branch byproduct cataclysm catastroph chanc chang chao chop circul cloud conduct consequ crystal death decai decomposit delug dent deposit domin earthquak effect electr energi event exchang exfoli facilit fallout field flood flotat fluke forc fortun green harvest hazard impact influenc interact issu levit life luck mishap offset offshoot offspr outcom peel power pressur product propag purchas quak reaction rebirth recognit reflect refract reject resolut reson respons result serendip shed state stream transgress turbul upshot wake wallop wind
+phenomenon aftermath backwash branch byproduct cataclysm catastroph chanc chang chao chop circul cloud conduct consequ crystal death decai decomposit delug dent deposit domin earthquak effect electr energi event exchang exfoli facilit fallout field flood flotat fluke forc fortun green harvest hazard impact influenc interact levit life luck mishap offset offshoot offspr outcom peel power pressur product propag purchas quak reaction rebirth recognit reflect refract reject resolut reson respons result serendip shed state stream transgress turbul upshot wake wallop wind
 philip princ+philip
 philosoph cynic eclect elitist mandarin moralist naturalist popper pragmatist realist scholast stoic utilitarian yogi
 philosophi aesthet cabal command confess cosmolog creation credo creed deconstruct democraci dialect doctrin dogma elect ethic existenti femin gospel ideal imit incarn individu ism jurisprud law logic materi mechan metaphys methodolog millennium mitzvah nation nativ nullif pacif pragmat precept realism reincarn sensation solips spiritu stoicism teach tenet testament
@@ -3294,7 +3289,7 @@ pitch alto auction+pitch ball bass beaner bender bullet curv deliveri duster fas
 pitcher closer creamer finish fireman lefti mound reliev slammer southpaw twirler
 piti compass patho ruth shame
 pizza pizza+pie
-place admiralti anomali apprenticeship back behalf berth billet birthplac blank+space boatyard bridgehead brow capit center centr chair chairmanship checkpoint circl clerkship cloverleaf coloni corner crest cross crossroad crown crypt den drop end fatherhood front grave hatcheri height hideawai hideout high hilltop holi home indent interchang internship intersect island judgeship junction juxtaposit landmark layer lead leav lectureship legat level lie lieu locu lookout manhood margin mausoleum mecca monument nich offic outpost overlook peak perch piazza pinnacl pitch plaza plum poll pool posit post prefectur preposit presid properti puddl rear regenc rendezv repositori resid right rotari roundabout sainthood sanctuari sanctum scour seat sepulchr set shoe site situat solitud space spot stand station stead stop stopov summit tabernacl target throne tip tomb top vantag vault viewpoint wing womanhood zone
+place admiralti anomali apprenticeship back behalf berth billet birthplac blank+space boatyard bridgehead brow capit center centr chair chairmanship checkpoint circl clerkship cloverleaf coloni corner crest cross crossroad crown crypt den drop end fatherhood front grave hatcheri height hideawai hideout high hilltop holi home indent interchang internship intersect island judgeship junction juxtaposit landmark layer lead leav lectureship legat level lie lieu locu lookout manhood margin mausoleum mecca monument nich offic outpost overlook peak perch piazza pinnacl pitch plaza plum poll pool posit post prefectur preposit presid properti puddl rear regenc rendezv repositori resid right rotari roundabout sainthood sanctuari sanctum scour seat sepulchr set shoe site solitud space spot stand station stead stop stopov summit tabernacl target throne tip tomb top vantag vault viewpoint wing womanhood zone
 plagu infest pest pestil
 plai act aerial approach assist attack audibl bat bet bid blitz block bow bowl break buffooneri busi cannon caper captur cast castl catch charact character check checkmat clown comedi complet counterattack crap crazi cut dallianc doctor dogleg drama dramat+plai draw drive explos fade fenc figur fireman flip flirt flirtat folli footwork frivol frolic fun gambit gambl game golf handoff heavi hero heroic heroin hole hook horseplai hous ic imperson impress in indulg ingenu interfer jocular later lead lotteri lunaci maneuv manoeuvr mass mate method mime mockeri mousetrap move music natur number obstruct overact panto pantomim parlai parodi parri part pass perform persona pick pipe pitch plai+period playact portray prank pun putt raffl razzl razzmatazz reenact return revers role roll romp roulett ruff run rush serv servic set shank shimmer shoot shtick skit slack slice sport start stop stroke sweep sweepstak swing swipe switch swordplai tackl takeawai takeoff teas throw toi tomfooleri toss trick trump turn undercut villain wager wordplai
 plain field flat knit moor plain+stitch stepp tundra
@@ -3318,7 +3313,7 @@ player accompanist actor actress alto attend back ballplay bariton bass bassist 
 playground resort+area spa vacat+spot
 plaza center mall piazza place shop+center shop+centr shop+mall
 plea supplic
-plead accus alleg blame charg complaint implic indict inform libel plea rebutt recrimin replic
+plead accus alleg blame charg complaint implic indict libel plea rebutt recrimin replic
 pleasur afterglow amus comfort consol delight enjoy gusto joi masoch relief relish sadism solac zest
 pledg assur deposit guarante pawn plight secur sureti toast troth vow warrant warranti
 plenti batch deal delug flock flood good+deal great+deal hat heap lot mass mess mickl mint mountain muckl passel peck pile pot raft sight slai spate stack tidi+sum torrent wad
@@ -3372,7 +3367,7 @@ pose affect air attitud sit
 possess access acquisit acr addit advanc alloc allot allow amount arrear assess asset assign back bank bankrol belong bequest birthright booti capit charg chattel circumst clobber contribut corpu cost coverag credit cut debt deduct deficit deposit devis dispens dole earnest effect endow equiti estat expenditur expens figur file financ forfeit forfeitur fund gain gift goodwil grant gross hedg heirloom heritag hold immov inherit insur intang interest invest keep land leas legaci levi liabil line live livelihood loan loot loss mean monei movabl nerv outlai ownership part payrol peanut percentag piec pillag plunder pocket portion princip prize properti protect purchas purs ration realti receipt recogniz red rental resourc retent revenu rich roll sacrific salvag score secur self+command self+control self+possess share slice specul spend spiritu split spoil stake stock storag stuff sublet substanc sum support sureti susten swag treasur treasuri trust ventur wai warrant wealth willpow withhold
 possibl assumpt audienc base basi chanc conclus conjectur cornerston crack dai foundat framework groundwork hear hypothesi hypothet model occas open opportun possibl+action potenc potenti presumpt prospect room sale shoot simul specul street supposit theori throw
 possum koala
-post admiralti airmail apprenticeship berth billet bridgehead chair chairmanship charl+william+post clerkship emili+post emili+price+post fatherhood fort garrison goalpost internship judgeship lamppost lectureship legat lookout mail mail+servic manhood maypol militari+post offic outpost place plum posit prefectur presid regenc resid sainthood situat spot stake standard station stump throne timber womanhood
+post admiralti airmail apprenticeship berth billet bridgehead chair chairmanship charl+william+post clerkship emili+post emili+price+post fatherhood fort garrison goalpost internship judgeship lamppost lectureship legat lookout mail mail+servic manhood maypol militari+post offic outpost place plum posit prefectur presid regenc resid sainthood spot stake standard station stump throne timber womanhood
 postcard post+card
 poster bill bill+poster bill+sticker card notic placard post post+hors
 postman carrier letter+carrier mail+carrier mailman
@@ -3384,7 +3379,7 @@ potter thrower
 pound british+pound british+pound+sterl dog+pound egyptian+pound ezra+pound hammer lb pound+sign pound+sterl punt quid throb
 poverti depriv want
 powder gunpowd talcum
-power abil absorpt ac accomplish acquisit acuiti acumen aptitud art artistri attent author authoris aviat baron big+businessman brain brainpow breadth bright brillianc busi+leader capabl capac charisma clever color colour command compass concentr concept concoct control craft craftsmanship creativ cun dc degre depth design discret dispos domin dream duress effect efficaci electr electr+energi endow faculti fanci fantasi flight forc fresh geniu gift grasp great+power grip guil hand heartbeat hold horsemanship id imagin immers index influenc ingenu innov instinct intellect intellig interest interrupt invent judgement judgment juggernaut jurisdict king languag leadership lifeblood literaci load log lordship magnat major+power marbl marksmanship memori mental method methodolog mind modul mogul moloch muscl new nose novelti offic origin potenc preponder pressur prowess pyrotechn quick rang reach reason recollect rein remembr repel resourc retent salesmanship scienc seamanship sens sensat sensibl sensit sharp showmanship signal skill soldier solut sovereignti speech steamrol stranglehold strength superpow swai swordsmanship system talent taxidermi technicolor techniqu tentacl top+execut tycoon understand ventriloqu veto vigil virtuos vision volit wattag wheel wisdom wit wizardri workmanship world+power wrinkl
+power abil absorpt ac accomplish acquisit acuiti acumen aptitud art artistri attent author authoris aviat baron big+businessman brain brainpow breadth bright brillianc busi+leader capabl capac charisma clever color colour command compass concentr concept concoct control craft craftsmanship creativ cun dc degre depth design discret dispos domin dream duress effect efficaci electr electr+energi endow faculti fanci fantasi flight forc fresh geniu gift grasp great+power grip guil hand heartbeat hold horsemanship id imagin immers index influenc ingenu innov instinct intellect intellig interest interrupt invent judgement judgment juggernaut jurisdict king languag leadership lifeblood literaci load log lordship magnat major+power marbl marksmanship memori mental method methodolog mind modul mogul moloch muscl nose novelti offic origin potenc preponder pressur prowess pyrotechn quick rang reach reason recollect rein remembr repel resourc retent salesmanship scienc seamanship sens sensat sensibl sensit sharp showmanship signal skill soldier solut sovereignti speech steamrol stranglehold strength superpow swai swordsmanship system talent taxidermi technicolor techniqu tentacl top+execut tycoon understand ventriloqu veto vigil virtuos vision volit wattag wheel wisdom wit wizardri workmanship world+power wrinkl
 pr public+relat
 practic abus annoi annoy badger bait betroth calisthen cannib celebr cleanli coloni communion convent cooper cosmetolog cruelti custom despit disregard drill exercis exploit fashion formula habit harass heritag institut irrit manual marriag mistreat molest more neglect normal occult pattern persecut practic+session praxi protocol quotat recit rehears review rib rite ritual round rule scrimmag slaveri symbol teas torment tradit univers us usag victim wed witch wont worri
 prais adul blarnei charact coax compliment congratul eulogi flatteri hallelujah kudo palav puff recommend refer testimoni unction
@@ -3396,7 +3391,7 @@ precaut backstop care caution forethought guard safeguard secur
 preced case+law common+law
 predat carnivor maraud piranha vultur
 prefer druther orient penchant predilect tast weak wish
-pregnanc gestat matern para troubl
+pregnanc gestat matern para
 prei fair+game quarri target
 prejudic bia homophobia racism taboo
 preliminari overtur prelim prelud
@@ -3423,7 +3418,7 @@ princ archduk dauphin maharaja maharajah
 princeton princeton+univers
 princip abductor accessori apach arsonist assassin bagman bandit blackmail booster bootlegg bravo brigand bulli burglar butcher chancellor coconspir collabor confeder conspir corpu coyot crimin crimp crook cutthroat dealer desperado dip embezzl escape extortionist felon firebug fugit gangster ghoul goon gun gunman gunrunn gunsling head head+teacher headmast headmistress heartthrob henchman hijack hood hoodlum iceman idol incendiari jailbird kidnapp lawbreak lead lifter looter mafioso master mobster moll murder murderess outlaw parole peddler pickpocket pirat princip+sum punk pusher racket raider rapist repeat ripper robber runner rustler saboteur safecrack school+princip schoolmast shooter shoplift smuggler snatcher spoiler star stealer thief thug torpedo tough toughi traitor triggerman violat
 principl abc alphabet basic bedrock chivalri closur conserv continu dialect dictat ethic fundament hadj logic pillar precept proxim rational relat rule similar superposit tao yang yin
-print baselin composit contour cutout edit engrav etch fingerprint flick footprint graduat guidelin hairlin impress issu line loop mark offset print+process proof public scratch shaft sidelin start step stroke tape thumbprint trace underlin wire
+print baselin composit contour cutout edit engrav etch fingerprint flick footprint graduat guidelin hairlin impress line loop mark offset print+process proof public scratch shaft sidelin start step stroke tape thumbprint trace underlin wire
 printer portabl pressman print+machin reader setter telex ticker typewrit
 prioriti preced
 prison bastil captiv chokei con convict detaine hostag inmat lifer nick pow prison+hous sureti trusti yardbird
@@ -3434,7 +3429,6 @@ prize award booti cup dirti+monei fellowship gratuiti jackpot loot pillag plunde
 pro profession
 probabl chanc likelihood odd risk
 probe investig
-problem case conundrum enigma hydra job matter poser puzzl puzzler riddl sticker teaser toughi troubl
 procedur algorithm amput angioplasti calcul castrat cauteri combin comput condit construct fingerprint formula function groov implant integr map neurosurgeri object oper percuss process relax resect rigmarol routin rule rut sop steril stiffen surgeri taxi tracheotomi transplant ultrasound vivisect
 proceed action adopt appeal bankruptci case caus foreclosur hear intervent lawsuit legal+proceed litig minut mistrial moot natur object ordeal procedur prosecut retrial review suit transact trial
 produc appl apricot artichok asparagu aubergin avocado banana bartlett bean beet berri blackberri blueberri boysenberri breadfruit brewer broccoli cabbag carrot cauliflow celeri cherri chou citru cling crabappl cranberri cucumb date director durian eater eggplant elderberri fennel fig filmmak freeston garden+truck grape grapefruit green green+good green+groceri guava gumbo huckleberri jack kiwi kumquat leek lemon lentil lime mandarin mango manufactur melon mulberri murphi mushroom mustard okra onion orang papaya pea peach pear pepper pineappl plum pomegran potato prune puls pumpkin quinc radish raisin raspberri rhubarb scallion sorrel spinach sprout spud squash strawberri taro tater tomato truffl turnip veg veget veggi watermelon windfal yam
@@ -3444,9 +3438,9 @@ profess architectur bar businessmen clergi educ engin indoctrin instruct journal
 profession academ advoc apothecari attornei barrist caregiv chancellor chemist coach counsel counsellor counselor craftsman critic da demonstr dentist docent doctor druggist educ gover head headmast headmistress instructor lawyer lectur librarian master matron md medic medico midwif missionari nurs pharmacist physician practition princip pro prof profession+person professor prosecutor publish reader refere rn schoolmast schoolteach sergeant solicitor teacher tutor yuppi
 professor prof
 profil visibl
-profit account accumul backlog bank base cach cleanup dividend divvi earn fund gain hoard infrastructur issu kill lucr margin markup net net+incom net+profit provis reserv stash stock stockpil store win
-program activ agenda applic bill binari blueprint broadcast browser bubbl budget cliffhang compil comput+program comput+programm contain curriculum design docket dodg driver editor episod fare frame game giveawai guidelin instal interfac interpret ira itinerari job loop maneuv manoeuvr menu moneymak new outlin patch pattern pilot plai plan platform playbook polici polit+platform polit+program programm project razzl razzmatazz regim regimen rerun schedul scheme seri serial sitcom special spider spreadsheet stratagem strategi supervisor syllabu system tactic tagger translat trojan util viru wander wheez worm
-programm activ agenda applic bill binari blueprint broadcast browser bubbl budget cliffhang compil comput+program comput+programm contain curriculum design docket dodg driver editor episod fare frame game giveawai guidelin instal interfac interpret ira itinerari job loop maneuv manoeuvr menu moneymak new outlin patch pattern pilot plai plan playbook polici program project razzl razzmatazz regim regimen rerun schedul scheme seri serial sitcom special spider spreadsheet stratagem strategi supervisor syllabu system tactic tagger translat trojan util viru wander wheez worm
+profit account accumul backlog bank base cach cleanup dividend divvi earn fund gain hoard infrastructur kill lucr margin markup net net+incom net+profit provis reserv stash stock stockpil store win
+program activ agenda applic bill binari blueprint broadcast browser bubbl budget cliffhang compil comput+program comput+programm contain curriculum design docket dodg driver editor episod fare frame game giveawai guidelin instal interfac interpret ira itinerari job loop maneuv manoeuvr menu moneymak outlin patch pattern pilot plai plan platform playbook polici polit+platform polit+program programm project razzl razzmatazz regim regimen rerun schedul scheme seri serial sitcom special spider spreadsheet stratagem strategi supervisor syllabu system tactic tagger translat trojan util viru wander wheez worm
+programm activ agenda applic bill binari blueprint broadcast browser bubbl budget cliffhang compil comput+program comput+programm contain curriculum design docket dodg driver editor episod fare frame game giveawai guidelin instal interfac interpret ira itinerari job loop maneuv manoeuvr menu moneymak outlin patch pattern pilot plai plan playbook polici program project razzl razzmatazz regim regimen rerun schedul scheme seri serial sitcom special spider spreadsheet stratagem strategi supervisor syllabu system tactic tagger translat trojan util viru wander wheez worm
 progress advanc career forward forward+motion head headwai leapfrog march process promot push stride
 project adventur arm assign babi belch belli bill boss branch breez brim bulg bump burp burr busi campaign candidaci caus chanc cinch classwork cleat cog consumer crusad danger drip drive effort eject endeavor endeavour enterpris escapad experi expuls fantail femin flang flue fluke gambl head homework hump jag keel knife knob labor lesson limb lobe lug marathon mogul moneymak movement nub oper overhang peak peril picnic pinhead prep prepar promin prong proposit puke pushov racket reform rim risk salient salli schoolwork snag snap sound+project spike spine spit sprocket spur swell tail task tine tongu tooth undertak ventur visor vomit war wart wash
 prom promenad
@@ -3593,7 +3587,7 @@ recip formula
 recit narrat read recount relat tell yarn
 recognit acknowledg credit epitaph ident identif memori ovat realis realiz remembr salut
 recommend charact good+word passport puff refer referr testimoni
-record account annal audio audiotap audit autobiographi bankbook biographi blotter book caption card cd checkbook chequebook chronicl chronolog copi cover crib crimin+record dat dictaphon disc disk dossier dub entri etymolog histori inventori jot journal ledger leger life log logbook lp master memo memorabilia memorandum minut passbook payrol platter poni proceed profil recit record+book record+equip record+keeper record+machin regist registrar registri render review scorecard soundtrack stori stub subtitl tape tickler track+record transact transcript translat trot version vertic+flute video videocassett videotap whistl
+record account annal audio audiotap audit autobiographi bankbook biographi blotter book caption card cd checkbook chequebook chronicl chronolog copi cover crib crimin+record dat dictaphon disc disk dossier dub entri etymolog histori inventori jot journal ledger leger life log logbook lp master memo memorabilia memorandum minut passbook payrol platter poni proceed profil recit record+book record+equip record+keeper record+machin regist registrar registri render review scorecard soundtrack stub subtitl tape tickler track+record transact transcript translat trot version vertic+flute video videocassett videotap whistl
 recoveri absolut aton convers deliver deliveri lifesav ralli ransom rebirth recaptur reclam redempt reform remiss rescu retak retriev salvag salvat save
 recruit militari+recruit yardbird
 red bolshevik burgundi cardin carmin cherri claret crimson loss magenta maroon marxist red+ink red+river rubi sanguin scarlet squeez vermilion wine
@@ -3624,7 +3618,7 @@ reich stephen+michael+reich steve+reich
 reign scepter sceptr sovereignti
 reindeer carib
 reject abandon avers avoid banish bar blackbal bolt censur defect denial deport desert disbar displac dodg eject escap exclus excommun exil exposur expuls forsak renunci repuls riddanc shun snub transport turndown wilder
-rel ancestor ascend aunt aunti babe babi bastard benedick benedict bigamist bride bridegroom brother child consort cousin cuckold descend eldest famili father firstborn forbear grandchild granddaught grandpar grandson groom heir homemak housewif hubbi husband illegitim infant issu kid kin kinsman mate matron missi missu nephew newlyw niec offspr partner patriarch progeni progenitor quad quin quint relat root scion si sibl signora sire sister spous stepchild successor twin uncl wife
+rel ancestor ascend aunt aunti babe babi bastard benedick benedict bigamist bride bridegroom brother child consort cousin cuckold descend eldest famili father firstborn forbear grandchild granddaught grandpar grandson groom heir homemak housewif hubbi husband illegitim infant kid kin kinsman mate matron missi missu nephew newlyw niec offspr partner patriarch progeni progenitor quad quin quint relat root scion si sibl signora sire sister spous stepchild successor twin uncl wife
 relai electr+relai relai+race
 relationship account acquaint affair affili affin amour assimil associ birth bond bondag brotherhood captiv compani companionship confid confin custodi descent detain detent enslav famili+relationship fatherhood fellowship friendship hold human+relationship imprison incarcer intimaci intrigu involv kinship liaison lineag matern membership motherhood oblig oppress parentag partnership patern repress restraint romanc servitud sisterhood slaveri societi solitari subjug thrall tie trust yoke
 releas button clear deactiv departur discharg dismiss emancip emiss exempt exit expir explos fire fix free handout immun justif liber loss outlet parol pass press+releas probat purg purif radiat radioact rehabilit relief remov sack spill spillag tone+end vent vindic waiver whitewash
@@ -3648,7 +3642,7 @@ repair care fix fixtur hangout haunt mainten makeov mend overhaul patch quicki r
 repeat copi cycl duplic echo flashback imit recurr redund rematch renew repetit replai replic reproduct return scan sequenc throwback
 replac altern displac ersatz refil renew substitut successor surrog switch
 repli comeback counter defenc defens echo feedback lip mouth rebutt replic respons retort return ripost sass
-report account anchor anchorman anchorperson anecdot assai bulletin comment communiqu composit coverag debrief dirt dispatch ear exclus flash gossip grapevin hearsai narrat new+report newsbreak newsflash newslett newsman newswoman paper pipelin recit recount relat report+card reportag reput rumor rumour scandal scoop scuttlebutt stori studi talk tell theme write+report yarn
+report account anchor anchorman anchorperson anecdot assai bulletin comment communiqu composit coverag debrief dirt dispatch ear exclus flash gossip grapevin hearsai narrat newsbreak newsflash newslett newsman newswoman paper pipelin recit recount relat report+card reportag reput rumor rumour scandal scoop scuttlebutt studi talk tell theme write+report yarn
 repres agent alderman ambassador apolog assemblyman bagman booker chancellor congressman congresswoman contact coupon czar deleg deputi emissari emperor envoi exampl except excus flack flak foot handler illustr impresario instanc interpret king legat merovingian middleman monarch mouth mouthpiec oper organ pm preced premier presid promot proxi rep rex sampl shah shopper showman sovereign specimen spokesman spokesperson spy steward surrog tast tsar voic
 represent agenc apparit appear archetyp aspect backdrop background backup beefcak block blowup blueprint blur bullfight carbon cast charcoal cheesecak chiaroscuro cinematographi clone closeup collag concentr converg copi counterfeit counterpart crossroad cutout depict design diagram diorama displai doodl draft draw dummi duplic effigi elev embodi enlarg epitom exampl exposur facsimil fake field figur figurehead figurin film flat float foil forgeri frame front fuzz globe glossi god graphic grind gui guid hologram holograph horoscop icon idol illus illustr imag imit impress interfac intern+represent interpret intersect invit joss juggernaut knockoff letter like magnif map marionett mask match mate matine memori mental+represent microcosm microdot miniatur missiv model modif montag mosaic objectif origin outtak overhead overlap pageant pageantri panorama paradigm pastor percept pet phantom photo photocopi photograph photographi photostat pic pictur pilot plan planetarium plate portrait portray present print project proof prospect prototyp puppet radiogram radiolog read recollect reflect reminisc render replic replica reproduct restor rhythm rub scan scarecrow scene sceneri schemat scheme scrabbl scribbl semblanc set shade shadow sham shape shoot sight silhouett simul sketch slide snap snapshot snowman sonogram spectacl spectrograph stereo stereotyp studi telephoto templat theatric theatric+perform toi trace triplic twin ultrasound version view viru vista visual xerox zodiac
 republ commonwealth democraci
@@ -3672,13 +3666,13 @@ rest arm armrest balanc breath breather eas etern+rest etern+sleep headrest lazi
 restaur automat bistro butteri cafe cafeteria canteen coffeehous diner eat+hous eat+place eateri grill lunchroom rotisseri steakhous teahous tearoom
 restraint band barrett bolt bond bow brad brake bridg bridl buckl button cage catch chain check clasp classif cleat click clinch clip clothespin clout collar commit committ confin consign contain control cotter cuff curb custodi damper dog doornail doorstop drogu dryness emerg fasten fillet fix gag gasket grommet hairpin hamper handcuff hatpin hitch hobbl hook imprison inhibit intern iron knot lash latch lead leash ligatur linchpin link linkup lock locker loop moder muzzl nail nog padlock peg pin restrict rivet screw seal seatbelt shackl shoe simplic skewer skid slipknot snap sobrieti specif spike stapl stipul stop suppress taboo tack temper tether thumbtack tie toggl trammel trip tripper washer worm zip zipper
 restroom comfort+station conveni latrin public+conveni public+toilet toilet+facil wash+room
-result aftermath backwash branch byproduct chang comeupp consequ corollari deal denouement dent effect event fallout final+result fruit harvest impact influenc issu offset offshoot offspr outcom payoff product purchas reaction resolut respons reward separ sequel solut solvent termin train upshot variat wage wake wallop wind worst
+result aftermath backwash branch byproduct chang comeupp consequ corollari deal denouement dent effect event fallout final+result fruit harvest impact influenc offset offshoot offspr outcom payoff product purchas reaction resolut respons reward separ sequel solut solvent termin train upshot variat wage wake wallop wind worst
 resum cv sketch survei
 retain butler chambermaid consider domest factotum familiar flunki gentleman handmaiden housekeep housemaid lackei maid maidserv man manserv menial quid servant valet
 retard changel cretin half+wit idiot imbecil mental+retard mongoloid moron
 retir hibern retreat
 retreat ashram disengag fallback hideawai nest nook pullout retir sanctum
-return backhand chop comeback counter dink drive flashback homecom incom+tax+return issu lip lob mouth overhead pai+back payback payment payoff proce reappear recurr reentri regain remand rend replic repris restitut restor retali retort retribut return+kei reveng ripost sass smash take tax+return throwback vengeanc vollei yield
+return backhand chop comeback counter dink drive flashback homecom incom+tax+return lip lob mouth overhead pai+back payback payment payoff proce reappear recurr reentri regain remand rend replic repris restitut restor retali retort retribut return+kei reveng ripost sass smash take tax+return throwback vengeanc vollei yield
 reunion homecom reunif
 rev rpm
 reveal disclosur discoveri displai expos exposur giveawai inform leak product rat revel sing tattl tell
@@ -3687,7 +3681,7 @@ reveng payback repris retali retribut vengeanc
 revenu gate gross receipt tax+incom tax+revenu taxat
 reverend acolyt archbishop archdeacon bishop canon cardin chaplain churchman clergyman cleric confessor deacon divin dominu evangelist father minist monsignor ordinari padr parson pastor preacher priest priestess primat reader rector shepherd vicar
 revers black+ey blow contrari opposit revers+gear setback tail turnabout turnaround whammi
-review check checkout critic+review critiqu folli inspect limit+review notic rave recap review+articl revu
+review check checkout critic+review critiqu folli inspect limit+review notic rave review+articl revu
 revolut english roll rotat side spin wallow
 revolutionari counterrevolutionari insurg mutin rebel subvers
 revolv colt six+gun six+shooter
@@ -3711,7 +3705,7 @@ rifl carbin winchest
 rig brougham buckboard buggi bunco bunko cab carriag chais chariot cheat clarenc coach con ensembl fish+gear fish+rig fish+tackl getup gig gip gyp hansom holdout hustl landau outfit roadster scam semi shai stage stagecoach sting surrei swindl tackl tractor+trailer trailer+truck trap trousseau turnout
 right access admiss admitt claim copyright door due easement enjoy entitl entre floor franchis fruition grant prerog privileg represent right+field right+hand right+wing seat tenur titl us vote
 rim brim collar flang lip
-ring anchor+ring band close+chain collar doughnut flat gang halo hoop mob nest pack radial recap reson rim tire tyre
+ring anchor+ring band close+chain collar doughnut flat gang halo hoop mob nest pack radial reson rim tire tyre
 rink ic skate+rink
 riot bacchan belli+laugh debaucheri orgi public+violenc scream wow
 rip blood rake rend riptid snag split tear tide+rip
@@ -3741,7 +3735,7 @@ roll bagel bankrol bolt bowl brioch bun card cast coil croissant curl danish dru
 roller castor roll roll+wave sprocket trundl tumbler
 rom fix+storag
 roman palatin roman+letter roman+print roman+type
-romanc castilian catalan french intrigu italian love+affair love+stori portugues romanc+languag romanian romantic rumanian spanish stardust tuscan
+romanc castilian catalan french intrigu italian love+affair portugues romanc+languag romanian romantic rumanian spanish stardust tuscan
 rome etern+citi italian+capit
 roof cap ceil dome hood sunroof thatch vault
 rooki cub greenhorn
@@ -4034,8 +4028,7 @@ siren delilah enchantress temptress
 sissi pansi pantywaist
 sister beguin si stepsist
 sit pose saturdai seanc session
-site apron bivouac camp campground campsit cemeteri dig dump encamp excav fairwai graveyard green internet+site land+site locu monument necropoli portal premis rough situat tee web+site websit
-situat absurd accept acknowledg admiralti apprenticeship approv area arena background balanc ballgam banish berth billet canva canvass censur chair chairmanship challeng circumst clerkship complic condit congest content context coventri crisi crossroad crowd crunch defect depress distaff domain dunkirk ecolog element embrac environ equilibrium exclus excommun fatherhood field fishbowl front home hotb imbal impass inclus incubu instabl internship judgeship junctur kingdom land lap lectureship legat locu manhood milieu nightmar offic orbit pass pictur place plum pois posit post prefectur preserv presid prison provinc purgatori quicksand realm recognit regenc reject renunci resid respons sainthood scene scope set shoe showcas site size slump soup sphere spot stalem standstil strait street stymi surround swamp tension throne unbal urgenc vogu welcom wilder womanhood
+site apron bivouac camp campground campsit cemeteri dig dump encamp excav fairwai graveyard green internet+site land+site locu monument necropoli portal premis rough tee web+site websit
 six captain+hick sextet six+spot sixer vi
 sixth on+sixth
 sixti lx
@@ -4180,14 +4173,14 @@ spiritu negro+spiritu
 spit dribbl drivel drool saliva slobber spittl tongu
 spite malic nasti venom
 splash dab spatter splat splatter stir
-spleen lien quick+temper short+temper
+spleen lien short+temper
 split rend rip snag stock+split tear
-spong leech parasit quick+studi
+spong leech parasit
 sponsor angel backer godfath godmoth guarantor patron present support sureti
 spook creep ghost shade specter spectr weirdo wraith
 spoon tablespoon teaspoon
 sport acrobat angl archeri athlet badminton basketbal bath bobsled box bullfight cast clown comedi cours crab croquet cycl dip diva dive duck fight fish fisticuff five float footbal freak fun golf grappl gymnast handbal hockei hoop horsesho hunt jocular judo jump leviathan monster monstros mutant mutat paintbal plai plung pun race racquetbal ride rollerblad row rugbi run shuffleboard skate skateboard ski sled soccer spar sportsman squash sumo surf swim tenni tetherbal toboggan track tumbl variat volleybal wordplai wrestl
-spot admiralti apprenticeship berth billet birthplac bite blot blotch brow cabaret chair chairmanship checkpoint circl clerkship cloverleaf club corner crest cross crossroad crown crypt den diva drop eight end fatherhood fingerprint five fleck floater four freckl fret grave height hideawai hideout high hilltop holi interchang internship intersect island joint judgeship juke junction lectureship legat manhood mausoleum mecca monument nebula nightclub nightspot nine offic overlook patch peak pinnacl pinpoint pip place plaqu plum point pool posit post prefectur presid puddl regenc rendezv repositori resid rotari roundabout sainthood sanctum scour sepulchr seven situat six slur smear smudg solitud speck splash spotlight stain stop stopov summit sunspot target ten throne tip tomb top touch vault womanhood zone
+spot admiralti apprenticeship berth billet birthplac bite blot blotch brow cabaret chair chairmanship checkpoint circl clerkship cloverleaf club corner crest cross crossroad crown crypt den diva drop eight end fatherhood fingerprint five fleck floater four freckl fret grave height hideawai hideout high hilltop holi interchang internship intersect island joint judgeship juke junction lectureship legat manhood mausoleum mecca monument nebula nightclub nightspot nine offic overlook patch peak pinnacl pinpoint pip place plaqu plum point pool posit post prefectur presid puddl regenc rendezv repositori resid rotari roundabout sainthood sanctum scour sepulchr seven six slur smear smudg solitud speck splash spotlight stain stop stopov summit sunspot target ten throne tip tomb top touch vault womanhood zone
 spotlight glare limelight public+ey spot
 sprai airbrush sprayer
 spread air banquet bed+cover bedspread cattl+farm cattl+ranch centerfold circul coverlet diffus dispers dissip extens face+page feast gap hummu invas marg margarin miso past pate propag public+exposur radiat ranch scatter sprai spread+head stick
@@ -4241,7 +4234,7 @@ steak beefsteak filet fillet porterhous
 steal bargain bui caper embezzl heist hijack holdup job larceni petti pilferag piraci raid robberi roll rustl shoplift shrinkag skim song stealth stickup theft thiev thieveri
 stealth steal
 steel blade brand broadsword claymor cutlass foil rapier saber sabr scimitar stainless sword tuck
-steer aim bullock confidenti+inform direct drive guidanc hint lead motor navig pilot steerag tip wind
+steer aim bullock direct drive guidanc hint lead motor navig pilot steerag tip wind
 stein beer+mug gertrud+stein
 stella frank+philip+stella frank+stella
 stem axi base beanstalk bough bow branch brier bulb cane cut deadwood filament fore limb onion prow radic rhizom root root+word scape shank slip sprig stalk stem+turn stick stock sugarcan theme trunk twig wand yam
@@ -4261,14 +4254,13 @@ stink pong reek stench
 stinker bum crumb dirti+dog git lemon lowlif puke rat rotter scum+bag skunk
 stir ado bustl electr flurri fuss hustl inspir sensat splash
 stitch bast knit overcast plain purl quilt whip
-stock ancestri base blood blood+line bloodlin bourbon brace breed broth butt cach chou chow descent dynasti famili farm+anim float folk fund han hanov hapsburg hoard hous infrastructur inventori issu kinfolk lancast line lineag liquor livestock manchu merovingian ming name nylon origin ottoman parentag pedigre peopl provis ptolemi royalti share side sing song stash stock+certif store strain stuart tang tudor valoi windsor york yuan
+stock ancestri base blood blood+line bloodlin bourbon brace breed broth butt cach chou chow descent dynasti famili farm+anim float folk fund han hanov hapsburg hoard hous infrastructur inventori kinfolk lancast line lineag liquor livestock manchu merovingian ming name nylon origin ottoman parentag pedigre peopl provis ptolemi royalti share side sing song stash stock+certif store strain stuart tang tudor valoi windsor york yuan
 stomach abdomen belli breadbasket craw crop reticulum tum tummi underbelli
 stone adam amethyst aquamarin ballast basalt bedrock belai boulder calculu carbuncl cobbleston conglomer coral cornerston crystal diamond emerald fieldston flag flagston gallston garnet gem granit gravel graveston grindston headston hone intrus jade jasper lava limeston luci+stone magma marbl matrix millston monolith moonston oliv+stone onyx opal pebbl pit plasma pumic rock rubi sandston sapphir sardin schist shale shingl sill slate springer stretcher tombston topaz tor tripoli tuff turquois whetston
 stool bm chip commod crap crapper dirt drop dung faec fece footstool lavatori muck ottoman poop pot potti shit shite throne toilet tuffet turd
 stop arrest block blockag boodl bung catch cessat check checkpoint chicago click closur cork diaphragm dog doorstop fillet full+point full+stop halt hitch iri layov michigan newmarket occlus period plug point separ spigot stai stand standstil stopov stoppag stopper tampon tap trip tripper
 storag comput+memori comput+storag crib depot dump file fragment garner magazin memori memori+board ram reposit rom stockpil store storehous warehous
-store bakeri barbershop base bazaar bodega bookshop bookstor booth boutiqu cach canteen cleaner commissari comput+memori comput+storag confectionari crib deli delicatessen depot drugstor dump florist fund garag garner haberdasheri hoard infrastructur issu magazin memori memori+board millineri newsstand pawnshop pharmaci pizzeria provis ram rom salon shop stall stand stash stock storag storehous warehous
-stori account action allegori annal attic autobiographi basement biographi bulletin cellar chronicl communiqu dispatch etymolog exclus fabl fib flash floor garret hayloft histori legend level life loft memoir mezzanin mow mysteri myth narr narrat new+report newsbreak newsflash newslett parabl profil ragnarok recit report romanc saga scoop storei storylin tale thriller whodunit
+store bakeri barbershop base bazaar bodega bookshop bookstor booth boutiqu cach canteen cleaner commissari comput+memori comput+storag confectionari crib deli delicatessen depot drugstor dump florist fund garag garner haberdasheri hoard infrastructur magazin memori memori+board millineri newsstand pawnshop pharmaci pizzeria provis ram rom salon shop stall stand stash stock storag storehous warehous
 storm blizzard cyclon duster firestorm hailstorm hurrican rainstorm sandstorm snowstorm tempest thunderstorm tornado twister typhoon violent+storm whirlwind windstorm
 straight heterosexu homestretch straight+person straightawai stretch
 strain accompani air augment backup bass breed canto carol drift fanfar flourish form idea invers jihad line lullabi melodi mental+strain motif motiv nervou+strain pain part pedigre primo signatur slide song statement stock stress strive support swoop tenor tension theme tune vamp variant variat voic yip
@@ -4307,7 +4299,7 @@ stupid abnorm berk blockhead bonehead crazi dolt dull dullard dumb dunc dunderhe
 style accent address allegori analysi antithesi apostroph bandwagon baroqu blah blue boilerpl breviti catch claptrap classic climax comedi conceit concerto convers craze cult cut dash deliveri devic diction disco drama drape elocut eloqu emphasi exclam express fad fashion figur fit flair flatul flourish folk form formul fugu furor genr gobbledygook hang idiom imag inflect inton invers jargon jazz legales lifestyl manner march mass mode modul mush nonfict opera order panach parlanc patho phrase poetri pop prose psychobabbl rage rant rap redund regga repetit respons retro rhetor rhythm rock romantic rondo sensation setup signatur slop smooth sonata soul speech stress stylu tone tongu touch tragedi treacl treatment trend vein verbiag vers vogu wai wise word
 sub bomber cuban+sandwich grinder hero hero+sandwich hoagi italian+sandwich nautilu poor+boi submarin submarin+sandwich torpedo wedg
 subconsci subconsci+mind
-subject act aesthet ai anthropolog architectur area art biotechnolog carv case chauvinist chemistri chronolog citizen civic civilian classic commun comput constitu content conundrum countryman crossov cryptographi danc dialect disciplin divin econom ee engin english enigma ethic etymolog field floater freedman freeman frontier genealog govern guinea+pig head histori human issu jurisprud keynot law light linguist literatur logic major math mathemat matter metallurgi metaphys nanotechnolog nation nationalist nutrit object paint patriot perform philosophi physic plai playact polit poser preced problem psycholog puzzl puzzler remit rhetor riddl romantic scienc sculptur semant sociolog sticker strategi studi subject+area subject+field tactic teaser technolog territori thane theme theologi topic toughi voter
+subject act aesthet ai anthropolog architectur area art biotechnolog carv case chauvinist chemistri chronolog citizen civic civilian classic commun comput constitu content conundrum countryman crossov cryptographi danc dialect disciplin divin econom ee engin english enigma ethic etymolog field floater freedman freeman frontier genealog govern guinea+pig head histori human jurisprud keynot law light linguist literatur logic major math mathemat matter metallurgi metaphys nanotechnolog nation nationalist nutrit object paint patriot perform philosophi physic plai playact polit poser preced psycholog puzzl puzzler remit rhetor riddl romantic scienc sculptur semant sociolog sticker strategi studi subject+area subject+field tactic teaser technolog territori thane theme theologi topic toughi voter
 submarin bomber cuban+sandwich grinder hero hero+sandwich hoagi italian+sandwich nautilu poor+boi sub submarin+sandwich torpedo wedg
 substitut altern backup backup+man doubl ersatz locum relief reliev replac reserv successor surrog
 subwai metro subwai+system tube underground underpass
@@ -4369,7 +4361,7 @@ swamp slough
 swan cob pen trumpet
 swap barter trade
 swear curs curs+word cuss explet oath
-sweat aerob applic attrit bodybuild calisthen condition crucifix difficulti dilig dip effort elbow+greas exercis exert fret friction grappl handstand hang isometr jog kip lather overkil perspir pull pushup rub scissor set squat stew straddl strain stretch struggl troubl upstart weightlift workout wrestl yoga
+sweat aerob applic attrit bodybuild calisthen condition crucifix difficulti dilig dip effort elbow+greas exercis exert fret friction grappl handstand hang isometr jog kip lather overkil perspir pull pushup rub scissor set squat stew straddl strain stretch struggl upstart weightlift workout wrestl yoga
 sweater cardigan jumper pullov sweatshirt turtl turtleneck
 sweep end+run expans slam
 sweet ambrosia bonbon bouquet brittl butterscotch candi caramel center centr charlott confect conserv dessert divin duff dumpl flan fondant fragranc fudg gum gumdrop henri+sweet ic jam jawbreak jelli junket kiss licoric liquoric lolli lollipop lozeng maraschino marmalad marshmallow marzipan mint mold mould mouss nice nougat parfait patti pavlova peppermint popsicl pralin preserv pud rock sherbet snowbal sorbet split sucker sugarplum sunda taffi toffe trifl truffl whip
@@ -4404,10 +4396,10 @@ tai lao shan siames thai tho yai
 tail ars ass backsid behind bob bottom brush bum bun butt buttock derrier dock dress+suit fag+end fanni flag fluke full+dress hind+end hindquart keister poop posterior prat quarter rattl rear rear+end rump scut seat shadow stern tail+assembl tail+coat tail+end tush white+tie
 tailor fitter
 taiwan china
-take issu payback payoff pick proce rend retak return yield
+take payback payoff pick proce rend retak return yield
 takeoff burlesqu mockeri parodi spoof travesti
 talbot fox+talbot
-tale fib narr narrat stori
+tale fib narr narrat
 talent bend endow flair geniu gift hang knack
 talk arbitr bargain cackl cant chatter dialog dialogu diplomaci haggl holdout jazz lectur malarkei mediat negoti nothing parlei prattl public+lectur recognit wind wrangl yack yak
 talli censu count countdown poll reckon recount run
@@ -4491,7 +4483,7 @@ theater cinema dramat dramat+art field hous multiplex opera stage theatr
 theatr cinema dramat dramat+art field hous multiplex opera stage theater
 theatric matine represent theatric+perform
 theft caper embezzl heist hijack holdup job larceni petti pilferag piraci raid robberi roll rustl shoplift shrinkag skim steal stickup thiev thieveri
-theme augment base case composit conundrum enigma head idea invers keynot motif motiv music+theme paper poser preced problem puzzl puzzler radic report riddl root root+word statement stem sticker subject teaser topic toughi variat
+theme augment base case composit conundrum enigma head idea invers keynot motif motiv music+theme paper poser preced puzzl puzzler radic report riddl root root+word statement stem sticker subject teaser topic toughi variat
 theori assumpt base basi conclus conjectur consumer cornerston darwin foundat framework groundwork hodgepodg hypothesi hypothet jumbl model possibl presumpt rel simul specul supposit
 therapi administr analysi aromatherapi chemotherapi correct drug electroshock flood fusion hypnotherapi medic psychoanalysi psychotherapi radiat refriger rehabilit sedat
 therapist chiropractor healer herbalist massag masseur masseus osteopath psychotherapist
@@ -4540,8 +4532,8 @@ timber batten board cleat color colour deal falsetto fin forest greenwood harmon
 time aeon allegro approach aurora beat bedtim bite bygon clip clock+time coincid conjunct continu continuum coordin currenc dai date dawn daybreak dead dinnertim doomsdai downbeat durat dusk eon epoch equinox era est etern fall flash fourth+dimens futur gestat heartbeat hereaft histori hour incarn infin instant jiffi late lead life lunchtim manana meal mealtim menopaus meter metr middai midnight midsumm minut mo moment morn multipl night nightfal none noon nowadai occas of offbeat old overlap pace past patch period piec preced present prime prioriti prison+term prompt pst punctual rhythm second sentenc snap solstic spell sundown sunris sunset sunup suppertim synchron synchronis tardi tempo todai tomorrow tonight trice twilight twinkl unison upbeat ut vesper wee wink yesterdai yesteryear yore
 timer stopwatch timekeep
 tin caddi canist oilcan sn
-tip baksheesh beak brow confidenti+inform crest crown cusp fingertip gratuiti head hilltop hint lead peak pinnacl point steer summit tipto top wind
-tire flat radial recap tyre
+tip baksheesh beak brow crest crown cusp fingertip gratuiti head hilltop hint lead peak pinnacl point steer summit tipto top wind
+tire flat radial tyre
 tissu band belli bone cartilag cellulit cornea coronet cortex cusp diaphragm eardrum fat flab flap flesh graft gristl gum iri kleenex lien ligament marrow matrix medulla membran meniscu midriff mucosa muscl node os retina sinew skin spleen tendon tissu+paper tonsil transplant tunic uvula web
 tit boob bosom breast chickade knocker nippl pap teat titmous titti
 titl aga caption championship claim credit deed dona entitl father frau fraulein herr ladyship legend lordship masthead miss mister mr ms padr rabbi reverend senor senora senorita signora signorina subtitl
@@ -4568,7 +4560,7 @@ tonic keynot pop soda soda+pop soda+water tonic+water
 tool auger beetl bender bill bite blade buffer bur burr chainsaw clincher cock comb crank creatur cutleri cutter dick die drill float fork gang gimlet grappl graver gutter hack hacksaw hammer heckl hoe instrument jack jackhamm jigsaw lister mallet maul mower muller open pallet pecker pestl pick pincer pitchfork plane plier plough plow plunger pounder prick punch puncher puppet putz rake ram rounder router sander sawmil scoop screwdriv scribe scuffl see shaft shovel sledg sledgehamm slice slick smoother snake spade spanner spatula spreader spud squar stamp stamper starter style stylu tamper tap toothpick trowel upset wrench
 tooth anterior bucktooth canin chopper cog fang grinder incisor molar pearli posterior sprocket tusk
 top acm big+top blous bodic brow bustier cap capit circu+tent cover crest crown elev garibaldi halter head height hilltop lid masthead meridian nippl pate peak pinnacl poll rooftop round+top spin+top summit tip tiptop top+side treetop upper+side upsid
-topic area case conundrum enigma head issu keynot matter poser preced problem puzzl puzzler remit riddl sticker subject teaser territori theme toughi
+topic area case conundrum enigma head keynot matter poser preced puzzl puzzler remit riddl sticker subject teaser territori theme toughi
 torch blowtorch flashlight penlight
 torment agoni anguish badger curs harass tortur worri
 tornado crack crack+cocain twister
@@ -4616,7 +4608,7 @@ treasur bullion fortun gem gold silver swag trove valuabl
 treasuri till treasuri+depart treasuri+oblig trough unit+state+treasuri
 treat ambrosia aspic bonbon brittl butterscotch candi caramel center centr confect conserv dainti delicaci fondant fudg gelatin goodi gum gumdrop jelli jello kiss licoric liquoric lollipop lozeng maraschino marrow marshmallow marzipan mint nectar nougat patti pralin preserv rock savori sucker sugarplum sweet taffi tidbit toffe truffl
 treati accord allianc convent pact peac
-treatment acupressur acupunctur aromatherapi bandag bind bloodlet chemotherapi chiropract consider correct cup deal detail dilat discours discuss douch dress embroideri enema enlarg expans handl hospic hospit hydrotherapi inject intervent irrig lavag massag medic psychotherapi radiat refriger rubdown shiatsu shoot talk therapi
+treatment acupressur acupunctur aromatherapi bandag bind bloodlet chemotherapi chiropract consider correct cup deal dilat discours discuss douch dress embroideri enema enlarg expans handl hospic hospit hydrotherapi inject intervent irrig lavag massag medic psychotherapi radiat refriger rubdown shiatsu shoot talk therapi
 tree acacia apricot arbor ash aspen avocado bai balsa banyan beech birch blackjack bonsai breadfruit buckey carob cashew cassi cedar cherri chestnut cinnamon citru cleav coco coconut coffe cottonwood cypress dak dogwood durian eboni elm eucalyptu fig fir flamboy gingko ginkgo guava gum hardtack hazel hazelnut hemlock hickori holli larch laurel lime linden locust macadamia magnolia mahogani mango mangrov mapl maria mate mimosa miro montezuma mulberri myrtl nutmeg oak palm palmyra papaya peach pear pecan pepperidg peppermint pine pistachio plum pollard pomegran poon poplar quinc rosewood rowan sallow samba sapl sassafra snag spruce sycamor teak tung tupelo walnut wattl willow
 trei deuc+ac leash three threesom triad triniti trio
 trembl palpit quiver shake shiver tremor vibrat
@@ -4640,8 +4632,7 @@ troll round
 troop cavalri flock friendli garrison hors hostil militari+personnel scout+group scout+troop
 trooper lancer state+trooper
 trophi cup prize silver
-troubl accid advers afflict apocalyps apoplexi attack background bane blaze bother calam calvari cataclysm catastroph clutter convuls crash curs derail difficulti disast disturb embarrass famin fire fit flare fuss hardship hassl hell hydra hyster interfer jitter knock martyrdom matter meltdown misadventur misfortun mishap nemesi nois occlus onslaught outrag piti plagu problem punctur scandal scourg seizur shame skeleton slip spot static stroke torment touch tragedi trial trip tsunami visit worri
-troublemak agit bad+hat devil heckler heller instig loudmouth mischief+maker prankster ringlead trickster troubl+maker
+troublemak agit bad+hat devil heckler heller instig loudmouth mischief+maker prankster ringlead trickster
 trouser breech britch chino cord corduroi denim flannel gabardin jean knicker lederhosen levi pajama pant short slack sweatpant trunk tweed white
 truce armistic ceas+fire
 truck dumper hand+truck lorri minivan pickup rig semi technic tipper tractor transport van wagon wrecker
@@ -4685,7 +4676,7 @@ two brace coupl crap deuc duet duo ii pair span twain twosom yoke
 tyler john+tyler presid+tyler
 type bold breed case charact cyril eccentr edit face font gothic kern modern natur quad roman space typefac variant variat version
 typewrit portabl
-tyre flat radial recap sur tire
+tyre flat radial sur tire
 ufo fly+saucer unidentifi+fly+object
 ulcer canker
 un unit+nation
@@ -4912,7 +4903,7 @@ willow sallow willow+tree
 wilson alexand+wilson harriet+wilson jame+wilson mount+wilson presid+wilson sir+angu+wilson
 wimp chicken crybabi
 win profit
-wind abras accordion air air+current airstream bagpip bariton bite blast blow bluster brass break+wind breath breez bugl calm chinook clarion combat+injuri concertina confidenti+inform cornet crosswind cut draft draught drone easter easterli fart fife flue flute gale gash graze gust harmonica harp headwind hint horn idl+word injuri jazz kazoo lacer languor lead lesion malarkei mistral monsoon norther nothing organ piccolo pipe puff record reed scrape scratch serpent slash slice snakebit southerli squall steer stigma tailwind thermal tip trade trombon trump trumpet tuba twist updraft westerli whiff whistl wind+instrument wood woodwind wound zephyr
+wind abras accordion air air+current airstream bagpip bariton bite blast blow bluster brass break+wind breath breez bugl calm chinook clarion combat+injuri concertina cornet crosswind cut draft draught drone easter easterli fart fife flue flute gale gash graze gust harmonica harp headwind hint horn idl+word injuri jazz kazoo lacer languor lead lesion malarkei mistral monsoon norther nothing organ piccolo pipe puff record reed scrape scratch serpent slash slice snakebit southerli squall steer stigma tailwind thermal tip trade trombon trump trumpet tuba twist updraft westerli whiff whistl wind+instrument wood woodwind wound zephyr
 window foreground panel porthol skylight transom windowpan
 windshield windscreen
 wine beaujolai bishop bordeaux bubbl burgundi cabernet chabli champagn chardonnai chianti claret gener hock madeira marsala muscatel port rise sack sherri vermouth vino vintag wine+color
@@ -4941,13 +4932,13 @@ wood ash balsa bamboo bassoon beech beechwood birch burl cedar cherri chestnut c
 woodward bob+woodward robert+burn+woodward robert+woodward
 woof fill pick
 wool alpaca cashmer fleec shoddi woolen
-word abbrevi acronym adject adverb alterc anagram arbitr argument articl asid audienc bargain base bibl bicker blend book charad christian+bibl clinic confer conjunct consult contract countersign cue debat deliber demonstr deriv dialogu diminut diplomaci discuss form fraca fuss good+book haggl head hear holdout huddl hybrid intellig intens interview jawbreak languag latest loan logo lyric mediat monologu negoti new nomenclatur noun opposit palindrom parlei parol particl password plural postmortem powwow preposit pretrial primit prompt pronoun qualifi quarrel radic recognit root row scriptur session sidebar singular sit soliloqui son speech spit squabbl stem subordin substant synonym talk teleconfer term terminolog tetragrammaton theme throwawai tide tiff tutori ventil verb watchword wrangl
+word abbrevi acronym adject adverb alterc anagram arbitr argument articl asid audienc bargain base bibl bicker blend book charad christian+bibl clinic confer conjunct consult contract countersign cue debat deliber demonstr deriv dialogu diminut diplomaci discuss form fraca fuss good+book haggl head hear holdout huddl hybrid intellig intens interview jawbreak languag latest loan logo lyric mediat monologu negoti nomenclatur noun opposit palindrom parlei parol particl password plural postmortem powwow preposit pretrial primit prompt pronoun qualifi quarrel radic recognit root row scriptur session sidebar singular sit soliloqui son speech spit squabbl stem subordin substant synonym talk teleconfer term terminolog tetragrammaton theme throwawai tide tiff tutori ventil verb watchword wrangl
 workout aerob bodybuild calisthen clean condition crucifix dip exercis handstand hang isometr jerk jog kip physic+exercis press pushup scissor set snatch squat straddl stretch upstart weightlift yoga
 workplac bakeri beehiv brokerag central collieri creameri croft dairi exchang farm fisheri forg gaswork grang ironwork job lab laboratori laundri laundromat locat lumberyard pit potteri ranch roundhous shipyard shop smithi spread studio switchboard tanneri vineyard waterwork work workshop
 workshop potteri shop
 world academia cosmo creation domain earth exist globe human human+be human+race humankind man mankind natur populac public realiti univers
 worm bloodsuck crawler dirt+ball earthworm fluke insect leech lous lug tapeworm wiggler
-worri badger bugaboo burden busi concern headach imposit load pill torment troubl
+worri badger bugaboo burden busi concern headach imposit load pill torment
 worship ador benedict bless devot hallelujah idolatri novena prais prayer station supplic
 worth account assess charl+frederick+worth cost demerit fault gold great import magnitud merit petti price promin rich signific standard toll urgenc valu virtu weight
 wound maim
@@ -4974,7 +4965,7 @@ yearbook almanac annual yearli
 yell bellow bird boo call clamor clamour complaint cry exclam halloo hiss holla holler hollo hoot hosanna lament nois outcri raspberri razz roar scream screech shout shriek snort wail whoop yodel
 yellow amber canari gold lemon maiz saffron straw wheat
 yen hanker
-yield crop fruit harvest issu output payback payoff pick proce product rend return take
+yield crop fruit harvest output payback payoff pick proce product rend return take
 yogurt yoghurt
 young babi biddi brit britt bullock calf chick colt cub edward+young fawn filli fledgl foal heifer hog hogg kit kitten kitti lamb maverick offspr orphan parr piggi piglet pup puppi spit suckl thoma+young whelp whitnei+young youth
 youth blade boarder earli+dai pup pupil puppi schoolboi slip spring+chicken young young+person

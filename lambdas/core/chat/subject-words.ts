@@ -31,18 +31,22 @@ export function isEnglishWord(word: string): boolean {
   return Object.hasOwn(lexicon, word.toLowerCase());
 }
 
-let kindsOf: Map<string, readonly string[]> | undefined;
+type Naming = readonly (readonly string[])[];
+let kindsOf: Map<string, Naming> | undefined;
 /**
- * The terms of the words naming a noun's term or a kind of it (noun-kinds.ts;
- * a name of several words as their terms joined by "+"), read once when
- * first asked.
+ * The words naming a noun's term or a kind of it (noun-kinds.ts), each as
+ * its terms (a name of several words, "wash+machin", as several), read once
+ * when first asked.
  */
-function namingTerms(term: string): readonly string[] {
+function namingTerms(term: string): Naming {
   if (!kindsOf) {
     kindsOf = new Map();
     for (const line of NOUN_KINDS.split('\n')) {
       const [noun, ...naming] = line.split(' ');
-      kindsOf.set(noun!, naming);
+      kindsOf.set(
+        noun!,
+        naming.map((name) => name.split('+')),
+      );
     }
   }
   return kindsOf.get(term) ?? [];
@@ -74,7 +78,7 @@ export function namesASubject(subject: ReadonlySet<string>, passageTerms: Readon
   if (!named.length) return true; // a question asking only when or how much ("what time is it") names no subject
   for (const term of named) {
     if (passageTerms.has(term)) return true;
-    if (namingTerms(term).some((kind) => kind.split('+').every((part) => passageTerms.has(part)))) return true;
+    if (namingTerms(term).some((name) => name.every((part) => passageTerms.has(part)))) return true;
   }
   const joined = text.split(/[^\p{L}]+/u).flatMap((word) => {
     const parts = word.split(COMPOUND_JOIN);

@@ -96,7 +96,7 @@ export function* wordTerms(text: string): Generator<{ word: string; term: string
   }
 }
 
-/** Stemmed content terms of a text, in order, repeats kept. */
+/** Stemmed content terms of a text, in order, repeats kept. A plain loop, not wordTerms: search reads them for every result it scores. */
 export function contentTerms(text: string): string[] {
   const words = wordsOf(text);
   const terms: string[] = [];
@@ -107,16 +107,7 @@ export function contentTerms(text: string): string[] {
   return terms;
 }
 
-/** The distinct content terms of a text. A plain loop: search reads it for every result it scores. */
-export function termSet(text: string): Set<string> {
-  const words = wordsOf(text);
-  const terms = new Set<string>();
-  for (let i = 0; i < words.length; i++) {
-    const term = termAt(words, i);
-    if (term !== null) terms.add(term);
-  }
-  return terms;
-}
+export const termSet = (text: string): Set<string> => new Set(contentTerms(text));
 
 /**
  * Each content term of a text with how rare its word is in everyday English
