@@ -17,7 +17,7 @@
  * words ("thing", "person", "object") is too general to tell anything and
  * is left out. Instances ("city": Lisbon) are not kinds and are left out
  * too. Both sides are stored as the chat's terms (terms.ts: base form, then
- * Porter stem), as the gate compares them. About 4,990 nouns, 560 KB.
+ * Porter stem), as the gate compares them. About 4,970 nouns, 560 KB.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
