@@ -14,7 +14,7 @@
  * Goals (issue 18): right note cited >= 90% of answerable questions,
  * unrelated refused >= 95%, with each embedder; chat p50 <= 150 ms.
  *
- * Options: --set held-out|held-out-2|...|held-out-5|train|train-home|train-small|train-issue|train-family
+ * Options: --set held-out|held-out-2|...|held-out-7|train|train-home|train-small|train-issue|train-family
  *          (default held-out: the reported figures; held-out-2 to -5 written later, each measured
  *          once; tune on the train sets),
  *          --embedder use|shifted|both (default both), --verbose (each miss and wrong answer)
@@ -27,6 +27,8 @@ import type { LibraryRef } from '../lambdas/core/model.js';
 import type { Embedder } from '../lambdas/core/ports.js';
 import { openLocalStack } from '../lambdas/wiring/local/local-stack.js';
 import { HELD_OUT_3 } from '../test/support/everyday-held-out-3.js';
+import { HELD_OUT_6 } from '../test/support/everyday-held-out-6.js';
+import { HELD_OUT_7 } from '../test/support/everyday-held-out-7.js';
 import { type EverydaySet, HELD_OUT, HELD_OUT_2, TRAIN, TRAIN_HOME } from '../test/support/everyday-notes.js';
 import {
   HELD_OUT_4,
@@ -53,6 +55,8 @@ const SETS: Record<string, EverydaySet> = {
   'held-out-3': HELD_OUT_3,
   'held-out-4': HELD_OUT_4,
   'held-out-5': HELD_OUT_5,
+  'held-out-6': HELD_OUT_6,
+  'held-out-7': HELD_OUT_7,
   train: TRAIN,
   'train-home': TRAIN_HOME,
   'train-small': TRAIN_SMALL,

@@ -16,7 +16,7 @@ import {
   selectGrounding,
 } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
-import { namesASubject, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
+import { namesASubject, subjectsNamed, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
 import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
 import { nounKindsModule } from '../../scripts/noun-kinds.js';
 import { coreHarness } from '../support/core-harness.js';
@@ -254,6 +254,33 @@ describe('the support gate', () => {
     expect(names('is the Golf insured', 'Car insurance renewed with Aviva, £412.')).toBe(false);
     // Letters inside a word are no word: "card" does not name a car.
     expect(names('where is the car', 'Birthday card for Sam on the shelf.')).toBe(false);
+  });
+
+  it('counts a subject a note names in other words as held, by the main senses of its noun only', async () => {
+    const named = (question: string, note: string) =>
+      [...subjectsNamed(subjectTerms(question), termSet(note), note, 'main', termSet(question))].sort();
+    // A lunch is a meal; an invoice is a bill.
+    expect(named("where are we going for Mum's birthday meal", "Mum's 70th - lunch at The Plough, Sun 1pm.")).toEqual(
+      [...termSet('meal mum')].sort(),
+    );
+    expect(named('how much is the phone bill', 'Invoice from Vodafone: £24.50.')).toEqual([...termSet('bill')]);
+    // A beak is a bill too, in a sense nobody means when asking what a bill costs.
+    expect(named('how much is the phone bill', 'The heron caught a fish in its beak.')).toEqual([]);
+    expect(namesASubject(subjectTerms('how much is the phone bill'), termSet('its beak'), 'its beak')).toBe(true);
+    // "The blue" is the sky, but not in a question that says "blue" itself.
+    expect(named('why is the sky blue', 'Cryptochromes are blue light photoreceptors.')).toEqual([]);
+
+    // Counted as held, the subject no longer weighs as missed: the note is about what is asked, in its own words.
+    const signalsOf = await signalsOver([
+      'Invoice from Vodafone: £24.50 a month, paid by direct debit.',
+      'Vodafone shop on the high street closes at 5pm on Sundays.',
+    ]);
+    const invoice = await signalsOf('how much is the Vodafone bill', 'Invoice');
+    expect(invoice).toMatchObject({ missesSubject: false, missedRarity: 0 });
+    expect(isSupported({ ...invoice, cosine: null })).toBe(true);
+    const shop = await signalsOf('how much is the Vodafone bill', 'Vodafone shop');
+    expect(shop.missesSubject).toBe(true);
+    expect(isSupported({ ...shop, cosine: null })).toBe(false);
   });
 
   it('passes a note that stands out in meaning only when it names one of the things the question names', async () => {

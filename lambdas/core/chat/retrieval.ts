@@ -15,7 +15,7 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
-import { namesASubject, subjectTerms } from './subject-words.js';
+import { namesASubject, subjectsNamed, subjectTerms } from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
 
 export interface RetrievedPassage {
@@ -169,6 +169,9 @@ export class ChatRetriever {
     // the words of its subject, if it names one.
     const category = categoryOf(question);
     const stating = new Set<string>();
+    // The words naming what the question is about: a passage missing none of them (or naming each in other
+    // words, subject-words.ts) is about it.
+    const subject = subjectTerms(question);
     // Each passage's text with its title: its words are the item's as much as the passage's are.
     const textOf = new Map<string, string>();
     for (const hit of [...keywordHits, ...vectorHits]) {
@@ -177,7 +180,10 @@ export class ChatRetriever {
       textOf.set(key(hit), text);
       const terms = termSet(text);
       pool.set(key(hit), terms);
-      answering.set(key(hit), withAnswerKinds(terms, text));
+      answering.set(
+        key(hit),
+        new Set([...withAnswerKinds(terms, text), ...subjectsNamed(subject, terms, text, 'main', questionTerms)]),
+      );
       if (category && [...category.subject].every((t) => terms.has(t)) && category.isStatedIn(text))
         stating.add(key(hit));
     }
@@ -185,8 +191,6 @@ export class ChatRetriever {
     // Weights times how rare each word is in everyday English: what the question is about.
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
-    // The words naming what the question is about: a passage missing none of them is about it.
-    const subject = subjectTerms(question);
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),

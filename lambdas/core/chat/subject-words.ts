@@ -32,24 +32,25 @@ export function isEnglishWord(word: string): boolean {
 }
 
 type Naming = readonly (readonly string[])[];
-let kindsOf: Map<string, Naming> | undefined;
+let kindsOf: Map<string, { all: Naming; main: Naming }> | undefined;
 /**
  * The words naming a noun's term or a kind of it (noun-kinds.ts), each as
- * its terms (a name of several words, "wash+machin", as several), read once
- * when first asked.
+ * its terms (a name of several words, "wash+machin", as several): `all`, or
+ * only those naming one of its main senses. Read once when first asked.
  */
-function namingTerms(term: string): Naming {
+function namingTerms(term: string, senses: 'all' | 'main'): Naming {
   if (!kindsOf) {
     kindsOf = new Map();
     for (const line of NOUN_KINDS.split('\n')) {
       const [noun, ...naming] = line.split(' ');
-      kindsOf.set(
-        noun!,
-        naming.map((name) => name.split('+')),
-      );
+      const main = naming.filter((name) => name.startsWith('*'));
+      kindsOf.set(noun!, {
+        all: naming.map((name) => name.replace(/^\*/, '').split('+')),
+        main: main.map((name) => name.slice(1).split('+')),
+      });
     }
   }
-  return kindsOf.get(term) ?? [];
+  return kindsOf.get(term)?.[senses] ?? [];
 }
 
 /** Where a word's capitals join words into one: "PureGym", "WeBuyAnyCar", "DevConf". */
@@ -76,15 +77,37 @@ const MEASURE_TERMS = termSet(
 export function namesASubject(subject: ReadonlySet<string>, passageTerms: ReadonlySet<string>, text: string): boolean {
   const named = [...subject].filter((term) => !MEASURE_TERMS.has(term));
   if (!named.length) return true; // a question asking only when or how much ("what time is it") names no subject
-  for (const term of named) {
-    if (passageTerms.has(term)) return true;
-    if (namingTerms(term).some((name) => name.every((part) => passageTerms.has(part)))) return true;
+  return subjectsNamed(new Set(named), passageTerms, text, 'all').size > 0;
+}
+
+/**
+ * The question's subject terms a passage names: held, named by a word for
+ * the same thing or a kind of it in any of its senses (`all`) or only in its
+ * main ones (`main`: "invoice" names a bill, a beak does not), or joined
+ * into a name (as namesASubject). A word the question says itself names
+ * only itself: "blue" is a name for the sky, but not in "why is the sky blue".
+ */
+export function subjectsNamed(
+  subject: ReadonlySet<string>,
+  passageTerms: ReadonlySet<string>,
+  text: string,
+  senses: 'all' | 'main',
+  questionTerms: ReadonlySet<string> = subject,
+): Set<string> {
+  const names = (name: readonly string[]) =>
+    name.every((part) => passageTerms.has(part)) && !name.every((part) => questionTerms.has(part));
+  const named = new Set<string>();
+  for (const term of subject) {
+    if (passageTerms.has(term)) named.add(term);
+    else if (!MEASURE_TERMS.has(term) && namingTerms(term, senses).some(names)) named.add(term);
   }
+  if (named.size === subject.size) return named;
   const joined = text.split(/[^\p{L}]+/u).flatMap((word) => {
     const parts = word.split(COMPOUND_JOIN);
     return parts.length > 1 ? parts : [];
   });
-  if (!joined.length) return false;
+  if (!joined.length) return named;
   const parts = termSet(joined.join(' '));
-  return named.some((term) => parts.has(term));
+  for (const term of subject) if (!MEASURE_TERMS.has(term) && parts.has(term)) named.add(term);
+  return named;
 }
