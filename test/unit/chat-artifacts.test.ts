@@ -30,10 +30,21 @@ describe('artifact intent', () => {
       'what do we still need to buy for the party',
       'what else needs fixing on the car',
       'List the risks of the project',
+      'What do I need to grab at Costco?',
+      'What have I got coming up?',
+      'What repair jobs in the house have we got booked?',
+      "Anything I need to remember for Maya's school?",
+      'Is there anything else we should take to the campsite?',
     ])
       expect(wantsItems(question), question).toBe(true);
     expect(artifactIntent('what are the rules at the allotment')).toBeNull();
-    for (const question of ['When is the launch?', 'what is the rent now', 'how much did I pay for the rules book'])
+    for (const question of [
+      'When is the launch?',
+      'what is the rent now',
+      'how much did I pay for the rules book',
+      'who have we got coming to fix the boiler', // one person: not "what ... got"
+      'did I need anything for the form', // a yes or no
+    ])
       expect(wantsItems(question), question).toBe(false);
   });
 

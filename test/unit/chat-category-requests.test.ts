@@ -16,6 +16,8 @@ describe('requests for the things of a kind', () => {
       'list the bills I paid recently',
       'put my household expenses in a table',
       'list everything I have spent money on',
+      'what have I got booked in for May',
+      'what family celebrations have we got coming up',
     ]) {
       const category = categoryOf(request);
       expect(category, request).not.toBeNull();

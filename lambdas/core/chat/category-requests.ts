@@ -35,8 +35,8 @@ const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
  * states when.
  */
 const EVENTS = words(
-  'appointment appointments visit visits meeting meetings booking bookings event events engagement engagements ' +
-    'deadline deadlines schedule schedules calendar diary',
+  'appointment appointments visit visits meeting meetings booking bookings booked event events engagement engagements ' +
+    'deadline deadlines schedule schedules calendar diary celebration celebrations occasion occasions plans',
 );
 /** Things that cost money: a note of one states an amount. */
 const SPENDING = words(

@@ -11,11 +11,22 @@ const LIST = /\b(list|lists|enumerate|bullet|bullets|bulleted|itemi[sz]e)\b/i;
 /**
  * A question whose answer is several things without saying "list": "what
  * are the rules at the allotment", "what do I need for the cycling class",
- * "what else needs doing". Its answer is itemized, but no artifact is made
+ * "what else needs doing", "what have I got coming up", "anything I need to
+ * remember for the school trip". Its answer is itemized, but no artifact is made
  * (one is made only when asked for).
  */
-const SEVERAL =
-  /^\s*(?:what|which)\s+(?:\w+\s+)?(?:are|were)\s+(?:the|my|our|all|his|her|their)\b|\bwhat\s+(?:else\s+)?(?:do|does|did|should|must)\s+(?:i|we|you|they)\s+(?:still\s+)?(?:need|have|bring|take|pack|buy)\s+(?:to|for)\b|\bwhat\s+(?:else\s+)?needs?\s/i;
+const SEVERAL = new RegExp(
+  [
+    String.raw`^\s*(?:what|which)\s+(?:\w+\s+)?(?:are|were)\s+(?:the|my|our|all|his|her|their)\b`,
+    String.raw`\bwhat\s+(?:else\s+)?(?:do|does|did|should|must)\s+(?:i|we|you|they)\s+(?:still\s+)?(?:need|have|bring|take|pack|buy|get|grab|pick|remember|do|prepare)\s+(?:to|for|up|at|from|before|when)\b`,
+    String.raw`\bwhat\s+(?:else\s+)?needs?\s`,
+    // "what have I got coming up", "what repair jobs have we got booked"
+    String.raw`^\s*what\s+(?:\w+\s+){0,5}?(?:have|has)\s+(?:i|we|you|they)\s+got\b`,
+    // "anything I need to remember for the school trip"
+    String.raw`^\s*(?:is\s+there\s+)?anything\s+(?:else\s+)?(?:i|we)\s+(?:need|have|should|must|ought)\b`,
+  ].join('|'),
+  'i',
+);
 
 const asksForSeveral = (question: string) => artifactIntent(question) !== null || SEVERAL.test(question);
 
