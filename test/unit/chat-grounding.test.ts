@@ -283,6 +283,19 @@ describe('the support gate', () => {
     expect(isSupported({ ...shop, cosine: null })).toBe(false);
   });
 
+  it('reads how rare the rarest thing a passage misses is, named in other words or not', async () => {
+    const signalsOf = await signalsOver([
+      'Eurostar to Paris: Fri 14 Feb, 07:01 from St Pancras, £156 return for two.',
+      'Invoice from Vodafone: £24.50 a month, paid by direct debit.',
+    ]);
+    // "taxi" is nowhere in the Eurostar note; "St Pancras" is.
+    const taxi = await signalsOf('how much was the taxi to St Pancras', 'Eurostar');
+    expect(taxi.missedSubjectRarity).toBeGreaterThan(DEFAULT_SUPPORT.maxMissedRarity);
+    expect(isSupported({ ...taxi, cosine: 0.45, cosineLead: 0 })).toBe(false);
+    // A bill named as an invoice is not missed.
+    expect((await signalsOf('how much is the Vodafone bill', 'Invoice')).missedSubjectRarity).toBe(0);
+  });
+
   it('passes a note that stands out in meaning only when it names one of the things the question names', async () => {
     const signalsOf = await signalsOver([
       'Landlord wrote: rent going up from £900 to £960 a month from 1 April.',
@@ -503,6 +516,9 @@ describe('the gate with a model that judges, and the gate in tiers', () => {
     const words = (cosine: number) => ({ coverage: 0.55, matchedTerms: 2, questionTerms: 3, cosine, cosineLead: 0 });
     expect(isSupported(words(0.4))).toBe(true);
     expect(isSupported(words(0.25))).toBe(false);
+    // ...unless the word missed names a thing people do not say all the time: the note is about something else.
+    expect(isSupported({ ...words(0.4), missesSubject: true, missedSubjectRarity: 0.5 })).toBe(true);
+    expect(isSupported({ ...words(0.4), missesSubject: true, missedSubjectRarity: 0.9 })).toBe(false);
   });
 
   it('marks the passages that clear the support gate themselves, beside those only admitted', () => {

@@ -68,7 +68,14 @@ export interface SupportThresholds {
    * the PureGym membership").
    */
   leadNamesSubject: boolean;
-  /** Or: at least two terms and this share of the question's distinct terms, holding `coverage` of the weight, at `cosine` or more. */
+  /**
+   * Or: at least two terms and this share of the question's distinct terms,
+   * holding `coverage` of the weight, at `cosine` or more, missing no word
+   * naming a thing that people do not say all the time (rarity above
+   * `maxMissedRarity`): "how much was the taxi to St Pancras" holds two of
+   * three words of a note on the Eurostar from St Pancras, and is about
+   * something else.
+   */
   shareWithCosine: { share: number; coverage: number; cosine: number } | null;
   /**
    * Or, for a request naming only a kind of thing ("list the appointments I
@@ -165,6 +172,12 @@ export interface SupportSignals {
   missedRarity?: number;
   /** The passage misses a question word that names a thing (subject-words.ts); absent when the question names none. */
   missesSubject?: boolean;
+  /**
+   * How rare (word-rarity.ts) the rarest of those words the passage misses
+   * is, named in other words or not: 0 when it misses none; absent when the
+   * question names none.
+   */
+  missedSubjectRarity?: number;
   /**
    * The question names things and the passage names none of them, nor a
    * kind of one (subject-words.ts namesASubject); absent when the question
@@ -281,6 +294,7 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   const sharing = thresholds.shareWithCosine;
   if (
     sharing &&
+    (signals.missedSubjectRarity ?? 0) <= thresholds.maxMissedRarity &&
     signals.matchedTerms >= 2 &&
     share >= sharing.share &&
     signals.coverage >= sharing.coverage &&

@@ -225,6 +225,10 @@ export class ChatRetriever {
             ...(subject.size
               ? {
                   missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)),
+                  missedSubjectRarity: Math.max(
+                    0,
+                    ...[...subject].filter((t) => !answering.get(key(hit))!.has(t)).map((t) => rarity.get(t) ?? 1),
+                  ),
                   namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, textOf.get(key(hit))!),
                 }
               : {}),
