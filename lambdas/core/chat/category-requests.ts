@@ -36,7 +36,7 @@ const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
  */
 const EVENTS = words(
   'appointment appointments visit visits meeting meetings booking bookings booked event events engagement engagements ' +
-    'deadline deadlines schedule schedules calendar diary celebration celebrations occasion occasions plans',
+    'deadline deadlines schedule schedules calendar diary celebration celebrations occasion occasions',
 );
 /** Things that cost money: a note of one states an amount. */
 const SPENDING = words(
