@@ -296,6 +296,24 @@ describe('the support gate', () => {
     expect((await signalsOf('how much is the Vodafone bill', 'Invoice')).missedSubjectRarity).toBe(0);
   });
 
+  it('holds back a note standing out in meaning that lacks a name the question asks about and another note holds', async () => {
+    const signalsOf = await signalsOver([
+      'Maya dentist appt Thurs 9 May at 3:45pm with Dr Patel, $40 copay.',
+      "Liam's soccer practice Tuesdays and Thursdays 5:30pm at Riverside Park.",
+    ]);
+    const lead = { cosine: 0.46, cosineLead: 0.11 };
+    const liam = await signalsOf("how much did Liam's dentist visit cost", 'Maya');
+    expect(liam.missesName).toBe(true);
+    expect(isSupported({ ...liam, ...lead })).toBe(false);
+    const maya = await signalsOf("how much did Maya's dentist visit cost", 'Maya');
+    expect(maya.missesName).toBe(false);
+    expect(isSupported({ ...maya, ...lead })).toBe(true);
+    // A name no note holds proves nothing about this one (the question may name it as its writer does not).
+    expect((await signalsOf("how much did Zoe's dentist visit cost", 'Maya')).missesName).toBe(false);
+    // A question naming nobody leaves the signal false.
+    expect((await signalsOf('how much did the dentist visit cost', 'Maya')).missesName).toBe(false);
+  });
+
   it('passes a note that stands out in meaning only when it names one of the things the question names', async () => {
     const signalsOf = await signalsOver([
       'Landlord wrote: rent going up from £900 to £960 a month from 1 April.',

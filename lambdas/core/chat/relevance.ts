@@ -65,7 +65,10 @@ export interface SupportThresholds {
    * council tax" over the rent's note, "when is my eye test" over a
    * haircut's), while one that answers in other words still names what is
    * asked about, or a kind of it ("why did I quit the gym" over "Cancelled
-   * the PureGym membership").
+   * the PureGym membership"). Nor when it misses a name the question asks
+   * about that another passage holds (`missesName`: "how much did Liam's
+   * dentist visit cost" over Maya's dentist appointment, beside Liam's
+   * football).
    */
   leadNamesSubject: boolean;
   /**
@@ -179,6 +182,12 @@ export interface SupportSignals {
    */
   missedSubjectRarity?: number;
   /**
+   * The question names someone or something no dictionary knows ("Liam")
+   * that the passage lacks and another passage holds: the passage is about
+   * somebody else. Absent when the question names no thing at all.
+   */
+  missesName?: boolean;
+  /**
    * The question names things and the passage names none of them, nor a
    * kind of one (subject-words.ts namesASubject); absent when the question
    * names none.
@@ -275,6 +284,7 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   if (signals.figuresWanted && cosine >= thresholds.minCosineForFigures) return true;
   const lead = signals.cosineLead ?? -1;
   if (
+    !(thresholds.leadNamesSubject && signals.missesName) &&
     !(thresholds.leadNamesSubject && signals.namesNoSubject) &&
     thresholds.leadTiers.some((tier) => lead >= tier.lead && cosine >= tier.cosine)
   )

@@ -15,7 +15,7 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
-import { namesASubject, subjectsNamed, subjectTerms } from './subject-words.js';
+import { namesASubject, nameTerms, subjectsNamed, subjectTerms } from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
 
 export interface RetrievedPassage {
@@ -172,6 +172,8 @@ export class ChatRetriever {
     // The words naming what the question is about: a passage missing none of them (or naming each in other
     // words, subject-words.ts) is about it.
     const subject = subjectTerms(question);
+    // Its names ("Liam"): a passage lacking one that another passage holds is about somebody else.
+    const names = nameTerms(question);
     // Each passage's text with its title: its words are the item's as much as the passage's are.
     const textOf = new Map<string, string>();
     for (const hit of [...keywordHits, ...vectorHits]) {
@@ -225,6 +227,11 @@ export class ChatRetriever {
             ...(subject.size
               ? {
                   missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)),
+                  missesName: [...names].some(
+                    (t) =>
+                      !answering.get(key(hit))!.has(t) &&
+                      [...pool].some(([other, terms]) => other !== key(hit) && terms.has(t)),
+                  ),
                   missedSubjectRarity: Math.max(
                     0,
                     ...[...subject].filter((t) => !answering.get(key(hit))!.has(t)).map((t) => rarity.get(t) ?? 1),

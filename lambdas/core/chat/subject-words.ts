@@ -21,6 +21,13 @@ export function subjectTerms(text: string): Set<string> {
   return terms;
 }
 
+/** The terms of a text's words that no dictionary knows: names, brands ("Liam", "Xfinity"). */
+export function nameTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const { word, term } of wordTerms(text)) if (!isEnglishWord(word)) terms.add(term);
+  return terms;
+}
+
 function namesAThing(word: string): boolean {
   if (!isEnglishWord(word)) return true;
   return lexicon[word]![0]!.startsWith('NN');
