@@ -172,8 +172,6 @@ export class ChatRetriever {
     // The words naming what the question is about: a passage missing none of them (or naming each in other
     // words, subject-words.ts) is about it.
     const subject = subjectTerms(question);
-    // Its names ("Liam"): a passage lacking one that another passage holds is about somebody else.
-    const names = nameTerms(question);
     // Each passage's text with its title: its words are the item's as much as the passage's are.
     const textOf = new Map<string, string>();
     for (const hit of [...keywordHits, ...vectorHits]) {
@@ -193,6 +191,8 @@ export class ChatRetriever {
     // Weights times how rare each word is in everyday English: what the question is about.
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
+    // The question's names ("Liam") that some passage holds: a passage lacking one is about somebody else.
+    const namesInLibrary = [...nameTerms(question)].filter((t) => [...pool.values()].some((terms) => terms.has(t)));
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),
@@ -208,7 +208,9 @@ export class ChatRetriever {
         if (seen.has(key(hit))) continue;
         seen.add(key(hit));
         const { coverage, matched } = termCoverage(questionTerms, pool.get(key(hit))!, weights);
-        const telling = termCoverage(questionTerms, answering.get(key(hit))!, tellingWeights, rarity);
+        const answers = answering.get(key(hit))!;
+        const telling = termCoverage(questionTerms, answers, tellingWeights, rarity);
+        const missed = [...subject].filter((t) => !answers.has(t));
         out.push({
           itemId: hit.itemId,
           kind: hit.kind,
@@ -226,16 +228,10 @@ export class ChatRetriever {
             missedRarity: telling.missedRarity,
             ...(subject.size
               ? {
-                  missesSubject: [...subject].some((t) => !answering.get(key(hit))!.has(t)),
-                  missesName: [...names].some(
-                    (t) =>
-                      !answering.get(key(hit))!.has(t) &&
-                      [...pool].some(([other, terms]) => other !== key(hit) && terms.has(t)),
-                  ),
-                  missedSubjectRarity: Math.max(
-                    0,
-                    ...[...subject].filter((t) => !answering.get(key(hit))!.has(t)).map((t) => rarity.get(t) ?? 1),
-                  ),
+                  missesSubject: missed.length > 0,
+                  missedSubjectRarity: Math.max(0, ...missed.map((t) => rarity.get(t) ?? 1)),
+                  // A passage lacking a name lacks it in its terms too, so any passage holding it is another one.
+                  missesName: namesInLibrary.some((t) => !answers.has(t)),
                   namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, textOf.get(key(hit))!),
                 }
               : {}),

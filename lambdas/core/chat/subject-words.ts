@@ -50,11 +50,15 @@ function namingTerms(term: string, senses: 'all' | 'main'): Naming {
     kindsOf = new Map();
     for (const line of NOUN_KINDS.split('\n')) {
       const [noun, ...naming] = line.split(' ');
-      const main = naming.filter((name) => name.startsWith('*'));
-      kindsOf.set(noun!, {
-        all: naming.map((name) => name.replace(/^\*/, '').split('+')),
-        main: main.map((name) => name.slice(1).split('+')),
-      });
+      const all: string[][] = [];
+      const main: string[][] = [];
+      for (const name of naming) {
+        const isMain = name.startsWith('*');
+        const parts = (isMain ? name.slice(1) : name).split('+');
+        all.push(parts);
+        if (isMain) main.push(parts);
+      }
+      kindsOf.set(noun!, { all, main });
     }
   }
   return kindsOf.get(term)?.[senses] ?? [];
