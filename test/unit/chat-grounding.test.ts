@@ -16,7 +16,7 @@ import {
   selectGrounding,
 } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
-import { namesASubject, subjectsNamed, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
+import { namesASubject, properNameTerms, subjectsNamed, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
 import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
 import { nounKindsModule } from '../../scripts/noun-kinds.js';
 import { coreHarness } from '../support/core-harness.js';
@@ -312,6 +312,57 @@ describe('the support gate', () => {
     expect((await signalsOf("how much did Zoe's dentist visit cost", 'Maya')).missesName).toBe(false);
     // A question naming nobody leaves the signal false.
     expect((await signalsOf('how much did the dentist visit cost', 'Maya')).missesName).toBe(false);
+  });
+
+  it("reads a question's proper names: capitalised mid-sentence, or as the passages write them", () => {
+    const names = (question: string, passages: readonly string[] = []) => [...properNameTerms(question, passages)];
+    expect(names("how much are Ava's piano lessons")).toEqual([...termSet('ava')]);
+    expect(names('when is the check-up for Oliver with Dr Chen').sort()).toEqual([...termSet('oliver chen')].sort());
+    // Opening a sentence, a capital says nothing: a claim's first word is no name.
+    expect(names('Drosophila larvae sense light. Mutants do not')).toEqual([]);
+    // A word the dictionary knows is no name here, and a month or a weekday says when, not who.
+    expect(names('when is Grace coming on Monday in November')).toEqual([]);
+    // Written without capitals: the words no dictionary knows that the passages write with one.
+    expect(names("how much are ava's piano lessons", ['Ava starts swimming on Sat 3 May.'])).toEqual([
+      ...termSet('ava'),
+    ]);
+    expect(names('how much is the mtor assay', ['mTOR inhibition in mice.'])).toEqual([]);
+  });
+
+  it('holds back the word rules from a note about somebody else than the person the question names', async () => {
+    const signalsOf = await signalsOver([
+      "Oliver's piano lesson moved to Wednesdays 4:15pm with Mrs Grant, $35 a lesson.",
+      'Ava starts swimming at the leisure centre on Sat 3 May, 9am, $80 for the term.',
+      'Plumber fixed the leaking shower valve on Monday, $140 cash.',
+      'Shopping list: milk, eggs, bread, bin bags, dishwasher tablets.',
+    ]);
+    // "piano" and "lesson" held, at a cosine the last rule takes: not for Ava, whom another note names.
+    const ava = await signalsOf("how much are Ava's piano lessons", "Oliver's");
+    expect(ava.missesProperName).toBe(true);
+    expect(isSupported({ ...ava, cosine: 0.52 })).toBe(false);
+    // Most of the question's words held: still about Oliver.
+    const wednesday = await signalsOf("what time is Ava's piano lesson on Wednesdays", "Oliver's");
+    expect(wednesday.missesProperName).toBe(true);
+    expect(isSupported({ ...wednesday, cosine: 0.4 })).toBe(false);
+    // The same questions about Oliver pass.
+    const oliver = await signalsOf("how much are Oliver's piano lessons", "Oliver's");
+    expect(oliver.missesProperName).toBeUndefined();
+    expect(isSupported({ ...oliver, cosine: 0.52 })).toBe(true);
+    // Beside an answer, the note may still be cited (the admit bar does not ask it), and a model judges for itself.
+    expect(isSupported({ ...ava, cosine: 0.52 }, DEFAULT_ADMIT)).toBe(true);
+    // A name no note holds proves nothing.
+    expect((await signalsOf("how much are Zoe's piano lessons", "Oliver's")).missesProperName).toBeUndefined();
+  });
+
+  it('reads no proper name from one most passages hold, as the speakers of a conversation', async () => {
+    const signalsOf = await signalsOver([
+      'Tim: went to the Lakers game with my brother last night',
+      'Tim: my knee still hurts after the match',
+      'John: got a new puppy, a beagle called Max',
+      'Tim: booked a trip to Spain for November',
+    ]);
+    // "Tim" is in three of the four: the note without it may still answer by its words.
+    expect((await signalsOf("what is Tim's puppy called", 'John')).missesProperName).toBeUndefined();
   });
 
   it('passes a note that stands out in meaning only when it names one of the things the question names', async () => {

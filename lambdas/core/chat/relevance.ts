@@ -72,6 +72,15 @@ export interface SupportThresholds {
    */
   leadNamesSubject: boolean;
   /**
+   * The rules on words alone, or words with some meaning (most of the
+   * question's terms, a share of them, some of them at `minCosineWithTerms`),
+   * pass no passage that lacks a proper name the question asks about and
+   * another passage holds (`missesProperName`): "how much are Ava's piano
+   * lessons" shares "piano" and "lessons" with the note on Oliver's, and is
+   * about somebody else.
+   */
+  properNamesHeld: boolean;
+  /**
    * Or: at least two terms and this share of the question's distinct terms,
    * holding `coverage` of the weight, at `cosine` or more, missing no word
    * naming a thing that people do not say all the time (rarity above
@@ -114,6 +123,7 @@ export const DEFAULT_SUPPORT: SupportThresholds = {
     { lead: 0.095, cosine: 0.4 },
   ],
   leadNamesSubject: true,
+  properNamesHeld: true,
   shareWithCosine: { share: 0.6, coverage: 0.5, cosine: 0.35 },
   category: { cosine: 0.2, band: 0.15 },
   acceptsContext: false,
@@ -139,6 +149,7 @@ export const DEFAULT_NOISE: SupportThresholds = {
   minCosineForFigures: 0.3,
   leadTiers: [],
   leadNamesSubject: false,
+  properNamesHeld: false,
   shareWithCosine: null,
   category: { cosine: 0.2, band: 0.25 },
   acceptsContext: true,
@@ -159,6 +170,7 @@ export const DEFAULT_ADMIT: SupportThresholds = {
   minCosineForFigures: 0.4,
   leadTiers: [{ lead: 0.05, cosine: 0.3 }],
   leadNamesSubject: false,
+  properNamesHeld: false,
   shareWithCosine: null,
   category: { cosine: 0.1, band: 0.25 },
   acceptsContext: true,
@@ -187,6 +199,12 @@ export interface SupportSignals {
    * somebody else. Absent when the question names no thing at all.
    */
   missesName?: boolean;
+  /**
+   * The question asks about someone by a proper name (subject-words.ts
+   * properNameTerms: "Ava") that the passage lacks and another passage
+   * holds. Absent when it does not.
+   */
+  missesProperName?: boolean;
   /**
    * The question names things and the passage names none of them, nor a
    * kind of one (subject-words.ts namesASubject); absent when the question
@@ -265,7 +283,9 @@ export function termCoverage(
 
 export function isSupported(signals: SupportSignals, thresholds: SupportThresholds = DEFAULT_SUPPORT): boolean {
   const enoughTerms = signals.matchedTerms >= Math.min(thresholds.minMatchedTerms, signals.questionTerms);
-  if (signals.coverage >= thresholds.minCoverage && enoughTerms) return true;
+  // Words shared with a note about somebody else prove nothing about the one asked about.
+  const wordsProve = !(thresholds.properNamesHeld && signals.missesProperName);
+  if (wordsProve && signals.coverage >= thresholds.minCoverage && enoughTerms) return true;
   if (
     signals.matchedTerms > 0 &&
     (signals.tellingCoverage ?? 0) >= thresholds.minCoverageAlone &&
@@ -299,7 +319,12 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   )
     return true;
   const share = signals.questionTerms ? signals.matchedTerms / signals.questionTerms : 0;
-  if (signals.matchedTerms >= 2 && share >= thresholds.minShare && signals.coverage >= thresholds.minCoverageWithShare)
+  if (
+    wordsProve &&
+    signals.matchedTerms >= 2 &&
+    share >= thresholds.minShare &&
+    signals.coverage >= thresholds.minCoverageWithShare
+  )
     return true;
   const sharing = thresholds.shareWithCosine;
   if (
@@ -312,6 +337,7 @@ export function isSupported(signals: SupportSignals, thresholds: SupportThreshol
   )
     return true;
   return (
+    wordsProve &&
     signals.matchedTerms > 0 &&
     signals.coverage >= thresholds.minCoverageWithCosine &&
     cosine >= thresholds.minCosineWithTerms

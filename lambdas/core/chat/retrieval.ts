@@ -15,8 +15,11 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
-import { namesASubject, nameTerms, subjectsNamed, subjectTerms } from './subject-words.js';
+import { namesASubject, nameTerms, properNameTerms, subjectsNamed, subjectTerms } from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
+
+/** The largest share of the passages turned up that may hold a proper name the word rules ask for (SupportThresholds.properNamesHeld). */
+const PROPER_NAME_MOST_HELD = 1 / 3;
 
 export interface RetrievedPassage {
   itemId: string;
@@ -192,7 +195,14 @@ export class ChatRetriever {
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
     // The question's names ("Liam") that some passage holds: a passage lacking one is about somebody else.
-    const namesInLibrary = [...nameTerms(question)].filter((t) => [...pool.values()].some((terms) => terms.has(t)));
+    const holders = (term: string) => [...pool.values()].filter((terms) => terms.has(term)).length;
+    const namesInLibrary = [...nameTerms(question)].filter((t) => holders(t) > 0);
+    // Of those, the proper names ("Ava") few passages hold: lacking one, a passage is about somebody else even for
+    // the word rules. A name most passages hold is everywhere (a conversation's speakers), and tells nothing apart.
+    const properNamesInLibrary = [...properNameTerms(question, [...textOf.values()])].filter((t) => {
+      const holding = holders(t);
+      return holding > 0 && holding <= pool.size * PROPER_NAME_MOST_HELD;
+    });
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),
@@ -232,6 +242,7 @@ export class ChatRetriever {
                   missedSubjectRarity: Math.max(0, ...missed.map((t) => rarity.get(t) ?? 1)),
                   // A passage lacking a name lacks it in its terms too, so any passage holding it is another one.
                   missesName: namesInLibrary.some((t) => !answers.has(t)),
+                  ...(properNamesInLibrary.some((t) => !answers.has(t)) ? { missesProperName: true } : {}),
                   namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, textOf.get(key(hit))!),
                 }
               : {}),

@@ -28,6 +28,53 @@ export function nameTerms(text: string): Set<string> {
   return terms;
 }
 
+/** Capitalised and in no dictionary, but no one's name: months and weekdays say when, titles stand before a name. */
+const NOT_NAMES = termSet(
+  'january february march april may june july august september october november december ' +
+    'monday tuesday wednesday thursday friday saturday sunday mr mrs ms mx dr prof st',
+);
+
+/** A word written with a capital and the rest in lower case ("Ava"; not "PK" or "IgG"), not inside another. */
+const CAPITALISED = /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+(?![\p{L}\p{N}])/gu;
+
+/**
+ * The terms of the proper names a question asks about: its words no
+ * dictionary knows (nameTerms) that it writes with a capital, except as
+ * the first word of a sentence ("is Ava's lesson on Monday": "Ava";
+ * "Drosophila" opening a claim is not one). A question written without
+ * capitals writes no name: there its words no dictionary knows that the
+ * passages write with a capital are its names ("ava's lesson" over "Ava
+ * starts swimming ..."). A technical word is rarely capitalised mid-sentence
+ * and never in a question written without capitals. Nor is a month, a
+ * weekday or a title ("Dr") a name here.
+ */
+export function properNameTerms(question: string, passages: readonly string[]): Set<string> {
+  const unknown = new Set([...nameTerms(question)].filter((term) => !NOT_NAMES.has(term)));
+  const terms = new Set<string>();
+  if (!unknown.size) return terms;
+  const written = /\p{Lu}/u.test(question)
+    ? capitalisedTerms(question, { midSentence: true })
+    : new Set(passages.flatMap((text) => [...capitalisedTerms(text, { midSentence: false })]));
+  for (const term of unknown) if (written.has(term)) terms.add(term);
+  return terms;
+}
+
+function capitalisedTerms(text: string, { midSentence }: { midSentence: boolean }): Set<string> {
+  const terms = new Set<string>();
+  for (const match of text.matchAll(CAPITALISED)) {
+    if (midSentence && opensSentence(text, match.index)) continue;
+    for (const term of termSet(match[0])) terms.add(term);
+  }
+  return terms;
+}
+
+/** Whether the word at `index` is the text's first or follows a sentence's end. */
+function opensSentence(text: string, index: number): boolean {
+  let i = index - 1;
+  while (i >= 0 && /\s/u.test(text[i]!)) i -= 1;
+  return i < 0 || '.!?:'.includes(text[i]!);
+}
+
 function namesAThing(word: string): boolean {
   if (!isEnglishWord(word)) return true;
   return lexicon[word]![0]!.startsWith('NN');
