@@ -47,6 +47,18 @@ describe('content terms', () => {
     expect(contentTerms('what colour was chosen for the hallway')).toEqual(contentTerms('colour hallway'));
   });
 
+  it('reads months and weekdays as notes shorten them, and leaves the words they would clash with', () => {
+    expect(contentTerms('Hydro One Jan bill, due Tue Apr 15 or Thurs')).toEqual(
+      contentTerms('Hydro One January bill, due Tuesday April 15 or Thursday'),
+    );
+    expect(contentTerms('Sept Oct Nov Dec Wed Fri')).toEqual(
+      contentTerms('September October November December Wednesday Friday'),
+    );
+    // "sat", "sun" and "mar" are words of their own.
+    expect(contentTerms('we sat in the sun')).toEqual(contentTerms('we sit in the sun'));
+    expect(contentTerms('Mar')).toEqual(['mar']);
+  });
+
   it('drops the words that ask for a chart only where they ask for one, and keeps them as the everyday nouns they are elsewhere', () => {
     expect(contentTerms('Draw a bar chart of the quarterly revenue')).toEqual(['quarterli', 'revenu']);
     expect(contentTerms('a pie chart of spending')).toEqual(['spend']);

@@ -130,7 +130,7 @@ andromeda *japanes+andromeda
 angel angel+fall *archangel backer buddha *cherub dervish *gabriel holi+man holi+person *michael *raphael saint *seraph
 angelu *angelu+bell
 anger *aggrav *annoy *chafe *connipt *dander *displeasur *dudgeon *fit *frustrat *furi *harass *indign *ir ira *irrit *livid *mad *offenc *offens *outrag *piqu *rage *scene *spleen *tantrum *temper *torment *umbrag *wrath
-angl *azimuth *crotch *dec *dip *dogleg *fork *ha *hip *inclin *latitud *lead *longitud *ra slant *variat
+angl *azimuth *crotch *decemb *dip *dogleg *fork *ha *hip *inclin *latitud *lead *longitud *ra slant *variat
 angu black+angu
 anguish *torment *tortur
 anim *abyssinian *adult *amphibian *angora *arachnid *babi *barker *beast *biddi *bipe *bird *bot *brit *britt *brute *bullock *calf *captiv *carnivor *caterpillar *centiped *chick *colt *creatur *critter *crustacean *cub *cur *dalmatian *dam *dobson *dog *doggi *doodlebug *embryo *entir *fauna *fawn *feeder *femal *fetu *filli *finish *fledgl *foal *foetu *game *geld *giant *greyhound *grous *grub *head *heifer *hen *herbivor *inchworm *insect *jellyfish *kit *kitten *kitti *lamb *lapdog *larva *looper *maggot *male *maltes *mammal *mammalian *mate *medusa *mollusc *mollusk *mongrel *mouser *mutant *mutt *newfoundland *nymph *offspr *orphan *parr *partridg *peeper *pest *pet *piggi *piglet *polyp *pooch *poodl *predat *prei *pug *pup *puppi *purebr *puss *pussi *pussycat *quarri *queen *racer *reptil *reptilian *scaveng *shellfish *siames *sire *spit *spitz *spong *stallion *starfish *steer *strai *stunt *suckl *sumpter *survivor *tabbi *tadpol *thoroughbr *toi *tom *tomcat *varmint *vermin *vertebr *whelp *wiggler *worm *young
@@ -233,7 +233,6 @@ auction *auction+bridg auction+sale
 audienc consult *galleri *grandstand hear *hous interview readership viewer
 audio audio+frequenc audio+record audiotap dat disc disk dub lp platter record *sound sound+record soundtrack
 audit *ear *hear tryout
-august *aug
 aunt *aunti
 aunti *aunt
 aurora *dawn *daybreak *first+light *morn *sunris *sunup
@@ -550,7 +549,7 @@ buck clam dollar dollar+bill hors *long+hors on+dollar+bill pearl+buck royal saw
 bucket *grappl *kibbl *pail
 buckl warp
 bud *cleav *rosebud
-buddhist *mon
+buddhist *mondai
 buddi *brother *chum *croni *pal *sidekick
 budg *john+donald+budg
 buff *aficionado *bacchan buffer caramel *devote *fan *groupi *lover
@@ -1192,7 +1191,6 @@ debut *entri *first+appear *induct *introduct *launch *natur *unveil
 decad *eighti *fifti *forti *nineti *seventi *sixti ten tenner *thirti *twenti
 decai blight *breakdown *caviti corros *corrupt *declin *decomposit desol deterior devast disintegr fragment impair *mildew *mold *mould *putrefact radioact+decai *relax *rot *ruin ruinat *spoil wear
 deceas *dead+person *dead+soul *deceas+person *deced *depart *infern *zombi
-decemb *dec
 decenc *modesti
 decept affect appear attitud *blind *bluff charad cheat chicaneri *deceit delus *duplic *evas *exagger *facad fakeri *feign fraud goldbrick guil *hedg hoax *humbug *hypocrisi illus imperson magic magic+trick *magnif masquerad pose prestidigit *pretenc pretend *pretens *pretext *quibbl simul *subterfug trick *trickeri wile
 decid *afterthought *altern *choic *closur *default *determin *druther *favorit *favourit *imposs *judg *judgement *judgment *open *option *pick *pleasur *possibl *prefer *reject *resolut *rethink *revers *select *settlement *turnabout *turnaround *wai *wish
@@ -2855,9 +2853,7 @@ mom *ma *mama *mamma *mammi *momma *mommi *mum *mummi
 moment *bite *climax consequ *culmin *flash *heartbeat import *instant *jiffi matter *meal *minut *mo *occas *pinpoint present+moment *second *time *trice *twinkl varianc *wink
 momma *ma *mama *mamma *mammi *mom *mommi *mum *mummi
 mommi *ma *mama *mamma *mammi *mom *momma *mum *mummi
-mon *mondai
 monasteri *abbei
-mondai *mon
 monei *appropri *boodl *bread *budget bundl *cabbag *clam *deposit *dinero *dough *fund *kale *lettuc *lolli *loot *lucr megabuck *moolah pile *pork *save *scratch *shekel *simoleon sterl *sugar *wampum
 monitor monitor+devic monitor+lizard *proctor remind
 monk *brother *trappist
@@ -2868,7 +2864,7 @@ monster *basilisk behemoth *bogeyman *booger *boogeyman *bugaboo *centaur *chime
 mont *four+card+mont *three+card+mont
 montana *mt *treasur+state
 montgomeri bernard+law+montgomeri
-month *ab *april *aug *august *av *calendar+month *date *dec *decemb *epoch *februari *januari *juli *june *mar *march *moon *novemb *octob *pu *ramadan *sep *septemb *thermidor
+month *ab *april *august *av *calendar+month *date *decemb *epoch *februari *januari *juli *june *mar *march *moon *novemb *octob *pu *ramadan *septemb *thermidor
 monument *brass *graveston *headston *megalith *memori *pantheon *plaqu repositori *tombston
 mood *climat *distemp *humor *humour imper indic *irrit mode *peev *pet subjunct *sulk *temper
 moodi *helen+will *helen+will+moodi
@@ -3917,7 +3913,6 @@ sensor *detector
 sentenc condemn convict *interrog life prison+term time
 sentiment *conclus *determin *ey *idea *judgement *judgment *mind *opinion *persuas *pole *polit *think *view
 separ abstract *alien bare *bosom branch *breach *break breakawai *breakup castrat censor censorship circumcis *clearanc cleavag *conceal *confidenti cut decontamin delet *detach disengag dissect divis *divorc drain drainag elimin empti *estrang evacu extract fibril fork fragment *hide *insul *interv *isol lacer legal+separ *loneli partit *privaci *quarantin remov rend *reprint riddanc *rift rins rip *ruptur *seclus *secreci *segreg *sever *sift skim slice *snap *solitud split strip subdivis tear uncov undercut withdraw zone
-septemb *sep
 sequenc *combin *domin episod *extens *factor *gene open pelt rain rotat row run *sentenc *string success *suppressor
 sergeant *polic+sergeant
 seri bimonthli biweekli *blizzard *cascad *catena *chain *combin converg *cordon *cours *current *cycl *extens *factor *flow *gene *hierarchi *line monthli *nexu *parad *progress quarterli *rash *run *sequenc serial *station *streak *stream *string *success *suppressor *train weekli
@@ -4136,7 +4131,7 @@ southwest *sw
 souvenir *cracker *favor *favour *keepsak memento *relic *snapper *token
 sovereign *czar *emperor *empress *kaiser *king *merovingian *mikado *monarch *rex *shah *tsar
 spa health+club health+spa resort+hotel *water+hole *water+place
-space *abyss *airspac *angl *apertur *azimuth blank blank+space *breach *break *cavern *caviti *cell *chao *chap *chasm *chink *cleav *compart *crack *cranni *crawlspac *crevic *crotch *dec *dip distanc *dogleg *empti *enclosur *expans *fault *fissur *fli *fork *fractur *gap *gulf *ha *hiatu *hip *hole *hollow *inclin indent *infinit *kei *knothol *latitud *lead *leak *longitud *manifold margin *matrix *mouth *open outer+space *overhead *paint *perch *perfor *place *pocket *pore *pouch quad *ra *rathol *rend *rift *rip *sac *sack *seat *separ *sheet *shift *slack *slit *snag *split *stretch *subspac *swath *tear *vacanc *vacuum *variat *vent *void *volcano *window *workspac
+space *abyss *airspac *angl *apertur *azimuth blank blank+space *breach *break *cavern *caviti *cell *chao *chap *chasm *chink *cleav *compart *crack *cranni *crawlspac *crevic *crotch *decemb *dip distanc *dogleg *empti *enclosur *expans *fault *fissur *fli *fork *fractur *gap *gulf *ha *hiatu *hip *hole *hollow *inclin indent *infinit *kei *knothol *latitud *lead *leak *longitud *manifold margin *matrix *mouth *open outer+space *overhead *paint *perch *perfor *place *pocket *pore *pouch quad *ra *rathol *rend *rift *rip *sac *sack *seat *separ *sheet *shift *slack *slit *snag *split *stretch *subspac *swath *tear *vacanc *vacuum *variat *vent *void *volcano *window *workspac
 spacecraft *capsul *lander *space+vehicl *spaceship *starship
 spaceship *starship
 spanish *castilian spanish+peopl
@@ -4556,7 +4551,7 @@ tomb *crypt *grave *mausoleum *monument *repositori *sepulchr *vault
 tombston *graveston *headston
 ton *dozen *gob gross+ton *heap *lash *load long+ton *lot *net+ton *oodl *pile *raft *scad *score *short+ton *stack *wad
 tone catatonia chord *color *colour domin *falsetto feel flavor flavour fundament *harmon hollywood keynot partial pedal pure+tone *qualiti *regist *reson rich *ring shade shake smell spirit step *timber *timbr ting tint tonic triad trill *twang whole+step whole+tone zeitgeist
-tongu *alabama *albanian *algonquin *apach *arab *arama *armenian *australian *bai *baltic *bantu *basqu *berber *blackfoot *caucasian *celtic *chad *cheroke *cheyenn *chines *chinook *chippewa *choctaw *clapper *creol *crow *dakota *delawar *egyptian *eskimo *fox *gaelic *georgian *greek *hittit *illinoi *indian *japanes *karen *khmer *kiowa knife *korean *latin *maltes *mam *masa *massachusett *maya *mayan *micmac *mohawk *mon *mongolian *natur+languag *navajo *nordic *nors *ocean *pawne *pie *polynesian *quich *sante *scandinavian *seminol *seneca *slavic spit *tai *tuareg *tuscarora *vietnames *wichita
+tongu *alabama *albanian *algonquin *apach *arab *arama *armenian *australian *bai *baltic *bantu *basqu *berber *blackfoot *caucasian *celtic *chad *cheroke *cheyenn *chines *chinook *chippewa *choctaw *clapper *creol *crow *dakota *delawar *egyptian *eskimo *fox *gaelic *georgian *greek *hittit *illinoi *indian *japanes *karen *khmer *kiowa knife *korean *latin *maltes *mam *masa *massachusett *maya *mayan *micmac *mohawk *mondai *mongolian *natur+languag *navajo *nordic *nors *ocean *pawne *pie *polynesian *quich *sante *scandinavian *seminol *seneca *slavic spit *tai *tuareg *tuscarora *vietnames *wichita
 tonic keynot pop soda soda+pop soda+water *tonic+water
 tool *auger *beetl *bender *bill *bite *blade *buffer *bur *burr *chainsaw *clincher cock *comb *crank creatur *cutleri *cutter dick *die *drill *float *fork *gang *gimlet *grappl *graver *gutter *hack *hacksaw *hammer *heckl *hoe *instrument *jack *jackhamm *jigsaw *lister *mallet *maul *mower *muller *open *pallet pecker *pestl *pick *pincer *pitchfork *plane *plier *plough *plow *plunger *pounder prick *punch *puncher puppet putz *rake *ram *rounder *router *sander *sawmil *scoop *screwdriv *scribe *scuffl *see shaft *shovel *sledg *sledgehamm *slice *slick *smoother *snake *spade *spanner *spatula *spreader *spud *squar *stamp *stamper *starter *style *stylu *tamper *tap *toothpick *trowel *upset *wrench
 tooth *anterior *bucktooth *canin *chopper cog *fang *grinder *incisor *molar *pearli *posterior sprocket *tusk
@@ -4854,9 +4849,9 @@ weaver weaver+finch
 web *cobweb *entangl network ra reticulum rf *tent *vane world+wide+web
 websit *internet+site *portal *site *web+site
 webster daniel+webster *john+webster noah+webster
-wed *bridal *marriag *marriag+ceremoni *midweek *nuptial *wed+ceremoni wed+parti *wednesdai
+wed *bridal *marriag *marriag+ceremoni *nuptial *wed+ceremoni wed+parti
 wedg bomber chock coulter cuban+sandwich grinder hero hero+sandwich hoagi italian+sandwich poor+boi share shim sub submarin submarin+sandwich torpedo wedg+heel *wedg+shape
-wednesdai *midweek *wed
+wednesdai *midweek
 weed *ambrosia dope gage grass green+goddess mari+jane mourn+band *nettl pot *ragwe skunk smoke *stinkwe *thistl *tumblewe
 week calendar+week *rag *shiva
 weeni *dog *frank *frankfurt *hot+dog *hotdog *wiener

@@ -39,8 +39,35 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * £80". Regular forms are left to the stemmer.
  */
 function baseForm(word: string): string {
-  return verbExceptions[word] ?? nounExceptions[word] ?? word;
+  return SHORT_DATES.get(word) ?? verbExceptions[word] ?? nounExceptions[word] ?? word;
 }
+
+/**
+ * Months and weekdays as notes shorten them ("Hydro Jan bill", "Tue Apr
+ * 15"), read as the words a question spells out. Not "mar", "sat" or
+ * "sun", which are words of their own ("may" is a function word).
+ */
+const SHORT_DATES: ReadonlyMap<string, string> = new Map([
+  ['jan', 'january'],
+  ['feb', 'february'],
+  ['apr', 'april'],
+  ['jun', 'june'],
+  ['jul', 'july'],
+  ['aug', 'august'],
+  ['sep', 'september'],
+  ['sept', 'september'],
+  ['oct', 'october'],
+  ['nov', 'november'],
+  ['dec', 'december'],
+  ['mon', 'monday'],
+  ['tue', 'tuesday'],
+  ['tues', 'tuesday'],
+  ['wed', 'wednesday'],
+  ['thu', 'thursday'],
+  ['thur', 'thursday'],
+  ['thurs', 'thursday'],
+  ['fri', 'friday'],
+]);
 
 /** The term a content word counts as, or null for a function or asking word (in any of its forms). */
 const termCache = new Map<string, string | null>();
