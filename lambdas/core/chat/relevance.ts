@@ -72,8 +72,8 @@ export interface SupportThresholds {
    */
   leadNamesSubject: boolean;
   /**
-   * The rules on words alone, or words with some meaning (most of the
-   * question's terms, a share of them, some of them at `minCosineWithTerms`),
+   * The rules on words alone, or words with some meaning (`minCoverage`
+   * with `minMatchedTerms`, `minShare`, some words at `minCosineWithTerms`),
    * pass no passage that lacks a proper name the question asks about and
    * another passage holds (`missesProperName`): "how much are Ava's piano
    * lessons" shares "piano" and "lessons" with the note on Oliver's, and is

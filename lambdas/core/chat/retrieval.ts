@@ -18,7 +18,7 @@ import {
 import { namesASubject, nameTerms, properNameTerms, subjectsNamed, subjectTerms } from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
 
-/** The largest share of the passages turned up that may hold a proper name the word rules ask for (SupportThresholds.properNamesHeld). */
+/** The largest share of the items turned up that may hold a proper name the word rules ask for (SupportThresholds.properNamesHeld). */
 const PROPER_NAME_MOST_HELD = 1 / 3;
 
 export interface RetrievedPassage {
@@ -68,6 +68,7 @@ export const DEFAULT_RETRIEVAL: RetrievalOptions = {
 };
 
 const key = (hit: Pick<PassageHit, 'itemId' | 'passage'>) => `${hit.itemId}#${hit.passage.ordinal}`;
+const itemOfKey = (passageKey: string) => passageKey.slice(0, passageKey.lastIndexOf('#'));
 
 /**
  * Retrieval for answering: the same hybrid search the API serves (both legs
@@ -195,13 +196,15 @@ export class ChatRetriever {
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
     // The question's names ("Liam") that some passage holds: a passage lacking one is about somebody else.
-    const holders = (term: string) => [...pool.values()].filter((terms) => terms.has(term)).length;
-    const namesInLibrary = [...nameTerms(question)].filter((t) => holders(t) > 0);
-    // Of those, the proper names ("Ava") few passages hold: lacking one, a passage is about somebody else even for
-    // the word rules. A name most passages hold is everywhere (a conversation's speakers), and tells nothing apart.
+    const namesInLibrary = [...nameTerms(question)].filter((t) => [...pool.values()].some((terms) => terms.has(t)));
+    // Of those, the proper names ("Ava") few items hold: lacking one, a passage is about somebody else even for
+    // the word rules. A name most items hold is everywhere (a conversation's speakers), and tells nothing apart.
+    const itemsTurnedUp = new Set([...pool.keys()].map(itemOfKey)).size;
+    const itemsHolding = (term: string) =>
+      new Set([...pool].filter(([, terms]) => terms.has(term)).map(([passage]) => itemOfKey(passage))).size;
     const properNamesInLibrary = [...properNameTerms(question, [...textOf.values()])].filter((t) => {
-      const holding = holders(t);
-      return holding > 0 && holding <= pool.size * PROPER_NAME_MOST_HELD;
+      const holding = itemsHolding(t);
+      return holding > 0 && holding <= Math.max(1, itemsTurnedUp * PROPER_NAME_MOST_HELD);
     });
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(

@@ -28,51 +28,82 @@ export function nameTerms(text: string): Set<string> {
   return terms;
 }
 
-/** Capitalised and in no dictionary, but no one's name: months and weekdays say when, titles stand before a name. */
-const NOT_NAMES = termSet(
-  'january february march april may june july august september october november december ' +
-    'monday tuesday wednesday thursday friday saturday sunday mr mrs ms mx dr prof st',
-);
+/** Titles: they stand before a name ("Dr Chen", "Mrs. Grant"), and are none. */
+const TITLES = new Set(['mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'st']);
+/** In no dictionary, but no one's name: months and weekdays say when (as written: "Julie" is no July). */
+const NOT_NAMES = new Set([
+  ...'january february march april may june july august september october november december'.split(' '),
+  ...'monday tuesday wednesday thursday friday saturday sunday'.split(' '),
+  ...TITLES,
+]);
 
-/** A word written with a capital and the rest in lower case ("Ava"; not "PK" or "IgG"), not inside another. */
-const CAPITALISED = /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+(?![\p{L}\p{N}])/gu;
+/** A word written with a capital and the rest in lower case, or such parts joined ("Ava", "McKenzie"; not "PK" or "IgG"). */
+const CAPITALISED = /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*(?![\p{L}\p{N}])/gu;
+const WORD_AS_WRITTEN = /[\p{L}\p{N}]+/gu;
 
 /**
  * The terms of the proper names a question asks about: its words no
- * dictionary knows (nameTerms) that it writes with a capital, except as
- * the first word of a sentence ("is Ava's lesson on Monday": "Ava";
- * "Drosophila" opening a claim is not one). A question written without
- * capitals writes no name: there its words no dictionary knows that the
- * passages write with a capital are its names ("ava's lesson" over "Ava
- * starts swimming ..."). A technical word is rarely capitalised mid-sentence
- * and never in a question written without capitals. Nor is a month, a
- * weekday or a title ("Dr") a name here.
+ * dictionary knows that it writes with a capital, except as the first word
+ * of a sentence ("is Ava's lesson on Monday": "Ava"; "Drosophila" opening a
+ * claim is not one). A question that writes no word with a capital
+ * mid-sentence (but "I") may write no name that way ("how much are ava's
+ * lessons"): its words no dictionary knows that the passages always write
+ * with a capital are its names ("Ava starts swimming ...", and "Ava" wherever
+ * a passage has it); a technical word is written in lower case somewhere
+ * ("drosophila" in "the drosophila larvae"). Nor is a month, a weekday or a
+ * title ("Dr") a name here.
  */
 export function properNameTerms(question: string, passages: readonly string[]): Set<string> {
-  const unknown = new Set([...nameTerms(question)].filter((term) => !NOT_NAMES.has(term)));
+  const unknown = new Map<string, string>();
+  for (const { word, term } of wordTerms(question))
+    if (!isEnglishWord(word) && !NOT_NAMES.has(word)) unknown.set(word, term);
   const terms = new Set<string>();
   if (!unknown.size) return terms;
-  const written = /\p{Lu}/u.test(question)
-    ? capitalisedTerms(question, { midSentence: true })
-    : new Set(passages.flatMap((text) => [...capitalisedTerms(text, { midSentence: false })]));
-  for (const term of unknown) if (written.has(term)) terms.add(term);
+  const asked = capitalisedMidSentence(question);
+  const names = asked.size ? asked : alwaysCapitalised(new Set(unknown.keys()), passages);
+  for (const [word, term] of unknown) if (names.has(word)) terms.add(term);
   return terms;
 }
 
-function capitalisedTerms(text: string, { midSentence }: { midSentence: boolean }): Set<string> {
-  const terms = new Set<string>();
-  for (const match of text.matchAll(CAPITALISED)) {
-    if (midSentence && opensSentence(text, match.index)) continue;
-    for (const term of termSet(match[0])) terms.add(term);
-  }
-  return terms;
+/** The words (lower-cased) a text writes with a capital, but as a sentence's first word and "I". */
+function capitalisedMidSentence(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const match of text.matchAll(CAPITALISED))
+    if (match[0] !== 'I' && !opensSentence(text, match.index)) words.add(match[0].toLowerCase());
+  return words;
 }
 
-/** Whether the word at `index` is the text's first or follows a sentence's end. */
+/** Of `words` (lower-cased), those the passages hold and always write with a capital. */
+function alwaysCapitalised(words: ReadonlySet<string>, passages: readonly string[]): Set<string> {
+  const capitalised = new Set<string>();
+  const lower = new Set<string>();
+  for (const text of passages)
+    for (const [written] of text.matchAll(WORD_AS_WRITTEN)) {
+      const word = written.toLowerCase();
+      if (!words.has(word)) continue;
+      (written[0] === word[0] ? lower : capitalised).add(word);
+    }
+  return new Set([...capitalised].filter((word) => !lower.has(word)));
+}
+
+/**
+ * Whether the word at `index` is the text's first or opens a sentence: it
+ * follows a sentence's end, or a line's. A title's or an initial's full
+ * stop ends no sentence ("Dr. Chen", "J. Smith").
+ */
 function opensSentence(text: string, index: number): boolean {
   let i = index - 1;
-  while (i >= 0 && /\s/u.test(text[i]!)) i -= 1;
-  return i < 0 || '.!?:'.includes(text[i]!);
+  while (i >= 0 && /\s/u.test(text[i]!)) {
+    if (text[i] === '\n') return true;
+    i -= 1;
+  }
+  if (i < 0 || '!?'.includes(text[i]!)) return true;
+  if (text[i] !== '.') return false;
+  // The word before the full stop (its last letters: a title is short).
+  let start = i;
+  while (start > 0 && i - start < 8 && /\p{L}/u.test(text[start - 1]!)) start -= 1;
+  const before = text.slice(start, i).toLowerCase();
+  return !(before.length === 1 || TITLES.has(before));
 }
 
 function namesAThing(word: string): boolean {

@@ -43,14 +43,14 @@ function baseForm(word: string): string {
 }
 
 /**
- * Months and weekdays as notes shorten them ("Hydro Jan bill", "Tue Apr
+ * Months and weekdays as notes shorten them ("Hydro Jan bill", "Tue Oct
  * 15"), read as the words a question spells out. Not "mar", "sat" or
- * "sun", which are words of their own ("may" is a function word).
+ * "sun", which are words of their own ("may" is a function word), nor
+ * "apr", a loan's rate as often as April. "Jan" the name meets January.
  */
 const SHORT_DATES: ReadonlyMap<string, string> = new Map([
   ['jan', 'january'],
   ['feb', 'february'],
-  ['apr', 'april'],
   ['jun', 'june'],
   ['jul', 'july'],
   ['aug', 'august'],
@@ -68,6 +68,11 @@ const SHORT_DATES: ReadonlyMap<string, string> = new Map([
   ['thurs', 'thursday'],
   ['fri', 'friday'],
 ]);
+
+/** Whether a word is a month's or a weekday's short form, read as the whole word (SHORT_DATES). */
+export function isShortDate(word: string): boolean {
+  return SHORT_DATES.has(word.toLowerCase());
+}
 
 /** The term a content word counts as, or null for a function or asking word (in any of its forms). */
 const termCache = new Map<string, string | null>();
