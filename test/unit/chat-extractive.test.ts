@@ -335,6 +335,9 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(HOLDS.person.test('Met Sarah at the station.')).toBe(true);
     expect(HOLDS.person.test('Done. Team lunch moved to Friday.')).toBe(false);
     expect(HOLDS.person.test('The plumber comes on Monday in March.')).toBe(false);
+    // A title's full stop ends no sentence: "Brown" after "Dr." is a name; a new line opens a sentence.
+    expect(HOLDS.person.test('Knee looked at by Dr. Brown.')).toBe(true);
+    expect(HOLDS.person.test('Kitchen\nTeam lunch moved to Friday.')).toBe(false);
   });
 
   it('a question of a decision or a reason is answered by the sentence saying what was decided, and why', async () => {

@@ -1,5 +1,6 @@
 import { isEnglishWord } from './subject-words.js';
 import { termSet } from './terms.js';
+import { isCalendarWord, MONTH_OR_DAY, opensSentence } from './written-names.js';
 
 /**
  * What a question asks for, read from its words: a time or date, an amount
@@ -42,28 +43,17 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   ],
 ];
 
-/** A month as notes write it, whole or shortened: one alternative a month, each starting with its first three letters. */
-export const MONTH =
-  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
-const MONTH_OR_DAY =
-  `(?:${MONTH}|` +
-  'monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|tonight|yesterday|weekend|morning|afternoon|evening)';
 /**
  * A name: a capitalised word inside a sentence ("Repair man (Bob, ...", "Mrs
  * Hughes at no. 9"), or one opening it that is no English word ("Sarah is
  * sorting the catering", not "Team offsite moved"), and not a day or a month.
  */
 const CAPITALISED = /\b[A-Z][a-z]+/g;
-const CALENDAR_WORD = new RegExp(`^(?:${MONTH_OR_DAY})$`, 'i');
 function holdsAName(text: string): boolean {
   for (const match of text.matchAll(CAPITALISED)) {
     const word = match[0];
-    if (CALENDAR_WORD.test(word)) continue;
-    // What comes before it, past the spaces: nothing or a full stop when it opens a sentence.
-    let before = match.index - 1;
-    while (before >= 0 && /\s/.test(text[before]!)) before -= 1;
-    const opensSentence = before < 0 || '.!?'.includes(text[before]!);
-    if (!opensSentence || !isEnglishWord(word)) return true;
+    if (isCalendarWord(word)) continue;
+    if (!opensSentence(text, match.index) || !isEnglishWord(word)) return true;
   }
   return false;
 }

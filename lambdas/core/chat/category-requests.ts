@@ -1,5 +1,6 @@
-import { MONEY, MONTH } from './answer-kinds.js';
+import { MONEY } from './answer-kinds.js';
 import { termSet } from './terms.js';
+import { MONTH } from './written-names.js';
 
 /**
  * A request for the things of a kind: "list the appointments I have coming

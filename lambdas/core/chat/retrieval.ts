@@ -202,10 +202,14 @@ export class ChatRetriever {
     const itemsTurnedUp = new Set([...pool.keys()].map(itemOfKey)).size;
     const itemsHolding = (term: string) =>
       new Set([...pool].filter(([, terms]) => terms.has(term)).map(([passage]) => itemOfKey(passage))).size;
-    const properNamesInLibrary = [...properNameTerms(question, [...textOf.values()])].filter((t) => {
-      const holding = itemsHolding(t);
-      return holding > 0 && holding <= Math.max(1, itemsTurnedUp * PROPER_NAME_MOST_HELD);
-    });
+    // Only the passages holding one of those names are read for how they write it.
+    const textsHoldingNames = [...pool]
+      .filter(([, terms]) => namesInLibrary.some((t) => terms.has(t)))
+      .map(([passage]) => textOf.get(passage)!);
+    const properNames = namesInLibrary.length ? properNameTerms(question, textsHoldingNames) : new Set<string>();
+    const properNamesInLibrary = namesInLibrary.filter(
+      (t) => properNames.has(t) && itemsHolding(t) <= Math.max(1, itemsTurnedUp * PROPER_NAME_MOST_HELD),
+    );
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),

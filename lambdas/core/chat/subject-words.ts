@@ -1,6 +1,7 @@
 import lexicon from 'wink-lexicon/src/lexicon.js';
 import { NOUN_KINDS } from './noun-kinds.js';
 import { termSet, wordTerms } from './terms.js';
+import { isCalendarWord, opensSentence, TITLES } from './written-names.js';
 
 /**
  * The terms of a question's words that name things: its nouns and names
@@ -23,19 +24,15 @@ export function subjectTerms(text: string): Set<string> {
 
 /** The terms of a text's words that no dictionary knows: names, brands ("Liam", "Xfinity"). */
 export function nameTerms(text: string): Set<string> {
-  const terms = new Set<string>();
-  for (const { word, term } of wordTerms(text)) if (!isEnglishWord(word)) terms.add(term);
-  return terms;
+  return new Set(unknownWords(text).values());
 }
 
-/** Titles: they stand before a name ("Dr Chen", "Mrs. Grant"), and are none. */
-const TITLES = new Set(['mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'st']);
-/** In no dictionary, but no one's name: months and weekdays say when (as written: "Julie" is no July). */
-const NOT_NAMES = new Set([
-  ...'january february march april may june july august september october november december'.split(' '),
-  ...'monday tuesday wednesday thursday friday saturday sunday'.split(' '),
-  ...TITLES,
-]);
+/** A text's words (lower-cased) that no dictionary knows, each with its term. */
+function unknownWords(text: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const { word, term } of wordTerms(text)) if (!isEnglishWord(word)) words.set(word, term);
+  return words;
+}
 
 /** A word written with a capital and the rest in lower case, or such parts joined ("Ava", "McKenzie"; not "PK" or "IgG"). */
 const CAPITALISED = /(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*(?![\p{L}\p{N}])/gu;
@@ -54,9 +51,8 @@ const WORD_AS_WRITTEN = /[\p{L}\p{N}]+/gu;
  * title ("Dr") a name here.
  */
 export function properNameTerms(question: string, passages: readonly string[]): Set<string> {
-  const unknown = new Map<string, string>();
-  for (const { word, term } of wordTerms(question))
-    if (!isEnglishWord(word) && !NOT_NAMES.has(word)) unknown.set(word, term);
+  const unknown = unknownWords(question);
+  for (const word of unknown.keys()) if (isCalendarWord(word) || TITLES.has(word)) unknown.delete(word);
   const terms = new Set<string>();
   if (!unknown.size) return terms;
   const asked = capitalisedMidSentence(question);
@@ -84,26 +80,6 @@ function alwaysCapitalised(words: ReadonlySet<string>, passages: readonly string
       (written[0] === word[0] ? lower : capitalised).add(word);
     }
   return new Set([...capitalised].filter((word) => !lower.has(word)));
-}
-
-/**
- * Whether the word at `index` is the text's first or opens a sentence: it
- * follows a sentence's end, or a line's. A title's or an initial's full
- * stop ends no sentence ("Dr. Chen", "J. Smith").
- */
-function opensSentence(text: string, index: number): boolean {
-  let i = index - 1;
-  while (i >= 0 && /\s/u.test(text[i]!)) {
-    if (text[i] === '\n') return true;
-    i -= 1;
-  }
-  if (i < 0 || '!?'.includes(text[i]!)) return true;
-  if (text[i] !== '.') return false;
-  // The word before the full stop (its last letters: a title is short).
-  let start = i;
-  while (start > 0 && i - start < 8 && /\p{L}/u.test(text[start - 1]!)) start -= 1;
-  const before = text.slice(start, i).toLowerCase();
-  return !(before.length === 1 || TITLES.has(before));
 }
 
 function namesAThing(word: string): boolean {
