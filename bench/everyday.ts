@@ -14,7 +14,7 @@
  * Goals (issue 18): right note cited >= 90% of answerable questions,
  * unrelated refused >= 95%, with each embedder; chat p50 <= 150 ms.
  *
- * Options: --set held-out|held-out-2|...|held-out-10|train|train-home|train-small|train-issue|train-family
+ * Options: --set held-out|held-out-2|...|held-out-11|train|train-home|train-small|train-issue|train-family
  *          (default held-out: the reported figures; held-out-2 to -5 written later, each measured
  *          once; tune on the train sets),
  *          --embedder use|shifted|both (default both), --verbose (each miss and wrong answer)
@@ -32,6 +32,7 @@ import { HELD_OUT_7 } from '../test/support/everyday-held-out-7.js';
 import { HELD_OUT_8 } from '../test/support/everyday-held-out-8.js';
 import { HELD_OUT_9 } from '../test/support/everyday-held-out-9.js';
 import { HELD_OUT_10 } from '../test/support/everyday-held-out-10.js';
+import { HELD_OUT_11 } from '../test/support/everyday-held-out-11.js';
 import { type EverydaySet, HELD_OUT, HELD_OUT_2, TRAIN, TRAIN_HOME } from '../test/support/everyday-notes.js';
 import {
   HELD_OUT_4,
@@ -63,6 +64,7 @@ const SETS: Record<string, EverydaySet> = {
   'held-out-8': HELD_OUT_8,
   'held-out-9': HELD_OUT_9,
   'held-out-10': HELD_OUT_10,
+  'held-out-11': HELD_OUT_11,
   train: TRAIN,
   'train-home': TRAIN_HOME,
   'train-small': TRAIN_SMALL,

@@ -349,6 +349,13 @@ describe('ExtractiveAnswerer: what a question wants', () => {
       'Decided to go with Nationwide instead of Barclays because of the lower fee.',
     );
     expect(wanted('which bank did we choose?')).toBe('decision');
+    // Asked in any form of the verb.
+    expect(wanted('what did we end up deciding about a second car?')).toBe('decision');
+    expect(wanted('which school are we choosing?')).toBe('decision');
+    expect(wanted('what are they agreeing to?')).toBe('decision');
+    expect(wanted('what did we settle on for the kitchen?')).toBe('decision');
+    // Picking something up is no choice.
+    expect(wanted('what did the kids pick up from school?')).not.toBe('decision');
     expect(wanted('why did we go with Nationwide?')).toBe('reason');
     // A decision asked with a time or an amount wants that.
     expect(wanted('when did we decide?')).toBe('time');

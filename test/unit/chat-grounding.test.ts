@@ -45,6 +45,28 @@ describe('content terms', () => {
     // Choosing asks for a decision, as deciding does: "which pram did we choose" is about the pram.
     expect(contentTerms('which pram did we choose')).toEqual(['pram']);
     expect(contentTerms('what colour was chosen for the hallway')).toEqual(contentTerms('colour hallway'));
+    // In every form: a note's "Decided" drops the word, so a question's "deciding" must too, or no note could hold it.
+    expect(contentTerms('what did we end up deciding about the second car')).toEqual(contentTerms('second car'));
+    expect(contentTerms('Decided no second car.')).toEqual(contentTerms('second car'));
+    expect(contentTerms('who are we choosing, and what is he agreeing to')).toEqual([]);
+    expect(contentTerms('summarising the school trip')).toEqual(contentTerms('school trip'));
+    // Only the verbs: a word that merely opens the same way is a word of its own.
+    expect(contentTerms('the bank teller')).toEqual(['bank', 'teller']);
+    expect(contentTerms('deciduous trees')).toEqual(['decidu', 'tree']);
+  });
+
+  it('reads everything and nothing as asking words, as it reads anything and something', () => {
+    // "everything" is no word a note holds: kept, the July notes would hold only half of the question.
+    expect(contentTerms("List everything that's on in July")).toEqual(contentTerms('July'));
+    expect(contentTerms('is there nothing booked for the weekend')).toEqual(contentTerms('booked weekend'));
+    // People are a word a conversation holds: "I got everyone a controller".
+    expect(contentTerms('what did Nate get for everyone')).toEqual(contentTerms('Nate everyone'));
+  });
+
+  it('reads "end up" as how something turned out, and "end" elsewhere as the word it is', () => {
+    expect(contentTerms('what did we end up paying for the fence')).toEqual(contentTerms('paid fence'));
+    expect(contentTerms('Ended up with the blue sofa.')).toEqual(contentTerms('blue sofa'));
+    expect(contentTerms('due at the end of the month')).toEqual(['due', 'end', 'month']);
   });
 
   it('reads months and weekdays as notes shorten them, and leaves the words they would clash with', () => {

@@ -32,7 +32,7 @@ const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   // After the others: "when did we decide", "how much did we agree to pay", "who is coming and when".
   [
     'decision',
-    /\b(?:decide|decided|decision|agree|agreed|choose|chose|chosen|pick|picked|settle on|settled on|go with|went with|opt|opted)\b/i,
+    /\b(?:decid(?:e|es|ed|ing)|decision|agree(?:s|d|ing)?|choos(?:e|es|ing)|chose|chosen|pick(?:s|ed|ing)?(?! up\b)|settl(?:e|es|ed|ing) on|go with|going with|went with|opt(?:s|ed|ing)?)\b/i,
   ],
   ['person', /\b(?:who|whom|whose)\b/i],
   // Last: "what is wrong with the roof and what will it cost" asks for the amount.

@@ -25,7 +25,7 @@ access access+code *admiss *admitt *approach *arch *archwai backdoor *door *door
 accessori *accoutr *baldrick *belt collabor confeder *fit *fix *furnish henchman *holster *outlet *receptacl *seatbelt *slot *socket *supplement *trap *trim
 accid *break *casualti *chanc+event *coincid *collis *concuss *crash *dismember *hap *happenst *injuri *lotteri *mutil *pileup *shipwreck *smash *stroke *wreck
 accomplic *confeder *decoi *roper *shill
-account account+statement account+system *alibi anecdot *annal *apolog audit *auditor *autobiographi bill *biographi *bookkeep *bulletin *busi+relationship *caus check chit *chronicl *clarif *clerk comment *communiqu *construct *control *cost credit debit debrief *defenc *defens *definit *deriv dirt *dispatch ear entri *etymolog *exclus *excus *explan *exposit *flash *gloss gossip grapevin *ground hearsai *histori *illumin *interpret invoic *justif *letter *life *memoir *misread *mistak *misunderstand narrat *newsbreak *newsflash *newslett pipelin *profil *read *reason *recit reckon *reconstruct recount relat *report review rumor rumour scandal *scoop score scuttlebutt tab talk talli tell *twist *version *vindic yarn
+account account+statement account+system *alibi anecdot *annal *apolog audit *auditor *autobiographi bill *biographi *bookkeep *bulletin *busi+relationship *caus check chit *chronicl *clarif *clerk comment *communiqu *construct *control *cost credit debit debrief *defenc *defens *definit *deriv dirt *dispatch ear entri *etymolog *exclus *excus *explan *exposit *flash *gloss gossip grapevin *ground hearsai *histori *illumin *interpret invoic *justif *letter *life *memoir *misread *mistak *misunderstand narrat *newsbreak *newsflash *newslett pipelin *profil *read *reason *recit reckon *reconstruct recount relat *report review rumor rumour scandal *scoop score scuttlebutt tab talk talli *twist *version *vindic yarn
 accus *alleg *blame charg *grievanc *implic *indict *innuendo *insinu *recrimin
 ach *backach *bellyach *earach *headach *lumbago *migrain *stomachach *toothach
 achiev *access *accomplish *advent *arriv *bang *beachhead *cakewalk *clear *conquest *coup *credit *effort *emancip *enlist *exploit *feat *foothold *free *hit *liber *mark *masterpiec *overturn *parol *pass *perform *probat *purg *qualifi *ralli *reach *record *recruit *releas *relief *safeti *score *seduct *sled *smash *smasher *smooth *solut *squeak *squeaker *strike *stunt *success *upset *vindic *walk *whitewash *win
@@ -1192,7 +1192,6 @@ decai blight *breakdown *caviti corros *corrupt *declin *decomposit desol deteri
 deceas *dead+person *dead+soul *deceas+person *deced *depart *infern *zombi
 decenc *modesti
 decept affect appear attitud *blind *bluff charad cheat chicaneri *deceit delus *duplic *evas *exagger *facad fakeri *feign fraud goldbrick guil *hedg hoax *humbug *hypocrisi illus imperson magic magic+trick *magnif masquerad pose prestidigit *pretenc pretend *pretens *pretext *quibbl simul *subterfug trick *trickeri wile
-decid *afterthought *altern *choic *closur *default *determin *druther *favorit *favourit *imposs *judg *judgement *judgment *open *option *pick *pleasur *possibl *prefer *reject *resolut *rethink *revers *select *settlement *turnabout *turnaround *wai *wish
 deck *bridg *dime *quarterdeck *topsid
 declar *accus *affirm *alleg announc *assert *charg *claim *confess *content contract *denial *dib *direct edict *manifesto *menac *pretens proclam *profess *pronounc resolut resolv *submiss *testimoni *threat
 declin *decai descent *deterior downhil *ebb *eros fall *loss *neglect *nosed *omiss *reduc *relax *slack *slippag *slump steep *twilight *wane *worsen *wreck
@@ -2926,7 +2925,7 @@ mutt *cur *mongrel
 mysteri *close+book *enigma *secret whodunit
 myth *ragnarok
 na *sodium
-nada *aught *cipher *cypher *goos+egg *naught *nil *nix *noth *null *zero *zilch *zip
+nada *aught *cipher *cypher *goos+egg *naught *nil *nix *null *zero *zilch *zip
 nag hack *harridan jade plug *scold
 nail *brad *clout *doornail *fingernail *spike *stapl *tack *thumbnail *thumbtack *toenail
 name *aga *alia *appel appoint assign *autograph *brand *countersign *denomin *design *dona *endors epithet *father figur *frau *fraulein *gi *herr *indic *label *ladyship *lordship *marqu *masthead *misnom *miss *mister *monik *mr *ms *name+call *nicknam nomin ordin *padr *pseudonym public+figur *rabbi recognit *reverend *senor *senora *senorita *signatur *signora *signorina *specif *surnam *titl
@@ -3005,7 +3004,6 @@ northeast *ne
 nose *beak *conk *honker *hooter *neb *nozzl *probosci *schnoz showerhead *snoot *snout *trunk
 notch col defil gap gorg mountain+pass nick pass saddl sawtooth undercut
 notebook notebook+comput planner *playbook
-noth *aught *cipher *cypher *goos+egg *nada *naught *nil *nix *null *zero *zilch *zip
 notic bill card *caveat dismiss *mind *notif *obit *obituari *observ placard post poster *remark
 notion *belief *bosom *effect *feel *heart *hunch *impress *intuit *opinion *presenc ribbon *suspicion whim whimsi
 novel *manga *romanc
@@ -3580,7 +3578,7 @@ receiv *addresse *beneficiari *charg *depend *freeload *headset *heir *heiress *
 recept *detect *leve *receipt *respons *tea
 recess alcov bai break corner cove cubicl fire fireplac fjord hearth inlet loch nich respit stall tribun
 recip *formula
-recit *narrat read *recount *relat *tell *yarn
+recit *narrat read *recount *relat *yarn
 recognit *acknowledg credit epitaph *ident *identif memori ovat realis realiz remembr salut
 recommend charact good+word passport puff refer *referr testimoni
 record *account *annal audio audiotap audit *autobiographi bankbook *biographi *blotter book *caption card cd checkbook chequebook *chronicl *chronolog *copi cover *crib crimin+record dat *dictaphon *disc *disk *dossier dub *entri *etymolog *histori inventori *jot journal ledger leger *life *log logbook *lp *master *memo *memorabilia *memorandum *minut passbook payrol *platter *poni *proceed *profil *recit record+book *record+equip record+keeper *record+machin *regist registrar *registri *render review scorecard soundtrack *stub *subtitl tape *tickler track+record *transact *transcript *translat *trot *version vertic+flute video videocassett videotap whistl
@@ -3638,7 +3636,7 @@ repair *care *fix *fixtur hangout haunt *mainten *makeov *mend *overhaul *patch 
 repeat *copi *cycl *duplic *echo *flashback *imit *recurr *redund *rematch *renew *repetit *replai *replic *reproduct *return *scan *sequenc *throwback
 replac *altern *displac *ersatz refil renew *substitut *successor *surrog *switch
 repli comeback counter defenc defens echo *feedback lip mouth rebutt replic *respons retort return ripost sass
-report account *anchor *anchorman *anchorperson anecdot *assai bulletin comment communiqu composit *coverag debrief dirt dispatch ear exclus flash gossip grapevin hearsai narrat newsbreak newsflash newslett *newsman *newswoman paper pipelin recit recount relat report+card *reportag reput rumor rumour scandal scoop scuttlebutt *studi talk tell theme *write+report yarn
+report account *anchor *anchorman *anchorperson anecdot *assai bulletin comment communiqu composit *coverag debrief dirt dispatch ear exclus flash gossip grapevin hearsai narrat newsbreak newsflash newslett *newsman *newswoman paper pipelin recit recount relat report+card *reportag reput rumor rumour scandal scoop scuttlebutt *studi talk theme *write+report yarn
 repres *agent *alderman *ambassador apolog *assemblyman *bagman *booker *chancellor *congressman *congresswoman *contact coupon *czar *deleg *deputi *emissari *emperor *envoi exampl except excus *flack *flak *foot *handler illustr *impresario instanc *interpret *king *legat *merovingian *middleman *monarch *mouth *mouthpiec *oper *organ *pm preced *premier *presid *promot *proxi *rep *rex sampl *shah *shopper *showman *sovereign specimen *spokesman *spokesperson *spy *steward *surrog tast *tsar *voic
 represent agenc *apparit *appear *archetyp *aspect *backdrop *background *backup *beefcak *block *blowup *blueprint *blur *bullfight *carbon *cast *charcoal *cheesecak *chiaroscuro cinematographi *clone *closeup *collag *concentr *converg *copi *counterfeit *counterpart *crossroad *cutout *depict *design *diagram *diorama *displai *doodl *draft *draw *dummi *duplic *effigi *elev *embodi *enlarg *epitom *exampl *exposur *facsimil *fake *field *figur *figurehead *figurin film *flat *float *foil *forgeri *frame *front *fuzz *globe *glossi *god *graphic *grind *gui *guid *hologram *holograph *horoscop *icon *idol *illus *illustr *imag *imit *impress *interfac *intern+represent *interpret *intersect *invit *joss *juggernaut *knockoff *letter *like *magnif *map *marionett *mask *match *mate matine *memori *mental+represent *microcosm *microdot *miniatur *missiv *model *modif *montag *mosaic *objectif *origin *outtak *overhead *overlap pageant pageantri *panorama *paradigm *pastor *percept pet *phantom *photo *photocopi *photograph photographi *photostat *pic *pictur *pilot *plan *planetarium *plate *portrait *portray *present *print *project *proof *prospect *prototyp *puppet *radiogram radiolog *read *recollect *reflect *reminisc *render *replic *replica *reproduct *restor *rhythm *rub *scan *scarecrow *scene *sceneri *schemat *scheme *scrabbl *scribbl *semblanc *set *shade *shadow *sham *shape *shoot *sight *silhouett *simul *sketch *slide *snap *snapshot *snowman *sonogram *spectacl *spectrograph *stereo *stereotyp *studi *telephoto *templat theatric theatric+perform *toi *trace *triplic *twin ultrasound *version *view viru *vista *visual *xerox *zodiac
 republ *commonwealth *democraci
@@ -3671,8 +3669,8 @@ retreat ashram *disengag *fallback hideawai nest nook *pullout retir sanctum
 return backhand chop comeback counter dink drive flashback homecom *incom+tax+return lip lob mouth overhead pai+back payback payment payoff proce reappear recurr reentri regain remand rend replic repris restitut restor retali retort retribut return+kei reveng ripost sass smash take *tax+return throwback vengeanc vollei yield
 reunion *homecom *reunif
 rev *rpm
-reveal *disclosur *discoveri *displai *expos *exposur *giveawai *inform *leak *product *rat *revel *sing *tattl *tell
-revel apocalyps *disclosur *discoveri *displai divin+revel *expos *exposur *giveawai *inform *leak *product *rat *reveal *sing *tattl *tell
+reveal *disclosur *discoveri *displai *expos *exposur *giveawai *inform *leak *product *rat *revel *sing *tattl
+revel apocalyps *disclosur *discoveri *displai divin+revel *expos *exposur *giveawai *inform *leak *product *rat *reveal *sing *tattl
 reveng *payback *repris *retali *retribut *vengeanc
 revenu *gate *gross *receipt tax+incom tax+revenu taxat
 reverend *acolyt *archbishop *archdeacon *bishop *canon *cardin *chaplain *churchman *clergyman *cleric *confessor *deacon *divin *dominu *evangelist *father *minist *monsignor *ordinari *padr *parson *pastor *preacher *priest *priestess *primat *reader *rector *shepherd *vicar
@@ -4012,7 +4010,7 @@ simul affect appear attitud charad comput+simul dummi feign figur figurehead fig
 sin *anger *arrog *avaric *envi *fall *gluttoni *greed *ir *ira *lazi *lust *pride sine *sloth *wicked *wrath
 sinatra *franci+albert+sinatra *frank+sinatra
 sincer commit graviti invest *serious sobrieti
-sing *carol *chant *croon *hum *inton *karaok *scat *sing+dynasti *singsong *song *song+dynasti tattl tell *vocal *yodel
+sing *carol *chant *croon *hum *inton *karaok *scat *sing+dynasti *singsong *song *song+dynasti tattl *vocal *yodel
 singapor singapor+island
 singer *alto *bariton *bass *basso *canari *choirboi *crooner *diva *hummer *minstrel *rapper *soprano *tenor *thrush *troubadour *vocalist *voic
 singl ac fellow mate on singleton uniti
@@ -4436,7 +4434,6 @@ telegram *cabl *cablegram *wire
 telephon call *cell *cellphon *extens *handset *phone *speakerphon *telephon+set voicemail
 telescop *equatori *reflector *scope
 televis boob+tube *cabl idiot+box televis+receiv televis+set televis+system telli *tv tv+set *video
-tell dismiss notic notif *recount *relat sing tattl warn
 teller bank+clerk cashier *edward+teller narrat raconteur storytel vote+counter
 telli *boob+tube *idiot+box *televis *televis+receiv *televis+set *tv *tv+set
 temp *hobo *temporari *temporari+worker
@@ -4966,8 +4963,8 @@ young *babi *biddi *brit *britt *bullock *calf *chick *colt *cub edward+young *f
 youth *blade *boarder earli+dai *pup *pupil *puppi *schoolboi *slip *spring+chicken young *young+person
 yuan yuan+dynasti
 zen acid back+breaker batteri+acid dose dot elvi pane superman
-zero *aught *cipher *cypher *goos+egg *nada *naught *nil *nix *noth *nought *null zero+point *zilch *zip
-zip athletic *aught *cipher *cypher energi *goos+egg *nada *naught *nil *nix *noth *null vigor vigour *zero *zilch zip+code zipper
+zero *aught *cipher *cypher *goos+egg *nada *naught *nil *nix *nought *null zero+point *zilch *zip
+zip athletic *aught *cipher *cypher energi *goos+egg *nada *naught *nil *nix *null vigor vigour *zero *zilch zip+code zipper
 zipper *zip
 zombi automaton *live+dead snake+god zombi+spirit
 zone airhead beachhead bridgehead buffer foothold *island

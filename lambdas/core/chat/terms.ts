@@ -24,11 +24,23 @@ file files note notes say says said mention mentions mentioned anything somethin
 question answer now often usually ever exactly really get gets got
 decide decided decision decisions agree agreed conclude concluded choose chose chosen
 go goes going come comes coming happen happens happened happening look looks looked looking need needs needed
-needing still else someone somebody anyone put puts putting
+needing still else someone somebody anyone everything nothing put puts putting
 problem problems trouble issue issues situation story news update updates detail details info information
 quick quickly brief briefly overview recap rundown`;
 
 const STOPWORDS = new Set(`${FUNCTION_WORDS} ${ASKING_WORDS}`.split(/\s+/).filter(Boolean));
+
+/**
+ * Asking verbs in every form, by stem: "what did we end up deciding", "who
+ * are we choosing", "summarising". A question's "deciding" is no more about
+ * anything than its "decided", and a note's "Decided no second car" drops
+ * the word: kept, it would be a word of the question no note can hold.
+ */
+const ASKING_VERB_STEMS = new Set(
+  'decide agree conclude choose summarize summarise explain describe mention tell'
+    .split(' ')
+    .map((verb) => stemmer(verb)),
+);
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -81,7 +93,8 @@ function termOf(word: string): string | null {
   if (term === undefined) {
     if (termCache.size > 100_000) termCache.clear();
     const base = baseForm(word);
-    term = STOPWORDS.has(word) || STOPWORDS.has(base) ? null : stemmer(base);
+    const stem = stemmer(base);
+    term = STOPWORDS.has(word) || STOPWORDS.has(base) || ASKING_VERB_STEMS.has(stem) ? null : stem;
     termCache.set(word, term);
   }
   return term;
@@ -106,13 +119,17 @@ function asksForChart(words: readonly string[], i: number): boolean {
   return words.slice(0, i).every((before) => before.length < 2 || termOf(before) === null);
 }
 
+/** "End up" says how something turned out, not what: "what did we end up paying", "ended up with the blue one". */
+const END = new Set(['end', 'ends', 'ended', 'ending']);
+const endsUp = (words: readonly string[], i: number): boolean => END.has(words[i]!) && words[i + 1] === 'up';
+
 const wordsOf = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
 
 const NUMBER = /^\p{N}+$/u;
 /** The term the i-th word counts as, or null. A number is its own term; a lone letter is none. */
 function termAt(words: readonly string[], i: number): string | null {
   const word = words[i]!;
-  if (asksForChart(words, i)) return null;
+  if (asksForChart(words, i) || endsUp(words, i)) return null;
   const first = word.charCodeAt(0);
   // A word opening with a letter a-z is no number: the pattern is read only for the others.
   if ((first < 97 || first > 122) && NUMBER.test(word)) return word;
