@@ -4,6 +4,7 @@ import { withAnswerKinds } from '../../lambdas/core/chat/answer-kinds.js';
 import { judgeReply, NOT_IN_LIBRARY, systemPrompt, userPrompt } from '../../lambdas/core/chat/prompt.js';
 import {
   DEFAULT_ADMIT,
+  DEFAULT_NOISE,
   DEFAULT_SUPPORT,
   isSupported,
   termCoverage,
@@ -16,8 +17,16 @@ import {
   selectGrounding,
 } from '../../lambdas/core/chat/retrieval.js';
 import { buildSources, citedFacts, type GroundedPassage } from '../../lambdas/core/chat/sources.js';
-import { namesASubject, properNameTerms, subjectsNamed, subjectTerms } from '../../lambdas/core/chat/subject-words.js';
+import {
+  namesASubject,
+  namesJoined,
+  personsAsked,
+  properNameTerms,
+  subjectsNamed,
+  subjectTerms,
+} from '../../lambdas/core/chat/subject-words.js';
 import { contentTerms, termRarity, termSet } from '../../lambdas/core/chat/terms.js';
+import { firstNamesModule } from '../../scripts/first-names.js';
 import { nounKindsModule } from '../../scripts/noun-kinds.js';
 import { coreHarness } from '../support/core-harness.js';
 
@@ -257,6 +266,11 @@ describe('the support gate', () => {
     expect((await signalsOf('what did we decide', 'Decided')).missesSubject).toBeUndefined();
   });
 
+  it('is the list of first names the generator writes: first-names.ts is generated, not edited', () => {
+    const checkedIn = readFileSync(new URL('../../lambdas/core/chat/first-names.ts', import.meta.url), 'utf8');
+    expect(checkedIn).toBe(firstNamesModule());
+  });
+
   it("is the table WordNet gives with today's terms: noun-kinds.ts is generated, not edited", () => {
     // Generated with the chat's own terms (terms.ts), so a change to them (a new asking word) asks for it again.
     const checkedIn = readFileSync(new URL('../../lambdas/core/chat/noun-kinds.ts', import.meta.url), 'utf8');
@@ -396,8 +410,50 @@ describe('the support gate', () => {
     expect(isSupported({ ...oliver, cosine: 0.52 })).toBe(true);
     // Beside an answer, the note may still be cited (the admit bar does not ask it), and a model judges for itself.
     expect(isSupported({ ...ava, cosine: 0.52 }, DEFAULT_ADMIT)).toBe(true);
-    // A name no note holds proves nothing.
+    // A name no note holds is nobody else's: that the library holds nothing about her is another signal (below).
     expect((await signalsOf("how much are Zoe's piano lessons", "Oliver's")).missesProperName).toBeUndefined();
+  });
+
+  it('reads the people a question asks about by first name, and when it asks about two together', () => {
+    const persons = (question: string) => [...personsAsked(question)].sort();
+    expect(persons("what's Mia's swim fee")).toEqual([...termSet('mia')]);
+    expect(persons("when's my meeting with Tom from finance?")).toEqual([...termSet('tom')]);
+    expect(persons('whats mia’s swim fee')).toEqual([...termSet('mia')]);
+    // A place that is also a name is rarely written as a person's; a name that is a word, a pet's or a surname is none.
+    expect(persons('what time is the flight to Sydney')).toEqual([]);
+    expect(persons("how much was Biscuit's vet bill")).toEqual([]);
+    expect(persons('what did Dr Patel say about my knee')).toEqual([]);
+    expect(persons("is Alzheimer's disease inherited")).toEqual([]);
+
+    const ava = new Set([...termSet('ava'), ...termSet('oliver')]);
+    expect(namesJoined("is Ava's or Oliver's lesson earlier", ava)).toBe(true);
+    expect(namesJoined('how much do Ava and Oliver pay', ava)).toBe(true);
+    expect(namesJoined('Ava & Oliver', ava)).toBe(true);
+    expect(namesJoined("what time is Ava's lesson with Oliver", ava)).toBe(false);
+    expect(namesJoined("how much are Ava's piano lessons", ava)).toBe(false);
+  });
+
+  it('answers nothing about a person the library never names, and about either of two asked about together', async () => {
+    const signalsOf = await signalsOver([
+      "Oliver's piano lesson moved to Wednesdays 4:15pm with Mrs Grant, $35 a lesson.",
+      'Ava starts swimming at the leisure centre on Sat 3 May, 9am, $80 for the term.',
+      "Emma's birthday party Sat 14 June 2pm at the trampoline park.",
+      'Plumber fixed the leaking shower valve on Monday, $140 cash.',
+    ]);
+    // Nothing turned up names Mia: however close the swimming note is, it is somebody else's.
+    const mia = await signalsOf("how much is Mia's swimming for the term", 'Ava');
+    expect(mia.asksAboutSomeoneUnnamed).toBe(true);
+    expect(isSupported({ ...mia, coverage: 1, matchedTerms: 3, cosine: 0.9, cosineLead: 0.3 })).toBe(false);
+    // A model that judges is still asked (the noise bar does not hold names back).
+    expect(isSupported({ ...mia, cosine: 0.9 }, DEFAULT_NOISE)).toBe(true);
+    // Two people asked about together: a note about either is about one of them, and one named is enough.
+    const either = await signalsOf("when is Emma's or Ava's party", 'Emma');
+    expect(either.missesProperName).toBeUndefined();
+    expect(either.asksAboutSomeoneUnnamed).toBeUndefined();
+    expect((await signalsOf("when is Emma's or Mia's party", 'Emma')).asksAboutSomeoneUnnamed).toBeUndefined();
+    expect((await signalsOf("when is Lily's or Mia's party", 'Emma')).asksAboutSomeoneUnnamed).toBe(true);
+    // Not joined: Ava's note lacks Oliver, whom another note names.
+    expect((await signalsOf("does Ava swim before Oliver's lesson", 'Ava')).missesProperName).toBe(true);
   });
 
   it('asks for a proper name in a library of two notes too', async () => {

@@ -77,7 +77,10 @@ export interface SupportThresholds {
    * pass no passage that lacks a proper name the question asks about and
    * another passage holds (`missesProperName`): "how much are Ava's piano
    * lessons" shares "piano" and "lessons" with the note on Oliver's, and is
-   * about somebody else.
+   * about somebody else. And no rule passes any passage when the question
+   * asks about a person by a first name no passage names
+   * (`asksAboutSomeoneUnnamed`): "what's Mia's swim fee" is not answered
+   * from Noah's swimming lessons in a library that never mentions Mia.
    */
   properNamesHeld: boolean;
   /**
@@ -206,6 +209,12 @@ export interface SupportSignals {
    */
   missesProperName?: boolean;
   /**
+   * The question asks about a person by first name, written as a person's
+   * ("Mia's", "with Tom"; subject-words.ts personsAsked), and no passage the
+   * search turned up names them. Absent when it does not.
+   */
+  asksAboutSomeoneUnnamed?: boolean;
+  /**
    * The question names things and the passage names none of them, nor a
    * kind of one (subject-words.ts namesASubject); absent when the question
    * names none.
@@ -282,6 +291,7 @@ export function termCoverage(
 }
 
 export function isSupported(signals: SupportSignals, thresholds: SupportThresholds = DEFAULT_SUPPORT): boolean {
+  if (thresholds.properNamesHeld && signals.asksAboutSomeoneUnnamed) return false;
   const enoughTerms = signals.matchedTerms >= Math.min(thresholds.minMatchedTerms, signals.questionTerms);
   // Words shared with a note about somebody else prove nothing about the one asked about.
   const wordsProve = !(thresholds.properNamesHeld && signals.missesProperName);

@@ -15,7 +15,15 @@ import {
   termCoverage,
   termWeights,
 } from './relevance.js';
-import { namesASubject, nameTerms, properNameTerms, subjectsNamed, subjectTerms } from './subject-words.js';
+import {
+  namesASubject,
+  namesJoined,
+  nameTerms,
+  personsAsked,
+  properNameTerms,
+  subjectsNamed,
+  subjectTerms,
+} from './subject-words.js';
 import { termRarity, termSet } from './terms.js';
 
 /** The largest share of the items turned up that may hold a proper name the word rules ask for (SupportThresholds.properNamesHeld). */
@@ -210,6 +218,15 @@ export class ChatRetriever {
     const properNamesInLibrary = namesInLibrary.filter(
       (t) => properNames.has(t) && itemsHolding(t) <= Math.max(1, itemsTurnedUp * PROPER_NAME_MOST_HELD),
     );
+    // A person asked about by first name whom nothing turned up names: the library holds nothing about them
+    // (about any of them, for people asked about together: "is Emma's or Mia's party first").
+    const persons = personsAsked(question);
+    const unnamed = [...persons].filter((t) => ![...pool.values()].some((terms) => terms.has(t)));
+    const someoneUnnamed = namesJoined(question, persons) ? unnamed.length === persons.size : unnamed.length > 0;
+    // Names asked about together ("Ava's or Oliver's"): a passage holding one of them is about one asked about.
+    const lacksProperName = namesJoined(question, new Set(properNamesInLibrary))
+      ? (answers: ReadonlySet<string>) => properNamesInLibrary.every((t) => !answers.has(t))
+      : (answers: ReadonlySet<string>) => properNamesInLibrary.some((t) => !answers.has(t));
     const figures = ['table', 'chart'].includes(artifactIntent(question) ?? '');
     const closestStating = Math.max(
       ...vectorHits.filter((hit) => stating.has(key(hit))).map((hit) => cosineOf.get(key(hit))!),
@@ -249,7 +266,7 @@ export class ChatRetriever {
                   missedSubjectRarity: Math.max(0, ...missed.map((t) => rarity.get(t) ?? 1)),
                   // A passage lacking a name lacks it in its terms too, so any passage holding it is another one.
                   missesName: namesInLibrary.some((t) => !answers.has(t)),
-                  ...(properNamesInLibrary.some((t) => !answers.has(t)) ? { missesProperName: true } : {}),
+                  ...(lacksProperName(answers) ? { missesProperName: true } : {}),
                   namesNoSubject: !namesASubject(subject, pool.get(key(hit))!, textOf.get(key(hit))!),
                 }
               : {}),
@@ -260,6 +277,7 @@ export class ChatRetriever {
               ? { categoryLead: cosineOf.get(key(hit))! - closestStating }
               : {}),
             ...(hit.viaContext ? { viaContext: true } : {}),
+            ...(someoneUnnamed ? { asksAboutSomeoneUnnamed: true } : {}),
           },
         });
       }

@@ -1,4 +1,5 @@
 import lexicon from 'wink-lexicon/src/lexicon.js';
+import { FIRST_NAMES } from './first-names.js';
 import { NOUN_KINDS } from './noun-kinds.js';
 import { termSet, wordTerms } from './terms.js';
 import { isCalendarWord, opensSentence, TITLES } from './written-names.js';
@@ -59,6 +60,46 @@ export function properNameTerms(question: string, passages: readonly string[]): 
   const names = asked.size ? asked : alwaysCapitalised(new Set(unknown.keys()), passages);
   for (const [word, term] of unknown) if (names.has(word)) terms.add(term);
   return terms;
+}
+
+let firstNames: ReadonlySet<string> | undefined;
+/** A word written as a person's: "Mia's", "with Tom" (the word, lower-cased, is the first or second group). */
+const AS_A_PERSON = /(?<![\p{L}\p{N}])(\p{L}+)['’]s(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])with (\p{L}+)(?![\p{L}\p{N}])/giu;
+
+/**
+ * The terms of the people a question asks about by first name: a given name
+ * (first-names.ts; no English word) written as a person's, "Mia's swim
+ * fee", "meeting with Tom". Not a place that is also a name ("the flight to
+ * Sydney"): a place is rarely written so.
+ */
+export function personsAsked(question: string): Set<string> {
+  firstNames ??= new Set(FIRST_NAMES.split(/\s+/));
+  const terms = new Set<string>();
+  for (const match of question.matchAll(AS_A_PERSON)) {
+    const word = (match[1] ?? match[2])!.toLowerCase();
+    if (firstNames.has(word)) for (const term of termSet(word)) terms.add(term);
+  }
+  return terms;
+}
+
+/** What may stand between names asked about together: "Ava and Oliver", "Ava's or Oliver's", "Ava & Noah". */
+const JOINING_NAMES = new Set(['and', 'or', 'nor', 's', '&']);
+
+/**
+ * Whether the question asks about two of `names` (their terms) together or
+ * as alternatives ("is Ava's or Oliver's lesson earlier"), so a note holding
+ * either is about one it asks about; not "Ava's lesson with Oliver".
+ */
+export function namesJoined(question: string, names: ReadonlySet<string>): boolean {
+  if (names.size < 2) return false;
+  const words = question.toLowerCase().match(/[\p{L}\p{N}]+|&/gu) ?? [];
+  let lastName = -1;
+  for (let i = 0; i < words.length; i++) {
+    if (!names.has(termSet(words[i]!).values().next().value ?? '')) continue;
+    if (lastName >= 0 && words.slice(lastName + 1, i).every((word) => JOINING_NAMES.has(word))) return true;
+    lastName = i;
+  }
+  return false;
 }
 
 /** The words (lower-cased) a text writes with a capital, but as a sentence's first word and "I". */
