@@ -44,7 +44,25 @@ const USAGE = `usage:
   library mcp [--url URL] [--key KEY] [--end-user ID] [--retries N]
                                         serve a library to an AI assistant (MCP on stdio; library mcp --help)`;
 
-async function serve() {
+const SERVE_USAGE = `usage: library serve
+
+Runs the service on $HOST:$PORT (default 127.0.0.1:8787), its data in $LIBRARY_DATA_DIR (default ./.library);
+on a folder with no tenant yet, creates the tenant "default" and prints its key once. It takes no options:
+the environment configures it (README.md, "A first session"): LIBRARY_EMBED_URL and LIBRARY_EMBED_MODEL (an
+OpenAI-compatible embedder), LIBRARY_CHAT_URL and LIBRARY_CHAT_MODEL (a chat model), LIBRARY_CORS_ORIGINS,
+LIBRARY_VECTOR_CACHE_MB, LIBRARY_RATE_LIMIT_RPS and LIBRARY_RATE_LIMIT_BURST, among others.`;
+
+async function serve(args: string[]) {
+  // Asked for help, or given an option it does not take: say so, and start nothing (no folder, no tenant).
+  let help: boolean | undefined;
+  try {
+    ({ help } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, strict: true }).values);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${SERVE_USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (help) return console.log(SERVE_USAGE);
   const config = readLocalConfig();
   const stack = await openLocalStack({
     dataDir: config.dataDir,
@@ -136,7 +154,7 @@ async function push(args: string[]) {
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  if (command === 'serve') return serve();
+  if (command === 'serve') return serve(rest);
   if (command === 'keys') return keys(rest);
   if (command === 'push') return push(rest);
   if (command === 'mcp') {

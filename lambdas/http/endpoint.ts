@@ -157,8 +157,16 @@ export function headerValue(event: APIGatewayProxyEvent, name: string): string |
  */
 function parseBody(event: APIGatewayProxyEvent): Record<string, unknown> {
   const contentType = headerValue(event, 'content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
-    throw new HttpError('unsupported_media_type', 'Content-Type must be application/json');
+  // A PATCH is a JSON merge patch (RFC 7396), whose own media type merge-patch clients send.
+  const mergePatch = event.httpMethod === 'PATCH';
+  const accepted = mergePatch ? /^application\/(?:merge-patch\+)?json\s*(;|$)/i : /^application\/json\s*(;|$)/i;
+  if (!accepted.test(contentType.trim())) {
+    throw new HttpError(
+      'unsupported_media_type',
+      mergePatch
+        ? 'Content-Type must be application/json or application/merge-patch+json'
+        : 'Content-Type must be application/json',
+    );
   }
   const bytes = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : null;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(event.body ?? '', 'utf8');
@@ -200,6 +208,34 @@ export function refuseUnknownParameters(
   }
 }
 
+/** A number as a query parameter carries it: decimal digits, a sign and a fraction at most ("10", "0.5"; not "", "0x10" or "1e1"). */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** The fields of an object schema that read a number from the query string's text (z.coerce.number, however wrapped). */
+export function numberParameters(schema: $ZodObject | undefined): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const [name, field] of Object.entries(schema?._zod.def.shape ?? {})) {
+    let def = (field as $ZodType)._zod.def as { type: string; coerce?: boolean; innerType?: $ZodType };
+    while (def.innerType && (def.type === 'default' || def.type === 'optional'))
+      def = def.innerType._zod.def as typeof def;
+    if (def.type === 'number' && def.coerce) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * Refuses a number parameter that is not written as a decimal number: the
+ * coercion would read "" as 0, "0x10" as 16 and "1e1" as 10, where a client
+ * meant something else or nothing (docs/api-notes.md, "Parameters").
+ */
+export function refuseLooseNumbers(query: Record<string, string | undefined> | null, names: ReadonlySet<string>): void {
+  for (const name of names) {
+    const value = query?.[name];
+    if (value !== undefined && !DECIMAL.test(value))
+      throw new HttpError('invalid_request', `${name}: must be a number written in decimal digits`);
+  }
+}
+
 /** The names of an object schema's fields. */
 export const parameterNames = (schema: $ZodObject | undefined): ReadonlySet<string> =>
   new Set(schema ? Object.keys(schema._zod.def.shape) : []);
@@ -217,6 +253,7 @@ function validate<T>(schema: $ZodType<T>, value: unknown, prefix = ''): T {
  */
 export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec: EndpointSpec<Q, B, P>): ApiHandler {
   const parameters = parameterNames(spec.query);
+  const numbers = numberParameters(spec.query);
   const run = async (event: APIGatewayProxyEvent, context?: Context): Promise<ApiResult> => {
     const deadline = requestDeadline(event, context);
     const requestId = requestIdOf(event);
@@ -224,6 +261,7 @@ export function createEndpoint<Q = undefined, B = undefined, P = undefined>(spec
     if (spec.auth && !tenantId) throw new HttpError('unauthorized', 'missing or invalid API key');
     // Before the parameters' values: a misspelt name is the likelier cause of a missing or odd value.
     refuseUnknownParameters(event, parameters);
+    refuseLooseNumbers(event.queryStringParameters, numbers);
     const query = spec.query ? validate(spec.query, event.queryStringParameters ?? {}) : (undefined as Q);
     const path = spec.path ? validate(spec.path, event.pathParameters ?? {}) : (undefined as P);
     let body = undefined as B;

@@ -95,7 +95,7 @@ const childPath = (parent: Frame | undefined): string => {
  * strings are skipped with indexOf, and only keys (and strings that contain
  * a surrogate escape) are decoded.
  */
-function checkStructure(source: string): void {
+function checkStructure(source: string, root = ''): void {
   const stack: Frame[] = [];
   let expectKey = false;
   let i = 0;
@@ -119,7 +119,7 @@ function checkStructure(source: string): void {
       if (SURROGATE_ESCAPE.test(literal)) {
         decoded = JSON.parse(literal) as string;
         if (LONE_SURROGATE.test(decoded)) {
-          const where = (isKey ? top!.path : childPath(top)) || 'body';
+          const where = (isKey ? top!.path : top ? childPath(top) : root) || 'body';
           throw new BodyRefused(
             `${where}: ${isKey ? 'a key holds' : 'holds'} a \\u escape of a lone surrogate, which is not Unicode text`,
           );
@@ -141,11 +141,11 @@ function checkStructure(source: string): void {
     }
     switch (c) {
       case 0x7b /* { */:
-        stack.push({ keys: new Set(), path: childPath(stack[stack.length - 1]), lastKey: '' });
+        stack.push({ keys: new Set(), path: stack.length ? childPath(stack[stack.length - 1]) : root, lastKey: '' });
         expectKey = true;
         break;
       case 0x5b /* [ */:
-        stack.push({ keys: null, path: childPath(stack[stack.length - 1]), index: 0 });
+        stack.push({ keys: null, path: stack.length ? childPath(stack[stack.length - 1]) : root, index: 0 });
         expectKey = false;
         break;
       case 0x7d /* } */:
@@ -165,6 +165,15 @@ function checkStructure(source: string): void {
     }
     i += 1;
   }
+}
+
+/**
+ * Checks JSON text that JSON.parse has accepted, carried elsewhere than the
+ * body (a query parameter's filter), by the body's rules: no duplicate key,
+ * no lone surrogate. `root` names it in the message ("filter.metadata.year").
+ */
+export function checkJsonStructure(text: string, root: string): void {
+  checkStructure(text, root);
 }
 
 /** Parses a request body's text: JSON, an object at the top, no duplicate key, no lone surrogate. */

@@ -140,7 +140,7 @@ export const ERROR_RESPONSES = {
   },
   unsupported_media_type: {
     id: 'UnsupportedMediaType',
-    description: 'A body sent without `Content-Type: application/json`.',
+    description: 'A body sent without `Content-Type: application/json` (a PATCH: or `application/merge-patch+json`).',
     message: 'Content-Type must be application/json',
   },
   invalid_request: {
@@ -289,6 +289,8 @@ export function assembleOpenApiDocument(version: string, routes: readonly Docume
               required: true,
               content: {
                 'application/json': { schema: body, ...(doc.requestExamples ? { examples: doc.requestExamples } : {}) },
+                // A PATCH body is a JSON merge patch (RFC 7396): its own media type is taken too.
+                ...(route.method === 'PATCH' ? { 'application/merge-patch+json': { schema: body } } : {}),
               },
             },
           }

@@ -149,4 +149,25 @@ describe('the library command and npm start', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^usage:/);
   });
+
+  it('prints what serve reads when asked for its help, and starts no server (nor a library) for that or an option it does not take', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'library-serve-help-'));
+    const run = (...args: string[]) =>
+      spawnSync('npx', ['library', 'serve', ...args], {
+        cwd: root,
+        env: { ...env, LIBRARY_DATA_DIR: join(folder, 'data'), PORT: '1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: library serve\n/);
+    expect(help.stdout).toMatch(/LIBRARY_DATA_DIR/);
+    const bad = run('--port', '9000');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--port/);
+    // Neither created the data folder.
+    expect(existsSync(join(folder, 'data'))).toBe(false);
+    rmSync(folder, { recursive: true, force: true });
+  });
 });

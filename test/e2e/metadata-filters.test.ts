@@ -239,6 +239,14 @@ describe('filters', () => {
       expect(chat.status).toBe(422);
       expect(chat.body.error.message).toContain(path);
     }
+    // A key given twice: refused in a query parameter as in chat's body (last-wins would filter by a guess).
+    const twice = encodeURIComponent('{"metadata.year":2024,"metadata.year":2025}');
+    for (const route of ['/v1/search?q=zebra&', '/v1/grep?pattern=zebra&', '/v1/documents?']) {
+      const res = await server.api(`${route}filter=${twice}`, { key });
+      expect(res.status, route).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request' });
+      expect(res.body.error.message).toMatch(/^filter\.metadata\.year: duplicate key/);
+    }
     const notJson = await server.api('/v1/documents?filter=%7Bnope', { key });
     expect(notJson.status).toBe(422);
     expect(notJson.body.error.message).toContain('filter');
@@ -371,6 +379,36 @@ describe('PATCH /v1/documents/{id}', () => {
     }
     const blank = await server.api(`/v1/documents/${id}`, { key, method: 'PATCH', body: { title: '   ' } });
     expect(blank.status).toBe(422);
+    // A merge patch may come as such (RFC 7396's media type); any other type is 415.
+    const asMergePatch = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      rawBody: JSON.stringify({ metadata: { patched_as: 'merge-patch' } }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(asMergePatch.status).toBe(200);
+    expect(asMergePatch.body.metadata).toMatchObject({ patched_as: 'merge-patch' });
+    const undone = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      rawBody: JSON.stringify({ metadata: { patched_as: null } }),
+      headers: { 'content-type': 'application/merge-patch+json; charset=utf-8' },
+    });
+    expect(undone.body.metadata).not.toHaveProperty('patched_as');
+    const asText = await server.api(`/v1/documents/${id}`, {
+      key,
+      method: 'PATCH',
+      rawBody: JSON.stringify({ title: 'x' }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(asText.status).toBe(415);
+    // A POST takes JSON only.
+    const captureAsMergePatch = await server.api('/v1/capture', {
+      key,
+      rawBody: JSON.stringify({ text: 'not captured' }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(captureAsMergePatch.status).toBe(415);
     // A key named __proto__ is a key like any other: set, read back, filtered on, removed.
     const proto = await server.api(`/v1/documents/${id}`, {
       key,

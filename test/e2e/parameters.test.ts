@@ -115,6 +115,22 @@ describe('a query parameter a route does not document', () => {
     expect((await server.api('/v1/documents?end_user_id=alice&limit=5', { key })).status).toBe(200);
   });
 
+  it('refuses a number not written in decimal digits, naming it: "", "0x10", "1e1" and " 10" are no limit', async () => {
+    for (const query of ['limit=', 'limit=0x10', 'limit=1e1', 'limit=%2010', 'min_score=', 'min_score=0x1']) {
+      const res = await server.api(`/v1/search?q=line&${query}`, { key });
+      expect(res.status, query).toBe(422);
+      expect(res.body.error).toMatchObject({
+        code: 'invalid_request',
+        message: `${query.split('=')[0]}: must be a number written in decimal digits`,
+      });
+    }
+    const content = await server.api(`/v1/documents/${documentId}/content?from_line=0x2`, { key });
+    expect(content.status).toBe(422);
+    // Decimal numbers read as before; a fraction where an integer is asked is refused by the range's own rule.
+    expect((await server.api('/v1/search?q=line&limit=5&min_score=0.25', { key })).status).toBe(200);
+    expect((await server.api('/v1/search?q=line&limit=2.5', { key })).status).toBe(422);
+  });
+
   it('is answered only after the key is checked: no key is still 401', async () => {
     const res = await server.api('/v1/documents?lmit=1');
     expect(res.status).toBe(401);

@@ -1,5 +1,5 @@
-import { parseFilterParam } from '../../core/filter.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { filterOfParam } from '../../http/filter-param.js';
 import { libraryOf } from '../../http/library.js';
 import { pageBody } from '../../http/page.js';
 import type { Services } from '../../wiring/services.js';
@@ -14,7 +14,7 @@ export const createHandler = (deps: Pick<Services, 'documents'>) =>
         limit: query.limit,
         cursor: query.cursor,
         sourceRef: query.source_ref,
-        filter: query.filter === undefined ? undefined : parseFilterParam(query.filter),
+        filter: query.filter === undefined ? undefined : filterOfParam(query.filter),
       });
       return { status: 200, body: pageBody('documents', page) };
     },

@@ -1,5 +1,5 @@
-import { parseFilterParam } from '../../core/filter.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { filterOfParam } from '../../http/filter-param.js';
 import { libraryOf } from '../../http/library.js';
 import { pageBody } from '../../http/page.js';
 import type { Services } from '../../wiring/services.js';
@@ -18,7 +18,7 @@ export const createHandler = (deps: Pick<Services, 'grep'>) =>
         limit: query.limit,
         cursor: query.cursor,
         deadline,
-        filter: query.filter === undefined ? undefined : parseFilterParam(query.filter),
+        filter: query.filter === undefined ? undefined : filterOfParam(query.filter),
       });
       return { status: 200, body: pageBody('results', page, { pattern: query.pattern }) };
     },

@@ -1,5 +1,5 @@
-import { parseFilterParam } from '../../core/filter.js';
 import { createEndpoint } from '../../http/endpoint.js';
+import { filterOfParam } from '../../http/filter-param.js';
 import { libraryOf } from '../../http/library.js';
 import { pageBody } from '../../http/page.js';
 import type { Services } from '../../wiring/services.js';
@@ -16,7 +16,7 @@ export const createHandler = (deps: Pick<Services, 'search'>) =>
         cursor: query.cursor,
         kinds: query.kind,
         minScore: query.min_score,
-        filter: query.filter === undefined ? undefined : parseFilterParam(query.filter),
+        filter: query.filter === undefined ? undefined : filterOfParam(query.filter),
       });
       return { status: 200, body: pageBody('results', page, { query: query.q }) };
     },
