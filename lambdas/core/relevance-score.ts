@@ -1,5 +1,6 @@
 import { type CosineScale, onReferenceScale } from './chat/calibration.js';
 import { termCoverage, termWeights } from './chat/relevance.js';
+import { isEnglishWord } from './chat/subject-words.js';
 import { termSet } from './chat/terms.js';
 import type { PassageHit } from './model.js';
 
@@ -15,7 +16,9 @@ import type { PassageHit } from './model.js';
  * - by words: the share of the query's content terms the result holds (in
  *   its passage or its title), each weighted by how rare it is among the
  *   results (core/chat/relevance.ts);
- * combined as either being enough (1 - (1 - meaning)(1 - words)).
+ * combined as either being enough (1 - (1 - meaning)(1 - words)); a query
+ *   that says nothing an embedder can mean (meansSomething: "zzqqxxjj") has
+ *   its words as its only evidence.
  * A result's score is its place in the ranking (the hybrid score) times the
  * best such relevance among the results: the order stays the ranking's, the
  * first result scores the relevance the query found, and an unrelated query
@@ -50,6 +53,22 @@ function referenceCosines(vectorHits: readonly PassageHit[], scale: CosineScale 
   return cosineOf;
 }
 
+const LETTERS = /\p{L}+/gu;
+const LATIN_ONLY = /^\p{Script=Latin}+$/u;
+
+/**
+ * Whether a query says anything an embedder can mean: a word the dictionary
+ * knows, or a word in another script than Latin (no dictionary here for it:
+ * a multilingual embedder may well read it). Keyboard noise ("zzqqxxjj"), a
+ * code or a name alone does not: its vector sits near the texts that say as
+ * little ("ok", "hello?", an emoji) at cosines a paraphrase has, so only its
+ * words are evidence ("GZ-777" held by a note still scores high).
+ */
+export function meansSomething(q: string): boolean {
+  for (const [word] of q.matchAll(LETTERS)) if (!LATIN_ONLY.test(word) || isEnglishWord(word)) return true;
+  return false;
+}
+
 /** How many of the first ranked results the query's relevance is read from. */
 const RELEVANCE_READ_FROM = 50;
 
@@ -59,9 +78,10 @@ function bestRelevance(q: string, top: readonly ScoredItem[], cosineOf: Readonly
   const question = termSet(q);
   const texts = top.map((item) => termSet(item.title ? `${item.title}\n${item.passageText}` : item.passageText));
   const weights = termWeights(question, texts);
+  const byMeaning = meansSomething(q);
   let best = 0;
   top.forEach((item, i) => {
-    const meaning = meaningRelevance(cosineOf.get(item.itemId) ?? 0);
+    const meaning = byMeaning ? meaningRelevance(cosineOf.get(item.itemId) ?? 0) : 0;
     const { coverage, matched } = termCoverage(question, texts[i]!, weights);
     const words = matched > 0 ? coverage : 0;
     best = Math.max(best, 1 - (1 - meaning) * (1 - words));
@@ -85,10 +105,15 @@ export function absoluteScores(
   const cosineOf = referenceCosines(vectorHits, scale);
   const relevance = bestRelevance(q, ranked.slice(0, RELEVANCE_READ_FROM), cosineOf);
   const byWords = new Set(keywordHits.map((hit) => hit.itemId));
+  const byMeaning = meansSomething(q);
   return withoutNeighbourEvidence(
     ranked.map((item) => item.score * relevance),
     ranked.map((item) =>
-      !item.fromKeyword && byWords.has(item.itemId) ? meaningRelevance(cosineOf.get(item.itemId) ?? 0) : null,
+      !item.fromKeyword && byWords.has(item.itemId)
+        ? byMeaning
+          ? meaningRelevance(cosineOf.get(item.itemId) ?? 0)
+          : 0
+        : null,
     ),
   );
 }

@@ -41,6 +41,19 @@ describe("a query's absolute relevance", () => {
     expect(queryRelevance('ferry pier noon', ranked, [hit('a', MEANING_FLOOR)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
   });
 
+  it('reads no meaning into a query of keyboard noise, a code or a name alone: its words are its only evidence', () => {
+    // "ok", "hello?": texts that say as little as noise sit near it, at a cosine a paraphrase has.
+    const ok = [{ itemId: 'a', passageText: 'ok', score: 1 }];
+    for (const noise of ['zzqqxxjj', 'xkcdqwpz bbrrtt', 'GZ-777', '👍'])
+      expect(queryRelevance(noise, ok, [hit('a', 0.5)], REFERENCE_SCALE), noise).toBe(0);
+    // A word the dictionary knows, or a script it has no dictionary for, is read by meaning as before.
+    expect(queryRelevance('how are you', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
+    expect(queryRelevance('お元気ですか', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
+    // Its words still count: a note holding the code scores high.
+    const code = [{ itemId: 'b', passageText: 'Door code GZ-777 for the side gate.', score: 1 }];
+    expect(queryRelevance('GZ-777', code, [hit('b', 0.2)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
+  });
+
   it("takes a neighbour's evidence out of its score without pulling a later result down", () => {
     // A paraphrase (0.6) ranked after a note found through its neighbours' words (own meaning 0.1).
     expect(withoutNeighbourEvidence([1, 0.55, 0.54, 0.2], [null, 0.1, null, 0.05])).toEqual([1, 0.54, 0.54, 0.05]);
