@@ -373,10 +373,21 @@ describe('what a follow-up is searched with (searchQuestion)', () => {
     expect(searchQuestion('And when was that?', history).question).toBe(
       'Who is my dentist?\nAnd where is her clinic?\nAnd when was that?',
     );
-    expect(asked.search).toBe(
-      'Who is my dentist?\nAnd where is her clinic?\nMill Road next\nWhat is her phone number?',
-    );
+    // The reply's words up to its first citation: what it answered, not what it cited beside.
+    expect(asked.search).toBe('Who is my dentist?\nAnd where is her clinic?\nMill Road\nWhat is her phone number?');
     expect(asked.inContext).toBe(true);
+  });
+
+  it("takes no word from what a reply cited beside its answer: the other project is not what 'it' names", () => {
+    const history = [
+      turn(
+        'When does project Orion ship?',
+        'From your library: Project Orion ships on Wednesday. [1] Project Zephyr ships on Monday. [2] Also relevant: [3].',
+      ),
+    ];
+    const asked = searchQuestion('Who leads it?', history);
+    expect(asked.search).toBe('When does project Orion ship?\nWednesday\nWho leads it?');
+    expect(asked.search).not.toMatch(/Zephyr/);
   });
 
   it('never draws in the no-answer reply, and takes at most a few earlier questions and reply words', () => {

@@ -215,11 +215,22 @@ export interface SearchQuestion {
 const CITATION_MARKER = /\[\d+(?:\s*,\s*\d+)*\]/g;
 
 /**
+ * What a reply answered: its text up to its first citation (the statement
+ * it leads with), or all of it when it cites nothing. What it cites after
+ * that is what else the library holds nearby ("Project Zephyr ships on
+ * Monday" after Orion's date), which "who leads it?" does not point at.
+ */
+function answerOf(reply: string): string {
+  const first = reply.search(CITATION_MARKER);
+  return first < 0 ? reply : reply.slice(0, first);
+}
+
+/**
  * A follow-up that points back (refersBack) is searched together with the
  * earlier questions it goes on from (back to the last one that stood on its
  * own, at most CONVERSATION_LIMITS.contextQuestions) and a few words of the
- * previous reply that its questions did not hold (the names and facts "that"
- * or "her" stands for), so "and when was that?" finds what the previous turn
+ * previous reply's answer (answerOf) that its questions did not hold (the
+ * names and facts "that" or "her" stands for), so "and when was that?" finds what the previous turn
  * was about. Any other question is searched alone, so a new subject in the
  * same conversation is not pulled back to the old one.
  */
@@ -240,7 +251,7 @@ export function searchQuestion(
   const last = history[history.length - 1]!;
   const replyWords: string[] = [];
   if (last.reply !== options.noAnswerReply) {
-    for (const match of last.reply.replace(CITATION_MARKER, ' ').matchAll(WORD)) {
+    for (const match of answerOf(last.reply).matchAll(WORD)) {
       if (replyWords.length >= CONVERSATION_LIMITS.replyWords) break;
       const [term] = contentTerms(match[0]);
       if (term === undefined || known.has(term)) continue;
