@@ -986,7 +986,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `unsupported_media_type`: A body sent without `Content-Type: application/json`. */
+        /** @description `unsupported_media_type`: A body sent without `Content-Type: application/json` (a PATCH: or `application/merge-patch+json`). */
         UnsupportedMediaType: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1588,6 +1588,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DocumentPatch"];
+                "application/merge-patch+json": components["schemas"]["DocumentPatch"];
             };
         };
         responses: {

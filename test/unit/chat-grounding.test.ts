@@ -181,7 +181,8 @@ describe('the support gate', () => {
     expect(terms.has(termSet('cost').values().next().value!)).toBe(true);
     expect(terms.has('time')).toBe(false);
     // So does what an amount answers besides a cost: "how much will I save", "how much do I owe".
-    for (const word of ['saving', 'owe', 'earn', 'worth']) expect(terms.has([...termSet(word)][0]!), word).toBe(true);
+    for (const word of ['saving', 'owe', 'earn', 'worth', 'money'])
+      expect(terms.has([...termSet(word)][0]!), word).toBe(true);
     // A passage naming someone or something answers "which company", "what firm"; one naming nobody does not.
     const patio = 'Quotes for the patio came in. Picked PaveRight, they can start 10 March.';
     expect(withAnswerKinds(termSet(patio), patio).has([...termSet('company')][0]!)).toBe(true);

@@ -81,13 +81,14 @@ export function wanted(question: string): Wanted | null {
 /**
  * Words that name the kind of answer rather than its subject: a passage
  * stating an amount of money ("Total £486") answers "how much did the trip
- * cost" without the word "cost", and "how much will I save" without "save".
+ * cost" without the word "cost", "how much will I save" without "save", and
+ * "who owes me money" without "money" ("I owe Sarah $46").
  * (Not "bill", "rent" or "salary": those name a subject too, and "the phone
  * bill" is not any amount.) Stemmed as terms.ts stems them. (The same for
  * "time" over any passage with a date was tried and left out: it helped no
  * question of the train sets, and "my running times" met every dated note.)
  */
-const ANSWERED_BY_MONEY = termSet('cost price pay charge spend fee save owe earn worth');
+const ANSWERED_BY_MONEY = termSet('cost price pay charge spend fee save owe earn worth money');
 /** An amount of money (not any number or percentage: "cost" is not answered by "12% of patients"). */
 // (?<![\d,.]): a run of digits and separators ("1,2,3,...") is read from its start only, not from each digit.
 export const MONEY = /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;
