@@ -381,6 +381,40 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     expect(answer.reply).not.toContain('£68');
   });
 
+  it('stays in a short answer with the thing the question names, and leaves a note naming another thing out', async () => {
+    const orion = note(1, 'Project Orion ships on Wednesday.', { supports: true });
+    const zephyr = note(2, 'Project Zephyr ships on Monday.', { supports: true });
+    const general = note(3, 'Every project ships only after the release review.', { supports: true });
+    const answer = await answerer.answer({
+      question: 'When does project Orion ship?',
+      passages: [orion, zephyr, general],
+      itemize: false,
+    });
+    expect(answer.reply).toContain('Project Orion ships on Wednesday. [1]');
+    expect(answer.reply).not.toContain('Zephyr');
+    expect(answer.reply).not.toMatch(/\[2\]/);
+    // A note naming nothing else may be about it in general terms: it is still cited.
+    expect(answer.reply).toMatch(/\[3\]/);
+    // Among a conversation's turns a name says who speaks as often as what is spoken of: no note is left out.
+    const turns = [
+      note(1, '[8 May 2023] Caroline: Project Orion ships on Wednesday.', { supports: true }),
+      note(2, '[8 May 2023] Melanie: Project Zephyr ships on Monday.', { supports: true }),
+    ];
+    const inConversation = await answerer.answer({
+      question: 'When does project Orion ship?',
+      passages: turns,
+      itemize: false,
+    });
+    expect(inConversation.reply).toContain('Zephyr');
+    // A list asks for every thing of its kind.
+    const list = await answerer.answer({
+      question: 'List when project Orion and the others ship',
+      passages: [orion, zephyr],
+      itemize: true,
+    });
+    expect(list.reply).toContain('Zephyr');
+  });
+
   it('reads "what was wrong with ..." as a summary of the note, unless it also asks for an amount', async () => {
     expect(wanted('what was wrong with the car?')).toBe('summary');
     expect(wanted("what's the problem with the boiler")).toBe('summary');

@@ -2,7 +2,8 @@ import { split } from 'sentence-splitter';
 import { HOLDS, type Wanted, wanted } from '../../core/chat/answer-kinds.js';
 import type { CategoryRequest } from '../../core/chat/category-requests.js';
 import { categoryOf } from '../../core/chat/intent.js';
-import { contentTerms } from '../../core/chat/terms.js';
+import { properNameTerms } from '../../core/chat/subject-words.js';
+import { contentTerms, termSet } from '../../core/chat/terms.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../core/ports.js';
 import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
 
@@ -271,8 +272,9 @@ export class ExtractiveAnswerer implements ChatModel {
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
     const chosen: Sentence[] = [];
     let guessed = false;
+    const lacksAskedName = namedApart(request);
     const take = (s: Sentence, underAHeading = false) => {
-      if (chosen.length === limit) return;
+      if (chosen.length === limit || (chosen.length && lacksAskedName(chosen[0]!.passage, s.passage))) return;
       if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
       // A short answer gathers the best evidence of several documents rather than all of one.
       const documentOf = (x: Sentence) => x.passage.document ?? `#${x.passage.number}`;
@@ -360,4 +362,44 @@ export class ExtractiveAnswerer implements ChatModel {
     // first one only (linear), where /\s+\S*$/ retried it from each of its positions.
     return text.length <= max ? text : `${text.slice(0, max - 1).replace(/(?<!\s)\s+\S*$/, '')}…`;
   }
+}
+
+/** A speaker's label opening a line of a conversation's memory: "Tim: ...", "[8 May 2023] Caroline: ...". */
+const SPEAKER_LABEL = /^(?:\[[^\]]*\]\s*)?\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*)?:\s/mu;
+
+/**
+ * For a short answer: whether a passage is about something else than the
+ * best one, by a name the question asks about ("project Orion") that the
+ * best passage holds and it lacks, naming another instead ("Project Zephyr
+ * ships on Monday" beside Orion's date). Not among a conversation's turns (a passage opening a
+ * line with a speaker's label, "Caroline: ...").
+ */
+function namedApart(request: ChatModelRequest): (best: GroundingPassage, other: GroundingPassage) => boolean {
+  if (request.itemize) return () => false;
+  const textOf = (p: GroundingPassage) => `${p.title ?? ''}\n${p.lines.join('\n')}`;
+  const speakers = request.passages.some((passage) => SPEAKER_LABEL.test(textOf(passage)));
+  // Turns of a conversation: a name there labels who speaks as often as what is spoken of, and the evidence is
+  // as often the other speaker's turn ("What did Mel paint?" answered by Caroline's "your painting of the lake").
+  if (speakers) return () => false;
+  // As the question writes them, capitalised mid-sentence ("project Orion"): a claim's or a lower-case question's
+  // words are not read from how the passages write them here.
+  const names = [...properNameTerms(request.question, [])];
+  if (!names.length) return () => false;
+  const termsOf = new Map<GroundingPassage, Set<string>>();
+  const terms = (p: GroundingPassage) => {
+    let held = termsOf.get(p);
+    if (!held) termsOf.set(p, (held = termSet(textOf(p))));
+    return held;
+  };
+  const namesOf = new Map<GroundingPassage, Set<string>>();
+  const ownNames = (p: GroundingPassage) => {
+    let held = namesOf.get(p);
+    if (!held) namesOf.set(p, (held = properNameTerms(textOf(p), [])));
+    return held;
+  };
+  // It lacks the name and names something else instead (a passage that names nothing may be about the same
+  // thing in general terms: an abstract on the virus a claim names elsewhere).
+  return (best, other) =>
+    names.some((t) => terms(best).has(t) && !terms(other).has(t)) &&
+    [...ownNames(other)].some((t) => !names.includes(t) && !terms(best).has(t));
 }
