@@ -162,15 +162,19 @@ export class GrepService {
         const end = lineBreak ? lineBreak.index : doc.text.length;
         if (i >= resumeAt) {
           const line = doc.text.slice(start, end);
-          const at = (request.caseSensitive ? line : line.toLowerCase()).indexOf(needle);
-          if (at >= 0) {
+          const searched = request.caseSensitive ? line : line.toLowerCase();
+          const hit = searched.indexOf(needle);
+          if (hit >= 0) {
+            // Where the match is in the line itself: lower case may be longer ("İ" is two units lowered).
+            const at = offsetInLine(line, searched, hit);
+            const matchLength = offsetInLine(line, searched, hit + needle.length) - at;
             const prefix = `${i + 1}: `;
             found.push({
               file_id: doc.itemId,
               title: doc.title,
               source_ref: doc.sourceRef,
               line: i + 1,
-              snippet: prefix + excerptAround(line, at, needle.length, LIMITS.snippetChars - prefix.length),
+              snippet: prefix + excerptAround(line, at, matchLength, LIMITS.snippetChars - prefix.length),
               content_date: doc.contentDate,
               metadata: doc.metadata ?? {},
               position: { createdAt: doc.contentDate, id: doc.itemId, line: i + 1 },
@@ -220,3 +224,20 @@ export class GrepService {
 
 const withoutPosition = ({ position: _position, ...result }: GrepResult & { position: GrepPosition }): GrepResult =>
   result;
+
+/**
+ * The offset in `line` of what starts at `at` in `searched` (the line, or its
+ * lower case): the same unless lower-casing changed its length ("İ" lowers
+ * to two UTF-16 units), then counted character by character.
+ */
+function offsetInLine(line: string, searched: string, at: number): number {
+  if (searched.length === line.length) return at;
+  let inLine = 0;
+  let inSearched = 0;
+  for (const character of line) {
+    if (inSearched >= at) break;
+    inSearched += character.toLowerCase().length;
+    inLine += character.length;
+  }
+  return inLine;
+}

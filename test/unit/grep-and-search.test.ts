@@ -45,6 +45,11 @@ describe('GrepService', () => {
     expect(result!.snippet.length).toBeLessThanOrEqual(500);
     expect(result!.snippet.startsWith('1: ')).toBe(true);
     expect(result!.snippet).toContain('NEEDLE');
+    // Lower case may be longer than the text ("İ" is two units lowered): the cut is still around the match.
+    await services.capture.capture(ref, { text: `${'İ'.repeat(700)} NEEDLEWORD ${'z'.repeat(700)}` });
+    const [dotted] = (await services.grep.grep(ref, { pattern: 'needleword', caseSensitive: false, limit: 5 })).items;
+    expect(dotted!.snippet.length).toBeLessThanOrEqual(500);
+    expect(dotted!.snippet).toContain('İ NEEDLEWORD z');
   });
 
   it('pages newest document first then by line, every match exactly once', async () => {
