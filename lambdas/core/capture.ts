@@ -594,6 +594,14 @@ export function decodePayload(item: CaptureItem): { bytes: Uint8Array; isText: b
     if (bytes.byteLength > LIMITS.textBytes)
       throw new CaptureRejected('too_large', `text: at most ${LIMITS.textBytes} bytes of UTF-8`);
     if (!item.text!.trim()) throw new CaptureRejected('empty_content', 'text: empty or only whitespace');
+    // A text push is text/plain with no file name (API.md): taken, either would be stored as a file's, or dropped.
+    if (item.filename !== undefined)
+      throw new CaptureRejected('invalid_item', 'filename: only with content_base64 (a text push has no file name)');
+    if (item.contentType !== undefined)
+      throw new CaptureRejected(
+        'invalid_item',
+        'content_type: only with content_base64 (a text push is text/plain; charset=utf-8)',
+      );
     return { bytes, isText: true };
   }
   if (item.filename === undefined) throw new CaptureRejected('invalid_item', 'filename: required with content_base64');

@@ -92,6 +92,12 @@ describe('POST /v1/capture', () => {
       'invalid_item',
     ],
     ['bytes without filename', { content_base64: b64('a'), content_type: 'text/plain' }, 'invalid_item'],
+    ['a text push with a filename (only a file has one)', { text: 'a note', filename: 'a.txt' }, 'invalid_item'],
+    [
+      'a text push with a content_type (it is text/plain)',
+      { text: 'a note', content_type: 'text/html' },
+      'invalid_item',
+    ],
     ['an unknown field', { text: 'a', colour: 'red' }, 'invalid_item'],
     ['end_user_id with a control character', { text: 'a', end_user_id: 'bad\u0007id' }, 'invalid_item'],
     ['end_user_id too long', { text: 'a', end_user_id: 'u'.repeat(257) }, 'invalid_item'],
