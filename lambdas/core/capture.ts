@@ -342,10 +342,13 @@ export class CaptureService {
   ): Promise<CaptureReceipt> {
     try {
       const existing = await this.deps.documents.findBySha256(ref, payload.sha256);
-      if (existing?.status === 'failed') {
-        // A document that failed to index holds no text: sending it again is a retry, not a duplicate.
-        await removeDocument(this.deps, existing);
-      } else if (existing) {
+      // A document that failed to index holds no text: sending it again is a retry, not a duplicate. It is
+      // replaced only once the retry is sure to store something: a retry rejected again removes nothing.
+      const failed = existing?.status === 'failed' ? existing : null;
+      const replaceFailed = async () => {
+        if (failed) await removeDocument(this.deps, failed);
+      };
+      if (existing && !failed) {
         await this.deps.documents.touchLibrary(ref, this.deps.clock.now()); // a capture is activity, even a duplicate
         // Erased between the look and the touch: this capture starts the library afresh.
         if (!(await this.deps.documents.get(ref, existing.id))) throw new LibraryErasedError();
@@ -353,13 +356,17 @@ export class CaptureService {
       }
       const slow = !payload.isText && (await this.deps.extractor.isSlowWork(payload.bytes));
       const readNow = !slow || (options.interactive && this.deps.extractInlineWhenIdle && this.deps.queue.isIdle());
-      if (!readNow) return await this.queueExtraction(ref, item, payload);
-      if (payload.isText) return await this.captureKnownText(ref, item, payload, pushedText(item.text ?? ''), options);
+      if (!readNow) return await replaceFailed().then(() => this.queueExtraction(ref, item, payload));
+      if (payload.isText) {
+        await replaceFailed();
+        return await this.captureKnownText(ref, item, payload, pushedText(item.text ?? ''), options);
+      }
       // A file is read in the request only while the budget lasts, and only by a reader free now; else its bytes are queued, and the receipt says so.
       const read =
         inlineTimeLeft(options) > 0
           ? await withinBudget((signal) => this.readFile(item, payload, signal), options)
           : { done: false as const };
+      await replaceFailed();
       if (!read.done) return await this.queueExtraction(ref, item, payload, OUT_OF_TIME_READING);
       if (read.value === DEFERRED) return await this.queueExtraction(ref, item, payload, READERS_BUSY);
       return await this.captureKnownText(ref, item, payload, read.value, options);

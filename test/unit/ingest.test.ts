@@ -163,15 +163,19 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
       slow.id,
     ]);
     // The failed file can be sent again: a retry, not a duplicate.
-    expect(
-      (
-        await services.capture.capture(alice, {
-          contentBase64: b64('%SLOW CORRUPT'),
-          filename: 'c.pdf',
-          contentType: 'application/pdf',
-        })
-      ).status,
-    ).toBe('created');
+    const corruptFile = { contentBase64: b64('%SLOW CORRUPT'), filename: 'c.pdf', contentType: 'application/pdf' };
+    const retry = await services.capture.capture(alice, corruptFile);
+    expect(retry.status).toBe('created');
+    await drain.whenIdle();
+    expect((await services.documents.get(alice, retry.id!)).status).toBe('failed');
+    // Sent again while the queue is idle, it is read in the request and rejected: a rejected capture removes
+    // nothing, so the failed document and its reason stay (it was removed before the read).
+    const rejected = await services.capture.capture(alice, corruptFile, { interactive: true });
+    expect(rejected).toMatchObject({ ok: false, status: 'rejected', reject_code: 'extraction_failed', id: null });
+    expect(await services.documents.get(alice, retry.id!)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'extraction_failed: the file could not be read as its type',
+    });
   });
 
   it('reads a queued file once, whatever the lanes: one file alone in the queue is not taken by several lanes at once', async () => {
