@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { CHAT_LIMITS } from '../core/chat/limits.js';
+import { isIdOf } from '../core/ids.js';
 import { LIMITS } from '../core/limits.js';
 import { ITEM_KINDS } from '../core/model.js';
 import { type LibraryOperations, OperationError } from './operations.js';
@@ -285,7 +286,11 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
         filter,
         conversation_id: z
           .string()
-          .min(1)
+          // As POST /v1/chat reads it: a malformed id is a bad argument, not a conversation that is not there.
+          .refine(
+            (id) => isIdOf('cnv', id),
+            'must be a conversation id from an earlier ask (cnv_ and 26 ULID characters)',
+          )
           .optional()
           .describe('Continue this conversation (the conversation_id of an earlier ask).'),
       }),

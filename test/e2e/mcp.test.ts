@@ -382,6 +382,11 @@ describe.each([
     // Blank, as GET /v1/search's q and POST /v1/chat's question are refused.
     expect(errorText(await call(client, 'search', { query: '  \n' }))).toMatch(/must not be blank at query/);
     expect(errorText(await call(client, 'ask', { question: '   ' }))).toMatch(/must not be blank at question/);
+    // A malformed conversation id is a bad argument, as POST /v1/chat's 422 says, not a conversation not found.
+    for (const conversation_id of ['cnv_bad', 'garbage with spaces'])
+      expect(errorText(await call(client, 'ask', { question: 'hi', conversation_id }))).toMatch(
+        /must be a conversation id from an earlier ask/,
+      );
     expect(errorText(await call(client, 'grep', { pattern: 'x', case_sensitive: 'yes' }))).toMatch(/case_sensitive/);
     expect(errorText(await call(client, 'search', { query: 'x', filter: { colour: 'red' } }))).toMatch(
       /^invalid_request: filter\.colour: /,
