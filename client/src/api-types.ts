@@ -967,7 +967,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `payload_too_large`: The request body is over 6291456 bytes. */
+        /** @description `payload_too_large`: The request body is over 6000000 bytes. */
         PayloadTooLarge: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -978,7 +978,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "payload_too_large",
-                 *         "message": "request body over 6291456 bytes",
+                 *         "message": "request body over 6000000 bytes",
                  *         "request_id": "req_01JD7ZQ8W3M4X9N2B5C6V7K8P0"
                  *       }
                  *     }

@@ -215,6 +215,16 @@ describe('HTTP protocol and errors', () => {
 
   it('refuses a body over 6 MB with 413, storing nothing', async () => {
     const before = (await server.api('/v1/documents', { key })).body.count;
+    // 6 MB is 6,000,000 bytes (the contract writes MiB where it means binary units): one byte over is refused.
+    const justOver = await server.api('/v1/capture', {
+      key,
+      rawBody: JSON.stringify({ text: 'x' }).replace('}', `${' '.repeat(6_000_001 - 12)}}`),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(Buffer.byteLength(JSON.stringify({ text: 'x' }).replace('}', `${' '.repeat(6_000_001 - 12)}}`))).toBe(
+      6_000_001,
+    );
+    expectError(justOver, 413, 'payload_too_large');
     const res = await server.api('/v1/capture/batch', {
       key,
       body: { items: [{ text: 'x'.repeat(6 * 1024 * 1024) }] },
