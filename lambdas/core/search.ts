@@ -5,10 +5,11 @@ import { type Filter, filterFingerprint } from './filter.js';
 import { LIMITS } from './limits.js';
 import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
-import type { DocumentStore, Embedder, SearchIndex } from './ports.js';
+import type { Clock, DocumentStore, Embedder, SearchIndex } from './ports.js';
 import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
 import { absoluteScores } from './relevance-score.js';
 import type { RememberedQueries } from './remembered-queries.js';
+import type { UsageService } from './usage.js';
 
 export interface SearchRequest {
   q: string;
@@ -64,6 +65,11 @@ export class SearchService {
       cosineScale?: () => Promise<CosineScale | undefined>;
       /** Where present, a library's recent query texts are embedded once (remembered-queries.ts). */
       rememberedQueries?: RememberedQueries;
+      /**
+       * Where a search's query embedding is charged to its tenant (API.md: embedding tokens are spend), as
+       * the embedder reported it, remembered or not. Only `search` charges: a chat charges its own question.
+       */
+      spend?: { usage: Pick<UsageService, 'recordEmbedding'>; clock: Clock };
     },
     private readonly options: SearchOptions = DEFAULT_SEARCH,
   ) {}
@@ -83,7 +89,10 @@ export class SearchService {
     // Each leg brings at most candidatesPerLeg items, so no cursor this API issued points past twice that.
     const offset = decodeCursor(request.cursor, scope, offsetUpTo(2 * this.options.candidatesPerLeg)) ?? 0;
 
-    const { keywordHits, vectorHits } = await this.legs(ref, request.q, kinds, request.filter);
+    const { keywordHits, vectorHits, queryTokens } = await this.legs(ref, request.q, kinds, request.filter);
+    const spend = this.deps.spend;
+    if (spend)
+      await spend.usage.recordEmbedding({ tenantId: ref.tenantId, at: spend.clock.now(), tokens: queryTokens });
     const fused = this.fuse(keywordHits, vectorHits);
     // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all;
     // an item found by words only through its neighbours' (memory-context.ts) scores what its own meaning says,

@@ -77,7 +77,8 @@ export function buildServices(ports: Ports, options: { extractInlineWhenIdle?: b
   const rememberedQueries = new RememberedQueries();
   return {
     capture,
-    search: new SearchService({ ...ports, rememberedQueries }),
+    // A search's query embedding is charged to its tenant.
+    search: new SearchService({ ...ports, rememberedQueries, spend: { usage, clock: ports.clock } }),
     grep: new GrepService(ports),
     documents: new DocumentService(ports),
     // Locally a file's bytes go through the service (no link: the folder store makes none).

@@ -306,6 +306,24 @@ describe('GET /v1/usage', () => {
     expect(month.body).toMatchObject({ from: '2024-02-10', to: '2024-02-29' });
   });
 
+  it("charges a search's query embedding to the tenant, every time it is asked; a grep embeds nothing", async () => {
+    const key = await server.newKey('search-usage');
+    await capture(key, FALCON, 'Falcon');
+    await server.stack.settled();
+    const tokensUsed = async () => (await server.api('/v1/usage', { key })).body.tokens_used as number;
+    const before = await tokensUsed();
+    const q = 'when is the Falcon launch';
+    const queryTokens = (await server.stack.ports.embedder.embed([q], 'query')).tokens;
+    expect(queryTokens).toBeGreaterThan(0);
+    expect((await server.api(`/v1/search?q=${encodeURIComponent(q)}`, { key })).status).toBe(200);
+    expect(await tokensUsed()).toBe(before + queryTokens);
+    // Asked again, remembered or not, it is charged again: usage counts what was asked.
+    await server.api(`/v1/search?q=${encodeURIComponent(q)}&end_user_id=someone`, { key });
+    expect(await tokensUsed()).toBe(before + 2 * queryTokens);
+    await server.api('/v1/grep?pattern=Falcon', { key });
+    expect(await tokensUsed()).toBe(before + 2 * queryTokens);
+  });
+
   it('rejects bad dates and an inverted range with 422', async () => {
     for (const query of [
       'from=2026-13-01',

@@ -614,7 +614,7 @@ describe('least privilege per function', () => {
     }
   });
 
-  it('lets search read the index with GET/HEAD/POST only and embed with the embedding model only', () => {
+  it('lets search read the index with GET/HEAD/POST only, embed with the embedding model only, and write only the usage table', () => {
     const actions = actionsOf('search');
     const notDynamo = (actions: Set<string>) =>
       data(actions)
@@ -627,14 +627,19 @@ describe('least privilege per function', () => {
     expect(resourcesFor('search', 'bedrock:InvokeModel')).not.toContain(DEFAULT_CONFIG.models.chatModelId);
     expect(notDynamo(actionsOf('grep'))).toEqual(['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost']);
     // The library's live generation: a read of the documents table, never a write (docs/api-notes.md, "Erasure").
+    const writes = (name: string) =>
+      data(actionsOf(name)).filter((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a));
     for (const name of ['search', 'grep']) {
       expect(actionsOf(name).has('dynamodb:GetItem'), name).toBe(true);
-      expect(
-        data(actionsOf(name)).some((a) => a.startsWith('dynamodb:') && /Put|Update|Delete|Write/.test(a)),
-        name,
-      ).toBe(false);
       expect(resourcesFor(name, 'dynamodb:GetItem'), name).toContain(importName('DocumentsTableArn'));
     }
+    expect(writes('grep')).toEqual([]);
+    // A search's query embedding is spend: search writes the usage table, and no other.
+    for (const action of writes('search')) {
+      expect(resourcesFor('search', action), action).toContain(importName('UsageTableArn'));
+      expect(resourcesFor('search', action), action).not.toContain(importName('DocumentsTableArn'));
+    }
+    expect(writes('search')).toContain('dynamodb:UpdateItem');
   });
 
   it('lets capture write documents, put and delete blob objects, index, embed and enqueue, but not read blobs', () => {

@@ -44,6 +44,7 @@ export const handler = instrumented(
         rememberedQueries: rememberedQueries(),
         documents: documentStore(),
         cosineScale: async () => scale,
+        spend: { usage, clock },
       }),
       grep: new GrepService({ index: searchIndex(), documents: documentStore() }),
       chat: new ChatService({

@@ -43,5 +43,6 @@ export const contract = {
   summary: 'Hybrid search by meaning and words',
   request: { query: SearchQuery },
   // Search and grep read the library's live generation (documents) before the index.
-  access: { documents: 'read', search: 'read', embed: true, endUserLogKey: true },
+  // A search's query embedding is spend, charged to the tenant (usage).
+  access: { documents: 'read', usage: 'write', search: 'read', embed: true, endUserLogKey: true },
 } as const satisfies RouteContract;
