@@ -198,6 +198,12 @@ describe('registration', () => {
       [{ ...registrationA(), prefix: '../up' }, /^prefix: /],
       [{ ...registrationA(), endpoint: 'ftp://example.com' }, /^endpoint: must use https/],
       [{ ...registrationA(), bucket: 'Not_A_Bucket' }, /^bucket: /],
+      // S3's other naming rules, refused before any request to the bucket.
+      [{ ...registrationA(), bucket: 'good..bucket' }, /^bucket: .*two dots/],
+      [{ ...registrationA(), bucket: '192.168.1.1' }, /^bucket: .*IP address/],
+      [{ ...registrationA(), bucket: 'xn--bucket' }, /^bucket: .*reserves/],
+      // An empty region names none to S3 (R2 alone takes it as its "auto").
+      [{ ...registrationA(), region: '' }, /^region: must be a region name/],
       [{ ...registrationA(), surprise: 1 }, /^surprise: unknown field/],
     ];
     for (const [body, message] of cases) {

@@ -84,6 +84,8 @@ function regionOf(request: BucketRequest): string {
       return R2_REGION;
     throw invalidRequest('region: R2 takes "auto" (or leave it out)');
   }
+  // Empty is R2's alias only: to S3 it names no region, and the probe could only fail to connect.
+  if (request.region === '') throw invalidRequest('region: must be a region name such as eu-west-1 (or leave it out)');
   return request.region ?? DEFAULT_S3_REGION;
 }
 

@@ -13,14 +13,20 @@ const BucketRequest = meta(
       description: '`s3` (AWS, or any S3-compatible store with `endpoint`) or `r2` (Cloudflare R2).',
     }),
     bucket: meta(
-      z
-        .string()
-        .check(
-          z.regex(
-            /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
-            'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens',
-          ),
+      z.string().check(
+        z.regex(
+          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+          'must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens',
         ),
+        // S3's other naming rules: no two dots together, not an IP address, none of its reserved prefixes or suffixes.
+        z.refine((name: string) => !name.includes('..'), 'must be a bucket name: no two dots together'),
+        z.refine((name: string) => !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(name), 'must be a bucket name, not an IP address'),
+        z.refine(
+          (name: string) =>
+            !/^(?:xn--|sthree-|amzn-s3-demo-)/.test(name) && !/(?:-s3alias|--ol-s3|--x-s3|\.mrap)$/.test(name),
+          'must be a bucket name: S3 reserves the prefixes xn--, sthree- and amzn-s3-demo-, and the suffixes -s3alias, --ol-s3, --x-s3 and .mrap',
+        ),
+      ),
       {
         description: 'The bucket name.',
       },
