@@ -78,9 +78,10 @@ describe('an OpenAI-compatible embeddings server, set by LIBRARY_EMBED_URL and L
     );
     expect(vectorHits[0]!.itemId).toBe(created.body.id);
 
-    // Spend: exactly the prompt_tokens the server reported for the note's passage.
+    // Spend: exactly the prompt_tokens the server reported for the note's passage and the search's query (the
+    // in-process legs above are no request: nothing charged).
     const usage = await server.api('/v1/usage', { key });
-    expect(usage.body.tokens_used).toBe(embeddings.tokensOf(NOTES[3]!));
+    expect(usage.body.tokens_used).toBe(embeddings.tokensOf(NOTES[3]!) + embeddings.tokensOf(q));
   });
 
   it('a failing embeddings server: capture answers 503 backend_unavailable (retryable), keeps nothing, health is degraded; a retry after recovery is created', async () => {
