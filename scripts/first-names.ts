@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { allLocales } from '@faker-js/faker';
-import { isEnglishWord } from '../lambdas/core/chat/subject-words.js';
+import { isEnglishWord } from '../lambdas/core/chat/english-words.js';
 
 /** A name as people write it: letters only ("Mary-Jane" and "D'Andre" are left out). */
 const PLAIN_NAME = /^[A-Za-z]+$/;

@@ -1,6 +1,5 @@
 import { type CosineScale, onReferenceScale } from './chat/calibration.js';
 import { termCoverage, termWeights } from './chat/relevance.js';
-import { isEnglishWord } from './chat/subject-words.js';
 import { termSet } from './chat/terms.js';
 import type { PassageHit } from './model.js';
 
@@ -64,21 +63,29 @@ const LATIN_ONLY = /^\p{Script=Latin}+$/u;
  * little ("ok", "hello?", an emoji) at cosines a paraphrase has, so only its
  * words are evidence ("GZ-777" held by a note still scores high).
  */
-export function meansSomething(q: string): boolean {
-  for (const [word] of q.matchAll(LETTERS)) if (!LATIN_ONLY.test(word) || isEnglishWord(word)) return true;
-  return false;
+export async function meansSomething(q: string): Promise<boolean> {
+  const words = [...q.matchAll(LETTERS)].map(([word]) => word);
+  if (words.some((word) => !LATIN_ONLY.test(word))) return true;
+  if (!words.length) return false;
+  // Loaded on first need, not at a search function's cold start (180 KB to parse).
+  const { isEnglishWord } = await import('./chat/english-words.js');
+  return words.some(isEnglishWord);
 }
 
 /** How many of the first ranked results the query's relevance is read from. */
 const RELEVANCE_READ_FROM = 50;
 
 /** The query's best absolute relevance among `top` (each item's cosine on the reference scale in `cosineOf`). */
-function bestRelevance(q: string, top: readonly ScoredItem[], cosineOf: ReadonlyMap<string, number>): number {
+function bestRelevance(
+  q: string,
+  top: readonly ScoredItem[],
+  cosineOf: ReadonlyMap<string, number>,
+  byMeaning: boolean,
+): number {
   if (!top.length) return 0;
   const question = termSet(q);
   const texts = top.map((item) => termSet(item.title ? `${item.title}\n${item.passageText}` : item.passageText));
   const weights = termWeights(question, texts);
-  const byMeaning = meansSomething(q);
   let best = 0;
   top.forEach((item, i) => {
     const meaning = byMeaning ? meaningRelevance(cosineOf.get(item.itemId) ?? 0) : 0;
@@ -101,20 +108,16 @@ export function absoluteScores(
   keywordHits: readonly PassageHit[],
   vectorHits: readonly PassageHit[],
   scale: CosineScale | undefined,
+  /** meansSomething(q): whether its meaning is evidence at all. */
+  byMeaning: boolean,
 ): number[] {
   const cosineOf = referenceCosines(vectorHits, scale);
-  const relevance = bestRelevance(q, ranked.slice(0, RELEVANCE_READ_FROM), cosineOf);
+  const relevance = bestRelevance(q, ranked.slice(0, RELEVANCE_READ_FROM), cosineOf, byMeaning);
   const byWords = new Set(keywordHits.map((hit) => hit.itemId));
-  const byMeaning = meansSomething(q);
+  const ownMeaning = (itemId: string) => (byMeaning ? meaningRelevance(cosineOf.get(itemId) ?? 0) : 0);
   return withoutNeighbourEvidence(
     ranked.map((item) => item.score * relevance),
-    ranked.map((item) =>
-      !item.fromKeyword && byWords.has(item.itemId)
-        ? byMeaning
-          ? meaningRelevance(cosineOf.get(item.itemId) ?? 0)
-          : 0
-        : null,
-    ),
+    ranked.map((item) => (!item.fromKeyword && byWords.has(item.itemId) ? ownMeaning(item.itemId) : null)),
   );
 }
 

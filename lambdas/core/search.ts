@@ -7,7 +7,7 @@ import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import type { Clock, DocumentStore, Embedder, SearchIndex } from './ports.js';
 import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
-import { absoluteScores } from './relevance-score.js';
+import { absoluteScores, meansSomething } from './relevance-score.js';
 import type { RememberedQueries } from './remembered-queries.js';
 import type { UsageService } from './usage.js';
 
@@ -98,7 +98,14 @@ export class SearchService {
     // an item found by words only through its neighbours' (memory-context.ts) scores what its own meaning says,
     // raised only as far as the best result ranked after it, so scores still fall with the ranking (min_score
     // keeps a prefix) and no later result is pulled down.
-    const scores = absoluteScores(request.q, fused, keywordHits, vectorHits, await this.deps.cosineScale?.());
+    const scores = absoluteScores(
+      request.q,
+      fused,
+      keywordHits,
+      vectorHits,
+      await this.deps.cosineScale?.(),
+      await meansSomething(request.q),
+    );
     const ranked = fused.map((item, i) => ({ ...item, score: scores[i]! })).filter((item) => item.score >= minScore);
     const page = ranked.slice(offset, offset + request.limit);
     const hasMore = offset + request.limit < ranked.length;

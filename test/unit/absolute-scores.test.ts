@@ -8,6 +8,7 @@ import type { Embedder } from '../../lambdas/core/ports.js';
 import {
   absoluteScores,
   MEANING_FLOOR,
+  meansSomething,
   type ScoredItem,
   withoutNeighbourEvidence,
 } from '../../lambdas/core/relevance-score.js';
@@ -20,7 +21,7 @@ const hit = (itemId: string, rawScore: number): PassageHit =>
   ({ itemId, rawScore, passage: { ordinal: 0, lineStart: 1, lineEnd: 1, text: '' } }) as unknown as PassageHit;
 
 /** The best result's score, which is the query's relevance: its hybrid score is 1 and its words are its own. */
-const queryRelevance = (
+const queryRelevance = async (
   q: string,
   ranked: ScoredItem[],
   vectorHits: PassageHit[],
@@ -32,26 +33,31 @@ const queryRelevance = (
     [],
     vectorHits,
     scale,
+    await meansSomething(q),
   )[0]!;
 
 describe("a query's absolute relevance", () => {
-  it('is 0 for results that share neither words nor meaning, and high for one holding every word', () => {
+  it('is 0 for results that share neither words nor meaning, and high for one holding every word', async () => {
     const ranked = [{ itemId: 'a', passageText: 'The ferry leaves at noon from pier four.', score: 1 }];
-    expect(queryRelevance('zzqqxxjj', ranked, [hit('a', MEANING_FLOOR - 0.05)], REFERENCE_SCALE)).toBe(0);
-    expect(queryRelevance('ferry pier noon', ranked, [hit('a', MEANING_FLOOR)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
+    expect(await queryRelevance('zzqqxxjj', ranked, [hit('a', MEANING_FLOOR - 0.05)], REFERENCE_SCALE)).toBe(0);
+    expect(await queryRelevance('ferry pier noon', ranked, [hit('a', MEANING_FLOOR)], REFERENCE_SCALE)).toBeGreaterThan(
+      0.9,
+    );
   });
 
-  it('reads no meaning into a query of keyboard noise, a code or a name alone: its words are its only evidence', () => {
+  it('reads no meaning into a query of keyboard noise, a code or a name alone: its words are its only evidence', async () => {
     // "ok", "hello?": texts that say as little as noise sit near it, at a cosine a paraphrase has.
     const ok = [{ itemId: 'a', passageText: 'ok', score: 1 }];
     for (const noise of ['zzqqxxjj', 'xkcdqwpz bbrrtt', 'GZ-777', '👍'])
-      expect(queryRelevance(noise, ok, [hit('a', 0.5)], REFERENCE_SCALE), noise).toBe(0);
+      expect(await queryRelevance(noise, ok, [hit('a', 0.5)], REFERENCE_SCALE), noise).toBe(0);
     // A word the dictionary knows, or a script it has no dictionary for, is read by meaning as before.
-    expect(queryRelevance('how are you', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
-    expect(queryRelevance('お元気ですか', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
+    expect(await queryRelevance('how are you', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
+    expect(await queryRelevance('お元気ですか', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
+    // A rare word the dictionary knows (no everyday word beside it) is read by meaning too.
+    expect(await queryRelevance('mortgage', ok, [hit('a', 0.5)], REFERENCE_SCALE)).toBeGreaterThan(0.7);
     // Its words still count: a note holding the code scores high.
     const code = [{ itemId: 'b', passageText: 'Door code GZ-777 for the side gate.', score: 1 }];
-    expect(queryRelevance('GZ-777', code, [hit('b', 0.2)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
+    expect(await queryRelevance('GZ-777', code, [hit('b', 0.2)], REFERENCE_SCALE)).toBeGreaterThan(0.9);
   });
 
   it("takes a neighbour's evidence out of its score without pulling a later result down", () => {
@@ -61,14 +67,14 @@ describe("a query's absolute relevance", () => {
     expect(withoutNeighbourEvidence([0.9, 0.5], [null, 0.7])).toEqual([0.9, 0.5]);
   });
 
-  it("reads cosines on the embedder's own scale: the same evidence scores the same on two scales", () => {
+  it("reads cosines on the embedder's own scale: the same evidence scores the same on two scales", async () => {
     const ranked = [{ itemId: 'a', passageText: 'unrelated words only', score: 1 }];
     const shifted = { related: (REFERENCE_SCALE.related + 1) / 2, unrelated: (REFERENCE_SCALE.unrelated + 1) / 2 };
-    const onReference = queryRelevance('a question', ranked, [hit('a', 0.4)], REFERENCE_SCALE);
-    expect(queryRelevance('a question', ranked, [hit('a', (0.4 + 1) / 2)], shifted)).toBeCloseTo(onReference, 6);
+    const onReference = await queryRelevance('a question', ranked, [hit('a', 0.4)], REFERENCE_SCALE);
+    expect(await queryRelevance('a question', ranked, [hit('a', (0.4 + 1) / 2)], shifted)).toBeCloseTo(onReference, 6);
     expect(onReference).toBeGreaterThan(0.4);
     // Uncalibrated, the shifted cosine would read as a near-perfect match.
-    expect(queryRelevance('a question', ranked, [hit('a', (0.4 + 1) / 2)], undefined)).toBeGreaterThan(0.99);
+    expect(await queryRelevance('a question', ranked, [hit('a', (0.4 + 1) / 2)], undefined)).toBeGreaterThan(0.99);
   });
 });
 

@@ -1,4 +1,4 @@
-import { isEnglishWord } from './subject-words.js';
+import { isEnglishWord } from './english-words.js';
 import { termSet } from './terms.js';
 import { isCalendarWord, MONTH_OR_DAY, opensSentence } from './written-names.js';
 

@@ -1,4 +1,5 @@
 import lexicon from 'wink-lexicon/src/lexicon.js';
+import { isEnglishWord } from './english-words.js';
 import { FIRST_NAMES } from './first-names.js';
 import { NOUN_KINDS } from './noun-kinds.js';
 import { termSet, wordTerms } from './terms.js';
@@ -126,11 +127,6 @@ function alwaysCapitalised(words: ReadonlySet<string>, passages: readonly string
 function namesAThing(word: string): boolean {
   if (!isEnglishWord(word)) return true;
   return lexicon[word]![0]!.startsWith('NN');
-}
-
-/** Whether wink-lexicon knows the word (lower-cased): a capitalised word it does not know is a name ("Sarah", "Okafor"). */
-export function isEnglishWord(word: string): boolean {
-  return Object.hasOwn(lexicon, word.toLowerCase());
 }
 
 type Naming = readonly (readonly string[])[];
