@@ -90,12 +90,13 @@ const childPath = (parent: Frame | undefined): string => {
 };
 
 /**
- * Walks JSON text that JSON.parse has already accepted, looking only at its
+ * Walks JSON text that JSON.parse has already accepted (a body, or a query
+ * parameter's filter: `root` names it in messages), looking only at its
  * structure: duplicate keys and lone surrogate escapes. Linear in the text:
  * strings are skipped with indexOf, and only keys (and strings that contain
  * a surrogate escape) are decoded.
  */
-function checkStructure(source: string, root = ''): void {
+export function checkJsonStructure(source: string, root = ''): void {
   const stack: Frame[] = [];
   let expectKey = false;
   let i = 0;
@@ -167,15 +168,6 @@ function checkStructure(source: string, root = ''): void {
   }
 }
 
-/**
- * Checks JSON text that JSON.parse has accepted, carried elsewhere than the
- * body (a query parameter's filter), by the body's rules: no duplicate key,
- * no lone surrogate. `root` names it in the message ("filter.metadata.year").
- */
-export function checkJsonStructure(text: string, root: string): void {
-  checkStructure(text, root);
-}
-
 /** Parses a request body's text: JSON, an object at the top, no duplicate key, no lone surrogate. */
 export function parseJsonObject(text: string): Record<string, unknown> {
   let parsed: unknown;
@@ -187,6 +179,6 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new BodyRefused('body must be a JSON object');
   }
-  checkStructure(text);
+  checkJsonStructure(text);
   return parsed as Record<string, unknown>;
 }

@@ -204,7 +204,8 @@ export class ChatRetriever {
     const rarity = termRarity(question);
     const tellingWeights = termWeights(questionTerms, [...answering.values()], rarity);
     // The question's names ("Liam") that some passage holds: a passage lacking one is about somebody else.
-    const namesInLibrary = [...nameTerms(question)].filter((t) => [...pool.values()].some((terms) => terms.has(t)));
+    const heldByAny = (term: string) => [...pool.values()].some((terms) => terms.has(term));
+    const namesInLibrary = [...nameTerms(question)].filter(heldByAny);
     // Of those, the proper names ("Ava") few items hold: lacking one, a passage is about somebody else even for
     // the word rules. A name most items hold is everywhere (a conversation's speakers), and tells nothing apart.
     const itemsTurnedUp = new Set([...pool.keys()].map(itemOfKey)).size;
@@ -221,7 +222,7 @@ export class ChatRetriever {
     // A person asked about by first name whom nothing turned up names: the library holds nothing about them
     // (about any of them, for people asked about together: "is Emma's or Mia's party first").
     const persons = personsAsked(question);
-    const unnamed = [...persons].filter((t) => ![...pool.values()].some((terms) => terms.has(t)));
+    const unnamed = [...persons].filter((t) => !heldByAny(t));
     const someoneUnnamed = namesJoined(question, persons) ? unnamed.length === persons.size : unnamed.length > 0;
     // Names asked about together ("Ava's or Oliver's"): a passage holding one of them is about one asked about.
     const lacksProperName = namesJoined(question, new Set(properNamesInLibrary))
