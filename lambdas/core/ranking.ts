@@ -133,6 +133,34 @@ export function fuse(
     .sort((a, b) => b.score - a.score || (a.itemId < b.itemId ? -1 : 1));
 }
 
+/**
+ * How much a past chat's question or reply, or a creation built from
+ * documents, counts beside the documents themselves in a search (API
+ * search only; chat retrieves documents alone). Such an item repeats or asks
+ * about what a document holds, and a short one outranks the document by
+ * words (BM25 favours short texts): for "dentist", the question "When is the
+ * dentist?" came before the note of the appointment. At 0.8 a document that
+ * matches about as well comes first, while a chat that alone matches the
+ * query still leads (docs/api-notes.md, "Search ranking").
+ */
+export const DERIVED_ITEM_WEIGHT = 0.8;
+
+const derived = (kind: ItemKind) => kind === 'chat' || kind === 'creation';
+
+/**
+ * The ranking with documents before what was derived from them at a like
+ * score (DERIVED_ITEM_WEIGHT). The first result keeps the best score, so a
+ * query that only a chat matches scores as it did.
+ */
+export function sourcesFirst(ranked: readonly FusedItem[]): FusedItem[] {
+  const weighed = ranked
+    .map((item) => (derived(item.kind) ? { ...item, score: item.score * DERIVED_ITEM_WEIGHT } : item))
+    .sort((a, b) => b.score - a.score || (a.itemId < b.itemId ? -1 : 1));
+  const best = ranked[0]?.score ?? 0;
+  const lead = weighed[0]?.score ?? 0;
+  return lead > 0 && lead < best ? weighed.map((item) => ({ ...item, score: (item.score * best) / lead })) : weighed;
+}
+
 const reciprocalRanks = (hits: readonly PassageHit[], k: number) => hits.map((_, rank) => 1 / (k + rank + 1));
 
 const coverage = (hit: PassageHit) => Math.min(1, Math.max(0, hit.coverage ?? 1));

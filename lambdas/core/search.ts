@@ -6,7 +6,7 @@ import { LIMITS } from './limits.js';
 import type { Metadata } from './metadata.js';
 import type { ItemKind, LibraryRef, PassageHit } from './model.js';
 import type { Clock, DocumentStore, Embedder, SearchIndex } from './ports.js';
-import { DEFAULT_FUSION, type FusionWeights, fuse } from './ranking.js';
+import { DEFAULT_FUSION, type FusionWeights, fuse, sourcesFirst } from './ranking.js';
 import { absoluteScores, meansSomething } from './relevance-score.js';
 import type { RememberedQueries } from './remembered-queries.js';
 import type { UsageService } from './usage.js';
@@ -93,7 +93,7 @@ export class SearchService {
     const spend = this.deps.spend;
     if (spend)
       await spend.usage.recordEmbedding({ tenantId: ref.tenantId, at: spend.clock.now(), tokens: queryTokens });
-    const fused = this.fuse(keywordHits, vectorHits);
+    const fused = sourcesFirst(this.fuse(keywordHits, vectorHits));
     // Absolute scores (relevance-score.ts): the ranking's order, scaled by how relevant its best result is at all;
     // an item found by words only through its neighbours' (memory-context.ts) scores what its own meaning says,
     // raised only as far as the best result ranked after it, so scores still fall with the ranking (min_score

@@ -11,7 +11,7 @@ import {
 } from '../../lambdas/core/cursor.js';
 import { DomainError } from '../../lambdas/core/errors.js';
 import type { PassageHit } from '../../lambdas/core/model.js';
-import { fuse } from '../../lambdas/core/ranking.js';
+import { type FusedItem, fuse, sourcesFirst } from '../../lambdas/core/ranking.js';
 
 const hit = (itemId: string, text = itemId): PassageHit => ({
   itemId,
@@ -105,5 +105,35 @@ describe('fuse', () => {
 
   it('gives 1 to an item ranked first by both legs', () => {
     expect(fuse([hit('x')], [hit('x')])[0]!.score).toBeCloseTo(1, 10);
+  });
+});
+
+describe('sourcesFirst', () => {
+  const item = (itemId: string, kind: FusedItem['kind'], score: number): FusedItem => ({
+    ...fuse([hit(itemId)], [])[0]!,
+    kind,
+    score,
+  });
+
+  it('puts a document before a past chat or creation that matched a little better', () => {
+    const ranked = [item('question', 'chat', 1), item('table', 'creation', 0.97), item('note', 'file_excerpt', 0.95)];
+    const first = sourcesFirst(ranked);
+    expect(first.map((f) => f.itemId)).toEqual(['note', 'question', 'table']);
+    expect(first[0]!.score).toBe(1); // the first result keeps the query's best score
+    expect([...first].sort((x, y) => y.score - x.score)).toEqual(first);
+  });
+
+  it('keeps a chat first when no document comes near it, at its score', () => {
+    const ranked = [item('question', 'chat', 0.9), item('note', 'file_excerpt', 0.3)];
+    const first = sourcesFirst(ranked);
+    expect(first.map((f) => [f.itemId, f.score])).toEqual([
+      ['question', 0.9],
+      ['note', expect.closeTo(0.375, 10)],
+    ]);
+  });
+
+  it('leaves a ranking of documents alone', () => {
+    const ranked = [item('a', 'file_excerpt', 0.9), item('b', 'image', 0.5)];
+    expect(sourcesFirst(ranked)).toEqual(ranked);
   });
 });
