@@ -3,7 +3,7 @@ import type { ItemKind } from '../../core/model.js';
 import { loadSqliteVec, type SqliteDatabase } from './database.js';
 import { metadataTableSchema } from './sqlite-filter.js';
 import { KIND_TOKEN, METADATA_TABLE } from './sqlite-index-sql.js';
-import type { MemoryContextRows } from './sqlite-memory-contexts.js';
+import { type KeywordRowItem, type MemoryContextRows, WHOLE_ITEM_PASSAGES } from './sqlite-memory-contexts.js';
 
 /**
  * The SQLite search index's tables: their DDL, the columns added to an
@@ -159,7 +159,32 @@ export function buildItemsFts(db: SqliteDatabase, contexts: MemoryContextRows): 
   const sql = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'items_fts'`).pluck().get() as
     | string
     | undefined;
-  if (sql?.includes('context')) return;
+  if (!sql?.includes('context')) rebuildItemsFts(db, contexts);
+  rankLongItemsByPassages(db, contexts);
+}
+
+/**
+ * Folders written before long items were ranked by their passages
+ * (WHOLE_ITEM_PASSAGES) get those items' keyword rows rewritten once, a row
+ * per passage.
+ */
+function rankLongItemsByPassages(db: SqliteDatabase, contexts: MemoryContextRows): void {
+  if (db.prepare(`SELECT 1 FROM index_meta WHERE key = 'items_fts_passages'`).get()) return;
+  db.transaction(() => {
+    const long = db
+      .prepare(
+        `SELECT i.rowid, i.library_id, i.kind, i.title, i.text FROM items i
+         WHERE i.short_memory = 0 AND i.rowid IN (
+           SELECT item_rowid FROM passages GROUP BY item_rowid HAVING count(*) > ?)`,
+      )
+      .all(WHOLE_ITEM_PASSAGES) as KeywordRowItem[];
+    for (const item of long) contexts.writeFtsRow(item, '');
+    db.prepare(`INSERT OR IGNORE INTO index_meta (key, value) VALUES ('items_fts_passages', '1')`).run();
+  }).immediate();
+}
+
+/** Data folders made before items_fts had its context field (or before it existed): the table built from the stored texts. */
+function rebuildItemsFts(db: SqliteDatabase, contexts: MemoryContextRows): void {
   db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS items_fts; ${ITEMS_FTS}`);
     const items = db

@@ -10,6 +10,7 @@ import type { SqliteDatabase } from './database.js';
 import { bestPassage, quoteTerm, termsMatchExpression } from './fts-query.js';
 import type { CompiledFilter } from './sqlite-filter.js';
 import { generationParams, type HitRow, IN_GENERATION, itemFilter, KIND_TOKEN, toHit } from './sqlite-index-sql.js';
+import { itemOfKeywordRow } from './sqlite-memory-contexts.js';
 import { filterShare, WIDER_FIRST, WIDER_FIRST_SHARE } from './sqlite-wider-first.js';
 
 /**
@@ -84,31 +85,41 @@ export function keywordLeg(
   const kinds = query.kinds?.length && ITEM_KINDS.some((k) => !query.kinds!.includes(k)) ? query.kinds : null;
   const kindClause = kinds ? `kind : (${kinds.map((k) => KIND_TOKEN[k]).join(' OR ')}) AND ` : '';
   const match = `${library}${kindClause}${ranking}`;
-  type RankedRow = Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number; kept: number };
+  type RankedRow = Omit<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & {
+    item_rowid: number;
+    kept: number;
+    /** The keyword row that scored: below 0, the passage (minus its rowid) a long item is ranked by. */
+    best_row: number;
+  };
   /** The leg's best items: `inside` filters within the ranking (before its LIMIT); `kept` says whether each row matches `marked`. */
   const best = (limit: number, filter?: { inside?: CompiledFilter; marked?: CompiledFilter }) => {
     const { inside, marked } = filter ?? {};
     // `+rowid`: SQLite would otherwise hand the IN list to FTS5 as rowid lookups, one full-text match per
     // matching item (a 50% filter over 30k documents took 75 s); as written, the match runs once and is filtered.
-    const insideClause =
-      (inside ? ` AND +rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})` : '') +
-      (rareTerms ? ' AND +rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)' : '');
+    const rareClause = rareTerms ? ' AND +rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)' : '';
+    const insideClause = inside
+      ? ` HAVING item_rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})`
+      : '';
+    // A long item has a keyword row per passage (WHOLE_ITEM_PASSAGES): it ranks by its best one.
     return db
       .prepare(
-        `WITH ranked AS (
-           SELECT rowid, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight}) AS score
-           FROM items_fts WHERE items_fts MATCH ?${insideClause} ORDER BY score DESC LIMIT ?
+        `WITH matched AS MATERIALIZED (
+           SELECT rowid AS row, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight}) AS score
+           FROM items_fts WHERE items_fts MATCH ?${rareClause}
+         ), ranked AS (
+           SELECT ${itemOfKeywordRow('row')} AS item_rowid, max(score) AS score, row AS best_row
+           FROM matched GROUP BY item_rowid${insideClause} ORDER BY score DESC, item_rowid LIMIT ?
          )
          SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, i.metadata, r.score,
-                ${marked ? marked.sql : '1'} AS kept
-         FROM ranked r CROSS JOIN items i ON i.rowid = r.rowid
+                r.best_row, ${marked ? marked.sql : '1'} AS kept
+         FROM ranked r CROSS JOIN items i ON i.rowid = r.item_rowid
          WHERE i.library_id = ? AND ${IN_GENERATION}
          ORDER BY r.score DESC, i.rowid`,
       )
       .all(
         match,
-        ...(inside ? [libraryId, ...inside.params] : []),
         ...(rareTerms ? [`${library}${kindClause}${termsMatchExpression(rareTerms)}`] : []),
+        ...(inside ? [libraryId, ...inside.params] : []),
         limit,
         ...(marked?.params ?? []),
         libraryId,
@@ -132,12 +143,12 @@ export function keywordLeg(
         : best(query.limit, { inside: itemFilter(query.filter, libraryId) });
   }
   if (!items.length) return [];
-  const itemRowids = items.map((i) => i.item_rowid);
-  const passages = bestPassages(db, itemRowids, query.text);
+  const passages = bestPassages(db, items, query.text);
+  const rows = keywordRows(db, items);
   // Every term of the query, the common ones too: a hit holding them holds more of what was asked.
   const coverage = coverageOf(
     size.items,
-    holders.map((term) => ({ holding: term.holding, items: term.among(itemRowids) })),
+    holders.map((term) => ({ holding: term.holding, items: term.among(rows) })),
   );
   return items.flatMap((item) => {
     const passage = passages.get(item.item_rowid);
@@ -149,10 +160,17 @@ export function keywordLeg(
   });
 }
 
-/** How many of the library's items hold a term, and which of some items do. */
+/** An item the ranking kept, and the keyword row it ranked by (below 0: a long item's passage, minus its rowid). */
+interface RankedItem {
+  item_rowid: number;
+  best_row: number;
+}
+
+/** How many of the library's keyword rows hold a term, and which of some items do. */
 interface TermHolders {
   holding: number;
-  among(itemRowids: readonly number[]): Set<number>;
+  /** The items among those of these keyword rows (keywordRows) that hold the term. */
+  among(rows: readonly number[]): Set<number>;
 }
 
 /**
@@ -175,17 +193,18 @@ function termHolders(
   const count = db.prepare('SELECT count(*) FROM items_fts WHERE items_fts MATCH ?').pluck();
   const named = db
     .prepare(
-      `SELECT json_group_array(rowid) FROM items_fts
+      `SELECT json_group_array(DISTINCT ${itemOfKeywordRow('items_fts.rowid')}) FROM items_fts
        WHERE items_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
     )
     .pluck();
   return terms.map((term) => {
     const match = `${library}{title body} : ${quoteTerm(term)}`;
+    // Keyword rows: a long item's passages each count (WHOLE_ITEM_PASSAGES), a little more common than it is.
     const holding = counts.holding(match, (m) => count.get(m) as number);
     return {
       holding,
-      among: (itemRowids) =>
-        holding ? new Set(JSON.parse(named.get(match, JSON.stringify(itemRowids)) as string) as number[]) : new Set(),
+      among: (rows) =>
+        holding ? new Set(JSON.parse(named.get(match, JSON.stringify(rows)) as string) as number[]) : new Set(),
     };
   });
 }
@@ -251,8 +270,19 @@ function candidateTerms(
  * items show their first passage, which holds the title (reading every
  * passage of 200 items cost more than the full-text query itself).
  */
-function bestPassages(db: SqliteDatabase, itemRowids: number[], text: string) {
+function bestPassages(db: SqliteDatabase, items: readonly RankedItem[], text: string) {
   type PassageRow = Pick<HitRow, 'ordinal' | 'line_start' | 'line_end' | 'text'> & { item_rowid: number };
+  // A long item shows the passage it ranked by.
+  const ranked = items.filter((item) => item.best_row < 0);
+  const rankedBy = ranked.length
+    ? (db
+        .prepare(
+          `SELECT item_rowid, ordinal, line_start, line_end, text FROM passages
+           WHERE rowid IN (SELECT -value FROM json_each(?))`,
+        )
+        .all(JSON.stringify(ranked.map((item) => item.best_row))) as PassageRow[])
+    : [];
+  const itemRowids = items.filter((item) => item.best_row > 0).map((item) => item.item_rowid);
   const top = itemRowids.slice(0, BEST_PASSAGE_ITEMS);
   const rows = db
     .prepare(
@@ -264,7 +294,7 @@ function bestPassages(db: SqliteDatabase, itemRowids: number[], text: string) {
   const byItem = new Map<number, PassageRow[]>();
   for (const row of rows) (byItem.get(row.item_rowid) ?? byItem.set(row.item_rowid, []).get(row.item_rowid)!).push(row);
   const words = keywordTerms(text);
-  const best = new Map<number, PassageRow>();
+  const best = new Map<number, PassageRow>(rankedBy.map((row) => [row.item_rowid, row]));
   for (const [itemRowid, passages] of byItem) {
     best.set(
       itemRowid,
@@ -279,6 +309,18 @@ function bestPassages(db: SqliteDatabase, itemRowids: number[], text: string) {
     );
   }
   return best;
+}
+
+/** The keyword rows of some items: each whole item's own, and every passage of a long one (WHOLE_ITEM_PASSAGES). */
+function keywordRows(db: SqliteDatabase, items: readonly RankedItem[]): number[] {
+  const long = items.filter((item) => item.best_row < 0).map((item) => item.item_rowid);
+  const whole = items.filter((item) => item.best_row > 0).map((item) => item.item_rowid);
+  if (!long.length) return whole;
+  const passages = db
+    .prepare('SELECT -rowid FROM passages WHERE item_rowid IN (SELECT value FROM json_each(?))')
+    .pluck()
+    .all(JSON.stringify(long)) as number[];
+  return [...whole, ...passages];
 }
 
 /** A library's size as the keyword leg needs it. */

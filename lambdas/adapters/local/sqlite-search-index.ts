@@ -227,13 +227,6 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     );
     if (item.metadata) writeMetadataRows(this.db, METADATA_TABLE, itemRowid, libraryId, item.metadata);
     if (DOCUMENT_KINDS.includes(item.kind)) waits = this.trigrams.add(itemRowid, item.text);
-    if (!shortMemory)
-      this.contexts.writeFtsRow(
-        { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
-        '',
-      );
-    // One rewrite covers this memory arriving and a former version of it leaving.
-    if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
     const insertPassage = this.db.prepare(
       'INSERT INTO passages (item_rowid, ordinal, line_start, line_end, text) VALUES (?, ?, ?, ?, ?)',
     );
@@ -253,6 +246,14 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
       changes.added.push({ libraryId, rowid: Number(rowid), kind: item.kind, vector });
     });
+    // After the passages: a long item has a keyword row per passage.
+    if (!shortMemory)
+      this.contexts.writeFtsRow(
+        { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
+        '',
+      );
+    // One rewrite covers this memory arriving and a former version of it leaving.
+    if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
     // A replacement: the older versions leave in the same transaction the new one arrives in.
     for (const replaced of options.replaces ?? [])
       if (replaced !== item.itemId) this.removeItem(libraryId, replaced, changes);
@@ -358,6 +359,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       .prepare('SELECT rowid FROM passages WHERE item_rowid = ?')
       .pluck()
       .all(item.rowid) as number[];
+    this.contexts.removeFtsRows(item.rowid, passageRowids);
     const deleteVector = this.db.prepare('DELETE FROM passage_vectors WHERE rowid = ?');
     const deleteReindexed = this.db.prepare('DELETE FROM reindex_vectors WHERE rowid = ?');
     for (const rowid of passageRowids) {
@@ -367,7 +369,6 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     }
     this.db.prepare('DELETE FROM passages WHERE item_rowid = ?').run(item.rowid);
     this.trigrams.remove(item.rowid);
-    this.db.prepare('DELETE FROM items_fts WHERE rowid = ?').run(item.rowid);
     this.db.prepare('DELETE FROM items WHERE rowid = ?').run(item.rowid);
     deleteMetadataRows(this.db, METADATA_TABLE, item.rowid);
     if (item.short_memory && rewriteContexts) this.contexts.rewriteContextsAround(libraryId, itemId);
