@@ -1,6 +1,7 @@
-import { AppShell, Autocomplete, Burger, Button, CloseButton, Group, NavLink, Text, Title } from '@mantine/core';
+import { Alert, AppShell, Autocomplete, Burger, Button, CloseButton, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { Navigate, Route, NavLink as RouterLink, Routes, useLocation } from 'react-router';
 import type { RetryInfo } from '../../client/src/index.js';
 import { connect } from './api';
@@ -78,7 +79,8 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
               The service asked to slow down ({retry.reason}); retrying in {Math.ceil(retry.delayMs / 1000)} s...
             </Text>
           )}
-          <div>
+          {/* A page that fails to draw shows why, and the header and navigation stay; another address tries again. */}
+          <ErrorBoundary FallbackComponent={PageFailed} resetKeys={[location.pathname, location.search]}>
             <Routes>
               {PAGES.map((page) => (
                 <Route key={page.path} path={page.path} element={page.element} />
@@ -88,10 +90,19 @@ export function Shell({ session, onChange }: { session: Session; onChange: (next
               ))}
               <Route path="*" element={<Navigate to="/documents" replace />} />
             </Routes>
-          </div>
+          </ErrorBoundary>
         </AppShell.Main>
       </AppShell>
     </ConsoleContext.Provider>
+  );
+}
+
+/** What a page that threw while drawing shows instead of itself. */
+function PageFailed({ error }: FallbackProps) {
+  return (
+    <Alert role="alert" color="red" title="This page could not be shown">
+      {error instanceof Error ? error.message : String(error)}
+    </Alert>
   );
 }
 

@@ -3,6 +3,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { connect } from './api';
 import { ErrorNotice } from './components/ErrorNotice';
 
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
 /** Asks for an API key and checks it against the service (health with a key answers 401 to a wrong one). */
 export function SignIn({ onSignedIn }: { onSignedIn: (apiKey: string) => void }) {
   const [apiKey, setApiKey] = useState('');
@@ -14,8 +16,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: (apiKey: string) => void })
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
     setError(null);
+    // A header carries printable ASCII only: the browser would refuse to send another key, which reads as "unreachable".
+    if (!PRINTABLE_ASCII.test(apiKey.trim())) {
+      setError(new Error('An API key holds printable ASCII characters only: check what was pasted.'));
+      return;
+    }
+    setBusy(true);
     try {
       await connect(apiKey.trim()).usage({});
       onSignedIn(apiKey.trim());

@@ -205,6 +205,21 @@ describe('the Grep page', () => {
     expect(outside).toEqual([]);
   });
 
+  it('marks a pattern full of punctuation as the literal it is', async () => {
+    const marked = '[draft] ROADMAP-42 (v2.0)* costs $5 a|b {x} ^c\\d/e?';
+    await capture(key, { text: `Plans\n${marked} for the spring\nnothing here`, title: 'Roadmap' });
+    const { page } = await harness.newPage();
+    await signIn(page, harness.server, key);
+    await page.goto(`${harness.server.url}/console#/grep?pattern=${encodeURIComponent(marked)}`);
+    const lines = page.getByRole('list', { name: 'Matching lines' }).getByRole('listitem');
+    await page.getByText('1 matching line.').waitFor();
+    expect(await lines.first().locator('mark.hit').allTextContents()).toEqual([marked]);
+    await page.goto(`${harness.server.url}/console#/grep?pattern=ROADMAP-42`);
+    await page.getByText('1 matching line.').waitFor();
+    expect(await lines.first().locator('mark.hit').allTextContents()).toEqual(['ROADMAP-42']);
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+  });
+
   it('says so when no line holds the pattern, and shows an error in words', async () => {
     const { page } = await harness.newPage();
     await signIn(page, harness.server, key);

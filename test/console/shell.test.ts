@@ -59,6 +59,11 @@ describe('the web console (GET /console)', () => {
     expect(await alert.textContent()).toMatch(/401/);
     expect(await alert.textContent()).toMatch(/Request id: \S+/);
     await screenshot(page, 'sign-in-wrong-key');
+    // A key no header can carry is refused before any request, in words (not "could not be reached").
+    await page.getByLabel('API key').fill('lib_clé✓');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => alert.textContent()).toMatch(/printable ASCII/);
+    expect(await alert.textContent()).not.toMatch(/could not be reached/);
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();

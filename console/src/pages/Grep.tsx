@@ -71,13 +71,15 @@ export function Grep() {
   };
 
   const count = pages.items.length;
-  const status = !pages.ran
-    ? ''
-    : pages.loading === 'first'
-      ? 'Searching...'
-      : count === 0 && !pages.hasMore
-        ? 'No line holds it.'
-        : `${count} matching line${count === 1 ? '' : 's'}${pages.hasMore ? ', more to come' : ''}.`;
+  // A grep that failed holds no lines to count: the error says what happened.
+  const status =
+    !pages.ran || pages.error
+      ? ''
+      : pages.loading === 'first'
+        ? 'Searching...'
+        : count === 0 && !pages.hasMore
+          ? 'No line holds it.'
+          : `${count} matching line${count === 1 ? '' : 's'}${pages.hasMore ? ', more to come' : ''}.`;
 
   return (
     <Stack gap="md">

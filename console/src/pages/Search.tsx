@@ -165,7 +165,8 @@ export function Search() {
       </form>
       <ErrorNotice error={pages.error} />
       <SearchStatus
-        ran={pages.ran}
+        // A search that failed found nothing to count: the error says what happened.
+        ran={pages.ran && !pages.error}
         loading={pages.loading === 'first'}
         count={pages.items.length}
         more={pages.hasMore}

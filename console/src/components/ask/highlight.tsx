@@ -45,7 +45,8 @@ export function termRanges(text: string, terms: readonly string[]): Range[] {
   return ranges;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/** The pattern as a literal: only the syntax characters escaped, the only escapes a `u` expression allows ("\\-" throws). */
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 /** Every occurrence of a literal pattern, as grep matches it (case-insensitive: Unicode case folding). */
 export function literalRanges(text: string, pattern: string, caseSensitive: boolean): Range[] {
