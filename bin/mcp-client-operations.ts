@@ -38,7 +38,7 @@ export function clientOperations(library: Library, endUserId?: string): LibraryO
           q: args.query,
           ...scope,
           ...filterOf(args.filter),
-          ...given({ limit: args.limit, kind: args.kind?.join(','), min_score: args.min_score }),
+          ...given({ limit: args.limit, kind: args.kind?.join(','), min_score: args.min_score, cursor: args.cursor }),
         });
         return page.data;
       }),
@@ -50,7 +50,7 @@ export function clientOperations(library: Library, endUserId?: string): LibraryO
               pattern: args.pattern,
               ...scope,
               ...filterOf(args.filter),
-              ...given({ case_sensitive: args.case_sensitive, file_id: args.file_id }),
+              ...given({ case_sensitive: args.case_sensitive, file_id: args.file_id, cursor: args.cursor }),
             })
           ).data,
       ),

@@ -26,6 +26,7 @@ export interface SearchArgs {
   kind?: string[];
   filter?: FilterObject;
   min_score?: number;
+  cursor?: string;
 }
 
 /** A search result, as GET /v1/search answers it. */
@@ -44,6 +45,7 @@ export interface GrepArgs {
   case_sensitive?: boolean;
   file_id?: string;
   filter?: FilterObject;
+  cursor?: string;
 }
 
 export interface GrepAnswer {

@@ -55,6 +55,7 @@ export function serviceOperations(
           kinds: args.kind as ItemKind[] | undefined,
           minScore: args.min_score,
           filter: filterOf(args.filter),
+          cursor: args.cursor,
         });
         return { query: args.query, ...pageOf(page, (results) => ({ results })) };
       }),
@@ -65,6 +66,7 @@ export function serviceOperations(
           caseSensitive: args.case_sensitive ?? false,
           fileId: args.file_id,
           limit: LIMITS.grep.default,
+          cursor: args.cursor,
           deadline: options.deadline,
           filter: filterOf(args.filter),
         });

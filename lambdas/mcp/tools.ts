@@ -3,7 +3,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListResourcesRequestSchema,
-  McpError,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
@@ -68,6 +67,12 @@ const nonBlankText = (max: number) =>
     .refine((s) => s.trim().length > 0, 'must not be blank');
 
 const page = { has_more: z.boolean(), next_cursor: z.string().nullable() };
+/** The next page of a search, grep or list: the same arguments, and the previous answer's next_cursor. */
+const cursor = z
+  .string()
+  .min(1)
+  .optional()
+  .describe('The next_cursor of the previous answer, to read the next page (with the same other arguments).');
 
 const searchHit = z.looseObject({
   kind: z.string(),
@@ -82,6 +87,11 @@ const searchHit = z.looseObject({
   source_ref: z.string().nullable(),
   content_date: z.string(),
   metadata,
+  line_start: z
+    .number()
+    .int()
+    .describe("The passage's first line in the document (1-based), as read_document numbers it."),
+  line_end: z.number().int(),
 });
 
 const grepLine = z.looseObject({
@@ -145,7 +155,7 @@ export const RESOURCE_NOT_FOUND = -32002;
  * errors): its message `code: message` as a tool error's text; not_found is
  * the specification's "resource not found", a bad argument invalid params.
  */
-function protocolError(error: unknown): McpError {
+function protocolError(error: unknown): Error & { code: number } {
   const failure = error instanceof OperationError ? error : new OperationError('internal_error', 'internal error');
   const retry = failure.retryAfterSeconds !== undefined ? ` Retry after ${failure.retryAfterSeconds} s.` : '';
   const code =
@@ -154,7 +164,18 @@ function protocolError(error: unknown): McpError {
       : failure.code === 'invalid_request'
         ? ErrorCode.InvalidParams
         : ErrorCode.InternalError;
-  return new McpError(code, `${failure.code}: ${failure.message}${retry}`);
+  // Not an McpError: its message would begin "MCP error <code>: ", and a client adds that prefix again. The SDK
+  // answers any thrown error with its numeric `code` and its message as they are.
+  return Object.assign(new Error(`${failure.code}: ${failure.message}${retry}`), { code });
+}
+
+/** A document id written in a resource's address, decoded (a malformed escape is a bad argument, not a failure). */
+function documentIdOf(written: string): string {
+  try {
+    return decodeURIComponent(written);
+  } catch {
+    throw new OperationError('invalid_request', 'the document id in the address is not URL-encoded');
+  }
 }
 
 async function run(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -200,7 +221,8 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       description:
         "Hybrid search of the library by meaning and by the query's words. Returns the best passages with their document's title, a snippet, a score " +
         'in [0, 1] (absolute: about 0.5 and above is usually relevant), source_ref, file_id and metadata. Use it to find material before reading it with ' +
-        'read_document (by file_id) or to check facts; use grep instead for an exact string.',
+        'read_document (by file_id, at line_start) or to check facts; use grep instead for an exact string. When has_more is true, call again with ' +
+        'cursor set to next_cursor for the next results.',
       inputSchema: z.strictObject({
         query: nonBlankText(LIMITS.queryChars).describe('What to look for, in plain words.'),
         limit: z
@@ -219,6 +241,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           ),
         filter,
         min_score: z.number().min(0).max(1).optional().describe('Only results scoring at least this (0 to 1).'),
+        cursor,
       }),
       outputSchema: z.looseObject({ query: z.string(), count: z.number().int(), results: z.array(searchHit), ...page }),
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -237,6 +260,8 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           source_ref: hit.source_ref,
           content_date: hit.content_date,
           metadata: hit.metadata,
+          line_start: hit.line_start,
+          line_end: hit.line_end,
         }));
         return answer({
           query: found.query,
@@ -255,12 +280,13 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
       description:
         "Literal, exhaustive search for an exact string (no regular expressions) in the documents' text: every matching line with its document (file_id, title) " +
         'and 1-based line number, newest document first. Case-insensitive unless case_sensitive is true. Use it for names, codes and quotes that must match exactly; ' +
-        'read around a hit with read_document (from_line).',
+        'read around a hit with read_document (from_line). When has_more is true, call again with cursor set to next_cursor for the next lines.',
       inputSchema: z.strictObject({
         pattern: z.string().min(1).max(LIMITS.grepPatternChars).describe('The exact text to find.'),
         case_sensitive: z.boolean().optional().describe('Match case exactly (default false).'),
         file_id: fileId.optional().describe('Only this document (a `file_...` id).'),
         filter,
+        cursor,
       }),
       outputSchema: z.looseObject({
         pattern: z.string(),
@@ -379,7 +405,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
           .max(LIMITS.documents.max)
           .optional()
           .describe(`Documents per page (default ${LIMITS.documents.default}).`),
-        cursor: z.string().min(1).optional().describe('The next_cursor of the previous page.'),
+        cursor,
         filter,
         source_ref: z
           .string()
@@ -453,7 +479,7 @@ export function createMcpServer(ops: LibraryOperations, info: { version: string 
     async (uri, variables): Promise<ReadResourceResult> => {
       const id = String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
       try {
-        const { text } = await documentText(ops, decodeURIComponent(id));
+        const { text } = await documentText(ops, documentIdOf(id));
         return { contents: [{ uri: uri.href, mimeType: 'text/plain; charset=utf-8', text }] };
       } catch (error) {
         throw protocolError(error);

@@ -156,6 +156,7 @@ describe.each([
       forget: ['id'],
     });
     expect(Object.keys(byName.search!.inputSchema.properties!).sort()).toEqual([
+      'cursor',
       'filter',
       'kind',
       'limit',
@@ -164,6 +165,7 @@ describe.each([
     ]);
     expect(Object.keys(byName.grep!.inputSchema.properties!).sort()).toEqual([
       'case_sensitive',
+      'cursor',
       'file_id',
       'filter',
       'pattern',
@@ -208,6 +210,8 @@ describe.each([
     });
     expect(hit.snippet).toContain(shared.word);
     expect(hit.score).toBeGreaterThan(0);
+    // Where the passage is, as the REST result says: read_document can open it there.
+    expect(hit).toMatchObject({ line_start: 1, line_end: 3 });
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(body);
     // kind, filter and min_score go through.
     expect(
@@ -347,6 +351,32 @@ describe.each([
     });
   });
 
+  it('walks the next pages of a search and of a grep with the next_cursor each answer offers, each result once', async () => {
+    const pager = await connect({ endUser: 'pager' });
+    for (const [tool, args, items] of [
+      ['search', { query: 'pager note number', limit: 20 }, (r: { id: string }) => r.id],
+      ['grep', { pattern: 'line' }, (r: { file_id: string; line: number }) => `${r.file_id}:${r.line}`],
+    ] as const) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = structured(await call(pager, tool, { ...args, ...(cursor ? { cursor } : {}) }));
+        seen.push(...page.results.map(items as (r: unknown) => string));
+        cursor = page.has_more ? page.next_cursor : undefined;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(pages, tool).toBeGreaterThan(1);
+      expect(new Set(seen).size, tool).toBe(seen.length);
+      expect(seen.length, tool).toBe(RESOURCE_PAGE + 5);
+    }
+    // A cursor of one query is refused with another, as the REST route refuses it.
+    const first = structured(await call(pager, 'grep', { pattern: 'line' }));
+    expect(errorText(await call(pager, 'grep', { pattern: 'note', cursor: first.next_cursor }))).toMatch(
+      /^invalid_request: /,
+    );
+  });
+
   it('lists documents as resources, with paging, and reads one as text', async () => {
     const pager = await connect({ endUser: 'pager' });
     const first = await pager.listResources();
@@ -369,7 +399,15 @@ describe.each([
     ]);
     await expect(
       client.readResource({ uri: 'library://documents/file_00000000000000000000000000' }),
-    ).rejects.toMatchObject({ code: -32002, message: expect.stringMatching(/not_found: /) });
+    ).rejects.toMatchObject({
+      code: -32002,
+      message: 'MCP error -32002: not_found: document file_00000000000000000000000000 not found',
+    });
+    // A malformed escape in the address is a bad argument, not an internal error.
+    await expect(client.readResource({ uri: 'library://documents/%ZZ' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^MCP error -32602: invalid_request: /),
+    });
   });
 
   it('answers errors as tool errors: an unknown document (not_found), bad arguments, a bad filter', async () => {
