@@ -408,8 +408,8 @@ export interface components {
         };
         /** @description Any of title, source_ref and metadata. The content cannot be patched: capture the new version (with replace_source_ref). */
         DocumentPatch: {
-            /** @description The new title (not blank). */
-            title?: string;
+            /** @description The new title (not blank, no control characters). */
+            title?: string & (unknown & unknown);
             /** @description The new source_ref; null removes it. */
             source_ref?: string | null;
             /** @description A merge patch (RFC 7396) on the metadata: a key with a value sets it, a key with null removes it, keys not named stay. The result must obey the metadata rules. */

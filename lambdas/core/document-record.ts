@@ -68,8 +68,12 @@ export function newDocumentRecord(
 function defaultTitle(labels: CaptureLabels, text: string): string {
   if (labels.title?.trim()) return labels.title;
   if (labels.filename) return labels.filename;
-  return firstNonBlankLine(text).slice(0, LIMITS.titleChars);
+  // A line of the text as a title: a run of control characters (a tab, a NUL) and spaces is one space, as a given
+  // title holds no control character.
+  return firstNonBlankLine(text).replace(SPACES_AND_CONTROLS, ' ').trim().slice(0, LIMITS.titleChars) || 'Untitled';
 }
+
+const SPACES_AND_CONTROLS = /[\s\p{Cc}]+/gu;
 
 /** A won claim names the library generation it holds in (its later writes are conditioned on it). */
 export type ClaimOutcome = { claimed: true; generation: string } | { claimed: false; existing: DocumentRecord };

@@ -27,12 +27,21 @@ export const meta = <T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta
 };
 
 const noControlCharacters = /^[^\p{Cc}]*$/u;
+const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
+
+/**
+ * A title a caller gives (capture, PATCH): a line of text, no control characters (a tab, a newline or a NUL in a title
+ * breaks the lists, logs and exports that show it); 1 to `max` characters, not blank.
+ */
+export const titleText = (max: number) =>
+  nonBlankText(max).check(z.regex(noControlCharacters, CONTROL_CHARACTERS_MESSAGE));
 
 export const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 
 /** Text of 1 to `max` characters that is not only white space: a blank query, question or title has no words to match or show. */
 export const nonBlankText = (max: number) =>
-  text(1, max).check(z.refine((s: string) => s.trim().length > 0, 'must not be blank'));
+  // A pattern (not a refinement): the OpenAPI document then says it too. \s is the white space trim() removes.
+  text(1, max).check(z.regex(/\S/, 'must not be blank'));
 export const integer = () => z.int();
 
 export const EndUserId = meta(
@@ -41,7 +50,7 @@ export const EndUserId = meta(
     .check(
       z.minLength(1),
       z.maxLength(LIMITS.endUserIdChars),
-      z.regex(noControlCharacters, 'must not contain control characters'),
+      z.regex(noControlCharacters, CONTROL_CHARACTERS_MESSAGE),
     ),
   { description: "Selects that end user's library; omitted: the tenant's shared library." },
 );
@@ -151,7 +160,9 @@ export const CaptureItem = meta(
         description: `Bytes push: the declared media type (RFC 9110: type/subtype tokens, optional \`; name=value\` parameters, each value a token or quoted string), at most ${CONTENT_TYPE_MAX_CHARS} characters.`,
       },
     ),
-    title: z.optional(z.string().check(z.maxLength(LIMITS.titleChars))),
+    title: z.optional(
+      z.string().check(z.maxLength(LIMITS.titleChars), z.regex(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)),
+    ),
     source_ref: z.optional(z.string().check(z.maxLength(LIMITS.sourceRefChars))),
     metadata: meta(z.optional(MetadataSchema), {
       description:

@@ -339,8 +339,12 @@ describe('the OpenAPI document a client is generated from', () => {
     ).toEqual([]);
   });
 
-  it('names where it was served, and tags, describes and exemplifies every operation', () => {
+  it('names where it was served, and tags, describes and exemplifies every operation', async () => {
     expect(document.servers[0].url).toBe(server.url);
+    // It names the Host it was asked at: no cache may keep it for another.
+    const served = await fetch(`${server.url}/v1/openapi.json`);
+    expect(served.headers.get('cache-control')).toBe('no-store');
+    expect(served.headers.get('vary')).toMatch(/\bHost\b/);
     const operations = ROUTES.map((r) => ({ route: r, op: document.paths[r.path][r.method.toLowerCase()] }));
     expect(operations.map((o) => o.op?.operationId)).toEqual(ROUTES.map((r) => r.name));
     const tags = new Set(document.tags.map((t: { name: string }) => t.name));

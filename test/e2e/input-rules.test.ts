@@ -165,3 +165,47 @@ describe('content_type', () => {
     });
   });
 });
+
+describe('titles', () => {
+  it('refuses a given title holding a control character (capture, batch item, PATCH), and keeps a default title to one clean line', async () => {
+    for (const title of ['tab\there', 'new\nline', 'nul\u0000byte']) {
+      const res = await server.api('/v1/capture', { key, body: { text: `titled ${JSON.stringify(title)}`, title } });
+      expect(res.status, JSON.stringify(title)).toBe(422);
+      expect(res.body).toMatchObject({
+        reject_code: 'invalid_item',
+        detail: 'title: must not contain control characters',
+      });
+    }
+    const batch = await server.api('/v1/capture/batch', {
+      key,
+      body: {
+        items: [
+          { text: 'batch title ok', title: 'Fine title' },
+          { text: 'batch title bad', title: 'bad\ttitle' },
+        ],
+      },
+    });
+    expect(batch.body.results.map((r: { status: string }) => r.status)).toEqual(['created', 'rejected']);
+
+    const created = await server.api('/v1/capture', {
+      key,
+      body: { text: '  Tab\tseparated\u0000 title line \nsecond' },
+    });
+    expect(created.status).toBe(201);
+    const doc = await server.api(`/v1/documents/${created.body.id}`, { key });
+    expect(doc.body.title).toBe('Tab separated title line');
+    const patched = await server.api(`/v1/documents/${created.body.id}`, {
+      key,
+      method: 'PATCH',
+      body: { title: 'two\nlines' },
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.body.error.message).toMatch(/title: must not contain control characters/);
+    const renamed = await server.api(`/v1/documents/${created.body.id}`, {
+      key,
+      method: 'PATCH',
+      body: { title: 'One line' },
+    });
+    expect(renamed.body.title).toBe('One line');
+  });
+});

@@ -1,11 +1,13 @@
 import * as z from 'zod/mini';
 import { LIMITS } from '../../core/limits.js';
-import { checkedByCore, IdPath, LibraryQuery, MetadataPatchSchema, meta, nonBlankText } from '../../http/schemas.js';
+import { checkedByCore, IdPath, LibraryQuery, MetadataPatchSchema, meta, titleText } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
 const DocumentPatch = meta(
   z.strictObject({
-    title: meta(z.optional(nonBlankText(LIMITS.titleChars)), { description: 'The new title (not blank).' }),
+    title: meta(z.optional(titleText(LIMITS.titleChars)), {
+      description: 'The new title (not blank, no control characters).',
+    }),
     source_ref: meta(z.optional(z.nullable(z.string().check(z.maxLength(LIMITS.sourceRefChars)))), {
       description: 'The new source_ref; null removes it.',
     }),

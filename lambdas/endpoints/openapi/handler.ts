@@ -15,7 +15,12 @@ export const createHandler = (deps: { version: string }) => {
     auth: contract.auth,
     async run({ event }) {
       document ??= buildOpenApiDocument(deps.version);
-      return { status: 200, body: withServer(document, servedBaseUrl(event)) };
+      return {
+        status: 200,
+        body: withServer(document, servedBaseUrl(event)),
+        // The body names the Host it was asked at: no shared cache may hand one host's answer to another.
+        headers: { 'cache-control': 'no-store', vary: 'Host, X-Forwarded-Proto' },
+      };
     },
   });
 };

@@ -12,10 +12,15 @@ const usageDate = z
 
 // (from after to is the core's rule: resolveRange in core/usage.ts.)
 const UsageQuery = z.object({
+  // format date: a validator of the document then refuses 2026-02-30 as this route does.
   from: meta(z.optional(usageDate), {
     description: 'First day (UTC), inclusive; default: the first day of the month.',
+    format: 'date',
   }),
-  to: meta(z.optional(usageDate), { description: 'Last day (UTC), inclusive; default: the last day of the month.' }),
+  to: meta(z.optional(usageDate), {
+    description: 'Last day (UTC), inclusive; default: the last day of the month.',
+    format: 'date',
+  }),
 });
 
 export const contract = {
