@@ -118,6 +118,28 @@ function indexItemOf(doc: DocumentRecord, known: KnownText): IndexItem & { passa
 }
 
 /**
+ * A document whose text the index holds though its record never learned it
+ * (a capture cut off between its index write and its record's): the record
+ * learns it from the indexed text, as the capture would have written it
+ * (its kind, media type and pages were known when it was claimed).
+ */
+export async function recordIndexedText(
+  deps: { index: SearchIndex; documents: DocumentStore },
+  doc: DocumentRecord,
+  text: string,
+): Promise<void> {
+  const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  const known: KnownText = {
+    text,
+    kind: doc.kind,
+    contentType: doc.contentType,
+    pageCount: doc.pageCount,
+    ocrPages: 0,
+  };
+  await recordIndexed(deps, ref, doc, await deps.documents.get(ref, doc.id), known, chunkText(text));
+}
+
+/**
  * Once a document's item stands in the index: a PATCH that raced the write
  * is carried over (`latest`, the record read after the write), and the
  * record learns its counts.

@@ -1,5 +1,5 @@
 import { documentBlobs } from './bucket/document-blobs.js';
-import { indexWords, requireText } from './document-indexing.js';
+import { indexWords, recordIndexedText, requireText } from './document-indexing.js';
 import { BackendUnavailableError, CaptureRejected, LibraryErasedError } from './errors.js';
 import type { DocumentRecord, LibraryRef, Passage } from './model.js';
 import type {
@@ -209,5 +209,30 @@ export class IngestWorker {
   /** Removes a document that never became durable (its capture was cut off before its receipt). */
   async rollBack(doc: DocumentRecord): Promise<void> {
     await removeDocument(this.deps, doc);
+  }
+
+  /**
+   * A document found `processing` with no job after a start: its capture
+   * was cut off before it queued the document (and before its receipt).
+   * When its text is not in the index, nothing of it was ever findable: it
+   * is rolled back, as is a document whose record never learned its indexed
+   * text. Two stay, their job queued again (to return; it embeds the
+   * passages and finishes a replacement: next): a replacement whose index
+   * write took the older versions out of the index (rolling it back would
+   * leave its source_ref with no findable version, the older records listed
+   * and found by nothing; its record learns what the index holds), and a
+   * document whose every write was done, a replacement's record switch
+   * included, only its queueing cut off. Null: rolled back.
+   */
+  async recoverCutOff(doc: DocumentRecord): Promise<IngestJob | null> {
+    const ref = refOf(doc);
+    const generation = await this.deps.documents.libraryGeneration(ref);
+    const text = generation ? await this.deps.index.documentText(ref, doc.id, generation) : null;
+    if (text === null || !(doc.replacing || doc.passageCount !== null)) {
+      await this.rollBack(doc);
+      return null;
+    }
+    if (doc.passageCount === null) await recordIndexedText(this.deps, doc, text);
+    return { tenantId: doc.tenantId, endUserId: doc.endUserId, documentId: doc.id, generation: generation! };
   }
 }

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { chunkText } from '../../lambdas/core/chunking.js';
+import { claimDocument, newDocumentRecord } from '../../lambdas/core/document-record.js';
 import { newId } from '../../lambdas/core/ids.js';
 import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
@@ -70,6 +72,68 @@ describe('a crash in the middle of a capture', () => {
       expect((await second.services.search.search(ref, { q: 'finished capture', limit: 5 })).items[0]!.id).toBe(
         kept.id,
       );
+    } finally {
+      second.close();
+    }
+  });
+});
+
+describe('a crash in the middle of a replacement by source_ref', () => {
+  it('keeps the new version when the crash came after its index write took the old one out: one version findable, the old record gone', async () => {
+    const embedder = new HashingEmbedder();
+    const ref = { tenantId: 'ten_crash', endUserId: 'replacer' };
+    const first = await openLocalStack({ dataDir, embedder });
+    const old = await first.services.capture.capture(ref, {
+      text: 'plan version one: kiwi',
+      sourceRef: 'notes/plan.md',
+    });
+    await first.settled();
+    // Replay a replacing capture up to its index write (the switch), then stop before its record learns it, as a crash would.
+    const text = 'plan version two: mango';
+    const now = first.ports.clock.now();
+    const doc = newDocumentRecord(
+      ref,
+      { sourceRef: 'notes/plan.md', replaceSourceRef: true },
+      {
+        sha256: createHash('sha256').update(text).digest('hex'),
+        sizeBytes: text.length,
+        kind: 'text',
+        contentType: 'text/plain; charset=utf-8',
+        text,
+        pageCount: null,
+        hasBytes: false,
+      },
+      now,
+    );
+    const claim = await claimDocument({ ...first.ports }, doc, null);
+    if (!claim.claimed) throw new Error('the replay must claim');
+    await first.ports.index.put(
+      ref,
+      {
+        itemId: doc.id,
+        kind: 'file_excerpt',
+        title: doc.title,
+        sourceRef: doc.sourceRef,
+        contentDate: now,
+        text,
+        passages: chunkText(text),
+        vectors: [],
+      },
+      claim.generation,
+      { replaces: [old.id!] },
+    );
+    first.close(); // the process dies here
+
+    const second = await openLocalStack({ dataDir, embedder });
+    try {
+      await second.settled();
+      const listed = (await second.services.documents.list(ref, { limit: 10, sourceRef: 'notes/plan.md' })).items;
+      expect(listed.map((d) => [d.id, d.status])).toEqual([[doc.id, 'ready']]);
+      const grep = async (pattern: string) =>
+        (await second.services.grep.grep(ref, { pattern, caseSensitive: false, limit: 5 })).items.map((r) => r.file_id);
+      expect(await grep('mango')).toEqual([doc.id]);
+      expect(await grep('kiwi')).toEqual([]);
+      expect((await second.services.reading.content(ref, doc.id, { fromLine: 1, lines: 5 })).lines).toEqual([text]);
     } finally {
       second.close();
     }

@@ -71,12 +71,16 @@ export class LocalIngestDrain implements QueueDrain {
 
   /**
    * Resumes after a start (or a crash): a document still `processing` with
-   * no job was cut off before its capture answered, so it is rolled back;
+   * no job was cut off before its capture answered, so it is rolled back,
+   * unless it is a replacement that already took its older versions out of
+   * the index (IngestWorker.recoverCutOff: then its job is queued again);
    * every job left in the table resumes.
    */
   async start(): Promise<void> {
     for (const doc of await this.documents.listStaleProcessing('\uffff')) {
-      if (!this.queue.has(doc.id)) await this.worker.rollBack(doc);
+      if (this.queue.has(doc.id)) continue;
+      const job = await this.worker.recoverCutOff(doc);
+      if (job) await this.queue.enqueue(job);
     }
     for (const job of this.queue.all()) this.add(job);
     this.schedule();
