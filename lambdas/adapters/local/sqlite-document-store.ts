@@ -138,6 +138,13 @@ export class SqliteDocumentStore implements DocumentStore {
     db.exec(`UPDATE documents SET passage_count = passages_embedded WHERE passage_count IS NULL AND status = 'ready'`);
   }
 
+  /** The blob keys the records name (any library), read at once: the local sweep of files no record names. */
+  blobKeys(): Set<string> {
+    return new Set(
+      this.db.prepare('SELECT blob_key FROM documents WHERE blob_key IS NOT NULL').pluck().all() as string[],
+    );
+  }
+
   async touchLibrary(ref: LibraryRef, at: string): Promise<string> {
     return this.db
       .prepare(

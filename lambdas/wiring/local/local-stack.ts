@@ -38,6 +38,7 @@ import { LocalBucketDeleteTimer } from './bucket-delete-timer.js';
 import { recordedCosineScale } from './cosine-scale.js';
 import { startLocalEmbedder } from './embedder.js';
 import { type DrainOptions, LocalIngestDrain } from './ingest-drain.js';
+import { ORPHAN_AGE_MS, sweepOrphanBlobs } from './orphan-blobs.js';
 
 /** The caller-owned bucket on the local stack (docs/bucket.md, "Local stack"), read from the environment by bin/config.ts. */
 export interface LocalBucketOptions {
@@ -184,8 +185,9 @@ export async function openLocalStack(options: {
   useEndUserLogKey(deriveFromSecretsKey(secretsKey, END_USER_LOG_KEY_PURPOSE));
   const buckets = localBuckets(db, secretsKey, options.buckets ?? {});
   const clock = systemClock();
+  const documents = new SqliteDocumentStore(db);
   const ports: Ports = {
-    documents: new SqliteDocumentStore(db),
+    documents,
     blobs,
     index,
     embedder,
@@ -220,6 +222,14 @@ export async function openLocalStack(options: {
   await drain.start();
   const bucketDeletes = bucketDeleteTimer(buckets, blobs, clock, options.buckets ?? {});
   bucketDeletes.start();
+  // Blob files a crash left without a record go once they are old enough to be no capture's in flight.
+  const orphanSweep = setTimeout(() => {
+    void background.run('orphan blob files', async () => {
+      const removed = await sweepOrphanBlobs(blobs, documents);
+      if (removed) logger.warn('removed blob files no document names (left by a crash)', { files: removed });
+    });
+  }, ORPHAN_AGE_MS);
+  orphanSweep.unref();
   // A chat answered just before a crash may lack its reply's vectors: embed
   // them, in the background so a failing embedder cannot stop the start.
   await background.run('vectors missing at start-up', async () => {
@@ -245,6 +255,7 @@ export async function openLocalStack(options: {
     close: () => {
       drain.stop();
       bucketDeletes.stop();
+      clearTimeout(orphanSweep);
       background.close();
       void extractor.close();
       void ocr.close();
