@@ -91,40 +91,55 @@ export function keywordLeg(
     /** The keyword row that scored: below 0, the passage (minus its rowid) a long item is ranked by. */
     best_row: number;
   };
-  /** The leg's best items: `inside` filters within the ranking (before its LIMIT); `kept` says whether each row matches `marked`. */
+  /**
+   * The leg's best items: `inside` filters within the ranking (before its
+   * LIMIT); `kept` says whether each row matches `marked`. Whole items
+   * (rowid above 0) are ranked by FTS5 itself, top `limit` first; a long
+   * item's passages (below 0, WHOLE_ITEM_PASSAGES) by a second query over
+   * those rows alone, each item at its best passage. Ranking both in one
+   * query grouped by item took the leg's p50 from 7.6 to 12.4 ms at 50,000
+   * passages; the second query seeks past the rows of whole items, so it
+   * costs next to nothing in a library with no long item.
+   */
   const best = (limit: number, filter?: { inside?: CompiledFilter; marked?: CompiledFilter }) => {
     const { inside, marked } = filter ?? {};
+    const rareClause = rareTerms ? ' AND +rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)' : '';
+    const rareParams = rareTerms ? [`${library}${kindClause}${termsMatchExpression(rareTerms)}`] : [];
+    const insideItems = inside ? `(SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})` : '';
+    const insideParams = inside ? [libraryId, ...inside.params] : [];
+    const score = `-bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight})`;
+    const rows = (ranked: string, params: unknown[]) =>
+      db
+        .prepare(
+          `WITH ${ranked}
+           SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, i.metadata, r.score,
+                  r.best_row, ${marked ? marked.sql : '1'} AS kept
+           FROM ranked r CROSS JOIN items i ON i.rowid = r.item_rowid
+           WHERE i.library_id = ? AND ${IN_GENERATION}`,
+        )
+        .all(...params, ...(marked?.params ?? []), libraryId, ...generationParams(query.generation)) as RankedRow[];
     // `+rowid`: SQLite would otherwise hand the IN list to FTS5 as rowid lookups, one full-text match per
     // matching item (a 50% filter over 30k documents took 75 s); as written, the match runs once and is filtered.
-    const rareClause = rareTerms ? ' AND +rowid IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)' : '';
-    const insideClause = inside
-      ? ` HAVING item_rowid IN (SELECT i.rowid FROM items i WHERE i.library_id = ? AND ${inside.sql})`
-      : '';
-    // A long item has a keyword row per passage (WHOLE_ITEM_PASSAGES): it ranks by its best one.
-    return db
-      .prepare(
-        `WITH matched AS MATERIALIZED (
-           SELECT rowid AS row, -bm25(items_fts, 0, 0, ${TITLE_WEIGHT}, 1, ${MEMORY_CONTEXT.weight}) AS score
-           FROM items_fts WHERE items_fts MATCH ?${rareClause}
-         ), ranked AS (
-           SELECT ${itemOfKeywordRow('row')} AS item_rowid, max(score) AS score, row AS best_row
-           FROM matched GROUP BY item_rowid${insideClause} ORDER BY score DESC, item_rowid LIMIT ?
-         )
-         SELECT i.rowid AS item_rowid, i.item_id, i.kind, i.title, i.source_ref, i.content_date, i.metadata, r.score,
-                r.best_row, ${marked ? marked.sql : '1'} AS kept
-         FROM ranked r CROSS JOIN items i ON i.rowid = r.item_rowid
-         WHERE i.library_id = ? AND ${IN_GENERATION}
-         ORDER BY r.score DESC, i.rowid`,
-      )
-      .all(
-        match,
-        ...(rareTerms ? [`${library}${kindClause}${termsMatchExpression(rareTerms)}`] : []),
-        ...(inside ? [libraryId, ...inside.params] : []),
-        limit,
-        ...(marked?.params ?? []),
-        libraryId,
-        ...generationParams(query.generation),
-      ) as RankedRow[];
+    const whole = rows(
+      `ranked AS (
+         SELECT rowid AS item_rowid, ${score} AS score, rowid AS best_row
+         FROM items_fts WHERE items_fts MATCH ? AND rowid > 0${rareClause}${inside ? ` AND +rowid IN ${insideItems}` : ''}
+         ORDER BY score DESC LIMIT ?
+       )`,
+      [match, ...rareParams, ...insideParams, limit],
+    );
+    // (MATERIALIZED: bm25() cannot run inside the grouping.)
+    const byPassages = rows(
+      `matched AS MATERIALIZED (
+         SELECT rowid AS row, ${score} AS score FROM items_fts WHERE items_fts MATCH ? AND rowid < 0${rareClause}
+       ), ranked AS (
+         SELECT ${itemOfKeywordRow('row')} AS item_rowid, max(score) AS score, row AS best_row
+         FROM matched GROUP BY item_rowid${inside ? ` HAVING item_rowid IN ${insideItems}` : ''}
+         ORDER BY score DESC, item_rowid LIMIT ?
+       )`,
+      [match, ...rareParams, ...insideParams, limit],
+    );
+    return [...whole, ...byPassages].sort((a, b) => b.score - a.score || a.item_rowid - b.item_rowid).slice(0, limit);
   };
   let items: RankedRow[];
   if (!query.filter) {
