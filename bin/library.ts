@@ -112,8 +112,13 @@ async function keys(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { tenant: { type: 'string' }, key: { type: 'string' } },
+    options: { tenant: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
+  // What the verbs take, and nothing opened or created.
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const config = readLocalConfig();
   const file = join(config.dataDir, 'library.db');
   const fresh = !existsSync(file);

@@ -54,6 +54,13 @@ export async function runMcpCommand(
   }
   const url = opts.url ?? env.LIBRARY_URL ?? context.defaultUrl;
   const endUserId = opts.endUser ?? (env.LIBRARY_END_USER_ID || undefined);
+  // Refused now, not at every tool call: the service would refuse the id in each (API.md: 1 to 256 characters, no control characters).
+  if (endUserId !== undefined && (endUserId.length === 0 || endUserId.length > 256 || /\p{Cc}/u.test(endUserId))) {
+    stderr.write(
+      'library mcp: --end-user must be 1 to 256 characters with no control characters (leave it out for the shared library)\n',
+    );
+    return 2;
+  }
   let library: Library;
   try {
     // By default two retries of a 429 or 503 (Retry-After honoured): an assistant's call neither fails at once nor hangs.

@@ -145,6 +145,10 @@ describe('the library command and npm start', () => {
     const version = library('--version');
     expect(version.status).toBe(0);
     expect(version.last).toMatch(/^\d+\.\d+\.\d+$/);
+    // A verb's help is the usage too, and opens nothing.
+    const keysHelp = library('keys', '--help');
+    expect(keysHelp.status).toBe(0);
+    expect(keysHelp.lines.join('\n')).toMatch(/library keys create --tenant NAME/);
     const unknown = library('frobnicate');
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/^usage:/);

@@ -606,6 +606,17 @@ describe('MCP over stdio: the command', () => {
       }),
     ).toBe(2);
     expect(lines.join('')).toMatch(/baseUrl is not an absolute URL/);
+    for (const endUser of ['', 'tab\there', 'x'.repeat(257)])
+      expect(
+        await runMcpCommand(['--end-user', endUser], {
+          version: 'test',
+          defaultUrl: 'http://127.0.0.1:8787',
+          env: { LIBRARY_API_KEY: 'lib_x' },
+          stderr,
+        }),
+        JSON.stringify(endUser),
+      ).toBe(2);
+    expect(lines.join('')).toMatch(/--end-user must be 1 to 256 characters/);
     expect(
       await runMcpCommand(['--help'], { version: 'test', defaultUrl: 'http://127.0.0.1:8787', env: {}, stderr }),
     ).toBe(0);
