@@ -127,8 +127,9 @@ describe('a 1,000-character query on the SQLite index', () => {
     }) as typeof db.prepare;
 
     const hits = await index.keywordSearch(ref, { text: query, limit: 200 });
-    // Per kept term, its count before the ranking and its holders among the hits after; and the ranked query.
-    expect(lookups).toBe(1 + 2 * MAX_QUERY_TERMS);
+    // Per kept term, its count before the ranking and its holders among the hits after; and the two ranked queries
+    // (whole items, and long items by their passages).
+    expect(lookups).toBe(2 + 2 * MAX_QUERY_TERMS);
     expect(hits).toHaveLength(40);
     const same = await index.keywordSearch(ref, { text: keywordTerms(query).join(' '), limit: 200 });
     expect(hits.map((h) => [h.itemId, h.rawScore, h.coverage])).toEqual(
