@@ -568,7 +568,7 @@ function groupReceipt(outcome: NonNullable<GroupOutcome>): CaptureReceipt {
 }
 
 const DEDUPED_DETAIL = 'the same content is already in this library';
-const REMOVED_SINCE_DETAIL = 'stored; removed since by a deletion';
+const REMOVED_SINCE_DETAIL = 'stored; removed since by a deletion, or by a newer capture with its source_ref';
 /** What a capture waiting on a group's text learns when the group did not store it. */
 const HANDED_BACK = rejectedReceipt('backend_unavailable', 'left to its own capture');
 const QUEUED_TEXT_DETAIL =

@@ -4,7 +4,8 @@ import { itemKindOf } from './filter-subject.js';
 import { putAllUnderGeneration, putUnderGeneration } from './generations.js';
 import type { DocumentRecord, IndexItem, LibraryRef, Passage } from './model.js';
 import type { BlobStore, DocumentStore, SearchIndex } from './ports.js';
-import { finishReplacement, olderVersions } from './replacement.js';
+import { removeDocument } from './removal.js';
+import { finishReplacement, olderVersions, supersededBy } from './replacement.js';
 import type { PipelineSpend } from './usage.js';
 
 /** A document's text as extraction (or the push itself) gave it. */
@@ -48,6 +49,11 @@ export async function indexWords(
   generation: string,
 ): Promise<{ passages: Passage[]; replaced: number } | null> {
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  // A replacement a newer capture of its source_ref came after is no version any more: it goes, as if deleted.
+  if (doc.replacing && (await supersededBy(deps, doc))) {
+    await removeDocument(deps, doc);
+    return null;
+  }
   const item = indexItemOf(doc, known);
   const replaced =
     doc.replacing && doc.sourceRef !== null

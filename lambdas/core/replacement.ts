@@ -46,6 +46,40 @@ export async function olderVersions(
 }
 
 /**
+ * Whether a newer capture with `doc`'s source_ref (created after it, not
+ * failed) is in the library. A version is ordered by when its request came
+ * (createdAt), but claimed once its bytes are stored: a file's claim can
+ * land after a newer text's replacement listed the older versions, which
+ * then missed it, and the file, indexed later, would stand beside the newer
+ * text (an outside crash probe found such pairs: a DOCX and a text of one
+ * source_ref, both listed and found). Each checks after its own claim, so
+ * of two versions at least one sees the other: the newer one removes the
+ * older (olderVersions), or the older one sees it is superseded.
+ */
+export async function supersededBy(deps: Pick<RemovalDeps, 'documents'>, doc: DocumentRecord): Promise<boolean> {
+  if (doc.sourceRef === null) return false;
+  const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
+  const newerFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+    a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
+  let after: NewestFirstKey | undefined;
+  for (;;) {
+    const page = await deps.documents.list(ref, {
+      limit: PAGE,
+      after,
+      sourceRef: doc.sourceRef,
+      includeReplacing: true,
+    });
+    for (const other of page) {
+      if (!newerFirst(other, doc)) return false; // newest first: the rest are older
+      if (other.id !== doc.id && other.status !== 'failed') return true;
+    }
+    if (page.length < PAGE) return false;
+    const last = page[page.length - 1]!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+/**
  * After the index switch: the old versions' bytes, then the record switch
  * (one step: `doc` listed, the old records gone), then their index entries
  * once more. Idempotent: the ingestion worker runs it again for a document
