@@ -1,6 +1,7 @@
 import { isShortMemory } from '../../core/memory-context.js';
 import type { ItemKind } from '../../core/model.js';
 import { loadSqliteVec, type SqliteDatabase } from './database.js';
+import { countKeywordWrite } from './keyword-writes.js';
 import { metadataTableSchema } from './sqlite-filter.js';
 import { KIND_TOKEN, METADATA_TABLE } from './sqlite-index-sql.js';
 import { type KeywordRowItem, type MemoryContextRows, WHOLE_ITEM_PASSAGES } from './sqlite-memory-contexts.js';
@@ -179,6 +180,7 @@ function rankLongItemsByPassages(db: SqliteDatabase, contexts: MemoryContextRows
       )
       .all(WHOLE_ITEM_PASSAGES) as KeywordRowItem[];
     for (const item of long) contexts.writeFtsRow(item, '');
+    if (long.length) countKeywordWrite(db);
     db.prepare(`INSERT OR IGNORE INTO index_meta (key, value) VALUES ('items_fts_passages', '1')`).run();
   }).immediate();
 }

@@ -8,6 +8,7 @@ import type { KeywordQuery } from '../../core/ports.js';
 import { keywordTerms } from '../../core/query-terms.js';
 import type { SqliteDatabase } from './database.js';
 import { bestPassage, quoteTerm, termsMatchExpression } from './fts-query.js';
+import { readKeywordWrites } from './keyword-writes.js';
 import type { CompiledFilter } from './sqlite-filter.js';
 import { generationParams, type HitRow, IN_GENERATION, itemFilter, KIND_TOKEN, toHit } from './sqlite-index-sql.js';
 import { itemOfKeywordRow } from './sqlite-memory-contexts.js';
@@ -364,10 +365,10 @@ const REMEMBERED_TERM_COUNTS = 20_000;
 /**
  * What the keyword leg counts in a library and would count again for the
  * next query: each library's size and how many of its items hold a term.
- * Both are remembered for one state of the database file the connection
- * sees, its own writes (total_changes()) and other connections' (PRAGMA
- * data_version), and forgotten at the next: any write may change them, and
- * a term counted before a capture must be found in it. Counting a library's
+ * Both are remembered until the index's items are written again, by any
+ * connection (keyword-writes.ts), and forgotten then: a term counted before
+ * a capture must be found in it. Other writes to the file (a search's usage
+ * row, a segment merge) change no count. Counting a library's
  * items walks its index (9 ms at 215,000 items) and counting a term walks its
  * every holder (the counts were a sixth of the leg at a million passages),
  * which a search of an unchanged library need not repeat: remembering the
@@ -375,26 +376,23 @@ const REMEMBERED_TERM_COUNTS = 20_000;
  * test queries (about half their terms asked before).
  */
 export class LibraryCounts {
-  private version = '';
+  private version = -1;
   private readonly sizes = new Map<number, LibrarySize>();
   private readonly termCounts = new LRUCache<string, number>({ max: REMEMBERED_TERM_COUNTS });
-  private statements: { version: Statement; size: Statement } | null = null;
+  private statements: { size: Statement } | null = null;
 
   /** Prepared on first use: a connection may be opened before the index's tables exist. */
   constructor(private readonly db: SqliteDatabase) {}
 
   of(libraryId: number): LibrarySize {
     this.statements ??= {
-      version: this.db
-        .prepare(`SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`)
-        .pluck(),
       size: this.db.prepare(
         `SELECT (SELECT count(*) FROM items WHERE library_id = ?) AS items,
                 NOT EXISTS (SELECT 1 FROM items WHERE library_id < ?)
                   AND NOT EXISTS (SELECT 1 FROM items WHERE library_id > ?) AS alone`,
       ),
     };
-    const version = this.statements.version.get() as string;
+    const version = readKeywordWrites(this.db);
     if (version !== this.version) {
       this.version = version;
       this.sizes.clear();

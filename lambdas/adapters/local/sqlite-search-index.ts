@@ -20,6 +20,7 @@ import type {
 } from '../../core/ports.js';
 import type { SqliteDatabase } from './database.js';
 import { describeEmbedder, embedderMismatch, embedderValue, readEmbedderRecord } from './embedder-record.js';
+import { countKeywordWrite } from './keyword-writes.js';
 import { SegmentMerges } from './segment-merges.js';
 import { deleteMetadataRows, metadataOf, writeMetadataRows } from './sqlite-filter.js';
 import { grepScan } from './sqlite-grep-scan.js';
@@ -150,6 +151,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const { result, vectorWrites } = this.db
       .transaction(() => {
         const result = run(changes);
+        countKeywordWrite(this.db);
         const wroteVectors = changes.added.length > 0 || changes.removed.length > 0;
         return { result, vectorWrites: wroteVectors ? countVectorWrite(this.db) : null };
       })
