@@ -35,11 +35,21 @@ export async function olderVersions(
   before: NewestFirstKey,
 ): Promise<DocumentRecord[]> {
   const found: DocumentRecord[] = [];
-  let after = before;
+  for await (const doc of versions(deps, ref, sourceRef, before)) if (doc.id !== keepId) found.push(doc);
+  return found;
+}
+
+/** The library's documents with this source_ref, newest first (after `after`), pending replacements included. */
+async function* versions(
+  deps: Pick<RemovalDeps, 'documents'>,
+  ref: LibraryRef,
+  sourceRef: string,
+  after?: NewestFirstKey,
+): AsyncGenerator<DocumentRecord> {
   for (;;) {
     const page = await deps.documents.list(ref, { limit: PAGE, after, sourceRef, includeReplacing: true });
-    found.push(...page.filter((d) => d.id !== keepId));
-    if (page.length < PAGE) return found;
+    yield* page;
+    if (page.length < PAGE) return;
     const last = page[page.length - 1]!;
     after = { createdAt: last.createdAt, id: last.id };
   }
@@ -59,24 +69,13 @@ export async function olderVersions(
 export async function supersededBy(deps: Pick<RemovalDeps, 'documents'>, doc: DocumentRecord): Promise<boolean> {
   if (doc.sourceRef === null) return false;
   const ref: LibraryRef = { tenantId: doc.tenantId, endUserId: doc.endUserId };
-  const newerFirst = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
-    a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id);
-  let after: NewestFirstKey | undefined;
-  for (;;) {
-    const page = await deps.documents.list(ref, {
-      limit: PAGE,
-      after,
-      sourceRef: doc.sourceRef,
-      includeReplacing: true,
-    });
-    for (const other of page) {
-      if (!newerFirst(other, doc)) return false; // newest first: the rest are older
-      if (other.id !== doc.id && other.status !== 'failed') return true;
-    }
-    if (page.length < PAGE) return false;
-    const last = page[page.length - 1]!;
-    after = { createdAt: last.createdAt, id: last.id };
+  const newer = (other: DocumentRecord) =>
+    other.createdAt > doc.createdAt || (other.createdAt === doc.createdAt && other.id > doc.id);
+  for await (const other of versions(deps, ref, doc.sourceRef)) {
+    if (!newer(other)) return false; // newest first: `doc` itself and the rest are older
+    if (other.status !== 'failed') return true;
   }
+  return false;
 }
 
 /**

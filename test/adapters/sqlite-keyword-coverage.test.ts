@@ -3,24 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
-import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
 import type { CommonTerms } from '../../lambdas/adapters/local/sqlite-keyword-leg.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { SqliteSearchLegs } from '../../lambdas/adapters/local/sqlite-search-legs.js';
 import { parseFilter } from '../../lambdas/core/filter.js';
 import type { LibraryRef, PassageHit } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
-
-const DIMENSIONS = 16;
-
-/** An index over a file, its legs on the caller's thread or in search threads (each with its own connection). */
-const WAYS = {
-  'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
-  'in search threads': async (file: string) =>
-    new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
-      legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
-    }),
-};
+import { DIMENSIONS, SQLITE_INDEX_WAYS } from '../support/sqlite-index-ways.js';
 
 describe('SqliteSearchIndex: keyword coverage', () => {
   const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
@@ -71,7 +60,7 @@ describe('SqliteSearchIndex: the keyword leg of a library that was alone', () =>
       indexItem(`heron heron heron ${i}`, axisVector(DIMENSIONS, 3), { title: 'heron heron' }),
     );
 
-  for (const [way, open] of Object.entries(WAYS)) {
+  for (const [way, open] of Object.entries(SQLITE_INDEX_WAYS)) {
     it(`keeps to the library once another one has items, whichever connection wrote them (${way})`, async () => {
       for (const writer of ['the same connection', 'another connection']) {
         const file = join(dir, `${way}-${writer}.sqlite`.replace(/\s/g, '-'));
@@ -169,7 +158,7 @@ describe('SqliteSearchIndex: common terms in a large library', () => {
 describe('SqliteSearchIndex: the term counts the keyword leg remembers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'library-keyword-counts-'));
   const ref: LibraryRef = { tenantId: 't', endUserId: 'notes' };
-  for (const [way, open] of Object.entries(WAYS)) {
+  for (const [way, open] of Object.entries(SQLITE_INDEX_WAYS)) {
     it(`counts a term again once anything is written, whichever connection wrote it (${way})`, async () => {
       for (const writer of ['the same connection', 'another connection']) {
         const file = join(dir, `${way}-${writer}.sqlite`.replace(/\s/g, '-'));

@@ -3,22 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../lambdas/adapters/local/database.js';
-import { SearchThreads } from '../../lambdas/adapters/local/search-thread.js';
 import { WHOLE_ITEM_PASSAGES } from '../../lambdas/adapters/local/sqlite-memory-contexts.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { chunkText } from '../../lambdas/core/chunking.js';
 import type { IndexItem, LibraryRef } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
-
-const DIMENSIONS = 16;
-
-const WAYS = {
-  'on the caller thread': async (file: string) => new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test'),
-  'in search threads': async (file: string) =>
-    new SqliteSearchIndex(openDatabase(file), DIMENSIONS, 'test', {
-      legs: await SearchThreads.start({ file, dimensions: DIMENSIONS }),
-    }),
-};
+import { DIMENSIONS, SQLITE_INDEX_WAYS } from '../support/sqlite-index-ways.js';
 
 /** A text of `lines` filler lines with `fact` at line `at` (1-based), chunked as captures chunk it. */
 function longItem(lines: number, at: number, fact: string, overrides: Partial<IndexItem> = {}): IndexItem {
@@ -39,7 +29,7 @@ const keywordRows = (file: string) =>
 describe('SqliteSearchIndex: a long item is ranked by its passages', () => {
   const ref: LibraryRef = { tenantId: 't', endUserId: 'long' };
 
-  for (const [way, open] of Object.entries(WAYS)) {
+  for (const [way, open] of Object.entries(SQLITE_INDEX_WAYS)) {
     it(`ranks a long document holding every word above a short note holding one, and shows the passage (${way})`, async () => {
       const file = join(mkdtempSync(join(tmpdir(), 'long-items-')), 'index.db');
       const index = await open(file);

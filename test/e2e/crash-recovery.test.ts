@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import { chunkText } from '../../lambdas/core/chunking.js';
-import { claimDocument, newDocumentRecord } from '../../lambdas/core/document-record.js';
+import { claimDocument } from '../../lambdas/core/document-record.js';
 import { newId } from '../../lambdas/core/ids.js';
 import type { Embedder, Embedding } from '../../lambdas/core/ports.js';
 import { type LocalStack, openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
+import { textPushRecord } from '../support/text-records.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'library-crash-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -91,20 +91,7 @@ describe('a crash in the middle of a replacement by source_ref', () => {
     // Replay a replacing capture up to its index write (the switch), then stop before its record learns it, as a crash would.
     const text = 'plan version two: mango';
     const now = first.ports.clock.now();
-    const doc = newDocumentRecord(
-      ref,
-      { sourceRef: 'notes/plan.md', replaceSourceRef: true },
-      {
-        sha256: createHash('sha256').update(text).digest('hex'),
-        sizeBytes: text.length,
-        kind: 'text',
-        contentType: 'text/plain; charset=utf-8',
-        text,
-        pageCount: null,
-        hasBytes: false,
-      },
-      now,
-    );
+    const doc = textPushRecord(ref, text, { sourceRef: 'notes/plan.md', replaceSourceRef: true }, now);
     const claim = await claimDocument({ ...first.ports }, doc, null);
     if (!claim.claimed) throw new Error('the replay must claim');
     await first.ports.index.put(

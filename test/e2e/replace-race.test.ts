@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexWords } from '../../lambdas/core/document-indexing.js';
-import { claimDocument, newDocumentRecord } from '../../lambdas/core/document-record.js';
+import { claimDocument } from '../../lambdas/core/document-record.js';
 import { openLocalStack } from '../../lambdas/wiring/local/local-stack.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
+import { textPushRecord } from '../support/text-records.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'library-replace-race-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -19,20 +19,7 @@ describe('two replacements of one source_ref whose claims land out of order', ()
       const original = await stack.services.capture.capture(ref, { text: 'report v1 apricot', sourceRef: 'r.md' });
       // The older request (a file: its bytes are stored before its claim) began first...
       const text = 'report v2 blueberry';
-      const older = newDocumentRecord(
-        ref,
-        { sourceRef: 'r.md', replaceSourceRef: true },
-        {
-          sha256: createHash('sha256').update(text).digest('hex'),
-          sizeBytes: text.length,
-          kind: 'text',
-          contentType: 'text/plain; charset=utf-8',
-          text,
-          pageCount: null,
-          hasBytes: false,
-        },
-        stack.ports.clock.now(),
-      );
+      const older = textPushRecord(ref, text, { sourceRef: 'r.md', replaceSourceRef: true }, stack.ports.clock.now());
       await new Promise((resolve) => setTimeout(resolve, 5));
       // ...the newer one came after it, and replaced what it could see, before the older one was claimed.
       const newer = await stack.services.capture.capture(ref, {

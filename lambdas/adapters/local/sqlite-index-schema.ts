@@ -179,7 +179,7 @@ function rankLongItemsByPassages(db: SqliteDatabase, contexts: MemoryContextRows
            SELECT item_rowid FROM passages GROUP BY item_rowid HAVING count(*) > ?)`,
       )
       .all(WHOLE_ITEM_PASSAGES) as KeywordRowItem[];
-    for (const item of long) contexts.writeFtsRow(item, '');
+    for (const item of long) contexts.writeItemRows(item, contexts.passagesOf(item.rowid));
     if (long.length) countKeywordWrite(db);
     db.prepare(`INSERT OR IGNORE INTO index_meta (key, value) VALUES ('items_fts_passages', '1')`).run();
   }).immediate();

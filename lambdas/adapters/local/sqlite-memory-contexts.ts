@@ -70,24 +70,39 @@ export class MemoryContextRows {
   }
 
   /**
-   * Writes an item's keyword rows (replacing any), with its context; its
-   * statements are prepared once (it runs in loops). An item of more than
-   * WHOLE_ITEM_PASSAGES passages gets a row per passage: write it after its
-   * passages.
+   * Writes an item's one keyword row (replacing it), with its context: a
+   * short memory's, or a document's of at most WHOLE_ITEM_PASSAGES passages
+   * (writeItemRows); its statements are prepared once (it runs in loops).
    */
   writeFtsRow(item: KeywordRowItem, context: string) {
-    const { insert, passages } = this.statements();
-    const itemPassages = passages.all(item.rowid) as Array<{ rowid: number; text: string }>;
+    const { remove, insert } = this.statements();
+    remove.run(item.rowid);
+    insert.run(item.rowid, `lib${item.library_id}`, KIND_TOKEN[item.kind], item.title ?? '', item.text, context);
+  }
 
+  /**
+   * Writes a document's keyword rows (replacing any), given its passages as
+   * stored (rowid and text): one row for the whole item, or, past
+   * WHOLE_ITEM_PASSAGES, a row per passage holding the item's title.
+   */
+  writeItemRows(item: KeywordRowItem, passages: ReadonlyArray<{ rowid: number; text: string }>) {
     this.removeFtsRows(
       item.rowid,
-      itemPassages.map((p) => p.rowid),
+      passages.map((p) => p.rowid),
     );
+    if (passages.length <= WHOLE_ITEM_PASSAGES) {
+      this.writeFtsRow(item, '');
+      return;
+    }
+    const { insert } = this.statements();
     const library = `lib${item.library_id}`;
-    const kind = KIND_TOKEN[item.kind];
-    const title = item.title ?? '';
-    if (itemPassages.length <= WHOLE_ITEM_PASSAGES) insert.run(item.rowid, library, kind, title, item.text, context);
-    else for (const passage of itemPassages) insert.run(-passage.rowid, library, kind, title, passage.text, '');
+    for (const passage of passages)
+      insert.run(-passage.rowid, library, KIND_TOKEN[item.kind], item.title ?? '', passage.text, '');
+  }
+
+  /** An item's passages as stored, in order (what writeItemRows takes). */
+  passagesOf(itemRowid: number): Array<{ rowid: number; text: string }> {
+    return this.statements().passages.all(itemRowid) as Array<{ rowid: number; text: string }>;
   }
 
   /** Removes an item's keyword rows (`passageRowids`: its passages, which name its rows when it has one each). */

@@ -235,6 +235,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const insertVector = this.db.prepare(
       'INSERT INTO passage_vectors (rowid, library_id, kind, embedding) VALUES (?, ?, ?, ?)',
     );
+    const stored: Array<{ rowid: number; text: string }> = [];
     item.passages.forEach((passage, i) => {
       const rowid = insertPassage.run(
         itemRowid,
@@ -243,6 +244,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
         passage.lineEnd,
         passage.text,
       ).lastInsertRowid;
+      stored.push({ rowid: Number(rowid), text: passage.text });
       const vector = item.vectors[i];
       if (!vector) return;
       insertVector.run(BigInt(rowid), BigInt(libraryId), item.kind, vectorBlob(vector));
@@ -250,9 +252,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     });
     // After the passages: a long item has a keyword row per passage.
     if (!shortMemory)
-      this.contexts.writeFtsRow(
+      this.contexts.writeItemRows(
         { rowid: itemRowid, library_id: libraryId, kind: item.kind, title: item.title, text: item.text },
-        '',
+        stored,
       );
     // One rewrite covers this memory arriving and a former version of it leaving.
     if (shortMemory || former?.shortMemory) this.contexts.rewriteContextsAround(libraryId, item.itemId);
@@ -497,9 +499,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       if (changes.title !== undefined && changes.title !== item.title) {
         if (item.short_memory) this.contexts.rewriteContextsAround(libraryId, itemId);
         else
-          this.contexts.writeFtsRow(
+          this.contexts.writeItemRows(
             { rowid: item.rowid, library_id: libraryId, kind: item.kind, title, text: item.text },
-            '',
+            this.contexts.passagesOf(item.rowid),
           );
       }
       return true;
