@@ -253,6 +253,46 @@ describe('conversations (core)', () => {
     expect(await ports.documents.libraryExists(ref)).toBe(false);
   });
 
+  it('a new conversation whose library is erased while its reply is written: the chat fails, nothing of the erased library is kept or recreated', async () => {
+    let erase: () => Promise<unknown> = async () => undefined;
+    const model = new ScriptedModel(true, () => ['Level 3 of the Harbour Street garage [1].']);
+    const erasing: ChatModel = {
+      name: 'erasing',
+      judges: true,
+      async answer(request, options) {
+        await erase();
+        return model.answer(request, options);
+      },
+    };
+    const { services, ref, conversations, ports } = await library(undefined, { chatModel: erasing });
+    erase = () => services.endUsers.erase('t', 'ann');
+    await expect(services.chat.chat(ref, 'Where did I park the car?')).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('erased while the chat ran'),
+    });
+    expect(conversations.turns.size).toBe(0);
+    // Before, the reply (quoting the erased note) was remembered in a library created afresh for the end user.
+    expect(await ports.documents.libraryExists(ref)).toBe(false);
+  });
+
+  it('a new conversation that found nothing to quote still begins in the library made after an erasure', async () => {
+    let erase: () => Promise<unknown> = async () => undefined;
+    const model = new ScriptedModel(true, () => ['NOT_IN_LIBRARY']);
+    const erasing: ChatModel = {
+      name: 'erasing',
+      judges: true,
+      async answer(request, options) {
+        await erase();
+        return model.answer(request, options);
+      },
+    };
+    const { services, ref, conversations } = await library(undefined, { chatModel: erasing });
+    erase = () => services.endUsers.erase('t', 'ann');
+    const refused = await services.chat.chat(ref, 'Where did I park the car?');
+    expect(refused.reply).toBe(NO_ANSWER_REPLY);
+    expect(conversations.turns.size).toBe(1);
+  });
+
   it('says it has begun before it searches, then passes the reply on as it is written; the pieces add up to the reply', async () => {
     const events: string[] = [];
     const model = new ScriptedModel(true, () => ['  You parked ', 'on level 3', ' [1].', '\n']);

@@ -1,5 +1,7 @@
 import { chunkText } from '../chunking.js';
+import { LibraryErasedError } from '../errors.js';
 import type { Filter } from '../filter.js';
+import { putUnderGeneration } from '../generations.js';
 import { newId } from '../ids.js';
 import type { IndexItem, LibraryRef } from '../model.js';
 import type {
@@ -16,7 +18,7 @@ import { SearchService } from '../search.js';
 import type { UsageService } from '../usage.js';
 import { buildArtifact } from './artifacts.js';
 import type { CosineScale } from './calibration.js';
-import { Conversations, searchQuestion } from './conversations.js';
+import { Conversations, erasedDuringChat, searchQuestion } from './conversations.js';
 import { artifactIntent, wantsItems } from './intent.js';
 import { passageLines, readDocumentLines } from './lines.js';
 import { attachPendingVectors, type DeferredVectors, type PendingVectors } from './memory-vectors.js';
@@ -180,9 +182,16 @@ export class ChatService {
     let tokensUsed: number;
     let pending: PendingVectors[];
     try {
-      // The turn first: a conversation its library's erasure ended meanwhile fails the chat before anything else is written.
-      undo.push(await this.conversations.append(ref, conversation, { runId, question, reply, at: now }));
-      const memory = await this.remember(ref, messages, now, { text: asked.search, vector: questionVector }, undo);
+      // The turn first: a library its erasure ended meanwhile (the conversation's, or the one the reply quotes) fails the
+      // chat before anything else is written. The memory goes into the turn's generation.
+      // ('' is a library from before generations, read-only: it gets its generation at this first write.)
+      const groundedIn = sources.length && generation ? generation : null;
+      const turn = await this.conversations.append(ref, conversation, { runId, question, reply, at: now }, groundedIn);
+      undo.push(turn.undo);
+      const known = { text: asked.search, vector: questionVector };
+      const memory = await this.remember(ref, turn.generation, messages, now, known, undo).catch((error: unknown) => {
+        throw error instanceof LibraryErasedError ? erasedDuringChat(conversation) : error;
+      });
       pending = memory.pending;
       // Every token the model ports reported for this call; a reply embedded after the answer (deferVectors) is charged when it is.
       tokensUsed = questionTokens + answer.usage.promptTokens + answer.usage.completionTokens + memory.tokens;
@@ -248,6 +257,7 @@ export class ChatService {
    */
   private async remember(
     ref: LibraryRef,
+    generation: string,
     items: IndexItem[],
     at: string,
     known: { text: string; vector: Float32Array },
@@ -262,18 +272,16 @@ export class ChatService {
     const deferred = this.deps.deferVectors;
     const { vectors, tokens } =
       deferred || !texts.length ? { vectors: [], tokens: 0 } : await this.deps.embedder.embed(texts, 'passage');
-    await this.deps.documents.touchLibrary(ref, at);
     let offset = 0;
     for (const item of items) {
       undo.push(() => this.deps.index.remove(ref, item.itemId));
-      if (reusable(item)) {
-        await this.deps.index.put(ref, { ...item, vectors: [known.vector] });
-        continue;
-      }
-      const count = item.passages.length;
-      await this.deps.index.put(ref, { ...item, vectors: deferred ? [] : vectors.slice(offset, offset + count) });
+      const count = reusable(item) ? 0 : item.passages.length;
+      const itemVectors = reusable(item) ? [known.vector] : deferred ? [] : vectors.slice(offset, offset + count);
       offset += count;
+      await putUnderGeneration(this.deps, ref, { ...item, vectors: itemVectors }, generation);
     }
+    // The chat is activity in the library; a touch that finds another generation means an erasure came after the writes.
+    if ((await this.deps.documents.touchLibrary(ref, at)) !== generation) throw new LibraryErasedError();
     return { tokens, pending: deferred ? pending : [] };
   }
 

@@ -54,40 +54,52 @@ export class Conversations {
   }
 
   /**
-   * Appends the chat's turn and returns how to take it back (a later step
+   * Appends the chat's turn and returns the generation it was written in
+   * (the chat's memory goes there too) and how to take it back (a later step
    * of the chat failed). A conversation goes on in the generation it lives
-   * in: when an erasure ended it meanwhile, the turn is removed again and the
-   * conversation is not found (the chat fails). A new conversation begins in
-   * the library's current generation (created afresh when an erasure came
-   * between the chat's start and this write). The generation is read again
-   * after the write, as for index writes (core/generations.ts): either the
-   * erasure's sweep sees the turn, or this check sees the generation ended.
+   * in, and a new one whose reply quotes passages in the generation they
+   * were read in (`groundedIn`): when an erasure ended it meanwhile, the turn
+   * is removed again and the chat fails, so a reply built from an erased
+   * library is never delivered nor kept. A new conversation that quotes
+   * nothing begins in the library's current generation (created afresh when
+   * an erasure came between the chat's start and this write). The generation
+   * is read again after the write, as for index writes (core/generations.ts):
+   * either the erasure's sweep sees the turn, or this check sees the
+   * generation ended.
    */
   async append(
     ref: LibraryRef,
     conversation: OpenConversation,
     turn: ConversationTurnRecord,
-  ): Promise<() => Promise<void>> {
+    groundedIn: string | null,
+  ): Promise<{ generation: string; undo: () => Promise<void> }> {
     const { conversations, documents, clock } = this.deps;
     const undo = () => conversations.removeTurn(ref, conversation.id, turn.runId);
     const writeUnder = async (generation: string) => {
       await conversations.append(ref, conversation.id, generation, turn, CONVERSATION_LIMITS.keptTurns);
-      if ((await documents.libraryGeneration(ref)) === generation) return;
+      if ((await documents.libraryGeneration(ref)) === generation) return generation;
       await undo();
       throw new LibraryErasedError();
     };
-    if (conversation.generation !== null) {
-      const generation = conversation.generation;
-      await writeUnder(generation).catch((error: unknown) => {
-        throw error instanceof LibraryErasedError
-          ? notFound(`conversation ${conversation.id} not found: its library was erased`)
-          : error;
-      });
-    } else {
-      await inCurrentGeneration(3, async () => writeUnder(await documents.touchLibrary(ref, clock.now())));
+    const bound = conversation.generation ?? groundedIn;
+    if (bound === null) {
+      const generation = await inCurrentGeneration(3, async () =>
+        writeUnder(await documents.touchLibrary(ref, clock.now())),
+      );
+      return { generation, undo };
     }
-    return undo;
+    const generation = await writeUnder(bound).catch((error: unknown) => {
+      throw error instanceof LibraryErasedError ? erasedDuringChat(conversation) : error;
+    });
+    return { generation, undo };
   }
+}
+
+/** The chat's error when its library was erased while it ran (nothing of it is kept). */
+export function erasedDuringChat(conversation: OpenConversation) {
+  return conversation.generation === null
+    ? notFound('library erased while the chat ran: nothing of the chat was kept')
+    : notFound(`conversation ${conversation.id} not found: its library was erased`);
 }
 
 // ---- what a follow-up is searched with
