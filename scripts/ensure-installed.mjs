@@ -6,7 +6,8 @@
 // installed under another Node.js, does not load under it. The script itself then runs under that
 // Node.js through scripts/with-current-node.mjs.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { currentNode, ensureNativeModules, nodeEnv } from './current-node.mjs';
 
 let current;
@@ -31,9 +32,17 @@ try {
 }
 
 // The typed client (client/) ships built: `npm install <repo>/client` links the folder, which
-// npm does not build (the build runs on pack), so build it here once when dist/ is missing. Its last
+// npm does not build (the build runs on pack), so build it here when dist/ is missing or older than
+// any file of client/src (a pull that changed the client, or regenerated api-types.ts). Its last
 // step writes dist/cjs/package.json: a dist/ from before the CommonJS build is built again.
-if (!existsSync('client/dist/cjs/package.json')) {
+const clientBuilt = 'client/dist/cjs/package.json';
+const newestSource = () =>
+  Math.max(
+    ...readdirSync('client/src', { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+  );
+if (!existsSync(clientBuilt) || statSync(clientBuilt).mtimeMs < newestSource()) {
   console.error('Building the TypeScript client (client/dist)...');
   const built = spawnSync('npm', ['run', 'build', '--prefix', 'client'], { stdio: 'inherit', env });
   if (built.status !== 0) process.exit(built.status ?? 1);

@@ -35,13 +35,16 @@ export const notReady = (message: string) => new DomainError('not_ready', messag
  * a capture that meets it is rejected `backend_unavailable` and leaves nothing behind.
  */
 export class BackendUnavailableError extends Error {
+  /** What the caller is told (the message itself may name internals and is only logged); absent: the generic 503 message. */
+  readonly publicMessage?: string;
   constructor(
     message: string,
     readonly retryAfterSeconds = 1,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; publicMessage?: string },
   ) {
     super(message, options);
     this.name = 'BackendUnavailableError';
+    this.publicMessage = options?.publicMessage;
   }
 }
 

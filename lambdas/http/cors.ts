@@ -90,6 +90,24 @@ export class CorsPolicy {
   }
 }
 
+/**
+ * A response's headers with the CORS headers added. Both may say what the
+ * answer varies by (the chat's Accept, CORS's Origin): their Vary lists are
+ * joined, not one written over the other.
+ */
+export function withCorsHeaders<V>(
+  headers: Record<string, V> | undefined,
+  corsHeaders: Record<string, string>,
+): Record<string, V | string> {
+  const merged: Record<string, V | string> = { ...(headers ?? {}), ...corsHeaders };
+  const ownVary = Object.keys(headers ?? {}).find((key) => key.toLowerCase() === 'vary');
+  if (ownVary === undefined || corsHeaders.vary === undefined) return merged;
+  const names = [String(headers![ownVary]), corsHeaders.vary].flatMap((list) => list.split(',').map((n) => n.trim()));
+  delete merged[ownVary];
+  merged.vary = [...new Set(names.filter(Boolean))].join(', ');
+  return merged;
+}
+
 /** A header of an API Gateway proxy event, whatever its case. */
 export function eventHeader(
   headers: Record<string, string | undefined> | null | undefined,
@@ -116,7 +134,7 @@ export function withCors<
     const result = await handler(event, context);
     return {
       ...result,
-      headers: { ...(result.headers ?? {}), ...policy.responseHeaders(eventHeader(event.headers, 'origin')) },
+      headers: withCorsHeaders(result.headers, policy.responseHeaders(eventHeader(event.headers, 'origin'))),
     };
   };
 }

@@ -38,7 +38,11 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof DomainError) return new HttpError(error.code, error.message, error.retryAfterSeconds);
   if (error instanceof BackendUnavailableError) {
-    return new HttpError('unavailable', 'a backend is unavailable; safe to retry', error.retryAfterSeconds);
+    return new HttpError(
+      'unavailable',
+      error.publicMessage ?? 'a backend is unavailable; safe to retry',
+      error.retryAfterSeconds,
+    );
   }
   return new HttpError('internal_error', 'internal error; nothing half-written was kept');
 }

@@ -13,7 +13,7 @@ import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/limits.js';
 import { ALL_ROUTES, type PageName, type RouteName } from '../endpoints/routes.js';
 import { bearerKey } from '../http/bearer.js';
-import { CorsPolicy } from '../http/cors.js';
+import { CorsPolicy, withCorsHeaders } from '../http/cors.js';
 import type { ApiHandler, ApiResult } from '../http/endpoint.js';
 import { errorResponse } from '../http/endpoint.js';
 import { HttpError } from '../http/errors.js';
@@ -71,8 +71,11 @@ async function readBody(request: IncomingMessage): Promise<Buffer | null> {
 /** A proxy result on the wire; a base64 body (isBase64Encoded: bytes, as API Gateway takes binary from a function) goes as its bytes. */
 function send(response: ServerResponse, result: APIGatewayProxyResult, extraHeaders: Record<string, string> = {}) {
   const bytes = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : null;
-  const length = bytes ? { 'content-length': String(bytes.byteLength) } : {};
-  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...length, ...extraHeaders });
+  const length: Record<string, string> = bytes ? { 'content-length': String(bytes.byteLength) } : {};
+  response.writeHead(
+    result.statusCode,
+    withCorsHeaders({ ...(result.headers as Record<string, string>), ...length }, extraHeaders),
+  );
   response.end(bytes ?? result.body);
 }
 
@@ -100,7 +103,7 @@ async function answer(
   extraHeaders: Record<string, string>,
 ): Promise<void> {
   if (!result.stream) return send(response, result, extraHeaders);
-  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...extraHeaders });
+  response.writeHead(result.statusCode, withCorsHeaders(result.headers as Record<string, string>, extraHeaders));
   response.flushHeaders();
   for await (const chunk of result.stream) {
     if (response.destroyed || response.writableEnded) continue;

@@ -209,6 +209,11 @@ describe('OpenAPI', () => {
     const chatOp = doc.paths['/v1/chat'].post;
     expect(chatOp.requestBody.content['application/json'].schema).toBeTruthy();
     expect(JSON.stringify(doc.components.schemas.ChatRequest)).toContain('4000');
+    // The id's shape is stated, as the server checks it: a client generated from the document refuses what the server would.
+    const { pattern } = doc.components.schemas.ChatRequest.properties.conversation_id;
+    expect(new RegExp(pattern).test('cnv_01JDQ3S5Z2XKJ8W3M6N9P4R7TB')).toBe(true);
+    for (const bad of ['cnv_1', 'file_01JDQ3S5Z2XKJ8W3M6N9P4R7TB', 'cnv_01JDQ3S5Z2XKJ8W3M6N9P4R7TBX'])
+      expect(new RegExp(pattern).test(bad), bad).toBe(false);
     expect(doc.components.schemas.ChatResponse.required).toEqual(
       expect.arrayContaining(['reply', 'artifacts', 'sources', 'tokens_used', 'run_id']),
     );

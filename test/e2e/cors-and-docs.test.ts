@@ -103,6 +103,25 @@ describe('CORS on the local server', () => {
     expect(health.headers.get('vary')).toBeNull();
   });
 
+  it("a chat's answer varies by Accept (JSON or a stream) and, with CORS, by Origin too: both names kept", async () => {
+    const ask = (url: string, accept: string) =>
+      fetch(`${url}/v1/chat`, {
+        method: 'POST',
+        headers: { origin: ALLOWED, authorization: `Bearer ${key}`, 'content-type': 'application/json', accept },
+        body: JSON.stringify({ question: 'What is in my library?' }),
+      });
+    for (const accept of ['application/json', 'text/event-stream']) {
+      const plain = await ask(withoutCors.url, accept);
+      await plain.text();
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('vary')).toBe('Accept');
+      const shared = await ask(withCors.url, accept);
+      await shared.text();
+      expect(shared.headers.get('vary')).toBe('Accept, Origin');
+      expect(shared.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    }
+  });
+
   it('puts the CORS headers on an actual answer to an allowed origin, and none without Origin or from another', async () => {
     const allowed = await fetch(`${withCors.url}/v1/documents`, {
       headers: { origin: ALLOWED, authorization: `Bearer ${key}` },

@@ -15,6 +15,7 @@ import {
 import { AnswerStream } from '../../lambdas/core/chat/reply-stream.js';
 import { BackendUnavailableError } from '../../lambdas/core/errors.js';
 import type { ChatModel, ChatModelAnswer, GroundingPassage } from '../../lambdas/core/ports.js';
+import { toHttpError } from '../../lambdas/http/errors.js';
 import { coreHarness } from '../support/core-harness.js';
 
 const passages: GroundingPassage[] = [
@@ -209,6 +210,13 @@ describe('the answer format (prompt.ts)', () => {
     expect(error).toBeInstanceOf(BackendUnavailableError);
     expect(error!.retryAfterSeconds).toBe(1);
     expect(error!.message).toMatch(/token limit/);
+    // The caller is told why too (the 503's message), without the model's text.
+    const answered = toHttpError(error);
+    expect(answered.code).toBe('unavailable');
+    expect(answered.message).toBe(
+      'the chat model stopped at its token limit before its answer was complete; safe to retry',
+    );
+    expect(answered.message).not.toContain('cut sh');
   });
 });
 

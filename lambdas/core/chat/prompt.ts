@@ -397,6 +397,11 @@ export function settleVerdict(
       throw new BackendUnavailableError(
         `the chat model sent a reply that is not the answer format: ${verdict.detail}${context.cut ? ' (it stopped at its token limit)' : ''}`,
         1,
+        {
+          publicMessage: context.cut
+            ? 'the chat model stopped at its token limit before its answer was complete; safe to retry'
+            : 'the chat model sent a reply that is not in the answer format; safe to retry',
+        },
       );
   }
 }

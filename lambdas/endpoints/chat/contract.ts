@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHAT_LIMITS } from '../../core/chat/limits.js';
-import { isIdOf } from '../../core/ids.js';
+import { idPatternOf } from '../../core/ids.js';
 import { checkedByCore, FilterSchema, meta, NewEndUserId, nonBlankText } from '../../http/schemas.js';
 import type { RouteContract } from '../route-contract.js';
 
@@ -12,13 +12,11 @@ const ChatRequest = meta(
     end_user_id: z.optional(NewEndUserId),
     conversation_id: meta(
       z.optional(
+        // A pattern (not a refinement): the OpenAPI document then says it too.
         z
           .string()
           .check(
-            z.refine(
-              (id: string) => isIdOf('cnv', id),
-              'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)',
-            ),
+            z.regex(idPatternOf('cnv'), 'must be a conversation id from an earlier chat (cnv_ and 26 ULID characters)'),
           ),
       ),
       {

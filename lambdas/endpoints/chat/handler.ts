@@ -14,6 +14,9 @@ import { contract } from './contract.js';
  * with the whole response, exactly what the JSON answer would be. A failure
  * before `start` is the usual JSON error; after it, an `error` event.
  */
+/** JSON or a stream, by the Accept header: a cache must key on it. */
+const VARIES_BY_ACCEPT = { vary: 'Accept' };
+
 export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeatMs?: number } = {}) =>
   createEndpoint({
     auth: contract.auth,
@@ -24,8 +27,9 @@ export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeat
       const filter = body.filter === undefined ? undefined : parseFilter(body.filter);
       const ask = (more: ChatOptions = {}) =>
         deps.chat.chat(ref, body.question, { conversationId: body.conversation_id, filter, ...more });
-      if (!prefersEventStream(headerValue(event, 'accept'))) return { status: 200, body: await ask() };
-      return eventStream(
+      if (!prefersEventStream(headerValue(event, 'accept')))
+        return { status: 200, body: await ask(), headers: VARIES_BY_ACCEPT };
+      const streamed = await eventStream(
         requestId,
         async (events) => {
           const response = await ask({
@@ -36,5 +40,6 @@ export const createHandler = (deps: Pick<Services, 'chat'>, options: { heartbeat
         },
         options,
       );
+      return { ...streamed, headers: { ...streamed.headers, ...VARIES_BY_ACCEPT } };
     },
   });

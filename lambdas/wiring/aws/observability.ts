@@ -4,7 +4,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { UsageLedger } from '../../core/ports.js';
-import { CorsPolicy, eventHeader } from '../../http/cors.js';
+import { CorsPolicy, eventHeader, withCorsHeaders } from '../../http/cors.js';
 import type { CaptureOutcome } from '../../http/observability.js';
 import { awsConfig } from './config.js';
 import { METRIC, METRICS_NAMESPACE, METRICS_SERVICE, REJECT_CODE_DIMENSION } from './metric-names.js';
@@ -56,7 +56,7 @@ async function addCorsHeaders(request: { event: unknown; response: unknown }): P
   if (typeof event?.httpMethod !== 'string' || typeof response?.statusCode !== 'number') return;
   cors ??= new CorsPolicy(awsConfig().corsOrigins);
   if (!cors.enabled) return;
-  response.headers = { ...(response.headers ?? {}), ...cors.responseHeaders(eventHeader(event.headers, 'origin')) };
+  response.headers = withCorsHeaders(response.headers, cors.responseHeaders(eventHeader(event.headers, 'origin')));
 }
 
 const count = (name: string, value = 1) => {

@@ -328,6 +328,8 @@ describe('the chat function entry, streaming through a fake awslambda', () => {
       'cache-control': 'no-cache, no-transform',
       'access-control-allow-origin': 'https://app.example.com',
       'x-request-id': expect.stringMatching(/^req_/),
+      // JSON or a stream by Accept, and the CORS answer by Origin: one list, neither written over.
+      vary: 'Accept, Origin',
     });
     const events = body
       .split('\n\n')
