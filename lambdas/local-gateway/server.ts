@@ -19,6 +19,7 @@ import { errorResponse } from '../http/endpoint.js';
 import { HttpError } from '../http/errors.js';
 import { currentRequestLog, noteRequest, runWithRequestLog, writeAccessLine } from '../http/observability.js';
 import type { RouteDefinition } from '../http/route.js';
+import { undecodableQueryParameter } from './query-string.js';
 import { type RateLimit, RateLimiter } from './rate-limiter.js';
 
 /**
@@ -245,6 +246,10 @@ export async function startLocalServer(options: LocalServerOptions) {
           ),
         );
     }
+
+    const undecodable = undecodableQueryParameter(request.url ?? '/');
+    if (undecodable !== null)
+      return fail(new HttpError('invalid_request', `${undecodable}: must be URL-encoded UTF-8`));
 
     const headers: Record<string, string> = {};
     const multiValueHeaders: Record<string, string[]> = {};

@@ -222,4 +222,34 @@ describe('end_user_id is taken only where the contract puts it', () => {
     expect((await server.api('/v1/end-users/...', { key, method: 'DELETE' })).status).toBe(200);
     expect((await server.api('/v1/documents?end_user_id=...', { key })).body.count).toBe(0);
   });
+
+  it('refuses a query parameter whose escapes are not UTF-8 (it was read as U+FFFD), and takes a stray percent sign as written', async () => {
+    for (const path of [
+      '/v1/documents?end_user_id=%FE',
+      '/v1/search?q=%ED%A0%80',
+      '/v1/grep?pattern=%C0%80',
+      '/v1/search?q=caf%C3',
+    ]) {
+      const res = await server.api(path, { key });
+      expect(res.status, path).toBe(422);
+      expect(res.body.error.message, path).toMatch(/^(end_user_id|q|pattern): must be URL-encoded UTF-8$/);
+    }
+    expect((await server.api('/v1/documents?%FF=1', { key })).body.error.message).toBe(
+      'a query parameter name: must be URL-encoded UTF-8',
+    );
+    const users = (await server.api('/v1/end-users', { key })).body.end_users.map((u: { id: string }) => u.id);
+    expect(users).not.toContain('\uFFFD');
+    for (const path of ['/v1/search?q=100%', '/v1/search?q=caf%C3%A9+au+lait', '/v1/grep?pattern=50%25']) {
+      expect((await server.api(path, { key })).status, path).toBe(200);
+    }
+  });
+
+  it("takes search's kind as a comma list of exact kinds: an empty element or one with spaces is 422", async () => {
+    expect((await server.api('/v1/search?q=note&kind=chat,file_excerpt', { key })).status).toBe(200);
+    for (const kind of ['chat,', ',chat', 'chat,,creation', 'chat%20', '%20chat', ',']) {
+      const res = await server.api(`/v1/search?q=note&kind=${kind}`, { key });
+      expect(res.status, kind).toBe(422);
+      expect(res.body.error.message, kind).toMatch(/^kind: /);
+    }
+  });
 });

@@ -8,12 +8,10 @@ const kindList = z.pipe(
   z.optional(z.string()),
   z.transform((value: string | undefined, ctx) => {
     if (value === undefined) return undefined;
-    const kinds = value
-      .split(',')
-      .map((k) => k.trim())
-      .filter(Boolean);
+    // Each element exactly a kind: an empty one ("chat,") or one with spaces is a typo to name, not to guess past.
+    const kinds = value.split(',');
     const unknown = kinds.filter((k) => !(ITEM_KINDS as readonly string[]).includes(k));
-    if (!kinds.length || unknown.length) {
+    if (unknown.length) {
       ctx.issues.push({ code: 'custom', message: `must be a comma list of ${ITEM_KINDS.join(', ')}`, input: value });
       return z.NEVER;
     }
