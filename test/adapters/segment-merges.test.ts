@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -141,6 +141,40 @@ describe('SegmentMerges', () => {
     expect(await nearest(6)).toBe('Note 6');
     expect(await nearest(7)).toBe('Note 7');
     await writer.close();
+    await index.close();
+  });
+
+  it("scrubs in the thread: the deletion's scrub leaves the main thread free, drops the removed text from the file and the log, and scrubs asked together share a run", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'library-segment-merges-')), 'library.sqlite');
+    const db = openDatabase(file);
+    const index = new SqliteSearchIndex(db, DIMENSIONS, 'test');
+    const marker = 'Qzvscrubmarkerk';
+    const items = Array.from({ length: 60 }, (_, i) =>
+      indexItem(`Note ${i}: ${i % 2 ? marker : 'kept'} words ${i}`, axisVector(DIMENSIONS, 1)),
+    );
+    for (const item of items) await index.put(ref, item);
+    await vi.waitFor(() => expect(db.prepare('SELECT count(*) FROM items_trigram_pending').pluck().get()).toBe(0));
+    const inFiles = () =>
+      [file, `${file}-wal`].some((f) => {
+        try {
+          return readFileSync(f).includes(Buffer.from(marker));
+        } catch {
+          return false;
+        }
+      });
+    for (const item of items.filter((_, i) => i % 2)) await index.remove(ref, item.itemId);
+    expect(inFiles()).toBe(true); // removed rows, tokens still in the segments and the log
+
+    let done = 0;
+    const scrubs = [index.scrub(), index.scrub(), index.scrub()].map((p) => p.then(() => done++));
+    // Nothing of it ran on this thread: a turn of the event loop later, none is done and the main connection reads.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM items').pluck().get()).toBe(30);
+    await Promise.all(scrubs);
+    expect(done).toBe(3);
+    expect(inFiles()).toBe(false);
+    expect((await index.keywordSearch(ref, { text: 'kept', limit: 100 })).length).toBe(30);
     await index.close();
   });
 });

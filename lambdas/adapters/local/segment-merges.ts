@@ -7,6 +7,8 @@ export interface SegmentMergeData {
   file: string;
   tables: readonly string[];
   pagesPerStep: number;
+  /** After the merges, checkpoint the WAL and truncate it (a scrub: old page images hold deleted text). */
+  truncateLog?: boolean;
 }
 
 /** The full-text indexes whose segments are merged: the keyword leg's and grep's. */
@@ -28,6 +30,9 @@ export const DEFAULT_MERGE_RULE: MergeRule = {
   // the largest must hold a tenth of its pages (items_fts_idx has a row per leaf page): a rewrite per tenth it grew.
   fromShare: 0.1,
 };
+/** Stands for the thread while it is being started. */
+const PENDING = { terminate: async () => 0 } as unknown as Worker;
+
 /** FTS5 pages merged per transaction (about 4 KB each): most steps take a few milliseconds. */
 const PAGES_PER_STEP = 64;
 
@@ -49,6 +54,8 @@ export class SegmentMerges {
   private worker: Worker | null = null;
   /** A write came while a merge ran: once it ends, the next pause looks again. */
   private wroteDuringMerge = false;
+  /** Scrubs asked for since the last one began: they all end with the next. */
+  private scrubsWaiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private closed = false;
 
   constructor(
@@ -70,12 +77,32 @@ export class SegmentMerges {
     this.timer.unref();
   }
 
-  /** No merge later, and the one running stopped (its step in progress rolls back). */
+  /**
+   * Makes removed text unrecoverable from the files, in the merge thread, a
+   * short transaction at a time: every full-text index merged into one
+   * segment (FTS5's contentless_delete only marks deleted rows; a merge
+   * drops their tokens), then the WAL checkpointed and truncated. Resolves
+   * once done. One scrub runs at a time: those asked for while one runs
+   * share the next (a deletion during a merge may have left tokens behind
+   * it). It ran on the server's main thread before, as one transaction:
+   * every other request waited for it, longer the more text every tenant
+   * held (about 12 ms a megabyte; a deletion in a library of 200 MB stalled
+   * the server for 30 s and more: an outside probe).
+   */
+  scrub(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => this.scrubsWaiting.push({ resolve, reject }));
+    if (!this.worker) void this.run([...FULL_TEXT_TABLES], true);
+    return done;
+  }
+
+  /** No merge later, and the one running stopped (its step in progress rolls back); scrubs waiting are told. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.worker?.terminate();
+    for (const waiting of this.scrubsWaiting.splice(0)) waiting.reject(new Error('the index was closed'));
   }
 
   private mergeIfDue(): void {
@@ -87,7 +114,7 @@ export class SegmentMerges {
     } catch {
       return; // a busy or closing file: the next pause tries again
     }
-    if (tables.length) void this.merge(tables);
+    if (tables.length) void this.run(tables, false);
   }
 
   private due(table: string): boolean {
@@ -97,20 +124,31 @@ export class SegmentMerges {
     return total - Math.max(...pages) >= this.rule.fromShare * total;
   }
 
-  private async merge(tables: string[]): Promise<void> {
-    const data: SegmentMergeData = { file: this.db.name, tables, pagesPerStep: PAGES_PER_STEP };
+  /** One run of the thread: a merge of `tables`, or a scrub (every table, then the WAL truncated). */
+  private async run(tables: string[], scrub: boolean): Promise<void> {
+    const data: SegmentMergeData = { file: this.db.name, tables, pagesPerStep: PAGES_PER_STEP, truncateLog: scrub };
+    const scrubs = scrub ? this.scrubsWaiting.splice(0) : [];
+    // Taken before the thread starts, so no other run starts meanwhile.
+    this.worker = PENDING;
+    let failure: unknown = null;
     try {
       const script = await sourceThreadScript(new URL('./segment-merge-worker.ts', import.meta.url));
-      if (this.closed) return;
+      if (this.closed) throw new Error('the index was closed');
       const worker = new Worker(script, { workerData: data, execArgv: [] });
       this.worker = worker;
       worker.unref();
-      await new Promise<void>((resolve) => worker.once('exit', () => resolve()).once('error', () => undefined));
-    } catch {
+      const code = await new Promise<number>((resolve, reject) => worker.once('exit', resolve).once('error', reject));
+      if (code !== 0) throw new Error(`the segment-merge thread exited with ${code}`);
+    } catch (error) {
       // A merge that could not start or failed changes nothing: the index is as it was, and the next pause tries again.
+      failure = error;
     } finally {
       this.worker = null;
-      if (this.wroteDuringMerge) {
+      for (const waiting of scrubs)
+        if (failure === null) waiting.resolve();
+        else waiting.reject(failure);
+      if (this.scrubsWaiting.length && !this.closed) void this.run([...FULL_TEXT_TABLES], true);
+      else if (this.wroteDuringMerge) {
         this.wroteDuringMerge = false;
         this.wrote();
       }

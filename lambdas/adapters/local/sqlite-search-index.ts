@@ -422,21 +422,18 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   }
 
   /**
-   * Makes removed text unrecoverable from the files: the FTS5 indexes are
-   * optimized (their segments rewritten, so deleted rows' tokens are gone;
-   * contentless_delete only marks them), and the WAL is checkpointed and
-   * truncated (old page images hold the deleted text). With secure_delete
-   * (database.ts) the freed pages are zeroed.
+   * Makes removed text unrecoverable from the files: the FTS5 indexes'
+   * segments rewritten (deleted rows' tokens are gone; contentless_delete
+   * only marks them), and the WAL checkpointed and truncated (old page
+   * images hold the deleted text). With secure_delete (database.ts) the
+   * freed pages are zeroed. In the segment-merge thread (SegmentMerges.scrub):
+   * the deletion waits for it, no other request does. A database in memory
+   * (tests) has no files to scrub.
    */
   async scrub(): Promise<void> {
     this.trigrams.drain();
-    this.db
-      .transaction(() => {
-        this.db.prepare(`INSERT INTO items_fts (items_fts) VALUES ('optimize')`).run();
-        this.db.prepare(`INSERT INTO items_trigram (items_trigram) VALUES ('optimize')`).run();
-      })
-      .immediate();
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    if (this.db.memory) return;
+    await this.merges.scrub();
   }
 
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
