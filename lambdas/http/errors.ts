@@ -44,6 +44,9 @@ export function toHttpError(error: unknown): HttpError {
       error.retryAfterSeconds,
     );
   }
+  // The function's time ran out (middy ends the request just before Lambda would): a backend was too slow, not a bug.
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return new HttpError('unavailable', 'a backend timed out; safe to retry', 1);
   return new HttpError('internal_error', 'internal error; nothing half-written was kept');
 }
 

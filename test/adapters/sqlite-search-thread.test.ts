@@ -30,10 +30,11 @@ async function onThisThread(file = join(dir, `db-${++n}.sqlite`)) {
 }
 
 /** Threads running the stand-in that misbehaves on cue (test/support/fault-search-thread.mjs). */
-async function faultThreads() {
+async function faultThreads(options: { queueWaitMs?: number } = {}) {
   const threads = await SearchThreads.start(
     { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS },
     new URL('../support/fault-search-thread.mjs', import.meta.url),
+    options,
   );
   closing.push(threads);
   return threads;
@@ -123,7 +124,32 @@ describe('SqliteSearchIndex with search threads', () => {
     const crashed = threads.keyword(1, { text: 'crash', limit: 10 });
     const queued = threads.keyword(1, { text: 'fine', limit: 10 });
     await expect(crashed).rejects.toBeInstanceOf(BackendUnavailableError);
-    await expect(queued).rejects.toThrow(/search thread stopped/);
+    // A search still waiting its turn is not lost with the thread: the thread started again answers it.
+    expect(await queued).toEqual([]);
     expect(await threads.keyword(1, { text: 'fine', limit: 10 })).toEqual([]);
+  });
+
+  it("serves tenants in turn: one tenant's queue of slow searches delays another's by one, not by all", async () => {
+    const threads = await faultThreads();
+    const done: string[] = [];
+    const search = (owner: string, text: string, name: string) =>
+      threads.keyword(1, { text, limit: 10 }, owner).then(() => done.push(name));
+    const flood = [1, 2, 3, 4, 5].map((i) => search('flooder', 'slow', `flooder ${i}`));
+    const other = search('other', 'fine', 'other');
+    await Promise.all([...flood, other]);
+    // The first slow search was running; the flooder's next took its turn; then the other tenant's.
+    expect(done.indexOf('other')).toBeLessThanOrEqual(2);
+    expect(done.filter((name) => name.startsWith('flooder'))).toEqual([1, 2, 3, 4, 5].map((i) => `flooder ${i}`));
+  });
+
+  it('refuses as retryable a search that waited its turn too long, rather than run it for a caller near its deadline', async () => {
+    const threads = await faultThreads({ queueWaitMs: 300 });
+    const slow = threads.keyword(1, { text: 'slow', limit: 10 }, 'flooder');
+    const late = threads.keyword(1, { text: 'fine', limit: 10 }, 'other');
+    expect(await slow).toEqual([]);
+    await expect(late).rejects.toThrow(/busy; safe to retry/);
+    await expect(late).rejects.toBeInstanceOf(BackendUnavailableError);
+    // The next is served at once.
+    expect(await threads.keyword(1, { text: 'fine', limit: 10 }, 'other')).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { BackendUnavailableError } from '../../core/errors.js';
 import type { PassageHit } from '../../core/model.js';
 import type { KeywordQuery, VectorQuery } from '../../core/ports.js';
 import { sourceThreadScript } from '../source-thread-script.js';
+import { FairQueue } from './fair-queue.js';
 import type { FromSearchThread, SearchThreadData, ToSearchThread } from './search-thread-protocol.js';
 import type { SearchLegs } from './sqlite-search-legs.js';
 import type { VectorChanges } from './vector-cache.js';
@@ -11,6 +12,18 @@ interface Pending {
   resolve: (hits: PassageHit[]) => void;
   reject: (error: Error) => void;
 }
+
+interface Waiting extends Pending {
+  message: ToSearchThread & { id: number };
+  queuedAt: number;
+}
+
+/**
+ * A search waiting longer than this for its thread is refused (503, retry)
+ * rather than run: its caller's request is close to its own deadline, and a
+ * queue that long is one tenant's flood.
+ */
+export const SEARCH_QUEUE_WAIT_MS = 15_000;
 
 /**
  * The search index's legs in threads of their own (search-thread-worker.ts),
@@ -33,11 +46,19 @@ export class SearchThreads implements SearchLegs {
   ) {}
 
   /** Starts both threads and waits until they have opened the file. */
-  static async start(data: SearchThreadData, script?: URL): Promise<SearchThreads> {
+  static async start(
+    data: SearchThreadData,
+    script?: URL,
+    options: { queueWaitMs?: number } = {},
+  ): Promise<SearchThreads> {
     const source = script
       ? async () => script
       : () => sourceThreadScript(new URL('./search-thread-worker.ts', import.meta.url));
-    const threads = new SearchThreads(new SearchLane(data, source), new SearchLane(data, source));
+    const queueWaitMs = options.queueWaitMs ?? SEARCH_QUEUE_WAIT_MS;
+    const threads = new SearchThreads(
+      new SearchLane(data, source, queueWaitMs),
+      new SearchLane(data, source, queueWaitMs),
+    );
     try {
       await Promise.all([threads.keywordLane.live(), threads.vectorLane.live()]);
     } catch (error) {
@@ -47,12 +68,12 @@ export class SearchThreads implements SearchLegs {
     return threads;
   }
 
-  keyword(libraryId: number, query: KeywordQuery): Promise<PassageHit[]> {
-    return this.keywordLane.call((id) => ({ type: 'keyword', id, libraryId, query }));
+  keyword(libraryId: number, query: KeywordQuery, owner = ''): Promise<PassageHit[]> {
+    return this.keywordLane.call((id) => ({ type: 'keyword', id, libraryId, query }), owner);
   }
 
-  vector(libraryId: number, query: VectorQuery): Promise<PassageHit[]> {
-    return this.vectorLane.call((id) => ({ type: 'vector', id, libraryId, query }));
+  vector(libraryId: number, query: VectorQuery, owner = ''): Promise<PassageHit[]> {
+    return this.vectorLane.call((id) => ({ type: 'vector', id, libraryId, query }), owner);
   }
 
   /** A committed write's vector changes (a thread that is down loads afresh when it starts, so needs none). */
@@ -74,17 +95,26 @@ export class SearchThreads implements SearchLegs {
   }
 }
 
-/** One search thread: started on first use, its calls answered in order, started again after it dies. */
+/**
+ * One search thread: started on first use, started again after it dies. It
+ * is given one search at a time; the others wait here, each tenant's in turn
+ * (FairQueue): handed to the thread as they came, a tenant's flood of slow
+ * searches over a large library made every other tenant's search wait
+ * behind all of them, for 5 to 28 s, then fail at the request's deadline
+ * (an outside probe).
+ */
 class SearchLane {
   private worker: Worker | null = null;
   private starting: Promise<Worker> | null = null;
   private readonly pending = new Map<number, Pending>();
+  private readonly waiting = new FairQueue<Waiting>();
   private nextId = 0;
   private closed = false;
 
   constructor(
     private readonly data: SearchThreadData,
     private readonly script: () => Promise<URL>,
+    private readonly queueWaitMs: number,
   ) {}
 
   /** A message needing no answer, for the thread if it is up. */
@@ -100,14 +130,28 @@ class SearchLane {
     await worker?.terminate();
   }
 
-  async call(message: (id: number) => ToSearchThread): Promise<PassageHit[]> {
-    const worker = await this.live();
+  async call(message: (id: number) => ToSearchThread & { id: number }, owner: string): Promise<PassageHit[]> {
+    await this.live();
     const id = this.nextId++;
     return new Promise<PassageHit[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.ref(); // a search under way keeps the process alive
-      worker.postMessage(message(id));
+      this.waiting.push(owner, { message: message(id), resolve, reject, queuedAt: Date.now() });
+      this.dispatch();
     });
+  }
+
+  /** Hands the thread its next search when it has none (one at a time, so the next is chosen fairly). */
+  private dispatch(): void {
+    const worker = this.worker;
+    while (worker && !this.pending.size && this.waiting.size) {
+      const next = this.waiting.shift()!;
+      if (Date.now() - next.queuedAt > this.queueWaitMs) {
+        next.reject(new BackendUnavailableError('the search index is busy; safe to retry'));
+        continue;
+      }
+      this.pending.set(next.message.id, next);
+      worker.ref(); // a search under way keeps the process alive
+      worker.postMessage(next.message);
+    }
   }
 
   live(): Promise<Worker> {
@@ -163,6 +207,7 @@ class SearchLane {
           ? new BackendUnavailableError(message.message)
           : Object.assign(new Error(message.message), { name: message.name }),
       );
+    this.dispatch();
   }
 
   private lost(worker: Worker, error: Error): void {
@@ -171,8 +216,19 @@ class SearchLane {
     this.failAll(new BackendUnavailableError(`the search thread stopped: ${error.message}`));
   }
 
+  /** The searches the thread had fail; those waiting go to the thread started again, or fail when the lane is closed. */
   private failAll(error: Error): void {
     for (const call of this.pending.values()) call.reject(error);
     this.pending.clear();
+    if (this.closed) for (const call of this.waiting.drain()) call.reject(error);
+    else if (this.waiting.size)
+      this.live().then(
+        () => this.dispatch(),
+        (failure: Error) => this.failWaiting(failure),
+      );
+  }
+
+  private failWaiting(error: Error): void {
+    for (const call of this.waiting.drain()) call.reject(error);
   }
 }

@@ -439,7 +439,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async keywordSearch(ref: LibraryRef, query: KeywordQuery): Promise<PassageHit[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
-    return this.legs.keyword(libraryId, query);
+    return this.legs.keyword(libraryId, query, ref.tenantId);
   }
 
   async vectorSearch(ref: LibraryRef, query: VectorQuery): Promise<PassageHit[]> {
@@ -455,7 +455,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
       this.vectorWritesSeen = written;
       this.legsVersion = version;
     }
-    return this.legs.vector(libraryId, query);
+    return this.legs.vector(libraryId, query, ref.tenantId);
   }
 
   /** Stops the legs' threads, if they have any (the connection is its owner's to close). */

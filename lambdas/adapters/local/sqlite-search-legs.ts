@@ -12,8 +12,9 @@ import { DEFAULT_VECTOR_CACHE_MB, VectorCache, type VectorChanges } from './vect
  * of every committed write and of another process's, the same either way.
  */
 export interface SearchLegs {
-  keyword(libraryId: number, query: KeywordQuery): PassageHit[] | Promise<PassageHit[]>;
-  vector(libraryId: number, query: VectorQuery): PassageHit[] | Promise<PassageHit[]>;
+  /** `owner`: whose search it is (the tenant), for legs that share a thread fairly between them. */
+  keyword(libraryId: number, query: KeywordQuery, owner?: string): PassageHit[] | Promise<PassageHit[]>;
+  vector(libraryId: number, query: VectorQuery, owner?: string): PassageHit[] | Promise<PassageHit[]>;
   /** A committed write's vector changes. */
   changed(changes: VectorChanges): void;
   /** A library that left: its cached scan goes. */
