@@ -137,6 +137,49 @@ describe('HTTP protocol and errors', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
   });
 
+  it('answers a caller without a valid key before reading its body, and closes the connection', async () => {
+    const { hostname, port } = new URL(server.url);
+    // Headers of a 5 MB capture, and not a byte of its body: the answer must not wait for it.
+    const ask = (authorization: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () =>
+          socket.write(
+            `POST /v1/capture HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n`,
+          ),
+        );
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk;
+        });
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+        setTimeout(() => {
+          socket.destroy();
+          resolve(received);
+        }, 3_000);
+      });
+    for (const authorization of ['', 'Authorization: Bearer lib_not_a_key\r\n']) {
+      const answer = await ask(authorization);
+      expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+    }
+    // A declared body over the limit is refused before it is read too (with a valid key).
+    const over = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          `POST /v1/capture HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 6000001\r\n\r\n`,
+        ),
+      );
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk;
+      });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(over).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
   it('refuses a revoked key', async () => {
     const issued = await server.stack.services.keys.create('short-lived');
     expect((await server.api('/v1/documents', { key: issued.api_key })).status).toBe(200);
