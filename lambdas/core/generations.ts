@@ -160,7 +160,7 @@ export class GenerationalIndex implements SearchIndex {
   passagesWithoutVectors(
     ref: LibraryRef,
     itemId: string,
-    options: { limit: number; skip?: ReadonlySet<number> },
+    options: { limit: number; skip?: ReadonlySet<number>; from?: number },
   ): Promise<Passage[]> {
     return this.inner.passagesWithoutVectors(ref, itemId, options);
   }

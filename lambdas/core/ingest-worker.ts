@@ -52,6 +52,11 @@ const refOf = (of: IngestJob | DocumentRecord): LibraryRef => ({ tenantId: of.te
  * steps fairly across libraries; the AWS worker (workers/aws-ingest) runs a
  * job to completion with bounded concurrency.
  */
+/** Where a job's search for passages without vectors starts (IngestWorker.pending): 0 at first. */
+export interface PendingFloor {
+  ordinal: number;
+}
+
 export class IngestWorker {
   constructor(private readonly deps: IngestWorkerDeps) {}
 
@@ -98,9 +103,28 @@ export class IngestWorker {
     }
   }
 
-  /** Up to `limit` passages still without vectors, lowest first, leaving out those being embedded (`skip`). */
-  pending(doc: DocumentRecord, limit: number, skip?: ReadonlySet<number>): Promise<Passage[]> {
-    return this.deps.index.passagesWithoutVectors(refOf(doc), doc.id, { limit, skip });
+  /**
+   * Up to `limit` passages still without vectors, lowest first, leaving out
+   * those being embedded (`skip`). With `floor` (a job's own, kept across its
+   * steps) the search starts where the last one found its first passage:
+   * below it every passage has its vector or was in `skip` then (and one
+   * given back unembedded is above the floor, found again). From the first
+   * passage each time, a document of 5,000 passages was read 156 times over
+   * as it was embedded: 2.6 s of the server's main thread.
+   */
+  async pending(
+    doc: DocumentRecord,
+    limit: number,
+    skip?: ReadonlySet<number>,
+    floor?: PendingFloor,
+  ): Promise<Passage[]> {
+    const from = floor?.ordinal;
+    const passages = await this.deps.index.passagesWithoutVectors(refOf(doc), doc.id, { limit, skip, from });
+    if (floor) {
+      const lowest = Math.min(passages[0]?.ordinal ?? Number.POSITIVE_INFINITY, ...(skip ?? []));
+      if (Number.isFinite(lowest)) floor.ordinal = lowest;
+    }
+    return passages;
   }
 
   /**
@@ -152,12 +176,13 @@ export class IngestWorker {
     const doc = next.doc;
     const limit = options.stepPassages ?? EMBED_STEP_PASSAGES;
     const inFlight = new Set<number>();
+    const floor: PendingFloor = { ordinal: 0 };
     let gone = false;
     // Lanes choose their passages one at a time (the choice is async), so none is chosen twice.
     let choosing: Promise<unknown> = Promise.resolve();
     const choose = () => {
       const chosen = choosing
-        .then(() => this.pending(doc, limit, inFlight))
+        .then(() => this.pending(doc, limit, inFlight, floor))
         .then((passages) => {
           for (const p of passages) inFlight.add(p.ordinal);
           return passages;

@@ -270,12 +270,13 @@ export interface SearchIndex {
   documentText(ref: LibraryRef, itemId: string, generation?: string): Promise<string | null>;
   /**
    * Up to `limit` passages of an item that have no vector yet, lowest ordinal
-   * first, skipping the ordinals in `skip` (being embedded right now).
+   * first, skipping the ordinals in `skip` (being embedded right now), from
+   * ordinal `from` on (the caller knows every passage below it has one).
    */
   passagesWithoutVectors(
     ref: LibraryRef,
     itemId: string,
-    options: { limit: number; skip?: ReadonlySet<number> },
+    options: { limit: number; skip?: ReadonlySet<number>; from?: number },
   ): Promise<Passage[]>;
   /**
    * Gives passages of an item their vectors, by ordinal. Returns false and
@@ -412,6 +413,13 @@ export interface ConversationTurn {
 
 export interface ChatModelRequest {
   question: string;
+  /**
+   * For a model that reads no history: the follow-up as asked, when
+   * `question` also holds the earlier questions it goes on from (it has no
+   * word of its own). What it asks for ("who is it with?": a person) is read
+   * from it before the earlier ones ("how much will it cost?").
+   */
+  followUp?: string;
   passages: readonly GroundingPassage[];
   /** The caller wants several facts (a list, table or chart follows), not a short answer. */
   itemize: boolean;

@@ -118,6 +118,10 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       expect((await index.passagesWithoutVectors(ref, item.itemId, { limit: 10 })).map((p) => p.ordinal)).toEqual([
         1, 3,
       ]);
+      // From an ordinal on (the caller knows those below have theirs).
+      expect(
+        (await index.passagesWithoutVectors(ref, item.itemId, { limit: 10, from: 2 })).map((p) => p.ordinal),
+      ).toEqual([3]);
       const hit = (await index.vectorSearch(ref, { vector: axisVector(DIMENSIONS, 4), limit: 1 }))[0]!;
       expect([hit.itemId, hit.passage.ordinal]).toEqual([item.itemId, 2]);
 
@@ -426,7 +430,7 @@ export function searchIndexContract(name: string, makeIndex: (dimensions: number
       const notCrowd = await index.keywordSearch(ref, {
         text: 'zebra',
         limit: 5,
-        filter: only({ not: { 'metadata.project': 'crowd' }, kind: { in: ['text', 'file'] } }),
+        filter: only({ and: [{ not: { 'metadata.project': 'crowd' } }, { kind: { in: ['text', 'file'] } }] }),
       });
       expect(notCrowd.map((h) => h.itemId).sort()).toEqual([apollo.itemId, gemini.itemId].sort());
       const grep = await collect(

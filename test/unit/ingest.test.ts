@@ -210,6 +210,24 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     expect(embedded.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `lanes-${i}`).sort());
   });
 
+  it("searches a document's passages without vectors from where the last search found its first, not from the top each time", async () => {
+    const { services, drain, ports } = coreHarness({}, { lanes: 1 });
+    const froms: number[] = [];
+    const search = ports.index.passagesWithoutVectors.bind(ports.index);
+    ports.index.passagesWithoutVectors = (ref, itemId, options) => {
+      froms.push(options.from ?? 0);
+      return search(ref, itemId, options);
+    };
+    const receipt = await services.capture.capture(alice, { text: longNote('floor', 200) });
+    await drain.whenIdle();
+    expect(await services.documents.get(alice, receipt.id!)).toMatchObject({ status: 'ready' });
+    // The job's steps start ever further down (a last check from the top says the document is complete).
+    const steps = froms.filter((from, i) => i === 0 || from > 0 || froms[i - 1] === 0);
+    expect(Math.max(...froms)).toBeGreaterThanOrEqual(150);
+    expect(steps.slice(1).every((from, i) => from >= steps[i]!)).toBe(true);
+    expect(froms.filter((from) => from === 0).length).toBeLessThanOrEqual(3);
+  });
+
   it('leaves nothing behind when the queue cannot take the job (backend_unavailable, retryable)', async () => {
     const base = coreHarness();
     const queue = Object.assign(Object.create(base.queue), {

@@ -344,7 +344,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async passagesWithoutVectors(
     ref: LibraryRef,
     itemId: string,
-    options: { limit: number; skip?: ReadonlySet<number> },
+    options: { limit: number; skip?: ReadonlySet<number>; from?: number },
   ): Promise<Passage[]> {
     if (options.limit < 1) return [];
     const skip = options.skip?.size ? [...options.skip] : [];
@@ -359,7 +359,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
         _source: ['ordinal', 'line_start', 'line_end', 'text'],
         query: {
           bool: {
-            filter: [...libraryFilter(ref), { term: { item_id: itemId } }],
+            filter: [
+              ...libraryFilter(ref),
+              { term: { item_id: itemId } },
+              ...(options.from ? [{ range: { ordinal: { gte: options.from } } }] : []),
+            ],
             must_not: [{ exists: { field: 'embedding' } }, ...(skip.length ? [{ terms: { ordinal: skip } }] : [])],
           },
         },

@@ -293,7 +293,7 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
   async passagesWithoutVectors(
     ref: LibraryRef,
     itemId: string,
-    options: { limit: number; skip?: ReadonlySet<number> },
+    options: { limit: number; skip?: ReadonlySet<number>; from?: number },
   ): Promise<Passage[]> {
     const libraryId = this.libraryId(ref, false);
     if (libraryId === null) return [];
@@ -301,12 +301,12 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
     const rows = this.db
       .prepare(
         `SELECT p.ordinal, p.line_start, p.line_end, p.text FROM items i CROSS JOIN passages p ON p.item_rowid = i.rowid
-         WHERE i.item_id = ? AND i.library_id = ?
+         WHERE i.item_id = ? AND i.library_id = ? AND p.ordinal >= ?
            AND NOT EXISTS (SELECT 1 FROM passage_vectors v WHERE v.rowid = p.rowid)
            AND p.ordinal NOT IN (SELECT value FROM json_each(?))
          ORDER BY p.ordinal LIMIT ?`,
       )
-      .all(itemId, libraryId, JSON.stringify(skip), options.limit) as Array<{
+      .all(itemId, libraryId, options.from ?? 0, JSON.stringify(skip), options.limit) as Array<{
       ordinal: number;
       line_start: number;
       line_end: number;

@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { QueueDrain, QueuedJob, SqliteIngestQueue } from '../../adapters/local/sqlite-ingest-queue.js';
-import { EMBED_STEP_PASSAGES, IngestWorker } from '../../core/ingest-worker.js';
+import { EMBED_STEP_PASSAGES, IngestWorker, type PendingFloor } from '../../core/ingest-worker.js';
 import type { DocumentRecord } from '../../core/model.js';
 import type { DocumentStore } from '../../core/ports.js';
 
@@ -25,6 +25,8 @@ interface ActiveJob {
   extracting: boolean;
   /** Passage ordinals being embedded now (never handed to two steps). */
   inFlight: Set<number>;
+  /** Where the next search for passages without vectors starts (IngestWorker.pending). */
+  floor: PendingFloor;
   /** A step is choosing this document's next passages: another waits, so none is chosen twice. */
   choosing: boolean;
   /** Every passage left is in flight: no new step until one ends. */
@@ -114,6 +116,7 @@ export class LocalIngestDrain implements QueueDrain {
       doc: null,
       extracting: false,
       inFlight: new Set(),
+      floor: { ordinal: 0 },
       choosing: false,
       exhausted: false,
       failures: 0,
@@ -240,7 +243,7 @@ export class LocalIngestDrain implements QueueDrain {
         return this.succeeded(entry);
       }
       const size = entry.isolating ? 1 : (this.options.stepPassages ?? EMBED_STEP_PASSAGES);
-      const passages = await this.worker.pending(doc, size, entry.inFlight);
+      const passages = await this.worker.pending(doc, size, entry.inFlight, entry.floor);
       entry.choosing = false;
       if (!passages.length) {
         if (entry.inFlight.size) {
