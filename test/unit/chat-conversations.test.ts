@@ -360,6 +360,11 @@ describe('which questions point back (refersBack)', () => {
     // No noun or name of its own: about what was said.
     'Where are we staying?',
     'What did we decide?',
+    // Only the kind of answer it wants: the time, day or price of what was said.
+    'what time?',
+    'Which day?',
+    'what date?',
+    'What price?',
   ])('%s points back', (question) => {
     expect(refersBack(question)).toBe(true);
   });
@@ -375,6 +380,8 @@ describe('which questions point back (refersBack)', () => {
     'Make a table of the quarterly revenue',
     'Where is the hotel?',
     'What did we decide about the mortgage?',
+    'What time is the dentist?',
+    'What price is the sofa?',
   ])('%s stands alone', (question) => {
     expect(refersBack(question)).toBe(false);
   });
@@ -465,5 +472,15 @@ describe('reply deltas (ReplyDeltas)', () => {
     expect(run(['A table [1].'], 'A table [1].\n\nThe note.')).toEqual(['A table [1].', '\n\nThe note.']);
     expect(run(['Something else'], 'Replaced.')).toEqual(['Something else']);
     expect(run([], 'Whole.')).toEqual(['Whole.']);
+  });
+});
+
+describe('what the offline answerer is given for a follow-up (searchQuestion)', () => {
+  const turn = (question: string, reply: string) => ({ runId: 'run_1', question, reply, at: '2026-01-01T00:00:00Z' });
+  it('a follow-up naming only the kind of answer ("what time?") is given with the question it goes on from', () => {
+    const history = [turn('When is the dentist appointment?', 'From your library: Tuesday at 3:30pm. [1]')];
+    expect(searchQuestion('what time?', history).question).toBe('When is the dentist appointment?\nwhat time?');
+    // One with a word of its own keeps it alone: its words pick what answers it among the passages found in context.
+    expect(searchQuestion('who leads it?', history).question).toBe('who leads it?');
   });
 });

@@ -448,4 +448,76 @@ describe('ExtractiveAnswerer: what a question wants', () => {
       'From your library: Boiler engineer came: the pressure valve was faulty, so he replaced it. [1] Labour £90, part £45. [1] Heating back on by lunchtime. [1]',
     );
   });
+
+  it('"when" is answered by a date, not by a length of time; "how long" by the length', async () => {
+    const sofa = note(
+      1,
+      'Decided to go with the grey corner sofa from DFS because it has a 10 year guarantee. Delivery on 20 November.',
+      { title: 'Sofa decision', supports: true },
+    );
+    expect(await firstQuote('When is the sofa being delivered?', [sofa])).toBe('Delivery on 20 November.');
+    expect(wanted('How long is the guarantee on the sofa?')).toBe('duration');
+    expect(HOLDS.time.test('a 10 year guarantee')).toBe(false);
+    expect(HOLDS.time.test('The parcel comes in 3 days.')).toBe(true);
+    expect(HOLDS.duration.test('a 10-year guarantee')).toBe(true);
+  });
+
+  it('a follow-up asks what it asks itself: "who is it with?" after "how much will it cost?" wants the person', async () => {
+    const dentist = note(
+      1,
+      'Dentist appointment with Dr. Patel on Tuesday 14 October at 3:30pm. Check-up and clean, costs £65.',
+      {
+        title: 'Dentist',
+        supports: true,
+      },
+    );
+    const answer = await answerer.answer({
+      question: 'When is the dentist appointment?\nand how much will it cost?\nwho is it with?',
+      followUp: 'who is it with?',
+      passages: [dentist],
+      itemize: false,
+    });
+    expect(answer.citations[0]!.quote).toContain('Dr. Patel');
+    expect(wanted('what was it for?')).toBe('reason');
+  });
+
+  it("leaves out of a short answer a note lacking a thing the question asks about that the best note holds (the title's words count)", async () => {
+    const vet = note(1, 'Took Biscuit the dog to the vet on Friday for his vaccinations. The vet bill was £58.', {
+      title: 'Vet',
+      supports: true,
+    });
+    // Admitted beside the answer (the gate's support is the vet's), as the search found them for the probe.
+    const dentist = note(2, 'Check-up and clean at the dentist, costs £65.', { title: 'Dentist' });
+    const gym = note(3, 'Gym membership is £34 per month.', { title: 'Gym' });
+    const vetCost = await answerer.answer({
+      question: 'What did the vet cost?',
+      passages: [vet, dentist, gym],
+      itemize: false,
+    });
+    expect(vetCost.reply).toBe('From your library: The vet bill was £58. [1]');
+    // A note naming another thing asked about stays.
+    const both = await answerer.answer({
+      question: 'What did the vet and the dentist cost?',
+      passages: [vet, dentist, gym],
+      itemize: false,
+    });
+    expect(both.citations.map((c) => c.passage)).toEqual(expect.arrayContaining([1, 2]));
+    expect(both.citations.map((c) => c.passage)).not.toContain(3);
+
+    // The repair is named by its note's title only; the insurance holds "car" and an amount too.
+    const repair = note(2, "Car wouldn't start Monday - flat battery. Total bill was £142 including fitting.", {
+      title: 'Car repair',
+      supports: true,
+    });
+    const insurance = note(1, 'Car insurance renewed with Admiral on 3 March for £612 a year.', {
+      title: 'Insurance',
+      supports: true,
+    });
+    const howMuch = await answerer.answer({
+      question: 'How much was the car repair?',
+      passages: [insurance, repair],
+      itemize: false,
+    });
+    expect(howMuch.reply).toBe('From your library: Total bill was £142 including fitting. [2]');
+  });
 });

@@ -2,7 +2,7 @@ import { split } from 'sentence-splitter';
 import { HOLDS, type Wanted, wanted } from '../../core/chat/answer-kinds.js';
 import type { CategoryRequest } from '../../core/chat/category-requests.js';
 import { categoryOf } from '../../core/chat/intent.js';
-import { properNameTerms } from '../../core/chat/subject-words.js';
+import { properNameTerms, thingsAsked } from '../../core/chat/subject-words.js';
 import { contentTerms, termSet } from '../../core/chat/terms.js';
 import type { ChatModel, ChatModelAnswer, ChatModelRequest, Citation, GroundingPassage } from '../../core/ports.js';
 import { O200kTokenCounter, type TokenCounter } from './o200k-tokens.js';
@@ -76,6 +76,10 @@ const isGuess = (s: Sentence, someSupport: boolean) => someSupport && !s.passage
 const STATING_PER_PASSAGE = 3;
 
 const TERMINAL = /[.!?:;]["')\]]?$/;
+
+/** What the question wants: a follow-up's own ask first ("who is it with?" after "how much will it cost?"). */
+const wantedBy = (request: ChatModelRequest) =>
+  (request.followUp === undefined ? null : wanted(request.followUp)) ?? wanted(request.question);
 
 /** Lines joined into blocks where prose was wrapped; a new block where a line ends a sentence or starts a new item. */
 function blocks(passage: GroundingPassage): Block[] {
@@ -168,7 +172,7 @@ export class ExtractiveAnswerer implements ChatModel {
     const quoted = selected.map((s) => ({ sentence: s, quote: this.quote(s.text) }));
     const best = selected[0]!.score;
     // A summary quotes its note whole (up to maxSummarySentences); a short answer its best sentences.
-    const summary = wanted(request.question) === 'summary';
+    const summary = wantedBy(request) === 'summary';
     // A guess is cited, never quoted as part of the answer ("NHS band 2, £73.20." answers the dentist's charge; the
     // vet's "£68" is another thing).
     const someSupport = request.passages.some((p) => p.supports);
@@ -207,7 +211,7 @@ export class ExtractiveAnswerer implements ChatModel {
       const ofTheKind = this.ofTheKind(sentences, category);
       if (ofTheKind.length) return ofTheKind;
     }
-    const want = wanted(request.question);
+    const want = wantedBy(request);
     // A summary of one note: its sentences in order, not the best of several.
     if (want === 'summary' && !request.itemize) return this.summary(sentences, question);
     if (!question.size) return this.byMeaning(sentences, want);
@@ -220,18 +224,28 @@ export class ExtractiveAnswerer implements ChatModel {
 
     const holds = want && want !== 'summary' ? HOLDS[want] : null;
     const someSupport = request.passages.some((p) => p.supports);
-    const coverageOf = (s: Omit<Sentence, 'score'>) => {
+    const coverageOf = (s: Pick<Sentence, 'terms'>) => {
       let matched = 0;
       for (const t of question) if (s.terms.has(t)) matched += weight(t);
       return matched / total;
     };
-    // The best coverage in each passage: a note that holds the question answers "how much" with its sentence that holds an amount.
+    // The best coverage in each passage, its title's words counted with each sentence's: a note that holds the
+    // question answers "how much" with its sentence that holds an amount ("Total bill was £142" in a note titled
+    // "Car repair", over the car insurance's "£612" for "how much was the car repair?").
+    const titleTerms = new Map<number, Set<string>>();
+    for (const p of request.passages) titleTerms.set(p.number, termSet(p.title ?? ''));
+    const withTitle = (s: Omit<Sentence, 'score'>) => ({
+      terms: new Set([...s.terms, ...titleTerms.get(s.passage.number)!]),
+    });
     const passageBest = new Map<number, number>();
     for (const s of sentences)
-      passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(s)));
+      passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(withTitle(s))));
     const scored: Sentence[] = sentences.map((s) => {
       const fitting = holds?.test(s.text) ?? false;
-      const coverage = fitting ? Math.max(coverageOf(s), 0.8 * passageBest.get(s.passage.number)!) : coverageOf(s);
+      // Among a note's sentences holding what is asked, the one sharing more of the question's words leads.
+      const coverage = fitting
+        ? Math.max(coverageOf(withTitle(s)), 0.8 * passageBest.get(s.passage.number)!)
+        : coverageOf(s);
       // Earlier passages were ranked higher by the hybrid search.
       const prior = 1 / (1 + 0.08 * (s.passage.number - 1));
       // Very long sentences say many things; prefer the focused one among equals.
@@ -273,8 +287,11 @@ export class ExtractiveAnswerer implements ChatModel {
     const chosen: Sentence[] = [];
     let guessed = false;
     const lacksAskedName = namedApart(request);
+    const aboutLess = coversLess(request);
+    const apart = (best: GroundingPassage, other: GroundingPassage) =>
+      lacksAskedName(best, other) || aboutLess(best, other);
     const take = (s: Sentence, underAHeading = false) => {
-      if (chosen.length === limit || (chosen.length && lacksAskedName(chosen[0]!.passage, s.passage))) return;
+      if (chosen.length === limit || (chosen.length && apart(chosen[0]!.passage, s.passage))) return;
       if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
       // A short answer gathers the best evidence of several documents rather than all of one.
       const documentOf = (x: Sentence) => x.passage.document ?? `#${x.passage.number}`;
@@ -367,6 +384,45 @@ export class ExtractiveAnswerer implements ChatModel {
 /** A speaker's label opening a line of a conversation's memory: "Tim: ...", "[8 May 2023] Caroline: ...". */
 const SPEAKER_LABEL = /^(?:\[[^\]]*\]\s*)?\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'’.-]*)?:\s/mu;
 
+/** A passage's words, its title's included (a note titled "Car repair" is about the repair). */
+const passageText = (p: GroundingPassage) => `${p.title ?? ''}\n${p.lines.join('\n')}`;
+
+/** Whether the passages are a conversation's turns (a line opening with a speaker's label, "Caroline: ..."). */
+const areTurns = (request: ChatModelRequest) => request.passages.some((p) => SPEAKER_LABEL.test(passageText(p)));
+
+/**
+ * For a short answer: whether a passage is about less than the best one,
+ * when the best one holds every thing the question asks about (its nouns
+ * and names, not the kind of answer: "cost", "time"). A passage lacking one
+ * of them and adding none of its own answers another thing, however well
+ * it fits the kind asked for: "What did the vet cost?" over the vet's "£58"
+ * also quoted the dentist's "costs £65", and "How much was the car repair?"
+ * the car insurance's "£612". One that names a thing the best lacks stays
+ * ("what did the vet and the dentist cost?"). Not among a conversation's
+ * turns (there the evidence is as often the other speaker's turn, in other
+ * words), nor when the best holds only some of the things asked (a
+ * scientific claim's abstracts each say part of it); and not for names,
+ * which namedApart reads.
+ */
+function coversLess(request: ChatModelRequest): (best: GroundingPassage, other: GroundingPassage) => boolean {
+  if (request.itemize || areTurns(request)) return () => false;
+  // Names are namedApart's: a note lacking one may speak of the same thing in general terms ("every project ships
+  // after review" beside "when does project Orion ship?").
+  const names = properNameTerms(request.question, []);
+  const things = [...thingsAsked(request.question)].filter((t) => !names.has(t));
+  if (!things.length) return () => false;
+  const termsOf = new Map<GroundingPassage, Set<string>>();
+  const terms = (p: GroundingPassage) => {
+    let held = termsOf.get(p);
+    if (!held) termsOf.set(p, (held = termSet(passageText(p))));
+    return held;
+  };
+  return (best, other) =>
+    things.every((t) => terms(best).has(t)) &&
+    things.some((t) => !terms(other).has(t)) &&
+    !things.some((t) => terms(other).has(t) && !terms(best).has(t));
+}
+
 /**
  * For a short answer: whether a passage is about something else than the
  * best one, by a name the question asks about ("project Orion") that the
@@ -376,11 +432,10 @@ const SPEAKER_LABEL = /^(?:\[[^\]]*\]\s*)?\p{Lu}[\p{L}'’.-]*(?: \p{Lu}[\p{L}'�
  */
 function namedApart(request: ChatModelRequest): (best: GroundingPassage, other: GroundingPassage) => boolean {
   if (request.itemize) return () => false;
-  const textOf = (p: GroundingPassage) => `${p.title ?? ''}\n${p.lines.join('\n')}`;
-  const speakers = request.passages.some((passage) => SPEAKER_LABEL.test(textOf(passage)));
+  const textOf = passageText;
   // Turns of a conversation: a name there labels who speaks as often as what is spoken of, and the evidence is
   // as often the other speaker's turn ("What did Mel paint?" answered by Caroline's "your painting of the lake").
-  if (speakers) return () => false;
+  if (areTurns(request)) return () => false;
   // As the question writes them, capitalised mid-sentence ("project Orion"): a claim's or a lower-case question's
   // words are not read from how the passages write them here.
   const names = [...properNameTerms(request.question, [])];

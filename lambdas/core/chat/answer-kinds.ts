@@ -15,20 +15,25 @@ import { isCalendarWord, MONTH_OR_DAY, opensSentence } from './written-names.js'
  * car" asks what the note about it says, as "what happened" does: the flat
  * battery, not only "the car would not start".
  */
-export type Wanted = 'time' | 'amount' | 'count' | 'person' | 'reason' | 'decision' | 'summary';
+export type Wanted = 'time' | 'duration' | 'amount' | 'count' | 'person' | 'reason' | 'decision' | 'summary';
 
 const ASKS: ReadonlyArray<[Wanted, RegExp]> = [
   [
     'summary',
     /\b(?:summar(?:y|i[sz]e)|recap|overview|sum up|what happened|tell me about|catch me up|what did \w+ say)\b/i,
   ],
-  ['reason', /\b(?:why|how come|what was the reason|reason for)\b/i],
+  // "What was it for?" asks the purpose ("for his vaccinations"), not the amount an earlier question asked.
+  [
+    'reason',
+    /\b(?:why|how come|what was the reason|reason for|what (?:is|was|are|were) (?:it|that|this|they|those|these) for\b(?![ \t]*\w))/i,
+  ],
   [
     'amount',
     /\b(?:how much|cost|costs|price|prices|paid|pay|pays|spent|spend|salary|rent|fee|fees|bill|charge|owe|owed|budget|rate)\b/i,
   ],
   ['count', /\b(?:how many|number of)\b/i],
-  ['time', /\b(?:when|what time|which day|what day|what date|how long|how soon|until when|by when|due)\b/i],
+  ['duration', /\bhow long\b/i],
+  ['time', /\b(?:when|what time|which day|what day|what date|how soon|until when|by when|due)\b/i],
   // After the others: "when did we decide", "how much did we agree to pay", "who is coming and when".
   [
     'decision',
@@ -58,11 +63,18 @@ function holdsAName(text: string): boolean {
   return false;
 }
 
+/** A length of time: "40 minutes", "a 10-year guarantee", "three nights". */
+const SPAN = String.raw`(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve)[ -](?:days?|weeks?|months?|years?|hours?|minutes?|nights?)`;
+
 export const HOLDS: Record<Exclude<Wanted, 'summary'>, Pick<RegExp, 'test'>> = {
+  // When: a date or a clock time, or a span from now ("in 3 weeks", "2 days ago"); not a length alone ("a 10 year
+  // guarantee" answered "when is the sofa being delivered" over the note's "Delivery on 20 November").
   time: new RegExp(
-    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|\d+ (?:days?|weeks?|months?|years?|hours?|minutes?))\b`,
+    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|in ${SPAN}|${SPAN} (?:ago|later|from now))\b`,
     'i',
   ),
+  // How long: a length of time, or the dates it runs between.
+  duration: new RegExp(String.raw`\b(?:${SPAN}|${MONTH_OR_DAY})\b`, 'i'),
   amount: /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:k|pounds?|dollars?|euros?|pence|%|per ?cent)(?![a-z])/i,
   count: /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)\b/i,
   // Or a firm's name ("Halfords"): who did a job is often a firm.
@@ -89,6 +101,13 @@ export function wanted(question: string): Wanted | null {
  * question of the train sets, and "my running times" met every dated note.)
  */
 const ANSWERED_BY_MONEY = termSet('cost price pay charge spend fee save owe earn worth money');
+/**
+ * Nouns that name the kind of answer asked for, not a thing asked about:
+ * "what time?", "which day?", "what price?" ask the time, day or price of
+ * what was said before, and name nothing of their own (conversations.ts).
+ */
+export const ASKING_NOUNS = termSet('time date day hour price cost amount total fee charge place reason');
+
 /** An amount of money (not any number or percentage: "cost" is not answered by "12% of patients"). */
 // (?<![\d,.]): a run of digits and separators ("1,2,3,...") is read from its start only, not from each digit.
 export const MONEY = /[£$€¥]\s?\d|(?<![\d,.])\d[\d,.]*\s?(?:pounds?|dollars?|euros?|pence|quid|bucks)\b/i;

@@ -3,7 +3,8 @@ import { inCurrentGeneration } from '../generations.js';
 import { newId } from '../ids.js';
 import type { LibraryRef } from '../model.js';
 import type { Clock, ConversationStore, ConversationTurnRecord, DocumentStore } from '../ports.js';
-import { subjectTerms } from './subject-words.js';
+import { ASKING_NOUNS } from './answer-kinds.js';
+import { thingsAsked } from './subject-words.js';
 import { contentTerms } from './terms.js';
 
 /**
@@ -185,7 +186,8 @@ const NOW_WORDS = new Set([
  * "what is her number?", "those"), has no word that carries meaning of
  * its own ("Why?", "When?", "How come?"), or names no thing of its own, no
  * noun or name ("where are we staying?", "what did we decide?":
- * subject-words.ts). A question with a subject and no
+ * subject-words.ts) but the kind of answer it wants ("what time?", "which
+ * day?", "what price?": thingsAsked). A question with a subject and no
  * such marker stands alone ("When is the dentist?"), even a short one:
  * searching it with an earlier, unrelated subject would answer that one.
  * English; a follow-up it misreads as standing alone is searched alone.
@@ -194,8 +196,9 @@ export function refersBack(question: string): boolean {
   const words = [...question.toLowerCase().replace(/’/g, "'").matchAll(WORD)].map((m) => m[0]);
   if (!words.length) return true;
   if (CONTINUING.has(words[0]!) || OPENING_PAIRS.has(`${words[0]} ${words[1] ?? ''}`)) return true;
-  // No word of its own ("Why?"), or none naming a thing ("where are we staying?", "what did we decide?").
-  if (!subjectTerms(question).size) return true;
+  // No word of its own ("Why?"), or none naming a thing ("where are we staying?", "what did we decide?"), or only the
+  // kind of answer asked for ("what time?", "which day?", "what price?").
+  if (!thingsAsked(question).size) return true;
   return words.some((word, i) => {
     const next = words[i + 1];
     if (POINTING_BACK.has(word)) return true;
@@ -272,6 +275,8 @@ export function searchQuestion(
     }
   }
   const search = [...earlier, ...(replyWords.length ? [replyWords.join(' ')] : []), question].join('\n');
-  // The passages were found in context; among them, a question's own words pick what answers it ("who leads it?": the lead).
-  return { search, question: contentTerms(question).length ? question : withEarlier, inContext: true };
+  // The passages were found in context; among them, a question's own words pick what answers it ("who leads it?": the
+  // lead). One whose only words name the kind of answer ("what time?", "what price?") is read with the earlier ones.
+  const ownWords = contentTerms(question).some((term) => !ASKING_NOUNS.has(term));
+  return { search, question: ownWords ? question : withEarlier, inContext: true };
 }

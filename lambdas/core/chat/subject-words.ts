@@ -1,4 +1,5 @@
 import lexicon from 'wink-lexicon/src/lexicon.js';
+import { ASKING_NOUNS } from './answer-kinds.js';
 import { isEnglishWord } from './english-words.js';
 import { FIRST_NAMES } from './first-names.js';
 import { NOUN_KINDS } from './noun-kinds.js';
@@ -22,6 +23,11 @@ export function subjectTerms(text: string): Set<string> {
   const terms = new Set<string>();
   for (const { word, term } of wordTerms(text)) if (namesAThing(word)) terms.add(term);
   return terms;
+}
+
+/** The things a question asks about: its subject terms but the nouns naming the kind of answer ("time", "cost"). */
+export function thingsAsked(question: string): Set<string> {
+  return new Set([...subjectTerms(question)].filter((term) => !ASKING_NOUNS.has(term)));
 }
 
 /** The terms of a text's words that no dictionary knows: names, brands ("Liam", "Xfinity"). */
