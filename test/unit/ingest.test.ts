@@ -228,6 +228,24 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     expect(froms.filter((from) => from === 0).length).toBeLessThanOrEqual(3);
   });
 
+  it("gives other work a turn between a batch's items: a batch of large texts never holds the thread for all of them at once", async () => {
+    const { services } = coreHarness();
+    const items = Array.from({ length: 6 }, (_, i) => ({ ref: alice, item: { text: longNote(`turn${i}`, 40) } }));
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      if (done) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const receipts = await services.capture.captureBatch(items);
+    done = true;
+    expect(receipts.map((r) => r.status)).toEqual(Array(6).fill('created'));
+    // At least one turn of the event loop between each two items.
+    expect(turns).toBeGreaterThanOrEqual(5);
+  });
+
   it('leaves nothing behind when the queue cannot take the job (backend_unavailable, retryable)', async () => {
     const base = coreHarness();
     const queue = Object.assign(Object.create(base.queue), {
