@@ -91,12 +91,6 @@ class FilterParser {
     if (!isPlainObject(value)) throw invalidRequest(`${path}: expected an object`);
     const keys = Object.keys(value);
     if (!keys.length) throw invalidRequest(`${path}: an empty filter; give at least one condition`);
-    // API.md's grammar: { "and": [...] } | { "or": [...] } | { "not": ... } | { field: condition, ... }, each alone.
-    const combinator = keys.find((key) => key === 'and' || key === 'or' || key === 'not');
-    if (combinator !== undefined && keys.length > 1)
-      throw invalidRequest(
-        `${path}: "${combinator}" stands alone in its object; put the other conditions inside an "and" (${keys.join(', ')} given together)`,
-      );
     const parts: Filter[] = [];
     for (const key of keys) {
       const at = `${path}.${key}`;
