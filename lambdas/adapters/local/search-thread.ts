@@ -20,10 +20,12 @@ interface Waiting extends Pending {
 
 /**
  * A search waiting longer than this for its thread is refused (503, retry)
- * rather than run: its caller's request is close to its own deadline, and a
- * queue that long is one tenant's flood.
+ * rather than run: its caller's request (29 s at most) is about to end, so
+ * the answer would reach no one. (At 15 s, a search queued behind one slow
+ * search of another tenant's, running 15 to 27 s on a loaded machine, was
+ * refused where it could still have answered: an outside probe.)
  */
-export const SEARCH_QUEUE_WAIT_MS = 15_000;
+export const SEARCH_QUEUE_WAIT_MS = 25_000;
 
 /**
  * The search index's legs in threads of their own (search-thread-worker.ts),
