@@ -420,6 +420,12 @@ export interface ChatModelRequest {
    * from it before the earlier ones ("how much will it cost?").
    */
   followUp?: string;
+  /**
+   * The question goes on about what the conversation's last turn was about
+   * (its passages were found with that turn): a model that reads no history
+   * keeps a short answer to the note it finds best.
+   */
+  goesOn?: boolean;
   passages: readonly GroundingPassage[];
   /** The caller wants several facts (a list, table or chart follows), not a short answer. */
   itemize: boolean;

@@ -483,4 +483,23 @@ describe('what the offline answerer is given for a follow-up (searchQuestion)', 
     // One with a word of its own keeps it alone: its words pick what answers it among the passages found in context.
     expect(searchQuestion('who leads it?', history).question).toBe('who leads it?');
   });
+
+  it('a question about only what the previous answer named goes on from it ("Which day is the appointment?")', () => {
+    const history = [
+      turn(
+        'Who is the dermatologist?',
+        'From your library: Dermatologist appointment with Dr. Patel at Bayview Dermatology. [1]',
+      ),
+    ];
+    const followUp = searchQuestion('Which day is the appointment?', history);
+    expect(followUp.inContext).toBe(true);
+    expect(followUp.search).toContain('Who is the dermatologist?');
+    // A thing the answer did not name starts a new subject.
+    expect(searchQuestion('When is the vet appointment?', history).inContext).toBe(false);
+    // Nor after a refusal.
+    const refused = [turn('Who is the dermatologist?', NO_ANSWER_REPLY)];
+    expect(searchQuestion('Which day is the appointment?', refused, { noAnswerReply: NO_ANSWER_REPLY }).inContext).toBe(
+      false,
+    );
+  });
 });

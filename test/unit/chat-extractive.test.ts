@@ -520,4 +520,67 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     });
     expect(howMuch.reply).toBe('From your library: Total bill was £142 including fitting. [2]');
   });
+
+  it("reads each sentence with what its note is about: the words naming the note pick the note, the question's others the sentence", async () => {
+    const flights = note(
+      1,
+      "Flights to Denver for Aunt Carol's 70th birthday. Outbound UA 1487 leaves SFO Friday June 13 at 7:05 am. Confirmation code QX7T2P.",
+      { title: 'Denver trip flights', supports: true },
+    );
+    expect(await firstQuote("What's the confirmation number for the Denver flights?", [flights])).toBe(
+      'Confirmation code QX7T2P.',
+    );
+    // "70th" is an age, not a day of the month: the sentence with the time answers "what time".
+    expect(await firstQuote('What time does our flight to Denver take off?', [flights])).toBe(
+      'Outbound UA 1487 leaves SFO Friday June 13 at 7:05 am.',
+    );
+    expect(HOLDS.time.test("Aunt Carol's 70th birthday")).toBe(false);
+    expect(HOLDS.time.test('on the 14th')).toBe(true);
+    // Untitled (its default title is its first line, which holds every sentence): the first sentence names the note.
+    const text =
+      'Oil change at Jiffy Lube on April 20, synthetic oil, $89.99 with a coupon. Mileage was 48,200. Next oil change due at 53,200 miles or in six months.';
+    const oil = note(1, text, { title: text, supports: true });
+    expect(await firstQuote('At what mileage is the next oil change due?', [oil])).toBe(
+      'Next oil change due at 53,200 miles or in six months.',
+    );
+  });
+
+  it('a follow-up going on about one thing keeps a short answer to the note it finds best', async () => {
+    const derm = note(
+      1,
+      'Dermatologist appointment with Dr. Patel on Thursday at 2:15 pm. Bring the insurance card and a list of the moles that changed.',
+      {
+        supports: true,
+      },
+    );
+    const club = note(2, "Book club at Linda's on Friday. I'm bringing a salad.", { supports: true });
+    const alone = await answerer.answer({ question: 'What should I bring?', passages: [derm, club], itemize: false });
+    expect(alone.citations.map((c) => c.passage)).toContain(2);
+    const goingOn = await answerer.answer({
+      question: 'What should I bring?',
+      passages: [derm, club],
+      itemize: false,
+      goesOn: true,
+    });
+    expect(goingOn.reply).toBe('From your library: Bring the insurance card and a list of the moles that changed. [1]');
+  });
+
+  it('quotes no line that repeats a sentence already quoted (the line under a matching heading holds it)', async () => {
+    const outage: GroundingPassage = {
+      number: 1,
+      title: 'Internet outage',
+      lineStart: 1,
+      lines: [
+        'Internet outage',
+        "Comcast was down all day on April 2. Called support, they gave a $20 credit on the next bill. Ticket number CX-88421. The tech said the node in our neighborhood was overloaded and they'll upgrade it next month.",
+      ],
+      supports: true,
+    };
+    const answer = await answerer.answer({
+      question: 'What credit did Comcast give us for the outage?',
+      passages: [outage],
+      itemize: false,
+    });
+    expect(answer.reply?.match(/\$20 credit/g)).toHaveLength(1);
+  });
 });

@@ -125,6 +125,34 @@ function sentencesOf(passage: GroundingPassage): Array<Omit<Sentence, 'score'>> 
   return sentences;
 }
 
+/**
+ * What each note of several sentences is about, as terms every one of its
+ * sentences is read with: its title when one was given (a title the text
+ * does not hold, as "Denver trip flights" over "Flights to Denver for ..."),
+ * else its first sentence ("Oil change at Jiffy Lube on April 20, ..." for
+ * "Next oil change due at 53,200 miles"). A default title is the text's
+ * first line, which for a note of one line is all of it: it would make every
+ * sentence hold every word. Only a short note (NOTE_SENTENCES).
+ */
+/** The most sentences of a note read with its topic (noteTopics). */
+const NOTE_SENTENCES = 6;
+
+function noteTopics(sentences: ReadonlyArray<Omit<Sentence, 'score'>>): Map<GroundingPassage, Set<string>> {
+  const byPassage = new Map<GroundingPassage, Array<Omit<Sentence, 'score'>>>();
+  for (const s of sentences) byPassage.set(s.passage, [...(byPassage.get(s.passage) ?? []), s]);
+  const flat = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const topics = new Map<GroundingPassage, Set<string>>();
+  for (const [passage, own] of byPassage) {
+    // A note of a few sentences is about one thing; a longer text's sentences each say their own (a scientific
+    // abstract's title read into every sentence cost SciFact claims).
+    if (own.length < 2 || own.length > NOTE_SENTENCES) continue;
+    const title = passage.title ? flat(passage.title) : '';
+    const given = title !== '' && !flat(passage.lines.join(' ')).includes(title);
+    topics.set(passage, given ? termSet(passage.title!) : own[0]!.terms);
+  }
+  return topics;
+}
+
 /** The lines right under a heading (up to a blank line or the next heading), as sentences of their own. */
 function underHeading(heading: Sentence): Sentence[] {
   const out: Sentence[] = [];
@@ -229,23 +257,23 @@ export class ExtractiveAnswerer implements ChatModel {
       for (const t of question) if (s.terms.has(t)) matched += weight(t);
       return matched / total;
     };
-    // The best coverage in each passage, its title's words counted with each sentence's: a note that holds the
-    // question answers "how much" with its sentence that holds an amount ("Total bill was £142" in a note titled
-    // "Car repair", over the car insurance's "£612" for "how much was the car repair?").
-    const titleTerms = new Map<number, Set<string>>();
-    for (const p of request.passages) titleTerms.set(p.number, termSet(p.title ?? ''));
-    const withTitle = (s: Omit<Sentence, 'score'>) => ({
-      terms: new Set([...s.terms, ...titleTerms.get(s.passage.number)!]),
+    // Each sentence is read with what its note is about (noteTopics): the words naming the note say which note
+    // answers, and among its sentences the question's other words say which one does ("the confirmation number for
+    // the Denver flights" is the sentence holding "confirmation", not the one naming the flights to Denver).
+    // (A short answer's: an itemized one takes the sentences that hold the question's words themselves.)
+    const topics = request.itemize ? new Map<GroundingPassage, Set<string>>() : noteTopics(sentences);
+    const inItsNote = (s: Omit<Sentence, 'score'>) => ({
+      terms: new Set([...s.terms, ...(topics.get(s.passage) ?? [])]),
     });
+    // The best coverage in each passage: a note that holds the question answers "how much" with its sentence that
+    // holds an amount ("Total bill was £142" in a note titled "Car repair", over the car insurance's "£612").
     const passageBest = new Map<number, number>();
     for (const s of sentences)
-      passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(withTitle(s))));
+      passageBest.set(s.passage.number, Math.max(passageBest.get(s.passage.number) ?? 0, coverageOf(inItsNote(s))));
     const scored: Sentence[] = sentences.map((s) => {
       const fitting = holds?.test(s.text) ?? false;
-      // Among a note's sentences holding what is asked, the one sharing more of the question's words leads.
-      const coverage = fitting
-        ? Math.max(coverageOf(withTitle(s)), 0.8 * passageBest.get(s.passage.number)!)
-        : coverageOf(s);
+      const own = coverageOf(inItsNote(s));
+      const coverage = fitting ? Math.max(own, 0.8 * passageBest.get(s.passage.number)!) : own;
       // Earlier passages were ranked higher by the hybrid search.
       const prior = 1 / (1 + 0.08 * (s.passage.number - 1));
       // Very long sentences say many things; prefer the focused one among equals.
@@ -292,10 +320,17 @@ export class ExtractiveAnswerer implements ChatModel {
       lacksAskedName(best, other) || aboutLess(best, other);
     const take = (s: Sentence, underAHeading = false) => {
       if (chosen.length === limit || (chosen.length && apart(chosen[0]!.passage, s.passage))) return;
-      if (chosen.some((c) => c.text === s.text || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6))) return;
-      // A short answer gathers the best evidence of several documents rather than all of one.
+      // Nor one repeating another: the same words, or one holding the other (the line under a matching heading holds
+      // the sentence already quoted from it).
+      const repeats = (c: Sentence) =>
+        c.text.includes(s.text) || s.text.includes(c.text) || (c.terms.size > 2 && jaccard(c.terms, s.terms) > 0.6);
+      if (chosen.some(repeats)) return;
+      // A short answer gathers the best evidence of several documents rather than all of one; a follow-up that goes
+      // on about one thing stays with its note ("what should I bring?" after the dermatologist's appointment also
+      // quoted the book club's "I'm bringing a salad").
       const documentOf = (x: Sentence) => x.passage.document ?? `#${x.passage.number}`;
       if (!request.itemize && !underAHeading && chosen.some((c) => documentOf(c) === documentOf(s))) return;
+      if (!request.itemize && request.goesOn && chosen.length && documentOf(chosen[0]!) !== documentOf(s)) return;
       chosen.push(s);
     };
     for (const s of ranked) {

@@ -63,6 +63,9 @@ function holdsAName(text: string): boolean {
   return false;
 }
 
+/** A day of the month written as an ordinal ("the 14th"), not an age or a rank ("70th birthday", "99th percentile"). */
+const DAY_OF_MONTH = String.raw`(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)`;
+
 /** A length of time: "40 minutes", "a 10-year guarantee", "three nights". */
 const SPAN = String.raw`(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve)[ -](?:days?|weeks?|months?|years?|hours?|minutes?|nights?)`;
 
@@ -70,7 +73,7 @@ export const HOLDS: Record<Exclude<Wanted, 'summary'>, Pick<RegExp, 'test'>> = {
   // When: a date or a clock time, or a span from now ("in 3 weeks", "2 days ago"); not a length alone ("a 10 year
   // guarantee" answered "when is the sofa being delivered" over the note's "Delivery on 20 November").
   time: new RegExp(
-    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|in ${SPAN}|${SPAN} (?:ago|later|from now))\b`,
+    String.raw`\b(?:\d{1,2}[:.]\d{2}|\d{1,2}\s?(?:am|pm)|${DAY_OF_MONTH}|${MONTH_OR_DAY}|(?:next|last|this) (?:week|month|year)|in ${SPAN}|${SPAN} (?:ago|later|from now))\b`,
     'i',
   ),
   // How long: a length of time, or the dates it runs between.

@@ -139,6 +139,7 @@ export class ChatService {
           // A model that judges reads the history; one that matches words (the extractive answerer) is given a question without words of its own with those it goes on from.
           question: chatModel.judges ? question : asked.question,
           ...(!chatModel.judges && asked.question !== question ? { followUp: question } : {}),
+          ...(!chatModel.judges && asked.inContext ? { goesOn: true } : {}),
           passages,
           itemize: wantsItems(question),
           ...(history.length ? { history } : {}),

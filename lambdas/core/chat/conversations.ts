@@ -241,7 +241,23 @@ function answerOf(reply: string): string {
 }
 
 /**
- * A follow-up that points back (refersBack) is searched together with the
+ * Whether a question asks only about things the previous reply's answer
+ * named: "Which day is the appointment?" after "Dermatologist appointment
+ * with Dr. Patel ..." goes on about that appointment, as its "the" says
+ * (searched alone, it found the vet's). One naming a thing the answer did
+ * not ("When is the vet appointment?") stands alone.
+ */
+function aboutThePreviousAnswer(question: string, last: ConversationTurnRecord, noAnswerReply?: string): boolean {
+  if (last.reply === noAnswerReply) return false;
+  const things = thingsAsked(question);
+  if (!things.size) return false;
+  const answered = new Set(contentTerms(answerOf(last.reply)));
+  return [...things].every((thing) => answered.has(thing));
+}
+
+/**
+ * A follow-up that points back (refersBack, or asks about what the previous
+ * answer named: aboutThePreviousAnswer) is searched together with the
  * earlier questions it goes on from (back to the last one that stood on its
  * own, at most CONVERSATION_LIMITS.contextQuestions) and a few words of the
  * previous reply's answer (answerOf) that its questions did not hold (the
@@ -254,7 +270,10 @@ export function searchQuestion(
   history: readonly ConversationTurnRecord[],
   options: { noAnswerReply?: string } = {},
 ): SearchQuestion {
-  if (!history.length || !refersBack(question)) return { search: question, question, inContext: false };
+  const goesOn =
+    history.length > 0 &&
+    (refersBack(question) || aboutThePreviousAnswer(question, history[history.length - 1]!, options.noAnswerReply));
+  if (!goesOn) return { search: question, question, inContext: false };
   const earlier: string[] = [];
   for (let i = history.length - 1; i >= 0 && earlier.length < CONVERSATION_LIMITS.contextQuestions; i--) {
     const asked = history[i]!.question;
