@@ -146,7 +146,7 @@ describe('ExtractiveAnswerer and document titles', () => {
 });
 
 describe('ExtractiveAnswerer: what it quotes', () => {
-  it('quotes a second sentence only when it is nearly as strong as the best; a weak one is cited as further evidence', async () => {
+  it('quotes a second sentence only when it is nearly as strong as the best, and none from a note about something else', async () => {
     const launch: GroundingPassage = {
       number: 1,
       title: null,
@@ -164,10 +164,13 @@ describe('ExtractiveAnswerer: what it quotes', () => {
       passages: [launch, office],
       itemize: false,
     });
+    // The office note lacks the Falcon launch the best note holds and names another thing (Lisbon): not even cited.
+    // (Until the two notes' "Project Falcon:" and "Meeting notes:" were no longer read as a conversation's speaker
+    // labels, it was cited as further evidence.)
     expect(answer.reply).toBe(
-      'From your library: Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells. [1] Also relevant: [2].',
+      'From your library: Project Falcon: the launch moved to 14 March 2027 because the battery supplier delayed the cells. [1]',
     );
-    expect(answer.citations.map((c) => c.passage)).toEqual([1, 2]);
+    expect(answer.citations.map((c) => c.passage)).toEqual([1]);
 
     const both = await answerer.answer({
       question: 'Where do herons and egrets nest?',

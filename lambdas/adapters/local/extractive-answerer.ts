@@ -422,8 +422,15 @@ const SPEAKER_LABEL = /^(?:\[[^\]]*\]\s*)?\p{Lu}[\p{L}'â€™.-]*(?: \p{Lu}[\p{L}'â
 /** A passage's words, its title's included (a note titled "Car repair" is about the repair). */
 const passageText = (p: GroundingPassage) => `${p.title ?? ''}\n${p.lines.join('\n')}`;
 
-/** Whether the passages are a conversation's turns (a line opening with a speaker's label, "Caroline: ..."). */
-const areTurns = (request: ChatModelRequest) => request.passages.some((p) => SPEAKER_LABEL.test(passageText(p)));
+/**
+ * Whether the passages are a conversation's turns: most of them open a line
+ * with a speaker's label ("Caroline: ..."). One note written "Dentist:
+ * cleaning with Dr. Kim ..." among others is no conversation (it turned the
+ * rules that keep a short answer to its note off for every question it was
+ * found for).
+ */
+const areTurns = (request: ChatModelRequest) =>
+  request.passages.filter((p) => SPEAKER_LABEL.test(passageText(p))).length * 2 > request.passages.length;
 
 /**
  * For a short answer: whether a passage is about less than the best one,
