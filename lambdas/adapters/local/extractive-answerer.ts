@@ -262,9 +262,9 @@ export class ExtractiveAnswerer implements ChatModel {
     // the Denver flights" is the sentence holding "confirmation", not the one naming the flights to Denver).
     // (A short answer's: an itemized one takes the sentences that hold the question's words themselves.)
     const topics = request.itemize ? new Map<GroundingPassage, Set<string>>() : noteTopics(sentences);
-    const inItsNote = (s: Omit<Sentence, 'score'>) => ({
-      terms: new Set([...s.terms, ...(topics.get(s.passage) ?? [])]),
-    });
+    // Not a heading: it answers with the lines under it only when its own words match ("Risks" is no answer to when).
+    const inItsNote = (s: Omit<Sentence, 'score'>) =>
+      s.blocks[s.block]!.heading ? s : { terms: new Set([...s.terms, ...(topics.get(s.passage) ?? [])]) };
     // The best coverage in each passage: a note that holds the question answers "how much" with its sentence that
     // holds an amount ("Total bill was £142" in a note titled "Car repair", over the car insurance's "£612").
     const passageBest = new Map<number, number>();
