@@ -119,9 +119,11 @@ export class IngestWorker {
     floor?: PendingFloor,
   ): Promise<Passage[]> {
     const from = floor?.ordinal;
+    // Read before the search: a step that fails meanwhile gives its passages back unembedded, and they were skipped.
+    const lowestSkipped = Math.min(...(skip ?? []));
     const passages = await this.deps.index.passagesWithoutVectors(refOf(doc), doc.id, { limit, skip, from });
     if (floor) {
-      const lowest = Math.min(passages[0]?.ordinal ?? Number.POSITIVE_INFINITY, ...(skip ?? []));
+      const lowest = Math.min(passages[0]?.ordinal ?? Number.POSITIVE_INFINITY, lowestSkipped);
       if (Number.isFinite(lowest)) floor.ordinal = lowest;
     }
     return passages;

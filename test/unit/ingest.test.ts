@@ -246,6 +246,24 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
     expect(turns).toBeGreaterThanOrEqual(5);
   });
 
+  it('keeps the floor at or below passages a failing step gives back while the search runs, so none is passed over', async () => {
+    const { services, drain, ports } = coreHarness({}, { lanes: 1 });
+    drain.stop();
+    const receipt = await services.capture.capture(alice, { text: longNote('given-back', 60) });
+    const doc = (await ports.documents.get(alice, receipt.id!))!;
+    const skip = new Set([0, 1, 2]);
+    const search = ports.index.passagesWithoutVectors.bind(ports.index);
+    ports.index.passagesWithoutVectors = async (ref, itemId, options) => {
+      const found = await search(ref, itemId, options);
+      skip.clear(); // the step embedding 0-2 failed meanwhile: they are given back unembedded
+      return found;
+    };
+    const floor = { ordinal: 0 };
+    const passages = await services.worker.pending(doc, 10, skip, floor);
+    expect(passages[0]!.ordinal).toBe(3);
+    expect(floor.ordinal).toBe(0);
+  });
+
   it('leaves nothing behind when the queue cannot take the job (backend_unavailable, retryable)', async () => {
     const base = coreHarness();
     const queue = Object.assign(Object.create(base.queue), {

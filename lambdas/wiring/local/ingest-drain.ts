@@ -250,7 +250,12 @@ export class LocalIngestDrain implements QueueDrain {
           entry.exhausted = true;
           return;
         }
-        await this.worker.settleIfComplete(doc);
+        if (!(await this.worker.settleIfComplete(doc)) && entry.floor.ordinal > 0) {
+          // A passage below where the search starts still lacks its vector: look again from the first one.
+          entry.floor.ordinal = 0;
+          this.schedule();
+          return;
+        }
         return this.finish(job.documentId);
       }
       reserved = passages.map((p) => p.ordinal);
