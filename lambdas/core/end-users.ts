@@ -51,32 +51,33 @@ export class EndUserService {
    * Erases an end user's library, final against writes in flight (see
    * core/generations.ts and docs/api-notes.md, "Erasure"):
    *
-   * 1. the index entries of the library's current generation go (so nothing
-   *    is findable while the rest runs; a crash here leaves the library, and
-   *    erasing again finishes);
-   * 2. the library's generation ends and its document records go, in one
-   *    step: from then on no claim, index write or worker step under that
-   *    generation can land (each is refused or undoes itself), and a capture
-   *    in flight starts the library afresh;
-   * 3. the index entries of the ended generation go again (writes that
-   *    landed between 1 and 2), then every blob, then the files are scrubbed.
+   * 1. the library's generation ends and its document records go, in one
+   *    step: from then on nothing of it is found (a read names the live
+   *    generation, and there is none, or a new one), no claim, index write
+   *    or worker step under it can land (each is refused or undoes itself),
+   *    and a capture in flight or to come starts the library afresh;
+   * 2. the index entries of the ended generation go (the index may take
+   *    them a few at a time, serving other requests between: SQLite does),
+   *    then every blob, then the files are scrubbed.
    *
    * A library whose record is gone but whose index still holds entries (an
-   * erasure cut off between 2 and 3) is erased again rather than unknown.
+   * erasure cut off between 1 and 2) is erased again rather than unknown.
+   * (The index's entries went first before, in one pass: while an index
+   * that removes them in steps did, the end user's captures were refused
+   * 503, their generation ended in the index and not yet in the store.)
    */
   async erase(tenantId: string, endUserId: string): Promise<ErasureReport> {
     const ref: LibraryRef = { tenantId, endUserId };
     const { documents, index } = this.deps;
     const blobs = documentBlobs(this.deps);
     const generation = await documents.libraryGeneration(ref);
-    const messages = generation !== null ? await index.removeLibrary(ref, generation) : null;
     const ended = await documents.deleteLibrary(ref);
-    const again = await index.removeLibrary(ref, ended.generation ?? generation);
+    const removed = await index.removeLibrary(ref, ended.generation ?? generation);
     // A conversation lives in a generation; a turn written meanwhile under the ended one checks it after its write (core/chat/conversations.ts).
     const turns = await this.deps.conversations.removeLibrary(ref, {
       keep: await documents.libraryGeneration(ref, { readOnly: true }),
     });
-    if (ended.generation === null && generation === null && !Object.values(again).some((n) => n > 0) && turns === 0) {
+    if (ended.generation === null && generation === null && !Object.values(removed).some((n) => n > 0) && turns === 0) {
       throw notFound(`end user ${endUserId} not found`);
     }
     const blobsGone = await blobs.deleteAll(tenantId, ended.documents);
@@ -86,7 +87,7 @@ export class EndUserService {
       deleted: true,
       documents_deleted: ended.documents.length,
       blobs_deleted: blobsGone.deleted,
-      messages_deleted: (messages?.chat ?? 0) + again.chat,
+      messages_deleted: removed.chat,
       blobs_pending: blobsGone.pending,
     };
   }

@@ -152,4 +152,14 @@ describe('SqliteSearchIndex with search threads', () => {
     // The next is served at once.
     expect(await threads.keyword(1, { text: 'fine', limit: 10 }, 'other')).toEqual([]);
   });
+
+  it('a search asked as the index closes fails as retryable instead of waiting for ever', async () => {
+    const threads = await SearchThreads.start(
+      { file: join(dir, 'unused.sqlite'), dimensions: DIMENSIONS },
+      new URL('../support/fault-search-thread.mjs', import.meta.url),
+    );
+    const asked = threads.keyword(1, { text: 'fine', limit: 10 }, 'someone');
+    await threads.close();
+    await expect(asked).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
 });

@@ -70,3 +70,26 @@ describe('an index entry of an erased generation that nobody removed', () => {
     expect(chat.reply).not.toContain('residue marker hides');
   });
 });
+
+describe('an erasure that removes its index entries a step at a time', () => {
+  it("takes the end user's captures meanwhile into a new library, and nothing of the old one is found while it runs", async () => {
+    const { services } = coreHarness();
+    const old = Array.from({ length: 450 }, (_, i) => ({
+      ref: alice,
+      item: { text: `Old walrus note ${i} about the erased library.` },
+    }));
+    await services.capture.captureBatch(old);
+    const erasing = services.endUsers.erase('t', 'alice');
+    // A turn later the erasure is under way (its removal yields between steps).
+    await new Promise((resolve) => setImmediate(resolve));
+    const during = await services.capture.capture(alice, { text: 'A fresh note about a narwhal, captured meanwhile.' });
+    expect(during.status).toBe('created');
+    const found = await services.search.search(alice, { q: 'walrus note erased library', limit: 10 });
+    expect(JSON.stringify(found.items)).not.toContain('walrus');
+    const report = await erasing;
+    expect(report.documents_deleted).toBe(450);
+    // The fresh note stays, in the end user's new library.
+    expect((await services.documents.get(alice, during.id!))?.status).toBeDefined();
+    expect((await services.search.search(alice, { q: 'narwhal', limit: 10 })).items.length).toBe(1);
+  });
+});

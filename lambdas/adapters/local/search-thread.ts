@@ -134,6 +134,8 @@ class SearchLane {
 
   async call(message: (id: number) => ToSearchThread & { id: number }, owner: string): Promise<PassageHit[]> {
     await this.live();
+    // Closed meanwhile: its queue was already failed, so this search would wait for ever.
+    if (this.closed) throw new BackendUnavailableError('the search index was closed');
     const id = this.nextId++;
     return new Promise<PassageHit[]>((resolve, reject) => {
       this.waiting.push(owner, { message: message(id), resolve, reject, queuedAt: Date.now() });

@@ -136,7 +136,8 @@ export class SegmentMerges {
       if (this.closed) throw new Error('the index was closed');
       const worker = new Worker(script, { workerData: data, execArgv: [] });
       this.worker = worker;
-      worker.unref();
+      // A merge nobody waits for never keeps the process alive; a scrub has a deletion waiting for it.
+      if (!scrub) worker.unref();
       const code = await new Promise<number>((resolve, reject) => worker.once('exit', resolve).once('error', reject));
       if (code !== 0) throw new Error(`the segment-merge thread exited with ${code}`);
     } catch (error) {

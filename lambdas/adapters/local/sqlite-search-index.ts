@@ -484,8 +484,9 @@ export class SqliteSearchIndex implements SearchIndex, DeferredVectorIndex {
    * only marks them), and the WAL checkpointed and truncated (old page
    * images hold the deleted text). With secure_delete (database.ts) the
    * freed pages are zeroed. In the segment-merge thread (SegmentMerges.scrub):
-   * the deletion waits for it, no other request does. A database in memory
-   * (tests) has no files to scrub.
+   * the deletion waits for it; another request's write waits at most for
+   * one of its short steps. A database in memory (tests) has no files to
+   * scrub.
    */
   async scrub(): Promise<void> {
     this.trigrams.drain();
