@@ -586,4 +586,27 @@ describe('ExtractiveAnswerer: what a question wants', () => {
     });
     expect(answer.reply?.match(/\$20 credit/g)).toHaveLength(1);
   });
+
+  it('never lists under "Also relevant" a passage the answer already quotes', async () => {
+    const prices: GroundingPassage = {
+      number: 1,
+      title: 'Grocery prices at Safeway this week',
+      lineStart: 1,
+      lines: [
+        'Grocery prices at Safeway this week',
+        'Eggs, a dozen large: $4.29',
+        'Whole milk, gallon: $3.99',
+        'Chicken thighs: $2.49 a pound',
+        'Bananas: 69 cents a pound',
+      ],
+      supports: true,
+    };
+    const answer = await answerer.answer({
+      question: 'How much are eggs at Safeway?',
+      passages: [prices],
+      itemize: false,
+    });
+    expect(answer.reply).toContain('[1]');
+    expect(answer.reply).not.toMatch(/Also relevant: .*\[1\]/);
+  });
 });

@@ -211,8 +211,14 @@ export class ExtractiveAnswerer implements ChatModel {
         sentence.score >= best * this.options.quoteCutoff &&
         !isGuess(sentence, someSupport));
     const lead = quoted.filter(isLead);
+    // Other passages holding evidence; not one the answer already cites ("[1] ... Also relevant: [1]").
+    const quotedPassages = new Set(lead.map(({ sentence }) => sentence.passage.number));
     const further = [
-      ...new Set(quoted.filter((q, i) => !isLead(q, i)).map(({ sentence }) => `[${sentence.passage.number}]`)),
+      ...new Set(
+        quoted
+          .filter((q, i) => !isLead(q, i) && !quotedPassages.has(q.sentence.passage.number))
+          .map(({ sentence }) => `[${sentence.passage.number}]`),
+      ),
     ];
     const reply = request.itemize
       ? ['From your library:', ...quoted.map(({ sentence, quote }) => `- ${quote} [${sentence.passage.number}]`)].join(
