@@ -6,6 +6,7 @@ import { openDatabase } from '../../lambdas/adapters/local/database.js';
 import { SqliteSearchIndex } from '../../lambdas/adapters/local/sqlite-search-index.js';
 import type { LibraryRef } from '../../lambdas/core/model.js';
 import { axisVector, indexItem } from '../contract/fixtures.js';
+import { turnsDuring } from '../support/event-loop-turns.js';
 
 const DIMENSIONS = 16;
 
@@ -24,19 +25,12 @@ describe("an erasure's removal of a generation", () => {
     await index.putMany(erased, items, 'g1');
     await index.put(kept, indexItem('kept note walrus', axisVector(DIMENSIONS, 1)), 'g2');
 
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      if (done) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    const removing = index.removeLibrary(erased, 'g1');
-    // Ended before any step: a put under it is refused, and nothing of it is found.
-    await expect(index.put(erased, indexItem('late', axisVector(DIMENSIONS, 1)), 'g1')).rejects.toThrow();
-    const counts = await removing;
-    done = true;
+    const { result: counts, turns } = await turnsDuring(async () => {
+      const removing = index.removeLibrary(erased, 'g1');
+      // Ended before any step: a put under it is refused.
+      await expect(index.put(erased, indexItem('late', axisVector(DIMENSIONS, 1)), 'g1')).rejects.toThrow();
+      return removing;
+    });
     expect(counts.file_excerpt).toBe(450);
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(await index.keywordSearch(erased, { text: 'walrus', limit: 10 })).toEqual([]);

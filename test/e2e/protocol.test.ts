@@ -28,6 +28,28 @@ function expectError(res: { status: number; headers: Headers; body: any }, statu
   expect(JSON.stringify(res.body)).not.toMatch(/at \w+ \(|node_modules|sqlite|SELECT /i);
 }
 
+/**
+ * Bytes written to the server on a raw socket, and what it answered until it closed the connection (or, with
+ * `waitMs`, until then: a server still waiting for a body answers nothing).
+ */
+function rawExchange(request: string, waitMs?: number): Promise<string> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+    if (waitMs !== undefined)
+      setTimeout(() => {
+        socket.destroy();
+        resolve(received);
+      }, waitMs);
+  });
+}
+
 describe('HTTP protocol and errors', () => {
   it('serves health and OpenAPI without a key: health says only up or degraded and what runs', async () => {
     const health = await server.api('/v1/health');
@@ -124,59 +146,20 @@ describe('HTTP protocol and errors', () => {
   });
 
   it('still answers malformed HTTP with 400, as Node does', async () => {
-    const { hostname, port } = new URL(server.url);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
-      let received = '';
-      socket.on('data', (chunk) => {
-        received += chunk;
-      });
-      socket.on('end', () => resolve(received));
-      socket.on('error', reject);
-    });
-    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await rawExchange('NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
   });
 
   it('answers a caller without a valid key before reading its body, and closes the connection', async () => {
-    const { hostname, port } = new URL(server.url);
     // Headers of a 5 MB capture, and not a byte of its body: the answer must not wait for it.
-    const ask = (authorization: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), hostname, () =>
-          socket.write(
-            `POST /v1/capture HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n`,
-          ),
-        );
-        let received = '';
-        socket.on('data', (chunk) => {
-          received += chunk;
-        });
-        socket.on('end', () => resolve(received));
-        socket.on('error', reject);
-        setTimeout(() => {
-          socket.destroy();
-          resolve(received);
-        }, 3_000);
-      });
+    const headers = (authorization: string, length: number) =>
+      `POST /v1/capture HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
     for (const authorization of ['', 'Authorization: Bearer lib_not_a_key\r\n']) {
-      const answer = await ask(authorization);
+      const answer = await rawExchange(headers(authorization, 5_000_000), 3_000);
       expect(answer).toMatch(/^HTTP\/1\.1 401 /);
       expect(answer.toLowerCase()).toContain('connection: close');
     }
     // A declared body over the limit is refused before it is read too (with a valid key).
-    const over = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () =>
-        socket.write(
-          `POST /v1/capture HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 6000001\r\n\r\n`,
-        ),
-      );
-      let received = '';
-      socket.on('data', (chunk) => {
-        received += chunk;
-      });
-      socket.on('end', () => resolve(received));
-      socket.on('error', reject);
-    });
+    const over = await rawExchange(headers(`Authorization: Bearer ${key}\r\n`, 6_000_001));
     expect(over).toMatch(/^HTTP\/1\.1 413 /);
   });
 

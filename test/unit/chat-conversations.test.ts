@@ -52,6 +52,18 @@ class ScriptedModel implements ChatModel {
   }
 }
 
+/** A judging model that erases the end user (when told how) before it answers, as a slow model racing an erasure would. */
+class ErasingModel implements ChatModel {
+  readonly name = 'erasing';
+  readonly judges = true;
+  erase: () => Promise<unknown> = async () => undefined;
+  constructor(private readonly model: ScriptedModel) {}
+  async answer(request: ChatModelRequest, options?: ChatModelCallOptions) {
+    await this.erase();
+    return this.model.answer(request, options);
+  }
+}
+
 describe('conversations (core)', () => {
   it('answers a follow-up from the note the previous turn was about, which the bare follow-up does not find', async () => {
     const { services, ref, ids } = await library();
@@ -233,19 +245,10 @@ describe('conversations (core)', () => {
   });
 
   it('a conversation whose library is erased while a follow-up is answered: the follow-up fails not found and leaves nothing', async () => {
-    let erase: () => Promise<unknown> = async () => undefined;
-    const model = new ScriptedModel(true, () => ['Level 3 [1].']);
-    const erasing: ChatModel = {
-      name: 'erasing',
-      judges: true,
-      async answer(request, options) {
-        await erase();
-        return model.answer(request, options);
-      },
-    };
+    const erasing = new ErasingModel(new ScriptedModel(true, () => ['Level 3 [1].']));
     const { services, ref, conversations, ports } = await library(undefined, { chatModel: erasing });
     const first = await services.chat.chat(ref, 'Where did I park the car?');
-    erase = () => services.endUsers.erase('t', 'ann');
+    erasing.erase = () => services.endUsers.erase('t', 'ann');
     await expect(
       services.chat.chat(ref, 'And when was that?', { conversationId: first.conversation_id }),
     ).rejects.toMatchObject({ code: 'not_found' });
@@ -254,18 +257,9 @@ describe('conversations (core)', () => {
   });
 
   it('a new conversation whose library is erased while its reply is written: the chat fails, nothing of the erased library is kept or recreated', async () => {
-    let erase: () => Promise<unknown> = async () => undefined;
-    const model = new ScriptedModel(true, () => ['Level 3 of the Harbour Street garage [1].']);
-    const erasing: ChatModel = {
-      name: 'erasing',
-      judges: true,
-      async answer(request, options) {
-        await erase();
-        return model.answer(request, options);
-      },
-    };
+    const erasing = new ErasingModel(new ScriptedModel(true, () => ['Level 3 of the Harbour Street garage [1].']));
     const { services, ref, conversations, ports } = await library(undefined, { chatModel: erasing });
-    erase = () => services.endUsers.erase('t', 'ann');
+    erasing.erase = () => services.endUsers.erase('t', 'ann');
     await expect(services.chat.chat(ref, 'Where did I park the car?')).rejects.toMatchObject({
       code: 'not_found',
       message: expect.stringContaining('erased while the chat ran'),
@@ -276,18 +270,9 @@ describe('conversations (core)', () => {
   });
 
   it('a new conversation that found nothing to quote still begins in the library made after an erasure', async () => {
-    let erase: () => Promise<unknown> = async () => undefined;
-    const model = new ScriptedModel(true, () => ['NOT_IN_LIBRARY']);
-    const erasing: ChatModel = {
-      name: 'erasing',
-      judges: true,
-      async answer(request, options) {
-        await erase();
-        return model.answer(request, options);
-      },
-    };
+    const erasing = new ErasingModel(new ScriptedModel(true, () => ['NOT_IN_LIBRARY']));
     const { services, ref, conversations } = await library(undefined, { chatModel: erasing });
-    erase = () => services.endUsers.erase('t', 'ann');
+    erasing.erase = () => services.endUsers.erase('t', 'ann');
     const refused = await services.chat.chat(ref, 'Where did I park the car?');
     expect(refused.reply).toBe(NO_ANSWER_REPLY);
     expect(conversations.turns.size).toBe(1);

@@ -3,6 +3,7 @@ import { BackendUnavailableError, CaptureRejected } from '../../lambdas/core/err
 import type { LibraryRef } from '../../lambdas/core/model.js';
 import type { Embedder, TextExtractor } from '../../lambdas/core/ports.js';
 import { coreHarness, utf8Extractor } from '../support/core-harness.js';
+import { turnsDuring } from '../support/event-loop-turns.js';
 import { HashingEmbedder } from '../support/hashing-embedder.js';
 import type { InMemoryBlobStore, InMemoryDocumentStore } from '../support/in-memory-ports.js';
 
@@ -231,16 +232,7 @@ describe('the ingestion pipeline (capture, queue, drain, worker)', () => {
   it("gives other work a turn between a batch's items: a batch of large texts never holds the thread for all of them at once", async () => {
     const { services } = coreHarness();
     const items = Array.from({ length: 6 }, (_, i) => ({ ref: alice, item: { text: longNote(`turn${i}`, 40) } }));
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      if (done) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    const receipts = await services.capture.captureBatch(items);
-    done = true;
+    const { result: receipts, turns } = await turnsDuring(() => services.capture.captureBatch(items));
     expect(receipts.map((r) => r.status)).toEqual(Array(6).fill('created'));
     // At least one turn of the event loop between each two items.
     expect(turns).toBeGreaterThanOrEqual(5);

@@ -320,8 +320,9 @@ export class ExtractiveAnswerer implements ChatModel {
     const limit = request.itemize ? this.options.maxItemized : this.options.maxSentences;
     const chosen: Sentence[] = [];
     let guessed = false;
-    const lacksAskedName = namedApart(request);
-    const aboutLess = coversLess(request);
+    const reading: PassageReading = { terms: memoized((p) => termSet(passageText(p))), turns: areTurns(request) };
+    const lacksAskedName = namedApart(request, reading);
+    const aboutLess = coversLess(request, reading);
     const apart = (best: GroundingPassage, other: GroundingPassage) =>
       lacksAskedName(best, other) || aboutLess(best, other);
     const take = (s: Sentence, underAHeading = false) => {
@@ -438,6 +439,23 @@ const passageText = (p: GroundingPassage) => `${p.title ?? ''}\n${p.lines.join('
 const areTurns = (request: ChatModelRequest) =>
   request.passages.filter((p) => SPEAKER_LABEL.test(passageText(p))).length * 2 > request.passages.length;
 
+/** What the rules keeping a short answer to its note read of the passages, once per answer. */
+interface PassageReading {
+  /** Each passage's terms, its title's included. */
+  terms: (p: GroundingPassage) => Set<string>;
+  /** Whether the passages are a conversation's turns (areTurns). */
+  turns: boolean;
+}
+
+/** A function of a passage, computed once per passage. */
+function memoized<V>(of: (p: GroundingPassage) => V): (p: GroundingPassage) => V {
+  const known = new Map<GroundingPassage, V>();
+  return (p) => {
+    if (!known.has(p)) known.set(p, of(p));
+    return known.get(p)!;
+  };
+}
+
 /**
  * For a short answer: whether a passage is about less than the best one,
  * when the best one holds every thing the question asks about (its nouns
@@ -452,23 +470,18 @@ const areTurns = (request: ChatModelRequest) =>
  * scientific claim's abstracts each say part of it); and not for names,
  * which namedApart reads.
  */
-function coversLess(request: ChatModelRequest): (best: GroundingPassage, other: GroundingPassage) => boolean {
-  if (request.itemize || areTurns(request)) return () => false;
+function coversLess(
+  request: ChatModelRequest,
+  { terms, turns }: PassageReading,
+): (best: GroundingPassage, other: GroundingPassage) => boolean {
+  if (request.itemize || turns) return () => false;
   // Names are namedApart's: a note lacking one may speak of the same thing in general terms ("every project ships
   // after review" beside "when does project Orion ship?").
   const names = properNameTerms(request.question, []);
   const things = [...thingsAsked(request.question)].filter((t) => !names.has(t));
   if (!things.length) return () => false;
-  const termsOf = new Map<GroundingPassage, Set<string>>();
-  const terms = (p: GroundingPassage) => {
-    let held = termsOf.get(p);
-    if (!held) termsOf.set(p, (held = termSet(passageText(p))));
-    return held;
-  };
-  return (best, other) =>
-    things.every((t) => terms(best).has(t)) &&
-    things.some((t) => !terms(other).has(t)) &&
-    !things.some((t) => terms(other).has(t) && !terms(best).has(t));
+  // The best holds them all, so the other, lacking one, can name none the best lacks.
+  return (best, other) => things.every((t) => terms(best).has(t)) && things.some((t) => !terms(other).has(t));
 }
 
 /**
@@ -478,28 +491,19 @@ function coversLess(request: ChatModelRequest): (best: GroundingPassage, other: 
  * ships on Monday" beside Orion's date). Not among a conversation's turns (a passage opening a
  * line with a speaker's label, "Caroline: ...").
  */
-function namedApart(request: ChatModelRequest): (best: GroundingPassage, other: GroundingPassage) => boolean {
+function namedApart(
+  request: ChatModelRequest,
+  { terms, turns }: PassageReading,
+): (best: GroundingPassage, other: GroundingPassage) => boolean {
   if (request.itemize) return () => false;
-  const textOf = passageText;
   // Turns of a conversation: a name there labels who speaks as often as what is spoken of, and the evidence is
   // as often the other speaker's turn ("What did Mel paint?" answered by Caroline's "your painting of the lake").
-  if (areTurns(request)) return () => false;
+  if (turns) return () => false;
   // As the question writes them, capitalised mid-sentence ("project Orion"): a claim's or a lower-case question's
   // words are not read from how the passages write them here.
   const names = [...properNameTerms(request.question, [])];
   if (!names.length) return () => false;
-  const termsOf = new Map<GroundingPassage, Set<string>>();
-  const terms = (p: GroundingPassage) => {
-    let held = termsOf.get(p);
-    if (!held) termsOf.set(p, (held = termSet(textOf(p))));
-    return held;
-  };
-  const namesOf = new Map<GroundingPassage, Set<string>>();
-  const ownNames = (p: GroundingPassage) => {
-    let held = namesOf.get(p);
-    if (!held) namesOf.set(p, (held = properNameTerms(textOf(p), [])));
-    return held;
-  };
+  const ownNames = memoized((p) => properNameTerms(passageText(p), []));
   // It lacks the name and names something else instead (a passage that names nothing may be about the same
   // thing in general terms: an abstract on the virus a claim names elsewhere).
   return (best, other) =>
